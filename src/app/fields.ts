@@ -1,0 +1,140 @@
+import { AppError, invalid, notFound } from '../errors.ts';
+import { fitsInputType } from '../domain/values.ts';
+import {
+  deleteField,
+  findField,
+  FORM_TYPES,
+  INPUT_TYPES,
+  insertField,
+  listFields,
+  updateField,
+  type FormField,
+  type FormType,
+  type InputType,
+} from '../store/fields.ts';
+import type { AppContext } from './context.ts';
+import { requireConfigured } from './installation.ts';
+import { checkWhole } from './schedules.ts';
+
+/** The field that identifies customers and receives their confirmation. */
+export const EMAIL_FIELD = 'email';
+
+export interface FieldChanges {
+  label?: string;
+  inputType?: string;
+  formType?: string;
+  options?: string[];
+  required?: boolean;
+  defaultValue?: string;
+  position?: number;
+}
+
+function checkKey(key: string): string {
+  if (!/^[a-z][a-z0-9_]{0,63}$/.test(key)) {
+    throw invalid(`field key "${key}" must start with a letter and use only a-z, 0-9 and _ (at most 64 characters)`, 'key');
+  }
+  // spec §2: the field `password` is never part of a form.
+  if (key === 'password') throw invalid('a field named "password" is not allowed: a booking form never asks for one', 'key');
+  return key;
+}
+
+/** Returns the field with its values checked together (types, options, default), or throws `invalid`. */
+function checkField(field: Omit<FormField, 'formType' | 'inputType'> & { formType: string; inputType: string }): FormField {
+  if (!(FORM_TYPES as readonly string[]).includes(field.formType)) {
+    throw invalid(`--form must be one of ${FORM_TYPES.join(', ')}`, 'form');
+  }
+  if (!(INPUT_TYPES as readonly string[]).includes(field.inputType)) {
+    throw invalid(`--input must be one of ${INPUT_TYPES.join(', ')}`, 'input');
+  }
+  const label = field.label.trim();
+  if (label === '' || label.length > 200) throw invalid('--label must be 1 to 200 characters', 'label');
+  const options = field.options.map((option) => option.trim());
+  if (field.formType === 'select') {
+    if (options.length === 0 || options.some((option) => option === '')) {
+      throw invalid('a select field needs --options with at least one non-empty choice (example: --options morning,afternoon)', 'options');
+    }
+    if (new Set(options).size !== options.length) throw invalid('--options must not repeat a choice', 'options');
+  } else if (options.length > 0) {
+    throw invalid('--options is only for fields with --form select', 'options');
+  }
+  const defaultValue = field.defaultValue;
+  if (defaultValue !== '') {
+    const fits =
+      field.formType === 'select'
+        ? options.includes(defaultValue)
+        : field.formType === 'checkbox'
+          ? defaultValue === 'true' || defaultValue === 'false'
+          : fitsInputType(field.inputType as InputType, defaultValue);
+    if (!fits) throw invalid(`the default value "${defaultValue}" does not fit the field`, 'default');
+  }
+  return {
+    ...field,
+    formType: field.formType as FormType,
+    inputType: field.inputType as InputType,
+    label,
+    options,
+    position: checkWhole(field.position, 'position', 1, 1_000_000),
+  };
+}
+
+/** Returns the field or throws `not_found`. */
+export function getField(ctx: AppContext, key: string): FormField {
+  const field = findField(ctx.store, key);
+  if (!field) throw notFound(`field "${key}" does not exist (see \`planner field list\`)`);
+  return field;
+}
+
+/** Adds a form field at the end of the form (or at `position`). */
+export function addField(ctx: AppContext, key: string, values: FieldChanges & { label: string }): FormField {
+  requireConfigured(ctx);
+  checkKey(key);
+  return ctx.store.tx(() => {
+    if (findField(ctx.store, key)) throw new AppError('conflict', `field "${key}" already exists (change it with \`planner field set ${key}\`)`);
+    const checked = checkField({
+      key,
+      label: values.label,
+      formType: values.formType ?? 'textbox',
+      inputType: values.inputType ?? 'text',
+      options: values.options ?? [],
+      required: values.required ?? false,
+      defaultValue: values.defaultValue ?? '',
+      position: values.position ?? 1,
+    });
+    insertField(ctx.store, { ...checked, position: values.position });
+    return getField(ctx, key);
+  });
+}
+
+/** Returns the form fields in form order. */
+export function fields(ctx: AppContext): FormField[] {
+  requireConfigured(ctx);
+  return listFields(ctx.store);
+}
+
+/** Changes the given values of a field and returns it as stored. */
+export function changeField(ctx: AppContext, key: string, changes: FieldChanges): FormField {
+  requireConfigured(ctx);
+  return ctx.store.tx(() => {
+    const current = getField(ctx, key);
+    const next = { ...current, ...changes };
+    if (key === EMAIL_FIELD && next.inputType !== 'email') {
+      throw invalid(`the "${EMAIL_FIELD}" field identifies customers, so its input type stays email`, 'input');
+    }
+    // A select's choices are replaced, not merged; switching away from select drops them.
+    if (changes.formType !== undefined && changes.formType !== 'select' && changes.options === undefined) next.options = [];
+    updateField(ctx.store, checkField(next));
+    return getField(ctx, key);
+  });
+}
+
+/** Removes a field from the form; past bookings keep what was submitted. The e-mail field stays. */
+export function removeField(ctx: AppContext, key: string): void {
+  requireConfigured(ctx);
+  if (key === EMAIL_FIELD) {
+    throw invalid(`the "${EMAIL_FIELD}" field identifies customers and receives their confirmations: it can be changed, not removed`);
+  }
+  ctx.store.tx(() => {
+    getField(ctx, key);
+    deleteField(ctx.store, key);
+  });
+}

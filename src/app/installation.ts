@@ -1,0 +1,134 @@
+import { AppError, invalid } from '../errors.ts';
+import { isEmail, isTimeZone } from '../domain/values.ts';
+import { markConfigured, readSettings, setApiEnabled, setRateLimit, type Locale, type Settings } from '../store/settings.ts';
+import { insertField } from '../store/fields.ts';
+import { countRows, type Counts } from '../store/stats.ts';
+import { unixSeconds, type AppContext } from './context.ts';
+
+export const LOCALES: readonly Locale[] = ['en', 'de'];
+export const DEFAULT_RATE_LIMIT = 300;
+
+/** The settings of a configured installation: the fields `init` fills are present. */
+export type ConfiguredSettings = Settings & { practiceName: string; timeZone: string; notifyEmail: string; configuredAt: string };
+
+/** Returns true when `planner init` has completed. */
+export function isConfigured(settings: Settings): settings is ConfiguredSettings {
+  return settings.configuredAt !== null;
+}
+
+/** Returns the settings, or throws `not_configured` with the fix when `init` has not run. */
+export function requireConfigured(ctx: AppContext): ConfiguredSettings {
+  const settings = readSettings(ctx.store);
+  if (!isConfigured(settings)) {
+    throw new AppError('not_configured', 'planner is not set up yet: run `planner init` first');
+  }
+  return settings;
+}
+
+export interface InitAnswers {
+  practiceName: string;
+  timeZone: string;
+  notifyEmail: string;
+  locale: string;
+}
+
+/** Returns the problem with one init answer, or undefined when it is fine. Shared by flags and prompts. */
+export function checkInitAnswer(name: keyof InitAnswers, value: string): string | undefined {
+  switch (name) {
+    case 'practiceName':
+      return value.trim() === '' ? 'the practice name must not be empty' : value.length > 200 ? 'the practice name is longer than 200 characters' : undefined;
+    case 'timeZone':
+      return isTimeZone(value) ? undefined : `"${value}" is not an IANA time zone (example: Europe/Berlin)`;
+    case 'notifyEmail':
+      return isEmail(value) ? undefined : `"${value}" is not an e-mail address (example: desk@practice.example)`;
+    case 'locale':
+      return (LOCALES as string[]).includes(value) ? undefined : `locale must be one of ${LOCALES.join(', ')}`;
+  }
+}
+
+const DEFAULT_FIELDS = [
+  { key: 'first_name', label: 'First name', inputType: 'text', required: true },
+  { key: 'last_name', label: 'Last name', inputType: 'text', required: true },
+  { key: 'email', label: 'E-mail', inputType: 'email', required: true },
+  { key: 'phone', label: 'Phone', inputType: 'tel', required: false },
+] as const;
+
+/**
+ * Completes the installation: settings and the default form fields, in one transaction.
+ * Leaves the API disabled. Refuses an installation that is already initialised.
+ */
+export function initInstallation(ctx: AppContext, answers: InitAnswers): ConfiguredSettings {
+  const fields = ['practiceName', 'timeZone', 'notifyEmail', 'locale'] as const;
+  for (const name of fields) {
+    const problem = checkInitAnswer(name, answers[name]);
+    if (problem) throw invalid(problem, name);
+  }
+  const at = ctx.now().toISOString();
+  ctx.store.tx(() => {
+    const done = markConfigured(ctx.store, {
+      practiceName: answers.practiceName.trim(),
+      timeZone: answers.timeZone,
+      locale: answers.locale as Locale,
+      notifyEmail: answers.notifyEmail,
+      at,
+    });
+    if (!done) {
+      throw new AppError('conflict', `this installation is already initialised (${ctx.store.file}); nothing was changed`);
+    }
+    for (const field of DEFAULT_FIELDS) {
+      insertField(ctx.store, { ...field, formType: 'textbox', defaultValue: '', options: [] });
+    }
+  });
+  return requireConfigured(ctx);
+}
+
+/** What `planner status` shows. Never contains the token. */
+export interface Status {
+  database: string;
+  schemaVersion: number;
+  configured: boolean;
+  practiceName: string | null;
+  timeZone: string | null;
+  locale: Locale;
+  notifyEmail: string | null;
+  api: { enabled: boolean; tokenPresent: boolean; tokenCreatedAt: string | null; rateLimitPerMinute: number };
+  mail: { configured: boolean };
+  counts: Counts;
+}
+
+/** Returns the installation's state at a glance. */
+export function getStatus(ctx: AppContext): Status {
+  const settings = readSettings(ctx.store);
+  return {
+    database: ctx.store.file,
+    schemaVersion: ctx.store.schemaVersion(),
+    configured: isConfigured(settings),
+    practiceName: settings.practiceName,
+    timeZone: settings.timeZone,
+    locale: settings.locale,
+    notifyEmail: settings.notifyEmail,
+    api: {
+      enabled: settings.apiEnabled,
+      tokenPresent: settings.tokenHash !== null,
+      tokenCreatedAt: settings.tokenCreatedAt,
+      rateLimitPerMinute: settings.rateLimit,
+    },
+    mail: { configured: settings.mailUrl !== null },
+    counts: countRows(ctx.store, unixSeconds(ctx.now())),
+  };
+}
+
+/** Turns the API on or off; a running server sees it at its next request. */
+export function switchApi(ctx: AppContext, enabled: boolean): void {
+  requireConfigured(ctx);
+  setApiEnabled(ctx.store, enabled);
+}
+
+/** Sets the rate limit in requests per minute per token (1 … 1,000,000). */
+export function changeRateLimit(ctx: AppContext, perMinute: number): void {
+  requireConfigured(ctx);
+  if (!Number.isInteger(perMinute) || perMinute < 1 || perMinute > 1_000_000) {
+    throw invalid('the rate limit must be a whole number of requests per minute from 1 to 1000000');
+  }
+  setRateLimit(ctx.store, perMinute);
+}

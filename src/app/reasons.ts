@@ -1,0 +1,70 @@
+import { AppError, invalid, notFound } from '../errors.ts';
+import { countFutureBookings } from '../store/bookings.ts';
+import { findReason, insertReason, listReasons, markReasonRemoved, updateReason, type Reason, type ReasonValues } from '../store/reasons.ts';
+import { unixSeconds, type AppContext } from './context.ts';
+import { requireConfigured } from './installation.ts';
+import { checkName, checkWhole, getSchedule } from './schedules.ts';
+
+function checkDescription(value: string): string {
+  if (value.length > 2000) throw invalid('description must be at most 2000 characters', 'description');
+  return value.trim();
+}
+
+/** Returns the reason or throws `not_found`. */
+export function getReason(ctx: AppContext, id: number): Reason {
+  const reason = findReason(ctx.store, id);
+  if (!reason) throw notFound(`reason ${id} does not exist (see \`planner reason list <schedule-id>\`)`);
+  return reason;
+}
+
+/** Adds a reason to a schedule and returns its id. */
+export function addReason(
+  ctx: AppContext,
+  scheduleId: number,
+  values: { name: string; durationMinutes: number; description?: string },
+): number {
+  requireConfigured(ctx);
+  return ctx.store.tx(() => {
+    getSchedule(ctx, scheduleId);
+    return insertReason(ctx.store, scheduleId, {
+      name: checkName(values.name),
+      durationMinutes: checkWhole(values.durationMinutes, 'duration', 1, 1440),
+      description: checkDescription(values.description ?? ''),
+    });
+  });
+}
+
+/** Returns the reasons of a schedule in display order. */
+export function reasonsOf(ctx: AppContext, scheduleId: number): Reason[] {
+  requireConfigured(ctx);
+  getSchedule(ctx, scheduleId);
+  return listReasons(ctx.store, scheduleId);
+}
+
+/** Changes the given values of a reason and returns it as stored. */
+export function changeReason(ctx: AppContext, id: number, changes: Partial<ReasonValues>): Reason {
+  requireConfigured(ctx);
+  return ctx.store.tx(() => {
+    const next = { ...getReason(ctx, id), ...changes };
+    updateReason(ctx.store, id, {
+      name: checkName(next.name),
+      durationMinutes: checkWhole(next.durationMinutes, 'duration', 1, 1440),
+      description: checkDescription(next.description),
+      position: checkWhole(next.position, 'position', 1, 1_000_000),
+    });
+    return getReason(ctx, id);
+  });
+}
+
+/** Removes a reason; refuses while it has future bookings unless `force` (the bookings are kept). */
+export function removeReason(ctx: AppContext, id: number, force: boolean): void {
+  requireConfigured(ctx);
+  ctx.store.tx(() => {
+    getReason(ctx, id);
+    const upcoming = countFutureBookings(ctx.store, { reasonId: id }, unixSeconds(ctx.now()));
+    if (upcoming > 0 && !force) {
+      throw new AppError('conflict', `reason ${id} has ${upcoming} future booking(s); pass --force to remove it anyway (the bookings are kept)`);
+    }
+    markReasonRemoved(ctx.store, id, ctx.now().toISOString());
+  });
+}

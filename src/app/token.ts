@@ -1,0 +1,38 @@
+import { randomInt } from 'node:crypto';
+import { hash } from '@node-rs/argon2';
+import { setTokenHash } from '../store/settings.ts';
+import { requireConfigured } from './installation.ts';
+import type { AppContext } from './context.ts';
+
+/** spec §5: a fixed 4-character prefix ending in `_`, then 64 characters. */
+export const TOKEN_PREFIX = 'pln_';
+export const TOKEN_BODY_LENGTH = 64;
+export const TOKEN_LENGTH = TOKEN_PREFIX.length + TOKEN_BODY_LENGTH;
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** argon2id at the OWASP recommendation (19 MiB, 2 passes, 1 lane). Default algorithm of @node-rs/argon2 is argon2id. */
+export const ARGON2_OPTIONS = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+
+/** Returns true when `text` has the token's shape; a cheap check before any hashing. */
+export function looksLikeToken(text: string): boolean {
+  return text.length === TOKEN_LENGTH && text.startsWith(TOKEN_PREFIX) && /^[A-Za-z0-9]+$/.test(text.slice(TOKEN_PREFIX.length));
+}
+
+/** Returns a new token: the prefix and 64 characters drawn uniformly from [A-Za-z0-9] by a CSPRNG. */
+export function generateToken(): string {
+  let body = '';
+  for (let i = 0; i < TOKEN_BODY_LENGTH; i++) body += ALPHABET[randomInt(ALPHABET.length)];
+  return TOKEN_PREFIX + body;
+}
+
+/**
+ * Creates the installation's one token and returns it; only its argon2id hash is stored.
+ * The previous token stops working at once (a running server sees the new hash at its next request).
+ */
+export async function rotateToken(ctx: AppContext): Promise<string> {
+  requireConfigured(ctx);
+  const token = generateToken();
+  const hashed = await hash(token, ARGON2_OPTIONS);
+  setTokenHash(ctx.store, hashed, ctx.now().toISOString());
+  return token;
+}

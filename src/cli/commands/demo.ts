@@ -1,0 +1,59 @@
+import type { Command } from 'commander';
+import { createDemo } from '../../app/demo.ts';
+import { isConfigured } from '../../app/installation.ts';
+import { AppError } from '../../errors.ts';
+import { readSettings } from '../../store/settings.ts';
+import { print, withContext } from '../shared.ts';
+import { serve, type ServeOptions } from './serve.ts';
+
+/** Returns ready-to-paste curl calls for the six API calls against `base`. */
+function curlCalls(base: string, token: string): string[] {
+  const auth = `-H "Authorization: Bearer ${token}"`;
+  return [
+    `curl -s ${auth} ${base}/api/schedules`,
+    `curl -s ${auth} "${base}/api/reasons?schedule=1"`,
+    `curl -s ${auth} "${base}/api/days?schedule=1&reason=1"`,
+    `curl -s ${auth} "${base}/api/slots?schedule=1&reason=1&day=<a day from /days>"`,
+    `curl -s ${auth} "${base}/api/forms?schedule=1&reason=1&slot=<day>%20<HH:MM:SS from /slots>"`,
+    `curl -s ${auth} -H "Content-Type: application/json" -X POST ${base}/api/bookings \\`,
+    `  -d '{"schedule":1,"reason":1,"slot":"<day> <HH:MM:SS>","submission":{"first_name":"Ada","last_name":"Lovelace","email":"ada@example.com"}}'`,
+  ];
+}
+
+export function registerDemo(program: Command): void {
+  program
+    .command('demo')
+    .description('create a demo installation (never overwrites one), print a token and curl calls; --serve to serve it')
+    .option('--serve', 'serve the installation afterwards (also when it already existed)')
+    .option('--host <addr>', 'address to serve on', '127.0.0.1')
+    .option('--port <n>', 'port to serve on', '3000')
+    .action(async (options: ServeOptions & { serve?: boolean }, command: Command) => {
+      const created = await withContext(
+        command,
+        async (ctx) => {
+          if (isConfigured(readSettings(ctx.store))) {
+            if (!options.serve) {
+              throw new AppError('conflict', `an installation already exists at ${ctx.store.file}; the demo never overwrites one (use another --db)`);
+            }
+            print(`An installation already exists at ${ctx.store.file}; leaving it as it is. (A new token: planner token new)`);
+            return false;
+          }
+          const { token } = await createDemo(ctx);
+          const base = `http://${options.host}:${options.port}`;
+          print(
+            `Created the demo installation in ${ctx.store.file}: 2 schedules, 5 reasons, weekday hours, API enabled.`,
+            '',
+            `API token (shown once): ${token}`,
+            '',
+            'Try the six calls in order:',
+            ...curlCalls(base, token),
+            '',
+          );
+          return true;
+        },
+        true,
+      );
+      if (options.serve) await serve(command, options);
+      else if (created) print('Serve it with: planner serve');
+    });
+}

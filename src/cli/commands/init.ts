@@ -1,0 +1,100 @@
+import type { Command } from 'commander';
+import { checkInitAnswer, initInstallation, isConfigured, type InitAnswers } from '../../app/installation.ts';
+import { AppError, invalid } from '../../errors.ts';
+import { readSettings } from '../../store/settings.ts';
+import { interactive, print, withContext } from '../shared.ts';
+
+interface InitOptions {
+  name?: string;
+  timezone?: string;
+  notify?: string;
+  locale?: string;
+  yes?: boolean;
+}
+
+const FLAGS: Record<keyof InitAnswers, string> = {
+  practiceName: '--name <practice>',
+  timeZone: '--timezone <IANA zone>',
+  notifyEmail: '--notify <email>',
+  locale: '--locale en|de',
+};
+
+/** Asks for each answer not given as a flag (on a terminal only), then confirms unless --yes. */
+async function collectAnswers(options: InitOptions): Promise<InitAnswers> {
+  const given: Partial<InitAnswers> = {
+    practiceName: options.name,
+    timeZone: options.timezone,
+    notifyEmail: options.notify,
+    locale: options.locale,
+  };
+  // Flags are checked before any question, so a typo fails fast.
+  for (const [name, value] of Object.entries(given) as [keyof InitAnswers, string | undefined][]) {
+    const problem = value === undefined ? undefined : checkInitAnswer(name, value);
+    if (problem) throw invalid(`${FLAGS[name].split(' ')[0]}: ${problem}`);
+  }
+  const missing = (['practiceName', 'timeZone', 'notifyEmail'] as const).filter((name) => given[name] === undefined);
+  if (!interactive()) {
+    if (missing.length > 0) {
+      throw invalid(`missing ${missing.map((name) => FLAGS[name]).join(', ')} (or run \`planner init\` in a terminal to be asked)`);
+    }
+    return { ...(given as InitAnswers), locale: given.locale ?? 'en' };
+  }
+  const { confirm, input, select } = await import('@inquirer/prompts'); // only a terminal needs them
+  const validate = (name: keyof InitAnswers) => (value: string) => checkInitAnswer(name, value.trim()) ?? true;
+  const answers: InitAnswers = {
+    practiceName: given.practiceName ?? (await input({ message: 'Practice name:', validate: validate('practiceName') })).trim(),
+    timeZone:
+      given.timeZone ??
+      (await input({
+        message: 'Time zone (IANA):',
+        default: Intl.DateTimeFormat().resolvedOptions().timeZone,
+        validate: validate('timeZone'),
+      })).trim(),
+    notifyEmail:
+      given.notifyEmail ?? (await input({ message: 'E-mail for booking notices:', validate: validate('notifyEmail') })).trim(),
+    locale:
+      given.locale ??
+      (await select({
+        message: 'Language of e-mails:',
+        choices: [
+          { name: 'English', value: 'en' },
+          { name: 'Deutsch', value: 'de' },
+        ],
+      })),
+  };
+  if (!options.yes) {
+    const ok = await confirm({
+      message: `Create "${answers.practiceName}" (${answers.timeZone}, ${answers.locale}, notices to ${answers.notifyEmail})?`,
+      default: true,
+    });
+    if (!ok) throw new AppError('conflict', 'init cancelled; nothing was changed');
+  }
+  return answers;
+}
+
+export function registerInit(program: Command): void {
+  program
+    .command('init')
+    .description('complete the installation (asks for what is not given, on a terminal)')
+    .option('--name <practice>', 'practice name')
+    .option('--timezone <zone>', 'IANA time zone, e.g. Europe/Berlin')
+    .option('--notify <email>', 'address that receives new-booking notices')
+    .option('--locale <locale>', 'language of e-mails: en or de')
+    .option('-y, --yes', 'do not ask for confirmation')
+    .action(async (options: InitOptions, command: Command) => {
+      await withContext(
+        command,
+        async (ctx) => {
+          if (isConfigured(readSettings(ctx.store))) {
+            throw new AppError('conflict', `this installation is already initialised (${ctx.store.file}); nothing was changed`);
+          }
+          const settings = initInstallation(ctx, await collectAnswers(options));
+          print(
+            `Initialised "${settings.practiceName}" (${settings.timeZone}, ${settings.locale}) in ${ctx.store.file}.`,
+            'Next: planner schedule add <name>, planner hours set, planner api enable, planner token new.',
+          );
+        },
+        true,
+      );
+    });
+}

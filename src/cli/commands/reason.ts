@@ -1,0 +1,79 @@
+import type { Command } from 'commander';
+import { addReason, changeReason, reasonsOf, removeReason } from '../../app/reasons.ts';
+import type { ReasonValues } from '../../store/reasons.ts';
+import { id, print, printJson, printTable, whole, withContext } from '../shared.ts';
+
+interface ReasonOptions {
+  name?: string;
+  duration?: string;
+  description?: string;
+  position?: string;
+  json?: boolean;
+}
+
+export function registerReason(program: Command): void {
+  const reason = program.command('reason').description('reasons (services) of a schedule, with their duration');
+  reason
+    .command('add')
+    .description('add a reason to a schedule')
+    .argument('<schedule-id>')
+    .argument('<name>')
+    .requiredOption('--duration <minutes>', 'length of the appointment in minutes')
+    .option('--description <text>', 'description shown to customers')
+    .option('--json', 'print {"id": …}')
+    .action(async (scheduleText: string, name: string, options: ReasonOptions, command: Command) => {
+      const scheduleId = id(scheduleText, 'schedule-id');
+      const durationMinutes = whole(options.duration!, '--duration');
+      const newId = await withContext(command, (ctx) =>
+        addReason(ctx, scheduleId, { name, durationMinutes, description: options.description }),
+      );
+      if (options.json) printJson({ id: newId });
+      else print(`Added reason ${newId} "${name.trim()}" (${durationMinutes} min) to schedule ${scheduleId}.`);
+    });
+  reason
+    .command('list')
+    .description('list the reasons of a schedule')
+    .argument('<schedule-id>')
+    .option('--json', 'print JSON')
+    .action(async (scheduleText: string, options: { json?: boolean }, command: Command) => {
+      const scheduleId = id(scheduleText, 'schedule-id');
+      const list = await withContext(command, (ctx) => reasonsOf(ctx, scheduleId));
+      if (options.json) printJson(list);
+      else
+        printTable(
+          ['ID', 'NAME', 'MINUTES', 'POSITION', 'DESCRIPTION'],
+          list.map((r) => [r.id, r.name, r.durationMinutes, r.position, r.description]),
+          `No reasons yet. Add one: planner reason add ${scheduleId} <name> --duration <minutes>`,
+        );
+    });
+  reason
+    .command('set')
+    .description('change a reason')
+    .argument('<id>')
+    .option('--name <name>', 'new name')
+    .option('--duration <minutes>', 'new duration in minutes')
+    .option('--description <text>', 'new description ("" clears it)')
+    .option('--position <n>', 'place in the list (1 = first)')
+    .option('--json', 'print the reason as JSON')
+    .action(async (idText: string, options: ReasonOptions, command: Command) => {
+      const reasonId = id(idText, 'reason id');
+      const changes: Partial<ReasonValues> = {};
+      if (options.name !== undefined) changes.name = options.name;
+      if (options.duration !== undefined) changes.durationMinutes = whole(options.duration, '--duration');
+      if (options.description !== undefined) changes.description = options.description;
+      if (options.position !== undefined) changes.position = whole(options.position, '--position');
+      const changed = await withContext(command, (ctx) => changeReason(ctx, reasonId, changes));
+      if (options.json) printJson(changed);
+      else print(`reason ${changed.id} "${changed.name}": ${changed.durationMinutes} min, position ${changed.position}`);
+    });
+  reason
+    .command('remove')
+    .description('remove a reason (refused while it has future bookings, unless --force; bookings are kept)')
+    .argument('<id>')
+    .option('--force', 'remove even with future bookings')
+    .action(async (idText: string, options: { force?: boolean }, command: Command) => {
+      const reasonId = id(idText, 'reason id');
+      await withContext(command, (ctx) => removeReason(ctx, reasonId, Boolean(options.force)));
+      print(`Removed reason ${reasonId}.`);
+    });
+}

@@ -1,0 +1,47 @@
+import type { Command } from 'commander';
+import { invalid } from '../../errors.ts';
+import { isConfigured } from '../../app/installation.ts';
+import { openStore } from '../../store/db.ts';
+import { readSettings } from '../../store/settings.ts';
+import { dbPath, print, whole } from '../shared.ts';
+
+export interface ServeOptions {
+  host: string;
+  port: string;
+}
+
+/** Serves the API on the database of `command` until SIGINT or SIGTERM. */
+export async function serve(command: Command, options: ServeOptions): Promise<void> {
+  const port = whole(options.port, '--port');
+  if (port < 0 || port > 65535) throw invalid('--port must be from 0 to 65535');
+  const store = openStore(dbPath(command));
+  try {
+    // Loaded here so that other commands start without the HTTP stack.
+    const { startServer } = await import('../../http/server.ts');
+    const server = await startServer(store, { host: options.host, port });
+    const settings = readSettings(store);
+    print(`planner: serving ${server.url}/api (database ${store.file})`);
+    if (!isConfigured(settings)) print('planner: not configured yet: every call answers 503 until `planner init` runs');
+    else if (!settings.apiEnabled) print('planner: the API is disabled: every call answers 503 until `planner api enable`');
+    await new Promise<void>((resolve) => {
+      const stop = () => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        void server.close().finally(resolve);
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+  } finally {
+    store.close();
+  }
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('run the booking API on http://<host>:<port>/api')
+    .option('--host <addr>', 'address to listen on', '127.0.0.1')
+    .option('--port <n>', 'port (0: any free port)', '3000')
+    .action(async (options: ServeOptions, command: Command) => serve(command, options));
+}

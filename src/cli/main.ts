@@ -1,0 +1,69 @@
+import { Command, CommanderError } from 'commander';
+import { AppError } from '../errors.ts';
+import { registerApi } from './commands/api.ts';
+import { registerBookings } from './commands/bookings.ts';
+import { registerClosure } from './commands/closure.ts';
+import { registerDemo } from './commands/demo.ts';
+import { registerField } from './commands/field.ts';
+import { registerHours } from './commands/hours.ts';
+import { registerInit } from './commands/init.ts';
+import { registerReason } from './commands/reason.ts';
+import { registerSchedule } from './commands/schedule.ts';
+import { registerServe } from './commands/serve.ts';
+import { registerStatus } from './commands/status.ts';
+import { registerToken } from './commands/token.ts';
+import packageJson from '../../package.json' with { type: 'json' };
+
+/** Returns the `planner` program with every command registered. */
+export function createProgram(): Command {
+  const program = new Command('planner')
+    .description('Self-hosted appointment booking: admin commands and the booking API server.')
+    .version(packageJson.version, '-v, --version')
+    .option('--db <file>', 'database file (default: $PLANNER_DB, else data/planner.db)')
+    .showSuggestionAfterError()
+    // One line on stderr, in the same voice as our own errors.
+    .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'planner: ')) })
+    .exitOverride();
+  for (const register of [
+    registerInit,
+    registerStatus,
+    registerApi,
+    registerToken,
+    registerSchedule,
+    registerReason,
+    registerHours,
+    registerClosure,
+    registerField,
+    registerBookings,
+    registerDemo,
+    registerServe,
+  ]) {
+    register(program);
+  }
+  return program;
+}
+
+/** Returns the one line to print for a failure: our errors as they are, others with a hint. */
+function describe(failure: unknown): string {
+  if (failure instanceof AppError) return failure.message;
+  const error = failure as Error & { code?: string };
+  if (error?.name === 'ExitPromptError') return 'cancelled; nothing was changed';
+  if (error?.code === 'ERR_SQLITE_ERROR') return `database error: ${error.message}`;
+  return `unexpected error: ${error?.message ?? String(failure)}`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const program = createProgram();
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (failure) {
+    // commander has printed its own one-line message (or help/version) already.
+    if (failure instanceof CommanderError) return failure.exitCode;
+    process.stderr.write(`planner: ${describe(failure)}\n`);
+    if (process.env.PLANNER_DEBUG && failure instanceof Error) process.stderr.write(`${failure.stack}\n`);
+    return 1;
+  }
+}
+
+process.exitCode = await main(process.argv);

@@ -1,0 +1,63 @@
+import type { Command } from 'commander';
+import { createContext, type AppContext } from '../app/context.ts';
+import { invalid } from '../errors.ts';
+import { parsePlainInt } from '../domain/values.ts';
+import { openStore, resolveDbPath } from '../store/db.ts';
+
+/** Returns the database path of this invocation: `--db`, else `PLANNER_DB`, else `data/planner.db`. */
+export function dbPath(command: Command): string {
+  return resolveDbPath(command.optsWithGlobals<{ db?: string }>().db);
+}
+
+/**
+ * Runs `fn` with a context on the database of `command` and closes it afterwards.
+ * `create`: make the file if it is missing (init, demo, serve); otherwise a missing file is an error.
+ */
+export async function withContext<T>(command: Command, fn: (ctx: AppContext) => T | Promise<T>, create = false): Promise<T> {
+  const store = openStore(dbPath(command), { mustExist: !create });
+  try {
+    return await fn(createContext(store));
+  } finally {
+    store.close();
+  }
+}
+
+/** Returns the whole number written in `text` for option or argument `label`, or throws a clear error. */
+export function whole(text: string, label: string): number {
+  const value = parsePlainInt(text.trim());
+  if (value === undefined) throw invalid(`${label} must be a whole number (got "${text}")`);
+  return value;
+}
+
+/** Returns the id written in `text` (a whole number >= 1). */
+export function id(text: string, label = 'id'): number {
+  const value = whole(text, label);
+  if (value < 1) throw invalid(`${label} must be 1 or more (got "${text}")`);
+  return value;
+}
+
+/** Writes `value` as JSON on stdout. */
+export function printJson(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Writes lines on stdout. */
+export function print(...lines: string[]): void {
+  process.stdout.write(lines.map((line) => `${line}\n`).join(''));
+}
+
+/** Writes rows as a table with a header line, columns padded to their widest cell. */
+export function printTable(header: string[], rows: (string | number)[][], empty = '(none)'): void {
+  if (rows.length === 0) {
+    print(empty);
+    return;
+  }
+  const cells = [header, ...rows.map((row) => row.map(String))];
+  const widths = header.map((_, column) => Math.max(...cells.map((row) => row[column]!.length)));
+  print(...cells.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()));
+}
+
+/** True when a person sits at the terminal: prompts are allowed. */
+export function interactive(): boolean {
+  return Boolean(process.stdin.isTTY && process.stdout.isTTY);
+}

@@ -1,0 +1,33 @@
+/**
+ * The one error type of the program's core. `http` maps `code` to the spec's status and body,
+ * `cli` maps it to a one-line message on stderr and exit code 1.
+ */
+export type ErrorCode =
+  | 'invalid' // bad input: CLI exit 1, HTTP 400
+  | 'not_found' // unknown id: CLI exit 1, HTTP 404
+  | 'conflict' // the state forbids it (already initialised, has bookings): CLI exit 1
+  | 'not_configured' // `planner init` has not run yet
+  | 'storage'; // the database could not be written: HTTP 500
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  /** The offending field, where one is known (spec §2 Error.field). */
+  readonly field: string | undefined;
+
+  constructor(code: ErrorCode, message: string, field?: string) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.field = field;
+  }
+}
+
+/** Returns an AppError for bad input, naming the field when given. */
+export function invalid(message: string, field?: string): AppError {
+  return new AppError('invalid', message, field);
+}
+
+/** Returns an AppError for an id that does not exist. */
+export function notFound(message: string): AppError {
+  return new AppError('not_found', message);
+}

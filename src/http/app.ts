@@ -1,0 +1,71 @@
+import { H3, HTTPError, type H3Event } from 'h3';
+import { isConfigured } from '../app/installation.ts';
+import type { Store } from '../store/db.ts';
+import { createRateLimiter } from './rate-limit.ts';
+import { error, NOT_FOUND } from './respond.ts';
+import { watchSettings } from './settings-cache.ts';
+import { createTokenGate } from './token-gate.ts';
+
+export interface HttpOptions {
+  store: Store;
+  /** The clock, in milliseconds; tests pass their own. */
+  nowMs?: () => number;
+  /** Where unexpected errors are reported (never with a token in them). */
+  log?: (line: string) => void;
+}
+
+/**
+ * Returns the h3 app of `planner serve`. Every `/api` call passes the spec's gates in order:
+ * not configured (503), API disabled (503), token (401), rate limit (429); then its route, or 404.
+ */
+export function createHttpApp(options: HttpOptions): H3 {
+  const nowMs = options.nowMs ?? Date.now;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const gate = createTokenGate();
+  const limiter = createRateLimiter();
+  const currentSettings = watchSettings(options.store, () => gate.forget());
+
+  const app = new H3({
+    silent: true, // unexpected errors are logged below, one line, without a stack in the answer
+    onError(failure: HTTPError, event: H3Event) {
+      const status = failure.status;
+      if (status === 404 || status === 405) return error(404, NOT_FOUND);
+      if (status >= 500) {
+        log(`planner: ${event.req.method} ${event.url.pathname} failed: ${String(failure.cause ?? failure.message)}`);
+        return error(500, 'Internal Server Error');
+      }
+      return error(status, failure.statusText || failure.message || 'Bad Request');
+    },
+  });
+
+  app.use(async (event, next) => {
+    const path = event.url.pathname;
+    if (path !== '/api' && !path.startsWith('/api/')) return error(404, NOT_FOUND);
+    const settings = currentSettings();
+    // spec §7: both 503 cases affect every call; §5: then the token; §8: then the rate limit.
+    if (!isConfigured(settings)) return error(503, 'Not configured');
+    if (!settings.apiEnabled) return error(503, 'API disabled');
+    if (!(await gate.check(event.req.headers.get('authorization'), settings.tokenHash))) {
+      return error(401, 'Unauthorized');
+    }
+    const decision = limiter.take(settings.tokenHash!, settings.rateLimit, nowMs());
+    // IETF draft-ietf-httpapi-ratelimit-headers: lets clients pace themselves before they hit the limit.
+    event.res.headers.set('ratelimit-policy', `"default";q=${decision.limit};w=60`);
+    event.res.headers.set('ratelimit', `"default";r=${decision.remaining};t=${decision.resetSeconds}`);
+    event.res.headers.set('cache-control', 'no-store');
+    if (!decision.allowed) {
+      return error(429, 'Too Many Requests', {
+        headers: {
+          'retry-after': String(decision.resetSeconds),
+          'ratelimit-policy': `"default";q=${decision.limit};w=60`,
+          ratelimit: `"default";r=0;t=${decision.resetSeconds}`,
+        },
+      });
+    }
+    return next();
+  });
+
+  // A route, not onError, so the answer keeps the rate-limit headers set above.
+  app.all('/api/**', () => error(404, NOT_FOUND));
+  return app;
+}

@@ -1,0 +1,35 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { verify } from '@node-rs/argon2';
+import { looksLikeToken } from '../app/token.ts';
+
+/**
+ * Checks bearer tokens against the stored argon2id hash without running argon2 on every request:
+ * the first successful verify remembers the token's SHA-256 digest for that hash; later requests compare
+ * digests in constant time. A new hash (token rotated) makes the remembered digest useless at once.
+ */
+export function createTokenGate() {
+  let known: { hash: string; digest: Buffer } | undefined;
+  return {
+    /** Resolves true when `authorization` carries the token whose argon2id hash is `hash`. */
+    async check(authorization: string | null, hash: string | null): Promise<boolean> {
+      if (hash === null || authorization === null) return false;
+      const match = /^Bearer +(\S+) *$/i.exec(authorization);
+      const token = match?.[1];
+      if (token === undefined || !looksLikeToken(token)) return false; // cheap rejects first
+      const digest = createHash('sha256').update(token).digest();
+      if (known?.hash === hash) return timingSafeEqual(known.digest, digest);
+      let ok = false;
+      try {
+        ok = await verify(hash, token);
+      } catch {
+        ok = false; // a damaged hash in the file locks the API, it does not crash it
+      }
+      if (ok) known = { hash, digest };
+      return ok;
+    },
+    /** Forgets the remembered digest. */
+    forget(): void {
+      known = undefined;
+    },
+  };
+}

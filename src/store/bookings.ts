@@ -1,0 +1,129 @@
+import type { Store } from './db.ts';
+
+export type BookingSource = 'api' | 'admin';
+
+/** A booking as the admin sees it, with the names it refers to. Times are UTC instants in Unix seconds. */
+export interface Booking {
+  id: number;
+  reference: string;
+  scheduleId: number;
+  scheduleName: string;
+  reasonId: number;
+  reasonName: string;
+  customerId: number;
+  customerName: string;
+  customerEmail: string | null;
+  startAt: number;
+  endAt: number;
+  submission: Record<string, unknown>;
+  source: BookingSource;
+  createdAt: string;
+}
+
+interface BookingRow {
+  id: number;
+  reference: string;
+  schedule_id: number;
+  schedule_name: string;
+  reason_id: number;
+  reason_name: string;
+  customer_id: number;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  start_at: number;
+  end_at: number;
+  submission: string;
+  source: BookingSource;
+  created_at: string;
+}
+
+function toBooking(row: BookingRow): Booking {
+  return {
+    id: row.id,
+    reference: row.reference,
+    scheduleId: row.schedule_id,
+    scheduleName: row.schedule_name,
+    reasonId: row.reason_id,
+    reasonName: row.reason_name,
+    customerId: row.customer_id,
+    customerName: `${row.first_name} ${row.last_name}`.trim(),
+    customerEmail: row.email,
+    startAt: row.start_at,
+    endAt: row.end_at,
+    submission: JSON.parse(row.submission) as Record<string, unknown>,
+    source: row.source,
+    createdAt: row.created_at,
+  };
+}
+
+const SELECT = `
+  SELECT b.id, b.reference, b.schedule_id, s.name AS schedule_name, b.reason_id, r.name AS reason_name,
+         b.customer_id, c.first_name, c.last_name, c.email, b.start_at, b.end_at, b.submission, b.source, b.created_at
+  FROM bookings b
+  JOIN schedules s ON s.id = b.schedule_id
+  JOIN reasons r ON r.id = b.reason_id
+  JOIN customers c ON c.id = b.customer_id`;
+
+/** Returns the bookings starting at or after `fromAt` (Unix seconds), of one schedule or all, by start. */
+export function listBookings(store: Store, filter: { fromAt: number; scheduleId?: number }): Booking[] {
+  const rows =
+    filter.scheduleId === undefined
+      ? store.sql(`${SELECT} WHERE b.start_at >= ? ORDER BY b.start_at, b.id`).all(filter.fromAt)
+      : store
+          .sql(`${SELECT} WHERE b.schedule_id = ? AND b.start_at >= ? ORDER BY b.start_at, b.id`)
+          .all(filter.scheduleId, filter.fromAt);
+  return (rows as unknown as BookingRow[]).map(toBooking);
+}
+
+/** Returns the booking with this id or public reference. */
+export function findBooking(store: Store, idOrReference: number | string): Booking | undefined {
+  const row =
+    typeof idOrReference === 'number'
+      ? store.sql(`${SELECT} WHERE b.id = ?`).get(idOrReference)
+      : store.sql(`${SELECT} WHERE b.reference = ?`).get(idOrReference);
+  return row ? toBooking(row as unknown as BookingRow) : undefined;
+}
+
+/** Returns how many bookings start at or after `fromAt`, in one schedule or for one reason. */
+export function countFutureBookings(store: Store, by: { scheduleId: number } | { reasonId: number }, fromAt: number): number {
+  const row =
+    'scheduleId' in by
+      ? store.sql('SELECT COUNT(*) AS n FROM bookings WHERE schedule_id = ? AND start_at >= ?').get(by.scheduleId, fromAt)
+      : store.sql('SELECT COUNT(*) AS n FROM bookings WHERE reason_id = ? AND start_at >= ?').get(by.reasonId, fromAt);
+  return (row as { n: number }).n;
+}
+
+/** Inserts a booking row and returns its id. Call inside the transaction that checked the slot. */
+export function insertBooking(
+  store: Store,
+  booking: {
+    reference: string;
+    scheduleId: number;
+    reasonId: number;
+    customerId: number;
+    startAt: number;
+    endAt: number;
+    submission: Record<string, unknown>;
+    source: BookingSource;
+    createdAt: string;
+  },
+): number {
+  const result = store
+    .sql(
+      `INSERT INTO bookings (reference, schedule_id, reason_id, customer_id, start_at, end_at, submission, source, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      booking.reference,
+      booking.scheduleId,
+      booking.reasonId,
+      booking.customerId,
+      booking.startAt,
+      booking.endAt,
+      JSON.stringify(booking.submission),
+      booking.source,
+      booking.createdAt,
+    );
+  return Number(result.lastInsertRowid);
+}

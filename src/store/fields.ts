@@ -1,0 +1,101 @@
+import type { Store } from './db.ts';
+
+export const FORM_TYPES = ['textbox', 'textarea', 'checkbox', 'select'] as const;
+export const INPUT_TYPES = ['text', 'email', 'tel', 'number', 'date'] as const;
+export type FormType = (typeof FORM_TYPES)[number];
+export type InputType = (typeof INPUT_TYPES)[number];
+
+/** A field of the booking form (spec §2 FormField), in form order. */
+export interface FormField {
+  key: string;
+  formType: FormType;
+  inputType: InputType;
+  label: string;
+  required: boolean;
+  /** Shown to the integrator as `value` in GET /forms. */
+  defaultValue: string;
+  /** Choices of a `select` field. */
+  options: string[];
+  position: number;
+}
+
+interface FieldRow {
+  key: string;
+  form_type: FormType;
+  input_type: InputType;
+  label: string;
+  required: number;
+  default_value: string;
+  options: string;
+  position: number;
+}
+
+function toField(row: FieldRow): FormField {
+  return {
+    key: row.key,
+    formType: row.form_type,
+    inputType: row.input_type,
+    label: row.label,
+    required: row.required === 1,
+    defaultValue: row.default_value,
+    options: JSON.parse(row.options) as string[],
+    position: row.position,
+  };
+}
+
+const COLUMNS = 'key, form_type, input_type, label, required, default_value, options, position';
+
+/** Returns the form fields in form order. */
+export function listFields(store: Store): FormField[] {
+  const rows = store.sql(`SELECT ${COLUMNS} FROM form_fields ORDER BY position, id`).all();
+  return (rows as unknown as FieldRow[]).map(toField);
+}
+
+/** Returns the field named `key`. */
+export function findField(store: Store, key: string): FormField | undefined {
+  const row = store.sql(`SELECT ${COLUMNS} FROM form_fields WHERE key = ?`).get(key);
+  return row ? toField(row as unknown as FieldRow) : undefined;
+}
+
+/** Inserts a field at the end of the form, or at `position` when given. */
+export function insertField(store: Store, field: Omit<FormField, 'position'> & { position?: number }): void {
+  store
+    .sql(
+      `INSERT INTO form_fields (key, form_type, input_type, label, required, default_value, options, position)
+       VALUES (?, ?, ?, ?, ?, ?, ?, COALESCE(?, (SELECT COALESCE(MAX(position), 0) + 1 FROM form_fields)))`,
+    )
+    .run(
+      field.key,
+      field.formType,
+      field.inputType,
+      field.label,
+      field.required ? 1 : 0,
+      field.defaultValue,
+      JSON.stringify(field.options),
+      field.position ?? null,
+    );
+}
+
+/** Writes all values of the field named `field.key`. */
+export function updateField(store: Store, field: FormField): void {
+  store
+    .sql(
+      `UPDATE form_fields SET form_type = ?, input_type = ?, label = ?, required = ?, default_value = ?, options = ?, position = ?
+       WHERE key = ?`,
+    )
+    .run(
+      field.formType,
+      field.inputType,
+      field.label,
+      field.required ? 1 : 0,
+      field.defaultValue,
+      JSON.stringify(field.options),
+      field.position,
+      field.key,
+    );
+}
+
+/** Deletes the field named `key`; past bookings keep what was submitted. */
+export function deleteField(store: Store, key: string): void {
+  store.sql('DELETE FROM form_fields WHERE key = ?').run(key);
+}

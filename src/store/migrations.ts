@@ -1,0 +1,104 @@
+/**
+ * Forward-only schema migrations. Index i holds the SQL that takes the file from version i to i + 1;
+ * the version lives in `PRAGMA user_version`. Never edit a shipped entry: append a new one.
+ */
+export const migrations: readonly string[] = [
+  // 1: the installation, its schedules and forms, customers and bookings.
+  `
+  CREATE TABLE settings (
+    id            INTEGER PRIMARY KEY CHECK (id = 1),
+    practice_name TEXT,
+    time_zone     TEXT,
+    locale        TEXT NOT NULL DEFAULT 'en' CHECK (locale IN ('en', 'de')),
+    notify_email  TEXT,
+    configured_at TEXT,
+    api_enabled   INTEGER NOT NULL DEFAULT 0 CHECK (api_enabled IN (0, 1)),
+    token_hash    TEXT,
+    token_created_at TEXT,
+    rate_limit    INTEGER NOT NULL DEFAULT 300 CHECK (rate_limit >= 1),
+    mail_url      TEXT,
+    mail_from     TEXT
+  ) STRICT;
+  INSERT INTO settings (id) VALUES (1);
+
+  CREATE TABLE schedules (
+    id             INTEGER PRIMARY KEY,
+    name           TEXT NOT NULL,
+    days_ahead     INTEGER NOT NULL CHECK (days_ahead BETWEEN 0 AND 730),
+    notice_minutes INTEGER NOT NULL CHECK (notice_minutes BETWEEN 0 AND 525600),
+    step_minutes   INTEGER NOT NULL CHECK (step_minutes BETWEEN 1 AND 1440),
+    capacity       INTEGER NOT NULL CHECK (capacity BETWEEN 1 AND 1000),
+    created_at     TEXT NOT NULL,
+    removed_at     TEXT
+  ) STRICT;
+
+  CREATE TABLE reasons (
+    id               INTEGER PRIMARY KEY,
+    schedule_id      INTEGER NOT NULL REFERENCES schedules (id),
+    name             TEXT NOT NULL,
+    description      TEXT NOT NULL DEFAULT '',
+    duration_minutes INTEGER NOT NULL CHECK (duration_minutes BETWEEN 1 AND 1440),
+    position         INTEGER NOT NULL,
+    removed_at       TEXT
+  ) STRICT;
+  CREATE INDEX reasons_by_schedule ON reasons (schedule_id, position);
+
+  -- Weekly opening hours: minutes from local midnight, end may be 1440 (24:00). weekday: 1 = Monday … 7 = Sunday.
+  CREATE TABLE opening_hours (
+    schedule_id  INTEGER NOT NULL REFERENCES schedules (id),
+    weekday      INTEGER NOT NULL CHECK (weekday BETWEEN 1 AND 7),
+    start_minute INTEGER NOT NULL CHECK (start_minute BETWEEN 0 AND 1439),
+    end_minute   INTEGER NOT NULL CHECK (end_minute BETWEEN 1 AND 1440 AND end_minute > start_minute),
+    PRIMARY KEY (schedule_id, weekday, start_minute)
+  ) STRICT, WITHOUT ROWID;
+
+  -- Closed local days, inclusive, as YYYY-MM-DD.
+  CREATE TABLE closures (
+    id          INTEGER PRIMARY KEY,
+    schedule_id INTEGER NOT NULL REFERENCES schedules (id),
+    from_day    TEXT NOT NULL,
+    to_day      TEXT NOT NULL CHECK (to_day >= from_day),
+    note        TEXT NOT NULL DEFAULT ''
+  ) STRICT;
+  CREATE INDEX closures_by_schedule ON closures (schedule_id, from_day);
+
+  CREATE TABLE form_fields (
+    id            INTEGER PRIMARY KEY,
+    key           TEXT NOT NULL UNIQUE,
+    form_type     TEXT NOT NULL CHECK (form_type IN ('textbox', 'textarea', 'checkbox', 'select')),
+    input_type    TEXT NOT NULL CHECK (input_type IN ('text', 'email', 'tel', 'number', 'date')),
+    label         TEXT NOT NULL,
+    required      INTEGER NOT NULL CHECK (required IN (0, 1)),
+    default_value TEXT NOT NULL DEFAULT '',
+    options       TEXT NOT NULL DEFAULT '[]',
+    position      INTEGER NOT NULL
+  ) STRICT;
+
+  CREATE TABLE customers (
+    id         INTEGER PRIMARY KEY,
+    email_key  TEXT UNIQUE,
+    email      TEXT,
+    first_name TEXT NOT NULL DEFAULT '',
+    last_name  TEXT NOT NULL DEFAULT '',
+    phone      TEXT NOT NULL DEFAULT '',
+    fields     TEXT NOT NULL DEFAULT '{}',
+    created_at TEXT NOT NULL
+  ) STRICT;
+
+  -- start_at / end_at: UTC instants as Unix seconds; the local time is derived with the installation's zone.
+  CREATE TABLE bookings (
+    id          INTEGER PRIMARY KEY,
+    reference   TEXT NOT NULL UNIQUE,
+    schedule_id INTEGER NOT NULL REFERENCES schedules (id),
+    reason_id   INTEGER NOT NULL REFERENCES reasons (id),
+    customer_id INTEGER NOT NULL REFERENCES customers (id),
+    start_at    INTEGER NOT NULL,
+    end_at      INTEGER NOT NULL CHECK (end_at > start_at),
+    submission  TEXT NOT NULL DEFAULT '{}',
+    source      TEXT NOT NULL CHECK (source IN ('api', 'admin')),
+    created_at  TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX bookings_by_schedule_start ON bookings (schedule_id, start_at);
+  CREATE INDEX bookings_by_start ON bookings (start_at);
+  `,
+];

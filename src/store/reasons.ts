@@ -1,0 +1,72 @@
+import type { Store } from './db.ts';
+
+/** A service of a schedule, with the length of its appointments. */
+export interface Reason {
+  id: number;
+  scheduleId: number;
+  name: string;
+  description: string;
+  durationMinutes: number;
+  position: number;
+}
+
+export type ReasonValues = Pick<Reason, 'name' | 'description' | 'durationMinutes' | 'position'>;
+
+interface ReasonRow {
+  id: number;
+  schedule_id: number;
+  name: string;
+  description: string;
+  duration_minutes: number;
+  position: number;
+}
+
+function toReason(row: ReasonRow): Reason {
+  return {
+    id: row.id,
+    scheduleId: row.schedule_id,
+    name: row.name,
+    description: row.description,
+    durationMinutes: row.duration_minutes,
+    position: row.position,
+  };
+}
+
+const COLUMNS = 'id, schedule_id, name, description, duration_minutes, position';
+
+/** Returns the reasons of a schedule in display order. */
+export function listReasons(store: Store, scheduleId: number): Reason[] {
+  const rows = store
+    .sql(`SELECT ${COLUMNS} FROM reasons WHERE schedule_id = ? AND removed_at IS NULL ORDER BY position, id`)
+    .all(scheduleId);
+  return (rows as unknown as ReasonRow[]).map(toReason);
+}
+
+/** Returns the reason with `id` unless it does not exist or was removed. */
+export function findReason(store: Store, id: number): Reason | undefined {
+  const row = store.sql(`SELECT ${COLUMNS} FROM reasons WHERE id = ? AND removed_at IS NULL`).get(id);
+  return row ? toReason(row as unknown as ReasonRow) : undefined;
+}
+
+/** Inserts a reason at the end of its schedule's list and returns its id. */
+export function insertReason(store: Store, scheduleId: number, values: Omit<ReasonValues, 'position'>): number {
+  const result = store
+    .sql(
+      `INSERT INTO reasons (schedule_id, name, description, duration_minutes, position)
+       VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM reasons WHERE schedule_id = ?))`,
+    )
+    .run(scheduleId, values.name, values.description, values.durationMinutes, scheduleId);
+  return Number(result.lastInsertRowid);
+}
+
+/** Writes all editable values of a reason. */
+export function updateReason(store: Store, id: number, values: ReasonValues): void {
+  store
+    .sql('UPDATE reasons SET name = ?, description = ?, duration_minutes = ?, position = ? WHERE id = ?')
+    .run(values.name, values.description, values.durationMinutes, values.position, id);
+}
+
+/** Marks a reason removed; bookings that name it keep it. */
+export function markReasonRemoved(store: Store, id: number, at: string): void {
+  store.sql('UPDATE reasons SET removed_at = ? WHERE id = ?').run(at, id);
+}

@@ -1,0 +1,82 @@
+import type { Store } from './db.ts';
+
+export type Locale = 'en' | 'de';
+
+/** The installation's settings: one row. */
+export interface Settings {
+  practiceName: string | null;
+  timeZone: string | null;
+  locale: Locale;
+  notifyEmail: string | null;
+  /** When `planner init` completed; null before. */
+  configuredAt: string | null;
+  apiEnabled: boolean;
+  /** argon2id PHC string of the one API token; the token itself is never stored. */
+  tokenHash: string | null;
+  tokenCreatedAt: string | null;
+  /** Requests per minute per token. */
+  rateLimit: number;
+  mailUrl: string | null;
+  mailFrom: string | null;
+}
+
+interface SettingsRow {
+  practice_name: string | null;
+  time_zone: string | null;
+  locale: Locale;
+  notify_email: string | null;
+  configured_at: string | null;
+  api_enabled: number;
+  token_hash: string | null;
+  token_created_at: string | null;
+  rate_limit: number;
+  mail_url: string | null;
+  mail_from: string | null;
+}
+
+/** Returns the settings row. */
+export function readSettings(store: Store): Settings {
+  const row = store.sql('SELECT * FROM settings WHERE id = 1').get() as unknown as SettingsRow;
+  return {
+    practiceName: row.practice_name,
+    timeZone: row.time_zone,
+    locale: row.locale,
+    notifyEmail: row.notify_email,
+    configuredAt: row.configured_at,
+    apiEnabled: row.api_enabled === 1,
+    tokenHash: row.token_hash,
+    tokenCreatedAt: row.token_created_at,
+    rateLimit: row.rate_limit,
+    mailUrl: row.mail_url,
+    mailFrom: row.mail_from,
+  };
+}
+
+/** Records the answers of `planner init`; returns false when the installation was already configured. */
+export function markConfigured(
+  store: Store,
+  values: { practiceName: string; timeZone: string; locale: Locale; notifyEmail: string; at: string },
+): boolean {
+  const result = store
+    .sql(
+      `UPDATE settings SET practice_name = ?, time_zone = ?, locale = ?, notify_email = ?, configured_at = ?
+       WHERE id = 1 AND configured_at IS NULL`,
+    )
+    .run(values.practiceName, values.timeZone, values.locale, values.notifyEmail, values.at);
+  return result.changes === 1;
+}
+
+/** Turns the API switch on or off. */
+export function setApiEnabled(store: Store, enabled: boolean): void {
+  store.sql('UPDATE settings SET api_enabled = ? WHERE id = 1').run(enabled ? 1 : 0);
+}
+
+/** Replaces the token hash: the previous token stops working at once. */
+export function setTokenHash(store: Store, hash: string, at: string): void {
+  store.sql('UPDATE settings SET token_hash = ?, token_created_at = ? WHERE id = 1').run(hash, at);
+}
+
+/** Sets the requests per minute per token. */
+export function setRateLimit(store: Store, perMinute: number): void {
+  store.sql('UPDATE settings SET rate_limit = ? WHERE id = 1').run(perMinute);
+}
