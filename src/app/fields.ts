@@ -1,5 +1,5 @@
 import { AppError, invalid, notFound } from '../errors.ts';
-import { fitsInputType } from '../domain/values.ts';
+import { fitsInputType, moveTo } from '../domain/values.ts';
 import {
   deleteField,
   findField,
@@ -8,6 +8,7 @@ import {
   insertField,
   listFields,
   updateField,
+  writeFieldOrder,
   type FormField,
   type FormType,
   type InputType,
@@ -38,8 +39,10 @@ function checkKey(key: string): string {
   return key;
 }
 
+type UncheckedField = Omit<FormField, 'formType' | 'inputType' | 'position'> & { formType: string; inputType: string };
+
 /** Returns the field with its values checked together (types, options, default), or throws `invalid`. */
-function checkField(field: Omit<FormField, 'formType' | 'inputType'> & { formType: string; inputType: string }): FormField {
+function checkField(field: UncheckedField): Omit<FormField, 'position'> {
   if (!(FORM_TYPES as readonly string[]).includes(field.formType)) {
     throw invalid(`--form must be one of ${FORM_TYPES.join(', ')}`, 'form');
   }
@@ -73,8 +76,14 @@ function checkField(field: Omit<FormField, 'formType' | 'inputType'> & { formTyp
     inputType: field.inputType as InputType,
     label,
     options,
-    position: checkWhole(field.position, 'position', 1, 1_000_000),
   };
+}
+
+/** Moves the field `key` to `position` (1 = first) when one is given. */
+function placeField(ctx: AppContext, key: string, position: number | undefined): void {
+  if (position === undefined) return;
+  const keys = listFields(ctx.store).map((field) => field.key);
+  writeFieldOrder(ctx.store, moveTo(keys, key, checkWhole(position, 'position', 1, 1_000_000)));
 }
 
 /** Returns the field or throws `not_found`. */
@@ -84,7 +93,7 @@ export function getField(ctx: AppContext, key: string): FormField {
   return field;
 }
 
-/** Adds a form field at the end of the form (or at `position`). */
+/** Adds a form field at the end of the form (or at `position`, 1 = first). */
 export function addField(ctx: AppContext, key: string, values: FieldChanges & { label: string }): FormField {
   requireConfigured(ctx);
   checkKey(key);
@@ -98,9 +107,9 @@ export function addField(ctx: AppContext, key: string, values: FieldChanges & { 
       options: values.options ?? [],
       required: values.required ?? false,
       defaultValue: values.defaultValue ?? '',
-      position: values.position ?? 1,
     });
-    insertField(ctx.store, { ...checked, position: values.position });
+    insertField(ctx.store, checked);
+    placeField(ctx, key, values.position);
     return getField(ctx, key);
   });
 }
@@ -123,6 +132,7 @@ export function changeField(ctx: AppContext, key: string, changes: FieldChanges)
     // A select's choices are replaced, not merged; switching away from select drops them.
     if (changes.formType !== undefined && changes.formType !== 'select' && changes.options === undefined) next.options = [];
     updateField(ctx.store, checkField(next));
+    placeField(ctx, key, changes.position);
     return getField(ctx, key);
   });
 }

@@ -1,6 +1,16 @@
 import { AppError, invalid, notFound } from '../errors.ts';
 import { countFutureBookings } from '../store/bookings.ts';
-import { findReason, insertReason, listReasons, markReasonRemoved, updateReason, type Reason, type ReasonValues } from '../store/reasons.ts';
+import { moveTo } from '../domain/values.ts';
+import {
+  findReason,
+  insertReason,
+  listReasons,
+  markReasonRemoved,
+  updateReason,
+  writeReasonOrder,
+  type Reason,
+  type ReasonValues,
+} from '../store/reasons.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { requireConfigured } from './installation.ts';
 import { checkName, checkWhole, getSchedule } from './schedules.ts';
@@ -41,17 +51,21 @@ export function reasonsOf(ctx: AppContext, scheduleId: number): Reason[] {
   return listReasons(ctx.store, scheduleId);
 }
 
-/** Changes the given values of a reason and returns it as stored. */
+/** Changes the given values of a reason and returns it as stored. `position` moves it in its list (1 = first). */
 export function changeReason(ctx: AppContext, id: number, changes: Partial<ReasonValues>): Reason {
   requireConfigured(ctx);
   return ctx.store.tx(() => {
-    const next = { ...getReason(ctx, id), ...changes };
+    const current = getReason(ctx, id);
+    const next = { ...current, ...changes };
     updateReason(ctx.store, id, {
       name: checkName(next.name),
       durationMinutes: checkWhole(next.durationMinutes, 'duration', 1, 1440),
       description: checkDescription(next.description),
-      position: checkWhole(next.position, 'position', 1, 1_000_000),
     });
+    if (changes.position !== undefined) {
+      const ids = listReasons(ctx.store, current.scheduleId).map((reason) => reason.id);
+      writeReasonOrder(ctx.store, moveTo(ids, id, checkWhole(changes.position, 'position', 1, 1_000_000)));
+    }
     return getReason(ctx, id);
   });
 }

@@ -50,9 +50,11 @@ export function createHttpApp(options: HttpOptions): H3 {
     }
     const decision = limiter.take(settings.tokenHash!, settings.rateLimit, nowMs());
     // IETF draft-ietf-httpapi-ratelimit-headers: lets clients pace themselves before they hit the limit.
-    event.res.headers.set('ratelimit-policy', `"default";q=${decision.limit};w=60`);
-    event.res.headers.set('ratelimit', `"default";r=${decision.remaining};t=${decision.resetSeconds}`);
-    event.res.headers.set('cache-control', 'no-store');
+    // h3 sends `headers` with answers below 400 and `errHeaders` with the others: both carry them.
+    for (const headers of [event.res.headers, event.res.errHeaders]) {
+      headers.set('ratelimit-policy', `"default";q=${decision.limit};w=60`);
+      headers.set('ratelimit', `"default";r=${decision.remaining};t=${decision.resetSeconds}`);
+    }
     if (!decision.allowed) {
       return error(429, 'Too Many Requests', {
         headers: {
@@ -65,7 +67,7 @@ export function createHttpApp(options: HttpOptions): H3 {
     return next();
   });
 
-  // A route, not onError, so the answer keeps the rate-limit headers set above.
+  // A route, not onError: h3 merges the rate-limit headers into route answers, not into onError's.
   app.all('/api/**', () => error(404, NOT_FOUND));
   return app;
 }

@@ -5,9 +5,10 @@ import { looksLikeToken } from '../app/token.ts';
 /**
  * Checks bearer tokens against the stored argon2id hash without running argon2 on every request:
  * the first successful verify remembers the token's SHA-256 digest for that hash; later requests compare
- * digests in constant time. A new hash (token rotated) makes the remembered digest useless at once.
+ * digests in constant time. A hash has exactly one token, so once it is known any other token is refused
+ * without argon2. A new hash (token rotated) makes the remembered digest useless at once.
  */
-export function createTokenGate() {
+export function createTokenGate(verifyHash: (hash: string, token: string) => Promise<boolean> = verify) {
   let known: { hash: string; digest: Buffer } | undefined;
   return {
     /** Resolves true when `authorization` carries the token whose argon2id hash is `hash`. */
@@ -20,7 +21,7 @@ export function createTokenGate() {
       if (known?.hash === hash) return timingSafeEqual(known.digest, digest);
       let ok = false;
       try {
-        ok = await verify(hash, token);
+        ok = await verifyHash(hash, token);
       } catch {
         ok = false; // a damaged hash in the file locks the API, it does not crash it
       }

@@ -57,12 +57,12 @@ export function findField(store: Store, key: string): FormField | undefined {
   return row ? toField(row as unknown as FieldRow) : undefined;
 }
 
-/** Inserts a field at the end of the form, or at `position` when given. */
-export function insertField(store: Store, field: Omit<FormField, 'position'> & { position?: number }): void {
+/** Inserts a field at the end of the form. */
+export function insertField(store: Store, field: Omit<FormField, 'position'>): void {
   store
     .sql(
       `INSERT INTO form_fields (key, form_type, input_type, label, required, default_value, options, position)
-       VALUES (?, ?, ?, ?, ?, ?, ?, COALESCE(?, (SELECT COALESCE(MAX(position), 0) + 1 FROM form_fields)))`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM form_fields))`,
     )
     .run(
       field.key,
@@ -72,15 +72,14 @@ export function insertField(store: Store, field: Omit<FormField, 'position'> & {
       field.required ? 1 : 0,
       field.defaultValue,
       JSON.stringify(field.options),
-      field.position ?? null,
     );
 }
 
-/** Writes all values of the field named `field.key`. */
-export function updateField(store: Store, field: FormField): void {
+/** Writes the values of the field named `field.key` (its place is set by `writeFieldOrder`). */
+export function updateField(store: Store, field: Omit<FormField, 'position'>): void {
   store
     .sql(
-      `UPDATE form_fields SET form_type = ?, input_type = ?, label = ?, required = ?, default_value = ?, options = ?, position = ?
+      `UPDATE form_fields SET form_type = ?, input_type = ?, label = ?, required = ?, default_value = ?, options = ?
        WHERE key = ?`,
     )
     .run(
@@ -90,9 +89,14 @@ export function updateField(store: Store, field: FormField): void {
       field.required ? 1 : 0,
       field.defaultValue,
       JSON.stringify(field.options),
-      field.position,
       field.key,
     );
+}
+
+/** Numbers the fields 1, 2, 3 … in the order of `keys`. Call inside a transaction. */
+export function writeFieldOrder(store: Store, keys: readonly string[]): void {
+  const update = store.sql('UPDATE form_fields SET position = ? WHERE key = ?');
+  keys.forEach((key, index) => update.run(index + 1, key));
 }
 
 /** Deletes the field named `key`; past bookings keep what was submitted. */

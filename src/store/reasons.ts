@@ -59,11 +59,17 @@ export function insertReason(store: Store, scheduleId: number, values: Omit<Reas
   return Number(result.lastInsertRowid);
 }
 
-/** Writes all editable values of a reason. */
-export function updateReason(store: Store, id: number, values: ReasonValues): void {
+/** Writes the name, description and duration of a reason (its place is set by `writeReasonOrder`). */
+export function updateReason(store: Store, id: number, values: Omit<ReasonValues, 'position'>): void {
   store
-    .sql('UPDATE reasons SET name = ?, description = ?, duration_minutes = ?, position = ? WHERE id = ?')
-    .run(values.name, values.description, values.durationMinutes, values.position, id);
+    .sql('UPDATE reasons SET name = ?, description = ?, duration_minutes = ? WHERE id = ?')
+    .run(values.name, values.description, values.durationMinutes, id);
+}
+
+/** Numbers the reasons 1, 2, 3 … in the order of `ids`. Call inside a transaction. */
+export function writeReasonOrder(store: Store, ids: readonly number[]): void {
+  const update = store.sql('UPDATE reasons SET position = ? WHERE id = ?');
+  ids.forEach((id, index) => update.run(index + 1, id));
 }
 
 /** Marks a reason removed; bookings that name it keep it. */

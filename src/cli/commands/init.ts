@@ -82,13 +82,15 @@ export function registerInit(program: Command): void {
     .option('--locale <locale>', 'language of e-mails: en or de')
     .option('-y, --yes', 'do not ask for confirmation')
     .action(async (options: InitOptions, command: Command) => {
+      // Without a terminal the flags are all there is: check them before the file is even opened.
+      const given = interactive() ? undefined : await collectAnswers(options);
       await withContext(
         command,
         async (ctx) => {
           if (isConfigured(readSettings(ctx.store))) {
             throw new AppError('conflict', `this installation is already initialised (${ctx.store.file}); nothing was changed`);
           }
-          const settings = initInstallation(ctx, await collectAnswers(options));
+          const settings = initInstallation(ctx, given ?? (await collectAnswers(options)));
           print(
             `Initialised "${settings.practiceName}" (${settings.timeZone}, ${settings.locale}) in ${ctx.store.file}.`,
             'Next: planner schedule add <name>, planner hours set, planner api enable, planner token new.',

@@ -20,9 +20,12 @@ export async function serve(command: Command, options: ServeOptions): Promise<vo
     const { startServer } = await import('../../http/server.ts');
     const server = await startServer(store, { host: options.host, port });
     const settings = readSettings(store);
-    print(`planner: serving ${server.url}/api (database ${store.file})`);
-    if (!isConfigured(settings)) print('planner: not configured yet: every call answers 503 until `planner init` runs');
-    else if (!settings.apiEnabled) print('planner: the API is disabled: every call answers 503 until `planner api enable`');
+    const notice = !isConfigured(settings)
+      ? ['planner: not configured yet: every call answers 503 until `planner init` runs']
+      : !settings.apiEnabled
+        ? ['planner: the API is disabled: every call answers 503 until `planner api enable`']
+        : [];
+    print(...notice, `planner: serving ${server.url}/api (database ${store.file})`);
     await new Promise<void>((resolve) => {
       const stop = () => {
         process.off('SIGINT', stop);

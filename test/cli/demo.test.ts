@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { api, cli, cliJson, serve, snapshot, tempDb } from '../helpers.ts';
+
+describe('planner demo', () => {
+  it('creates a demo installation with the API on, prints a token and the six calls, and never overwrites', async () => {
+    const db = tempDb();
+    const result = await cli(db, 'demo');
+    expect(result.code).toBe(0);
+    const token = /API token \(shown once\): (pln_[A-Za-z0-9]{64})/.exec(result.stdout)?.[1];
+    expect(token).toBeDefined();
+    for (const path of ['/api/schedules', '/api/reasons?', '/api/days?', '/api/slots?', '/api/forms?', '/api/bookings']) {
+      expect(result.stdout).toContain(path);
+    }
+    const status = await cliJson(db, 'status');
+    expect(status).toMatchObject({ configured: true, api: { enabled: true, tokenPresent: true }, counts: { schedules: 2, reasons: 5, fields: 4 } });
+    const hours = await cliJson(db, 'hours', 'show', '1');
+    expect(hours.mon).toEqual(['08:00-12:00', '14:00-18:00']);
+
+    const before = snapshot(db);
+    const again = await cli(db, 'demo');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/already exists .* never overwrites/);
+    expect(snapshot(db)).toEqual(before);
+
+    // The token it printed opens the API of a running server.
+    const server = await serve(db);
+    const answer = await api(server.url, '/api/nothing-here', token);
+    expect(answer.status).toBe(404);
+    expect((await api(server.url, '/api/nothing-here', 'pln_' + 'x'.repeat(64))).status).toBe(401);
+  });
+});

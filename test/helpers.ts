@@ -1,0 +1,163 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { once } from 'node:events';
+import { afterAll } from 'vitest';
+
+export const ROOT = resolve(import.meta.dirname, '..');
+export const BIN = join(ROOT, 'bin/planner.js');
+
+/** Returns a fresh temp folder, removed after the test file. */
+export function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'planner-test-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+let counter = 0;
+/** Returns a path for a new database file in a temp folder. */
+export function tempDb(): string {
+  return join(tempDir(), `planner-${++counter}.db`);
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real CLI (`node bin/planner.js …`) as a subprocess against `db`. */
+export function cli(db: string, ...args: string[]): Promise<CliResult> {
+  return new Promise((resolvePromise) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args, '--db', db],
+      { cwd: ROOT, env: { ...process.env, PLANNER_DB: '' } },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolvePromise({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** Runs the CLI and returns its parsed JSON stdout; fails the test when the command failed. */
+export async function cliJson<T = any>(db: string, ...args: string[]): Promise<T> {
+  const result = await cli(db, ...args, '--json');
+  if (result.code !== 0) throw new Error(`planner ${args.join(' ')} failed: ${result.stderr}`);
+  return JSON.parse(result.stdout) as T;
+}
+
+/** Runs the CLI and fails the test when the command did not succeed. */
+export async function cliOk(db: string, ...args: string[]): Promise<string> {
+  const result = await cli(db, ...args);
+  if (result.code !== 0) throw new Error(`planner ${args.join(' ')} failed (${result.code}): ${result.stderr}`);
+  return result.stdout;
+}
+
+/** Initialises an installation with fixed answers. */
+export async function initDb(db: string): Promise<void> {
+  await cliOk(db, 'init', '--name', 'Test Practice', '--timezone', 'Europe/Berlin', '--notify', 'desk@practice.example');
+}
+
+/** Returns every row of every table, to show that a failed command changed nothing. */
+export function snapshot(db: string): Record<string, unknown[]> {
+  const handle = new DatabaseSync(db, { readOnly: true });
+  try {
+    const tables = handle.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[];
+    const result: Record<string, unknown[]> = {};
+    for (const { name } of tables) result[name] = handle.prepare(`SELECT * FROM "${name}"`).all();
+    result.user_version = [handle.prepare('PRAGMA user_version').get()];
+    return result;
+  } finally {
+    handle.close();
+  }
+}
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts `planner serve --port 0` as a subprocess and resolves once it prints its address. */
+export async function serve(db: string): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db], {
+    cwd: ROOT,
+    env: { ...process.env, PLANNER_DB: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stderr!.on('data', (chunk) => (out += chunk));
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    child.stdout!.on('data', (chunk) => {
+      out += chunk;
+      const match = /serving (http:\/\/\S+)\/api/.exec(out);
+      if (match) resolveUrl(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+  });
+  const server: ServerProcess = {
+    url,
+    child,
+    output: () => out,
+    async stop() {
+      if (child.exitCode !== null) return child.exitCode;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      const [code] = await exited;
+      return code as number | null;
+    },
+  };
+  afterAll(() => server.stop());
+  return server;
+}
+
+/** Calls the API and returns status, headers and the parsed JSON body. */
+export async function api(url: string, path: string, token?: string, init: RequestInit = {}) {
+  const headers = new Headers(init.headers);
+  if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
+  const response = await fetch(`${url}${path}`, { ...init, headers });
+  const text = await response.text();
+  let body: any = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // keep the text: the assertion will show it
+  }
+  return { status: response.status, headers: response.headers, body };
+}
+
+/**
+ * Runs the CLI on a pseudo-terminal (util-linux `script`), so prompts appear as for a person.
+ * `answer(text, keys)` waits until `text` is on the screen, then types `keys`.
+ */
+export function cliOnTerminal(db: string, ...args: string[]) {
+  const command = [process.execPath, BIN, ...args, '--db', db].map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ');
+  const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, PLANNER_DB: '' } });
+  let screen = '';
+  const waiting: { text: string; resolve: () => void }[] = [];
+  child.stdout!.on('data', (chunk) => {
+    screen += chunk;
+    for (const wait of [...waiting]) {
+      if (screen.includes(wait.text)) {
+        waiting.splice(waiting.indexOf(wait), 1);
+        wait.resolve();
+      }
+    }
+  });
+  const exited = once(child, 'exit').then(([code]) => code as number);
+  return {
+    async answer(text: string, keys: string): Promise<void> {
+      if (!screen.includes(text)) await new Promise<void>((resolveWait) => waiting.push({ text, resolve: resolveWait }));
+      screen = screen.slice(screen.indexOf(text) + text.length); // the next wait looks past this prompt
+      child.stdin!.write(keys);
+    },
+    screen: () => screen,
+    exited,
+  };
+}

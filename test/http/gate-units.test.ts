@@ -1,0 +1,70 @@
+import { hash } from '@node-rs/argon2';
+import { describe, expect, it } from 'vitest';
+import { ARGON2_OPTIONS, generateToken, looksLikeToken } from '../../src/app/token.ts';
+import { createRateLimiter } from '../../src/http/rate-limit.ts';
+import { createTokenGate } from '../../src/http/token-gate.ts';
+import { verify } from '@node-rs/argon2';
+
+describe('token gate', () => {
+  it('runs argon2 until the token is known, then compares SHA-256 digests; a new hash needs a new verify', async () => {
+    const token = generateToken();
+    const stored = await hash(token, ARGON2_OPTIONS);
+    let verifies = 0;
+    const gate = createTokenGate(async (h, t) => {
+      verifies++;
+      return verify(h, t);
+    });
+    // Before the real token has been seen, a well-formed wrong one costs one argon2 verify.
+    expect(await gate.check(`Bearer ${generateToken()}`, stored)).toBe(false);
+    expect(verifies).toBe(1);
+    for (let i = 0; i < 50; i++) expect(await gate.check(`Bearer ${token}`, stored)).toBe(true);
+    expect(verifies).toBe(2);
+    // Once it has, a hash has exactly one token: any other digest is refused without argon2.
+    expect(await gate.check(`Bearer ${generateToken()}`, stored)).toBe(false);
+    expect(verifies).toBe(2);
+    // Malformed tokens never reach argon2.
+    for (const header of ['Bearer x', `Bearer ${token}!`, `Basic ${token}`, '', `Bearer abcd${token.slice(4)}`]) {
+      expect(await gate.check(header, stored)).toBe(false);
+    }
+    expect(await gate.check(null, stored)).toBe(false);
+    expect(await gate.check(`Bearer ${token}`, null)).toBe(false);
+    expect(verifies).toBe(2);
+    // Rotation: the same token against the new hash is verified again, and refused.
+    const rotated = await hash(generateToken(), ARGON2_OPTIONS);
+    expect(await gate.check(`Bearer ${token}`, rotated)).toBe(false);
+    expect(verifies).toBe(3);
+  });
+
+  it('a damaged hash locks the API instead of crashing it', async () => {
+    const gate = createTokenGate();
+    expect(await gate.check(`Bearer ${generateToken()}`, 'not-a-phc-string')).toBe(false);
+  });
+
+  it('tokens are pln_ and 64 characters from [A-Za-z0-9], and differ', () => {
+    const tokens = new Set(Array.from({ length: 200 }, generateToken));
+    expect(tokens.size).toBe(200);
+    for (const token of tokens) expect(looksLikeToken(token)).toBe(true);
+    const characters = new Set([...tokens].flatMap((token) => [...token.slice(4)]));
+    expect(characters.size).toBe(62); // every character of the alphabet shows up in 12,800 draws
+  });
+});
+
+describe('rate limiter', () => {
+  it('allows `limit` calls per window, then says how long to wait, and opens a new window after 60 s', () => {
+    const limiter = createRateLimiter();
+    const start = 1_000_000;
+    expect(limiter.take('k', 2, start)).toEqual({ allowed: true, limit: 2, remaining: 1, resetSeconds: 60 });
+    expect(limiter.take('k', 2, start + 500)).toEqual({ allowed: true, limit: 2, remaining: 0, resetSeconds: 60 });
+    expect(limiter.take('k', 2, start + 20_200)).toEqual({ allowed: false, limit: 2, remaining: 0, resetSeconds: 40 });
+    expect(limiter.take('k', 2, start + 59_999)).toEqual({ allowed: false, limit: 2, remaining: 0, resetSeconds: 1 });
+    expect(limiter.take('other', 2, start + 59_999).allowed).toBe(true);
+    expect(limiter.take('k', 2, start + 60_000)).toEqual({ allowed: true, limit: 2, remaining: 1, resetSeconds: 60 });
+  });
+
+  it('a lower limit applies within the current window', () => {
+    const limiter = createRateLimiter();
+    for (let i = 0; i < 5; i++) limiter.take('k', 300, 0);
+    expect(limiter.take('k', 5, 1000).allowed).toBe(false);
+    expect(limiter.take('k', 10, 1000)).toMatchObject({ allowed: true, remaining: 4 });
+  });
+});

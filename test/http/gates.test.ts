@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { api, cli, cliJson, cliOk, initDb, serve, tempDb } from '../helpers.ts';
+
+const PASSES = '/api/not-a-call'; // behind every gate, then 404: shows the gates let the request through
+
+describe('serve: the gates in the spec order (not configured, disabled, token, rate limit)', () => {
+  it('follows the installation through init, api enable and token new without a restart', async () => {
+    const db = tempDb();
+    const server = await serve(db);
+    expect(server.output()).toContain('not configured yet');
+
+    for (const [method, path] of [['GET', '/api/schedules'], ['POST', '/api/bookings'], ['GET', '/api']] as const) {
+      const answer = await api(server.url, path, 'pln_' + 'a'.repeat(64), { method });
+      expect(answer.status, `${method} ${path}`).toBe(503);
+      expect(answer.body).toEqual({ error: 'Not configured' });
+    }
+    expect((await api(server.url, '/elsewhere')).status).toBe(404);
+
+    await initDb(db);
+    const disabled = await api(server.url, '/api/schedules');
+    expect(disabled.status).toBe(503);
+    expect(disabled.body).toEqual({ error: 'API disabled' });
+
+    await cliOk(db, 'api', 'enable');
+    const noToken = await api(server.url, '/api/schedules');
+    expect(noToken.status).toBe(401);
+    expect(noToken.body).toEqual({ error: 'Unauthorized' });
+
+    const { token } = await cliJson(db, 'token', 'new');
+    const through = await api(server.url, PASSES, token);
+    expect(through.status).toBe(404);
+    expect(through.body).toEqual({ error: 'Not Found' });
+
+    await cliOk(db, 'api', 'disable');
+    const off = await api(server.url, PASSES, token);
+    expect(off.status).toBe(503);
+    expect(off.body).toEqual({ error: 'API disabled' });
+    await cliOk(db, 'api', 'enable');
+    expect((await api(server.url, PASSES, token)).status).toBe(404);
+
+    expect(await server.stop()).toBe(0);
+  });
+});
+
+describe('serve: tokens', () => {
+  it('answers 401 for every kind of missing or wrong token, and rotation takes effect at once', async () => {
+    const db = tempDb();
+    await initDb(db);
+    await cliOk(db, 'api', 'enable');
+    const { token } = await cliJson(db, 'token', 'new');
+    const server = await serve(db);
+
+    const wrong: [string, Record<string, string>][] = [
+      ['no header', {}],
+      ['empty', { authorization: '' }],
+      ['basic scheme', { authorization: `Basic ${token}` }],
+      ['no scheme', { authorization: token }],
+      ['wrong prefix', { authorization: `Bearer abc_${token.slice(4)}` }],
+      ['too short', { authorization: `Bearer ${token.slice(0, -1)}` }],
+      ['too long', { authorization: `Bearer ${token}x` }],
+      ['bad character', { authorization: `Bearer ${token.slice(0, -1)}!` }],
+      ['right shape, wrong token', { authorization: `Bearer pln_${'Z'.repeat(64)}` }],
+      ['two tokens', { authorization: `Bearer ${token} ${token}` }],
+    ];
+    for (const [name, headers] of wrong) {
+      const answer = await api(server.url, PASSES, undefined, { headers });
+      expect(answer.status, name).toBe(401);
+      expect(answer.body, name).toEqual({ error: 'Unauthorized' });
+    }
+    // The scheme is case-insensitive (RFC 9110 §11.1).
+    expect((await api(server.url, PASSES, undefined, { headers: { authorization: `bearer ${token}` } })).status).toBe(404);
+
+    // Rotation while the server runs: the old token (already recognised and cached) stops at once.
+    expect((await api(server.url, PASSES, token)).status).toBe(404);
+    const { token: next } = await cliJson(db, 'token', 'new');
+    expect((await api(server.url, PASSES, token)).status).toBe(401);
+    expect((await api(server.url, PASSES, next)).status).toBe(404);
+
+    // Nothing about the token reaches the server's output.
+    await server.stop();
+    expect(server.output()).not.toContain(token.slice(4));
+    expect(server.output()).not.toContain(next.slice(4));
+  });
+});
+
+describe('serve: rate limit and headers', () => {
+  it('counts every authenticated call, answers 429 with Retry-After, and a new token starts fresh', async () => {
+    const db = tempDb();
+    await initDb(db);
+    await cliOk(db, 'api', 'enable');
+    await cliOk(db, 'api', 'limit', '3');
+    const { token } = await cliJson(db, 'token', 'new');
+    const server = await serve(db);
+
+    const remaining: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const answer = await api(server.url, PASSES, token);
+      expect(answer.status).toBe(404);
+      expect(answer.headers.get('ratelimit-policy')).toBe('"default";q=3;w=60');
+      remaining.push(answer.headers.get('ratelimit')!.replace(/;t=\d+$/, ''));
+    }
+    expect(remaining).toEqual(['"default";r=2', '"default";r=1', '"default";r=0']);
+
+    const limited = await api(server.url, PASSES, token);
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({ error: 'Too Many Requests' });
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(Number.isInteger(retryAfter)).toBe(true);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(limited.headers.get('ratelimit')).toBe(`"default";r=0;t=${retryAfter}`);
+
+    // Unauthenticated calls are not counted against the token and get 401, not 429.
+    expect((await api(server.url, PASSES)).status).toBe(401);
+
+    // A raised limit applies at the next request.
+    await cliOk(db, 'api', 'limit', '5');
+    expect((await api(server.url, PASSES, token)).status).toBe(404);
+
+    const { token: fresh } = await cliJson(db, 'token', 'new');
+    const answer = await api(server.url, PASSES, fresh);
+    expect(answer.status).toBe(404);
+    expect(answer.headers.get('ratelimit')).toMatch(/^"default";r=4;t=\d+$/);
+  });
+
+  it('sends no CORS headers (also on OPTIONS) and Cache-Control: no-store on API answers', async () => {
+    const db = tempDb();
+    await initDb(db);
+    await cliOk(db, 'api', 'enable');
+    const { token } = await cliJson(db, 'token', 'new');
+    const server = await serve(db);
+    const answers = [
+      await api(server.url, PASSES, token, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } }),
+      await api(server.url, PASSES, token, { headers: { origin: 'https://evil.example' } }),
+      await api(server.url, PASSES, undefined, { headers: { origin: 'https://evil.example' } }),
+    ];
+    for (const answer of answers) {
+      expect([...answer.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);
+      expect(answer.headers.get('cache-control')).toBe('no-store');
+      expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+    }
+  });
+});
+
+describe('serve: start and stop', () => {
+  it('refuses a port in use with one clear line, and exits 0 on SIGTERM', async () => {
+    const db = tempDb();
+    const server = await serve(db);
+    const port = new URL(server.url).port;
+    const clash = await cli(db, 'serve', '--port', port);
+    expect(clash.code).toBe(1);
+    expect(clash.stderr).toBe(`planner: port ${port} on 127.0.0.1 is in use: stop the other server or pass --port <n>\n`);
+    expect(await server.stop()).toBe(0);
+  });
+
+  it('refuses a bad port', async () => {
+    const result = await cli(tempDb(), 'serve', '--port', '70000');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('planner: --port must be from 0 to 65535\n');
+  });
+});

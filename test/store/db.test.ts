@@ -1,0 +1,92 @@
+import { existsSync, statSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
+import { describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/db.ts';
+import { migrations } from '../../src/store/migrations.ts';
+import { readSettings, setApiEnabled } from '../../src/store/settings.ts';
+import { tempDb } from '../helpers.ts';
+
+describe('openStore', () => {
+  it('creates the file 0600 with WAL, foreign keys and the latest schema', () => {
+    const file = tempDb();
+    const store = openStore(file);
+    try {
+      setApiEnabled(store, false); // a write, so -wal and -shm exist while the connection is open
+      for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+        expect(existsSync(path), path).toBe(true);
+        expect(statSync(path).mode & 0o777, path).toBe(0o600);
+      }
+      expect(store.db.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
+      expect(store.db.prepare('PRAGMA foreign_keys').get()).toEqual({ foreign_keys: 1 });
+      expect(store.db.prepare('PRAGMA synchronous').get()).toEqual({ synchronous: 2 });
+      expect(store.schemaVersion()).toBe(migrations.length);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('refuses a missing file when it must exist, and creates nothing', () => {
+    const file = tempDb();
+    expect(() => openStore(file, { mustExist: true })).toThrow(/run `planner init`/);
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('refuses a file written by a newer program', () => {
+    const file = tempDb();
+    openStore(file).close();
+    const raw = new DatabaseSync(file);
+    raw.exec(`PRAGMA user_version = ${migrations.length + 1}`);
+    raw.close();
+    expect(() => openStore(file)).toThrow(/newer than this planner understands/);
+  });
+
+  it('reopening applies nothing twice', () => {
+    const file = tempDb();
+    openStore(file).close();
+    const again = openStore(file);
+    expect(again.schemaVersion()).toBe(migrations.length);
+    again.close();
+  });
+
+  it('tx rolls back everything when the function throws', () => {
+    const store = openStore(tempDb());
+    try {
+      expect(() =>
+        store.tx(() => {
+          setApiEnabled(store, true);
+          throw new Error('stop');
+        }),
+      ).toThrow('stop');
+      expect(readSettings(store).apiEnabled).toBe(false);
+      expect(store.db.isTransaction).toBe(false);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('data_version changes when another connection commits, not on our own writes', () => {
+    const file = tempDb();
+    const server = openStore(file);
+    const cli = openStore(file);
+    try {
+      const before = server.dataVersion();
+      setApiEnabled(server, true);
+      expect(server.dataVersion()).toBe(before);
+      setApiEnabled(cli, false);
+      expect(server.dataVersion()).not.toBe(before);
+      expect(readSettings(server).apiEnabled).toBe(false);
+    } finally {
+      server.close();
+      cli.close();
+    }
+  });
+
+  it('prepares each statement once', () => {
+    const store = openStore(tempDb());
+    try {
+      expect(store.sql('SELECT 1')).toBe(store.sql('SELECT 1'));
+    } finally {
+      store.close();
+    }
+  });
+});
