@@ -13,3 +13,60 @@ export function localToUnix(day: string, minute: number, zone: string): number {
     .toZonedDateTime(zone, { disambiguation: 'compatible' });
   return Math.floor(zoned.epochMilliseconds / 1000);
 }
+
+/**
+ * A zone's UTC offsets over a window of time, read from the zone rules once (a few Temporal calls), so that
+ * thousands of wall-clock times convert with arithmetic. `offsets[i]` holds from `starts[i]` on (seconds).
+ */
+export interface OffsetTable {
+  starts: number[];
+  offsets: number[];
+}
+
+/** Returns the offsets of `zone` in effect between the Unix instants `from` and `to`. */
+export function offsetTable(zone: string, from: number, to: number): OffsetTable {
+  let zoned = Temporal.Instant.fromEpochMilliseconds(from * 1000).toZonedDateTimeISO(zone);
+  const table: OffsetTable = { starts: [-Infinity], offsets: [zoned.offsetNanoseconds / 1e9] };
+  for (;;) {
+    const next = zoned.getTimeZoneTransition('next');
+    if (next === null || next.epochMilliseconds / 1000 > to) return table;
+    table.starts.push(next.epochMilliseconds / 1000);
+    table.offsets.push(next.offsetNanoseconds / 1e9);
+    zoned = next;
+  }
+}
+
+/** Returns the offset (seconds east of UTC) in effect at instant `at`. */
+export function offsetAt(table: OffsetTable, at: number): number {
+  let index = 0;
+  while (index + 1 < table.starts.length && table.starts[index + 1]! <= at) index++;
+  return table.offsets[index]!;
+}
+
+/**
+ * Returns the instant of a wall-clock time (`wall`: seconds since 1970-01-01T00:00 local), or undefined when that
+ * local time does not exist (a spring-forward gap). A time that happens twice (fall-back) gives its earlier instant.
+ */
+export function wallToUnix(table: OffsetTable, wall: number): number | undefined {
+  let best: number | undefined;
+  for (const offset of table.offsets) {
+    const at = wall - offset;
+    if (offsetAt(table, at) === offset && (best === undefined || at < best)) best = at;
+  }
+  return best;
+}
+
+/** Like `wallToUnix`, but a time in a gap moves later by the gap's length (Temporal's `compatible`). */
+export function wallToUnixCompatible(table: OffsetTable, wall: number): number {
+  const exact = wallToUnix(table, wall);
+  if (exact !== undefined) return exact;
+  // A gap at transition T (offset `before` -> larger `after`) skips the wall times [T + before, T + after);
+  // `compatible` keeps the offset before the gap, which lands after T.
+  for (let index = 1; index < table.starts.length; index++) {
+    const before = table.offsets[index - 1]!;
+    const after = table.offsets[index]!;
+    const transition = table.starts[index]!;
+    if (after > before && wall >= transition + before && wall < transition + after) return wall - before;
+  }
+  return wall - table.offsets[0]!; // not reached for a table that covers `wall`
+}

@@ -1,0 +1,153 @@
+/**
+ * The availability engine: which local days and slot starts of a schedule are free for a reason's duration.
+ * Pure: the caller passes the clock, the zone, the opening hours, closures and the bookings of the window.
+ */
+import type { MinuteRange } from './hours.ts';
+import { dayNumber, dayText, isoWeekday, SECONDS_PER_DAY } from './days.ts';
+import { offsetAt, offsetTable, wallToUnix, wallToUnixCompatible, type OffsetTable } from './zone.ts';
+
+export interface ScheduleRules {
+  daysAhead: number;
+  noticeMinutes: number;
+  stepMinutes: number;
+  capacity: number;
+}
+
+/** A booked interval [startAt, endAt) in Unix seconds. */
+export interface BookedInterval {
+  startAt: number;
+  endAt: number;
+}
+
+export interface AvailabilityInput {
+  zone: string;
+  /** The present instant, Unix seconds. */
+  now: number;
+  rules: ScheduleRules;
+  /** Weekly hours: index 1 (Monday) … 7 (Sunday), each day's ranges sorted. */
+  week: readonly (readonly MinuteRange[])[];
+  closures: readonly { fromDay: string; toDay: string }[];
+  durationMinutes: number;
+}
+
+/** A free start: the local `YYYY-MM-DD HH:MM:SS` the API shows and its instant. */
+export interface FreeSlot {
+  local: string;
+  startAt: number;
+}
+
+/** The local days the look-ahead allows, and the instants whose bookings matter for them. */
+export interface Window {
+  firstDay: number;
+  lastDay: number;
+  /** Load bookings that end after this instant … */
+  from: number;
+  /** … and start before this one. */
+  to: number;
+}
+
+/** Returns the look-ahead window: local today through today + daysAhead. */
+export function lookAhead(input: Pick<AvailabilityInput, 'zone' | 'now' | 'rules'>): Window {
+  const table = offsetTable(input.zone, input.now - SECONDS_PER_DAY, input.now + SECONDS_PER_DAY);
+  const today = Math.floor((input.now + offsetAt(table, input.now)) / SECONDS_PER_DAY);
+  return dayWindow(today, today + input.rules.daysAhead, input.now);
+}
+
+/** Returns the window of the local days firstDay … lastDay, bookings ending after `now` only. */
+export function dayWindow(firstDay: number, lastDay: number, now: number): Window {
+  // Offsets stay within ±14 h, so these bounds hold every instant of those local days.
+  return { firstDay, lastDay, from: Math.max(now, firstDay * SECONDS_PER_DAY - 14 * 3600), to: (lastDay + 1) * SECONDS_PER_DAY + 14 * 3600 };
+}
+
+/**
+ * Counts, for candidate intervals given in increasing order, how many booked intervals overlap each one.
+ * One pass over the bookings (sorted by start) for all candidates: no query or scan per day or slot.
+ */
+function overlapCounter(bookings: readonly BookedInterval[]) {
+  let next = 0;
+  let active: BookedInterval[] = [];
+  return (start: number, end: number): number => {
+    while (next < bookings.length && bookings[next]!.startAt < end) active.push(bookings[next++]!);
+    if (active.some((booking) => booking.endAt <= start)) active = active.filter((booking) => booking.endAt > start);
+    return active.length;
+  };
+}
+
+function closedDays(closures: AvailabilityInput['closures'], window: Window): Set<number> {
+  const closed = new Set<number>();
+  for (const closure of closures) {
+    const from = Math.max(dayNumber(closure.fromDay), window.firstDay);
+    const to = Math.min(dayNumber(closure.toDay), window.lastDay);
+    for (let day = from; day <= to; day++) closed.add(day);
+  }
+  return closed;
+}
+
+const pad = (value: number) => String(value).padStart(2, '0');
+
+/**
+ * Walks the free slots of the window's days in time order and calls `visit(day, slot)` for each;
+ * `visit` returns true to skip the rest of that day (enough is known about it).
+ */
+function walkFreeSlots(
+  input: AvailabilityInput,
+  window: Window,
+  bookings: readonly BookedInterval[],
+  visit: (day: number, slot: FreeSlot) => boolean,
+): void {
+  const { rules, durationMinutes } = input;
+  const duration = durationMinutes * 60;
+  const earliest = input.now + rules.noticeMinutes * 60;
+  const table: OffsetTable = offsetTable(input.zone, window.firstDay * SECONDS_PER_DAY - SECONDS_PER_DAY, window.to + SECONDS_PER_DAY);
+  const closed = closedDays(input.closures, window);
+  const overlapping = overlapCounter(bookings);
+  for (let day = window.firstDay; day <= window.lastDay; day++) {
+    if (closed.has(day)) continue;
+    const midnight = day * SECONDS_PER_DAY; // local wall clock, in seconds
+    const text = dayText(day);
+    let skipDay = false;
+    for (const range of input.week[isoWeekday(day)] ?? []) {
+      const rangeStart = wallToUnixCompatible(table, midnight + range.start * 60);
+      const rangeEnd = wallToUnixCompatible(table, midnight + range.end * 60);
+      // Candidates every `step` minutes of wall-clock time from the range's start (spec: the schedule's step).
+      for (let minute = range.start; minute < range.end; minute += rules.stepMinutes) {
+        const startAt = wallToUnix(table, midnight + minute * 60);
+        if (startAt === undefined) continue; // spring forward: this local time does not exist
+        // Fits wholly inside the range, measured in real time (a fall-back hour makes a range longer).
+        if (startAt + duration > rangeEnd) break; // later starts end later still
+        if (startAt < rangeStart) continue;
+        if (startAt < earliest) continue;
+        if (overlapping(startAt, startAt + duration) >= rules.capacity) continue;
+        const local = `${text} ${pad(Math.floor(minute / 60))}:${pad(minute % 60)}:00`;
+        if (visit(day, { local, startAt })) {
+          skipDay = true;
+          break;
+        }
+      }
+      if (skipDay) break;
+    }
+  }
+}
+
+/** Returns the local days (`YYYY-MM-DD`) of the window with at least one free slot. */
+export function freeDays(input: AvailabilityInput, window: Window, bookings: readonly BookedInterval[]): string[] {
+  const days: string[] = [];
+  walkFreeSlots(input, window, bookings, (day) => {
+    days.push(dayText(day));
+    return true;
+  });
+  return days;
+}
+
+/** Returns the free slots of one local day, in time order (empty outside the look-ahead). */
+export function freeSlots(input: AvailabilityInput, day: string, bookings: readonly BookedInterval[]): FreeSlot[] {
+  const allowed = lookAhead(input);
+  const number = dayNumber(day);
+  if (number < allowed.firstDay || number > allowed.lastDay) return [];
+  const slots: FreeSlot[] = [];
+  walkFreeSlots(input, dayWindow(number, number, input.now), bookings, (_day, slot) => {
+    slots.push(slot);
+    return false;
+  });
+  return slots;
+}

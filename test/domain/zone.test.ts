@@ -1,0 +1,43 @@
+import { Temporal } from 'temporal-polyfill';
+import { describe, expect, it } from 'vitest';
+import { localToUnix, offsetTable, wallToUnix, wallToUnixCompatible } from '../../src/domain/zone.ts';
+
+const DAY = 86_400;
+
+/** Returns `day` as whole days since 1970-01-01. */
+function epochDay(day: string): number {
+  return Date.parse(`${day}T00:00:00Z`) / 1000 / DAY;
+}
+
+describe('offset table against Temporal', () => {
+  // Every 5 minutes across both transitions of each zone's year: the arithmetic must agree with Temporal.
+  it.each([
+    ['Europe/Berlin', ['2026-03-29', '2026-10-25']],
+    ['America/New_York', ['2026-03-08', '2026-11-01']],
+    ['Australia/Sydney', ['2026-04-05', '2026-10-04']],
+    ['America/Santiago', ['2026-04-05', '2026-09-06']],
+    ['Australia/Lord_Howe', ['2026-04-05', '2026-10-04']], // a half-hour shift
+    ['Asia/Kolkata', ['2026-06-01']],
+  ])('%s', (zone, days) => {
+    const table = offsetTable(zone, Date.parse('2026-01-01T00:00:00Z') / 1000 - 2 * DAY, Date.parse('2027-01-01T00:00:00Z') / 1000);
+    for (const day of days) {
+      for (let minute = -24 * 60; minute < 48 * 60; minute += 5) {
+        const wall = epochDay(day) * DAY + minute * 60;
+        const plain = Temporal.PlainDateTime.from(new Date(wall * 1000).toISOString().slice(0, 19));
+        const compatible = plain.toZonedDateTime(zone, { disambiguation: 'compatible' }).epochMilliseconds / 1000;
+        const exists = plain.toZonedDateTime(zone, { disambiguation: 'compatible' }).toPlainDateTime().equals(plain);
+        expect(wallToUnix(table, wall), `${zone} ${plain}`).toBe(exists ? compatible : undefined);
+        expect(wallToUnixCompatible(table, wall), `${zone} ${plain}`).toBe(compatible);
+      }
+    }
+  });
+
+  it('a zone without transitions has one offset', () => {
+    const table = offsetTable('Asia/Tokyo', 0, 2_000_000_000);
+    expect(table.offsets).toEqual([9 * 3600]);
+  });
+
+  it('localToUnix agrees for a plain day', () => {
+    expect(localToUnix('2026-07-01', 600, 'Europe/Berlin')).toBe(Date.parse('2026-07-01T08:00:00Z') / 1000);
+  });
+});
