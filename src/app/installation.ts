@@ -1,6 +1,6 @@
 import { AppError, invalid } from '../errors.ts';
 import { isEmail, isTimeZone } from '../domain/values.ts';
-import { markConfigured, readSettings, setApiEnabled, setRateLimit, type Locale, type Settings } from '../store/settings.ts';
+import { markConfigured, setApiEnabled, setRateLimit, type Locale, type Settings } from '../store/settings.ts';
 import { insertField } from '../store/fields.ts';
 import { countRows, type Counts } from '../store/stats.ts';
 import { unixSeconds, type AppContext } from './context.ts';
@@ -18,7 +18,7 @@ export function isConfigured(settings: Settings): settings is ConfiguredSettings
 
 /** Returns the settings, or throws `not_configured` with the fix when `init` has not run. */
 export function requireConfigured(ctx: AppContext): ConfiguredSettings {
-  const settings = readSettings(ctx.store);
+  const settings = ctx.settings();
   if (!isConfigured(settings)) {
     throw new AppError('not_configured', 'planner is not set up yet: run `planner init` first');
   }
@@ -98,7 +98,7 @@ export interface Status {
 
 /** Returns the installation's state at a glance. */
 export function getStatus(ctx: AppContext): Status {
-  const settings = readSettings(ctx.store);
+  const settings = ctx.settings();
   return {
     database: ctx.store.file,
     schemaVersion: ctx.store.schemaVersion(),

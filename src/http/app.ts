@@ -1,8 +1,10 @@
 import { H3, HTTPError, type H3Event } from 'h3';
+import { createContext } from '../app/context.ts';
 import { isConfigured } from '../app/installation.ts';
 import type { Store } from '../store/db.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { error, NOT_FOUND } from './respond.ts';
+import { registerRoutes } from './routes.ts';
 import { watchSettings } from './settings-cache.ts';
 import { createTokenGate } from './token-gate.ts';
 
@@ -54,6 +56,7 @@ export function createHttpApp(options: HttpOptions): H3 {
     for (const headers of [event.res.headers, event.res.errHeaders]) {
       headers.set('ratelimit-policy', `"default";q=${decision.limit};w=60`);
       headers.set('ratelimit', `"default";r=${decision.remaining};t=${decision.resetSeconds}`);
+      headers.set('cache-control', 'no-store');
     }
     if (!decision.allowed) {
       return error(429, 'Too Many Requests', {
@@ -67,6 +70,7 @@ export function createHttpApp(options: HttpOptions): H3 {
     return next();
   });
 
+  registerRoutes(app, createContext(options.store, () => new Date(nowMs()), currentSettings), log);
   // A route, not onError: h3 merges the rate-limit headers into route answers, not into onError's.
   app.all('/api/**', () => error(404, NOT_FOUND));
   return app;

@@ -1,4 +1,5 @@
 import type { Store } from './db.ts';
+import type { BookedInterval } from '../domain/availability.ts';
 
 export type BookingSource = 'api' | 'admin';
 
@@ -126,4 +127,18 @@ export function insertBooking(
       booking.createdAt,
     );
   return Number(result.lastInsertRowid);
+}
+
+/**
+ * Returns the booked intervals of a schedule that overlap [from, to), sorted by start: one indexed range
+ * scan for a whole window. No booking is longer than a day, so starts before `from - 1 day` cannot overlap.
+ */
+export function bookedIntervals(store: Store, scheduleId: number, from: number, to: number): BookedInterval[] {
+  return store
+    .sql(
+      `SELECT start_at AS startAt, end_at AS endAt FROM bookings
+       WHERE schedule_id = ? AND start_at >= ? AND start_at < ? AND end_at > ?
+       ORDER BY start_at`,
+    )
+    .all(scheduleId, from - 86_400, to, from) as unknown as BookedInterval[];
 }

@@ -1,0 +1,74 @@
+import { freeDays, freeSlots, lookAhead, dayWindow, type AvailabilityInput, type FreeSlot } from '../domain/availability.ts';
+import { dayNumber } from '../domain/days.ts';
+import { notFound } from '../errors.ts';
+import { bookedIntervals } from '../store/bookings.ts';
+import { listClosures } from '../store/closures.ts';
+import { listFields, type FormField } from '../store/fields.ts';
+import { readWeeklyHours } from '../store/hours.ts';
+import { findReason, listReasons, type Reason } from '../store/reasons.ts';
+import { findSchedule, listSchedules, type Schedule } from '../store/schedules.ts';
+import { unixSeconds, type AppContext } from './context.ts';
+import { requireConfigured } from './installation.ts';
+
+/** Returns the schedules customers can book. */
+export function bookableSchedules(ctx: AppContext): Schedule[] {
+  return listSchedules(ctx.store);
+}
+
+function scheduleOrNotFound(ctx: AppContext, scheduleId: number): Schedule {
+  const schedule = findSchedule(ctx.store, scheduleId);
+  if (!schedule) throw notFound(`schedule ${scheduleId} does not exist`);
+  return schedule;
+}
+
+/** Returns the reasons of a schedule; not_found when the schedule does not exist. */
+export function bookableReasons(ctx: AppContext, scheduleId: number): Reason[] {
+  scheduleOrNotFound(ctx, scheduleId);
+  return listReasons(ctx.store, scheduleId);
+}
+
+/** Returns everything the engine needs for one schedule and reason; not_found when either is unknown or they do not belong together. */
+export function availabilityInput(ctx: AppContext, scheduleId: number, reasonId: number): AvailabilityInput {
+  const settings = requireConfigured(ctx);
+  const schedule = scheduleOrNotFound(ctx, scheduleId);
+  const reason = findReason(ctx.store, reasonId);
+  if (!reason || reason.scheduleId !== scheduleId) throw notFound(`reason ${reasonId} does not exist in schedule ${scheduleId}`);
+  return {
+    zone: settings.timeZone,
+    now: unixSeconds(ctx.now()),
+    rules: schedule,
+    week: readWeeklyHours(ctx.store, scheduleId),
+    closures: listClosures(ctx.store, scheduleId),
+    durationMinutes: reason.durationMinutes,
+  };
+}
+
+/** Returns the local days with at least one free slot, within the schedule's look-ahead. */
+export function availableDays(ctx: AppContext, scheduleId: number, reasonId: number): string[] {
+  const input = availabilityInput(ctx, scheduleId, reasonId);
+  const window = lookAhead(input);
+  return freeDays(input, window, bookedIntervals(ctx.store, scheduleId, window.from, window.to));
+}
+
+/** Returns the free slots of one local day (`YYYY-MM-DD`, already checked to be a real day). */
+export function availableSlots(ctx: AppContext, scheduleId: number, reasonId: number, day: string): FreeSlot[] {
+  return slotsOfDay(ctx, availabilityInput(ctx, scheduleId, reasonId), scheduleId, day);
+}
+
+function slotsOfDay(ctx: AppContext, input: AvailabilityInput, scheduleId: number, day: string): FreeSlot[] {
+  const window = dayWindow(dayNumber(day), dayNumber(day), input.now);
+  return freeSlots(input, day, bookedIntervals(ctx.store, scheduleId, window.from, window.to));
+}
+
+/** Returns the free slot named by its local text (`YYYY-MM-DD HH:MM:SS`), or throws not_found. */
+export function findFreeSlot(ctx: AppContext, input: AvailabilityInput, scheduleId: number, slot: string): FreeSlot {
+  const found = slotsOfDay(ctx, input, scheduleId, slot.slice(0, 10)).find((free) => free.local === slot);
+  if (!found) throw notFound(`${slot} is not a free slot`);
+  return found;
+}
+
+/** Returns the form fields to fill for a free slot; not_found when the slot is not free. */
+export function bookingForm(ctx: AppContext, scheduleId: number, reasonId: number, slot: string): FormField[] {
+  findFreeSlot(ctx, availabilityInput(ctx, scheduleId, reasonId), scheduleId, slot);
+  return listFields(ctx.store);
+}

@@ -1,0 +1,93 @@
+import { randomInt } from 'node:crypto';
+import { checkSubmission, type SubmissionValue } from '../domain/submission.ts';
+import { AppError, invalid } from '../errors.ts';
+import { insertBooking, type BookingSource } from '../store/bookings.ts';
+import { findCustomerIdByEmail, insertCustomer } from '../store/customers.ts';
+import { listFields } from '../store/fields.ts';
+import type { AppContext } from './context.ts';
+import { availabilityInput, findFreeSlot } from './availability.ts';
+import { EMAIL_FIELD } from './fields.ts';
+
+export interface BookingOrder {
+  scheduleId: number;
+  reasonId: number;
+  /** Local `YYYY-MM-DD HH:MM:SS`. */
+  slot: string;
+  submission: Record<string, unknown>;
+}
+
+export interface CreatedBooking {
+  bookingId: number;
+  reference: string;
+  customerId: number;
+  startAt: number;
+  endAt: number;
+}
+
+// Crockford-style alphabet without 0/1/I/O: 16 characters carry 80 random bits.
+const REFERENCE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+
+/** Returns an unguessable public booking reference (not the row id). */
+export function newReference(): string {
+  let reference = '';
+  for (let i = 0; i < 16; i++) reference += REFERENCE_ALPHABET[randomInt(REFERENCE_ALPHABET.length)];
+  return reference;
+}
+
+function text(value: SubmissionValue | undefined): string {
+  return typeof value === 'string' ? value : '';
+}
+
+/**
+ * Books a slot: in one `BEGIN IMMEDIATE` transaction it checks that the slot is still free (capacity included),
+ * finds the customer by e-mail or creates one, and inserts the booking. Two requests for the last place of a
+ * slot cannot both succeed: the second sees the first's booking. Errors: not_found (schedule, reason, slot not
+ * free), invalid with `field` (the submission), storage (the database could not be written).
+ */
+export function createBooking(ctx: AppContext, order: BookingOrder, source: BookingSource): CreatedBooking {
+  // Cheap checks before the write lock: unknown schedule or reason (404 first), then the submission (400).
+  availabilityInput(ctx, order.scheduleId, order.reasonId);
+  const checked = checkSubmission(listFields(ctx.store), order.submission);
+  if (!checked.ok) throw invalid(checked.error, checked.field);
+  const values = checked.values;
+  const email = text(values[EMAIL_FIELD]) || null;
+  const at = ctx.now().toISOString();
+  try {
+    return ctx.store.tx(() => {
+      // Read again under the write lock: another process may have booked, or changed hours, meanwhile.
+      const input = availabilityInput(ctx, order.scheduleId, order.reasonId);
+      const slot = findFreeSlot(ctx, input, order.scheduleId, order.slot);
+      const customerId =
+        (email === null ? undefined : findCustomerIdByEmail(ctx.store, email)) ??
+        insertCustomer(
+          ctx.store,
+          {
+            email,
+            firstName: text(values.first_name),
+            lastName: text(values.last_name),
+            phone: text(values.phone),
+            fields: Object.fromEntries(Object.entries(values).filter(([key]) => !['first_name', 'last_name', 'email', 'phone'].includes(key))),
+          },
+          at,
+        );
+      const endAt = slot.startAt + input.durationMinutes * 60;
+      const reference = newReference();
+      const bookingId = insertBooking(ctx.store, {
+        reference,
+        scheduleId: order.scheduleId,
+        reasonId: order.reasonId,
+        customerId,
+        startAt: slot.startAt,
+        endAt,
+        submission: values,
+        source,
+        createdAt: at,
+      });
+      return { bookingId, reference, customerId, startAt: slot.startAt, endAt };
+    });
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    // The transaction has rolled back: nothing half-written. The message is for the log, not the client.
+    throw new AppError('storage', `the booking could not be saved: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,73 @@
+/** Checks a booking's `submission` against the form fields. Pure. */
+import { fitsInputType } from './values.ts';
+
+export interface FieldRule {
+  key: string;
+  formType: 'textbox' | 'textarea' | 'checkbox' | 'select';
+  inputType: 'text' | 'email' | 'tel' | 'number' | 'date';
+  required: boolean;
+  options: readonly string[];
+}
+
+export type SubmissionValue = string | boolean;
+
+export type SubmissionCheck =
+  | { ok: true; values: Record<string, SubmissionValue> }
+  | { ok: false; field: string; error: string };
+
+const MAX_LENGTH = { textarea: 5000, other: 500 } as const;
+
+const TYPE_ERRORS = {
+  text: 'Invalid value',
+  email: 'Invalid e-mail address',
+  tel: 'Invalid phone number',
+  number: 'Invalid number',
+  date: 'Invalid date, expected YYYY-MM-DD',
+} as const;
+
+function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/** Returns the value as stored, or the error text of a value that does not fit the field. */
+function checkValue(field: FieldRule, value: unknown): SubmissionValue | { error: string } {
+  if (field.formType === 'checkbox') {
+    return typeof value === 'boolean' ? value : { error: 'Must be true or false' };
+  }
+  const text = typeof value === 'number' && field.inputType === 'number' && Number.isFinite(value) ? String(value) : value;
+  if (typeof text !== 'string') return { error: 'Must be a string' };
+  const trimmed = text.trim();
+  const limit = field.formType === 'textarea' ? MAX_LENGTH.textarea : MAX_LENGTH.other;
+  if (trimmed.length > limit) return { error: `Too long (at most ${limit} characters)` };
+  if (trimmed === '') return '';
+  if (field.formType === 'select') return field.options.includes(trimmed) ? trimmed : { error: 'Must be one of the options' };
+  return fitsInputType(field.inputType, trimmed) ? trimmed : { error: TYPE_ERRORS[field.inputType] };
+}
+
+/**
+ * Returns the submission's values (trimmed), or the first problem: a required field that is missing, null,
+ * blank or an unticked checkbox (spec §4: `Field is required`, first in form order); then a value that does not fit
+ * its field, in form order; then a key that is not a field of the form.
+ */
+export function checkSubmission(fields: readonly FieldRule[], submission: Record<string, unknown>): SubmissionCheck {
+  const given = (key: string) => (Object.hasOwn(submission, key) ? submission[key] : undefined);
+  for (const field of fields) {
+    const value = given(field.key);
+    if (field.required && (isBlank(value) || (field.formType === 'checkbox' && value === false))) {
+      return { ok: false, field: field.key, error: 'Field is required' };
+    }
+  }
+  const values: Record<string, SubmissionValue> = {};
+  for (const field of fields) {
+    const value = given(field.key);
+    if (value === undefined || value === null) continue;
+    const checked = checkValue(field, value);
+    if (typeof checked === 'object') return { ok: false, field: field.key, error: checked.error };
+    values[field.key] = checked;
+  }
+  const known = new Set(fields.map((field) => field.key));
+  for (const key of Object.keys(submission)) {
+    if (!known.has(key)) return { ok: false, field: key, error: 'Unknown field' };
+  }
+  return { ok: true, values };
+}
