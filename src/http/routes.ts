@@ -149,6 +149,7 @@ export function registerRoutes(app: H3, ctx: AppContext, log: (line: string) => 
         'api',
       );
       event.res.status = 201;
+      event.res.statusText = 'Created';
       return {
         booking_id: created.bookingId,
         booking_details_id: created.reference,
