@@ -117,19 +117,23 @@ export async function serve(db: string): Promise<ServerProcess> {
   return server;
 }
 
-/** Calls the API and returns status, headers and the parsed JSON body. */
-export async function api(url: string, path: string, token?: string, init: RequestInit = {}) {
-  const headers = new Headers(init.headers);
-  if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
-  const response = await fetch(`${url}${path}`, { ...init, headers });
+/** Returns status, headers and the body of an answer, parsed when it is JSON (else the text, for the assertion to show). */
+export async function readAnswer(response: Response): Promise<{ status: number; headers: Headers; body: any }> {
   const text = await response.text();
   let body: any = text;
   try {
     body = JSON.parse(text);
   } catch {
-    // keep the text: the assertion will show it
+    // keep the text
   }
   return { status: response.status, headers: response.headers, body };
+}
+
+/** Calls the API of a server process and returns status, headers and the parsed JSON body. */
+export async function api(url: string, path: string, token?: string, init: RequestInit = {}) {
+  const headers = new Headers(init.headers);
+  if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
+  return readAnswer(await fetch(`${url}${path}`, { ...init, headers }));
 }
 
 /**

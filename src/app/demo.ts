@@ -9,8 +9,8 @@ import { rotateToken } from './token.ts';
  * Creates the demo installation (a GP and a physiotherapy schedule, their reasons and weekday hours,
  * the default form fields), enables the API and returns the new token. Refuses an existing installation.
  */
-export async function createDemo(ctx: AppContext): Promise<{ token: string; scheduleIds: number[] }> {
-  const scheduleIds = ctx.store.tx(() => {
+export async function createDemo(ctx: AppContext): Promise<string> {
+  ctx.store.tx(() => {
     initInstallation(ctx, {
       practiceName: 'Demo Practice',
       timeZone: 'Europe/Berlin',
@@ -29,8 +29,6 @@ export async function createDemo(ctx: AppContext): Promise<{ token: string; sche
     setHours(ctx, physio, 'mon-thu', '09:00-17:00');
     setHours(ctx, physio, 'sat', '09:00-12:00');
     switchApi(ctx, true);
-    return [doctor, physio];
   });
-  const token = await rotateToken(ctx);
-  return { token, scheduleIds };
+  return rotateToken(ctx);
 }

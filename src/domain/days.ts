@@ -18,3 +18,8 @@ export function isoWeekday(day: number): number {
 }
 
 export { SECONDS_PER_DAY };
+
+/** Returns a Unix instant as `YYYY-MM-DDTHH:MM:SSZ` (spec §2 BookingResponse.slot). */
+export function utcText(unix: number): string {
+  return new Date(unix * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}

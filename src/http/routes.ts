@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { availableDays, availableSlots, bookableReasons, bookableSchedules, bookingForm } from '../app/availability.ts';
 import type { AppContext } from '../app/context.ts';
 import { createBooking } from '../app/create-booking.ts';
+import { utcText } from '../domain/days.ts';
 import { AppError, notFound } from '../errors.ts';
 import type { FormField } from '../store/fields.ts';
 import { bookingRequestProblem, DaysQuery, FormsQuery, ReasonsQuery, SlotsQuery, type BookingRequest } from '../schemas/api.ts';
@@ -16,11 +17,6 @@ function query<S extends v.GenericSchema>(event: H3Event, schema: S): v.InferOut
   const result = v.safeParse(schema, getQuery(event));
   if (!result.success) throw notFound('bad query');
   return result.output;
-}
-
-/** Returns `YYYY-MM-DDTHH:MM:SSZ` (spec §2 BookingResponse.slot). */
-function utcText(unix: number): string {
-  return new Date(unix * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** spec §2 FormField, indexed by field name. `options` is added for select fields (an extension). */

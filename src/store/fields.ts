@@ -45,6 +45,11 @@ function toField(row: FieldRow): FormField {
 
 const COLUMNS = 'key, form_type, input_type, label, required, default_value, options, position';
 
+/** Returns form_type, input_type, label, required, default_value, options as stored. */
+function columnValues(field: Omit<FormField, 'key' | 'position'>): [string, string, string, number, string, string] {
+  return [field.formType, field.inputType, field.label, field.required ? 1 : 0, field.defaultValue, JSON.stringify(field.options)];
+}
+
 /** Returns the form fields in form order. */
 export function listFields(store: Store): FormField[] {
   const rows = store.sql(`SELECT ${COLUMNS} FROM form_fields ORDER BY position, id`).all();
@@ -64,15 +69,7 @@ export function insertField(store: Store, field: Omit<FormField, 'position'>): v
       `INSERT INTO form_fields (key, form_type, input_type, label, required, default_value, options, position)
        VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM form_fields))`,
     )
-    .run(
-      field.key,
-      field.formType,
-      field.inputType,
-      field.label,
-      field.required ? 1 : 0,
-      field.defaultValue,
-      JSON.stringify(field.options),
-    );
+    .run(field.key, ...columnValues(field));
 }
 
 /** Writes the values of the field named `field.key` (its place is set by `writeFieldOrder`). */
@@ -82,15 +79,7 @@ export function updateField(store: Store, field: Omit<FormField, 'position'>): v
       `UPDATE form_fields SET form_type = ?, input_type = ?, label = ?, required = ?, default_value = ?, options = ?
        WHERE key = ?`,
     )
-    .run(
-      field.formType,
-      field.inputType,
-      field.label,
-      field.required ? 1 : 0,
-      field.defaultValue,
-      JSON.stringify(field.options),
-      field.key,
-    );
+    .run(...columnValues(field), field.key);
 }
 
 /** Numbers the fields 1, 2, 3 … in the order of `keys`. Call inside a transaction. */

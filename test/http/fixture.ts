@@ -7,7 +7,7 @@ import { addSchedule } from '../../src/app/schedules.ts';
 import { rotateToken } from '../../src/app/token.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { openStore } from '../../src/store/db.ts';
-import { tempDb } from '../helpers.ts';
+import { readAnswer, tempDb } from '../helpers.ts';
 
 /** Monday 2026-06-01, 08:00 in Berlin (06:00Z). */
 export const NOW = new Date('2026-06-01T06:00:00Z');
@@ -41,15 +41,7 @@ export async function apiFixture(now: Date = NOW) {
     const headers = new Headers(init.headers);
     const bearer = init.token === undefined ? token : init.token;
     if (bearer !== null) headers.set('authorization', `Bearer ${bearer}`);
-    const response = await app.request(path, { ...init, headers });
-    const text = await response.text();
-    let body: any = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // left as text for the assertion to show
-    }
-    return { status: response.status, headers: response.headers, body };
+    return readAnswer(await app.request(path, { ...init, headers }));
   };
   const post = (body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
     call('/api/bookings', { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { booking, bookings } from '../../app/bookings.ts';
 import { requireConfigured } from '../../app/installation.ts';
+import { utcText } from '../../domain/days.ts';
 import { formatLocal } from '../../domain/values.ts';
 import type { Booking } from '../../store/bookings.ts';
 import { id, print, printJson, printTable, withContext } from '../shared.ts';
@@ -9,8 +10,8 @@ import { id, print, printJson, printTable, withContext } from '../shared.ts';
 function bookingJson(item: Booking, zone: string) {
   return {
     ...item,
-    start: new Date(item.startAt * 1000).toISOString().replace('.000Z', 'Z'),
-    end: new Date(item.endAt * 1000).toISOString().replace('.000Z', 'Z'),
+    start: utcText(item.startAt),
+    end: utcText(item.endAt),
     localStart: formatLocal(new Date(item.startAt * 1000), zone),
     timeZone: zone,
   };

@@ -38,7 +38,7 @@ export function registerDemo(program: Command): void {
             print(`An installation already exists at ${ctx.store.file}; leaving it as it is. (A new token: planner token new)`);
             return false;
           }
-          const { token } = await createDemo(ctx);
+          const token = await createDemo(ctx);
           const base = `http://${options.host}:${options.port}`;
           print(
             `Created the demo installation in ${ctx.store.file}: 2 schedules, 5 reasons, weekday hours, API enabled.`,
