@@ -58,15 +58,7 @@ export function createHttpApp(options: HttpOptions): H3 {
       headers.set('ratelimit', `"default";r=${decision.remaining};t=${decision.resetSeconds}`);
       headers.set('cache-control', 'no-store');
     }
-    if (!decision.allowed) {
-      return error(429, 'Too Many Requests', {
-        headers: {
-          'retry-after': String(decision.resetSeconds),
-          'ratelimit-policy': `"default";q=${decision.limit};w=60`,
-          ratelimit: `"default";r=0;t=${decision.resetSeconds}`,
-        },
-      });
-    }
+    if (!decision.allowed) return error(429, 'Too Many Requests', { headers: { 'retry-after': String(decision.resetSeconds) } });
     return next();
   });
 
