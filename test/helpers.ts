@@ -85,10 +85,10 @@ export interface ServerProcess {
 }
 
 /** Starts `planner serve --port 0` as a subprocess and resolves once it prints its address. */
-export async function serve(db: string): Promise<ServerProcess> {
+export async function serve(db: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db], {
     cwd: ROOT,
-    env: { ...process.env, PLANNER_DB: '' },
+    env: { ...process.env, PLANNER_DB: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -1,4 +1,6 @@
-import { invalid, notFound } from '../errors.ts';
+import { AppError, invalid, notFound } from '../errors.ts';
+import { listFields } from '../store/fields.ts';
+import { createBooking, type CreatedBooking } from './create-booking.ts';
 import { isDay, localDay } from '../domain/values.ts';
 import { localToUnix } from '../domain/zone.ts';
 import { findBooking, listBookings, type Booking } from '../store/bookings.ts';
@@ -22,4 +24,26 @@ export function booking(ctx: AppContext, idOrReference: string): Booking {
   const found = findBooking(ctx.store, key);
   if (!found) throw notFound(`booking ${idOrReference} does not exist (see \`planner bookings list\`)`);
   return found;
+}
+
+/**
+ * Books a slot from the admin's `key=value` pairs through the same path as the API (source `admin`).
+ * Checkbox fields take true/false (also yes/no, 1/0); everything else is text.
+ */
+export function addBooking(ctx: AppContext, order: { scheduleId: number; reasonId: number; slot: string; values: string[] }): CreatedBooking {
+  const checkboxes = new Set(listFields(ctx.store).filter((field) => field.formType === 'checkbox').map((field) => field.key));
+  const submission: Record<string, unknown> = {};
+  for (const pair of order.values) {
+    const at = pair.indexOf('=');
+    if (at < 1) throw invalid(`--field "${pair}" must be key=value (example: --field first_name=Ada)`);
+    const key = pair.slice(0, at);
+    const value = pair.slice(at + 1);
+    submission[key] = checkboxes.has(key) ? ['true', 'yes', '1'].includes(value.toLowerCase()) : value;
+  }
+  try {
+    return createBooking(ctx, { scheduleId: order.scheduleId, reasonId: order.reasonId, slot: order.slot, submission }, 'admin');
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'invalid' && error.field) throw invalid(`--field ${error.field}: ${error.message}`, error.field);
+    throw error;
+  }
 }

@@ -4,7 +4,12 @@ import { AppError, invalid } from '../errors.ts';
 import { insertBooking, type BookingSource } from '../store/bookings.ts';
 import { findCustomerIdByEmail, insertCustomer } from '../store/customers.ts';
 import { listFields } from '../store/fields.ts';
-import type { AppContext } from './context.ts';
+import { bookingMessages } from '../mail/messages.ts';
+import { enqueue } from '../store/outbox.ts';
+import { findReason } from '../store/reasons.ts';
+import { findSchedule } from '../store/schedules.ts';
+import { unixSeconds, type AppContext } from './context.ts';
+import { requireConfigured } from './installation.ts';
 import { availabilityInput, findFreeSlot } from './availability.ts';
 import { EMAIL_FIELD } from './fields.ts';
 
@@ -40,14 +45,15 @@ function text(value: SubmissionValue | undefined): string {
 
 /**
  * Books a slot: in one `BEGIN IMMEDIATE` transaction it checks that the slot is still free (capacity included),
- * finds the customer by e-mail or creates one, and inserts the booking. Two requests for the last place of a
+ * finds the customer by e-mail or creates one, inserts the booking and puts its e-mails in the outbox. Two requests for the last place of a
  * slot cannot both succeed: the second sees the first's booking. Errors: not_found (schedule, reason, slot not
  * free), invalid with `field` (the submission), storage (the database could not be written).
  */
 export function createBooking(ctx: AppContext, order: BookingOrder, source: BookingSource): CreatedBooking {
   // Cheap checks before the write lock: unknown schedule or reason (404 first), then the submission (400).
   availabilityInput(ctx, order.scheduleId, order.reasonId);
-  const checked = checkSubmission(listFields(ctx.store), order.submission);
+  const fields = listFields(ctx.store);
+  const checked = checkSubmission(fields, order.submission);
   if (!checked.ok) throw invalid(checked.error, checked.field);
   const values = checked.values;
   const email = text(values[EMAIL_FIELD]) || null;
@@ -83,6 +89,24 @@ export function createBooking(ctx: AppContext, order: BookingOrder, source: Book
         source,
         createdAt: at,
       });
+      const settings = requireConfigured(ctx);
+      const messages = bookingMessages({
+        practiceName: settings.practiceName,
+        notifyEmail: settings.notifyEmail,
+        locale: settings.locale,
+        timeZone: settings.timeZone,
+        scheduleName: findSchedule(ctx.store, order.scheduleId)!.name,
+        reasonName: findReason(ctx.store, order.reasonId)!.name,
+        reference,
+        startAt: slot.startAt,
+        endAt,
+        source,
+        customerEmail: email,
+        customerName: [text(values.first_name), text(values.last_name)].filter(Boolean).join(' '),
+        fields: fields.filter((field) => field.key in values).map((field) => ({ label: field.label, value: values[field.key]! })),
+      });
+      // The mails are written with the booking: if one is written, so is the other.
+      for (const message of messages) enqueue(ctx.store, bookingId, message, unixSeconds(ctx.now()), at);
       return { bookingId, reference, customerId, startAt: slot.startAt, endAt };
     });
   } catch (error) {

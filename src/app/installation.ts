@@ -3,6 +3,7 @@ import { isEmail, isTimeZone } from '../domain/values.ts';
 import { markConfigured, setApiEnabled, setRateLimit, type Locale, type Settings } from '../store/settings.ts';
 import { insertField } from '../store/fields.ts';
 import { countRows, type Counts } from '../store/stats.ts';
+import { outboxCounts } from '../store/outbox.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 
 export const LOCALES: readonly Locale[] = ['en', 'de'];
@@ -92,7 +93,7 @@ export interface Status {
   locale: Locale;
   notifyEmail: string | null;
   api: { enabled: boolean; tokenPresent: boolean; tokenCreatedAt: string | null; rateLimitPerMinute: number };
-  mail: { configured: boolean };
+  mail: { configured: boolean; from: string | null; pending: number; failed: number };
   counts: Counts;
 }
 
@@ -113,7 +114,7 @@ export function getStatus(ctx: AppContext): Status {
       tokenCreatedAt: settings.tokenCreatedAt,
       rateLimitPerMinute: settings.rateLimit,
     },
-    mail: { configured: settings.mailUrl !== null },
+    mail: { configured: settings.mailUrl !== null, from: settings.mailFrom, ...outboxCounts(ctx.store) },
     counts: countRows(ctx.store, unixSeconds(ctx.now())),
   };
 }

@@ -7,6 +7,7 @@ import { registerDemo } from './commands/demo.ts';
 import { registerField } from './commands/field.ts';
 import { registerHours } from './commands/hours.ts';
 import { registerInit } from './commands/init.ts';
+import { registerMail } from './commands/mail.ts';
 import { registerReason } from './commands/reason.ts';
 import { registerSchedule } from './commands/schedule.ts';
 import { registerServe } from './commands/serve.ts';
@@ -35,6 +36,7 @@ export function createProgram(): Command {
     registerClosure,
     registerField,
     registerBookings,
+    registerMail,
     registerDemo,
     registerServe,
   ]) {

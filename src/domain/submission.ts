@@ -40,6 +40,9 @@ function checkValue(field: FieldRule, value: unknown): SubmissionValue | { error
   const limit = field.formType === 'textarea' ? MAX_LENGTH.textarea : MAX_LENGTH.other;
   if (trimmed.length > limit) return { error: `Too long (at most ${limit} characters)` };
   if (trimmed === '') return '';
+  // One line for everything but a textarea, which may hold line breaks and tabs; no other control characters.
+  const control = field.formType === 'textarea' ? /[\u0000-\u0008\u000b-\u001f\u007f]/ : /[\u0000-\u001f\u007f]/;
+  if (control.test(trimmed)) return { error: field.formType === 'textarea' ? 'Must not contain control characters' : 'Must be a single line' };
   if (field.formType === 'select') return field.options.includes(trimmed) ? trimmed : { error: 'Must be one of the options' };
   return fitsInputType(field.inputType, trimmed) ? trimmed : { error: TYPE_ERRORS[field.inputType] };
 }

@@ -5,7 +5,7 @@ import type { Store } from '../store/db.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { error, NOT_FOUND } from './respond.ts';
 import { registerRoutes } from './routes.ts';
-import { watchSettings } from './settings-cache.ts';
+import { watchSettings } from '../store/settings-watch.ts';
 import { createTokenGate } from './token-gate.ts';
 
 export interface HttpOptions {
@@ -14,6 +14,8 @@ export interface HttpOptions {
   nowMs?: () => number;
   /** Where unexpected errors are reported (never with a token in them). */
   log?: (line: string) => void;
+  /** Called after each booking the API made (the outbox worker delivers its mails at once). */
+  afterBooking?: () => void;
 }
 
 /**
@@ -62,7 +64,7 @@ export function createHttpApp(options: HttpOptions): H3 {
     return next();
   });
 
-  registerRoutes(app, createContext(options.store, () => new Date(nowMs()), currentSettings), log);
+  registerRoutes(app, createContext(options.store, () => new Date(nowMs()), currentSettings), { log, afterBooking: options.afterBooking ?? (() => {}) });
   // A route, not onError: h3 merges the rate-limit headers into route answers, not into onError's.
   app.all('/api/**', () => error(404, NOT_FOUND));
   return app;

@@ -72,7 +72,8 @@ async function readBodyText(event: H3Event, limit: number): Promise<string | Res
 }
 
 /** Registers the six calls of the spec (§4) on `app`. */
-export function registerRoutes(app: H3, ctx: AppContext, log: (line: string) => void): void {
+export function registerRoutes(app: H3, ctx: AppContext, hooks: { log: (line: string) => void; afterBooking: () => void }): void {
+  const { log } = hooks;
   const handle = (fn: (event: H3Event) => unknown) => async (event: H3Event) => {
     try {
       return await fn(event);
@@ -144,6 +145,7 @@ export function registerRoutes(app: H3, ctx: AppContext, log: (line: string) => 
         { scheduleId: request.schedule, reasonId: request.reason, slot: request.slot, submission: request.submission },
         'api',
       );
+      hooks.afterBooking();
       event.res.status = 201;
       event.res.statusText = 'Created';
       return {

@@ -12,8 +12,8 @@ export interface RunningServer {
 }
 
 /** Starts the API server on `host:port` (port 0: any free port). Fails clearly when the port is taken. */
-export async function startServer(store: Store, options: { host: string; port: number }): Promise<RunningServer> {
-  const app = createHttpApp({ store });
+export async function startServer(store: Store, options: { host: string; port: number; afterBooking?: () => void }): Promise<RunningServer> {
+  const app = createHttpApp({ store, afterBooking: options.afterBooking });
   const loopback = options.host === '127.0.0.1' || options.host === 'localhost' || options.host === '::1';
   try {
     const listener = await listen(toNodeHandler(app), {

@@ -101,4 +101,24 @@ export const migrations: readonly string[] = [
   CREATE INDEX bookings_by_schedule_start ON bookings (schedule_id, start_at);
   CREATE INDEX bookings_by_start ON bookings (start_at);
   `,
+  // 2: the e-mail outbox, written in the same transaction as the booking it belongs to.
+  `
+  CREATE TABLE outbox (
+    id              INTEGER PRIMARY KEY,
+    booking_id      INTEGER REFERENCES bookings (id),
+    kind            TEXT NOT NULL CHECK (kind IN ('confirmation', 'notice')),
+    recipient       TEXT NOT NULL,
+    subject         TEXT NOT NULL,
+    body            TEXT NOT NULL, -- JSON {text, html, ics}: the message exactly as it will be sent
+    status          TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'failed')),
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL, -- Unix seconds
+    lease_until     INTEGER NOT NULL DEFAULT 0, -- a sender holds the message until then
+    retry_from      INTEGER NOT NULL, -- start of the current retry period (creation, or \`planner mail retry\`)
+    last_error      TEXT,
+    created_at      TEXT NOT NULL,
+    sent_at         TEXT
+  ) STRICT;
+  CREATE INDEX outbox_due ON outbox (status, next_attempt_at);
+  `,
 ];

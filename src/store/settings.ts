@@ -80,3 +80,8 @@ export function setTokenHash(store: Store, hash: string, at: string): void {
 export function setRateLimit(store: Store, perMinute: number): void {
   store.sql('UPDATE settings SET rate_limit = ? WHERE id = 1').run(perMinute);
 }
+
+/** Stores the SMTP settings (the URL may carry a password: this file is 0600). */
+export function setMailSettings(store: Store, url: string, from: string): void {
+  store.sql('UPDATE settings SET mail_url = ?, mail_from = ? WHERE id = 1').run(url, from);
+}

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
-import { booking, bookings } from '../../app/bookings.ts';
+import { addBooking, booking, bookings } from '../../app/bookings.ts';
+import { invalid } from '../../errors.ts';
+import { isSlotText } from '../../schemas/api.ts';
 import { requireConfigured } from '../../app/installation.ts';
 import { utcText } from '../../domain/days.ts';
 import { formatLocal } from '../../domain/values.ts';
@@ -15,6 +17,10 @@ function bookingJson(item: Booking, zone: string) {
     localStart: formatLocal(new Date(item.startAt * 1000), zone),
     timeZone: zone,
   };
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 export function registerBookings(program: Command): void {
@@ -49,6 +55,26 @@ export function registerBookings(program: Command): void {
           ]),
           'No bookings from that day on.',
         );
+      });
+    });
+  group
+    .command('add')
+    .description('book a slot for a customer, exactly as the API does (same checks, same e-mails)')
+    .argument('<schedule-id>')
+    .argument('<reason-id>')
+    .argument('<slot>', 'local time "YYYY-MM-DD HH:MM:SS" (or "YYYY-MM-DD HH:MM")')
+    .option('--field <key=value>', 'a form value, e.g. --field first_name=Ada (repeat for each field)', collect, [])
+    .option('--json', 'print JSON')
+    .action(async (scheduleText: string, reasonText: string, slotText: string, options: { field: string[]; json?: boolean }, command: Command) => {
+      const scheduleId = id(scheduleText, 'schedule-id');
+      const reasonId = id(reasonText, 'reason-id');
+      const slot = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(slotText) ? `${slotText}:00` : slotText;
+      if (!isSlotText(slot)) throw invalid(`"${slotText}" is not a local time YYYY-MM-DD HH:MM:SS`);
+      await withContext(command, (ctx) => {
+        const created = addBooking(ctx, { scheduleId, reasonId, slot, values: options.field });
+        const zone = requireConfigured(ctx).timeZone;
+        if (options.json) printJson({ id: created.bookingId, reference: created.reference, customerId: created.customerId, start: utcText(created.startAt) });
+        else print(`Booked ${created.bookingId} (${created.reference}) for ${formatLocal(new Date(created.startAt * 1000), zone)} ${zone}. Its e-mails are in the outbox.`);
       });
     });
   group

@@ -1,7 +1,14 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { getStatus } from '../../app/installation.ts';
+import { getStatus, type Status } from '../../app/installation.ts';
 import { dbPath, print, printJson, withContext } from '../shared.ts';
+
+function mailLine(mail: Status['mail']): string {
+  const waiting = `${mail.pending} message(s) waiting, ${mail.failed} failed${mail.failed ? ' (planner mail queue)' : ''}`;
+  return mail.configured
+    ? `configured, from ${mail.from} · ${waiting}`
+    : `not configured: booking e-mails wait in the outbox until \`planner mail set\` · ${waiting}`;
+}
 
 export function registerStatus(program: Command): void {
   program
@@ -29,7 +36,7 @@ export function registerStatus(program: Command): void {
             ? `practice     ${status.practiceName} · ${status.timeZone} · locale ${status.locale} · notices to ${status.notifyEmail}`
             : 'practice     not configured: run `planner init`',
           `api          ${api.enabled ? 'enabled' : 'disabled'} · token ${api.tokenPresent ? `present (created ${api.tokenCreatedAt})` : 'none (planner token new)'} · limit ${api.rateLimitPerMinute}/min`,
-          `mail         ${status.mail.configured ? 'configured' : 'not configured'}`,
+          `mail         ${mailLine(status.mail)}`,
           `data         ${counts.schedules} schedule(s), ${counts.reasons} reason(s), ${counts.fields} form field(s), ${counts.customers} customer(s), ${counts.bookings} booking(s) (${counts.upcoming} upcoming)`,
         );
       });

@@ -1,5 +1,5 @@
-import type { Store } from '../store/db.ts';
-import { readSettings, type Settings } from '../store/settings.ts';
+import type { Store } from './db.ts';
+import { readSettings, type Settings } from './settings.ts';
 
 /**
  * Returns a function that gives the current settings, re-reading the row only when another process

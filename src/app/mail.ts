@@ -1,0 +1,76 @@
+import { invalid } from '../errors.ts';
+import { isEmail } from '../domain/values.ts';
+import { createMailer, describeFailure, maskUrl } from '../mail/sender.ts';
+import { outboxCounts, requeueFailed, unsentMessages, type OutboxEntry } from '../store/outbox.ts';
+import { setMailSettings } from '../store/settings.ts';
+import { unixSeconds, type AppContext } from './context.ts';
+import { requireConfigured } from './installation.ts';
+
+/** Returns the address inside `Name <address>`, or `text` itself. */
+function addressOf(text: string): string {
+  return /<([^<>]+)>\s*$/.exec(text)?.[1] ?? text.trim();
+}
+
+/** Checks and stores the SMTP URL (`smtp://` or `smtps://`) and the sender address. */
+export function setMail(ctx: AppContext, url: string, from: string): void {
+  requireConfigured(ctx);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw invalid(`"${maskUrl(url)}" is not a URL (example: smtp://user:password@mail.example.com:587)`);
+  }
+  if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') {
+    throw invalid('the mail URL must start with smtp:// (STARTTLS when offered, usually port 587) or smtps:// (TLS, usually port 465)');
+  }
+  if (!parsed.hostname) throw invalid('the mail URL names no host (example: smtp://mail.example.com:587)');
+  if (!isEmail(addressOf(from)) || /[\r\n]/.test(from)) {
+    throw invalid(`--from "${from}" is not an e-mail address (example: "Praxis Dr. Weber <desk@praxis.example>")`);
+  }
+  setMailSettings(ctx.store, url, from.trim());
+}
+
+/** Returns the mail settings with the password masked. */
+export function mailSettings(ctx: AppContext): { configured: boolean; url: string | null; from: string | null } {
+  const settings = requireConfigured(ctx);
+  return { configured: settings.mailUrl !== null, url: settings.mailUrl && maskUrl(settings.mailUrl), from: settings.mailFrom };
+}
+
+/** Sends a test message now and resolves with the SMTP server's answer; rejects with a clear error. */
+export async function sendTestMail(ctx: AppContext, to: string): Promise<string> {
+  const settings = requireConfigured(ctx);
+  if (!isEmail(to)) throw invalid(`"${to}" is not an e-mail address`);
+  if (!settings.mailUrl || !settings.mailFrom) throw invalid('mail is not configured: run `planner mail set <smtp-url> --from <address>` first');
+  const mailer = createMailer(settings.mailUrl);
+  try {
+    return await mailer.send(settings.mailFrom, {
+      recipient: to,
+      subject: `planner: test message from ${settings.practiceName}`,
+      text: `This test message shows that ${settings.practiceName} can send booking e-mails through ${maskUrl(settings.mailUrl)}.\n`,
+      html: '',
+    });
+  } catch (error) {
+    throw invalid(`the test message was not sent through ${maskUrl(settings.mailUrl)}: ${describeFailure(error)}`);
+  } finally {
+    mailer.close();
+  }
+}
+
+/** Returns the messages not yet sent: pending (waiting or retrying) and failed. */
+export function mailQueue(ctx: AppContext): OutboxEntry[] {
+  requireConfigured(ctx);
+  return unsentMessages(ctx.store);
+}
+
+/** Puts one failed message, or all (`all`), back in the queue; returns how many. */
+export function retryMail(ctx: AppContext, which: number | 'all'): number {
+  requireConfigured(ctx);
+  const count = requeueFailed(ctx.store, which === 'all' ? undefined : which, unixSeconds(ctx.now()));
+  if (which !== 'all' && count === 0) throw invalid(`message ${which} is not a failed message (see \`planner mail queue\`)`);
+  return count;
+}
+
+/** Returns how many messages wait and how many failed. */
+export function mailCounts(ctx: AppContext): { pending: number; failed: number } {
+  return outboxCounts(ctx.store);
+}

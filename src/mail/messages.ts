@@ -1,0 +1,173 @@
+/**
+ * The booking e-mails: a confirmation to the customer and a notice to the practice, each as text and HTML in the
+ * installation's locale, with an .ics attachment. Pure: everything comes in as arguments.
+ */
+import { createEvent } from 'ics';
+import type { OutgoingMessage } from '../store/outbox.ts';
+import type { Locale } from '../store/settings.ts';
+
+export interface BookingFacts {
+  practiceName: string;
+  notifyEmail: string;
+  locale: Locale;
+  timeZone: string;
+  scheduleName: string;
+  reasonName: string;
+  reference: string;
+  startAt: number;
+  endAt: number;
+  source: 'api' | 'admin';
+  /** The customer's e-mail (the submitted value of the `email` field), if any. */
+  customerEmail: string | null;
+  customerName: string;
+  /** What was submitted, with each field's label, in form order. */
+  fields: { label: string; value: string | boolean }[];
+}
+
+const WORDS = {
+  en: {
+    confirmationSubject: (f: BookingFacts, when: string) => `Your appointment at ${f.practiceName}: ${when}`,
+    greeting: (name: string) => (name ? `Hello ${name},` : 'Hello,'),
+    booked: 'your appointment is booked.',
+    what: 'What',
+    when: 'When',
+    where: 'Where',
+    duration: 'Duration',
+    minutes: (n: number) => `${n} minutes`,
+    reference: 'Reference',
+    calendar: 'The attached calendar file (appointment.ics) adds it to your calendar.',
+    noticeSubject: (f: BookingFacts, when: string) => `New booking: ${f.reasonName}, ${when} (${f.customerName || f.customerEmail || f.reference})`,
+    noticeIntro: 'A new appointment was booked.',
+    schedule: 'Schedule',
+    source: 'Booked via',
+    sources: { api: 'the booking API', admin: 'the admin (planner bookings add)' },
+    yes: 'yes',
+    no: 'no',
+    dateLocale: 'en-GB',
+  },
+  de: {
+    confirmationSubject: (f: BookingFacts, when: string) => `Ihr Termin bei ${f.practiceName}: ${when}`,
+    greeting: (name: string) => (name ? `Guten Tag ${name},` : 'Guten Tag,'),
+    booked: 'Ihr Termin ist gebucht.',
+    what: 'Was',
+    when: 'Wann',
+    where: 'Wo',
+    duration: 'Dauer',
+    minutes: (n: number) => `${n} Minuten`,
+    reference: 'Buchungsnummer',
+    calendar: 'Mit der angehängten Kalenderdatei (appointment.ics) tragen Sie den Termin in Ihren Kalender ein.',
+    noticeSubject: (f: BookingFacts, when: string) => `Neue Buchung: ${f.reasonName}, ${when} (${f.customerName || f.customerEmail || f.reference})`,
+    noticeIntro: 'Ein neuer Termin wurde gebucht.',
+    schedule: 'Kalender',
+    source: 'Gebucht über',
+    sources: { api: 'die Buchungs-API', admin: 'die Verwaltung (planner bookings add)' },
+    yes: 'ja',
+    no: 'nein',
+    dateLocale: 'de-DE',
+  },
+} as const;
+
+/** Returns text with the five HTML-special characters escaped, so nothing a customer typed can become markup. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/** Returns the local date and time of an instant, e.g. `Tuesday, 24 November 2026, 09:30 (Europe/Berlin)`. */
+export function localWhen(unix: number, zone: string, dateLocale: string): string {
+  const date = new Date(unix * 1000);
+  const day = new Intl.DateTimeFormat(dateLocale, { timeZone: zone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(date);
+  const time = new Intl.DateTimeFormat(dateLocale, { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(date);
+  return `${day}, ${time} (${zone})`;
+}
+
+/** Returns the calendar file: one VEVENT, UID from the booking reference, times in UTC (RFC 5545). */
+export function bookingIcs(facts: BookingFacts, sequence = 0): string {
+  const result = createEvent({
+    productId: '-//planner//booking//EN',
+    method: 'REQUEST',
+    uid: `${facts.reference}@planner`,
+    sequence,
+    start: facts.startAt * 1000,
+    startInputType: 'utc',
+    startOutputType: 'utc',
+    end: facts.endAt * 1000,
+    endInputType: 'utc',
+    endOutputType: 'utc',
+    title: `${facts.reasonName} – ${facts.practiceName}`,
+    description: `${facts.scheduleName}. ${facts.reference}`,
+    status: 'CONFIRMED',
+    organizer: { name: facts.practiceName, email: facts.notifyEmail },
+    ...(facts.customerEmail
+      ? { attendees: [{ name: facts.customerName || facts.customerEmail, email: facts.customerEmail, rsvp: false, partstat: 'ACCEPTED' as const, role: 'REQ-PARTICIPANT' as const }] }
+      : {}),
+  });
+  if (result.error || !result.value) throw new Error(`cannot build the calendar file: ${result.error?.message}`);
+  return result.value;
+}
+
+type Row = [label: string, value: string];
+
+function textBlock(intro: string[], rows: Row[], outro: string[]): string {
+  const width = Math.max(...rows.map(([label]) => label.length)) + 1;
+  return [...intro, '', ...rows.map(([label, value]) => `${`${label}:`.padEnd(width)} ${value}`), '', ...outro].join('\n') + '\n';
+}
+
+function htmlBlock(intro: string[], rows: Row[], outro: string[]): string {
+  const cells = rows
+    .map(([label, value]) => `<tr><th align="left" style="padding:2px 12px 2px 0">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`)
+    .join('');
+  return (
+    `<!doctype html><html><body style="font-family:sans-serif">` +
+    intro.map((line) => `<p>${escapeHtml(line)}</p>`).join('') +
+    `<table>${cells}</table>` +
+    outro.map((line) => `<p>${escapeHtml(line)}</p>`).join('') +
+    `</body></html>`
+  );
+}
+
+/** Returns a header-safe one-line text (no line breaks can reach a Subject). */
+function oneLine(text: string): string {
+  return text.replace(/[\r\n\t]+/g, ' ');
+}
+
+/** Returns the messages a new booking sends: the customer's confirmation (when an e-mail was given) and the practice's notice. */
+export function bookingMessages(facts: BookingFacts): OutgoingMessage[] {
+  const words = WORDS[facts.locale];
+  const when = localWhen(facts.startAt, facts.timeZone, words.dateLocale);
+  const minutes = Math.round((facts.endAt - facts.startAt) / 60);
+  const ics = bookingIcs(facts);
+  const messages: OutgoingMessage[] = [];
+  const appointment: Row[] = [
+    [words.what, facts.reasonName],
+    [words.when, when],
+    [words.duration, words.minutes(minutes)],
+    [words.where, facts.practiceName],
+    [words.reference, facts.reference],
+  ];
+  if (facts.customerEmail) {
+    const intro = [words.greeting(facts.customerName), words.booked];
+    messages.push({
+      kind: 'confirmation',
+      recipient: facts.customerEmail,
+      subject: oneLine(words.confirmationSubject(facts, when)),
+      text: textBlock(intro, appointment, [words.calendar, facts.practiceName]),
+      html: htmlBlock(intro, appointment, [words.calendar, facts.practiceName]),
+      ics,
+    });
+  }
+  const details: Row[] = [
+    [words.schedule, facts.scheduleName],
+    ...appointment.filter(([label]) => label !== words.where),
+    [words.source, words.sources[facts.source]],
+    ...facts.fields.map(({ label, value }): Row => [label, typeof value === 'boolean' ? (value ? words.yes : words.no) : value]),
+  ];
+  messages.push({
+    kind: 'notice',
+    recipient: facts.notifyEmail,
+    subject: oneLine(words.noticeSubject(facts, when)),
+    text: textBlock([words.noticeIntro], details, []),
+    html: htmlBlock([words.noticeIntro], details, []),
+    ics,
+  });
+  return messages;
+}

@@ -1,0 +1,62 @@
+import { createTransport } from 'nodemailer';
+import type { OutgoingMessage } from '../store/outbox.ts';
+
+/** One SMTP connection setup, from a URL such as `smtp://user:pass@host:587` or `smtps://host:465`. */
+export interface Mailer {
+  /** Sends a message; resolves with the server's answer (`250 …`), rejects with the SMTP error. */
+  send(from: string, message: Pick<OutgoingMessage, 'recipient' | 'subject' | 'text' | 'html'> & { ics?: string }, messageId?: string): Promise<string>;
+  close(): void;
+}
+
+/** Returns a mailer for `url`, with time-outs so a dead server cannot hold a delivery for long. */
+export function createMailer(url: string): Mailer {
+  const transport = createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+  return {
+    async send(from, message, messageId) {
+      const info = await transport.sendMail({
+        from,
+        to: message.recipient,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+        ...(messageId ? { messageId } : {}),
+        attachments: message.ics
+          ? [{ filename: 'appointment.ics', content: message.ics, contentType: 'text/calendar; charset=utf-8; method=REQUEST' }]
+          : [],
+      });
+      return String(info.response);
+    },
+    close() {
+      transport.close();
+    },
+  };
+}
+
+/** Returns true for an SMTP answer that will not change on retry (5xx), false for time-outs, refused connections and 4xx. */
+export function isPermanentFailure(error: unknown): boolean {
+  const code = (error as { responseCode?: unknown }).responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+}
+
+/** Returns the one-line description of a send failure: the SMTP answer where there is one. */
+export function describeFailure(error: unknown): string {
+  const failure = error as { response?: unknown; code?: unknown; message?: unknown };
+  const text =
+    typeof failure.response === 'string'
+      ? failure.response // the server's own words, e.g. "550 Mailbox unavailable"
+      : typeof failure.code === 'string' && !String(failure.message).includes(failure.code)
+        ? `${failure.code}: ${String(failure.message)}`
+        : String(failure.message ?? error);
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Returns `url` with its password replaced by `****`. */
+export function maskUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '****';
+    return parsed.toString().replace(/\/$/, '');
+  } catch {
+    return '(invalid URL)';
+  }
+}

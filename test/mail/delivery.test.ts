@@ -1,0 +1,213 @@
+import ICAL from 'ical.js';
+import { describe, expect, it } from 'vitest';
+import { api, cli, cliJson, cliOk, initDb, serve, tempDb } from '../helpers.ts';
+import { freePort, startSmtp } from './smtp.ts';
+
+const FAST_RETRY = { PLANNER_MAIL_RETRY_SECONDS: '0.2' };
+
+/** An installation with one schedule open every day 08:00-18:00, the API on; returns the token. */
+async function installation(db: string): Promise<string> {
+  await initDb(db);
+  await cliOk(db, 'schedule', 'add', 'Dr. Weber', '--days-ahead', '30', '--notice', '0', '--step', '30');
+  await cliOk(db, 'reason', 'add', '1', 'Check-up', '--duration', '30');
+  await cliOk(db, 'hours', 'set', '1', 'mon-sun', '08:00-18:00');
+  await cliOk(db, 'api', 'enable');
+  return (await cliJson(db, 'token', 'new')).token;
+}
+
+/** Returns free slots of the second listed day (the server reads the real clock). */
+async function freeSlots(url: string, token: string): Promise<string[]> {
+  const days = (await api(url, '/api/days?schedule=1&reason=1', token)).body.data as string[];
+  return (await api(url, `/api/slots?schedule=1&reason=1&day=${days[1]}`, token)).body.data;
+}
+
+function book(url: string, token: string, slot: string, submission: Record<string, unknown>) {
+  return api(url, '/api/bookings', token, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ schedule: 1, reason: 1, slot, submission }),
+  });
+}
+
+describe('booking e-mails over real SMTP', () => {
+  it('a booking sends the confirmation and the notice, as text and HTML with a valid .ics', async () => {
+    const smtp = await startSmtp();
+    const db = tempDb();
+    const token = await installation(db);
+    await cliOk(db, 'mail', 'set', `smtp://planner:s3cret@127.0.0.1:${smtp.port}`, '--from', 'Test Practice <desk@practice.example>');
+    const server = await serve(db);
+    const [slot] = await freeSlots(server.url, token);
+    const answer = await book(server.url, token, slot!, { first_name: '<b>Ada</b>', last_name: 'Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0000' });
+    expect(answer.status).toBe(201);
+
+    const messages = await smtp.received(2);
+    const confirmation = messages.find((mail) => mail.to && JSON.stringify(mail.to).includes('ada@example.com'))!;
+    const notice = messages.find((mail) => mail.to && JSON.stringify(mail.to).includes('desk@practice.example'))!;
+    expect(confirmation.from!.text).toBe('"Test Practice" <desk@practice.example>');
+    expect(confirmation.subject).toMatch(/^Your appointment at Test Practice: /);
+    expect(confirmation.text).toContain(answer.body.booking_details_id);
+    expect(notice.subject).toMatch(/^New booking: Check-up, .*\(<b>Ada<\/b> Lovelace\)$/);
+    expect(notice.text).toContain('+44 20 7946 0000');
+    // What the customer typed is shown, never rendered.
+    expect(notice.html).toContain('&#60;b&#62;Ada&#60;/b&#62;');
+    expect(notice.html).not.toContain('<b>Ada');
+    for (const mail of [confirmation, notice]) {
+      const attachment = mail.attachments.find((file) => file.filename === 'appointment.ics')!;
+      expect(attachment.contentType).toBe('text/calendar');
+      const event = new ICAL.Event(new ICAL.Component(ICAL.parse(attachment.content.toString('utf8'))).getFirstSubcomponent('vevent')!);
+      expect(event.uid).toBe(`${answer.body.booking_details_id}@planner`);
+      expect(event.startDate.toUnixTime()).toBe(Date.parse(answer.body.slot) / 1000);
+      expect(event.endDate.toUnixTime() - event.startDate.toUnixTime()).toBe(1800);
+    }
+    expect((await cliJson(db, 'mail', 'queue'))).toEqual([]);
+    expect((await cliJson(db, 'status')).mail).toMatchObject({ configured: true, pending: 0, failed: 0 });
+  });
+
+  it('`planner bookings add` books through the same path and its mails go out from the running server', async () => {
+    const smtp = await startSmtp();
+    const db = tempDb();
+    const token = await installation(db);
+    await cliOk(db, 'mail', 'set', smtp.url, '--from', 'desk@practice.example');
+    const server = await serve(db);
+    const [, slot] = await freeSlots(server.url, token);
+    const added = await cliJson(db, 'bookings', 'add', '1', '1', slot!, '--field', 'first_name=Grace', '--field', 'last_name=Hopper', '--field', 'email=grace@example.com');
+    expect(added.reference).toMatch(/^[2-9A-HJ-NP-Z]{16}$/);
+    const messages = await smtp.received(2);
+    expect(messages.map((mail) => mail.subject).sort()).toEqual([expect.stringMatching(/^New booking: Check-up/), expect.stringMatching(/^Your appointment/)]);
+    expect(messages.find((mail) => mail.subject!.startsWith('New'))!.text).toContain('the admin (planner bookings add)');
+    // The slot is taken for the API too, and a second add is refused like an API booking.
+    expect((await book(server.url, token, slot!, { first_name: 'A', last_name: 'B', email: 'a@b.example' })).status).toBe(404);
+    const again = await cli(db, 'bookings', 'add', '1', '1', slot!, '--field', 'first_name=A', '--field', 'last_name=B', '--field', 'email=a@b.example');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/is not a free slot/);
+    const missing = await cli(db, 'bookings', 'add', '1', '1', slot!.replace(/..:..:..$/, '17:00:00'), '--field', 'first_name=A');
+    expect(missing.stderr).toBe('planner: --field last_name: Field is required\n');
+  });
+
+  it('an SMTP outage loses nothing: bookings answer at once, and after a restart every message arrives exactly once', async () => {
+    const port = await freePort(); // nothing listens here yet: connections are refused
+    const db = tempDb();
+    const token = await installation(db);
+    await cliOk(db, 'mail', 'set', `smtp://127.0.0.1:${port}`, '--from', 'desk@practice.example');
+    const first = await serve(db, FAST_RETRY);
+    const slots = await freeSlots(first.url, token);
+    const durations: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      const answer = await book(first.url, token, slots[i * 2]!, { first_name: `P${i}`, last_name: 'Test', email: `p${i}@example.com` });
+      durations.push(performance.now() - started);
+      expect(answer.status).toBe(201);
+    }
+    expect(Math.max(...durations)).toBeLessThan(1000); // delivery never holds the answer
+    const waiting = await cliJson(db, 'mail', 'queue');
+    expect(waiting).toHaveLength(10);
+    expect(waiting.every((entry: any) => entry.status === 'pending')).toBe(true);
+    expect(await first.stop()).toBe(0);
+
+    const second = await serve(db, FAST_RETRY);
+    const smtp = await startSmtp({ port });
+    const messages = await smtp.received(10);
+    // Once the outbox is empty nothing more can be sent: the count is final.
+    await expectQueueEmpty(db);
+    expect(messages).toHaveLength(10);
+    const recipients = messages.map((mail) => (mail.to as { text: string }).text).sort();
+    expect(recipients.filter((to) => to === 'desk@practice.example')).toHaveLength(5);
+    expect(new Set(recipients.filter((to) => to !== 'desk@practice.example')).size).toBe(5);
+    await second.stop();
+  });
+
+  it('a 550 answer marks the message failed with the reason; the server keeps serving; `mail retry` sends it again', async () => {
+    let refuse = true;
+    const smtp = await startSmtp({ reject: (to) => (refuse && to === 'nobody@example.com' ? 550 : undefined) });
+    const db = tempDb();
+    const token = await installation(db);
+    await cliOk(db, 'mail', 'set', smtp.url, '--from', 'desk@practice.example');
+    const server = await serve(db, FAST_RETRY);
+    const [slot] = await freeSlots(server.url, token);
+    expect((await book(server.url, token, slot!, { first_name: 'No', last_name: 'Body', email: 'nobody@example.com' })).status).toBe(201);
+    await smtp.received(1); // the notice to the practice
+    const failed = await waitForQueue(db, (entries) => entries.some((entry) => entry.status === 'failed'));
+    expect(failed).toEqual([expect.objectContaining({ kind: 'confirmation', recipient: 'nobody@example.com', status: 'failed', attempts: 1, lastError: expect.stringContaining('550') })]);
+    const table = await cliOk(db, 'mail', 'queue');
+    expect(table).toMatch(/confirmation +nobody@example.com +failed +1 +550/);
+    expect((await cliJson(db, 'status')).mail.failed).toBe(1);
+    expect((await api(server.url, '/api/schedules', token)).status).toBe(200);
+
+    refuse = false;
+    expect(await cliOk(db, 'mail', 'retry', 'all')).toMatch(/^1 message\(s\) queued again/);
+    await smtp.received(2);
+    await expectQueueEmpty(db);
+    const retryMissing = await cli(db, 'mail', 'retry', '999');
+    expect(retryMissing.stderr).toBe('planner: message 999 is not a failed message (see `planner mail queue`)\n');
+  });
+
+  it('without SMTP the booking succeeds and its messages wait; status says so', async () => {
+    const db = tempDb();
+    const token = await installation(db);
+    const server = await serve(db);
+    const [slot] = await freeSlots(server.url, token);
+    expect((await book(server.url, token, slot!, { first_name: 'A', last_name: 'B', email: 'a@b.example' })).status).toBe(201);
+    expect((await cliJson(db, 'status')).mail).toEqual({ configured: false, from: null, pending: 2, failed: 0 });
+    expect(await cliOk(db, 'status')).toMatch(/mail +not configured: booking e-mails wait in the outbox until `planner mail set` · 2 message\(s\) waiting/);
+    expect((await cliJson(db, 'mail', 'queue')).map((entry: any) => entry.kind)).toEqual(['confirmation', 'notice']);
+  });
+});
+
+describe('planner mail set, show and test', () => {
+  it('stores the settings, masks the password, and `mail test` reports the server’s answer or error', async () => {
+    const smtp = await startSmtp();
+    const db = tempDb();
+    await initDb(db);
+    await cliOk(db, 'mail', 'set', `smtp://planner:s3cret@127.0.0.1:${smtp.port}`, '--from', 'Praxis <desk@practice.example>');
+    expect(await cliJson(db, 'mail', 'show')).toEqual({ configured: true, url: `smtp://planner:****@127.0.0.1:${smtp.port}`, from: 'Praxis <desk@practice.example>' });
+    const shown = await cli(db, 'mail', 'show');
+    expect(shown.stdout).not.toContain('s3cret');
+    expect((await cliOk(db, 'status'))).not.toContain('s3cret');
+
+    const sent = await cli(db, 'mail', 'test', 'admin@practice.example');
+    expect(sent.stdout).toMatch(/^Sent\. The server answered: 250 /);
+    const [message] = await smtp.received(1);
+    expect(message!.subject).toBe('planner: test message from Test Practice');
+
+    await cliOk(db, 'mail', 'set', `smtp://planner:wrong@127.0.0.1:${smtp.port}`, '--from', 'desk@practice.example');
+    const refused = await cli(db, 'mail', 'test', 'admin@practice.example');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^planner: the test message was not sent through smtp:\/\/planner:\*\*\*\*@127\.0\.0\.1:\d+: .*535/);
+    expect(refused.stderr).not.toContain('wrong');
+
+    const closed = await freePort();
+    await cliOk(db, 'mail', 'set', `smtp://127.0.0.1:${closed}`, '--from', 'desk@practice.example');
+    const down = await cli(db, 'mail', 'test', 'admin@practice.example');
+    expect(down.stderr).toMatch(/ECONNREFUSED|ECONNECTION/);
+  });
+
+  it.each([
+    [['mail', 'set', 'http://mail.example.com', '--from', 'a@b.example'], /must start with smtp:\/\/ .* or smtps:\/\//],
+    [['mail', 'set', 'not a url', '--from', 'a@b.example'], /is not a URL/],
+    [['mail', 'set', 'smtp://mail.example.com', '--from', 'nobody'], /--from "nobody" is not an e-mail address/],
+    [['mail', 'set', 'smtp://mail.example.com'], /required option '--from <address>' not specified/],
+    [['mail', 'test', 'x@y.example'], /mail is not configured/],
+    [['mail', 'test', 'not-an-address'], /"not-an-address" is not an e-mail address/],
+    [['mail', 'retry', 'x'], /message id must be a whole number/],
+  ])('refuses %j', async (args, message) => {
+    const db = tempDb();
+    await initDb(db);
+    const result = await cli(db, ...args);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(message);
+    expect((await cliJson(db, 'mail', 'show')).configured).toBe(false);
+  });
+});
+
+/** Waits until `planner mail queue` satisfies `done`, asking again each time the previous answer came back. */
+async function waitForQueue(db: string, done: (entries: any[]) => boolean): Promise<any[]> {
+  for (let round = 0; round < 200; round++) {
+    const entries = await cliJson<any[]>(db, 'mail', 'queue');
+    if (done(entries)) return entries;
+  }
+  throw new Error('the outbox never reached the expected state');
+}
+
+async function expectQueueEmpty(db: string): Promise<void> {
+  expect(await waitForQueue(db, (entries) => entries.length === 0)).toEqual([]);
+}

@@ -1,0 +1,94 @@
+import ICAL from 'ical.js';
+import { describe, expect, it } from 'vitest';
+import { bookingMessages, escapeHtml, localWhen, type BookingFacts } from '../../src/mail/messages.ts';
+
+const FACTS: BookingFacts = {
+  practiceName: 'Praxis <Sonne> & Co',
+  notifyEmail: 'desk@sonne.example',
+  locale: 'en',
+  timeZone: 'Europe/Berlin',
+  scheduleName: 'Dr. Weber',
+  reasonName: 'Check-up',
+  reference: 'ABCDEFGH23456789',
+  startAt: Date.parse('2026-11-24T08:30:00Z') / 1000,
+  endAt: Date.parse('2026-11-24T09:00:00Z') / 1000,
+  source: 'api',
+  customerEmail: 'ada@example.com',
+  customerName: '<img src=x onerror=alert(1)> Ada',
+  fields: [
+    { label: 'First name', value: '<img src=x onerror=alert(1)> Ada' },
+    { label: 'E-mail', value: 'ada@example.com' },
+    { label: 'Consent', value: true },
+  ],
+};
+
+/** Returns the VEVENT of an .ics text, parsed by ical.js. */
+function parseEvent(ics: string) {
+  const calendar = new ICAL.Component(ICAL.parse(ics));
+  const event = new ICAL.Event(calendar.getFirstSubcomponent('vevent')!);
+  return { calendar, event };
+}
+
+describe('booking messages', () => {
+  const [confirmation, notice] = bookingMessages(FACTS);
+
+  it('sends a confirmation to the customer and a notice to the practice', () => {
+    expect(confirmation!.kind).toBe('confirmation');
+    expect(confirmation!.recipient).toBe('ada@example.com');
+    expect(confirmation!.subject).toBe('Your appointment at Praxis <Sonne> & Co: Tuesday, 24 November 2026, 09:30 (Europe/Berlin)');
+    expect(notice!.kind).toBe('notice');
+    expect(notice!.recipient).toBe('desk@sonne.example');
+    expect(notice!.subject).toMatch(/^New booking: Check-up, Tuesday, 24 November 2026, 09:30 \(Europe\/Berlin\)/);
+  });
+
+  it('the confirmation names practice, reason, local time with zone, duration and reference', () => {
+    for (const part of ['Check-up', 'Tuesday, 24 November 2026, 09:30 (Europe/Berlin)', '30 minutes', 'ABCDEFGH23456789', 'Praxis <Sonne> & Co']) {
+      expect(confirmation!.text).toContain(part);
+    }
+    expect(confirmation!.html).toContain('Praxis &#60;Sonne&#62; &#38; Co');
+  });
+
+  it('the notice lists what the customer entered, escaped in HTML', () => {
+    expect(notice!.text).toContain('<img src=x onerror=alert(1)> Ada');
+    expect(notice!.text).toMatch(/Consent: +yes/);
+    expect(notice!.html).not.toContain('<img');
+    expect(notice!.html).toContain('&#60;img src=x onerror=alert(1)&#62; Ada');
+    expect(confirmation!.html).not.toContain('<img');
+  });
+
+  it('attaches a VEVENT whose UID is the reference and whose times are the booking’s UTC instants', () => {
+    const { calendar, event } = parseEvent(confirmation!.ics);
+    expect(calendar.getFirstPropertyValue('method')).toBe('REQUEST');
+    expect(event.uid).toBe('ABCDEFGH23456789@planner');
+    expect(event.startDate.toUnixTime()).toBe(FACTS.startAt);
+    expect(event.endDate.toUnixTime()).toBe(FACTS.endAt);
+    expect(event.startDate.zone.tzid).toBe('UTC');
+    expect(event.summary).toBe('Check-up – Praxis <Sonne> & Co');
+    expect(event.organizer.toLowerCase()).toBe('mailto:desk@sonne.example'); // URI schemes are case-insensitive
+    expect(event.attendees.map((attendee) => String(attendee.getFirstValue()).toLowerCase())).toEqual(['mailto:ada@example.com']);
+    expect(event.sequence).toBe(0);
+  });
+
+  it('speaks German for locale de', () => {
+    const [german] = bookingMessages({ ...FACTS, locale: 'de' });
+    expect(german!.subject).toBe('Ihr Termin bei Praxis <Sonne> & Co: Dienstag, 24. November 2026, 09:30 (Europe/Berlin)');
+    expect(german!.text).toContain('Ihr Termin ist gebucht.');
+    expect(german!.text).toContain('30 Minuten');
+  });
+
+  it('without a customer e-mail only the practice is told', () => {
+    const messages = bookingMessages({ ...FACTS, customerEmail: null });
+    expect(messages.map((message) => message.kind)).toEqual(['notice']);
+    expect(parseEvent(messages[0]!.ics).event.attendees).toEqual([]);
+  });
+
+  it('keeps line breaks out of subjects', () => {
+    const [, noticeOf] = bookingMessages({ ...FACTS, customerName: 'Ada\r\nBcc: victim@example.com' });
+    expect(noticeOf!.subject).not.toMatch(/[\r\n]/);
+  });
+
+  it('shows local time in the practice zone, also in the southern hemisphere', () => {
+    expect(localWhen(FACTS.startAt, 'Australia/Sydney', 'en-GB')).toBe('Tuesday, 24 November 2026, 19:30 (Australia/Sydney)');
+    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&#60;a href=&#34;x&#34;&#62;&#39;&#38;&#39;&#60;/a&#62;');
+  });
+});

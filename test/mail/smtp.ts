@@ -1,0 +1,82 @@
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { afterAll } from 'vitest';
+
+export interface TestSmtp {
+  port: number;
+  url: string;
+  /** Every message accepted so far, parsed. */
+  messages: ParsedMail[];
+  /** Resolves once `count` messages have arrived. */
+  received(count: number): Promise<ParsedMail[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a real SMTP server in the test process on 127.0.0.1 (no TLS; AUTH allowed on plain text for the test).
+ * `reject(recipient)` may return an SMTP reply code to refuse a recipient with, e.g. 550.
+ */
+export async function startSmtp(options: { port?: number; reject?: (recipient: string) => number | undefined } = {}): Promise<TestSmtp> {
+  const messages: ParsedMail[] = [];
+  const waiting: { count: number; resolve: () => void }[] = [];
+  const server = new SMTPServer({
+    disabledCommands: ['STARTTLS'],
+    authOptional: true,
+    allowInsecureAuth: true,
+    logger: false,
+    onAuth(auth, _session, callback) {
+      if (auth.username === 'planner' && auth.password === 's3cret') callback(null, { user: auth.username });
+      else callback(new Error('Invalid username or password'));
+    },
+    onRcptTo(address, _session, callback) {
+      const code = options.reject?.(address.address);
+      if (code) callback(Object.assign(new Error(`${code === 550 ? 'Mailbox unavailable' : 'Try again later'}`), { responseCode: code }));
+      else callback();
+    },
+    onData(stream, _session, callback) {
+      simpleParser(stream)
+        .then((mail) => {
+          messages.push(mail);
+          for (const wait of [...waiting]) {
+            if (messages.length >= wait.count) {
+              waiting.splice(waiting.indexOf(wait), 1);
+              wait.resolve();
+            }
+          }
+          callback();
+        })
+        .catch(callback);
+    },
+  });
+  server.listen(options.port ?? 0, '127.0.0.1');
+  await once(server.server, 'listening');
+  const port = (server.server.address() as AddressInfo).port;
+  let closed = false;
+  const smtp: TestSmtp = {
+    port,
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    async received(count) {
+      if (messages.length < count) await new Promise<void>((resolve) => waiting.push({ count, resolve }));
+      return messages;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  afterAll(() => smtp.close());
+  return smtp;
+}
+
+/** Returns a port on 127.0.0.1 where nothing listens (it was free a moment ago). */
+export async function freePort(): Promise<number> {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}

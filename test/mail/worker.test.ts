@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { setMail } from '../../src/app/mail.ts';
+import { isPermanentFailure } from '../../src/mail/sender.ts';
+import { retryDelay, startOutboxWorker } from '../../src/mail/worker.ts';
+import { unsentMessages, messagesOfBooking } from '../../src/store/outbox.ts';
+import { readSettings } from '../../src/store/settings.ts';
+import { ADA, apiFixture } from '../http/fixture.ts';
+import { freePort, startSmtp } from './smtp.ts';
+
+describe('retry rules', () => {
+  it('doubles the wait from the base up to an hour', () => {
+    expect([1, 2, 3, 4].map((attempt) => retryDelay(attempt, 30))).toEqual([30, 60, 120, 240]);
+    expect(retryDelay(20, 30)).toBe(3600);
+  });
+
+  it('only 5xx answers are permanent', () => {
+    expect(isPermanentFailure({ responseCode: 550 })).toBe(true);
+    expect(isPermanentFailure({ responseCode: 451 })).toBe(false);
+    expect(isPermanentFailure({ code: 'ECONNREFUSED' })).toBe(false);
+    expect(isPermanentFailure(new Error('timeout'))).toBe(false);
+  });
+});
+
+describe('outbox worker (in-process, real SMTP)', () => {
+  it('retries a 4xx answer with back-off until it is delivered', async () => {
+    let refusals = 2;
+    const smtp = await startSmtp({ reject: (to) => (to === 'ada@example.com' && refusals-- > 0 ? 451 : undefined) });
+    const f = await apiFixture();
+    setMail(f.ctx, smtp.url, 'desk@test.example');
+    const booked = await f.post({ schedule: 1, reason: 1, slot: '2026-06-02 09:00:00', submission: ADA });
+    expect(booked.status).toBe(201);
+    const lines: string[] = [];
+    // The fixture's clock, running on from the moment of the booking.
+    const started = Date.now();
+    const nowMs = () => f.ctx.now().getTime() + (Date.now() - started);
+    const worker = startOutboxWorker({ store: f.store, settings: () => readSettings(f.store), log: (line) => lines.push(line), retryBaseSeconds: 0.05, pollMs: 10, nowMs });
+    await smtp.received(2);
+    await worker.stop();
+    const messages = messagesOfBooking(f.store, booked.body.booking_id);
+    expect(messages.map((m) => [m.kind, m.status, m.attempts])).toEqual([
+      ['confirmation', 'sent', 3],
+      ['notice', 'sent', 1],
+    ]);
+    expect(lines.filter((line) => line.includes('not delivered, next try in'))).toHaveLength(2);
+    expect(lines.join('\n')).toContain('451 Try again later');
+  });
+
+  it('gives up after 48 hours of failed attempts and says why', async () => {
+    const f = await apiFixture();
+    setMail(f.ctx, `smtp://127.0.0.1:${await freePort()}`, 'desk@test.example');
+    expect((await f.post({ schedule: 1, reason: 1, slot: '2026-06-02 10:00:00', submission: ADA })).status).toBe(201);
+    const twoDaysLater = f.ctx.now().getTime() + 48 * 3600 * 1000 + 1000;
+    const worker = startOutboxWorker({ store: f.store, settings: () => readSettings(f.store), log: () => {}, nowMs: () => twoDaysLater, pollMs: 60_000 });
+    await worker.flush();
+    await worker.stop();
+    const failed = unsentMessages(f.store);
+    expect(failed).toHaveLength(2);
+    for (const entry of failed) expect(entry.lastError).toMatch(/^gave up after 48 hours: .*ECONNREFUSED/);
+  });
+});
