@@ -189,6 +189,7 @@ describe('POST /bookings', () => {
     ['not a string', { ...valid, submission: { ...ADA, first_name: 42 } }, undefined, 400, { error: 'Must be a string', field: 'first_name' }],
     ['select outside its options', { ...valid, submission: { ...ADA, insurance: 'none' } }, undefined, 400, { error: 'Must be one of the options', field: 'insurance' }],
     ['too long', { ...valid, submission: { ...ADA, first_name: 'A'.repeat(501) } }, undefined, 400, { error: 'Too long (at most 500 characters)', field: 'first_name' }],
+    ['a line break in a one-line field', { ...valid, submission: { ...ADA, first_name: 'Ada\r\nBcc: x@y.example' } }, undefined, 400, { error: 'Must be a single line', field: 'first_name' }],
     ['unknown submission key', { ...valid, submission: { ...ADA, shoe_size: '42' } }, undefined, 400, { error: 'Unknown field', field: 'shoe_size' }],
     ['password is never a field', { ...valid, submission: { ...ADA, password: 'x' } }, undefined, 400, { error: 'Unknown field', field: 'password' }],
     ['__proto__ key', '{"schedule":1,"reason":1,"slot":"2026-06-09 09:00:00","submission":{"first_name":"A","last_name":"L","email":"a@b.example","__proto__":{"x":1}}}', undefined, 400, { error: 'Unknown field', field: '__proto__' }],
