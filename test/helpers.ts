@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { once } from 'node:events';
 import { afterAll } from 'vitest';
+import { checkContract } from './contract.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const BIN = join(ROOT, 'bin/planner.js');
@@ -133,7 +134,9 @@ export async function readAnswer(response: Response): Promise<{ status: number; 
 export async function api(url: string, path: string, token?: string, init: RequestInit = {}) {
   const headers = new Headers(init.headers);
   if (token !== undefined) headers.set('authorization', `Bearer ${token}`);
-  return readAnswer(await fetch(`${url}${path}`, { ...init, headers }));
+  const answer = await readAnswer(await fetch(`${url}${path}`, { ...init, headers }));
+  checkContract(init.method ?? 'GET', path, answer);
+  return answer;
 }
 
 /**

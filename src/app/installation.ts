@@ -47,7 +47,8 @@ export function checkInitAnswer(name: keyof InitAnswers, value: string): string 
   }
 }
 
-const DEFAULT_FIELDS = [
+/** The form fields `planner init` creates. */
+export const DEFAULT_FIELDS = [
   { key: 'first_name', label: 'First name', inputType: 'text', required: true },
   { key: 'last_name', label: 'Last name', inputType: 'text', required: true },
   { key: 'email', label: 'E-mail', inputType: 'email', required: true },

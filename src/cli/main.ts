@@ -8,6 +8,7 @@ import { registerField } from './commands/field.ts';
 import { registerHours } from './commands/hours.ts';
 import { registerInit } from './commands/init.ts';
 import { registerMail } from './commands/mail.ts';
+import { registerOpenApi } from './commands/openapi.ts';
 import { registerReason } from './commands/reason.ts';
 import { registerSchedule } from './commands/schedule.ts';
 import { registerServe } from './commands/serve.ts';
@@ -38,6 +39,7 @@ export function createProgram(): Command {
     registerBookings,
     registerMail,
     registerDemo,
+    registerOpenApi,
     registerServe,
   ]) {
     register(program);

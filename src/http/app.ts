@@ -5,6 +5,7 @@ import type { Store } from '../store/db.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { error, NOT_FOUND } from './respond.ts';
 import { registerRoutes } from './routes.ts';
+import { openApiDocument } from '../schemas/openapi.ts';
 import { watchSettings } from '../store/settings-watch.ts';
 import { createTokenGate } from './token-gate.ts';
 
@@ -42,9 +43,14 @@ export function createHttpApp(options: HttpOptions): H3 {
     },
   });
 
+  // spec §9: the document describes, it does not book: served without a token, also while disabled or not configured.
+  const document = JSON.stringify(openApiDocument());
   app.use(async (event, next) => {
     const path = event.url.pathname;
     if (path !== '/api' && !path.startsWith('/api/')) return error(404, NOT_FOUND);
+    if (path === '/api/openapi.json' && event.req.method === 'GET') {
+      return new Response(document, { headers: { 'content-type': 'application/json', 'cache-control': 'no-cache' } });
+    }
     const settings = currentSettings();
     // spec §7: both 503 cases affect every call; §5: then the token; §8: then the rate limit.
     if (!isConfigured(settings)) return error(503, 'Not configured');

@@ -5,35 +5,29 @@ import type { AppContext } from '../app/context.ts';
 import { createBooking } from '../app/create-booking.ts';
 import { utcText } from '../domain/days.ts';
 import { AppError, notFound } from '../errors.ts';
-import type { FormField } from '../store/fields.ts';
-import { bookingRequestProblem, DaysQuery, FormsQuery, ReasonsQuery, SlotsQuery, type BookingRequest } from '../schemas/api.ts';
+import {
+  BODY_LIMIT,
+  bookingRequestProblem,
+  formsData,
+  DaysQuery,
+  FormsQuery,
+  ReasonsQuery,
+  SlotsQuery,
+  type BookingRequest,
+  type BookingResponse,
+  type DaysResponse,
+  type FormsResponse,
+  type ReasonsResponse,
+  type SchedulesResponse,
+  type SlotsResponse,
+} from '../schemas/api.ts';
 import { error, NOT_FOUND } from './respond.ts';
-
-/** Largest accepted POST body. The spec names none; 64 KiB holds any real form many times over. */
-export const BODY_LIMIT = 64 * 1024;
 
 /** Returns the query parsed by `schema`; spec §7: on GET calls a missing or malformed parameter is 404, never 400. */
 function query<S extends v.GenericSchema>(event: H3Event, schema: S): v.InferOutput<S> {
   const result = v.safeParse(schema, getQuery(event));
   if (!result.success) throw notFound('bad query');
   return result.output;
-}
-
-/** spec §2 FormField, indexed by field name. `options` is added for select fields (an extension). */
-function formObject(fields: FormField[]) {
-  return Object.fromEntries(
-    fields.map((field) => [
-      field.key,
-      {
-        form_type: field.formType,
-        input_type: field.inputType,
-        label: field.label,
-        required: field.required,
-        value: field.formType === 'checkbox' ? field.defaultValue === 'true' : field.defaultValue,
-        ...(field.formType === 'select' ? { options: field.options } : {}),
-      },
-    ]),
-  );
 }
 
 /** Maps the core's errors to the spec's answers (§7); anything else is left to the app's 500 handler. */
@@ -82,11 +76,11 @@ export function registerRoutes(app: H3, ctx: AppContext, hooks: { log: (line: st
     }
   };
 
-  app.get('/api/schedules', handle(() => ({ data: bookableSchedules(ctx).map(({ id, name }) => ({ id, name })) })));
+  app.get('/api/schedules', handle((): SchedulesResponse => ({ data: bookableSchedules(ctx).map(({ id, name }) => ({ id, name })) })));
 
   app.get(
     '/api/reasons',
-    handle((event) => {
+    handle((event): ReasonsResponse => {
       const { schedule } = query(event, ReasonsQuery);
       return {
         data: bookableReasons(ctx, schedule).map((reason) => ({
@@ -101,7 +95,7 @@ export function registerRoutes(app: H3, ctx: AppContext, hooks: { log: (line: st
 
   app.get(
     '/api/days',
-    handle((event) => {
+    handle((event): DaysResponse => {
       const { schedule, reason } = query(event, DaysQuery);
       return { data: availableDays(ctx, schedule, reason) };
     }),
@@ -109,7 +103,7 @@ export function registerRoutes(app: H3, ctx: AppContext, hooks: { log: (line: st
 
   app.get(
     '/api/slots',
-    handle((event) => {
+    handle((event): SlotsResponse => {
       const { schedule, reason, day } = query(event, SlotsQuery);
       return { data: availableSlots(ctx, schedule, reason, day).map((slot) => slot.local) };
     }),
@@ -117,9 +111,9 @@ export function registerRoutes(app: H3, ctx: AppContext, hooks: { log: (line: st
 
   app.get(
     '/api/forms',
-    handle((event) => {
+    handle((event): FormsResponse => {
       const { schedule, reason, slot } = query(event, FormsQuery);
-      return { data: formObject(bookingForm(ctx, schedule, reason, slot)) };
+      return { data: formsData(bookingForm(ctx, schedule, reason, slot)) };
     }),
   );
 
@@ -148,12 +142,13 @@ export function registerRoutes(app: H3, ctx: AppContext, hooks: { log: (line: st
       hooks.afterBooking();
       event.res.status = 201;
       event.res.statusText = 'Created';
-      return {
+      const response: BookingResponse = {
         booking_id: created.bookingId,
         booking_details_id: created.reference,
         user_id: created.customerId,
         slot: utcText(created.startAt),
       };
+      return response;
     }),
   );
 }

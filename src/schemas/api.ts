@@ -1,12 +1,15 @@
 /**
- * The API's request shapes as valibot schemas: the code validates with them, and (later) the OpenAPI
- * document is derived from them. One schema per request shape; types come from InferOutput.
+ * The API's shapes as valibot schemas: requests are validated with them, responses are typed by them, and the
+ * OpenAPI document (src/schemas/openapi.ts) is derived from them. One schema per shape; types come from InferOutput.
  */
 import * as v from 'valibot';
 import { isDay } from '../domain/values.ts';
+import { FORM_TYPES, INPUT_TYPES, type FormField as StoredField } from '../store/fields.ts';
 
 const ID = /^[1-9]\d{0,14}$/;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const SLOT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+const UTC_SLOT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
 /** Returns true for `YYYY-MM-DD HH:MM:SS` naming a real day and time (19 characters exactly). */
 export function isSlotText(text: string): boolean {
@@ -15,17 +18,36 @@ export function isSlotText(text: string): boolean {
   return hours < 24 && minutes < 60 && seconds < 60;
 }
 
+function isPlainObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+// ---- Query parameters (spec §4). Query values arrive as strings; the document shows their meaning.
+
 /** An id in a query string: an integer >= 1 written plainly (`1`, not `01`, `1.0` or `+1`). */
-export const IdParam = v.pipe(v.string(), v.regex(ID), v.transform(Number), v.description('An id, an integer >= 1'));
-export const DayParam = v.pipe(v.string(), v.check(isDay), v.description('A local day, YYYY-MM-DD'));
-export const SlotParam = v.pipe(v.string(), v.check(isSlotText), v.description('A local time, YYYY-MM-DD HH:MM:SS'));
+export const IdParam = v.pipe(v.string(), v.regex(ID), v.transform(Number), v.number(), v.integer(), v.minValue(1));
+/** A local day `YYYY-MM-DD` that exists on the calendar. */
+export const DayParam = v.pipe(v.string(), v.regex(DAY), v.check(isDay), v.description('A local day, YYYY-MM-DD, taken from GET /days'));
+/** A local time `YYYY-MM-DD HH:MM:SS`, exactly 19 characters. */
+export const SlotParam = v.pipe(
+  v.string(),
+  v.length(19),
+  v.regex(SLOT),
+  v.check(isSlotText),
+  v.description('A local time, YYYY-MM-DD HH:MM:SS, taken from GET /slots; the space is sent as %20'),
+);
 
 export const ReasonsQuery = v.object({ schedule: IdParam });
 export const DaysQuery = v.object({ schedule: IdParam, reason: IdParam });
 export const SlotsQuery = v.object({ schedule: IdParam, reason: IdParam, day: DayParam });
 export const FormsQuery = v.object({ schedule: IdParam, reason: IdParam, slot: SlotParam });
 
-// spec §2 BookingRequest. Each field's message is the one the 400 answer carries, with `field` naming it.
+// ---- The booking request (spec §2 BookingRequest).
+
+/** Largest accepted POST body. The spec names none; 64 KiB holds any real form many times over. */
+export const BODY_LIMIT = 64 * 1024;
+
+/** Each field's message is the one the 400 answer carries, with `field` naming it. */
 export const BOOKING_FIELD_ERRORS = {
   schedule: 'schedule must be an integer >= 1',
   reason: 'reason must be an integer >= 1',
@@ -33,22 +55,26 @@ export const BOOKING_FIELD_ERRORS = {
   submission: 'submission must be an object of form values',
 } as const;
 
-function isPlainObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 const BodyId = (message: string) =>
   v.pipe(v.number(message), v.integer(message), v.minValue(1, message), v.maxValue(Number.MAX_SAFE_INTEGER, message));
+
+/** A JSON object, not an array (valibot's record alone also takes arrays). The OpenAPI builder names it `object`. */
+export const PlainObject = v.custom<Record<string, unknown>>(isPlainObject, BOOKING_FIELD_ERRORS.submission);
+
+/** The form values: keys are field names from GET /forms. */
+export const Submission = v.pipe(PlainObject, v.record(v.string(), v.unknown(), BOOKING_FIELD_ERRORS.submission));
 
 export const BookingRequest = v.strictObject({
   schedule: BodyId(BOOKING_FIELD_ERRORS.schedule),
   reason: BodyId(BOOKING_FIELD_ERRORS.reason),
-  slot: v.pipe(v.string(BOOKING_FIELD_ERRORS.slot), v.check(isSlotText, BOOKING_FIELD_ERRORS.slot)),
-  // valibot's record also takes arrays, so the plain-object check comes first.
-  submission: v.pipe(
-    v.custom<Record<string, unknown>>(isPlainObject, BOOKING_FIELD_ERRORS.submission),
-    v.record(v.string(), v.unknown(), BOOKING_FIELD_ERRORS.submission),
+  slot: v.pipe(
+    v.string(BOOKING_FIELD_ERRORS.slot),
+    v.length(19, BOOKING_FIELD_ERRORS.slot),
+    v.regex(SLOT, BOOKING_FIELD_ERRORS.slot),
+    v.check(isSlotText, BOOKING_FIELD_ERRORS.slot),
+    v.description('Local time YYYY-MM-DD HH:MM:SS, exactly 19 characters'),
   ),
+  submission: Submission,
 });
 
 export type BookingRequest = v.InferOutput<typeof BookingRequest>;
@@ -63,4 +89,66 @@ export function bookingRequestProblem(body: unknown): { error: string; field?: s
   if (field === undefined) return { error: 'Invalid request' };
   const known = (BOOKING_FIELD_ERRORS as Record<string, string>)[field];
   return known ? { error: known, field } : { error: 'Unknown field', field };
+}
+
+// ---- Responses (spec §2). Strict objects: the contract tests fail on any property the document does not name.
+
+const Id = v.pipe(v.number(), v.integer(), v.minValue(1));
+
+export const Schedule = v.strictObject({ id: Id, name: v.string() });
+export const Reason = v.strictObject({
+  id: Id,
+  name: v.string(),
+  description: v.pipe(v.string(), v.description('May be an empty string')),
+  duration: v.pipe(v.number(), v.integer(), v.minValue(60), v.description('Seconds (1800 = 30 minutes)')),
+});
+export const Day = v.pipe(v.string(), v.regex(DAY), v.description('A local day with at least one free slot'));
+export const Slot = v.pipe(v.string(), v.length(19), v.regex(SLOT), v.description('A free local time, YYYY-MM-DD HH:MM:SS'));
+export const FormField = v.strictObject({
+  form_type: v.picklist(FORM_TYPES),
+  input_type: v.picklist(INPUT_TYPES),
+  label: v.string(),
+  required: v.boolean(),
+  value: v.pipe(v.union([v.string(), v.boolean()]), v.description('The pre-filled value: a string, or a boolean for a checkbox')),
+  options: v.optional(v.pipe(v.array(v.string()), v.description('The choices of a select field (an addition to the spec)'))),
+});
+export const BookingResponse = v.strictObject({
+  booking_id: Id,
+  booking_details_id: v.pipe(v.string(), v.description('The public booking reference')),
+  user_id: v.pipe(Id, v.description('The customer record (the same for the same e-mail address)')),
+  slot: v.pipe(v.string(), v.regex(UTC_SLOT), v.description('The booked start in UTC, YYYY-MM-DDTHH:MM:SSZ')),
+});
+export const ErrorBody = v.strictObject({
+  error: v.pipe(v.string(), v.description('What went wrong')),
+  field: v.optional(v.pipe(v.string(), v.description('On a booking validation error: the affected field'))),
+});
+
+export const SchedulesResponse = v.strictObject({ data: v.array(Schedule) });
+export const ReasonsResponse = v.strictObject({ data: v.array(Reason) });
+export const DaysResponse = v.strictObject({ data: v.array(Day) });
+export const SlotsResponse = v.strictObject({ data: v.array(Slot) });
+export const FormsResponse = v.strictObject({ data: v.record(v.string(), FormField) });
+
+export type SchedulesResponse = v.InferOutput<typeof SchedulesResponse>;
+export type ReasonsResponse = v.InferOutput<typeof ReasonsResponse>;
+export type DaysResponse = v.InferOutput<typeof DaysResponse>;
+export type SlotsResponse = v.InferOutput<typeof SlotsResponse>;
+export type FormsResponse = v.InferOutput<typeof FormsResponse>;
+export type BookingResponse = v.InferOutput<typeof BookingResponse>;
+
+/** Returns the form fields as GET /forms shows them (spec §2 FormField), indexed by field name, in form order. */
+export function formsData(fields: readonly Omit<StoredField, 'position'>[]): FormsResponse['data'] {
+  return Object.fromEntries(
+    fields.map((field) => [
+      field.key,
+      {
+        form_type: field.formType,
+        input_type: field.inputType,
+        label: field.label,
+        required: field.required,
+        value: field.formType === 'checkbox' ? field.defaultValue === 'true' : field.defaultValue,
+        ...(field.formType === 'select' ? { options: field.options } : {}),
+      },
+    ]),
+  );
 }

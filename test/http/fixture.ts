@@ -7,6 +7,7 @@ import { addSchedule } from '../../src/app/schedules.ts';
 import { rotateToken } from '../../src/app/token.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { openStore } from '../../src/store/db.ts';
+import { checkContract } from '../contract.ts';
 import { readAnswer, tempDb } from '../helpers.ts';
 
 /** Monday 2026-06-01, 08:00 in Berlin (06:00Z). */
@@ -41,7 +42,9 @@ export async function apiFixture(now: Date = NOW) {
     const headers = new Headers(init.headers);
     const bearer = init.token === undefined ? token : init.token;
     if (bearer !== null) headers.set('authorization', `Bearer ${bearer}`);
-    return readAnswer(await app.request(path, { ...init, headers }));
+    const answer = await readAnswer(await app.request(path, { ...init, headers }));
+    checkContract(init.method ?? 'GET', path, answer);
+    return answer;
   };
   const post = (body: unknown, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
     call('/api/bookings', { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
