@@ -27,12 +27,18 @@ export function bookableReasons(ctx: AppContext, scheduleId: number): Reason[] {
   return listReasons(ctx.store, scheduleId);
 }
 
-/** Returns everything the engine needs for one schedule and reason; not_found when either is unknown or they do not belong together. */
-export function availabilityInput(ctx: AppContext, scheduleId: number, reasonId: number): AvailabilityInput {
-  const settings = requireConfigured(ctx);
+/** Returns the schedule and the reason; not_found when either is unknown or they do not belong together. */
+export function scheduleAndReason(ctx: AppContext, scheduleId: number, reasonId: number): { schedule: Schedule; reason: Reason } {
   const schedule = scheduleOrNotFound(ctx, scheduleId);
   const reason = findReason(ctx.store, reasonId);
   if (!reason || reason.scheduleId !== scheduleId) throw notFound(`reason ${reasonId} does not exist in schedule ${scheduleId}`);
+  return { schedule, reason };
+}
+
+/** Returns everything the engine needs for one schedule and reason; not_found as `scheduleAndReason`. */
+export function availabilityInput(ctx: AppContext, scheduleId: number, reasonId: number): AvailabilityInput {
+  const settings = requireConfigured(ctx);
+  const { schedule, reason } = scheduleAndReason(ctx, scheduleId, reasonId);
   return {
     zone: settings.timeZone,
     now: unixSeconds(ctx.now()),
@@ -67,8 +73,12 @@ export function findFreeSlot(ctx: AppContext, input: AvailabilityInput, schedule
   return found;
 }
 
-/** Returns the form fields to fill for a free slot; not_found when the slot is not free. */
-export function bookingForm(ctx: AppContext, scheduleId: number, reasonId: number, slot: string): FormField[] {
+/** Throws not_found unless `slot` (local `YYYY-MM-DD HH:MM:SS`) is free now for the schedule and reason. */
+export function requireFreeSlot(ctx: AppContext, scheduleId: number, reasonId: number, slot: string): void {
   findFreeSlot(ctx, availabilityInput(ctx, scheduleId, reasonId), scheduleId, slot);
+}
+
+/** Returns the booking form's fields in form order. */
+export function bookingFormFields(ctx: AppContext): FormField[] {
   return listFields(ctx.store);
 }

@@ -10,7 +10,7 @@ import { findReason } from '../store/reasons.ts';
 import { findSchedule } from '../store/schedules.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { requireConfigured } from './installation.ts';
-import { availabilityInput, findFreeSlot } from './availability.ts';
+import { availabilityInput, findFreeSlot, scheduleAndReason } from './availability.ts';
 import { EMAIL_FIELD } from './fields.ts';
 
 export interface BookingOrder {
@@ -51,7 +51,7 @@ function text(value: SubmissionValue | undefined): string {
  */
 export function createBooking(ctx: AppContext, order: BookingOrder, source: BookingSource): CreatedBooking {
   // Cheap checks before the write lock: unknown schedule or reason (404 first), then the submission (400).
-  availabilityInput(ctx, order.scheduleId, order.reasonId);
+  scheduleAndReason(ctx, order.scheduleId, order.reasonId);
   const fields = listFields(ctx.store);
   const checked = checkSubmission(fields, order.submission);
   if (!checked.ok) throw invalid(checked.error, checked.field);
@@ -90,7 +90,8 @@ export function createBooking(ctx: AppContext, order: BookingOrder, source: Book
         createdAt: at,
       });
       const settings = requireConfigured(ctx);
-      const messages = bookingMessages({
+      const messages = bookingMessages(
+        {
         practiceName: settings.practiceName,
         notifyEmail: settings.notifyEmail,
         locale: settings.locale,
@@ -104,7 +105,9 @@ export function createBooking(ctx: AppContext, order: BookingOrder, source: Book
         customerEmail: email,
         customerName: [text(values.first_name), text(values.last_name)].filter(Boolean).join(' '),
         fields: fields.filter((field) => field.key in values).map((field) => ({ label: field.label, value: values[field.key]! })),
-      });
+        },
+        unixSeconds(ctx.now()),
+      );
       // The mails are written with the booking: if one is written, so is the other.
       for (const message of messages) enqueue(ctx.store, bookingId, message, unixSeconds(ctx.now()), at);
       return { bookingId, reference, customerId, startAt: slot.startAt, endAt };

@@ -129,8 +129,8 @@ export function switchApi(ctx: AppContext, enabled: boolean): void {
 /** Sets the rate limit in requests per minute per token (1 … 1,000,000). */
 export function changeRateLimit(ctx: AppContext, perMinute: number): void {
   requireConfigured(ctx);
-  if (!Number.isInteger(perMinute) || perMinute < 1 || perMinute > 1_000_000) {
-    throw invalid('the rate limit must be a whole number of requests per minute from 1 to 1000000');
+  if (!Number.isInteger(perMinute) || perMinute < 1 || perMinute > 1_000_000_000) {
+    throw invalid('the rate limit must be a whole number of requests per minute from 1 to 1000000000');
   }
   setRateLimit(ctx.store, perMinute);
 }

@@ -23,8 +23,27 @@ export interface OffsetTable {
   offsets: number[];
 }
 
-/** Returns the offsets of `zone` in effect between the Unix instants `from` and `to`. */
+const tables = new Map<string, OffsetTable>();
+
+/**
+ * Returns the offsets of `zone` in effect between the Unix instants `from` and `to` (at least). Zone rules do
+ * not change while the program runs, so tables are kept per zone and whole-day window: the Temporal calls are
+ * paid once per window, not per request.
+ */
 export function offsetTable(zone: string, from: number, to: number): OffsetTable {
+  const first = Math.floor(from / 86_400);
+  const last = Math.ceil(to / 86_400);
+  const key = `${zone} ${first} ${last}`;
+  let table = tables.get(key);
+  if (!table) {
+    if (tables.size >= 1000) tables.clear(); // windows move a day at a time: a handful per zone
+    table = readOffsets(zone, first * 86_400, last * 86_400);
+    tables.set(key, table);
+  }
+  return table;
+}
+
+function readOffsets(zone: string, from: number, to: number): OffsetTable {
   let zoned = Temporal.Instant.fromEpochMilliseconds(from * 1000).toZonedDateTimeISO(zone);
   const table: OffsetTable = { starts: [-Infinity], offsets: [zoned.offsetNanoseconds / 1e9] };
   for (;;) {

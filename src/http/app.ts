@@ -2,11 +2,12 @@ import { H3, HTTPError, type H3Event } from 'h3';
 import { createContext } from '../app/context.ts';
 import { isConfigured } from '../app/installation.ts';
 import type { Store } from '../store/db.ts';
+import type { Settings } from '../store/settings.ts';
 import { createRateLimiter } from './rate-limit.ts';
-import { error, NOT_FOUND } from './respond.ts';
+import { error, jsonText, NOT_FOUND, type ExtraHeaders } from './respond.ts';
 import { registerRoutes } from './routes.ts';
 import { openApiDocument } from '../schemas/openapi.ts';
-import { watchSettings } from '../store/settings-watch.ts';
+import { watchStore } from '../store/settings-watch.ts';
 import { createTokenGate } from './token-gate.ts';
 
 export interface HttpOptions {
@@ -28,7 +29,7 @@ export function createHttpApp(options: HttpOptions): H3 {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const gate = createTokenGate();
   const limiter = createRateLimiter();
-  const currentSettings = watchSettings(options.store, () => gate.forget());
+  const watch = watchStore(options.store, () => gate.forget());
 
   const app = new H3({
     silent: true, // unexpected errors are logged below, one line, without a stack in the answer
@@ -45,33 +46,37 @@ export function createHttpApp(options: HttpOptions): H3 {
 
   // spec §9: the document describes, it does not book: served without a token, also while disabled or not configured.
   const document = JSON.stringify(openApiDocument());
-  app.use(async (event, next) => {
+
+  /** Counts an authenticated call and lets it through with its rate-limit headers, or answers 429. */
+  const admit = (event: H3Event, settings: Settings, next: () => unknown) => {
+    const decision = limiter.take(settings.tokenHash!, settings.rateLimit, nowMs());
+    // IETF draft-ietf-httpapi-ratelimit-headers: lets clients pace themselves before they hit the limit.
+    const headers: ExtraHeaders = {
+      'ratelimit-policy': `"default";q=${decision.limit};w=60`,
+      ratelimit: `"default";r=${decision.remaining};t=${decision.resetSeconds}`,
+    };
+    if (!decision.allowed) return error(429, 'Too Many Requests', { headers: { ...headers, 'retry-after': String(decision.resetSeconds) } });
+    event.context.rateHeaders = headers; // the routes put them on every answer they give
+    return next();
+  };
+
+  app.use((event, next) => {
     const path = event.url.pathname;
     if (path !== '/api' && !path.startsWith('/api/')) return error(404, NOT_FOUND);
-    if (path === '/api/openapi.json' && event.req.method === 'GET') {
-      return new Response(document, { headers: { 'content-type': 'application/json', 'cache-control': 'no-cache' } });
-    }
-    const settings = currentSettings();
+    if (path === '/api/openapi.json' && event.req.method === 'GET') return jsonText(200, document, { 'cache-control': 'no-cache' });
+    const settings = watch.refresh();
     // spec §7: both 503 cases affect every call; §5: then the token; §8: then the rate limit.
     if (!isConfigured(settings)) return error(503, 'Not configured');
     if (!settings.apiEnabled) return error(503, 'API disabled');
-    if (!(await gate.check(event.req.headers.get('authorization'), settings.tokenHash))) {
-      return error(401, 'Unauthorized');
-    }
-    const decision = limiter.take(settings.tokenHash!, settings.rateLimit, nowMs());
-    // IETF draft-ietf-httpapi-ratelimit-headers: lets clients pace themselves before they hit the limit.
-    // h3 sends `headers` with answers below 400 and `errHeaders` with the others: both carry them.
-    for (const headers of [event.res.headers, event.res.errHeaders]) {
-      headers.set('ratelimit-policy', `"default";q=${decision.limit};w=60`);
-      headers.set('ratelimit', `"default";r=${decision.remaining};t=${decision.resetSeconds}`);
-      headers.set('cache-control', 'no-store');
-    }
-    if (!decision.allowed) return error(429, 'Too Many Requests', { headers: { 'retry-after': String(decision.resetSeconds) } });
-    return next();
+    const verdict = gate.check(event.req.headers.get('authorization'), settings.tokenHash);
+    if (verdict instanceof Promise) return verdict.then((ok) => (ok ? admit(event, settings, next) : error(401, 'Unauthorized')));
+    return verdict ? admit(event, settings, next) : error(401, 'Unauthorized');
   });
 
-  registerRoutes(app, createContext(options.store, () => new Date(nowMs()), currentSettings), { log, afterBooking: options.afterBooking ?? (() => {}) });
-  // A route, not onError: h3 merges the rate-limit headers into route answers, not into onError's.
-  app.all('/api/**', () => error(404, NOT_FOUND));
+  registerRoutes(app, createContext(options.store, () => new Date(nowMs()), watch.settings), {
+    log,
+    afterBooking: options.afterBooking ?? (() => {}),
+    generation: watch.generation,
+  });
   return app;
 }

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash as digestOf, timingSafeEqual } from 'node:crypto';
 import { verify } from '@node-rs/argon2';
 import { looksLikeToken } from '../app/token.ts';
 
@@ -11,22 +11,26 @@ import { looksLikeToken } from '../app/token.ts';
 export function createTokenGate(verifyHash: (hash: string, token: string) => Promise<boolean> = verify) {
   let known: { hash: string; digest: Buffer } | undefined;
   return {
-    /** Resolves true when `authorization` carries the token whose argon2id hash is `hash`. */
-    async check(authorization: string | null, hash: string | null): Promise<boolean> {
+    /**
+     * Returns true when `authorization` carries the token whose argon2id hash is `hash`: at once when the
+     * answer is known, as a promise when argon2 must run (the first time a token is seen).
+     */
+    check(authorization: string | null, hash: string | null): boolean | Promise<boolean> {
       if (hash === null || authorization === null) return false;
       const match = /^Bearer +(\S+) *$/i.exec(authorization);
       const token = match?.[1];
       if (token === undefined || !looksLikeToken(token)) return false; // cheap rejects first
-      const digest = createHash('sha256').update(token).digest();
+      const digest = digestOf('sha256', token, 'buffer') as Buffer; // one-shot SHA-256: no Hash object per request
       if (known?.hash === hash) return timingSafeEqual(known.digest, digest);
-      let ok = false;
-      try {
-        ok = await verifyHash(hash, token);
-      } catch {
-        ok = false; // a damaged hash in the file locks the API, it does not crash it
-      }
-      if (ok) known = { hash, digest };
-      return ok;
+      return Promise.resolve()
+        .then(() => verifyHash(hash, token))
+        .then(
+        (ok) => {
+          if (ok) known = { hash, digest };
+          return ok;
+        },
+        () => false, // a damaged hash in the file locks the API, it does not crash it
+      );
     },
     /** Forgets the remembered digest. */
     forget(): void {

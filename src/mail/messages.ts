@@ -2,7 +2,6 @@
  * The booking e-mails: a confirmation to the customer and a notice to the practice, each as text and HTML in the
  * installation's locale, with an .ics attachment. Pure: everything comes in as arguments.
  */
-import { createEvent } from 'ics';
 import type { OutgoingMessage } from '../store/outbox.ts';
 import type { Locale } from '../store/settings.ts';
 
@@ -72,37 +71,85 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
+const formatters = new Map<string, { day: Intl.DateTimeFormat; time: Intl.DateTimeFormat }>();
+
 /** Returns the local date and time of an instant, e.g. `Tuesday, 24 November 2026, 09:30 (Europe/Berlin)`. */
 export function localWhen(unix: number, zone: string, dateLocale: string): string {
+  // Building an Intl.DateTimeFormat costs far more than using one: one pair per locale and zone.
+  let format = formatters.get(`${dateLocale} ${zone}`);
+  if (!format) {
+    format = {
+      day: new Intl.DateTimeFormat(dateLocale, { timeZone: zone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }),
+      time: new Intl.DateTimeFormat(dateLocale, { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
+    };
+    formatters.set(`${dateLocale} ${zone}`, format);
+  }
   const date = new Date(unix * 1000);
-  const day = new Intl.DateTimeFormat(dateLocale, { timeZone: zone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(date);
-  const time = new Intl.DateTimeFormat(dateLocale, { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(date);
-  return `${day}, ${time} (${zone})`;
+  return `${format.day.format(date)}, ${format.time.format(date)} (${zone})`;
 }
 
-/** Returns the calendar file: one VEVENT, UID from the booking reference, times in UTC (RFC 5545). */
-export function bookingIcs(facts: BookingFacts, sequence = 0): string {
-  const result = createEvent({
-    productId: '-//planner//booking//EN',
-    method: 'REQUEST',
-    uid: `${facts.reference}@planner`,
-    sequence,
-    start: facts.startAt * 1000,
-    startInputType: 'utc',
-    startOutputType: 'utc',
-    end: facts.endAt * 1000,
-    endInputType: 'utc',
-    endOutputType: 'utc',
-    title: `${facts.reasonName} – ${facts.practiceName}`,
-    description: `${facts.scheduleName}. ${facts.reference}`,
-    status: 'CONFIRMED',
-    organizer: { name: facts.practiceName, email: facts.notifyEmail },
+/** Returns text escaped for an iCalendar TEXT value (RFC 5545 §3.3.11). */
+function icsText(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+}
+
+/** Returns a quoted iCalendar parameter value (no quotes, control characters or line breaks inside). */
+function icsParam(text: string): string {
+  return `"${text.replace(/["\u0000-\u001f\u007f]/g, ' ')}"`;
+}
+
+/** Returns `line` folded at 75 octets with CRLF + space (RFC 5545 §3.1), never splitting a UTF-8 character. */
+function fold(line: string): string {
+  const parts: string[] = [];
+  let current = '';
+  let octets = 0;
+  for (const char of line) {
+    const size = Buffer.byteLength(char);
+    if (octets + size > (parts.length === 0 ? 75 : 74)) {
+      parts.push(current);
+      current = '';
+      octets = 0;
+    }
+    current += char;
+    octets += size;
+  }
+  parts.push(current);
+  return parts.join('\r\n ');
+}
+
+/** Returns a UTC instant as an iCalendar DATE-TIME, e.g. `20261124T083000Z`. */
+function icsTime(unix: number): string {
+  return new Date(unix * 1000).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+}
+
+/**
+ * Returns the calendar file: one VEVENT, UID from the booking reference, times in UTC (RFC 5545).
+ * `stamp` is when it was made (DTSTAMP); the organizer is the practice, the attendee the customer.
+ */
+export function bookingIcs(facts: BookingFacts, stamp: number, sequence = 0): string {
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//planner//booking//EN',
+    'CALSCALE:GREGORIAN',
+    'METHOD:REQUEST',
+    'BEGIN:VEVENT',
+    `UID:${facts.reference}@planner`,
+    `DTSTAMP:${icsTime(stamp)}`,
+    `DTSTART:${icsTime(facts.startAt)}`,
+    `DTEND:${icsTime(facts.endAt)}`,
+    `SEQUENCE:${sequence}`,
+    `SUMMARY:${icsText(`${facts.reasonName} – ${facts.practiceName}`)}`,
+    `DESCRIPTION:${icsText(`${facts.scheduleName}. ${facts.reference}`)}`,
+    'STATUS:CONFIRMED',
+    `ORGANIZER;CN=${icsParam(facts.practiceName)}:mailto:${facts.notifyEmail}`,
     ...(facts.customerEmail
-      ? { attendees: [{ name: facts.customerName || facts.customerEmail, email: facts.customerEmail, rsvp: false, partstat: 'ACCEPTED' as const, role: 'REQ-PARTICIPANT' as const }] }
-      : {}),
-  });
-  if (result.error || !result.value) throw new Error(`cannot build the calendar file: ${result.error?.message}`);
-  return result.value;
+      ? [`ATTENDEE;CN=${icsParam(facts.customerName || facts.customerEmail)};ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=FALSE:mailto:${facts.customerEmail}`]
+      : []),
+    'END:VEVENT',
+    'END:VCALENDAR',
+  ];
+  return `${lines.map(fold).join('\r\n')}\r\n`;
 }
 
 type Row = [label: string, value: string];
@@ -130,12 +177,15 @@ function oneLine(text: string): string {
   return text.replace(/[\r\n\t]+/g, ' ');
 }
 
-/** Returns the messages a new booking sends: the customer's confirmation (when an e-mail was given) and the practice's notice. */
-export function bookingMessages(facts: BookingFacts): OutgoingMessage[] {
+/**
+ * Returns the messages a new booking sends: the customer's confirmation (when an e-mail was given) and the
+ * practice's notice. `stamp` is the instant they are made (the .ics DTSTAMP).
+ */
+export function bookingMessages(facts: BookingFacts, stamp: number): OutgoingMessage[] {
   const words = WORDS[facts.locale];
   const when = localWhen(facts.startAt, facts.timeZone, words.dateLocale);
   const minutes = Math.round((facts.endAt - facts.startAt) / 60);
-  const ics = bookingIcs(facts);
+  const ics = bookingIcs(facts, stamp);
   const messages: OutgoingMessage[] = [];
   const appointment: Row[] = [
     [words.what, facts.reasonName],

@@ -1,4 +1,4 @@
-import { createTransport } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { OutgoingMessage } from '../store/outbox.ts';
 
 /** One SMTP connection setup, from a URL such as `smtp://user:pass@host:587` or `smtps://host:465`. */
@@ -10,10 +10,15 @@ export interface Mailer {
 
 /** Returns a mailer for `url`, with time-outs so a dead server cannot hold a delivery for long. */
 export function createMailer(url: string): Mailer {
-  const transport = createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+  // nodemailer loads on the first message: the CLI's other commands start without it.
+  let transport: Promise<Transporter> | undefined;
+  const connect = () =>
+    (transport ??= import('nodemailer').then(({ createTransport }) =>
+      createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }),
+    ));
   return {
     async send(from, message, messageId) {
-      const info = await transport.sendMail({
+      const info = await (await connect()).sendMail({
         from,
         to: message.recipient,
         subject: message.subject,
@@ -27,7 +32,7 @@ export function createMailer(url: string): Mailer {
       return String(info.response);
     },
     close() {
-      transport.close();
+      void transport?.then((open) => open.close());
     },
   };
 }

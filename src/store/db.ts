@@ -54,6 +54,8 @@ export function openStore(file: string, options: { mustExist?: boolean } = {}): 
   }
   const statements = new Map<string, StatementSync>();
   let depth = 0;
+  // Asked once per API request: its own statement, answering an array instead of building an object.
+  let dataVersion: StatementSync | undefined;
   const store: Store = {
     file,
     db,
@@ -81,13 +83,18 @@ export function openStore(file: string, options: { mustExist?: boolean } = {}): 
       }
     },
     dataVersion() {
-      return (store.sql('PRAGMA data_version').get() as { data_version: number }).data_version;
+      if (!dataVersion) {
+        dataVersion = db.prepare('PRAGMA data_version');
+        dataVersion.setReturnArrays(true);
+      }
+      return (dataVersion.get() as unknown as [number])[0];
     },
     schemaVersion() {
       return (store.sql('PRAGMA user_version').get() as { user_version: number }).user_version;
     },
     close() {
       statements.clear();
+      dataVersion = undefined;
       if (db.isOpen) db.close();
     },
   };

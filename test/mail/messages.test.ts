@@ -2,6 +2,8 @@ import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { bookingMessages, escapeHtml, localWhen, type BookingFacts } from '../../src/mail/messages.ts';
 
+const STAMP = Date.parse('2026-11-21T12:00:00Z') / 1000;
+
 const FACTS: BookingFacts = {
   practiceName: 'Praxis <Sonne> & Co',
   notifyEmail: 'desk@sonne.example',
@@ -30,7 +32,7 @@ function parseEvent(ics: string) {
 }
 
 describe('booking messages', () => {
-  const [confirmation, notice] = bookingMessages(FACTS);
+  const [confirmation, notice] = bookingMessages(FACTS, STAMP);
 
   it('sends a confirmation to the customer and a notice to the practice', () => {
     expect(confirmation!.kind).toBe('confirmation');
@@ -67,23 +69,32 @@ describe('booking messages', () => {
     expect(event.organizer.toLowerCase()).toBe('mailto:desk@sonne.example'); // URI schemes are case-insensitive
     expect(event.attendees.map((attendee) => String(attendee.getFirstValue()).toLowerCase())).toEqual(['mailto:ada@example.com']);
     expect(event.sequence).toBe(0);
+    expect(event.component.getFirstPropertyValue('dtstamp')!.toString()).toBe('2026-11-21T12:00:00Z');
+  });
+
+  it('escapes iCalendar text and folds long lines at 75 octets without splitting a character', () => {
+    const [message] = bookingMessages({ ...FACTS, reasonName: 'Röntgen; Knie, links\\rechts', practiceName: 'Ä'.repeat(60) }, STAMP);
+    for (const line of message!.ics.split('\r\n')) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
+    const { event } = parseEvent(message!.ics);
+    expect(event.summary).toBe(`Röntgen; Knie, links\\rechts – ${'Ä'.repeat(60)}`);
+    expect(message!.ics.endsWith('END:VCALENDAR\r\n')).toBe(true);
   });
 
   it('speaks German for locale de', () => {
-    const [german] = bookingMessages({ ...FACTS, locale: 'de' });
+    const [german] = bookingMessages({ ...FACTS, locale: 'de' }, STAMP);
     expect(german!.subject).toBe('Ihr Termin bei Praxis <Sonne> & Co: Dienstag, 24. November 2026, 09:30 (Europe/Berlin)');
     expect(german!.text).toContain('Ihr Termin ist gebucht.');
     expect(german!.text).toContain('30 Minuten');
   });
 
   it('without a customer e-mail only the practice is told', () => {
-    const messages = bookingMessages({ ...FACTS, customerEmail: null });
+    const messages = bookingMessages({ ...FACTS, customerEmail: null }, STAMP);
     expect(messages.map((message) => message.kind)).toEqual(['notice']);
     expect(parseEvent(messages[0]!.ics).event.attendees).toEqual([]);
   });
 
   it('keeps line breaks out of subjects', () => {
-    const [, noticeOf] = bookingMessages({ ...FACTS, customerName: 'Ada\r\nBcc: victim@example.com' });
+    const [, noticeOf] = bookingMessages({ ...FACTS, customerName: 'Ada\r\nBcc: victim@example.com' }, STAMP);
     expect(noticeOf!.subject).not.toMatch(/[\r\n]/);
   });
 

@@ -3,7 +3,7 @@ import { invalid } from '../../errors.ts';
 import { isConfigured } from '../../app/installation.ts';
 import { openStore } from '../../store/db.ts';
 import { readSettings } from '../../store/settings.ts';
-import { watchSettings } from '../../store/settings-watch.ts';
+import { watchStore } from '../../store/settings-watch.ts';
 import { dbPath, print, whole } from '../shared.ts';
 
 /** Returns the first retry delay of the outbox in seconds: env PLANNER_MAIL_RETRY_SECONDS, default 30. */
@@ -27,7 +27,7 @@ export async function serve(command: Command, options: ServeOptions): Promise<vo
     // Loaded here so that other commands start without the HTTP and mail stacks.
     const { startServer } = await import('../../http/server.ts');
     const { startOutboxWorker } = await import('../../mail/worker.ts');
-    const worker = startOutboxWorker({ store, settings: watchSettings(store), log: (line) => process.stderr.write(`${line}\n`), retryBaseSeconds: retryBase() });
+    const worker = startOutboxWorker({ store, settings: watchStore(store).refresh, log: (line) => process.stderr.write(`${line}\n`), retryBaseSeconds: retryBase() });
     let server;
     try {
       server = await startServer(store, { host: options.host, port, afterBooking: worker.kick });

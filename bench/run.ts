@@ -1,0 +1,333 @@
+/**
+ * `npm run bench`: the performance benchmark. Builds the installation (bench/generate.ts), starts the real
+ * `planner serve`, drives it with autocannon from this process, and runs each scenario beside its floor in the
+ * same run: shared machines drift, ratios do not. Prints a table, writes bench/latest.json, and with `--docs`
+ * rewrites docs/performance.md. Every load run is bounded by time or count and stops by itself.
+ */
+import autocannon from 'autocannon';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { generate, ZONE } from './generate.ts';
+import { SECONDS_PER_DAY } from '../src/domain/days.ts';
+import { lookAhead } from '../src/domain/availability.ts';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const BIN = join(ROOT, 'bin/planner.js');
+const work = mkdtempSync(join(tmpdir(), 'planner-bench-'));
+const children: ChildProcess[] = [];
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+  rmSync(work, { recursive: true, force: true });
+});
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+function cli(db: string, ...args: string[]): Promise<string> {
+  return new Promise((done, fail) =>
+    execFile(process.execPath, [BIN, ...args, '--db', db], (error, stdout, stderr) => (error ? fail(new Error(stderr)) : done(stdout))),
+  );
+}
+
+async function wallTime(args: string[], runs = 5): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    await new Promise((done) => execFile(process.execPath, [BIN, ...args], done));
+    times.push(performance.now() - started);
+  }
+  return median(times);
+}
+
+interface Server {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+async function startServer(db: string): Promise<Server> {
+  // BENCH_SERVER_FLAGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server while it is measured.
+  const flags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...flags, BIN, 'serve', '--port', '0', '--db', db], { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  let out = '';
+  const url = await new Promise<string>((done, fail) => {
+    child.stdout!.on('data', (chunk) => {
+      out += chunk;
+      const match = /serving (http:\/\/\S+)\/api/.exec(out);
+      if (match) done(match[1]!);
+    });
+    child.once('exit', (code) => fail(new Error(`serve exited with ${code}`)));
+  });
+  return {
+    url,
+    pid: child.pid!,
+    async stop() {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
+/** Returns the resident set size of a process in MiB (Linux). */
+function rssMiB(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : NaN;
+}
+
+interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  total: number;
+}
+
+async function load(options: autocannon.Options): Promise<Load> {
+  const result = await autocannon({ connections: 10, ...options });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    total: result.requests.total,
+  };
+}
+
+/** Runs subject and floor alternately after a warm-up; returns the median of each (shared machines drift). */
+async function sideBySide(subject: autocannon.Options, floor: autocannon.Options, rounds = 3, seconds = 3) {
+  await load({ ...subject, duration: 1 });
+  await load({ ...floor, duration: 1 });
+  const a: Load[] = [];
+  const b: Load[] = [];
+  for (let round = 0; round < rounds; round++) {
+    a.push(await load({ ...subject, duration: seconds }));
+    b.push(await load({ ...floor, duration: seconds }));
+  }
+  const pick = (runs: Load[]): Load => ({
+    rps: median(runs.map((run) => run.rps)),
+    p50: median(runs.map((run) => run.p50)),
+    p99: median(runs.map((run) => run.p99)),
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+    non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
+    total: runs.reduce((sum, run) => sum + run.total, 0),
+  });
+  return { subject: pick(a), floor: pick(b) };
+}
+
+/** Returns the median Server-Timing `app;dur` (ms) of `count` sequential calls. */
+async function serverTime(url: string, token: string, count = 60): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+    times.push(Number(/dur=([\d.]+)/.exec(response.headers.get('server-timing') ?? '')?.[1]));
+  }
+  return median(times);
+}
+
+/** The floor of GET /days: the window's bookings read once with the one indexed query the server uses, here. */
+function windowQueryTime(db: string, scheduleId: number, daysAhead: number, runs = 60): { ms: number; rows: number } {
+  const handle = new DatabaseSync(db, { readOnly: true });
+  const now = Math.floor(Date.now() / 1000);
+  const window = lookAhead({ zone: ZONE, now, rules: { daysAhead, noticeMinutes: 0, stepMinutes: 15, capacity: 1 } });
+  const query = handle.prepare(
+    `SELECT start_at AS startAt, end_at AS endAt FROM bookings
+     WHERE schedule_id = ? AND start_at >= ? AND start_at < ? AND end_at > ? ORDER BY start_at`,
+  );
+  let rows = 0;
+  const times: number[] = [];
+  for (let i = 0; i < runs + 5; i++) {
+    const started = performance.now();
+    rows = query.all(scheduleId, window.from - SECONDS_PER_DAY, window.to, window.from).length;
+    if (i >= 5) times.push(performance.now() - started);
+  }
+  handle.close();
+  return { ms: median(times), rows };
+}
+
+async function token(db: string): Promise<string> {
+  return JSON.parse(await cli(db, 'token', 'new', '--json')).token;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+const results: Record<string, unknown> = {};
+const started = performance.now();
+const now = new Date();
+const db = join(work, 'bench.db');
+const generated = generate({ file: db, now });
+log(`generated ${generated.bookings} future bookings (${(generated.takenShare * 100).toFixed(0)}% of slot starts taken) in ${generated.elapsedMs.toFixed(0)} ms`);
+results.data = generated;
+await cli(db, 'api', 'limit', '1000000000');
+const key = await token(db);
+const auth = { authorization: `Bearer ${key}` };
+
+// 7. Start-up (before anything else loads the machine).
+results.startup = { versionMs: await wallTime(['--version']), statusMs: await wallTime(['status', '--db', db]) };
+
+const server = await startServer(db);
+const api = `${server.url}/api`;
+const rss: Record<string, number> = { start: rssMiB(server.pid) };
+
+// 1. GET /schedules against a bare node:http server answering the same bytes.
+const sample = await fetch(`${api}/schedules`, { headers: auth });
+const sampleHeaders: Record<string, string> = {};
+sample.headers.forEach((value, name) => {
+  if (!['date', 'connection', 'keep-alive', 'server-timing', 'transfer-encoding'].includes(name)) sampleHeaders[name] = value;
+});
+const bytesFile = join(work, 'schedules.json');
+writeFileSync(bytesFile, JSON.stringify({ body: await sample.text(), headers: sampleHeaders }));
+const floorChild = spawn(process.execPath, [join(ROOT, 'bench/floor-http.ts'), bytesFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+children.push(floorChild);
+const [floorPort] = (await once(floorChild.stdout!, 'data')) as [Buffer];
+const floorUrl = `http://127.0.0.1:${String(floorPort).trim()}/api/schedules`;
+const schedules = await sideBySide({ url: `${api}/schedules`, headers: auth, pipelining: 10 }, { url: floorUrl, pipelining: 10 });
+floorChild.kill();
+results.schedules = { ...schedules, ratio: schedules.subject.rps / schedules.floor.rps, target: '>= 0.6' };
+rss.warm = rssMiB(server.pid);
+
+// 2. GET /days over 365 days with the bookings, against reading the window's bookings once.
+const daysUrl = `${api}/days?schedule=1&reason=1`;
+const daysTime = await serverTime(daysUrl, key);
+const daysFloor = windowQueryTime(db, 1, 365);
+const daysLoad = await load({ url: daysUrl, headers: auth, duration: 5 });
+results.days = { serverMs: daysTime, floorMs: daysFloor.ms, windowRows: daysFloor.rows, ratio: daysTime / daysFloor.ms, target: '<= 3', load: daysLoad };
+
+// 3. GET /slots of the busiest day, and GET /forms.
+const slotsUrl = `${api}/slots?schedule=1&reason=1&day=${generated.busiestDay}`;
+const freeOnBusiest = (await (await fetch(slotsUrl, { headers: auth })).json()) as { data: string[] };
+const formsUrl = `${api}/forms?schedule=1&reason=1&slot=${encodeURIComponent(freeOnBusiest.data[0]!)}`;
+results.slots = { day: generated.busiestDay, serverMs: await serverTime(slotsUrl, key), load: await load({ url: slotsUrl, headers: auth, duration: 5 }) };
+results.forms = { serverMs: await serverTime(formsUrl, key), load: await load({ url: formsUrl, headers: auth, duration: 5 }) };
+
+// 4. POST /bookings on distinct free slots, against the same inserts done directly on a copy of the file.
+const targets: { schedule: number; reason: number; slot: string }[] = [];
+for (let schedule = 3; schedule <= 10 && targets.length < 1500; schedule++) {
+  const reason = (schedule - 1) * 4 + 1; // the 15-minute reason: free starts never overlap each other
+  const days = ((await (await fetch(`${api}/days?schedule=${schedule}&reason=${reason}`, { headers: auth })).json()) as { data: string[] }).data;
+  for (const day of days.slice(1)) {
+    const slots = ((await (await fetch(`${api}/slots?schedule=${schedule}&reason=${reason}&day=${day}`, { headers: auth })).json()) as { data: string[] }).data;
+    for (const slot of slots) targets.push({ schedule, reason, slot });
+    if (targets.length >= 1500) break;
+  }
+}
+const copy = join(work, 'floor.db');
+new DatabaseSync(db).exec(`VACUUM INTO '${copy}'`);
+let next = 0;
+const posted = await load({
+  url: `${api}/bookings`,
+  method: 'POST',
+  headers: { ...auth, 'content-type': 'application/json' },
+  amount: targets.length,
+  requests: [
+    {
+      setupRequest: (request) => {
+        const target = targets[next++ % targets.length]!;
+        const submission = { first_name: 'Bench', last_name: `Client ${next}`, email: `post${next}@bench.example` };
+        return { ...request, body: JSON.stringify({ ...target, submission }) };
+      },
+    },
+  ],
+});
+const floorDb = new DatabaseSync(copy, { timeout: 5000 });
+floorDb.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON');
+const insertCustomer = floorDb.prepare("INSERT INTO customers (email_key, email, first_name, last_name, created_at) VALUES (?, ?, 'Bench', ?, 'now')");
+const insertBooking = floorDb.prepare(
+  "INSERT INTO bookings (reference, schedule_id, reason_id, customer_id, start_at, end_at, submission, source, created_at) VALUES (?, ?, ?, ?, ?, ?, '{}', 'api', 'now')",
+);
+const insertMail = floorDb.prepare(
+  "INSERT INTO outbox (booking_id, kind, recipient, subject, body, next_attempt_at, retry_from, created_at) VALUES (?, 'notice', 'desk@bench.example', 'New booking', ?, 0, 0, 'now')",
+);
+const mailBody = 'x'.repeat(3000); // about the size of a real message with its .ics
+const floorStart = performance.now();
+for (let index = 0; index < targets.length; index++) {
+  floorDb.exec('BEGIN IMMEDIATE');
+  const customer = Number(insertCustomer.run(`floor${index}@bench.example`, `floor${index}@bench.example`, `Client ${index}`).lastInsertRowid);
+  const startAt = Math.floor(Date.now() / 1000) + 86_400 * 400 + index * 900;
+  const booking = Number(insertBooking.run(`F${index}`, 3, 9, customer, startAt, startAt + 900).lastInsertRowid);
+  insertMail.run(booking, mailBody);
+  insertMail.run(booking, mailBody);
+  floorDb.exec('COMMIT');
+}
+const floorRate = targets.length / ((performance.now() - floorStart) / 1000);
+floorDb.close();
+results.bookings = { posted, bookingsPerSecond: posted.rps, floorPerSecond: floorRate, ratio: posted.rps / floorRate, target: '>= 0.3' };
+
+// 6. Memory after the full run.
+rss.end = rssMiB(server.pid);
+results.rssMiB = rss;
+await server.stop();
+
+// 5. Growth: GET /days server time by look-ahead (same file) and by total bookings (same look-ahead).
+const growthWindow: Record<string, unknown>[] = [];
+{
+  const growthServer = await startServer(db);
+  for (const days of [30, 90, 365]) {
+    await cli(db, 'schedule', 'set', '1', '--days-ahead', String(days));
+    const ms = await serverTime(`${growthServer.url}/api/days?schedule=1&reason=1`, key);
+    growthWindow.push({ daysAhead: days, serverMs: ms, windowRows: windowQueryTime(db, 1, days).rows });
+  }
+  await growthServer.stop();
+}
+const growthTotal: Record<string, unknown>[] = [];
+for (const total of [1_000, 10_000, 100_000]) {
+  const file = join(work, `growth-${total}.db`);
+  const made = generate({ file, now, schedules: 1, fill: 0.03, pastBookings: 0 });
+  rmSync(file, { force: true });
+  const sized = generate({ file, now, schedules: 1, fill: 0.03, pastBookings: Math.max(0, total - made.bookings) });
+  await cli(file, 'api', 'limit', '1000000000');
+  const growthKey = await token(file);
+  const growthServer = await startServer(file);
+  const ms = await serverTime(`${growthServer.url}/api/days?schedule=1&reason=1`, growthKey);
+  growthTotal.push({ totalBookings: sized.bookings + sized.pastBookings, inWindow: sized.bookings, serverMs: ms });
+  await growthServer.stop();
+}
+results.growth = { byWindow: growthWindow, byTotal: growthTotal };
+results.machine = { node: process.version, platform: `${platform()} ${release()}`, cpus: `${cpus().length} × ${cpus()[0]?.model}`, memoryGiB: Math.round(totalmem() / 2 ** 30) };
+results.elapsedSeconds = (performance.now() - started) / 1000;
+results.ranAt = now.toISOString();
+
+// ---------------------------------------------------------------------------------------------------------
+
+const r = results as any;
+const f1 = (value: number) => value.toFixed(1);
+const f2 = (value: number) => value.toFixed(2);
+const rows: string[][] = [
+  ['1. GET /schedules', `${Math.round(r.schedules.subject.rps)} req/s, p50 ${r.schedules.subject.p50} ms, p99 ${r.schedules.subject.p99} ms`, `bare node:http ${Math.round(r.schedules.floor.rps)} req/s, p50 ${r.schedules.floor.p50} ms, p99 ${r.schedules.floor.p99} ms`, f2(r.schedules.ratio), r.schedules.target],
+  ['2. GET /days (365 d)', `${f2(r.days.serverMs)} ms server time; ${Math.round(r.days.load.rps)} req/s, p99 ${r.days.load.p99} ms`, `${f2(r.days.floorMs)} ms to read the window's ${r.days.windowRows} bookings`, f2(r.days.ratio), r.days.target],
+  ['3. GET /slots (busiest day)', `${f2(r.slots.serverMs)} ms server time; ${Math.round(r.slots.load.rps)} req/s, p99 ${r.slots.load.p99} ms`, '', '', ''],
+  ['3. GET /forms', `${f2(r.forms.serverMs)} ms server time; ${Math.round(r.forms.load.rps)} req/s, p99 ${r.forms.load.p99} ms`, '', '', ''],
+  ['4. POST /bookings', `${Math.round(r.bookings.bookingsPerSecond)} bookings/s, ${r.bookings.posted.non2xx + r.bookings.posted.errors} errors of ${r.bookings.posted.total}`, `${Math.round(r.bookings.floorPerSecond)} direct inserts/s (same rows, same pragmas)`, f2(r.bookings.ratio), r.bookings.target],
+  ['5. /days by look-ahead', growthWindow.map((g: any) => `${g.daysAhead} d: ${f2(g.serverMs)} ms (${g.windowRows} rows)`).join('; '), '', '', ''],
+  ['5. /days by total bookings', growthTotal.map((g: any) => `${g.totalBookings}: ${f2(g.serverMs)} ms`).join('; '), '', '', 'flat'],
+  ['6. RSS (MiB)', `start ${f1(rss.start!)}, warm ${f1(rss.warm!)}, end ${f1(rss.end!)}`, '', '', ''],
+  ['7. Start-up', `planner --version ${Math.round(r.startup.versionMs)} ms, planner status ${Math.round(r.startup.statusMs)} ms`, '', '', ''],
+];
+const table = [
+  '| scenario | planner | floor | ratio | target |',
+  '|---|---|---|---|---|',
+  ...rows.map((row) => `| ${row.join(' | ')} |`),
+].join('\n');
+console.log(table);
+console.log(`\n${r.data.bookings} future bookings, ${Math.round(r.data.takenShare * 100)}% of slot starts taken; ${r.machine.cpus}, ${r.machine.node}; ${f1(r.elapsedSeconds)} s`);
+writeFileSync(join(ROOT, 'bench/latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+if (process.argv.includes('--docs')) {
+  const docs = join(ROOT, 'docs/performance.md');
+  const text = readFileSync(docs, 'utf8');
+  const block = `<!-- bench:start -->\nRun ${r.ranAt.slice(0, 16).replace('T', ' ')} UTC on ${r.machine.cpus}, ${r.machine.memoryGiB} GiB, ${r.machine.platform}, Node ${r.machine.node}; ${r.data.bookings} future bookings (${Math.round(r.data.takenShare * 100)}% of slot starts taken); the run took ${f1(r.elapsedSeconds)} s.\n\n${table}\n<!-- bench:end -->`;
+  writeFileSync(docs, text.replace(/<!-- bench:start -->[\s\S]*<!-- bench:end -->/, block));
+  log(`updated ${docs}`);
+}
+process.exit(0);
