@@ -10,10 +10,22 @@ import { checkContract } from './contract.ts';
 export const ROOT = resolve(import.meta.dirname, '..');
 export const BIN = join(ROOT, 'bin/planner.js');
 
+// What the helpers start or create is undone after the test file. Hooks cannot be registered from inside a
+// running test, so the cleanups are collected here and run by one hook registered when the file loads this module.
+const cleanups: (() => unknown)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** Runs `cleanup` after the test file (also when it is registered inside a test). */
+export function onCleanup(cleanup: () => unknown): void {
+  cleanups.push(cleanup);
+}
+
 /** Returns a fresh temp folder, removed after the test file. */
 export function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'planner-test-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 
@@ -114,7 +126,7 @@ export async function serve(db: string, env: Record<string, string> = {}): Promi
       return code as number | null;
     },
   };
-  afterAll(() => server.stop());
+  cleanups.push(() => server.stop());
   return server;
 }
 
@@ -158,6 +170,9 @@ export function cliOnTerminal(db: string, ...args: string[]) {
     }
   });
   const exited = once(child, 'exit').then(([code]) => code as number);
+  cleanups.push(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
   return {
     async answer(text: string, keys: string): Promise<void> {
       if (!screen.includes(text)) await new Promise<void>((resolveWait) => waiting.push({ text, resolve: resolveWait }));

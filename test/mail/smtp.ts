@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { afterAll } from 'vitest';
+import { onCleanup } from '../helpers.ts';
 
 export interface TestSmtp {
   port: number;
@@ -68,7 +68,7 @@ export async function startSmtp(options: { port?: number; reject?: (recipient: s
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-  afterAll(() => smtp.close());
+  onCleanup(() => smtp.close());
   return smtp;
 }
 
