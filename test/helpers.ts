@@ -75,6 +75,19 @@ export async function initDb(db: string): Promise<void> {
   await cliOk(db, 'init', '--name', 'Test Practice', '--timezone', 'Europe/Berlin', '--notify', 'desk@practice.example');
 }
 
+/**
+ * Makes a bookable installation through the CLI: init, one schedule open every day 08:00-18:00 (30 days ahead,
+ * no notice, 30-minute step unless given) with a 30-minute reason, the API on. Returns the new token.
+ */
+export async function bookableDb(db: string, schedule: { name?: string; step?: string } = {}): Promise<string> {
+  await initDb(db);
+  await cliOk(db, 'schedule', 'add', schedule.name ?? 'Dr. Weber', '--days-ahead', '30', '--notice', '0', '--step', schedule.step ?? '30');
+  await cliOk(db, 'reason', 'add', '1', 'Check-up', '--duration', '30');
+  await cliOk(db, 'hours', 'set', '1', 'mon-sun', '08:00-18:00');
+  await cliOk(db, 'api', 'enable');
+  return (await cliJson(db, 'token', 'new')).token;
+}
+
 /** Returns every row of every table, to show that a failed command changed nothing. */
 export function snapshot(db: string): Record<string, unknown[]> {
   const handle = new DatabaseSync(db, { readOnly: true });

@@ -1,7 +1,7 @@
 import createClient from 'openapi-fetch';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { cliJson, cliOk, initDb, serve, tempDb } from '../helpers.ts';
+import { bookableDb, serve, tempDb } from '../helpers.ts';
 import { checkContract } from '../contract.ts';
 import { clientTypes } from './generate.ts';
 import type { paths } from './planner-api.d.ts';
@@ -13,12 +13,7 @@ describe('a TypeScript client generated from the document (openapi-typescript + 
 
   it('runs the six calls against a real server, typed end to end', async () => {
     const db = tempDb();
-    await initDb(db);
-    await cliOk(db, 'schedule', 'add', 'Dr. Weber', '--days-ahead', '30', '--notice', '0');
-    await cliOk(db, 'reason', 'add', '1', 'Check-up', '--duration', '30');
-    await cliOk(db, 'hours', 'set', '1', 'mon-sun', '08:00-18:00');
-    await cliOk(db, 'api', 'enable');
-    const { token } = await cliJson(db, 'token', 'new');
+    const token = await bookableDb(db, { step: '15' });
     const server = await serve(db);
     const client = createClient<paths>({ baseUrl: `${server.url}/api`, headers: { Authorization: `Bearer ${token}` } });
     // Every answer also goes through the contract check.

@@ -1,19 +1,9 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { api, cli, cliJson, cliOk, initDb, serve, tempDb } from '../helpers.ts';
+import { api, bookableDb, cli, cliJson, cliOk, initDb, serve, tempDb } from '../helpers.ts';
 import { freePort, startSmtp } from './smtp.ts';
 
 const FAST_RETRY = { PLANNER_MAIL_RETRY_SECONDS: '0.2' };
-
-/** An installation with one schedule open every day 08:00-18:00, the API on; returns the token. */
-async function installation(db: string): Promise<string> {
-  await initDb(db);
-  await cliOk(db, 'schedule', 'add', 'Dr. Weber', '--days-ahead', '30', '--notice', '0', '--step', '30');
-  await cliOk(db, 'reason', 'add', '1', 'Check-up', '--duration', '30');
-  await cliOk(db, 'hours', 'set', '1', 'mon-sun', '08:00-18:00');
-  await cliOk(db, 'api', 'enable');
-  return (await cliJson(db, 'token', 'new')).token;
-}
 
 /** Returns free slots of the second listed day (the server reads the real clock). */
 async function freeSlots(url: string, token: string): Promise<string[]> {
@@ -33,7 +23,7 @@ describe('booking e-mails over real SMTP', () => {
   it('a booking sends the confirmation and the notice, as text and HTML with a valid .ics', async () => {
     const smtp = await startSmtp();
     const db = tempDb();
-    const token = await installation(db);
+    const token = await bookableDb(db);
     await cliOk(db, 'mail', 'set', `smtp://planner:s3cret@127.0.0.1:${smtp.port}`, '--from', 'Test Practice <desk@practice.example>');
     const server = await serve(db);
     const [slot] = await freeSlots(server.url, token);
@@ -66,7 +56,7 @@ describe('booking e-mails over real SMTP', () => {
   it('`planner bookings add` books through the same path and its mails go out from the running server', async () => {
     const smtp = await startSmtp();
     const db = tempDb();
-    const token = await installation(db);
+    const token = await bookableDb(db);
     await cliOk(db, 'mail', 'set', smtp.url, '--from', 'desk@practice.example');
     const server = await serve(db);
     const [, slot] = await freeSlots(server.url, token);
@@ -87,7 +77,7 @@ describe('booking e-mails over real SMTP', () => {
   it('an SMTP outage loses nothing: bookings answer at once, and after a restart every message arrives exactly once', async () => {
     const port = await freePort(); // nothing listens here yet: connections are refused
     const db = tempDb();
-    const token = await installation(db);
+    const token = await bookableDb(db);
     await cliOk(db, 'mail', 'set', `smtp://127.0.0.1:${port}`, '--from', 'desk@practice.example');
     const first = await serve(db, FAST_RETRY);
     const slots = await freeSlots(first.url, token);
@@ -120,7 +110,7 @@ describe('booking e-mails over real SMTP', () => {
     let refuse = true;
     const smtp = await startSmtp({ reject: (to) => (refuse && to === 'nobody@example.com' ? 550 : undefined) });
     const db = tempDb();
-    const token = await installation(db);
+    const token = await bookableDb(db);
     await cliOk(db, 'mail', 'set', smtp.url, '--from', 'desk@practice.example');
     const server = await serve(db, FAST_RETRY);
     const [slot] = await freeSlots(server.url, token);
@@ -143,7 +133,7 @@ describe('booking e-mails over real SMTP', () => {
 
   it('without SMTP the booking succeeds and its messages wait; status says so', async () => {
     const db = tempDb();
-    const token = await installation(db);
+    const token = await bookableDb(db);
     const server = await serve(db);
     const [slot] = await freeSlots(server.url, token);
     expect((await book(server.url, token, slot!, { first_name: 'A', last_name: 'B', email: 'a@b.example' })).status).toBe(201);
