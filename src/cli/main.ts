@@ -70,4 +70,7 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-process.exitCode = await main(process.argv);
+// No top-level await: the single executable runs this file as CommonJS.
+void main(process.argv).then((code) => {
+  process.exitCode = code;
+});

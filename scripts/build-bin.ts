@@ -1,0 +1,57 @@
+/**
+ * `npm run build:bin`: makes dist/planner, one executable with Node, the CLI, the server and the argon2 addon
+ * inside (@yao-pkg/pkg, SEA mode). Works offline: pkg would download a Node build, so this seeds pkg's cache with
+ * the Node binary of the `node` devDependency first. Run `npm run build` before it (the bundle it packs).
+ *
+ * Other targets: PLANNER_TARGET=node24.21.0-linux-arm64 (or -macos-arm64) with PLANNER_TARGET_NODE=<path to that
+ * platform's node binary>; the binary must match the target's Node version.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import packageJson from '../package.json' with { type: 'json' };
+
+const root = resolve(import.meta.dirname, '..');
+const bundle = join(root, 'dist/planner.cjs');
+if (!existsSync(bundle)) throw new Error('dist/planner.cjs is missing: run `npm run build` first');
+
+const localNode = join(root, 'node_modules/node/bin/node');
+const version = execFileSync(localNode, ['--version']).toString().trim().slice(1);
+const target = process.env.PLANNER_TARGET ?? `node${version}-linux-x64`;
+const [, targetVersion, os, arch] = /^node(\d+\.\d+\.\d+)-(\w+)-(\w+)$/.exec(target) ?? [];
+if (!targetVersion) throw new Error(`PLANNER_TARGET "${target}" is not like node24.21.0-linux-x64`);
+const nodeBinary = process.env.PLANNER_TARGET_NODE ?? localNode;
+
+// pkg looks for ~/.pkg-cache/sea/node-v<version>-<os>-<arch>.tar.gz (+ .ok) and its extracted bin/node (+ .ok).
+const cache = join(homedir(), '.pkg-cache/sea');
+const name = `node-v${targetVersion}-${os === 'macos' ? 'darwin' : os}-${arch}`;
+const extracted = join(cache, name, 'bin/node');
+if (!existsSync(`${extracted}.ok`)) {
+  mkdirSync(dirname(extracted), { recursive: true });
+  copyFileSync(nodeBinary, extracted);
+  chmodSync(extracted, 0o755);
+  writeFileSync(`${extracted}.ok`, '');
+  execFileSync('tar', ['czf', join(cache, `${name}.tar.gz`), '-C', cache, name]);
+  writeFileSync(join(cache, `${name}.tar.gz.ok`), '');
+  console.log(`Seeded pkg's cache with ${nodeBinary} as ${name}.`);
+}
+
+// A package of its own for pkg's enhanced SEA pipeline: the bundle, and the addon it requires.
+const stage = join(root, 'dist/sea');
+rmSync(stage, { recursive: true, force: true });
+mkdirSync(stage, { recursive: true });
+copyFileSync(bundle, join(stage, 'planner.cjs'));
+writeFileSync(
+  join(stage, 'package.json'),
+  JSON.stringify({ name: 'planner', version: packageJson.version, bin: 'planner.cjs', pkg: { assets: [] } }, null, 2),
+);
+mkdirSync(join(stage, 'node_modules/@node-rs'), { recursive: true });
+for (const addon of ['argon2', `argon2-${os === 'macos' ? 'darwin' : os}-${arch}${os === 'linux' ? '-gnu' : ''}`]) {
+  const source = join(root, 'node_modules/@node-rs', addon);
+  if (existsSync(source)) cpSync(source, join(stage, 'node_modules/@node-rs', addon), { recursive: true, dereference: true });
+}
+
+const output = join(root, 'dist/planner');
+execFileSync(join(root, 'node_modules/.bin/pkg'), ['--sea', '--targets', target, stage, '--output', output], { stdio: 'inherit' });
+console.log(`Built ${output} (${target}).`);
