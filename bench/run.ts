@@ -56,7 +56,7 @@ interface Server {
 async function startServer(db: string): Promise<Server> {
   // BENCH_SERVER_FLAGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server while it is measured.
   const flags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...flags, BIN, 'serve', '--port', '0', '--db', db], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...flags, BIN, 'serve', '--port', '0', '--log', 'off', '--db', db], { stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   let out = '';
   const url = await new Promise<string>((done, fail) => {

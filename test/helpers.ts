@@ -111,8 +111,8 @@ export interface ServerProcess {
 }
 
 /** Starts `planner serve --port 0` as a subprocess and resolves once it prints its address. */
-export async function serve(db: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db], {
+export async function serve(db: string, env: Record<string, string> = {}, args: string[] = []): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args, '--db', db], {
     cwd: ROOT,
     env: { ...process.env, PLANNER_DB: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

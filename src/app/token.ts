@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { hash } from '@node-rs/argon2';
+import { AppError } from '../errors.ts';
 import { setTokenHash } from '../store/settings.ts';
 import { requireConfigured } from './installation.ts';
 import type { AppContext } from './context.ts';
@@ -12,6 +12,21 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 
 /** argon2id at the OWASP recommendation (19 MiB, 2 passes, 1 lane). Default algorithm of @node-rs/argon2 is argon2id. */
 export const ARGON2_OPTIONS = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+
+/**
+ * Returns the argon2 module, loaded on first use. The single executable unpacks this native addon to
+ * ~/.cache/pkg, or to PKG_NATIVE_CACHE_PATH when that is set at start: a service without a writable home needs it.
+ */
+export async function loadArgon2(): Promise<typeof import('@node-rs/argon2')> {
+  try {
+    return await import('@node-rs/argon2');
+  } catch (error) {
+    throw new AppError(
+      'storage',
+      `cannot load the argon2 module (${(error as Error).message.split('.')[0]}); for the single executable, start it with PKG_NATIVE_CACHE_PATH set to a folder it can write (the systemd unit does)`,
+    );
+  }
+}
 
 /** Returns true when `text` has the token's shape; a cheap check before any hashing. */
 export function looksLikeToken(text: string): boolean {
@@ -32,6 +47,7 @@ export function generateToken(): string {
 export async function rotateToken(ctx: AppContext): Promise<string> {
   requireConfigured(ctx);
   const token = generateToken();
+  const { hash } = await loadArgon2();
   const hashed = await hash(token, ARGON2_OPTIONS);
   setTokenHash(ctx.store, hashed, ctx.now().toISOString());
   return token;

@@ -1,9 +1,11 @@
 import { Command, CommanderError } from 'commander';
 import { AppError } from '../errors.ts';
 import { registerApi } from './commands/api.ts';
+import { registerBackup } from './commands/backup.ts';
 import { registerBookings } from './commands/bookings.ts';
 import { registerClosure } from './commands/closure.ts';
 import { registerDemo } from './commands/demo.ts';
+import { registerDoctor } from './commands/doctor.ts';
 import { registerField } from './commands/field.ts';
 import { registerHours } from './commands/hours.ts';
 import { registerInit } from './commands/init.ts';
@@ -41,6 +43,8 @@ export function createProgram(): Command {
     registerDemo,
     registerOpenApi,
     registerServe,
+    registerBackup,
+    registerDoctor,
   ]) {
     register(program);
   }
@@ -72,5 +76,5 @@ async function main(argv: string[]): Promise<number> {
 
 // No top-level await: the single executable runs this file as CommonJS.
 void main(process.argv).then((code) => {
-  process.exitCode = code;
+  if (code !== 0 || process.exitCode === undefined) process.exitCode = code; // a report (doctor) may have set 1
 });

@@ -18,6 +18,17 @@ export interface HttpOptions {
   log?: (line: string) => void;
   /** Called after each booking the API made (the outbox worker delivers its mails at once). */
   afterBooking?: () => void;
+  /** Receives one entry per answered request (no query string, no headers: never the token). */
+  accessLog?: (entry: AccessEntry) => void;
+}
+
+/** One line of the access log. The path carries no query: query values can be personal data. */
+export interface AccessEntry {
+  time: string;
+  method: string;
+  path: string;
+  status: number;
+  ms: number;
 }
 
 /**
@@ -31,8 +42,20 @@ export function createHttpApp(options: HttpOptions): H3 {
   const limiter = createRateLimiter();
   const watch = watchStore(options.store, () => gate.forget());
 
+  const accessLog = options.accessLog;
   const app = new H3({
     silent: true, // unexpected errors are logged below, one line, without a stack in the answer
+    ...(accessLog
+      ? {
+          onRequest(event: H3Event) {
+            event.context.startedAt = performance.now();
+          },
+          onResponse(response: Response, event: H3Event) {
+            const ms = Math.round((performance.now() - (event.context.startedAt as number)) * 100) / 100;
+            accessLog({ time: new Date(nowMs()).toISOString(), method: event.req.method, path: event.url.pathname, status: response.status, ms });
+          },
+        }
+      : {}),
     onError(failure: HTTPError, event: H3Event) {
       const status = failure.status;
       if (status === 404 || status === 405) return error(404, NOT_FOUND);

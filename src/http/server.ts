@@ -2,7 +2,7 @@ import { listen } from 'listhen';
 import { toNodeHandler } from 'h3';
 import { AppError } from '../errors.ts';
 import type { Store } from '../store/db.ts';
-import { createHttpApp } from './app.ts';
+import { createHttpApp, type AccessEntry } from './app.ts';
 
 export interface RunningServer {
   /** Base address, e.g. `http://127.0.0.1:3000`. */
@@ -12,8 +12,11 @@ export interface RunningServer {
 }
 
 /** Starts the API server on `host:port` (port 0: any free port). Fails clearly when the port is taken. */
-export async function startServer(store: Store, options: { host: string; port: number; afterBooking?: () => void }): Promise<RunningServer> {
-  const app = createHttpApp({ store, afterBooking: options.afterBooking });
+export async function startServer(
+  store: Store,
+  options: { host: string; port: number; afterBooking?: () => void; accessLog?: (entry: AccessEntry) => void },
+): Promise<RunningServer> {
+  const app = createHttpApp({ store, afterBooking: options.afterBooking, accessLog: options.accessLog });
   const loopback = options.host === '127.0.0.1' || options.host === 'localhost' || options.host === '::1';
   try {
     const listener = await listen(toNodeHandler(app), {

@@ -1,6 +1,11 @@
 import { hash as digestOf, timingSafeEqual } from 'node:crypto';
-import { verify } from '@node-rs/argon2';
-import { looksLikeToken } from '../app/token.ts';
+import { loadArgon2, looksLikeToken } from '../app/token.ts';
+
+/** Verifies with argon2, loading the native addon on first use. */
+async function verifyArgon2(hash: string, token: string): Promise<boolean> {
+  const { verify } = await loadArgon2();
+  return verify(hash, token);
+}
 
 /**
  * Checks bearer tokens against the stored argon2id hash without running argon2 on every request:
@@ -8,7 +13,7 @@ import { looksLikeToken } from '../app/token.ts';
  * digests in constant time. A hash has exactly one token, so once it is known any other token is refused
  * without argon2. A new hash (token rotated) makes the remembered digest useless at once.
  */
-export function createTokenGate(verifyHash: (hash: string, token: string) => Promise<boolean> = verify) {
+export function createTokenGate(verifyHash: (hash: string, token: string) => Promise<boolean> = verifyArgon2) {
   let known: { hash: string; digest: Buffer } | undefined;
   return {
     /**

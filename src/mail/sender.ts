@@ -5,6 +5,8 @@ import type { OutgoingMessage } from '../store/outbox.ts';
 export interface Mailer {
   /** Sends a message; resolves with the server's answer (`250 …`), rejects with the SMTP error. */
   send(from: string, message: Pick<OutgoingMessage, 'recipient' | 'subject' | 'text' | 'html'> & { ics?: string }, messageId?: string): Promise<string>;
+  /** Resolves when the SMTP server accepts a connection (and the login); rejects with its error. */
+  verify(): Promise<void>;
   close(): void;
 }
 
@@ -30,6 +32,9 @@ export function createMailer(url: string): Mailer {
           : [],
       });
       return String(info.response);
+    },
+    async verify() {
+      await (await connect()).verify();
     },
     close() {
       void transport?.then((open) => open.close());

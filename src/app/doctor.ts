@@ -1,0 +1,139 @@
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { describeFailure, createMailer, maskUrl } from '../mail/sender.ts';
+import { isTimeZone } from '../domain/values.ts';
+import { migrations } from '../store/migrations.ts';
+import { outboxCounts } from '../store/outbox.ts';
+import type { AppContext } from './context.ts';
+import { isConfigured } from './installation.ts';
+import { loadArgon2, looksLikeToken } from './token.ts';
+
+export type CheckStatus = 'ok' | 'warn' | 'fail';
+
+/** One finding of `planner doctor`: what was checked, how it stands, and what to do. */
+export interface Check {
+  name: string;
+  status: CheckStatus;
+  detail: string;
+}
+
+export interface DoctorOptions {
+  /** Also connect to the SMTP server. */
+  mail?: boolean;
+  /** Call the live installation at this base address (…/api) with `token`, to prove the Authorization header arrives. */
+  url?: string;
+  token?: string;
+}
+
+function fileChecks(file: string): Check[] {
+  const checks: Check[] = [];
+  try {
+    accessSync(file, constants.R_OK | constants.W_OK);
+    checks.push({ name: 'database', status: 'ok', detail: `${file} is readable and writable` });
+  } catch {
+    checks.push({ name: 'database', status: 'fail', detail: `${file} is not writable by this user: bookings would fail; fix its owner or mode` });
+  }
+  for (const path of [file, `${file}-wal`, `${file}-shm`]) {
+    if (!existsSync(path)) continue;
+    const mode = statSync(path).mode & 0o777;
+    if (mode & 0o077) {
+      checks.push({ name: 'permissions', status: 'warn', detail: `${path} has mode ${mode.toString(8)}: others can read customer data; run chmod 600 ${path}` });
+    }
+  }
+  if (!checks.some((check) => check.name === 'permissions')) {
+    checks.push({ name: 'permissions', status: 'ok', detail: 'the database files are mode 600' });
+  }
+  return checks;
+}
+
+/** Returns the checks of the installation: the things that break real installs, each with its fix. */
+export async function diagnose(ctx: AppContext, options: DoctorOptions): Promise<Check[]> {
+  const checks = fileChecks(ctx.store.file);
+  const integrity = (ctx.store.db.prepare('PRAGMA quick_check').get() as { quick_check: string }).quick_check;
+  checks.push(
+    integrity === 'ok'
+      ? { name: 'integrity', status: 'ok', detail: 'SQLite quick_check: ok' }
+      : { name: 'integrity', status: 'fail', detail: `SQLite quick_check: ${integrity}; restore the last backup` },
+  );
+  const version = ctx.store.schemaVersion();
+  checks.push({ name: 'schema', status: 'ok', detail: `schema version ${version} of ${migrations.length}` });
+
+  const settings = ctx.settings();
+  if (!isConfigured(settings)) {
+    checks.push({ name: 'configured', status: 'fail', detail: 'not set up: run planner init' });
+    return checks;
+  }
+  checks.push({ name: 'configured', status: 'ok', detail: `"${settings.practiceName}"` });
+  checks.push(
+    isTimeZone(settings.timeZone)
+      ? { name: 'time zone', status: 'ok', detail: settings.timeZone }
+      : { name: 'time zone', status: 'fail', detail: `"${settings.timeZone}" is not a time zone this program knows` },
+  );
+  const year = ctx.now().getUTCFullYear();
+  checks.push(
+    year >= 2024 && year < 2100
+      ? { name: 'clock', status: 'ok', detail: ctx.now().toISOString() }
+      : { name: 'clock', status: 'warn', detail: `the system clock says ${ctx.now().toISOString()}: slots and notice depend on it; fix NTP` },
+  );
+  checks.push(
+    settings.apiEnabled
+      ? { name: 'api', status: 'ok', detail: `enabled, ${settings.rateLimit} requests/minute per token` }
+      : { name: 'api', status: 'warn', detail: 'disabled: every call answers 503 "API disabled" (planner api enable)' },
+  );
+  checks.push(
+    settings.tokenHash
+      ? { name: 'token', status: 'ok', detail: `present, made ${settings.tokenCreatedAt}` }
+      : { name: 'token', status: 'warn', detail: 'none: every call answers 401 (planner token new)' },
+  );
+
+  const queue = outboxCounts(ctx.store);
+  if (!settings.mailUrl) {
+    checks.push({ name: 'mail', status: 'warn', detail: `not configured: ${queue.pending} message(s) wait (planner mail set)` });
+  } else {
+    checks.push(
+      queue.failed > 0
+        ? { name: 'mail', status: 'warn', detail: `${queue.failed} message(s) failed: planner mail queue, then planner mail retry` }
+        : { name: 'mail', status: 'ok', detail: `${maskUrl(settings.mailUrl)}, ${queue.pending} waiting` },
+    );
+    if (options.mail) {
+      const mailer = createMailer(settings.mailUrl);
+      try {
+        await mailer.verify();
+        checks.push({ name: 'smtp', status: 'ok', detail: `${maskUrl(settings.mailUrl)} accepts the connection and login` });
+      } catch (error) {
+        checks.push({ name: 'smtp', status: 'fail', detail: `${maskUrl(settings.mailUrl)}: ${describeFailure(error)}` });
+      } finally {
+        mailer.close();
+      }
+    }
+  }
+
+  if (options.url) checks.push(await liveCheck(options.url, options.token, settings.tokenHash));
+  return checks;
+}
+
+/**
+ * Calls GET <url>/schedules with the token. A token that matches this installation's hash but gets 401 from the
+ * live address means the Authorization header did not arrive: a proxy strips it (the spec warns of this).
+ */
+async function liveCheck(url: string, token: string | undefined, tokenHash: string | null): Promise<Check> {
+  const base = url.replace(/\/+$/, '');
+  if (!token) return { name: 'live', status: 'fail', detail: 'give the token with --token or PLANNER_TOKEN to call the live API' };
+  if (!looksLikeToken(token) || !tokenHash || !(await (await loadArgon2()).verify(tokenHash, token))) {
+    return { name: 'live', status: 'fail', detail: "that token is not this installation's token (planner token new makes one)" };
+  }
+  let response: Response;
+  try {
+    response = await fetch(`${base}/schedules`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(10_000) });
+  } catch (error) {
+    return { name: 'live', status: 'fail', detail: `${base} cannot be reached: ${(error as Error).message}` };
+  }
+  if (response.status === 200) return { name: 'live', status: 'ok', detail: `${base}/schedules answers 200: the Authorization header arrives` };
+  if (response.status === 401) {
+    return {
+      name: 'live',
+      status: 'fail',
+      detail: `${base}/schedules answers 401 to the right token: the Authorization header does not arrive; configure the proxy to pass it (see the README)`,
+    };
+  }
+  return { name: 'live', status: 'fail', detail: `${base}/schedules answers ${response.status}: ${(await response.text()).slice(0, 200)}` };
+}
