@@ -1,5 +1,5 @@
 import { listen } from 'listhen';
-import { toNodeHandler } from 'h3';
+import { toNodeHandler } from 'h3/node';
 import { AppError } from '../errors.ts';
 import type { Store } from '../store/db.ts';
 import { createHttpApp, type AccessEntry } from './app.ts';

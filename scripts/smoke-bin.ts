@@ -1,0 +1,111 @@
+/**
+ * `npm run smoke:bin`: drives dist/planner alone, with no Node on PATH (an empty environment, as `env -i` gives):
+ * init with flags, schedule data, api enable, token new, serve on a free port, the six calls, a booking,
+ * a backup taken while serving and opened as a valid database, and SIGTERM exiting 0. The harness is Node; the
+ * executable never sees it. Writes its counts to dist/smoke.json for .ci/run.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import packageJson from '../package.json' with { type: 'json' };
+
+const root = resolve(import.meta.dirname, '..');
+const binary = join(root, 'dist/planner');
+const work = mkdtempSync(join(tmpdir(), 'planner-smoke-'));
+const db = join(work, 'data/planner.db');
+// Nothing else: PATH is an empty folder, so there is no node (nor anything else) the executable could start.
+const env = { HOME: join(work, 'home'), PATH: join(work, 'empty-bin') };
+mkdirSync(env.PATH, { recursive: true });
+let passed = 0;
+let failed = 0;
+
+function check(name: string, ok: boolean, detail = ''): void {
+  if (ok) passed++;
+  else failed++;
+  console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}${detail ? `: ${detail}` : ''}`);
+}
+
+function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) =>
+    execFile(binary, args, { env, cwd: work }, (error, stdout, stderr) =>
+      done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    ),
+  );
+}
+
+try {
+  const noNode = await new Promise<number>((done) => spawn('/bin/sh', ['-c', 'command -v node'], { env }).on('exit', (code) => done(code ?? 1)));
+  check('no node on the PATH the executable gets', noNode !== 0);
+  const version = await run('--version');
+  check('--version', version.stdout.trim() === packageJson.version, version.stdout.trim());
+  const init = await run('init', '--db', db, '--name', 'Smoke Practice', '--timezone', 'Europe/Berlin', '--notify', 'desk@smoke.example');
+  check('init with flags', init.code === 0, init.stderr.trim());
+  for (const args of [
+    ['schedule', 'add', 'Dr. Smoke', '--days-ahead', '30', '--notice', '0'],
+    ['reason', 'add', '1', 'Check-up', '--duration', '30'],
+    ['hours', 'set', '1', 'mon-sun', '08:00-18:00'],
+    ['api', 'enable'],
+  ]) {
+    const result = await run(...args, '--db', db);
+    check(args.slice(0, 2).join(' '), result.code === 0, result.stderr.trim());
+  }
+  const tokenRun = await run('token', 'new', '--json', '--db', db);
+  const token = (JSON.parse(tokenRun.stdout) as { token: string }).token;
+  check('token new', /^pln_[A-Za-z0-9]{64}$/.test(token));
+
+  const server = spawn(binary, ['serve', '--port', '0', '--db', db], { env, cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const url = await new Promise<string>((done, fail) => {
+    server.stdout.on('data', (chunk) => {
+      out += chunk;
+      const match = /serving (http:\/\/\S+)\/api/.exec(out);
+      if (match) done(match[1]!);
+    });
+    server.stderr.on('data', (chunk) => (out += chunk));
+    server.once('exit', (code) => fail(new Error(`serve exited with ${code}: ${out}`)));
+  });
+  check('serve on a free port', true, url);
+  const call = async (path: string, init: RequestInit = {}) => {
+    const response = await fetch(`${url}/api${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+  const schedules = await call('/schedules');
+  check('GET /schedules', schedules.status === 200 && schedules.body.data[0]?.name === 'Dr. Smoke');
+  const reasons = await call('/reasons?schedule=1');
+  check('GET /reasons', reasons.status === 200 && reasons.body.data[0]?.duration === 1800);
+  const days = await call('/days?schedule=1&reason=1');
+  check('GET /days', days.status === 200 && days.body.data.length > 20);
+  const day = days.body.data[1] as string;
+  const slots = await call(`/slots?schedule=1&reason=1&day=${day}`);
+  check('GET /slots', slots.status === 200 && slots.body.data[0] === `${day} 08:00:00`);
+  const forms = await call(`/forms?schedule=1&reason=1&slot=${encodeURIComponent(slots.body.data[0])}`);
+  check('GET /forms', forms.status === 200 && forms.body.data.email?.input_type === 'email');
+  const booking = await call('/bookings', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ schedule: 1, reason: 1, slot: slots.body.data[0], submission: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' } }),
+  });
+  check('POST /bookings', booking.status === 201 && /Z$/.test(booking.body.slot), JSON.stringify(booking.body));
+
+  const backupFile = join(work, 'backup.db');
+  const backup = await run('backup', backupFile, '--db', db);
+  const copy = new DatabaseSync(backupFile, { readOnly: true });
+  const integrity = (copy.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check;
+  const references = copy.prepare('SELECT reference FROM bookings').all() as { reference: string }[];
+  copy.close();
+  check('backup while serving', backup.code === 0 && integrity === 'ok' && references[0]?.reference === booking.body.booking_details_id);
+
+  server.kill('SIGTERM');
+  const [code] = await once(server, 'exit');
+  check('SIGTERM exits 0', code === 0, String(code));
+} catch (error) {
+  check('smoke run', false, (error as Error).message);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+writeFileSync(join(root, 'dist/smoke.json'), JSON.stringify({ passed, failed }));
+console.log(`smoke: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
