@@ -6,7 +6,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -20,6 +20,7 @@ const db = join(work, 'data/planner.db');
 const env = { HOME: join(work, 'home'), PATH: join(work, 'empty-bin') };
 mkdirSync(env.PATH, { recursive: true });
 let passed = 0;
+let backupFile = '';
 let failed = 0;
 
 function check(name: string, ok: boolean, detail = ''): void {
@@ -90,7 +91,7 @@ try {
   });
   check('POST /bookings', booking.status === 201 && /Z$/.test(booking.body.slot), JSON.stringify(booking.body));
 
-  const backupFile = join(work, 'backup.db');
+  backupFile = join(work, 'backup.db');
   const backup = await run('backup', backupFile, '--db', db);
   const copy = new DatabaseSync(backupFile, { readOnly: true });
   const integrity = (copy.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check;
@@ -101,9 +102,40 @@ try {
   server.kill('SIGTERM');
   const [code] = await once(server, 'exit');
   check('SIGTERM exits 0', code === 0, String(code));
+
+  // Installed read-only, run by a service user without a writable home (root here can act as `nobody`).
+  const installed = join(work, 'opt/planner');
+  mkdirSync(join(work, 'opt'));
+  copyFileSync(binary, installed);
+  chmodSync(installed, 0o555);
+  chmodSync(join(work, 'opt'), 0o555);
+  const fromReadOnly = await new Promise<string>((done) => execFile(installed, ['status', '--db', db], { env, cwd: tmpdir() }, (_e, out) => done(out)));
+  check('runs from a read-only folder, any working directory', fromReadOnly.includes('Smoke Practice'));
+  if (process.getuid?.() === 0) {
+    chmodSync(work, 0o755);
+    const data = join(work, 'service');
+    mkdirSync(data);
+    copyFileSync(backupFile, join(data, 'planner.db'));
+    chownSync(data, 65534, 65534);
+    chownSync(join(data, 'planner.db'), 65534, 65534);
+    const asNobody = (extra: Record<string, string>) =>
+      new Promise<{ code: number; stderr: string }>((done) =>
+        execFile(
+          '/usr/bin/setpriv',
+          ['--reuid=65534', '--regid=65534', '--clear-groups', installed, 'token', 'new', '--json', '--db', join(data, 'planner.db')],
+          { env: { ...env, HOME: join(work, 'no-such-home'), ...extra }, cwd: data },
+          (error, _out, stderr) => done({ code: error ? Number(error.code ?? 1) : 0, stderr }),
+        ),
+      );
+    const homeless = await asNobody({});
+    check('no writable home: a clear error', homeless.code === 1 && homeless.stderr.includes('PKG_NATIVE_CACHE_PATH'), homeless.stderr.trim());
+    const cached = await asNobody({ PKG_NATIVE_CACHE_PATH: join(data, '.native') });
+    check('PKG_NATIVE_CACHE_PATH set: the service user makes a token', cached.code === 0, cached.stderr.trim());
+  }
 } catch (error) {
   check('smoke run', false, (error as Error).message);
 } finally {
+  if (existsSync(join(work, 'opt'))) chmodSync(join(work, 'opt'), 0o755);
   rmSync(work, { recursive: true, force: true });
 }
 writeFileSync(join(root, 'dist/smoke.json'), JSON.stringify({ passed, failed }));
