@@ -14,8 +14,15 @@ export const BIN = join(ROOT, 'bin/planner.js');
 // running test, so the cleanups are collected here and run by one hook registered when the file loads this module.
 const cleanups: (() => unknown)[] = [];
 afterAll(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+  for (const cleanup of cleanups.splice(0).reverse()) {
+    // Bounded: one cleanup that hangs must not hide the others, and it says which it was.
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<string>((resolve) => (timer = setTimeout(() => resolve('late'), 10_000)));
+    const outcome = await Promise.race([Promise.resolve(cleanup()).then(() => 'done'), late]);
+    clearTimeout(timer);
+    if (outcome === 'late') process.stderr.write(`test cleanup took over 10 s: ${cleanup.toString().slice(0, 120)}\n`);
+  }
+}, 60_000);
 
 /** Runs `cleanup` after the test file (also when it is registered inside a test). */
 export function onCleanup(cleanup: () => unknown): void {
@@ -132,10 +139,12 @@ export async function serve(db: string, env: Record<string, string> = {}, args: 
     child,
     output: () => out,
     async stop() {
-      if (child.exitCode !== null) return child.exitCode;
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       const exited = once(child, 'exit');
       child.kill('SIGTERM');
+      const escalate = setTimeout(() => child.kill('SIGKILL'), 5_000); // a stop that hangs is a failure, not a wait
       const [code] = await exited;
+      clearTimeout(escalate);
       return code as number | null;
     },
   };
