@@ -7,7 +7,6 @@ import { outboxCounts } from '../store/outbox.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 
 export const LOCALES: readonly Locale[] = ['en', 'de'];
-export const DEFAULT_RATE_LIMIT = 300;
 
 /** The settings of a configured installation: the fields `init` fills are present. */
 export type ConfiguredSettings = Settings & { practiceName: string; timeZone: string; notifyEmail: string; configuredAt: string };

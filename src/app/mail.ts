@@ -1,7 +1,7 @@
 import { invalid } from '../errors.ts';
 import { isEmail } from '../domain/values.ts';
 import { createMailer, describeFailure, maskUrl } from '../mail/sender.ts';
-import { outboxCounts, requeueFailed, unsentMessages, type OutboxEntry } from '../store/outbox.ts';
+import { requeueFailed, unsentMessages, type OutboxEntry } from '../store/outbox.ts';
 import { setMailSettings } from '../store/settings.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { requireConfigured } from './installation.ts';
@@ -68,9 +68,4 @@ export function retryMail(ctx: AppContext, which: number | 'all'): number {
   const count = requeueFailed(ctx.store, which === 'all' ? undefined : which, unixSeconds(ctx.now()));
   if (which !== 'all' && count === 0) throw invalid(`message ${which} is not a failed message (see \`planner mail queue\`)`);
   return count;
-}
-
-/** Returns how many messages wait and how many failed. */
-export function mailCounts(ctx: AppContext): { pending: number; failed: number } {
-  return outboxCounts(ctx.store);
 }
