@@ -37,9 +37,18 @@ export function scheduleAndReason(ctx: AppContext, scheduleId: number, reasonId:
 
 /** Returns everything the engine needs for one schedule and reason; not_found as `scheduleAndReason`. */
 export function availabilityInput(ctx: AppContext, scheduleId: number, reasonId: number): AvailabilityInput {
+  return availabilityOf(ctx, scheduleId, reasonId).input;
+}
+
+/** Returns the engine's input together with the schedule and reason it was read from (one read of each). */
+export function availabilityOf(
+  ctx: AppContext,
+  scheduleId: number,
+  reasonId: number,
+): { input: AvailabilityInput; schedule: Schedule; reason: Reason } {
   const settings = requireConfigured(ctx);
   const { schedule, reason } = scheduleAndReason(ctx, scheduleId, reasonId);
-  return {
+  const input: AvailabilityInput = {
     zone: settings.timeZone,
     now: unixSeconds(ctx.now()),
     rules: schedule,
@@ -47,6 +56,7 @@ export function availabilityInput(ctx: AppContext, scheduleId: number, reasonId:
     closures: listClosures(ctx.store, scheduleId),
     durationMinutes: reason.durationMinutes,
   };
+  return { input, schedule, reason };
 }
 
 /** Returns the local days with at least one free slot, within the schedule's look-ahead. */

@@ -6,11 +6,9 @@ import { findCustomerIdByEmail, insertCustomer } from '../store/customers.ts';
 import { listFields } from '../store/fields.ts';
 import { bookingMessages } from '../mail/messages.ts';
 import { enqueue } from '../store/outbox.ts';
-import { findReason } from '../store/reasons.ts';
-import { findSchedule } from '../store/schedules.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { requireConfigured } from './installation.ts';
-import { availabilityInput, findFreeSlot, scheduleAndReason } from './availability.ts';
+import { availabilityOf, findFreeSlot, scheduleAndReason } from './availability.ts';
 import { EMAIL_FIELD } from './fields.ts';
 
 export interface BookingOrder {
@@ -45,9 +43,9 @@ function text(value: SubmissionValue | undefined): string {
 
 /**
  * Books a slot: in one `BEGIN IMMEDIATE` transaction it checks that the slot is still free (capacity included),
- * finds the customer by e-mail or creates one, inserts the booking and puts its e-mails in the outbox. Two requests for the last place of a
- * slot cannot both succeed: the second sees the first's booking. Errors: not_found (schedule, reason, slot not
- * free), invalid with `field` (the submission), storage (the database could not be written).
+ * finds the customer by e-mail or creates one, inserts the booking and puts its e-mails in the outbox. Two requests
+ * for the last place of a slot cannot both succeed: the second sees the first's booking. Errors: not_found
+ * (schedule, reason, slot not free), invalid with `field` (the submission), storage (the database could not be written).
  */
 export function createBooking(ctx: AppContext, order: BookingOrder, source: BookingSource): CreatedBooking {
   // Cheap checks before the write lock: unknown schedule or reason (404 first), then the submission (400).
@@ -57,11 +55,12 @@ export function createBooking(ctx: AppContext, order: BookingOrder, source: Book
   if (!checked.ok) throw invalid(checked.error, checked.field);
   const values = checked.values;
   const email = text(values[EMAIL_FIELD]) || null;
-  const at = ctx.now().toISOString();
+  const now = ctx.now(); // one instant for the booking, its customer and its messages
+  const at = now.toISOString();
   try {
     return ctx.store.tx(() => {
       // Read again under the write lock: another process may have booked, or changed hours, meanwhile.
-      const input = availabilityInput(ctx, order.scheduleId, order.reasonId);
+      const { input, schedule, reason } = availabilityOf(ctx, order.scheduleId, order.reasonId);
       const slot = findFreeSlot(ctx, input, order.scheduleId, order.slot);
       const customerId =
         (email === null ? undefined : findCustomerIdByEmail(ctx.store, email)) ??
@@ -90,14 +89,13 @@ export function createBooking(ctx: AppContext, order: BookingOrder, source: Book
         createdAt: at,
       });
       const settings = requireConfigured(ctx);
-      const messages = bookingMessages(
-        {
+      const facts = {
         practiceName: settings.practiceName,
         notifyEmail: settings.notifyEmail,
         locale: settings.locale,
         timeZone: settings.timeZone,
-        scheduleName: findSchedule(ctx.store, order.scheduleId)!.name,
-        reasonName: findReason(ctx.store, order.reasonId)!.name,
+        scheduleName: schedule.name,
+        reasonName: reason.name,
         reference,
         startAt: slot.startAt,
         endAt,
@@ -105,11 +103,9 @@ export function createBooking(ctx: AppContext, order: BookingOrder, source: Book
         customerEmail: email,
         customerName: [text(values.first_name), text(values.last_name)].filter(Boolean).join(' '),
         fields: fields.filter((field) => field.key in values).map((field) => ({ label: field.label, value: values[field.key]! })),
-        },
-        unixSeconds(ctx.now()),
-      );
+      };
       // The mails are written with the booking: if one is written, so is the other.
-      for (const message of messages) enqueue(ctx.store, bookingId, message, unixSeconds(ctx.now()), at);
+      for (const message of bookingMessages(facts, unixSeconds(now))) enqueue(ctx.store, bookingId, message, unixSeconds(now), at);
       return { bookingId, reference, customerId, startAt: slot.startAt, endAt };
     });
   } catch (error) {
