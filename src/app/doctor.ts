@@ -68,11 +68,12 @@ export async function diagnose(ctx: AppContext, options: DoctorOptions): Promise
       ? { name: 'time zone', status: 'ok', detail: settings.timeZone }
       : { name: 'time zone', status: 'fail', detail: `"${settings.timeZone}" is not a time zone this program knows` },
   );
-  const year = ctx.now().getUTCFullYear();
+  const now = ctx.now();
+  const year = now.getUTCFullYear();
   checks.push(
     year >= 2024 && year < 2100
-      ? { name: 'clock', status: 'ok', detail: ctx.now().toISOString() }
-      : { name: 'clock', status: 'warn', detail: `the system clock says ${ctx.now().toISOString()}: slots and notice depend on it; fix NTP` },
+      ? { name: 'clock', status: 'ok', detail: now.toISOString() }
+      : { name: 'clock', status: 'warn', detail: `the system clock says ${now.toISOString()}: slots and notice depend on it; fix NTP` },
   );
   checks.push(
     settings.apiEnabled

@@ -1,15 +1,10 @@
 import { invalid } from '../errors.ts';
-import { isEmail } from '../domain/values.ts';
+import { addressOf, isEmail } from '../domain/values.ts';
 import { createMailer, describeFailure, maskUrl } from '../mail/sender.ts';
 import { requeueFailed, unsentMessages, type OutboxEntry } from '../store/outbox.ts';
 import { setMailSettings } from '../store/settings.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { requireConfigured } from './installation.ts';
-
-/** Returns the address inside `Name <address>`, or `text` itself. */
-function addressOf(text: string): string {
-  return /<([^<>]+)>\s*$/.exec(text)?.[1] ?? text.trim();
-}
 
 /** Checks and stores the SMTP URL (`smtp://` or `smtps://`) and the sender address. */
 export function setMail(ctx: AppContext, url: string, from: string): void {

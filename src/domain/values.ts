@@ -29,6 +29,11 @@ export function isTimeZone(zone: string): boolean {
 // Pragmatic address check (what HTML's <input type=email> accepts), not the full RFC 5322 grammar.
 const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
+/** Returns the address inside `Name <address>`, or `text` itself (trimmed). */
+export function addressOf(text: string): string {
+  return /<([^<>]+)>\s*$/.exec(text)?.[1] ?? text.trim();
+}
+
 /** Returns true for a plausible e-mail address such as `anna@example.com`. */
 export function isEmail(text: string): boolean {
   return text.length <= 254 && EMAIL.test(text);

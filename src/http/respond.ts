@@ -21,10 +21,14 @@ export function json(status: number, body: unknown, headers?: ExtraHeaders): Res
   return jsonText(status, JSON.stringify(body), headers);
 }
 
-/** Returns the spec's error answer `{"error": message}` (spec §7), with `field` where one is named. */
+/** Returns the spec's error body `{"error": message}` (spec §7), with `field` where one is named. */
+export function errorBody(message: string, field?: string): { error: string; field?: string } {
+  return field === undefined ? { error: message } : { error: message, field };
+}
+
+/** Returns the spec's error answer (the gates' and the app's; routes build theirs as replies). */
 export function error(status: number, message: string, extra: { field?: string; headers?: ExtraHeaders } = {}): Response {
-  const body = extra.field === undefined ? { error: message } : { error: message, field: extra.field };
-  return json(status, body, extra.headers);
+  return json(status, errorBody(message, extra.field), extra.headers);
 }
 
 export const NOT_FOUND = 'Not Found';

@@ -21,7 +21,7 @@ import {
   type SchedulesResponse,
   type SlotsResponse,
 } from '../schemas/api.ts';
-import { jsonText, NOT_FOUND, type ExtraHeaders } from './respond.ts';
+import { errorBody, jsonText, NOT_FOUND, type ExtraHeaders } from './respond.ts';
 
 /** Returns the query parsed by `schema`; spec §7: on GET calls a missing or malformed parameter is 404, never 400. */
 function query<S extends v.GenericSchema>(event: H3Event, schema: S): v.InferOutput<S> {
@@ -43,7 +43,7 @@ function reply<T>(body: T, status = 200): Reply {
 
 /** Returns the spec's error answer (§7): `{"error": …}`, with `field` where one is named. */
 function failure(status: number, message: string, field?: string): Reply {
-  return reply(field === undefined ? { error: message } : { error: message, field }, status);
+  return reply(errorBody(message, field), status);
 }
 
 /** Maps the core's errors to the spec's answers (§7); anything else is left to the app's 500 handler. */

@@ -1,6 +1,7 @@
 import type { Store } from '../store/db.ts';
 import { claim, dueMessages, markFailed, markRetry, markSent, type OutboxEntry } from '../store/outbox.ts';
 import type { Settings } from '../store/settings.ts';
+import { addressOf } from '../domain/values.ts';
 import { createMailer, describeFailure, isPermanentFailure, type Mailer } from './sender.ts';
 
 /** How long the worker keeps retrying one message before it marks it failed. */
@@ -59,7 +60,7 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   async function deliver(entry: OutboxEntry, settings: Settings & { mailUrl: string }): Promise<void> {
     const { store } = options;
     const from = settings.mailFrom ?? settings.notifyEmail ?? '';
-    const domain = from.split('@')[1]?.replace(/[>\s].*$/, '') || 'planner.invalid';
+    const domain = addressOf(from).split('@')[1] || 'planner.invalid';
     try {
       // A stable Message-ID per message: a receiver can drop the copy of a retry it had already taken.
       await mailerFor(settings.mailUrl).send(from, entry, `<outbox-${entry.id}-${entry.retryFrom}@${domain}>`);
