@@ -1,8 +1,9 @@
-import { H3, HTTPError, type H3Event } from 'h3';
+import { getRequestIP, H3, HTTPError, type H3Event } from 'h3';
 import { createContext } from '../app/context.ts';
 import { isConfigured } from '../app/installation.ts';
 import type { Store } from '../store/db.ts';
 import type { Settings } from '../store/settings.ts';
+import { createAuthThrottle } from './auth-throttle.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { error, jsonText, NOT_FOUND, type ExtraHeaders } from './respond.ts';
 import { registerRoutes } from './routes.ts';
@@ -20,6 +21,8 @@ export interface HttpOptions {
   afterBooking?: () => void;
   /** Receives one entry per answered request (no query string, no headers: never the token). */
   accessLog?: (entry: AccessEntry) => void;
+  /** How long a request body may take to arrive (default 10 s). */
+  bodyTimeoutMs?: number;
 }
 
 /** One line of the access log. The path carries no query: query values can be personal data. */
@@ -40,6 +43,7 @@ export function createHttpApp(options: HttpOptions): H3 {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const gate = createTokenGate();
   const limiter = createRateLimiter();
+  const throttle = createAuthThrottle();
   const watch = watchStore(options.store, () => gate.forget());
 
   const accessLog = options.accessLog;
@@ -91,15 +95,24 @@ export function createHttpApp(options: HttpOptions): H3 {
     // spec §7: both 503 cases affect every call; §5: then the token; §8: then the rate limit.
     if (!isConfigured(settings)) return error(503, 'Not configured');
     if (!settings.apiEnabled) return error(503, 'API disabled');
-    const verdict = gate.check(event.req.headers.get('authorization'), settings.tokenHash);
-    if (verdict instanceof Promise) return verdict.then((ok) => (ok ? admit(event, settings, next) : error(401, 'Unauthorized')));
-    return verdict ? admit(event, settings, next) : error(401, 'Unauthorized');
+    // Guessing is throttled per address: after FAILED_ATTEMPTS_PER_MINUTE failures, 429 until the minute ends.
+    const address = getRequestIP(event) ?? 'unknown';
+    const blockedFor = throttle.blockedFor(address, nowMs());
+    const decide = (ok: boolean) => {
+      if (ok) return admit(event, settings, next);
+      if (blockedFor > 0) return error(429, 'Too Many Requests', { headers: { 'retry-after': String(blockedFor) } });
+      throttle.fail(address, nowMs());
+      return error(401, 'Unauthorized');
+    };
+    const verdict = gate.check(event.req.headers.get('authorization'), settings.tokenHash, blockedFor === 0);
+    return verdict instanceof Promise ? verdict.then(decide) : decide(verdict);
   });
 
   registerRoutes(app, createContext(options.store, () => new Date(nowMs()), watch.settings), {
     log,
     afterBooking: options.afterBooking ?? (() => {}),
     generation: watch.generation,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
   });
   return app;
 }

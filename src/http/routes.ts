@@ -34,6 +34,7 @@ function query<S extends v.GenericSchema>(event: H3Event, schema: S): v.InferOut
 interface Reply {
   status: number;
   text: string;
+  headers?: ExtraHeaders;
 }
 
 /** Returns a 200 (or `status`) answer with `body`, typed by the response schema it must fit. */
@@ -64,29 +65,52 @@ function answerFor(problem: unknown, log: (line: string) => void): Reply {
   }
 }
 
-/** Reads the body as text, refusing more than `limit` bytes (413) as they arrive. */
-async function readBodyText(event: H3Event, limit: number): Promise<string | Reply> {
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Reads the body as UTF-8 text, refusing more than `limit` bytes (413) as they arrive, and a body that does not
+ * arrive whole within `deadlineMs` (400, and the connection is closed: a slow client cannot hold it).
+ */
+async function readBodyText(event: H3Event, limit: number, deadlineMs: number): Promise<string | Reply> {
   const tooLarge = () => failure(413, `Body larger than ${limit} bytes`);
   const declared = Number(event.req.headers.get('content-length') ?? 0);
   if (declared > limit) return tooLarge();
   // Behind node:http, read Node's own request stream: the Web-stream adapter costs more than the booking.
   const body: AsyncIterable<Uint8Array> | null = event.runtime?.node?.req ?? event.req.body;
   if (!body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.byteLength;
-    if (size > limit) return tooLarge();
-    chunks.push(chunk);
+  const read = async (): Promise<string | Reply> => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of body) {
+      size += chunk.byteLength;
+      if (size > limit) return tooLarge();
+      chunks.push(chunk);
+    }
+    try {
+      return utf8.decode(Buffer.concat(chunks));
+    } catch {
+      return failure(400, 'Body is not valid UTF-8');
+    }
+  };
+  const close = { connection: 'close' };
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<Reply>((resolve) => {
+    timer = setTimeout(() => resolve({ ...failure(400, `Body not received within ${deadlineMs / 1000} s`), headers: close }), deadlineMs);
+  });
+  // A client that goes away mid-body: nobody is left to read the answer, but the reading must end quietly.
+  const reading = read().catch(() => ({ ...failure(400, 'Body incomplete'), headers: close }));
+  try {
+    return await Promise.race([reading, late]);
+  } finally {
+    clearTimeout(timer);
   }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Registers the six calls of the spec (§4) on `app`, and the 404 for any other path under /api. */
 export function registerRoutes(
   app: H3,
   ctx: AppContext,
-  hooks: { log: (line: string) => void; afterBooking: () => void; generation: () => number },
+  hooks: { log: (line: string) => void; afterBooking: () => void; generation: () => number; bodyTimeoutMs: number },
 ): void {
   const { log } = hooks;
   // Schedules, reasons and form fields change only when another process (the CLI) writes: their answers are
@@ -108,6 +132,7 @@ export function registerRoutes(
     const send = (answer: Reply) =>
       jsonText(answer.status, answer.text, {
         ...(event.context.rateHeaders as ExtraHeaders | undefined),
+        ...answer.headers,
         'server-timing': `app;dur=${(performance.now() - started).toFixed(3)}`,
       });
     try {
@@ -171,7 +196,7 @@ export function registerRoutes(
       // spec §4: `Content-Type: application/json` is required (a charset parameter is fine).
       const type = (event.req.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       if (type !== 'application/json') return failure(415, 'Content-Type must be application/json');
-      const text = await readBodyText(event, BODY_LIMIT);
+      const text = await readBodyText(event, BODY_LIMIT, hooks.bodyTimeoutMs);
       if (typeof text !== 'string') return text;
       let body: unknown;
       try {

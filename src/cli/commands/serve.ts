@@ -19,6 +19,7 @@ export interface ServeOptions {
   host: string;
   port: string;
   log?: string;
+  timeout?: string;
 }
 
 /** How long a stop may wait for requests in flight and the delivery in progress before it closes anyway. */
@@ -28,6 +29,8 @@ const STOP_GRACE_MS = 10_000;
 export async function serve(command: Command, options: ServeOptions): Promise<void> {
   const port = whole(options.port, '--port');
   if (port < 0 || port > 65535) throw invalid('--port must be from 0 to 65535');
+  const requestTimeout = whole(options.timeout ?? '10', '--timeout');
+  if (requestTimeout < 1 || requestTimeout > 3600) throw invalid('--timeout must be from 1 to 3600 seconds');
   const format = options.log ?? 'text';
   if (!['text', 'json', 'off'].includes(format)) throw invalid('--log must be text, json or off');
   const accessLog =
@@ -46,7 +49,7 @@ export async function serve(command: Command, options: ServeOptions): Promise<vo
     const worker = startOutboxWorker({ store, settings: watchStore(store).refresh, log: (line) => process.stderr.write(`${line}\n`), retryBaseSeconds: retryBase() });
     let server;
     try {
-      server = await startServer(store, { host: options.host, port, afterBooking: worker.kick, accessLog });
+      server = await startServer(store, { host: options.host, port, afterBooking: worker.kick, accessLog, requestTimeout });
     } catch (error) {
       await worker.stop();
       throw error;
@@ -90,5 +93,6 @@ export function registerServe(program: Command): void {
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
     .option('--port <n>', 'port (0: any free port)', '3000')
     .option('--log <format>', 'access log on stdout: text, json or off', 'text')
+    .option('--timeout <seconds>', 'time a client has to send its headers, and then its body', '10')
     .action(async (options: ServeOptions, command: Command) => serve(command, options));
 }

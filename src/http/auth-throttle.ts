@@ -1,0 +1,49 @@
+/** Failed token attempts one address may make per minute before its further attempts are answered 429. */
+export const FAILED_ATTEMPTS_PER_MINUTE = 20;
+
+const WINDOW_MS = 60_000;
+/** Addresses remembered at most: a flood from many addresses cannot grow memory without bound. */
+const MAX_ADDRESSES = 10_000;
+
+/**
+ * Counts failed token attempts per client address in a fixed one-minute window (opened by the address's
+ * first failure). Once an address has failed `FAILED_ATTEMPTS_PER_MINUTE` times, its attempts are not
+ * checked any more until the window ends: no argon2 run, no guess tested. A request with the valid token is
+ * still let through when the gate can tell so without argon2, so users behind the same address (a proxy)
+ * are not locked out by someone guessing.
+ */
+export function createAuthThrottle(limit = FAILED_ATTEMPTS_PER_MINUTE) {
+  const windows = new Map<string, { start: number; count: number }>();
+  const current = (address: string, nowMs: number) => {
+    const window = windows.get(address);
+    return window && nowMs - window.start < WINDOW_MS ? window : undefined;
+  };
+  return {
+    /** Seconds until `address` may try again (at least 1), or 0 when it is not throttled. */
+    blockedFor(address: string, nowMs: number): number {
+      const window = current(address, nowMs);
+      if (!window || window.count < limit) return 0;
+      return Math.max(1, Math.ceil((window.start + WINDOW_MS - nowMs) / 1000));
+    },
+    /** Counts one failed attempt of `address`. */
+    fail(address: string, nowMs: number): void {
+      const window = current(address, nowMs);
+      if (window) {
+        window.count++;
+        return;
+      }
+      if (windows.size >= MAX_ADDRESSES) {
+        for (const [key, old] of windows) if (nowMs - old.start >= WINDOW_MS) windows.delete(key);
+        // Still full: forget the oldest windows (a Map keeps insertion order).
+        for (const key of windows.keys()) {
+          if (windows.size < MAX_ADDRESSES) break;
+          windows.delete(key);
+        }
+      }
+      windows.delete(address); // re-inserted last: the order stays by window start
+      windows.set(address, { start: nowMs, count: 1 });
+    },
+    /** Addresses remembered (for tests of the memory bound). */
+    size: () => windows.size,
+  };
+}
