@@ -33,11 +33,12 @@ export function createAuthThrottle(limit = FAILED_ATTEMPTS_PER_MINUTE) {
         return;
       }
       if (windows.size >= MAX_ADDRESSES) {
-        for (const [key, old] of windows) if (nowMs - old.start >= WINDOW_MS) windows.delete(key);
-        // Still full: forget the oldest windows (a Map keeps insertion order).
-        for (const key of windows.keys()) {
-          if (windows.size < MAX_ADDRESSES) break;
+        // The map is in order of window start: expired windows are at its front, so this stops at the first
+        // live one (constant work per failure, also under a flood), and then forgets the oldest live window.
+        for (const [key, old] of windows) {
+          if (nowMs - old.start < WINDOW_MS && windows.size < MAX_ADDRESSES) break;
           windows.delete(key);
+          if (nowMs - old.start < WINDOW_MS) break;
         }
       }
       windows.delete(address); // re-inserted last: the order stays by window start
