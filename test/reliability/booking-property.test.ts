@@ -1,0 +1,86 @@
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect } from 'vitest';
+import { availableDays, availableSlots } from '../../src/app/availability.ts';
+import { createContext } from '../../src/app/context.ts';
+import { createBooking } from '../../src/app/create-booking.ts';
+import { setHours } from '../../src/app/hours.ts';
+import { initInstallation } from '../../src/app/installation.ts';
+import { addReason } from '../../src/app/reasons.ts';
+import { addSchedule } from '../../src/app/schedules.ts';
+import { AppError } from '../../src/errors.ts';
+import { openStore } from '../../src/store/db.ts';
+import { tempDb } from '../helpers.ts';
+
+const NOW = new Date('2026-03-27T07:00:00Z'); // a Friday: the look-ahead crosses Berlin's spring-forward night
+const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+
+/** A random practice: grid, capacity, reasons of random lengths, one or two opening ranges a day. */
+const practice = fc.record({
+  zone: fc.constantFrom('Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe'),
+  step: fc.constantFrom(5, 10, 15, 20, 30, 45, 60),
+  capacity: fc.integer({ min: 1, max: 3 }),
+  durations: fc.array(fc.integer({ min: 1, max: 24 }).map((n) => n * 5), { minLength: 1, maxLength: 3 }),
+  // Opening from 00:00 to 23:55 in 5-minute units: first range, a gap, maybe a second range.
+  open: fc.integer({ min: 0, max: 200 }),
+  length: fc.integer({ min: 6, max: 80 }),
+  gap: fc.integer({ min: 1, max: 30 }),
+  second: fc.integer({ min: 0, max: 40 }),
+});
+
+/** One booking attempt: which reason and day, and which offered slot (or any grid time, offered or not). */
+const attempt = fc.record({ reason: fc.nat(), day: fc.nat(), pick: fc.nat(), offered: fc.boolean(), minute: fc.nat({ max: 287 }) });
+
+let acceptedInAll = 0;
+
+describe('no double booking (property)', () => {
+  test.prop([practice, fc.array(attempt, { minLength: 1, maxLength: 30 })], { numRuns: 150 })(
+    'accepted bookings never exceed capacity at any instant, and every offered slot can be booked',
+    (p, attempts) => {
+      const store = openStore(tempDb());
+      try {
+        const ctx = createContext(store, () => NOW);
+        initInstallation(ctx, { practiceName: 'P', timeZone: p.zone, notifyEmail: 'desk@p.example', locale: 'en' });
+        const schedule = addSchedule(ctx, { name: 'S', daysAhead: 3, noticeMinutes: 0, stepMinutes: p.step, capacity: p.capacity });
+        const reasons = p.durations.map((minutes, i) => addReason(ctx, schedule, { name: `R${i}`, durationMinutes: minutes }));
+        const firstEnd = Math.min(p.open + p.length, 287);
+        const ranges = [`${hhmm(p.open * 5)}-${hhmm(firstEnd * 5)}`];
+        const secondStart = firstEnd + p.gap;
+        if (p.second > 0 && secondStart + p.second <= 287) ranges.push(`${hhmm(secondStart * 5)}-${hhmm((secondStart + p.second) * 5)}`);
+        setHours(ctx, schedule, 'mon-sun', ranges.join(','));
+
+        const accepted: { startAt: number; endAt: number }[] = [];
+        for (const [n, a] of attempts.entries()) {
+          const index = a.reason % reasons.length;
+          const reason = reasons[index]!;
+          const days = availableDays(ctx, schedule, reason);
+          if (days.length === 0) continue;
+          const day = days[a.day % days.length]!;
+          const offered = availableSlots(ctx, schedule, reason, day);
+          const slot = a.offered && offered.length > 0 ? offered[a.pick % offered.length]!.local : `${day} ${hhmm(a.minute * 5)}:00`;
+          const wasOffered = offered.some((free) => free.local === slot);
+          const submission = { first_name: 'F', last_name: `L${n}`, email: `c${n}@p.example` };
+          try {
+            const created = createBooking(ctx, { scheduleId: schedule, reasonId: reason, slot, submission }, 'api');
+            expect(wasOffered, `${slot} was booked without being offered`).toBe(true);
+            accepted.push({ startAt: created.startAt, endAt: created.startAt + p.durations[index]! * 60 });
+          } catch (error) {
+            if (!(error instanceof AppError) || error.code !== 'not_found') throw error;
+            expect(wasOffered, `${slot} was offered but could not be booked`).toBe(false);
+          }
+        }
+        acceptedInAll += accepted.length;
+        // Sweep over every start and end: at no instant more than `capacity` bookings.
+        const edges = accepted.flatMap((b) => [[b.startAt, 1], [b.endAt, -1]] as const).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+        let open = 0;
+        for (const [, step] of edges) expect((open += step)).toBeLessThanOrEqual(p.capacity);
+      } finally {
+        store.close();
+      }
+    },
+  );
+
+  test('the runs above did book (the property was not vacuous)', () => {
+    process.stderr.write(`property: ${acceptedInAll} bookings accepted\n`);
+    expect(acceptedInAll).toBeGreaterThan(250); // about 2.6 a run: half the attempts aim at any grid time
+  });
+});
