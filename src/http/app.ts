@@ -9,7 +9,7 @@ import { error, jsonText, NOT_FOUND, type ExtraHeaders } from './respond.ts';
 import { registerRoutes } from './routes.ts';
 import { openApiDocument } from '../schemas/openapi.ts';
 import { watchStore } from '../store/settings-watch.ts';
-import { createTokenGate } from './token-gate.ts';
+import { createTokenGate, type Verdict } from './token-gate.ts';
 
 export interface HttpOptions {
   store: Store;
@@ -44,7 +44,7 @@ export function createHttpApp(options: HttpOptions): H3 {
   const gate = createTokenGate();
   const limiter = createRateLimiter();
   const throttle = createAuthThrottle();
-  const watch = watchStore(options.store, () => gate.forget());
+  const watch = watchStore(options.store);
 
   const accessLog = options.accessLog;
   const app = new H3({
@@ -95,16 +95,18 @@ export function createHttpApp(options: HttpOptions): H3 {
     // spec §7: both 503 cases affect every call; §5: then the token; §8: then the rate limit.
     if (!isConfigured(settings)) return error(503, 'Not configured');
     if (!settings.apiEnabled) return error(503, 'API disabled');
-    // Guessing is throttled per address: after FAILED_ATTEMPTS_PER_MINUTE failures, 429 until the minute ends.
+    // Guessing is throttled per address: after FAILED_ATTEMPTS_PER_MINUTE failures, 429 until the minute ends
+    // (a new token from there is still checked once every 5 s: the valid one gets through).
     const address = getRequestIP(event) ?? 'unknown';
     const blockedFor = throttle.blockedFor(address, nowMs());
-    const decide = (ok: boolean) => {
-      if (ok) return admit(event, settings, next);
+    const decide = (verdict: Verdict) => {
+      if (verdict === true) return admit(event, settings, next);
+      if (verdict === 'replaced') return error(401, 'Unauthorized'); // a client not updated yet: not a guess
       if (blockedFor > 0) return error(429, 'Too Many Requests', { headers: { 'retry-after': String(blockedFor) } });
       throttle.fail(address, nowMs());
       return error(401, 'Unauthorized');
     };
-    const verdict = gate.check(event.req.headers.get('authorization'), settings.tokenHash, blockedFor === 0);
+    const verdict = gate.check(event.req.headers.get('authorization'), settings.tokenHash, () => blockedFor === 0 || throttle.probe(address, nowMs()));
     return verdict instanceof Promise ? verdict.then(decide) : decide(verdict);
   });
 

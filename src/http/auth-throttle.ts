@@ -2,18 +2,21 @@
 export const FAILED_ATTEMPTS_PER_MINUTE = 20;
 
 const WINDOW_MS = 60_000;
+/** A throttled address may still have one new token checked (with argon2) this often. */
+const PROBE_EVERY_MS = 5_000;
 /** Addresses remembered at most: a flood from many addresses cannot grow memory without bound. */
 const MAX_ADDRESSES = 10_000;
 
 /**
  * Counts failed token attempts per client address in a fixed one-minute window (opened by the address's
  * first failure). Once an address has failed `FAILED_ATTEMPTS_PER_MINUTE` times, its attempts are not
- * checked any more until the window ends: no argon2 run, no guess tested. A request with the valid token is
- * still let through when the gate can tell so without argon2, so users behind the same address (a proxy)
- * are not locked out by someone guessing.
+ * checked any more until the window ends, but for one new token every 5 s: at most 12 argon2 runs a minute.
+ * A request with the valid token is let through when the gate knows it without argon2, and otherwise is
+ * checked at the next probe, so users behind the same address (a proxy) are not locked out by someone
+ * guessing, nor by a client that still sends the token that was just replaced.
  */
 export function createAuthThrottle(limit = FAILED_ATTEMPTS_PER_MINUTE) {
-  const windows = new Map<string, { start: number; count: number }>();
+  const windows = new Map<string, { start: number; count: number; probedAt?: number }>();
   const current = (address: string, nowMs: number) => {
     const window = windows.get(address);
     return window && nowMs - window.start < WINDOW_MS ? window : undefined;
@@ -24,6 +27,14 @@ export function createAuthThrottle(limit = FAILED_ATTEMPTS_PER_MINUTE) {
       const window = current(address, nowMs);
       if (!window || window.count < limit) return 0;
       return Math.max(1, Math.ceil((window.start + WINDOW_MS - nowMs) / 1000));
+    },
+    /** True (and counted) when throttled `address` may have one new token checked now. */
+    probe(address: string, nowMs: number): boolean {
+      const window = current(address, nowMs);
+      if (!window) return true;
+      if (window.probedAt !== undefined && nowMs - window.probedAt < PROBE_EVERY_MS) return false;
+      window.probedAt = nowMs;
+      return true;
     },
     /** Counts one failed attempt of `address`. */
     fail(address: string, nowMs: number): void {

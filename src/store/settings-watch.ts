@@ -14,9 +14,8 @@ export interface StoreWatch {
 /**
  * Returns a watch on `store`: one cheap `PRAGMA data_version` per request instead of re-reading everything.
  * The process's own writes do not change data_version, and never need to: the server only writes bookings.
- * `onChange` runs after each re-read, so derived state (the remembered token digest) can be dropped.
  */
-export function watchStore(store: Store, onChange: (settings: Settings) => void = () => {}): StoreWatch {
+export function watchStore(store: Store): StoreWatch {
   let version = store.dataVersion();
   let generation = 0;
   let settings = readSettings(store);
@@ -27,7 +26,6 @@ export function watchStore(store: Store, onChange: (settings: Settings) => void 
         version = now;
         generation++;
         settings = readSettings(store);
-        onChange(settings);
       }
       return settings;
     },

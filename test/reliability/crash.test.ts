@@ -31,7 +31,7 @@ describe('crash safety: kill -9 while a client streams bookings', () => {
               body: JSON.stringify({ schedule: 1, reason: 1, slot: slots[(i * 4 + client) % slots.length], submission: { first_name: 'K', last_name: `${n}`, email: `k${n}@example.com` } }),
             }).catch(() => undefined); // the connection dies with the server
             if (!response) break;
-            if (response.status === 201) accepted.push(await response.json());
+            if (response.status === 201) accepted.push((await response.json()) as (typeof accepted)[number]);
             else await response.arrayBuffer();
             if (!killed && accepted.length >= killAt) {
               killed = true;

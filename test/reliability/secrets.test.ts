@@ -105,8 +105,10 @@ describe('secrets', () => {
     expect(argon2Runs).toBe(1);
     // Not well-formed: refused before any hashing.
     for (const junk of ['Bearer', 'Basic abc', `Bearer ${token}x`, `Bearer pln-${'A'.repeat(64)}`]) expect(gate.check(junk, 'hash-1')).toBe(false);
-    // A rotated token (new hash) needs argon2 again; until then the old digest proves nothing.
-    expect(await gate.check(`Bearer ${token}`, 'hash-2')).toBe(true);
+    // Rotated (a new hash): the old token is recognised as replaced, without argon2; the new one needs argon2 once.
+    expect(gate.check(`Bearer ${token}`, 'hash-2')).toBe('replaced');
+    expect(argon2Runs).toBe(1);
+    expect(await gate.check(`Bearer pln_${'C'.repeat(64)}`, 'hash-2')).toBe(false);
     expect(argon2Runs).toBe(2);
   });
 });
