@@ -32,14 +32,16 @@ export function booking(ctx: AppContext, idOrReference: string): Booking {
  */
 export function addBooking(ctx: AppContext, order: { scheduleId: number; reasonId: number; slot: string; values: string[] }): CreatedBooking {
   const checkboxes = new Set(listFields(ctx.store).filter((field) => field.formType === 'checkbox').map((field) => field.key));
-  const submission: Record<string, unknown> = {};
-  for (const pair of order.values) {
-    const at = pair.indexOf('=');
-    if (at < 1) throw invalid(`--field "${pair}" must be key=value (example: --field first_name=Ada)`);
-    const key = pair.slice(0, at);
-    const value = pair.slice(at + 1);
-    submission[key] = checkboxes.has(key) ? ['true', 'yes', '1'].includes(value.toLowerCase()) : value;
-  }
+  // Built from entries: a key such as `__proto__` becomes an own (unknown) field, refused as the API refuses it.
+  const submission: Record<string, unknown> = Object.fromEntries(
+    order.values.map((pair) => {
+      const at = pair.indexOf('=');
+      if (at < 1) throw invalid(`--field "${pair}" must be key=value (example: --field first_name=Ada)`);
+      const key = pair.slice(0, at);
+      const value = pair.slice(at + 1);
+      return [key, checkboxes.has(key) ? ['true', 'yes', '1'].includes(value.toLowerCase()) : value];
+    }),
+  );
   try {
     return createBooking(ctx, { scheduleId: order.scheduleId, reasonId: order.reasonId, slot: order.slot, submission }, 'admin');
   } catch (error) {

@@ -87,7 +87,7 @@ export function bookingRequestProblem(body: unknown): { error: string; field?: s
   const key = result.issues[0].path?.[0]?.key;
   const field = typeof key === 'string' ? key : undefined;
   if (field === undefined) return { error: 'Invalid request' };
-  const known = (BOOKING_FIELD_ERRORS as Record<string, string>)[field];
+  const known = Object.hasOwn(BOOKING_FIELD_ERRORS, field) ? (BOOKING_FIELD_ERRORS as Record<string, string>)[field] : undefined; // never `__proto__`
   return known ? { error: known, field } : { error: 'Unknown field', field };
 }
 
