@@ -20,7 +20,14 @@ const run = promisify(execFile);
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin/planner.js');
-const { values } = parseArgs({ options: { minutes: { type: 'string', default: '30' }, out: { type: 'string', default: join(ROOT, 'docs/soak.json') } } });
+const { values } = parseArgs({
+  options: {
+    minutes: { type: 'string', default: '30' },
+    out: { type: 'string', default: join(ROOT, 'docs/soak.json') },
+    // Caps the server's V8 heap (MiB): a server that kept something per request would run out and fail the run.
+    'server-heap': { type: 'string' },
+  },
+});
 const minutes = Number(values.minutes);
 if (!(minutes > 0 && minutes <= 240)) throw new Error('--minutes must be from 0 to 240');
 const durationMs = minutes * 60_000;
@@ -73,7 +80,12 @@ cli('mail', 'set', `smtp://127.0.0.1:${smtpPort}`, '--from', 'Soak Practice <des
 
 const server = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--log', 'off', '--db', db], {
   cwd: ROOT,
-  env: { ...process.env, PLANNER_DB: '', PLANNER_MAIL_RETRY_SECONDS: '2' },
+  env: {
+    ...process.env,
+    PLANNER_DB: '',
+    PLANNER_MAIL_RETRY_SECONDS: '2',
+    ...(values['server-heap'] ? { NODE_OPTIONS: `--max-old-space-size=${Number(values['server-heap'])}` } : {}),
+  },
   stdio: ['ignore', 'pipe', 'pipe'],
 });
 let serverErr = '';
@@ -226,6 +238,7 @@ const serverErrors = Object.entries(statuses).filter(([status]) => Number(status
 const figures = {
   date: new Date().toISOString(),
   minutes,
+  serverHeapMiB: values['server-heap'] ? Number(values['server-heap']) : 'default',
   requests,
   statuses,
   networkErrors,

@@ -102,8 +102,41 @@ async function servedIn(dir: string) {
     expect(handle.prepare('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' });
     handle.close();
   };
-  return { db, slots, book, reads, finish };
+  /**
+   * With the fault on (`undo` lifts it): three bookings answer 500 JSON and write nothing, every GET answers 200;
+   * once lifted, the next booking succeeds with its customer and both messages; the log and file are clean.
+   */
+  const refusedThenRecovered = async (from: number, undo: () => void) => {
+    const before = counts(db);
+    for (let i = from; i < from + 3; i++) {
+      const answer = await book(slots[i]!, i);
+      expect(answer.status).toBe(500);
+      expect(answer.body).toEqual({ error: 'The booking could not be saved' });
+    }
+    await reads();
+    expect(counts(db)).toEqual(before);
+    undo();
+    expect((await book(slots[from]!, 100)).status).toBe(201);
+    expect(counts(db)).toEqual({ bookings: before.bookings + 1, customers: before.customers + 1, outbox: before.outbox + 2 });
+    await finish(3);
+  };
+  return { db, slots, book, refusedThenRecovered };
 }
+
+/** Where the machine cannot make the fault, forces the same SQLite error at the store boundary; returns the undo. */
+function simulate(db: string, what: string, sqliteError: string): () => void {
+  process.stderr.write(`storage faults: ${what} simulated with a trigger (this machine cannot make it for real)\n`);
+  const raw = new DatabaseSync(db);
+  raw.exec(`CREATE TRIGGER fail_insert BEFORE INSERT ON bookings BEGIN SELECT RAISE(FAIL, '${sqliteError}'); END`);
+  raw.close();
+  return () => {
+    const again = new DatabaseSync(db);
+    again.exec('DROP TRIGGER fail_insert');
+    again.close();
+  };
+}
+
+
 
 describe('storage faults', () => {
   it('disk full: POST answers 500 JSON and writes nothing, GETs keep working, and it recovers when space is back', async () => {
@@ -111,7 +144,7 @@ describe('storage faults', () => {
     mkdirSync(dir);
     const real = tryRun('mount', '-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', dir);
     if (real) onCleanup(() => tryRun('umount', '-l', dir));
-    const { db, slots, book, reads, finish } = await servedIn(dir);
+    const { db, refusedThenRecovered } = await servedIn(dir);
     let undo: () => void;
     if (real) {
       const filler = fill(dir);
@@ -120,33 +153,14 @@ describe('storage faults', () => {
         rmSync(join(dir, 'filler-rest'));
       };
     } else {
-      process.stderr.write('storage faults: cannot mount a tmpfs here (not root?): disk full simulated with a trigger\n');
-      const raw = new DatabaseSync(db);
-      raw.exec("CREATE TRIGGER fail_insert BEFORE INSERT ON bookings BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END");
-      raw.close();
-      undo = () => {
-        const again = new DatabaseSync(db);
-        again.exec('DROP TRIGGER fail_insert');
-        again.close();
-      };
+      undo = simulate(db, 'disk full', 'database or disk is full');
     }
-    const before = counts(db);
-    for (let i = 0; i < 3; i++) {
-      const answer = await book(slots[i]!, i);
-      expect(answer.status).toBe(500);
-      expect(answer.body).toEqual({ error: 'The booking could not be saved' });
-    }
-    await reads();
-    expect(counts(db)).toEqual(before);
-    undo();
-    expect((await book(slots[0]!, 10)).status).toBe(201);
-    expect(counts(db)).toEqual({ bookings: before.bookings + 1, customers: before.customers + 1, outbox: before.outbox + 2 });
-    await finish(3);
+    await refusedThenRecovered(0, undo);
   });
 
   it('read-only files under the running server: POST answers 500 JSON, GETs keep working, it recovers', async () => {
     const dir = tempDir();
-    const { db, slots, book, reads, finish } = await servedIn(dir);
+    const { db, slots, book, refusedThenRecovered } = await servedIn(dir);
     expect((await book(slots[0]!, 0)).status).toBe(201); // the WAL exists and holds a write
     const files = ['planner.db', 'planner.db-wal'].map((name) => join(dir, name));
     let undo: () => void;
@@ -155,27 +169,8 @@ describe('storage faults', () => {
       onCleanup(() => tryRun('chattr', '-i', ...files));
       undo = () => expect(tryRun('chattr', '-i', ...files)).toBe(true);
     } else {
-      process.stderr.write('storage faults: chattr +i does not stop writes here: read-only simulated with a trigger\n');
-      const raw = new DatabaseSync(db);
-      raw.exec("CREATE TRIGGER fail_insert BEFORE INSERT ON bookings BEGIN SELECT RAISE(FAIL, 'attempt to write a readonly database'); END");
-      raw.close();
-      undo = () => {
-        const again = new DatabaseSync(db);
-        again.exec('DROP TRIGGER fail_insert');
-        again.close();
-      };
+      undo = simulate(db, 'read-only', 'attempt to write a readonly database');
     }
-    const before = counts(db);
-    for (let i = 1; i < 4; i++) {
-      const answer = await book(slots[i]!, i);
-      expect(answer.status).toBe(500);
-      expect(answer.body).toEqual({ error: 'The booking could not be saved' });
-    }
-    await reads();
-    expect(counts(db)).toEqual(before);
-    undo();
-    expect((await book(slots[1]!, 10)).status).toBe(201);
-    expect(counts(db).bookings).toBe(before.bookings + 1);
-    await finish(3);
+    await refusedThenRecovered(1, undo);
   });
 });
