@@ -71,14 +71,17 @@ export function availableSlots(ctx: AppContext, scheduleId: number, reasonId: nu
   return slotsOfDay(ctx, availabilityInput(ctx, scheduleId, reasonId), scheduleId, day);
 }
 
-function slotsOfDay(ctx: AppContext, input: AvailabilityInput, scheduleId: number, day: string): FreeSlot[] {
+function slotsOfDay(ctx: AppContext, input: AvailabilityInput, scheduleId: number, day: string, except = 0): FreeSlot[] {
   const window = dayWindow(dayNumber(day), dayNumber(day), input.now);
-  return freeSlots(input, day, bookedIntervals(ctx.store, scheduleId, window.from, window.to));
+  return freeSlots(input, day, bookedIntervals(ctx.store, scheduleId, window.from, window.to, except));
 }
 
-/** Returns the free slot named by its local text (`YYYY-MM-DD HH:MM:SS`), or throws not_found. */
-export function findFreeSlot(ctx: AppContext, input: AvailabilityInput, scheduleId: number, slot: string): FreeSlot {
-  const found = slotsOfDay(ctx, input, scheduleId, slot.slice(0, 10)).find((free) => free.local === slot);
+/**
+ * Returns the free slot named by its local text (`YYYY-MM-DD HH:MM:SS`), or throws not_found. `except` leaves one
+ * booking out of the count (a booking being moved does not block its own new time).
+ */
+export function findFreeSlot(ctx: AppContext, input: AvailabilityInput, scheduleId: number, slot: string, except = 0): FreeSlot {
+  const found = slotsOfDay(ctx, input, scheduleId, slot.slice(0, 10), except).find((free) => free.local === slot);
   if (!found) throw notFound(`${slot} is not a free slot`);
   return found;
 }

@@ -5,6 +5,7 @@ import { insertBooking, type BookingSource } from '../store/bookings.ts';
 import { findCustomerIdByEmail, insertCustomer } from '../store/customers.ts';
 import { listFields } from '../store/fields.ts';
 import { bookingMessages } from '../mail/messages.ts';
+import { emitBookingEvent } from '../webhooks/events.ts';
 import { enqueue } from '../store/outbox.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { requireConfigured } from './installation.ts';
@@ -106,6 +107,23 @@ export function createBooking(ctx: AppContext, order: BookingOrder, source: Book
       };
       // The mails are written with the booking: if one is written, so is the other.
       for (const message of bookingMessages(facts, unixSeconds(now))) enqueue(ctx.store, bookingId, message, unixSeconds(now), at);
+      // So is the webhook event: every hook that asked for new bookings gets one delivery of it.
+      emitBookingEvent(
+        ctx.store,
+        'booking.created',
+        {
+          bookingId,
+          reference,
+          customerId,
+          scheduleId: order.scheduleId,
+          reasonId: order.reasonId,
+          startAt: slot.startAt,
+          status: 'booked',
+          customer: { firstName: text(values.first_name), lastName: text(values.last_name), email },
+        },
+        unixSeconds(now),
+        at,
+      );
       return { bookingId, reference, customerId, startAt: slot.startAt, endAt };
     });
   } catch (error) {

@@ -1,5 +1,6 @@
 import { AppError, invalid } from '../errors.ts';
 import { isEmail, isTimeZone } from '../domain/values.ts';
+import { webhookHealth } from '../store/webhooks.ts';
 import { markConfigured, setApiEnabled, setRateLimit, type Locale, type Settings } from '../store/settings.ts';
 import { insertField } from '../store/fields.ts';
 import { countRows, type Counts } from '../store/stats.ts';
@@ -94,6 +95,8 @@ export interface Status {
   notifyEmail: string | null;
   api: { enabled: boolean; tokenPresent: boolean; tokenCreatedAt: string | null; rateLimitPerMinute: number };
   mail: { configured: boolean; from: string | null; pending: number; failed: number };
+  /** Every hook, with deliveries waiting (and how many of those are being retried) or failed: a failing hook shows here. */
+  webhooks: { id: number; url: string; waiting: number; retrying: number; failed: number; lastError: string | null }[];
   counts: Counts;
 }
 
@@ -115,6 +118,7 @@ export function getStatus(ctx: AppContext): Status {
       rateLimitPerMinute: settings.rateLimit,
     },
     mail: { configured: settings.mailUrl !== null, from: settings.mailFrom, ...outboxCounts(ctx.store) },
+    webhooks: webhookHealth(ctx.store).map(({ webhookId, ...health }) => ({ id: webhookId, ...health })),
     counts: countRows(ctx.store, unixSeconds(ctx.now())),
   };
 }

@@ -16,6 +16,7 @@ import { registerSchedule } from './commands/schedule.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerStatus } from './commands/status.ts';
 import { registerToken } from './commands/token.ts';
+import { registerWebhook } from './commands/webhook.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 
 /** Returns the `planner` program with every command registered. */
@@ -40,6 +41,7 @@ export function createProgram(): Command {
     registerField,
     registerBookings,
     registerMail,
+    registerWebhook,
     registerDemo,
     registerOpenApi,
     registerServe,

@@ -43,6 +43,14 @@ const WORDS = {
     yes: 'yes',
     no: 'no',
     dateLocale: 'en-GB',
+    cancelledSubject: (f: BookingFacts, when: string) => `Cancelled: your appointment at ${f.practiceName}, ${when}`,
+    cancelled: 'your appointment has been cancelled.',
+    cancelReason: 'Reason',
+    cancelCalendar: 'The attached calendar file (appointment.ics) removes it from your calendar.',
+    movedSubject: (f: BookingFacts, when: string) => `Changed: your appointment at ${f.practiceName} is now ${when}`,
+    moved: 'your appointment has been moved to a new time.',
+    previously: 'Previously',
+    movedCalendar: 'The attached calendar file (appointment.ics) updates it in your calendar.',
   },
   de: {
     confirmationSubject: (f: BookingFacts, when: string) => `Ihr Termin bei ${f.practiceName}: ${when}`,
@@ -63,6 +71,14 @@ const WORDS = {
     yes: 'ja',
     no: 'nein',
     dateLocale: 'de-DE',
+    cancelledSubject: (f: BookingFacts, when: string) => `Abgesagt: Ihr Termin bei ${f.practiceName}, ${when}`,
+    cancelled: 'Ihr Termin wurde abgesagt.',
+    cancelReason: 'Grund',
+    cancelCalendar: 'Mit der angehängten Kalenderdatei (appointment.ics) entfernen Sie ihn aus Ihrem Kalender.',
+    movedSubject: (f: BookingFacts, when: string) => `Geändert: Ihr Termin bei ${f.practiceName} ist jetzt am ${when}`,
+    moved: 'Ihr Termin wurde auf eine neue Zeit verlegt.',
+    previously: 'Bisher',
+    movedCalendar: 'Mit der angehängten Kalenderdatei (appointment.ics) aktualisieren Sie ihn in Ihrem Kalender.',
   },
 } as const;
 
@@ -124,15 +140,16 @@ function icsTime(unix: number): string {
 
 /**
  * Returns the calendar file: one VEVENT, UID from the booking reference, times in UTC (RFC 5545).
- * `stamp` is when it was made (DTSTAMP); the organizer is the practice, the attendee the customer.
+ * `stamp` is when it was made (DTSTAMP); the organizer is the practice, the attendee the customer. A change keeps
+ * the UID and raises `sequence` (RFC 5546 §2.1.4), so calendars update or (METHOD:CANCEL) remove the same event.
  */
-export function bookingIcs(facts: BookingFacts, stamp: number, sequence = 0): string {
+export function bookingIcs(facts: BookingFacts, stamp: number, sequence = 0, method: 'REQUEST' | 'CANCEL' = 'REQUEST'): string {
   const lines = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
     'PRODID:-//planner//booking//EN',
     'CALSCALE:GREGORIAN',
-    'METHOD:REQUEST',
+    `METHOD:${method}`,
     'BEGIN:VEVENT',
     `UID:${facts.reference}@planner`,
     `DTSTAMP:${icsTime(stamp)}`,
@@ -141,7 +158,7 @@ export function bookingIcs(facts: BookingFacts, stamp: number, sequence = 0): st
     `SEQUENCE:${sequence}`,
     `SUMMARY:${icsText(`${facts.reasonName} – ${facts.practiceName}`)}`,
     `DESCRIPTION:${icsText(`${facts.scheduleName}. ${facts.reference}`)}`,
-    'STATUS:CONFIRMED',
+    method === 'CANCEL' ? 'STATUS:CANCELLED' : 'STATUS:CONFIRMED',
     `ORGANIZER;CN=${icsParam(facts.practiceName)}:mailto:${facts.notifyEmail}`,
     ...(facts.customerEmail
       ? [`ATTENDEE;CN=${icsParam(facts.customerName || facts.customerEmail)};ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=FALSE:mailto:${facts.customerEmail}`]
@@ -220,4 +237,39 @@ export function bookingMessages(facts: BookingFacts, stamp: number): OutgoingMes
     ics,
   });
   return messages;
+}
+
+/**
+ * Returns the customer's message for a change the practice made: a cancellation (with an .ics METHOD:CANCEL) or a
+ * move (with the updated .ics), both with the booking's UID and its new `sequence`. No message without an e-mail.
+ */
+export function changeMessages(
+  facts: BookingFacts,
+  stamp: number,
+  change: { kind: 'cancellation'; sequence: number; reason: string | null } | { kind: 'update'; sequence: number; previousStartAt: number },
+): OutgoingMessage[] {
+  if (!facts.customerEmail) return [];
+  const words = WORDS[facts.locale];
+  const when = localWhen(facts.startAt, facts.timeZone, words.dateLocale);
+  const rows: Row[] = [
+    [words.what, facts.reasonName],
+    [words.when, when],
+    ...(change.kind === 'update' ? [[words.previously, localWhen(change.previousStartAt, facts.timeZone, words.dateLocale)] as Row] : []),
+    ...(change.kind === 'cancellation' && change.reason ? [[words.cancelReason, change.reason] as Row] : []),
+    [words.where, facts.practiceName],
+    [words.reference, facts.reference],
+  ];
+  const cancel = change.kind === 'cancellation';
+  const intro = [words.greeting(facts.customerName), cancel ? words.cancelled : words.moved];
+  const outro = [cancel ? words.cancelCalendar : words.movedCalendar, facts.practiceName];
+  return [
+    {
+      kind: change.kind,
+      recipient: facts.customerEmail,
+      subject: oneLine(cancel ? words.cancelledSubject(facts, when) : words.movedSubject(facts, when)),
+      text: textBlock(intro, rows, outro),
+      html: htmlBlock(intro, rows, outro),
+      ics: bookingIcs(facts, stamp, change.sequence, cancel ? 'CANCEL' : 'REQUEST'),
+    },
+  ];
 }

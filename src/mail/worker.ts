@@ -3,11 +3,10 @@ import { claim, dueMessages, markFailed, markRetry, markSent, type OutboxEntry }
 import type { Settings } from '../store/settings.ts';
 import { addressOf } from '../domain/values.ts';
 import { createMailer, describeFailure, isPermanentFailure, type Mailer } from './sender.ts';
+import { retryDelay, startPump } from '../queue/pump.ts';
 
 /** How long the worker keeps retrying one message before it marks it failed. */
 export const GIVE_UP_AFTER_SECONDS = 48 * 3600;
-/** The longest wait between two attempts. */
-const MAX_DELAY_SECONDS = 3600;
 /** A sender holds a message this long; if it dies meanwhile, another may send it. */
 const LEASE_SECONDS = 120;
 
@@ -31,11 +30,6 @@ export interface OutboxWorker {
   stop(): Promise<void>;
 }
 
-/** Returns the seconds to wait after the `attempt`-th failure: base, 2 × base, 4 × base … at most an hour. */
-export function retryDelay(attempt: number, baseSeconds: number): number {
-  return Math.min(baseSeconds * 2 ** (attempt - 1), MAX_DELAY_SECONDS);
-}
-
 /**
  * Starts delivering the outbox in the background of `planner serve`: due messages go out over SMTP one by one;
  * connection errors, time-outs and 4xx answers are retried with exponential back-off for 48 hours; 5xx answers
@@ -45,9 +39,6 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const nowMs = options.nowMs ?? Date.now;
   const base = options.retryBaseSeconds ?? 30;
   let mailer: { url: string; mailer: Mailer } | undefined;
-  let running: Promise<void> | undefined;
-  let again = false;
-  let stopped = false;
 
   const mailerFor = (url: string): Mailer => {
     if (mailer?.url !== url) {
@@ -82,49 +73,26 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     }
   }
 
-  async function run(): Promise<void> {
-    do {
-      again = false;
+  const pump = startPump(
+    async () => {
       const settings = options.settings();
-      if (!settings.mailUrl) return; // not configured: the messages wait
+      if (!settings.mailUrl) return false; // not configured: the messages wait
       const now = Math.floor(nowMs() / 1000);
       const batch = dueMessages(options.store, now, 20);
-      if (batch.length === 20) again = true; // more may be waiting
       for (const entry of batch) {
-        if (stopped) return;
+        if (pump.stopped()) return false;
         if (!claim(options.store, entry.id, now, now + LEASE_SECONDS)) continue; // another server took it
         await deliver(entry, settings as Settings & { mailUrl: string });
       }
-    } while (again && !stopped);
-  }
-
-  const tick = () => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = run()
-      .catch((error: unknown) => options.log(`planner: the outbox could not be read: ${(error as Error).message}`))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-
-  const timer = setInterval(tick, options.pollMs ?? 1000);
-  timer.unref();
-  tick();
-  return {
-    kick: () => setImmediate(tick),
-    async flush() {
-      await running;
-      tick();
-      await running;
+      return batch.length === 20; // more may be waiting
     },
+    { pollMs: options.pollMs ?? 1000, log: options.log, what: 'outbox' },
+  );
+  return {
+    kick: pump.kick,
+    flush: pump.flush,
     async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+      await pump.stop();
       mailer?.mailer.close();
     },
   };

@@ -2,6 +2,7 @@ import type { Store } from './db.ts';
 import type { BookedInterval } from '../domain/availability.ts';
 
 export type BookingSource = 'api' | 'admin';
+export type BookingStatus = 'booked' | 'cancelled';
 
 /** A booking as the admin sees it, with the names it refers to. Times are UTC instants in Unix seconds. */
 export interface Booking {
@@ -13,12 +14,19 @@ export interface Booking {
   reasonName: string;
   customerId: number;
   customerName: string;
+  customerFirstName: string;
+  customerLastName: string;
   customerEmail: string | null;
   startAt: number;
   endAt: number;
   submission: Record<string, unknown>;
   source: BookingSource;
   createdAt: string;
+  status: BookingStatus;
+  /** The .ics SEQUENCE: 0 when booked, +1 for each move or cancellation. */
+  sequence: number;
+  changedAt: string | null;
+  cancelReason: string | null;
 }
 
 interface BookingRow {
@@ -37,6 +45,10 @@ interface BookingRow {
   submission: string;
   source: BookingSource;
   created_at: string;
+  status: BookingStatus;
+  sequence: number;
+  changed_at: string | null;
+  cancel_reason: string | null;
 }
 
 function toBooking(row: BookingRow): Booking {
@@ -49,18 +61,25 @@ function toBooking(row: BookingRow): Booking {
     reasonName: row.reason_name,
     customerId: row.customer_id,
     customerName: `${row.first_name} ${row.last_name}`.trim(),
+    customerFirstName: row.first_name,
+    customerLastName: row.last_name,
     customerEmail: row.email,
     startAt: row.start_at,
     endAt: row.end_at,
     submission: JSON.parse(row.submission) as Record<string, unknown>,
     source: row.source,
     createdAt: row.created_at,
+    status: row.status,
+    sequence: row.sequence,
+    changedAt: row.changed_at,
+    cancelReason: row.cancel_reason,
   };
 }
 
 const SELECT = `
   SELECT b.id, b.reference, b.schedule_id, s.name AS schedule_name, b.reason_id, r.name AS reason_name,
-         b.customer_id, c.first_name, c.last_name, c.email, b.start_at, b.end_at, b.submission, b.source, b.created_at
+         b.customer_id, c.first_name, c.last_name, c.email, b.start_at, b.end_at, b.submission, b.source, b.created_at,
+         b.status, b.sequence, b.changed_at, b.cancel_reason
   FROM bookings b
   JOIN schedules s ON s.id = b.schedule_id
   JOIN reasons r ON r.id = b.reason_id
@@ -90,8 +109,8 @@ export function findBooking(store: Store, idOrReference: number | string): Booki
 export function countFutureBookings(store: Store, by: { scheduleId: number } | { reasonId: number }, fromAt: number): number {
   const row =
     'scheduleId' in by
-      ? store.sql('SELECT COUNT(*) AS n FROM bookings WHERE schedule_id = ? AND start_at >= ?').get(by.scheduleId, fromAt)
-      : store.sql('SELECT COUNT(*) AS n FROM bookings WHERE reason_id = ? AND start_at >= ?').get(by.reasonId, fromAt);
+      ? store.sql("SELECT COUNT(*) AS n FROM bookings WHERE schedule_id = ? AND start_at >= ? AND status = 'booked'").get(by.scheduleId, fromAt)
+      : store.sql("SELECT COUNT(*) AS n FROM bookings WHERE reason_id = ? AND start_at >= ? AND status = 'booked'").get(by.reasonId, fromAt);
   return (row as { n: number }).n;
 }
 
@@ -132,13 +151,26 @@ export function insertBooking(
 /**
  * Returns the booked intervals of a schedule that overlap [from, to), sorted by start: one indexed range
  * scan for a whole window. No booking is longer than a day, so starts before `from - 1 day` cannot overlap.
+ * Cancelled bookings never count. `except` leaves one booking out (the one being moved).
  */
-export function bookedIntervals(store: Store, scheduleId: number, from: number, to: number): BookedInterval[] {
+export function bookedIntervals(store: Store, scheduleId: number, from: number, to: number, except = 0): BookedInterval[] {
   return store
     .sql(
       `SELECT start_at AS startAt, end_at AS endAt FROM bookings
-       WHERE schedule_id = ? AND start_at >= ? AND start_at < ? AND end_at > ?
+       WHERE schedule_id = ? AND start_at >= ? AND start_at < ? AND end_at > ? AND status = 'booked' AND id <> ?
        ORDER BY start_at`,
     )
-    .all(scheduleId, from - 86_400, to, from) as unknown as BookedInterval[];
+    .all(scheduleId, from - 86_400, to, from, except) as unknown as BookedInterval[];
+}
+
+/** Marks a booking cancelled (with the admin's reason) and counts the change in its sequence. */
+export function cancelBookingRow(store: Store, id: number, reason: string | null, at: string): void {
+  store
+    .sql("UPDATE bookings SET status = 'cancelled', cancel_reason = ?, sequence = sequence + 1, changed_at = ? WHERE id = ? AND status = 'booked'")
+    .run(reason, at, id);
+}
+
+/** Moves a booking to a new interval, keeping its id and reference, and counts the change in its sequence. */
+export function moveBookingRow(store: Store, id: number, startAt: number, endAt: number, at: string): void {
+  store.sql('UPDATE bookings SET start_at = ?, end_at = ?, sequence = sequence + 1, changed_at = ? WHERE id = ?').run(startAt, endAt, at, id);
 }

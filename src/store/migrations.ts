@@ -121,4 +121,62 @@ export const migrations: readonly string[] = [
   ) STRICT;
   CREATE INDEX outbox_due ON outbox (status, next_attempt_at);
   `,
+  // 3: the booking life cycle (cancel, move) and signed webhooks. Bookings are never deleted: a cancelled one
+  // keeps its row and stops counting for availability. The outbox learns two more kinds of message (a CHECK
+  // cannot be altered in place: the table is rebuilt). Webhook deliveries are an outbox of their own.
+  `
+  ALTER TABLE bookings ADD COLUMN status TEXT NOT NULL DEFAULT 'booked' CHECK (status IN ('booked', 'cancelled'));
+  ALTER TABLE bookings ADD COLUMN sequence INTEGER NOT NULL DEFAULT 0; -- the .ics SEQUENCE: +1 per change
+  ALTER TABLE bookings ADD COLUMN changed_at TEXT;
+  ALTER TABLE bookings ADD COLUMN cancel_reason TEXT;
+
+  CREATE TABLE outbox_3 (
+    id              INTEGER PRIMARY KEY,
+    booking_id      INTEGER REFERENCES bookings (id),
+    kind            TEXT NOT NULL CHECK (kind IN ('confirmation', 'notice', 'cancellation', 'update')),
+    recipient       TEXT NOT NULL,
+    subject         TEXT NOT NULL,
+    body            TEXT NOT NULL,
+    status          TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'failed')),
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL,
+    lease_until     INTEGER NOT NULL DEFAULT 0,
+    retry_from      INTEGER NOT NULL,
+    last_error      TEXT,
+    created_at      TEXT NOT NULL,
+    sent_at         TEXT
+  ) STRICT;
+  INSERT INTO outbox_3 SELECT * FROM outbox;
+  DROP TABLE outbox;
+  ALTER TABLE outbox_3 RENAME TO outbox;
+  CREATE INDEX outbox_due ON outbox (status, next_attempt_at);
+
+  CREATE TABLE webhooks (
+    id               INTEGER PRIMARY KEY,
+    url              TEXT NOT NULL,
+    secret           TEXT NOT NULL, -- needed in clear to sign; the file is 0600
+    events           TEXT NOT NULL, -- comma-separated event types
+    include_customer INTEGER NOT NULL DEFAULT 0 CHECK (include_customer IN (0, 1)),
+    allow_insecure   INTEGER NOT NULL DEFAULT 0 CHECK (allow_insecure IN (0, 1)),
+    created_at       TEXT NOT NULL
+  ) STRICT;
+
+  CREATE TABLE webhook_deliveries (
+    id              INTEGER PRIMARY KEY,
+    webhook_id      INTEGER NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
+    event_id        TEXT NOT NULL, -- the same for every attempt and every hook: receivers de-duplicate by it
+    type            TEXT NOT NULL,
+    payload         TEXT NOT NULL, -- the JSON body exactly as it will be sent
+    status          TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed')),
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL,
+    lease_until     INTEGER NOT NULL DEFAULT 0,
+    retry_from      INTEGER NOT NULL,
+    last_error      TEXT,
+    created_at      TEXT NOT NULL,
+    delivered_at    TEXT
+  ) STRICT;
+  CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at);
+  CREATE INDEX webhook_deliveries_by_hook ON webhook_deliveries (webhook_id, id);
+  `,
 ];

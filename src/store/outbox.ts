@@ -1,6 +1,6 @@
 import type { Store } from './db.ts';
 
-export type OutboxKind = 'confirmation' | 'notice';
+export type OutboxKind = 'confirmation' | 'notice' | 'cancellation' | 'update';
 export type OutboxStatus = 'pending' | 'sent' | 'failed';
 
 /** A message as the builders make it: what is sent, and to whom. */

@@ -52,8 +52,8 @@ describe('planner bookings', () => {
       ['FUT00001', '2100-03-01 10:00', '2100-03-01T09:00:00Z', 'Dr. Weber', 'Consultation'],
     ]);
     const table = await cliOk(db, 'bookings', 'list');
-    expect(table.split('\n')[0]).toMatch(/^ID +REFERENCE +START \(Europe\/Berlin\)/);
-    expect(table).toMatch(/FUT00002 +2100-02-02 00:30 +60 +Physio +Session +Ada Lovelace +bob@example.com +api/);
+    expect(table.split('\n')[0]).toMatch(/^ID +REFERENCE +STATUS +START \(Europe\/Berlin\)/);
+    expect(table).toMatch(/FUT00002 +booked +2100-02-02 00:30 +60 +Physio +Session +Ada Lovelace +bob@example.com +api/);
   });
 
   it('list --from and --schedule filter', async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { setMail } from '../../src/app/mail.ts';
 import { isPermanentFailure } from '../../src/mail/sender.ts';
-import { retryDelay, startOutboxWorker } from '../../src/mail/worker.ts';
+import { startOutboxWorker } from '../../src/mail/worker.ts';
+import { retryDelay } from '../../src/queue/pump.ts';
 import { unsentMessages, messagesOfBooking } from '../../src/store/outbox.ts';
 import { readSettings } from '../../src/store/settings.ts';
 import { ADA, apiFixture } from '../http/fixture.ts';

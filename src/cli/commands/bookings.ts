@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { addBooking, booking, bookings } from '../../app/bookings.ts';
+import { cancelBooking, moveBooking } from '../../app/lifecycle.ts';
 import { invalid } from '../../errors.ts';
 import { isSlotText } from '../../schemas/api.ts';
 import { requireConfigured } from '../../app/installation.ts';
@@ -17,6 +18,13 @@ function bookingJson(item: Booking, zone: string) {
     localStart: formatLocal(new Date(item.startAt * 1000), zone),
     timeZone: zone,
   };
+}
+
+/** Returns a slot argument as `YYYY-MM-DD HH:MM:SS` (seconds may be left out), or refuses it. */
+function slotArgument(text: string): string {
+  const slot = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(text) ? `${text}:00` : text;
+  if (!isSlotText(slot)) throw invalid(`"${text}" is not a local time YYYY-MM-DD HH:MM:SS`);
+  return slot;
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -41,10 +49,11 @@ export function registerBookings(program: Command): void {
           return;
         }
         printTable(
-          ['ID', 'REFERENCE', `START (${zone})`, 'MIN', 'SCHEDULE', 'REASON', 'CUSTOMER', 'EMAIL', 'SOURCE'],
+          ['ID', 'REFERENCE', 'STATUS', `START (${zone})`, 'MIN', 'SCHEDULE', 'REASON', 'CUSTOMER', 'EMAIL', 'SOURCE'],
           list.map((b) => [
             b.id,
             b.reference,
+            b.status,
             formatLocal(new Date(b.startAt * 1000), zone),
             (b.endAt - b.startAt) / 60,
             b.scheduleName,
@@ -68,8 +77,7 @@ export function registerBookings(program: Command): void {
     .action(async (scheduleText: string, reasonText: string, slotText: string, options: { field: string[]; json?: boolean }, command: Command) => {
       const scheduleId = id(scheduleText, 'schedule-id');
       const reasonId = id(reasonText, 'reason-id');
-      const slot = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(slotText) ? `${slotText}:00` : slotText;
-      if (!isSlotText(slot)) throw invalid(`"${slotText}" is not a local time YYYY-MM-DD HH:MM:SS`);
+      const slot = slotArgument(slotText);
       await withContext(command, (ctx) => {
         const created = addBooking(ctx, { scheduleId, reasonId, slot, values: options.field });
         const zone = requireConfigured(ctx).timeZone;
@@ -91,7 +99,7 @@ export function registerBookings(program: Command): void {
           return;
         }
         print(
-          `booking ${item.id} (${item.reference})`,
+          `booking ${item.id} (${item.reference}), ${item.status}${item.cancelReason ? `: ${item.cancelReason}` : ''}${item.changedAt ? ` (changed ${item.changedAt})` : ''}`,
           `  when      ${item.localStart} ${zone} (${item.start}), ${(item.endAt - item.startAt) / 60} min`,
           `  schedule  ${item.scheduleName} (${item.scheduleId})`,
           `  reason    ${item.reasonName} (${item.reasonId})`,
@@ -99,6 +107,38 @@ export function registerBookings(program: Command): void {
           `  source    ${item.source}, created ${item.createdAt}`,
           ...Object.entries(item.submission).map(([key, value]) => `  ${key.padEnd(9)} ${String(value)}`),
         );
+      });
+    });
+  group
+    .command('cancel')
+    .description('cancel a booking: it is kept as cancelled, its time is free again at once, the customer is told')
+    .argument('<id-or-reference>')
+    .option('--reason <text>', 'why (one line; in the customer’s mail and `bookings show`)')
+    .option('--no-notify', 'do not e-mail the customer')
+    .option('--json', 'print JSON')
+    .action(async (key: string, options: { reason?: string; notify: boolean; json?: boolean }, command: Command) => {
+      await withContext(command, (ctx) => {
+        const zone = requireConfigured(ctx).timeZone;
+        const cancelled = cancelBooking(ctx, key, { reason: options.reason, notify: options.notify });
+        if (options.json) printJson(bookingJson(cancelled, zone));
+        else print(`Cancelled ${cancelled.id} (${cancelled.reference}) of ${formatLocal(new Date(cancelled.startAt * 1000), zone)} ${zone}. ${options.notify && cancelled.customerEmail ? 'The customer’s mail is in the outbox.' : 'No mail to the customer.'}`);
+      });
+    });
+  group
+    .command('move')
+    .description('move a booking to another free time, keeping its id and reference; the customer gets an update')
+    .argument('<id-or-reference>')
+    .argument('<new-slot>', 'local time "YYYY-MM-DD HH:MM:SS" (or "YYYY-MM-DD HH:MM")')
+    .option('--no-notify', 'do not e-mail the customer')
+    .option('--force', 'allow a time within the schedule’s minimum notice')
+    .option('--json', 'print JSON')
+    .action(async (key: string, slotText: string, options: { notify: boolean; force?: boolean; json?: boolean }, command: Command) => {
+      const slot = slotArgument(slotText);
+      await withContext(command, (ctx) => {
+        const zone = requireConfigured(ctx).timeZone;
+        const moved = moveBooking(ctx, key, slot, { notify: options.notify, force: options.force === true });
+        if (options.json) printJson(bookingJson(moved, zone));
+        else print(`Moved ${moved.id} (${moved.reference}) to ${formatLocal(new Date(moved.startAt * 1000), zone)} ${zone}. ${options.notify && moved.customerEmail ? 'The customer’s update is in the outbox.' : 'No mail to the customer.'}`);
       });
     });
 }

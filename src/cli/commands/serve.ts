@@ -8,10 +8,10 @@ import type { AccessEntry } from '../../http/app.ts';
 import { watchStore } from '../../store/settings-watch.ts';
 import { dbPath, print, whole } from '../shared.ts';
 
-/** Returns the first retry delay of the outbox in seconds: env PLANNER_MAIL_RETRY_SECONDS, default 30. */
-function retryBase(): number {
-  const value = Number(process.env.PLANNER_MAIL_RETRY_SECONDS ?? 30);
-  if (!Number.isFinite(value) || value <= 0) throw invalid('PLANNER_MAIL_RETRY_SECONDS must be a positive number of seconds');
+/** Returns a first retry delay in seconds from the environment variable `name` (default 30). */
+function retryBase(name: 'PLANNER_MAIL_RETRY_SECONDS' | 'PLANNER_WEBHOOK_RETRY_SECONDS'): number {
+  const value = Number(process.env[name] ?? 30);
+  if (!Number.isFinite(value) || value <= 0) throw invalid(`${name} must be a positive number of seconds`);
   return value;
 }
 
@@ -46,7 +46,17 @@ export async function serve(command: Command, options: ServeOptions): Promise<vo
     // Loaded here so that other commands start without the HTTP and mail stacks.
     const { startServer } = await import('../../http/server.ts');
     const { startOutboxWorker } = await import('../../mail/worker.ts');
-    const worker = startOutboxWorker({ store, settings: watchStore(store).refresh, log: (line) => process.stderr.write(`${line}\n`), retryBaseSeconds: retryBase() });
+    const { startWebhookWorker } = await import('../../webhooks/worker.ts');
+    const log = (line: string) => process.stderr.write(`${line}\n`);
+    const mail = startOutboxWorker({ store, settings: watchStore(store).refresh, log, retryBaseSeconds: retryBase('PLANNER_MAIL_RETRY_SECONDS') });
+    const hooks = startWebhookWorker({ store, log, retryBaseSeconds: retryBase('PLANNER_WEBHOOK_RETRY_SECONDS') });
+    const worker = {
+      kick: () => {
+        mail.kick();
+        hooks.kick();
+      },
+      stop: () => Promise.all([mail.stop(), hooks.stop()]),
+    };
     let server;
     try {
       server = await startServer(store, { host: options.host, port, afterBooking: worker.kick, accessLog, requestTimeout });

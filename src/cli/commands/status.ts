@@ -3,6 +3,18 @@ import type { Command } from 'commander';
 import { getStatus, type Status } from '../../app/installation.ts';
 import { dbPath, print, printJson, withContext } from '../shared.ts';
 
+/** One line per hook; a hook with retries or failures says so, with its last error and where to look. */
+function webhookLines(hooks: Status['webhooks']): string[] {
+  if (hooks.length === 0) return ['webhooks     none'];
+  return hooks.map((hook, index) => {
+    const trouble = hook.retrying > 0 || hook.failed > 0;
+    const state = trouble
+      ? `FAILING: ${hook.retrying} retrying, ${hook.failed} failed · last error: ${hook.lastError ?? 'unknown'} (planner webhook deliveries)`
+      : `ok · ${hook.waiting} waiting`;
+    return `${index === 0 ? 'webhooks    ' : '            '} ${hook.id} ${hook.url} · ${state}`;
+  });
+}
+
 function mailLine(mail: Status['mail']): string {
   const waiting = `${mail.pending} message(s) waiting, ${mail.failed} failed${mail.failed ? ' (planner mail queue)' : ''}`;
   return mail.configured
@@ -37,6 +49,7 @@ export function registerStatus(program: Command): void {
             : 'practice     not configured: run `planner init`',
           `api          ${api.enabled ? 'enabled' : 'disabled'} · token ${api.tokenPresent ? `present (created ${api.tokenCreatedAt})` : 'none (planner token new)'} · limit ${api.rateLimitPerMinute}/min`,
           `mail         ${mailLine(status.mail)}`,
+          ...webhookLines(status.webhooks),
           `data         ${counts.schedules} schedule(s), ${counts.reasons} reason(s), ${counts.fields} form field(s), ${counts.customers} customer(s), ${counts.bookings} booking(s) (${counts.upcoming} upcoming)`,
         );
       });

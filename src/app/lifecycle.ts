@@ -1,0 +1,108 @@
+import { AppError, invalid } from '../errors.ts';
+import { changeMessages, type BookingFacts } from '../mail/messages.ts';
+import { cancelBookingRow, findBooking, moveBookingRow, type Booking } from '../store/bookings.ts';
+import { enqueue } from '../store/outbox.ts';
+import { emitBookingEvent, type BookingEventFacts } from '../webhooks/events.ts';
+import { availabilityOf, findFreeSlot } from './availability.ts';
+import { booking as requireBooking } from './bookings.ts';
+import { unixSeconds, type AppContext } from './context.ts';
+import { requireConfigured, type ConfiguredSettings } from './installation.ts';
+
+/** The facts the customer's messages are written from, as the booking stands now. */
+function factsOf(settings: ConfiguredSettings, booking: Booking): BookingFacts {
+  return {
+    practiceName: settings.practiceName,
+    notifyEmail: settings.notifyEmail,
+    locale: settings.locale,
+    timeZone: settings.timeZone,
+    scheduleName: booking.scheduleName,
+    reasonName: booking.reasonName,
+    reference: booking.reference,
+    startAt: booking.startAt,
+    endAt: booking.endAt,
+    source: booking.source,
+    customerEmail: booking.customerEmail,
+    customerName: booking.customerName,
+    fields: [],
+  };
+}
+
+/** What a webhook event says of the booking as it stands now. */
+export function eventFactsOf(booking: Booking, previousStartAt?: number): BookingEventFacts {
+  return {
+    bookingId: booking.id,
+    reference: booking.reference,
+    customerId: booking.customerId,
+    scheduleId: booking.scheduleId,
+    reasonId: booking.reasonId,
+    startAt: booking.startAt,
+    previousStartAt,
+    status: booking.status,
+    customer: { firstName: booking.customerFirstName, lastName: booking.customerLastName, email: booking.customerEmail },
+  };
+}
+
+/** Runs `change` in one transaction; a database failure is a storage error with nothing half-written. */
+function inTransaction<T>(ctx: AppContext, what: string, change: () => T): T {
+  try {
+    return ctx.store.tx(change);
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError('storage', `${what}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Cancels a booking: it stays (status cancelled, with the reason) and its time is free again at once. In the same
+ * transaction: the customer's cancellation mail with an .ics METHOD:CANCEL of the same UID (unless `notify` is
+ * false), and the `booking.cancelled` webhook event.
+ */
+export function cancelBooking(ctx: AppContext, idOrReference: string, options: { reason?: string; notify: boolean }): Booking {
+  const settings = requireConfigured(ctx);
+  const reason = options.reason?.trim() || null;
+  if (reason !== null && (reason.length > 500 || /[\r\n]/.test(reason))) throw invalid('--reason must be one line of at most 500 characters');
+  const now = ctx.now();
+  const at = now.toISOString();
+  return inTransaction(ctx, 'the booking could not be cancelled', () => {
+    const found = requireBooking(ctx, idOrReference);
+    if (found.status === 'cancelled') throw invalid(`booking ${found.reference} is already cancelled`);
+    cancelBookingRow(ctx.store, found.id, reason, at);
+    const cancelled = findBooking(ctx.store, found.id)!;
+    if (options.notify) {
+      for (const message of changeMessages(factsOf(settings, cancelled), unixSeconds(now), { kind: 'cancellation', sequence: cancelled.sequence, reason })) {
+        enqueue(ctx.store, cancelled.id, message, unixSeconds(now), at);
+      }
+    }
+    emitBookingEvent(ctx.store, 'booking.cancelled', eventFactsOf(cancelled), unixSeconds(now), at);
+    return cancelled;
+  });
+}
+
+/**
+ * Moves a booking to another local time (`YYYY-MM-DD HH:MM:SS`), keeping its id and reference. The new time is
+ * checked exactly as for a new booking, in the same kind of transaction (hours, closures, look-ahead, capacity;
+ * the booking itself does not count against its new time); the minimum notice only when `force` is false. Sends
+ * the customer an update with an .ics of a higher SEQUENCE (unless `notify` is false) and `booking.changed`.
+ */
+export function moveBooking(ctx: AppContext, idOrReference: string, slot: string, options: { notify: boolean; force: boolean }): Booking {
+  const settings = requireConfigured(ctx);
+  const now = ctx.now();
+  const at = now.toISOString();
+  return inTransaction(ctx, 'the booking could not be moved', () => {
+    const found = requireBooking(ctx, idOrReference);
+    if (found.status === 'cancelled') throw invalid(`booking ${found.reference} is cancelled: book a new appointment instead`);
+    const { input } = availabilityOf(ctx, found.scheduleId, found.reasonId);
+    const rules = options.force ? { ...input.rules, noticeMinutes: 0 } : input.rules;
+    const free = findFreeSlot(ctx, { ...input, rules }, found.scheduleId, slot, found.id);
+    if (free.startAt === found.startAt) throw invalid(`booking ${found.reference} is already at ${slot}`);
+    moveBookingRow(ctx.store, found.id, free.startAt, free.startAt + input.durationMinutes * 60, at);
+    const moved = findBooking(ctx.store, found.id)!;
+    if (options.notify) {
+      for (const message of changeMessages(factsOf(settings, moved), unixSeconds(now), { kind: 'update', sequence: moved.sequence, previousStartAt: found.startAt })) {
+        enqueue(ctx.store, moved.id, message, unixSeconds(now), at);
+      }
+    }
+    emitBookingEvent(ctx.store, 'booking.changed', eventFactsOf(moved, found.startAt), unixSeconds(now), at);
+    return moved;
+  });
+}

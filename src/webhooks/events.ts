@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import { utcText } from '../domain/days.ts';
+import type { Store } from '../store/db.ts';
+import type { BookingStatus } from '../store/bookings.ts';
+import { enqueueDelivery, listWebhooks, type EventType } from '../store/webhooks.ts';
+
+/** What an event says of a booking. Times are Unix seconds. */
+export interface BookingEventFacts {
+  bookingId: number;
+  reference: string;
+  customerId: number;
+  scheduleId: number;
+  reasonId: number;
+  startAt: number;
+  /** The slot before a move (booking.changed only). */
+  previousStartAt?: number;
+  status: BookingStatus;
+  customer: { firstName: string; lastName: string; email: string | null };
+}
+
+/** The JSON body of a delivery (documented in the README's webhook guide). */
+export interface EventPayload {
+  id: string;
+  type: EventType | 'webhook.test';
+  created_at: string;
+  data: Record<string, unknown>;
+}
+
+/** Returns the event's `data`: ids, the slot in UTC like the API's, and the customer only when the hook opted in. */
+export function eventData(facts: BookingEventFacts, includeCustomer: boolean): Record<string, unknown> {
+  return {
+    booking_id: facts.bookingId,
+    booking_details_id: facts.reference,
+    user_id: facts.customerId,
+    schedule: facts.scheduleId,
+    reason: facts.reasonId,
+    slot: utcText(facts.startAt),
+    ...(facts.previousStartAt === undefined ? {} : { previous_slot: utcText(facts.previousStartAt) }),
+    status: facts.status,
+    ...(includeCustomer ? { customer: { first_name: facts.customer.firstName, last_name: facts.customer.lastName, email: facts.customer.email } } : {}),
+  };
+}
+
+/** A new event id: stable across retries and across hooks, so receivers can drop duplicates by it. */
+export function newEventId(): string {
+  return `evt_${randomUUID().replaceAll('-', '')}`;
+}
+
+/**
+ * Writes one delivery of the event for every hook subscribed to `type`. Call inside the transaction that changes
+ * the booking: the event exists exactly when the change does.
+ */
+export function emitBookingEvent(store: Store, type: EventType, facts: BookingEventFacts, nowAt: number, at: string): void {
+  const hooks = listWebhooks(store).filter((hook) => hook.events.includes(type));
+  if (hooks.length === 0) return;
+  const id = newEventId();
+  for (const hook of hooks) {
+    const payload: EventPayload = { id, type, created_at: at, data: eventData(facts, hook.includeCustomer) };
+    enqueueDelivery(store, { webhookId: hook.id, eventId: id, type, payload: JSON.stringify(payload) }, nowAt, at);
+  }
+}

@@ -1,0 +1,69 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { once } from 'node:events';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { onCleanup } from '../helpers.ts';
+
+export interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+  json: any;
+}
+
+/**
+ * A real HTTP receiver in the test process on 127.0.0.1 (a fixed port, so it can go down and come back).
+ * Answers 2xx (or `status`) and records every request; `next(n)` resolves once `n` requests have arrived.
+ */
+export async function startReceiver(port = 0, status = 204) {
+  const received: Received[] = [];
+  const waiting: { count: number; resolve: () => void }[] = [];
+  let server: Server | undefined;
+  const receiver = {
+    port,
+    received,
+    url: '',
+    async up(): Promise<void> {
+      server = createServer((req, res) => {
+        let body = '';
+        req.on('data', (chunk) => (body += chunk));
+        req.on('end', () => {
+          received.push({ headers: req.headers, body, json: JSON.parse(body) });
+          res.writeHead(status).end();
+          for (const wait of [...waiting]) {
+            if (received.length >= wait.count) {
+              waiting.splice(waiting.indexOf(wait), 1);
+              wait.resolve();
+            }
+          }
+        });
+      });
+      server.listen(receiver.port, '127.0.0.1');
+      await once(server, 'listening');
+      receiver.port = (server.address() as { port: number }).port;
+      receiver.url = `http://127.0.0.1:${receiver.port}/hook`;
+    },
+    async down(): Promise<void> {
+      if (!server) return;
+      const closing = new Promise((resolve) => server!.close(resolve));
+      server.closeAllConnections();
+      await closing;
+      server = undefined;
+    },
+    async next(count: number): Promise<Received[]> {
+      if (received.length < count) await new Promise<void>((resolve) => waiting.push({ count, resolve }));
+      return received;
+    },
+  };
+  await receiver.up();
+  onCleanup(() => receiver.down());
+  return receiver;
+}
+
+/** Checks a `Planner-Signature` header as the README tells integrators to: true when it is valid and fresh. */
+export function verifySignature(secret: string, header: string, body: string, nowSeconds: number, toleranceSeconds = 300): boolean {
+  const parts = Object.fromEntries(header.split(',').map((part) => part.split('=') as [string, string]));
+  const timestamp = Number(parts.t);
+  if (!Number.isInteger(timestamp) || Math.abs(nowSeconds - timestamp) > toleranceSeconds) return false;
+  const expected = createHmac('sha256', secret).update(`${parts.t}.${body}`).digest();
+  const given = Buffer.from(parts.v1 ?? '', 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
