@@ -2,7 +2,7 @@ import ICAL from 'ical.js';
 import { DatabaseSync } from 'node:sqlite';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, bookableDb, cli, cliJson, serve, snapshot, tempDb, type ServerProcess } from '../helpers.ts';
-import { startReceiver, verifySignature } from './receiver.ts';
+import { readmeVerifier, startReceiver, verifySignature } from './receiver.ts';
 
 const ADA = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
 
@@ -64,6 +64,13 @@ describe('booking life cycle and webhooks, against a real server and a real rece
       data: { booking_id: created.body.booking_id, booking_details_id: created.body.booking_details_id, user_id: created.body.user_id, schedule: 1, reason: 1, slot: created.body.slot, status: 'booked' },
     });
     expect(createdEvent!.headers['planner-event-id']).toBe(createdEvent!.json.id);
+    // The README's 10 lines accept it, and refuse a changed body or another secret.
+    const verifyPlanner = await readmeVerifier();
+    const header = createdEvent!.headers['planner-signature'] as string;
+    expect(verifyPlanner(secret, header, createdEvent!.body)).toBe(true);
+    expect(verifyPlanner(secret, header, createdEvent!.body.replace('"booked"', '"cancelled"'))).toBe(false);
+    expect(verifyPlanner(`${secret}x`, header, createdEvent!.body)).toBe(false);
+    expect(verifyPlanner(secret, header.replace(/t=\d+/, 't=1000000000'), createdEvent!.body)).toBe(false); // replayed: too old
 
     // Move: to a taken slot is refused and changes nothing; to a free one keeps id and reference.
     const other = await api(server.url, '/api/bookings', token, {

@@ -1,7 +1,10 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { once } from 'node:events';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { onCleanup } from '../helpers.ts';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ROOT, onCleanup, tempDir } from '../helpers.ts';
 
 export interface Received {
   headers: IncomingHttpHeaders;
@@ -66,4 +69,17 @@ export function verifySignature(secret: string, header: string, body: string, no
   const expected = createHmac('sha256', secret).update(`${parts.t}.${body}`).digest();
   const given = Buffer.from(parts.v1 ?? '', 'hex');
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * Returns the `verifyPlanner` function of the README's webhook guide, taken from the README itself (its ```js
+ * block), so the tests prove that the code integrators copy works.
+ */
+export async function readmeVerifier(): Promise<(secret: string, header: string, rawBody: string, toleranceSeconds?: number) => boolean> {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const block = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1]!).find((code) => code.includes('export function verifyPlanner'));
+  if (!block) throw new Error('README.md has no ```js block with verifyPlanner');
+  const file = join(tempDir(), 'verify-planner.mjs');
+  writeFileSync(file, block);
+  return ((await import(pathToFileURL(file).href)) as { verifyPlanner: any }).verifyPlanner;
 }
