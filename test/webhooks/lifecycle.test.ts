@@ -128,6 +128,23 @@ describe('booking life cycle and webhooks, against a real server and a real rece
     expect(cancelMail).toEqual({ kind: 'cancellation', recipient: 'grace@example.com', method: 'CANCEL', uid: `${other.body.booking_details_id}@planner`, sequence: 1, status: 'CANCELLED', start: other.body.slot });
   });
 
+  it('move checks the minimum notice like a new booking, and --force lifts only that', async () => {
+    const slots = await slotsOf();
+    const made = await cliJson(db, 'bookings', 'add', '1', '1', slots[6]!, '--field', 'first_name=Emmy', '--field', 'last_name=Noether', '--field', 'email=emmy@example.com');
+    await cli(db, 'schedule', 'set', '1', '--notice', '20160'); // two weeks: every slot of `day` is now too soon
+    try {
+      const refused = await cli(db, 'bookings', 'move', String(made.id), slots[7]!);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toBe(`planner: ${slots[7]} is not a free slot\n`);
+      const forced = await cliJson(db, 'bookings', 'move', String(made.id), slots[7]!, '--force');
+      expect(forced).toMatchObject({ id: made.id, localStart: slots[7]!.slice(0, 16), sequence: 1 });
+      // --force does not lift the hours: 03:00 is outside them.
+      expect((await cli(db, 'bookings', 'move', String(made.id), `${day} 03:00`, '--force')).stderr).toBe(`planner: ${day} 03:00:00 is not a free slot\n`);
+    } finally {
+      await cli(db, 'schedule', 'set', '1', '--notice', '0');
+    }
+  });
+
   it('--no-notify changes the booking without a mail to the customer, but the webhook still hears of it', async () => {
     const slot = (await slotsOf())[4]!;
     const count = receiver.received.length;
