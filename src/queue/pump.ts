@@ -39,7 +39,8 @@ export function startPump(pass: () => Promise<boolean>, options: { pollMs: numbe
   };
   const timer = setInterval(tick, options.pollMs);
   timer.unref();
-  tick();
+  setImmediate(tick); // not at once: `pass` may use the pump this function is about to return
+
   return {
     kick: () => setImmediate(tick),
     async flush() {
