@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { once } from 'node:events';
+import { connect, type Socket } from 'node:net';
 import { afterAll } from 'vitest';
 import { checkContract } from './contract.ts';
 
@@ -204,4 +205,20 @@ export function cliOnTerminal(db: string, ...args: string[]) {
     screen: () => screen,
     exited,
   };
+}
+
+/** Opens a raw TCP connection to the server of `url` (for requests no HTTP client would send). */
+export async function rawSocket(url: string): Promise<Socket> {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  await once(socket, 'connect');
+  return socket;
+}
+
+/** Resolves with everything the server sent (bytes as latin1) and the milliseconds from `since` until it closed. */
+export function socketClosed(socket: Socket, since: number): Promise<{ text: string; ms: number }> {
+  let text = '';
+  socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+  socket.on('error', () => {}); // a reset is a close too
+  return once(socket, 'close').then(() => ({ text, ms: performance.now() - since }));
 }

@@ -1,13 +1,11 @@
 import { fc } from '@fast-check/vitest';
-import { connect } from 'node:net';
-import { once } from 'node:events';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../src/app/context.ts';
 import { changeRateLimit } from '../../src/app/installation.ts';
 import { openStore } from '../../src/store/db.ts';
 import { BODY_LIMIT } from '../../src/schemas/api.ts';
 import { apiFixture } from '../http/fixture.ts';
-import { api, bookableDb, cli, serve, snapshot, tempDb, type ServerProcess } from '../helpers.ts';
+import { api, bookableDb, cli, rawSocket, serve, snapshot, socketClosed, tempDb, type ServerProcess } from '../helpers.ts';
 
 /** Values an attacker or a buggy client puts in a query string or a JSON field. */
 const nasty = fc.oneof(
@@ -135,14 +133,10 @@ describe('fuzz: bad input against the real server', () => {
 
   /** Sends raw bytes as one request and returns status line, headers and body text. */
   async function raw(bytes: Buffer): Promise<{ status: number; head: string; body: string }> {
-    const { hostname, port } = new URL(server.url);
-    const socket = connect(Number(port), hostname);
-    await once(socket, 'connect');
-    let text = '';
-    socket.on('data', (chunk) => (text += chunk.toString('latin1')));
-    socket.on('error', () => {});
+    const socket = await rawSocket(server.url);
+    const closed = socketClosed(socket, performance.now());
     socket.end(bytes);
-    await once(socket, 'close');
+    const { text } = await closed;
     const [head = '', body = ''] = text.split('\r\n\r\n');
     return { status: Number(head.split(' ')[1]), head, body };
   }

@@ -1,23 +1,6 @@
-import { once } from 'node:events';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, bookableDb, serve, tempDb, type ServerProcess } from '../helpers.ts';
-
-/** Opens a raw connection to the server of `url`. */
-async function open(url: string): Promise<Socket> {
-  const { hostname, port } = new URL(url);
-  const socket = connect(Number(port), hostname);
-  await once(socket, 'connect');
-  return socket;
-}
-
-/** Resolves with everything the server sent and the milliseconds from `since` until it closed the connection. */
-function closed(socket: Socket, since: number): Promise<{ text: string; ms: number }> {
-  let text = '';
-  socket.on('data', (chunk) => (text += chunk));
-  socket.on('error', () => {}); // a reset is a close too
-  return once(socket, 'close').then(() => ({ text, ms: performance.now() - since }));
-}
+import { api, bookableDb, rawSocket, serve, socketClosed, tempDb, type ServerProcess } from '../helpers.ts';
 
 /** Writes `text` one character every `everyMs` until the socket closes or the text ends (bounded by its length). */
 async function drip(socket: Socket, text: string, everyMs: number): Promise<void> {
@@ -39,8 +22,8 @@ describe('slow clients (planner serve --timeout 2)', () => {
 
   it('cuts off 50 slowloris connections dripping headers after the time-out, while others are served at once', async () => {
     const started = performance.now();
-    const sockets = await Promise.all(Array.from({ length: 50 }, () => open(server.url)));
-    const ends = sockets.map((socket) => closed(socket, started));
+    const sockets = await Promise.all(Array.from({ length: 50 }, () => rawSocket(server.url)));
+    const ends = sockets.map((socket) => socketClosed(socket, started));
     // One header byte every 200 ms: each byte keeps an idle time-out happy, only a deadline stops it (bounded: 60 bytes).
     const headers = `GET /api/schedules HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nX-Pad: ${'a'.repeat(40)}\r\n\r\n`;
     for (const socket of sockets) void drip(socket, headers.slice(0, 60), 200);
@@ -59,9 +42,9 @@ describe('slow clients (planner serve --timeout 2)', () => {
   });
 
   it('answers a body sent too slowly with 400 JSON and closes the connection', async () => {
-    const socket = await open(server.url);
+    const socket = await rawSocket(server.url);
     const started = performance.now();
-    const end = closed(socket, started);
+    const end = socketClosed(socket, started);
     const body = JSON.stringify({ schedule: 1, reason: 1, slot: '2030-01-01 09:00:00', submission: {} });
     socket.write(
       `POST /api/bookings HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
@@ -77,15 +60,15 @@ describe('slow clients (planner serve --timeout 2)', () => {
   });
 
   it('answers malformed requests and oversized headers with a JSON error, never a raw socket error', async () => {
-    const socket = await open(server.url);
-    const end = closed(socket, performance.now());
+    const socket = await rawSocket(server.url);
+    const end = socketClosed(socket, performance.now());
     socket.write('NOT HTTP AT ALL\r\n\r\n');
     const { text } = await end;
     expect(text).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
     expect(text.endsWith('{"error":"Bad Request"}')).toBe(true);
 
-    const big = await open(server.url);
-    const bigEnd = closed(big, performance.now());
+    const big = await rawSocket(server.url);
+    const bigEnd = socketClosed(big, performance.now());
     big.write(`GET /api/schedules HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`);
     const answer = await bigEnd;
     expect(answer.text).toMatch(/^HTTP\/1\.1 431 /);
