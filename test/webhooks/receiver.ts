@@ -18,7 +18,7 @@ export interface Received {
  */
 export async function startReceiver(port = 0, status = 204) {
   const received: Received[] = [];
-  const waiting: { count: number; resolve: () => void }[] = [];
+  const waiting: { done: () => boolean; resolve: () => void }[] = [];
   let server: Server | undefined;
   const receiver = {
     port,
@@ -32,7 +32,7 @@ export async function startReceiver(port = 0, status = 204) {
           received.push({ headers: req.headers, body, json: JSON.parse(body) });
           res.writeHead(status).end();
           for (const wait of [...waiting]) {
-            if (received.length >= wait.count) {
+            if (wait.done()) {
               waiting.splice(waiting.indexOf(wait), 1);
               wait.resolve();
             }
@@ -52,7 +52,11 @@ export async function startReceiver(port = 0, status = 204) {
       server = undefined;
     },
     async next(count: number): Promise<Received[]> {
-      if (received.length < count) await new Promise<void>((resolve) => waiting.push({ count, resolve }));
+      return receiver.until(() => received.length >= count);
+    },
+    /** Resolves once `done` holds for what has arrived (checked at each arrival). */
+    async until(done: () => boolean): Promise<Received[]> {
+      if (!done()) await new Promise<void>((resolve) => waiting.push({ done, resolve }));
       return received;
     },
   };
