@@ -12,13 +12,20 @@ import { api, bookableDb, cli, cliJson, serve, snapshot, tempDb } from '../helpe
 import { freePort } from '../mail/smtp.ts';
 import { startReceiver, verifySignature } from './receiver.ts';
 
-/** Resolves once the process has written `count` lines matching `pattern` on stderr (counted from now). */
+/**
+ * Resolves once the process has written, on stderr from now on, lines matching `pattern` with `count` different
+ * values of its first group (or `count` lines when it has none).
+ */
 function linesOnStderr(child: ChildProcess, pattern: RegExp, count: number): Promise<void> {
   return new Promise((resolve) => {
-    let seen = 0;
+    const seen = new Set<string>();
+    let lines = 0;
     const listen = (chunk: Buffer) => {
-      seen += chunk.toString().split('\n').filter((line) => pattern.test(line)).length;
-      if (seen >= count) {
+      for (const line of chunk.toString().split('\n')) {
+        const match = pattern.exec(line);
+        if (match) seen.add(match[1] ?? String(lines++));
+      }
+      if (seen.size >= count) {
         child.stderr!.off('data', listen);
         resolve();
       }
@@ -34,7 +41,7 @@ describe('webhook delivery: at least once, through a receiver outage and a serve
     const port = await freePort(); // nothing listens there yet: the receiver is down
     const { secret } = await cliJson(db, 'webhook', 'add', `http://127.0.0.1:${port}/hook`, '--allow-insecure', '--include-customer');
     let server = await serve(db, { PLANNER_WEBHOOK_RETRY_SECONDS: '1' }, ['--log', 'off']);
-    const failing = linesOnStderr(server.child, /webhook delivery \d+ .* not delivered/, 6);
+    const failing = linesOnStderr(server.child, /webhook delivery (\d+) .* not delivered/, 6); // each of the 6 failed once
 
     const days = (await api(server.url, '/api/days?schedule=1&reason=1', token)).body.data as string[];
     const slots = (await api(server.url, `/api/slots?schedule=1&reason=1&day=${days[1]}`, token)).body.data as string[];
@@ -50,7 +57,7 @@ describe('webhook delivery: at least once, through a receiver outage and a serve
     }
     await cliJson(db, 'bookings', 'cancel', String(ids[0]));
     await cliJson(db, 'bookings', 'move', String(ids[1]), slots.at(-1)!);
-    await failing; // every event was tried and failed at least once
+    await failing; // every one of the 6 deliveries was tried and failed at least once
 
     // A failing hook is reported, never disabled.
     const status = await cliJson(db, 'status');
