@@ -43,6 +43,19 @@ function text(value: SubmissionValue | undefined): string {
 }
 
 /**
+ * Runs a change of bookings in one write transaction. An error of the core passes through; any other (the
+ * database refused the write) becomes a storage error whose message is for the log, not the client.
+ */
+export function inBookingTransaction<T>(ctx: AppContext, what: string, change: () => T): T {
+  try {
+    return ctx.store.tx(change);
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError('storage', `${what}: ${(error as Error).message}`);
+  }
+}
+
+/**
  * Books a slot: in one `BEGIN IMMEDIATE` transaction it checks that the slot is still free (capacity included),
  * finds the customer by e-mail or creates one, inserts the booking and puts its e-mails in the outbox. Two requests
  * for the last place of a slot cannot both succeed: the second sees the first's booking. Errors: not_found
@@ -58,77 +71,72 @@ export function createBooking(ctx: AppContext, order: BookingOrder, source: Book
   const email = text(values[EMAIL_FIELD]) || null;
   const now = ctx.now(); // one instant for the booking, its customer and its messages
   const at = now.toISOString();
-  try {
-    return ctx.store.tx(() => {
-      // Read again under the write lock: another process may have booked, or changed hours, meanwhile.
-      const { input, schedule, reason } = availabilityOf(ctx, order.scheduleId, order.reasonId);
-      const slot = findFreeSlot(ctx, input, order.scheduleId, order.slot);
-      const customerId =
-        (email === null ? undefined : findCustomerIdByEmail(ctx.store, email)) ??
-        insertCustomer(
-          ctx.store,
-          {
-            email,
-            firstName: text(values.first_name),
-            lastName: text(values.last_name),
-            phone: text(values.phone),
-            fields: Object.fromEntries(Object.entries(values).filter(([key]) => !['first_name', 'last_name', 'email', 'phone'].includes(key))),
-          },
-          at,
-        );
-      const endAt = slot.startAt + input.durationMinutes * 60;
-      const reference = newReference();
-      const bookingId = insertBooking(ctx.store, {
-        reference,
-        scheduleId: order.scheduleId,
-        reasonId: order.reasonId,
-        customerId,
-        startAt: slot.startAt,
-        endAt,
-        submission: values,
-        source,
-        createdAt: at,
-      });
-      const settings = requireConfigured(ctx);
-      const facts = {
-        practiceName: settings.practiceName,
-        notifyEmail: settings.notifyEmail,
-        locale: settings.locale,
-        timeZone: settings.timeZone,
-        scheduleName: schedule.name,
-        reasonName: reason.name,
-        reference,
-        startAt: slot.startAt,
-        endAt,
-        source,
-        customerEmail: email,
-        customerName: [text(values.first_name), text(values.last_name)].filter(Boolean).join(' '),
-        fields: fields.filter((field) => field.key in values).map((field) => ({ label: field.label, value: values[field.key]! })),
-      };
-      // The mails are written with the booking: if one is written, so is the other.
-      for (const message of bookingMessages(facts, unixSeconds(now))) enqueue(ctx.store, bookingId, message, unixSeconds(now), at);
-      // So is the webhook event: every hook that asked for new bookings gets one delivery of it.
-      emitBookingEvent(
+  // The transaction rolls back on any error: nothing half-written.
+  return inBookingTransaction(ctx, 'the booking could not be saved', () => {
+    // Read again under the write lock: another process may have booked, or changed hours, meanwhile.
+    const { input, schedule, reason } = availabilityOf(ctx, order.scheduleId, order.reasonId);
+    const slot = findFreeSlot(ctx, input, order.scheduleId, order.slot);
+    const customerId =
+      (email === null ? undefined : findCustomerIdByEmail(ctx.store, email)) ??
+      insertCustomer(
         ctx.store,
-        'booking.created',
         {
-          bookingId,
-          reference,
-          customerId,
-          scheduleId: order.scheduleId,
-          reasonId: order.reasonId,
-          startAt: slot.startAt,
-          status: 'booked',
-          customer: { firstName: text(values.first_name), lastName: text(values.last_name), email },
+          email,
+          firstName: text(values.first_name),
+          lastName: text(values.last_name),
+          phone: text(values.phone),
+          fields: Object.fromEntries(Object.entries(values).filter(([key]) => !['first_name', 'last_name', 'email', 'phone'].includes(key))),
         },
-        unixSeconds(now),
         at,
       );
-      return { bookingId, reference, customerId, startAt: slot.startAt, endAt };
+    const endAt = slot.startAt + input.durationMinutes * 60;
+    const reference = newReference();
+    const bookingId = insertBooking(ctx.store, {
+      reference,
+      scheduleId: order.scheduleId,
+      reasonId: order.reasonId,
+      customerId,
+      startAt: slot.startAt,
+      endAt,
+      submission: values,
+      source,
+      createdAt: at,
     });
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    // The transaction has rolled back: nothing half-written. The message is for the log, not the client.
-    throw new AppError('storage', `the booking could not be saved: ${(error as Error).message}`);
-  }
+    const settings = requireConfigured(ctx);
+    const facts = {
+      practiceName: settings.practiceName,
+      notifyEmail: settings.notifyEmail,
+      locale: settings.locale,
+      timeZone: settings.timeZone,
+      scheduleName: schedule.name,
+      reasonName: reason.name,
+      reference,
+      startAt: slot.startAt,
+      endAt,
+      source,
+      customerEmail: email,
+      customerName: [text(values.first_name), text(values.last_name)].filter(Boolean).join(' '),
+      fields: fields.filter((field) => field.key in values).map((field) => ({ label: field.label, value: values[field.key]! })),
+    };
+    // The mails are written with the booking: if one is written, so is the other.
+    for (const message of bookingMessages(facts, unixSeconds(now))) enqueue(ctx.store, bookingId, message, unixSeconds(now), at);
+    // So is the webhook event: every hook that asked for new bookings gets one delivery of it.
+    emitBookingEvent(
+      ctx.store,
+      'booking.created',
+      {
+        bookingId,
+        reference,
+        customerId,
+        scheduleId: order.scheduleId,
+        reasonId: order.reasonId,
+        startAt: slot.startAt,
+        status: 'booked',
+        customer: { firstName: text(values.first_name), lastName: text(values.last_name), email },
+      },
+      unixSeconds(now),
+      at,
+    );
+    return { bookingId, reference, customerId, startAt: slot.startAt, endAt };
+  });
 }

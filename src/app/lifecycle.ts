@@ -1,10 +1,11 @@
-import { AppError, invalid } from '../errors.ts';
+import { invalid } from '../errors.ts';
 import { changeMessages, type BookingFacts } from '../mail/messages.ts';
 import { cancelBookingRow, findBooking, moveBookingRow, type Booking } from '../store/bookings.ts';
 import { enqueue } from '../store/outbox.ts';
 import { emitBookingEvent, type BookingEventFacts } from '../webhooks/events.ts';
 import { availabilityOf, findFreeSlot } from './availability.ts';
 import { booking as requireBooking } from './bookings.ts';
+import { inBookingTransaction } from './create-booking.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { requireConfigured, type ConfiguredSettings } from './installation.ts';
 
@@ -42,16 +43,6 @@ export function eventFactsOf(booking: Booking, previousStartAt?: number): Bookin
   };
 }
 
-/** Runs `change` in one transaction; a database failure is a storage error with nothing half-written. */
-function inTransaction<T>(ctx: AppContext, what: string, change: () => T): T {
-  try {
-    return ctx.store.tx(change);
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    throw new AppError('storage', `${what}: ${(error as Error).message}`);
-  }
-}
-
 /**
  * Cancels a booking: it stays (status cancelled, with the reason) and its time is free again at once. In the same
  * transaction: the customer's cancellation mail with an .ics METHOD:CANCEL of the same UID (unless `notify` is
@@ -63,7 +54,7 @@ export function cancelBooking(ctx: AppContext, idOrReference: string, options: {
   if (reason !== null && (reason.length > 500 || /[\r\n]/.test(reason))) throw invalid('--reason must be one line of at most 500 characters');
   const now = ctx.now();
   const at = now.toISOString();
-  return inTransaction(ctx, 'the booking could not be cancelled', () => {
+  return inBookingTransaction(ctx, 'the booking could not be cancelled', () => {
     const found = requireBooking(ctx, idOrReference);
     if (found.status === 'cancelled') throw invalid(`booking ${found.reference} is already cancelled`);
     cancelBookingRow(ctx.store, found.id, reason, at);
@@ -88,7 +79,7 @@ export function moveBooking(ctx: AppContext, idOrReference: string, slot: string
   const settings = requireConfigured(ctx);
   const now = ctx.now();
   const at = now.toISOString();
-  return inTransaction(ctx, 'the booking could not be moved', () => {
+  return inBookingTransaction(ctx, 'the booking could not be moved', () => {
     const found = requireBooking(ctx, idOrReference);
     if (found.status === 'cancelled') throw invalid(`booking ${found.reference} is cancelled: book a new appointment instead`);
     const { input } = availabilityOf(ctx, found.scheduleId, found.reasonId);

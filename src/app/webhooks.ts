@@ -45,7 +45,7 @@ export function webhooks(ctx: AppContext) {
 
 export function removeWebhook(ctx: AppContext, id: number): void {
   requireConfigured(ctx);
-  if (!deleteWebhook(ctx.store, id)) throw notFound(`webhook ${id} does not exist (see \`planner webhook list\`)`);
+  deleteWebhook(ctx.store, requireWebhook(ctx, id).id);
 }
 
 /** Sends a signed `webhook.test` event now (not through the queue) and returns the receiver's HTTP status. */
