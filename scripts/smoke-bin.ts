@@ -3,6 +3,7 @@
  * init with flags, schedule data, api enable, token new, serve on a free port, the six calls, a booking,
  * a backup taken while serving and opened as a valid database, and SIGTERM exiting 0. The harness is Node; the
  * executable never sees it. Writes its counts to dist/smoke.json for .ci/run.
+ * `npm run smoke:bin -- <path>` drives another copy (CI: the one unpacked from the release tarball).
  */
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -13,7 +14,7 @@ import { DatabaseSync } from 'node:sqlite';
 import packageJson from '../package.json' with { type: 'json' };
 
 const root = resolve(import.meta.dirname, '..');
-const binary = join(root, 'dist/planner');
+const binary = resolve(process.argv[2] ?? join(root, 'dist/planner'));
 const work = mkdtempSync(join(tmpdir(), 'planner-smoke-'));
 const db = join(work, 'data/planner.db');
 // Nothing else: PATH is an empty folder, so there is no node (nor anything else) the executable could start.
@@ -37,6 +38,7 @@ function run(...args: string[]): Promise<{ code: number; stdout: string; stderr:
   );
 }
 
+console.log(`smoke: driving ${binary}`);
 try {
   const noNode = await new Promise<number>((done) => spawn('/bin/sh', ['-c', 'command -v node'], { env }).on('exit', (code) => done(code ?? 1)));
   check('no node on the PATH the executable gets', noNode !== 0);
@@ -138,6 +140,7 @@ try {
   if (existsSync(join(work, 'opt'))) chmodSync(join(work, 'opt'), 0o755);
   rmSync(work, { recursive: true, force: true });
 }
+mkdirSync(join(root, 'dist'), { recursive: true });
 writeFileSync(join(root, 'dist/smoke.json'), JSON.stringify({ passed, failed }));
 console.log(`smoke: ${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { Socket } from 'node:net';
+import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { toNodeHandler } from 'h3/node';
 import { AppError } from '../errors.ts';
 import type { Store } from '../store/db.ts';
@@ -67,21 +67,7 @@ export async function startServer(store: Store, options: ServerOptions): Promise
     toNodeHandler(app),
   );
   server.on('clientError', answerClientError);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port, options.host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') {
-      throw new AppError('conflict', `port ${options.port} on ${options.host} is in use: stop the other server or pass --port <n>`);
-    }
-    throw new AppError('conflict', `cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`);
-  }
+  await listen(server, options.host, options.port);
   const port = (server.address() as { port: number }).port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
@@ -93,4 +79,32 @@ export async function startServer(store: Store, options: ServerOptions): Promise
         server.closeIdleConnections(); // keep-alive connections would otherwise hold the stop for 5 s
       }),
   };
+}
+
+/** Listens on `host:port`, or throws the one-line error that names `--port` (a port in use) or the cause. */
+async function listen(server: Server | NetServer, host: string, port: number): Promise<void> {
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new AppError('conflict', `port ${port} on ${host} is in use: stop the other server or pass --port <n>`);
+    }
+    throw new AppError('conflict', `cannot listen on ${host}:${port}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Throws what `startServer` would throw when `host:port` cannot be listened on, and holds nothing: `planner demo
+ * --serve` checks this before it creates an installation and prints a token it could not serve.
+ */
+export async function assertCanListen(host: string, port: number): Promise<void> {
+  const probe = createNetServer();
+  await listen(probe, host, port);
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
 }

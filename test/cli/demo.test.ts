@@ -1,5 +1,8 @@
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { api, cli, cliJson, serve, snapshot, tempDb } from '../helpers.ts';
+import { api, cli, cliJson, onCleanup, serve, snapshot, tempDb } from '../helpers.ts';
 
 describe('planner demo', () => {
   it('creates a demo installation with the API on, prints a token and the six calls, and never overwrites', async () => {
@@ -27,5 +30,17 @@ describe('planner demo', () => {
     const answer = await api(server.url, '/api/nothing-here', token);
     expect(answer.status).toBe(404);
     expect((await api(server.url, '/api/nothing-here', 'pln_' + 'x'.repeat(64))).status).toBe(401);
+  });
+
+  it('--serve on a port in use says so in one line naming --port, exits 1, and creates nothing', async () => {
+    const taken = createServer().listen(0, '127.0.0.1');
+    await once(taken, 'listening');
+    onCleanup(() => new Promise((resolve) => taken.close(resolve)));
+    const port = (taken.address() as { port: number }).port;
+    const db = tempDb();
+    const result = await cli(db, 'demo', '--serve', '--port', String(port));
+    expect(result).toMatchObject({ code: 1, stdout: '' });
+    expect(result.stderr).toBe(`planner: port ${port} on 127.0.0.1 is in use: stop the other server or pass --port <n>\n`);
+    expect(existsSync(db)).toBe(false);
   });
 });

@@ -1,10 +1,11 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { once } from 'node:events';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ROOT, onCleanup, tempDir } from '../helpers.ts';
+import { readmeBlock } from '../docs/readme.ts';
+import { onCleanup, tempDir } from '../helpers.ts';
 
 export interface Received {
   headers: IncomingHttpHeaders;
@@ -80,9 +81,8 @@ export function verifySignature(secret: string, header: string, body: string, no
  * block), so the tests prove that the code integrators copy works.
  */
 export async function readmeVerifier(): Promise<(secret: string, header: string, rawBody: string, toleranceSeconds?: number) => boolean> {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const block = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((match) => match[1]!).find((code) => code.includes('export function verifyPlanner'));
-  if (!block) throw new Error('README.md has no ```js block with verifyPlanner');
+  const block = readmeBlock('Following changes: webhooks', 'js');
+  if (!block.includes('export function verifyPlanner')) throw new Error('README.md\'s webhook guide has no verifyPlanner in its ```js block');
   const file = join(tempDir(), 'verify-planner.mjs');
   writeFileSync(file, block);
   return ((await import(pathToFileURL(file).href)) as { verifyPlanner: any }).verifyPlanner;

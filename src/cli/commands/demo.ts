@@ -3,7 +3,7 @@ import { createDemo } from '../../app/demo.ts';
 import { isConfigured } from '../../app/installation.ts';
 import { AppError } from '../../errors.ts';
 import { readSettings } from '../../store/settings.ts';
-import { print, withContext } from '../shared.ts';
+import { print, whole, withContext } from '../shared.ts';
 import { serve, type ServeOptions } from './serve.ts';
 
 /** Returns ready-to-paste curl calls for the six API calls against `base`. */
@@ -26,8 +26,13 @@ export function registerDemo(program: Command): void {
     .description('create a demo installation (never overwrites one), print a token and curl calls; --serve to serve it')
     .option('--serve', 'serve the installation afterwards (also when it already existed)')
     .option('--host <addr>', 'address to serve on', '127.0.0.1')
-    .option('--port <n>', 'port to serve on', '3000')
+    .option('--port <n>', 'port to serve on (default: PLANNER_PORT, else 3000)', process.env.PLANNER_PORT || '3000')
     .action(async (options: ServeOptions & { serve?: boolean }, command: Command) => {
+      if (options.serve) {
+        // A taken port fails before anything is created or a token printed that nothing would serve.
+        const { assertCanListen } = await import('../../http/server.ts');
+        await assertCanListen(options.host, whole(options.port, '--port'));
+      }
       const created = await withContext(
         command,
         async (ctx) => {

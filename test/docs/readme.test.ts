@@ -1,0 +1,121 @@
+/**
+ * The README's commands, run as written: a README edit that breaks one fails `npm test`.
+ * - Quick start: its first line (install, then `npm run demo`) in a fresh copy of the repository, with a newcomer's
+ *   PATH (no Node 24 but what the install brings); then the six calls the demo prints, placeholders filled from the
+ *   answers before them. (Its second line, the test command, is what `.ci/run` runs, taken from the README too.)
+ * - Admin guide, "Set up an installation": every line against a temporary database, the last one (`serve`) until it
+ *   answers with the token the block made.
+ */
+import { execFile } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { checkContract } from '../contract.ts';
+import packageJson from '../../package.json' with { type: 'json' };
+import { onCleanup, ROOT, tempDb, tempDir } from '../helpers.ts';
+import { commandsOf, freePort, newcomerEnv, readmeBlock, shell } from './readme.ts';
+
+const run = promisify(execFile);
+
+/** A copy of the repository as a clone has it: the files git tracks (as they are now) and untracked, unignored ones. */
+async function freshCopy(): Promise<string> {
+  const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, maxBuffer: 16 << 20 });
+  const copy = tempDir();
+  for (const file of stdout.split('\0').filter(Boolean)) {
+    if (!existsSync(join(ROOT, file))) continue; // deleted in the working tree, not yet in the index
+    mkdirSync(dirname(join(copy, file)), { recursive: true });
+    copyFileSync(join(ROOT, file), join(copy, file));
+  }
+  return copy;
+}
+
+/** Runs a printed curl call, adding only `-w` for the status and headers; returns status, headers and parsed body. */
+async function curl(call: string, env: NodeJS.ProcessEnv): Promise<{ status: number; headers: Headers; body: any }> {
+  const { stdout } = await run('sh', ['-c', call.replace(/^curl /, `curl -w '\\n--status %{http_code} --headers %{header_json}' `)], { env });
+  const [, body, status, headerJson] = /^([\s\S]*)\n--status (\d+) --headers ([\s\S]*)$/.exec(stdout)!;
+  const headers = new Headers();
+  for (const [name, values] of Object.entries(JSON.parse(headerJson!) as Record<string, string[]>)) headers.set(name, values.join(', '));
+  return { status: Number(status), headers, body: JSON.parse(body!) };
+}
+
+describe('README quick start', () => {
+  it('the demo line installs, serves on a fresh copy, and the six calls it prints answer 200 five times, then 201', async () => {
+    const [demoLine] = commandsOf(readmeBlock('Quick start', 'sh'));
+    expect(demoLine).toMatch(/npm run demo/);
+    const copy = await freshCopy();
+    const port = await freePort();
+    const env = newcomerEnv({ PLANNER_PORT: String(port) });
+    const demo = shell(demoLine!, copy, env);
+    onCleanup(() => demo.stop());
+    await demo.waitFor(new RegExp(`serving http://127\\.0\\.0\\.1:${port}/api`));
+
+    const token = (await demo.waitFor(/API token \(shown once\): (pln_[A-Za-z0-9]{64})/))[1]!;
+    const calls = commandsOf(demo.output())
+      .filter((line) => line.startsWith('curl '))
+      .map((line) => line.replaceAll('\\', ''));
+    expect(calls).toHaveLength(6);
+    for (const call of calls) expect(call).toContain(`Bearer ${token}`);
+
+    const statuses: number[] = [];
+    let day = '';
+    let time = '';
+    for (const printed of calls) {
+      const call = printed
+        .replace('<a day from /days>', day)
+        .replaceAll('<day>', day)
+        .replace(/<HH:MM:SS[^>]*>/, time);
+      expect(call).not.toMatch(/<[^>]*>/);
+      const answer = await curl(call, env);
+      statuses.push(answer.status);
+      const path = /\/api\/\w+/.exec(call)![0];
+      checkContract(call.includes('-X POST') ? 'POST' : 'GET', path, answer);
+      if (path === '/api/days') day = answer.body.data[0];
+      if (path === '/api/slots') time = answer.body.data[0].slice(11);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 201]);
+    expect([0, 'SIGTERM']).toContain(await demo.stop()); // stopped by the signal, not by SIGKILL or an error
+    expect(demo.output()).not.toMatch(/\n\s+at |Error/);
+    expect(existsSync(join(copy, 'data/planner.db'))).toBe(true);
+  }, 300_000);
+});
+
+describe('README admin guide', () => {
+  it('"Set up an installation" runs line by line on a new database, and its server answers the token it made', async () => {
+    const lines = commandsOf(readmeBlock('Set up an installation', 'sh'));
+    expect(lines.at(-1)).toMatch(/^npx planner serve\b/);
+    const db = tempDb();
+    const port = await freePort();
+    const env = newcomerEnv({ PLANNER_DB: db, PLANNER_PORT: String(port) });
+    let token = '';
+    for (const line of lines.slice(0, -1)) {
+      const result = await run('sh', ['-c', line], { cwd: ROOT, env }).catch((error: { stderr: string }) => {
+        throw new Error(`README line failed: ${line}\n${error.stderr}`);
+      });
+      token = /\b(pln_[A-Za-z0-9]{64})\b/.exec(result.stdout)?.[1] ?? token;
+    }
+    expect(token).not.toBe('');
+
+    const server = shell(lines.at(-1)!, ROOT, env);
+    onCleanup(() => server.stop());
+    await server.waitFor(new RegExp(`serving http://127\\.0\\.0\\.1:${port}/api \\(database ${db.replaceAll('.', '\\.')}\\)`));
+    const answer = await fetch(`http://127.0.0.1:${port}/api/reasons?schedule=1`, { headers: { authorization: `Bearer ${token}` } });
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toEqual({ data: [{ id: 1, name: 'Consultation', description: 'A short visit about one concern.', duration: 900 }] });
+    expect([0, 'SIGTERM']).toContain(await server.stop());
+    expect(server.output()).not.toMatch(/\n\s+at |Error/);
+    expect(readFileSync(db).length).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe('README install section', () => {
+  it('names the tarball that `npm run release` writes for this version, and checks it as .ci/run does', () => {
+    const block = readmeBlock('Install on a server', 'sh');
+    const name = `planner-${packageJson.version}-linux-x64`;
+    expect(block).toContain(`sha256sum -c ${name}.tar.gz.sha256`);
+    expect(block).toContain(`tar -xzf ${name}.tar.gz && cd ${name} && sha256sum -c SHA256SUMS`);
+    const ci = readFileSync(join(ROOT, '.ci/run'), 'utf8');
+    expect(ci).toContain('sha256sum -c "$name.tar.gz.sha256"');
+    expect(ci).toContain('sha256sum -c SHA256SUMS');
+  });
+});
