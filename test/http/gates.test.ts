@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FAILED_ATTEMPTS_PER_MINUTE } from '../../src/http/auth-throttle.ts';
 import { api, cli, cliJson, cliOk, initDb, serve, tempDb } from '../helpers.ts';
 
 const PASSES = '/api/not-a-call'; // behind every gate, then 404: shows the gates let the request through
@@ -121,6 +122,26 @@ describe('serve: rate limit and headers', () => {
     const answer = await api(server.url, PASSES, fresh);
     expect(answer.status).toBe(404);
     expect(answer.headers.get('ratelimit')).toMatch(/^"default";r=4;t=\d+$/);
+  });
+
+  it('answers the throttle of failed tokens with the same 429 headers: Retry-After and its own rate-limit fields', async () => {
+    const db = tempDb();
+    await initDb(db);
+    await cliOk(db, 'api', 'enable');
+    await cliJson(db, 'token', 'new');
+    const server = await serve(db);
+    const wrong = (i: number) => `pln_${String(i).padStart(64, 'w')}`;
+    for (let i = 0; i < FAILED_ATTEMPTS_PER_MINUTE; i++) expect((await api(server.url, PASSES, wrong(i))).status).toBe(401);
+    const throttled = await api(server.url, '/api/schedules', wrong(FAILED_ATTEMPTS_PER_MINUTE)); // contract-checked
+    expect(throttled.status).toBe(429);
+    expect(throttled.body).toEqual({ error: 'Too Many Requests' });
+    const retryAfter = Number(throttled.headers.get('retry-after'));
+    expect(Number.isInteger(retryAfter)).toBe(true);
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(throttled.headers.get('ratelimit-policy')).toBe(`"failed-token";q=${FAILED_ATTEMPTS_PER_MINUTE};w=60`);
+    expect(throttled.headers.get('ratelimit')).toBe(`"failed-token";r=0;t=${retryAfter}`);
+    expect(throttled.headers.get('cache-control')).toBe('no-store');
   });
 
   it('sends no CORS headers (also on OPTIONS) and Cache-Control: no-store on API answers', async () => {
