@@ -15,6 +15,16 @@ function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
+/** A local time as the API writes it: `YYYY-MM-DD HH:MM:SS` (spec §2 Slot); the shape only, see isSlotText. */
+export const SLOT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+/** Returns true for `YYYY-MM-DD HH:MM:SS` naming a real day and time (19 characters exactly). */
+export function isSlotText(text: string): boolean {
+  if (text.length !== 19 || !SLOT.test(text) || !isDay(text.slice(0, 10))) return false;
+  const [hours, minutes, seconds] = text.slice(11).split(':').map(Number) as [number, number, number];
+  return hours < 24 && minutes < 60 && seconds < 60;
+}
+
 /** Returns today's local day `YYYY-MM-DD` in `zone` at instant `now`. */
 export function localDay(now: Date, zone: string): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);

@@ -4,19 +4,11 @@
  */
 import * as v from 'valibot';
 import { isIdText } from '../domain/checks.ts';
-import { isDay } from '../domain/dates.ts';
+import { isDay, isSlotText, SLOT } from '../domain/dates.ts';
 import { FORM_TYPES, INPUT_TYPES, type FieldDefinition } from '../domain/form.ts';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const SLOT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const UTC_SLOT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
-
-/** Returns true for `YYYY-MM-DD HH:MM:SS` naming a real day and time (19 characters exactly). */
-export function isSlotText(text: string): boolean {
-  if (text.length !== 19 || !SLOT.test(text) || !isDay(text.slice(0, 10))) return false;
-  const [hours, minutes, seconds] = text.slice(11).split(':').map(Number) as [number, number, number];
-  return hours < 24 && minutes < 60 && seconds < 60;
-}
 
 /**
  * A local time `YYYY-MM-DD HH:MM:SS` naming a real day and time, exactly 19 characters (spec §2 Slot), described

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatLocal, isDay, localDay } from '../../src/domain/dates.ts';
+import { formatLocal, isDay, isSlotText, localDay } from '../../src/domain/dates.ts';
 
 describe('isDay', () => {
   it.each([
@@ -12,6 +12,20 @@ describe('isDay', () => {
     ['2026-1-01', false],
     ['2026-01-01 ', false],
   ])('%j is %s', (text, ok) => expect(isDay(text)).toBe(ok));
+});
+
+describe('isSlotText', () => {
+  it.each([
+    ['2026-11-24 09:30:00', true],
+    ['2026-11-24 23:59:59', true],
+    ['2026-11-24 24:00:00', false],
+    ['2026-11-24 09:60:00', false],
+    ['2026-11-24 09:30:60', false],
+    ['2026-02-30 09:30:00', false],
+    ['2026-11-24T09:30:00', false],
+    ['2026-11-24 09:30', false],
+    ['2026-11-24 09:30:00 ', false],
+  ])('%j is %s', (text, ok) => expect(isSlotText(text)).toBe(ok));
 });
 
 describe('local days and instants', () => {

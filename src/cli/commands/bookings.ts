@@ -2,10 +2,9 @@ import type { Command } from 'commander';
 import { addBooking, listBookingsFrom, requireBooking } from '../../app/bookings.ts';
 import { cancelBooking, moveBooking } from '../../app/lifecycle.ts';
 import { invalid } from '../../errors.ts';
-import { isSlotText } from '../../schemas/api.ts';
 import { requireConfigured } from '../../app/installation.ts';
 import { utcText } from '../../domain/days.ts';
-import { formatLocal } from '../../domain/dates.ts';
+import { formatLocal, isSlotText } from '../../domain/dates.ts';
 import type { Booking } from '../../store/bookings.ts';
 import { id, print, printJson, printTable, withContext } from '../shared.ts';
 
