@@ -11,6 +11,7 @@ import { addReason } from '../src/app/reasons.ts';
 import { addSchedule } from '../src/app/schedules.ts';
 import { dayText, isoWeekday, SECONDS_PER_DAY } from '../src/domain/days.ts';
 import { parseRanges } from '../src/domain/hours.ts';
+import { valueOrInvalid } from '../src/errors.ts';
 import { offsetAt, offsetTable, wallToUnix } from '../src/domain/zone.ts';
 import { openStore } from '../src/store/db.ts';
 
@@ -88,7 +89,7 @@ export function generate(options: GenerateOptions): Generated {
     switchApi(ctx, true);
   });
 
-  const hours = { weekday: parseRanges(WEEKDAY_HOURS), saturday: parseRanges(SATURDAY_HOURS) };
+  const hours = { weekday: valueOrInvalid(parseRanges(WEEKDAY_HOURS)), saturday: valueOrInvalid(parseRanges(SATURDAY_HOURS)) };
   const pickReason = (reasons: { id: number; minutes: number }[]) => {
     let roll = rng();
     for (let index = 0; index < WEIGHTS.length; index++) {

@@ -1,3 +1,5 @@
+import type { Checked } from './domain/checks.ts';
+
 /**
  * The one error type of the program's core. `http` maps `code` to the spec's status and body,
  * `cli` maps it to a one-line message on stderr and exit code 1.
@@ -30,4 +32,10 @@ export function invalid(message: string, field?: string): AppError {
 /** Returns an AppError for an id that does not exist. */
 export function notFound(message: string): AppError {
   return new AppError('not_found', message);
+}
+
+/** Returns the value of a domain check, or throws its problem as an `invalid` AppError (problems are values in domain/). */
+export function valueOrInvalid<T>(checked: Checked<T>, field?: string): T {
+  if (!checked.ok) throw invalid(checked.error, field);
+  return checked.value;
 }

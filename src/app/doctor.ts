@@ -1,11 +1,12 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { describeFailure, createMailer, maskUrl } from '../mail/sender.ts';
-import { isTimeZone } from '../domain/values.ts';
+import { isTimeZone } from '../domain/zone.ts';
 import { migrations } from '../store/migrations.ts';
 import { outboxCounts } from '../store/outbox.ts';
 import type { AppContext } from './context.ts';
 import { isConfigured } from './installation.ts';
-import { loadArgon2, looksLikeToken } from './token.ts';
+import { looksLikeToken } from '../domain/token.ts';
+import { loadArgon2 } from './token.ts';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 

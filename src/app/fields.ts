@@ -1,18 +1,8 @@
 import { AppError, invalid, notFound } from '../errors.ts';
-import { fitsInputType, moveTo } from '../domain/values.ts';
-import {
-  deleteField,
-  findField,
-  FORM_TYPES,
-  INPUT_TYPES,
-  insertField,
-  listFields,
-  updateField,
-  writeFieldOrder,
-  type FormField,
-  type FormType,
-  type InputType,
-} from '../store/fields.ts';
+import { fitsInputType, nameProblem } from '../domain/checks.ts';
+import { FORM_TYPES, INPUT_TYPES, type FormType, type InputType } from '../domain/form.ts';
+import { moveTo } from '../domain/lists.ts';
+import { deleteField, findField, insertField, listFields, updateField, writeFieldOrder, type FormField } from '../store/fields.ts';
 import type { AppContext } from './context.ts';
 import { requireConfigured } from './installation.ts';
 import { checkWhole } from './schedules.ts';
@@ -49,8 +39,8 @@ function checkField(field: UncheckedField): Omit<FormField, 'position'> {
   if (!(INPUT_TYPES as readonly string[]).includes(field.inputType)) {
     throw invalid(`--input must be one of ${INPUT_TYPES.join(', ')}`, 'input');
   }
+  if (nameProblem(field.label)) throw invalid('--label must be 1 to 200 characters', 'label');
   const label = field.label.trim();
-  if (label === '' || label.length > 200) throw invalid('--label must be 1 to 200 characters', 'label');
   const options = field.options.map((option) => option.trim());
   if (field.formType === 'select') {
     if (options.length === 0 || options.some((option) => option === '')) {

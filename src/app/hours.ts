@@ -1,6 +1,7 @@
-import { invalid, notFound } from '../errors.ts';
+import { invalid, notFound, valueOrInvalid } from '../errors.ts';
 import { parseDays, parseRanges, type MinuteRange } from '../domain/hours.ts';
-import { isDay } from '../domain/values.ts';
+import { isNote } from '../domain/checks.ts';
+import { isDay } from '../domain/dates.ts';
 import { deleteClosure, findClosure, insertClosure, listClosures, type Closure } from '../store/closures.ts';
 import { readWeeklyHours, replaceHours, type WeeklyHours } from '../store/hours.ts';
 import type { AppContext } from './context.ts';
@@ -10,8 +11,8 @@ import { getSchedule } from './schedules.ts';
 /** Sets the opening hours of the weekdays in `days` (`mon-fri`) to `ranges` (`09:00-12:00,13:00-17:30` or `closed`). */
 export function setHours(ctx: AppContext, scheduleId: number, days: string, ranges: string): WeeklyHours {
   requireConfigured(ctx);
-  const weekdays = parseDays(days);
-  const parsed: MinuteRange[] = parseRanges(ranges);
+  const weekdays = valueOrInvalid(parseDays(days));
+  const parsed: MinuteRange[] = valueOrInvalid(parseRanges(ranges));
   return ctx.store.tx(() => {
     getSchedule(ctx, scheduleId);
     replaceHours(ctx.store, scheduleId, weekdays, parsed);
@@ -34,7 +35,7 @@ export function addClosure(ctx: AppContext, scheduleId: number, fromDay: string,
     if (!isDay(day)) throw invalid(`"${day}" is not a calendar day YYYY-MM-DD`);
   }
   if (last < fromDay) throw invalid(`the closure ends (${last}) before it starts (${fromDay})`);
-  if (note.length > 500) throw invalid('the note must be at most 500 characters');
+  if (!isNote(note)) throw invalid('the note must be at most 500 characters');
   return ctx.store.tx(() => {
     getSchedule(ctx, scheduleId);
     return insertClosure(ctx.store, { scheduleId, fromDay, toDay: last, note: note.trim() });

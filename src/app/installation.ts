@@ -1,5 +1,7 @@
 import { AppError, invalid } from '../errors.ts';
-import { isEmail, isTimeZone } from '../domain/values.ts';
+import { isEmail, nameProblem } from '../domain/checks.ts';
+import { DEFAULT_FIELDS } from '../domain/form.ts';
+import { isTimeZone } from '../domain/zone.ts';
 import { webhookHealth } from '../store/webhooks.ts';
 import { markConfigured, setApiEnabled, setRateLimit, type Locale, type Settings } from '../store/settings.ts';
 import { insertField } from '../store/fields.ts';
@@ -36,8 +38,10 @@ export interface InitAnswers {
 /** Returns the problem with one init answer, or undefined when it is fine. Shared by flags and prompts. */
 export function checkInitAnswer(name: keyof InitAnswers, value: string): string | undefined {
   switch (name) {
-    case 'practiceName':
-      return value.trim() === '' ? 'the practice name must not be empty' : value.length > 200 ? 'the practice name is longer than 200 characters' : undefined;
+    case 'practiceName': {
+      const problem = nameProblem(value);
+      return problem === 'empty' ? 'the practice name must not be empty' : problem === 'too long' ? 'the practice name is longer than 200 characters' : undefined;
+    }
     case 'timeZone':
       return isTimeZone(value) ? undefined : `"${value}" is not an IANA time zone (example: Europe/Berlin)`;
     case 'notifyEmail':
@@ -46,14 +50,6 @@ export function checkInitAnswer(name: keyof InitAnswers, value: string): string 
       return (LOCALES as string[]).includes(value) ? undefined : `locale must be one of ${LOCALES.join(', ')}`;
   }
 }
-
-/** The form fields `planner init` creates. */
-export const DEFAULT_FIELDS = [
-  { key: 'first_name', label: 'First name', inputType: 'text', required: true },
-  { key: 'last_name', label: 'Last name', inputType: 'text', required: true },
-  { key: 'email', label: 'E-mail', inputType: 'email', required: true },
-  { key: 'phone', label: 'Phone', inputType: 'tel', required: false },
-] as const;
 
 /**
  * Completes the installation: settings and the default form fields, in one transaction.

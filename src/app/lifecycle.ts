@@ -1,10 +1,11 @@
+import { isNote } from '../domain/checks.ts';
 import { invalid } from '../errors.ts';
 import { changeMessages, type BookingFacts } from '../mail/messages.ts';
 import { cancelBookingRow, findBooking, moveBookingRow, type Booking } from '../store/bookings.ts';
 import { enqueue } from '../store/outbox.ts';
 import { emitBookingEvent, type BookingEventFacts } from '../webhooks/events.ts';
 import { availabilityOf, findFreeSlot } from './availability.ts';
-import { booking as requireBooking } from './bookings.ts';
+import { requireBooking } from './bookings.ts';
 import { inBookingTransaction } from './create-booking.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { requireConfigured, type ConfiguredSettings } from './installation.ts';
@@ -51,7 +52,7 @@ export function eventFactsOf(booking: Booking, previousStartAt?: number): Bookin
 export function cancelBooking(ctx: AppContext, idOrReference: string, options: { reason?: string; notify: boolean }): Booking {
   const settings = requireConfigured(ctx);
   const reason = options.reason?.trim() || null;
-  if (reason !== null && (reason.length > 500 || /[\r\n]/.test(reason))) throw invalid('--reason must be one line of at most 500 characters');
+  if (reason !== null && !isNote(reason, true)) throw invalid('--reason must be one line of at most 500 characters');
   const now = ctx.now();
   const at = now.toISOString();
   return inBookingTransaction(ctx, 'the booking could not be cancelled', () => {

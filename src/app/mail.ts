@@ -1,5 +1,5 @@
 import { invalid } from '../errors.ts';
-import { addressOf, isEmail } from '../domain/values.ts';
+import { addressOf, isEmail } from '../domain/checks.ts';
 import { createMailer, describeFailure, maskUrl } from '../mail/sender.ts';
 import { requeueFailed, unsentMessages, type OutboxEntry } from '../store/outbox.ts';
 import { setMailSettings } from '../store/settings.ts';

@@ -1,6 +1,6 @@
 import { AppError, invalid, notFound } from '../errors.ts';
 import { countFutureBookings } from '../store/bookings.ts';
-import { moveTo } from '../domain/values.ts';
+import { moveTo } from '../domain/lists.ts';
 import {
   findReason,
   insertReason,

@@ -1,4 +1,5 @@
 import { AppError, invalid, notFound } from '../errors.ts';
+import { nameProblem } from '../domain/checks.ts';
 import { countFutureBookings } from '../store/bookings.ts';
 import {
   findSchedule,
@@ -25,9 +26,8 @@ export function checkWhole(value: number, label: string, min: number, max: numbe
 
 /** Returns the trimmed name, or throws when it is empty or too long. */
 export function checkName(value: string, label = 'name'): string {
-  const name = value.trim();
-  if (name === '' || name.length > 200) throw invalid(`${label} must be 1 to 200 characters`, label);
-  return name;
+  if (nameProblem(value)) throw invalid(`${label} must be 1 to 200 characters`, label);
+  return value.trim();
 }
 
 function checkValues(values: ScheduleValues): ScheduleValues {

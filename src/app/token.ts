@@ -1,13 +1,10 @@
 import { randomInt } from 'node:crypto';
+import { TOKEN_BODY_LENGTH, TOKEN_PREFIX } from '../domain/token.ts';
 import { AppError } from '../errors.ts';
 import { setTokenHash } from '../store/settings.ts';
 import { requireConfigured } from './installation.ts';
 import type { AppContext } from './context.ts';
 
-/** spec §5: a fixed 4-character prefix ending in `_`, then 64 characters. */
-export const TOKEN_PREFIX = 'pln_';
-export const TOKEN_BODY_LENGTH = 64;
-export const TOKEN_LENGTH = TOKEN_PREFIX.length + TOKEN_BODY_LENGTH;
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** argon2id at the OWASP recommendation (19 MiB, 2 passes, 1 lane). Default algorithm of @node-rs/argon2 is argon2id. */
@@ -26,11 +23,6 @@ export async function loadArgon2(): Promise<typeof import('@node-rs/argon2')> {
       `cannot load the argon2 module (${(error as Error).message.split('.')[0]}); for the single executable, start it with PKG_NATIVE_CACHE_PATH set to a folder it can write (the systemd unit does)`,
     );
   }
-}
-
-/** Returns true when `text` has the token's shape; a cheap check before any hashing. */
-export function looksLikeToken(text: string): boolean {
-  return text.length === TOKEN_LENGTH && text.startsWith(TOKEN_PREFIX) && /^[A-Za-z0-9]+$/.test(text.slice(TOKEN_PREFIX.length));
 }
 
 /** Returns a new token: the prefix and 64 characters drawn uniformly from [A-Za-z0-9] by a CSPRNG. */

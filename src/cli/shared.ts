@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { createContext, type AppContext } from '../app/context.ts';
 import { invalid } from '../errors.ts';
-import { parsePlainInt } from '../domain/values.ts';
+import { parsePlainInt } from '../domain/checks.ts';
 import { openStore, resolveDbPath } from '../store/db.ts';
 
 /** Returns the database path of this invocation: `--db`, else `PLANNER_DB`, else `data/planner.db`. */

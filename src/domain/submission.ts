@@ -1,10 +1,11 @@
 /** Checks a booking's `submission` against the form fields. Pure. */
-import { fitsInputType } from './values.ts';
+import { fitsInputType } from './checks.ts';
+import type { FormType, InputType } from './form.ts';
 
 export interface FieldRule {
   key: string;
-  formType: 'textbox' | 'textarea' | 'checkbox' | 'select';
-  inputType: 'text' | 'email' | 'tel' | 'number' | 'date';
+  formType: FormType;
+  inputType: InputType;
   required: boolean;
   options: readonly string[];
 }

@@ -1,5 +1,16 @@
 import { Temporal } from 'temporal-polyfill';
 
+/** Returns true when `zone` is an IANA time zone name this runtime knows (`Europe/Berlin`, `UTC`). */
+export function isTimeZone(zone: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(zone)) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Returns the UTC instant (Unix seconds) of local `day` (`YYYY-MM-DD`) at `minute` minutes after midnight in `zone`.
  * Disambiguation is Temporal's `compatible`: a time in a spring-forward gap moves later, a time in a fall-back

@@ -1,15 +1,12 @@
-import { getRequestIP, H3, HTTPError, type H3Event } from 'h3';
+import { H3, HTTPError, type H3Event } from 'h3';
 import { createContext } from '../app/context.ts';
-import { isConfigured } from '../app/installation.ts';
 import type { Store } from '../store/db.ts';
-import type { Settings } from '../store/settings.ts';
-import { createAuthThrottle } from './auth-throttle.ts';
-import { createRateLimiter } from './rate-limit.ts';
-import { error, jsonText, NOT_FOUND, type ExtraHeaders } from './respond.ts';
+import { answerForHttpError, errorResponse, HTTP_ERRORS } from './errors.ts';
+import { createGates } from './gates.ts';
+import { jsonText } from './respond.ts';
 import { registerRoutes } from './routes.ts';
 import { openApiDocument } from '../schemas/openapi.ts';
 import { watchStore } from '../store/settings-watch.ts';
-import { createTokenGate, type Verdict } from './token-gate.ts';
 
 export interface HttpOptions {
   store: Store;
@@ -41,9 +38,6 @@ export interface AccessEntry {
 export function createHttpApp(options: HttpOptions): H3 {
   const nowMs = options.nowMs ?? Date.now;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const gate = createTokenGate();
-  const limiter = createRateLimiter();
-  const throttle = createAuthThrottle();
   const watch = watchStore(options.store);
 
   const accessLog = options.accessLog;
@@ -61,53 +55,21 @@ export function createHttpApp(options: HttpOptions): H3 {
         }
       : {}),
     onError(failure: HTTPError, event: H3Event) {
-      const status = failure.status;
-      if (status === 404 || status === 405) return error(404, NOT_FOUND);
-      if (status >= 500) {
-        log(`planner: ${event.req.method} ${event.url.pathname} failed: ${String(failure.cause ?? failure.message)}`);
-        return error(500, 'Internal Server Error');
-      }
-      return error(status, failure.statusText || failure.message || 'Bad Request');
+      if (failure.status >= 500) log(`planner: ${event.req.method} ${event.url.pathname} failed: ${String(failure.cause ?? failure.message)}`);
+      return errorResponse(answerForHttpError(failure.status, failure.statusText || failure.message));
     },
   });
 
   // spec §9: the document describes, it does not book: served without a token, also while disabled or not configured.
   const document = JSON.stringify(openApiDocument());
 
-  /** Counts an authenticated call and lets it through with its rate-limit headers, or answers 429. */
-  const admit = (event: H3Event, settings: Settings, next: () => unknown) => {
-    const decision = limiter.take(settings.tokenHash!, settings.rateLimit, nowMs());
-    // IETF draft-ietf-httpapi-ratelimit-headers: lets clients pace themselves before they hit the limit.
-    const headers: ExtraHeaders = {
-      'ratelimit-policy': `"default";q=${decision.limit};w=60`,
-      ratelimit: `"default";r=${decision.remaining};t=${decision.resetSeconds}`,
-    };
-    if (!decision.allowed) return error(429, 'Too Many Requests', { headers: { ...headers, 'retry-after': String(decision.resetSeconds) } });
-    event.context.rateHeaders = headers; // the routes put them on every answer they give
-    return next();
-  };
+  const gates = createGates({ settings: () => watch.refresh(), nowMs });
 
   app.use((event, next) => {
     const path = event.url.pathname;
-    if (path !== '/api' && !path.startsWith('/api/')) return error(404, NOT_FOUND);
+    if (path !== '/api' && !path.startsWith('/api/')) return errorResponse(HTTP_ERRORS.notFound);
     if (path === '/api/openapi.json' && event.req.method === 'GET') return jsonText(200, document, { 'cache-control': 'no-cache' });
-    const settings = watch.refresh();
-    // spec §7: both 503 cases affect every call; §5: then the token; §8: then the rate limit.
-    if (!isConfigured(settings)) return error(503, 'Not configured');
-    if (!settings.apiEnabled) return error(503, 'API disabled');
-    // Guessing is throttled per address: after FAILED_ATTEMPTS_PER_MINUTE failures, 429 until the minute ends
-    // (a new token from there is still checked once every 5 s: the valid one gets through).
-    const address = getRequestIP(event) ?? 'unknown';
-    const blockedFor = throttle.blockedFor(address, nowMs());
-    const decide = (verdict: Verdict) => {
-      if (verdict === true) return admit(event, settings, next);
-      if (verdict === 'replaced') return error(401, 'Unauthorized'); // a client not updated yet: not a guess
-      if (blockedFor > 0) return error(429, 'Too Many Requests', { headers: { 'retry-after': String(blockedFor) } });
-      throttle.fail(address, nowMs());
-      return error(401, 'Unauthorized');
-    };
-    const verdict = gate.check(event.req.headers.get('authorization'), settings.tokenHash, () => blockedFor === 0 || throttle.probe(address, nowMs()));
-    return verdict instanceof Promise ? verdict.then(decide) : decide(verdict);
+    return gates(event, next);
   });
 
   registerRoutes(app, createContext(options.store, () => new Date(nowMs()), watch.settings), {

@@ -25,10 +25,3 @@ export function json(status: number, body: unknown, headers?: ExtraHeaders): Res
 export function errorBody(message: string, field?: string): { error: string; field?: string } {
   return field === undefined ? { error: message } : { error: message, field };
 }
-
-/** Returns the spec's error answer (the gates' and the app's; routes build theirs as replies). */
-export function error(status: number, message: string, extra: { field?: string; headers?: ExtraHeaders } = {}): Response {
-  return json(status, errorBody(message, extra.field), extra.headers);
-}
-
-export const NOT_FOUND = 'Not Found';

@@ -1,9 +1,10 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type Server } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { toNodeHandler } from 'h3/node';
 import { AppError } from '../errors.ts';
 import type { Store } from '../store/db.ts';
 import { createHttpApp, type AccessEntry } from './app.ts';
+import { answerForClientError } from './errors.ts';
 
 export interface RunningServer {
   /** Base address, e.g. `http://127.0.0.1:3000`. */
@@ -33,15 +34,10 @@ function answerClientError(failure: NodeJS.ErrnoException, socket: Socket): void
     socket.destroy();
     return;
   }
-  const [status, text] =
-    failure.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? [408, 'Request Timeout']
-      : failure.code === 'HPE_HEADER_OVERFLOW'
-        ? [431, 'Request Header Fields Too Large']
-        : [400, 'Bad Request'];
-  const body = JSON.stringify({ error: text });
+  const answer = answerForClientError(failure.code);
+  const body = JSON.stringify(answer.body);
   socket.end(
-    `HTTP/1.1 ${status} ${text}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
 }
 

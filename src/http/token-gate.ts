@@ -1,5 +1,6 @@
 import { hash as digestOf, timingSafeEqual } from 'node:crypto';
-import { loadArgon2, looksLikeToken } from '../app/token.ts';
+import { loadArgon2 } from '../app/token.ts';
+import { looksLikeToken } from '../domain/token.ts';
 
 /** Verifies with argon2, loading the native addon on first use. */
 async function verifyArgon2(hash: string, token: string): Promise<boolean> {

@@ -1,9 +1,11 @@
 /**
  * The booking e-mails: a confirmation to the customer and a notice to the practice, each as text and HTML in the
- * installation's locale, with an .ics attachment. Pure: everything comes in as arguments.
+ * installation's locale (translations.ts), with an .ics attachment (calendar.ts). Pure: everything comes in as arguments.
  */
 import type { OutgoingMessage } from '../store/outbox.ts';
 import type { Locale } from '../store/settings.ts';
+import { bookingIcs } from './calendar.ts';
+import { localWhen, WORDS } from './translations.ts';
 
 export interface BookingFacts {
   practiceName: string;
@@ -23,150 +25,9 @@ export interface BookingFacts {
   fields: { label: string; value: string | boolean }[];
 }
 
-const WORDS = {
-  en: {
-    confirmationSubject: (f: BookingFacts, when: string) => `Your appointment at ${f.practiceName}: ${when}`,
-    greeting: (name: string) => (name ? `Hello ${name},` : 'Hello,'),
-    booked: 'your appointment is booked.',
-    what: 'What',
-    when: 'When',
-    where: 'Where',
-    duration: 'Duration',
-    minutes: (n: number) => `${n} minutes`,
-    reference: 'Reference',
-    calendar: 'The attached calendar file (appointment.ics) adds it to your calendar.',
-    noticeSubject: (f: BookingFacts, when: string) => `New booking: ${f.reasonName}, ${when} (${f.customerName || f.customerEmail || f.reference})`,
-    noticeIntro: 'A new appointment was booked.',
-    schedule: 'Schedule',
-    source: 'Booked via',
-    sources: { api: 'the booking API', admin: 'the admin (planner bookings add)' },
-    yes: 'yes',
-    no: 'no',
-    dateLocale: 'en-GB',
-    cancelledSubject: (f: BookingFacts, when: string) => `Cancelled: your appointment at ${f.practiceName}, ${when}`,
-    cancelled: 'your appointment has been cancelled.',
-    cancelReason: 'Reason',
-    cancelCalendar: 'The attached calendar file (appointment.ics) removes it from your calendar.',
-    movedSubject: (f: BookingFacts, when: string) => `Changed: your appointment at ${f.practiceName} is now ${when}`,
-    moved: 'your appointment has been moved to a new time.',
-    previously: 'Previously',
-    movedCalendar: 'The attached calendar file (appointment.ics) updates it in your calendar.',
-  },
-  de: {
-    confirmationSubject: (f: BookingFacts, when: string) => `Ihr Termin bei ${f.practiceName}: ${when}`,
-    greeting: (name: string) => (name ? `Guten Tag ${name},` : 'Guten Tag,'),
-    booked: 'Ihr Termin ist gebucht.',
-    what: 'Was',
-    when: 'Wann',
-    where: 'Wo',
-    duration: 'Dauer',
-    minutes: (n: number) => `${n} Minuten`,
-    reference: 'Buchungsnummer',
-    calendar: 'Mit der angehängten Kalenderdatei (appointment.ics) tragen Sie den Termin in Ihren Kalender ein.',
-    noticeSubject: (f: BookingFacts, when: string) => `Neue Buchung: ${f.reasonName}, ${when} (${f.customerName || f.customerEmail || f.reference})`,
-    noticeIntro: 'Ein neuer Termin wurde gebucht.',
-    schedule: 'Kalender',
-    source: 'Gebucht über',
-    sources: { api: 'die Buchungs-API', admin: 'die Verwaltung (planner bookings add)' },
-    yes: 'ja',
-    no: 'nein',
-    dateLocale: 'de-DE',
-    cancelledSubject: (f: BookingFacts, when: string) => `Abgesagt: Ihr Termin bei ${f.practiceName}, ${when}`,
-    cancelled: 'Ihr Termin wurde abgesagt.',
-    cancelReason: 'Grund',
-    cancelCalendar: 'Mit der angehängten Kalenderdatei (appointment.ics) entfernen Sie ihn aus Ihrem Kalender.',
-    movedSubject: (f: BookingFacts, when: string) => `Geändert: Ihr Termin bei ${f.practiceName} ist jetzt am ${when}`,
-    moved: 'Ihr Termin wurde auf eine neue Zeit verlegt.',
-    previously: 'Bisher',
-    movedCalendar: 'Mit der angehängten Kalenderdatei (appointment.ics) aktualisieren Sie ihn in Ihrem Kalender.',
-  },
-} as const;
-
 /** Returns text with the five HTML-special characters escaped, so nothing a customer typed can become markup. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
-
-const formatters = new Map<string, { day: Intl.DateTimeFormat; time: Intl.DateTimeFormat }>();
-
-/** Returns the local date and time of an instant, e.g. `Tuesday, 24 November 2026, 09:30 (Europe/Berlin)`. */
-export function localWhen(unix: number, zone: string, dateLocale: string): string {
-  // Building an Intl.DateTimeFormat costs far more than using one: one pair per locale and zone.
-  let format = formatters.get(`${dateLocale} ${zone}`);
-  if (!format) {
-    format = {
-      day: new Intl.DateTimeFormat(dateLocale, { timeZone: zone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }),
-      time: new Intl.DateTimeFormat(dateLocale, { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
-    };
-    formatters.set(`${dateLocale} ${zone}`, format);
-  }
-  const date = new Date(unix * 1000);
-  return `${format.day.format(date)}, ${format.time.format(date)} (${zone})`;
-}
-
-/** Returns text escaped for an iCalendar TEXT value (RFC 5545 §3.3.11). */
-function icsText(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
-}
-
-/** Returns a quoted iCalendar parameter value (no quotes, control characters or line breaks inside). */
-function icsParam(text: string): string {
-  return `"${text.replace(/["\u0000-\u001f\u007f]/g, ' ')}"`;
-}
-
-/** Returns `line` folded at 75 octets with CRLF + space (RFC 5545 §3.1), never splitting a UTF-8 character. */
-function fold(line: string): string {
-  const parts: string[] = [];
-  let current = '';
-  let octets = 0;
-  for (const char of line) {
-    const size = Buffer.byteLength(char);
-    if (octets + size > (parts.length === 0 ? 75 : 74)) {
-      parts.push(current);
-      current = '';
-      octets = 0;
-    }
-    current += char;
-    octets += size;
-  }
-  parts.push(current);
-  return parts.join('\r\n ');
-}
-
-/** Returns a UTC instant as an iCalendar DATE-TIME, e.g. `20261124T083000Z`. */
-function icsTime(unix: number): string {
-  return new Date(unix * 1000).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
-}
-
-/**
- * Returns the calendar file: one VEVENT, UID from the booking reference, times in UTC (RFC 5545).
- * `stamp` is when it was made (DTSTAMP); the organizer is the practice, the attendee the customer. A change keeps
- * the UID and raises `sequence` (RFC 5546 §2.1.4), so calendars update or (METHOD:CANCEL) remove the same event.
- */
-export function bookingIcs(facts: BookingFacts, stamp: number, sequence = 0, method: 'REQUEST' | 'CANCEL' = 'REQUEST'): string {
-  const lines = [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'PRODID:-//planner//booking//EN',
-    'CALSCALE:GREGORIAN',
-    `METHOD:${method}`,
-    'BEGIN:VEVENT',
-    `UID:${facts.reference}@planner`,
-    `DTSTAMP:${icsTime(stamp)}`,
-    `DTSTART:${icsTime(facts.startAt)}`,
-    `DTEND:${icsTime(facts.endAt)}`,
-    `SEQUENCE:${sequence}`,
-    `SUMMARY:${icsText(`${facts.reasonName} – ${facts.practiceName}`)}`,
-    `DESCRIPTION:${icsText(`${facts.scheduleName}. ${facts.reference}`)}`,
-    method === 'CANCEL' ? 'STATUS:CANCELLED' : 'STATUS:CONFIRMED',
-    `ORGANIZER;CN=${icsParam(facts.practiceName)}:mailto:${facts.notifyEmail}`,
-    ...(facts.customerEmail
-      ? [`ATTENDEE;CN=${icsParam(facts.customerName || facts.customerEmail)};ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=FALSE:mailto:${facts.customerEmail}`]
-      : []),
-    'END:VEVENT',
-    'END:VCALENDAR',
-  ];
-  return `${lines.map(fold).join('\r\n')}\r\n`;
 }
 
 type Row = [label: string, value: string];

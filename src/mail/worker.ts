@@ -1,7 +1,7 @@
 import type { Store } from '../store/db.ts';
 import { claim, dueMessages, markFailed, markRetry, markSent, type OutboxEntry } from '../store/outbox.ts';
 import type { Settings } from '../store/settings.ts';
-import { addressOf } from '../domain/values.ts';
+import { addressOf } from '../domain/checks.ts';
 import { createMailer, describeFailure, isPermanentFailure, type Mailer } from './sender.ts';
 import { retryDelay, startPump } from '../queue/pump.ts';
 

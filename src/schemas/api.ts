@@ -3,19 +3,25 @@
  * OpenAPI document (src/schemas/openapi.ts) is derived from them. One schema per shape; types come from InferOutput.
  */
 import * as v from 'valibot';
-import { isDay } from '../domain/values.ts';
-import { FORM_TYPES, INPUT_TYPES, type FormField as StoredField } from '../store/fields.ts';
+import { isIdText } from '../domain/checks.ts';
+import { isDay, isSlotText, SLOT } from '../domain/dates.ts';
+import { FORM_TYPES, INPUT_TYPES, type FieldDefinition } from '../domain/form.ts';
 
-const ID = /^[1-9]\d{0,14}$/;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const SLOT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const UTC_SLOT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
-/** Returns true for `YYYY-MM-DD HH:MM:SS` naming a real day and time (19 characters exactly). */
-export function isSlotText(text: string): boolean {
-  if (text.length !== 19 || !SLOT.test(text) || !isDay(text.slice(0, 10))) return false;
-  const [hours, minutes, seconds] = text.slice(11).split(':').map(Number) as [number, number, number];
-  return hours < 24 && minutes < 60 && seconds < 60;
+/**
+ * A local time `YYYY-MM-DD HH:MM:SS` naming a real day and time, exactly 19 characters (spec §2 Slot), described
+ * by `description`; `message` is the error of each step where a 400 answer names it.
+ */
+function SlotText(description: string, message?: string) {
+  return v.pipe(
+    v.string(message),
+    v.length(19, message),
+    v.regex(SLOT, message),
+    v.check(isSlotText, message),
+    v.description(description),
+  );
 }
 
 function isPlainObject(value: unknown): boolean {
@@ -25,17 +31,11 @@ function isPlainObject(value: unknown): boolean {
 // ---- Query parameters (spec §4). Query values arrive as strings; the document shows their meaning.
 
 /** An id in a query string: an integer >= 1 written plainly (`1`, not `01`, `1.0` or `+1`). */
-export const IdParam = v.pipe(v.string(), v.regex(ID), v.transform(Number), v.number(), v.integer(), v.minValue(1));
+export const IdParam = v.pipe(v.string(), v.check(isIdText), v.transform(Number), v.number(), v.integer(), v.minValue(1));
 /** A local day `YYYY-MM-DD` that exists on the calendar. */
 export const DayParam = v.pipe(v.string(), v.regex(DAY), v.check(isDay), v.description('A local day, YYYY-MM-DD, taken from GET /days'));
 /** A local time `YYYY-MM-DD HH:MM:SS`, exactly 19 characters. */
-export const SlotParam = v.pipe(
-  v.string(),
-  v.length(19),
-  v.regex(SLOT),
-  v.check(isSlotText),
-  v.description('A local time, YYYY-MM-DD HH:MM:SS, taken from GET /slots; the space is sent as %20'),
-);
+export const SlotParam = SlotText('A local time, YYYY-MM-DD HH:MM:SS, taken from GET /slots; the space is sent as %20');
 
 export const ReasonsQuery = v.object({ schedule: IdParam });
 export const DaysQuery = v.object({ schedule: IdParam, reason: IdParam });
@@ -67,13 +67,7 @@ export const Submission = v.pipe(PlainObject, v.record(v.string(), v.unknown(), 
 export const BookingRequest = v.strictObject({
   schedule: BodyId(BOOKING_FIELD_ERRORS.schedule),
   reason: BodyId(BOOKING_FIELD_ERRORS.reason),
-  slot: v.pipe(
-    v.string(BOOKING_FIELD_ERRORS.slot),
-    v.length(19, BOOKING_FIELD_ERRORS.slot),
-    v.regex(SLOT, BOOKING_FIELD_ERRORS.slot),
-    v.check(isSlotText, BOOKING_FIELD_ERRORS.slot),
-    v.description('Local time YYYY-MM-DD HH:MM:SS, exactly 19 characters'),
-  ),
+  slot: SlotText('Local time YYYY-MM-DD HH:MM:SS, exactly 19 characters', BOOKING_FIELD_ERRORS.slot),
   submission: Submission,
 });
 
@@ -103,7 +97,7 @@ export const Reason = v.strictObject({
   duration: v.pipe(v.number(), v.integer(), v.minValue(60), v.description('Seconds (1800 = 30 minutes)')),
 });
 export const Day = v.pipe(v.string(), v.regex(DAY), v.description('A local day with at least one free slot'));
-export const Slot = v.pipe(v.string(), v.length(19), v.regex(SLOT), v.description('A free local time, YYYY-MM-DD HH:MM:SS'));
+export const Slot = SlotText('A free local time, YYYY-MM-DD HH:MM:SS');
 export const FormField = v.strictObject({
   form_type: v.picklist(FORM_TYPES),
   input_type: v.picklist(INPUT_TYPES),
@@ -137,7 +131,7 @@ export type FormsResponse = v.InferOutput<typeof FormsResponse>;
 export type BookingResponse = v.InferOutput<typeof BookingResponse>;
 
 /** Returns the form fields as GET /forms shows them (spec §2 FormField), indexed by field name, in form order. */
-export function formsData(fields: readonly Omit<StoredField, 'position'>[]): FormsResponse['data'] {
+export function formsData(fields: readonly FieldDefinition[]): FormsResponse['data'] {
   return Object.fromEntries(
     fields.map((field) => [
       field.key,

@@ -5,9 +5,9 @@
 import { toJsonSchema, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import packageJson from '../../package.json' with { type: 'json' };
-import { DEMO } from '../app/demo.ts';
-import { DEFAULT_FIELDS } from '../app/installation.ts';
-import { TOKEN_PREFIX } from '../app/token.ts';
+import { DEMO } from '../domain/demo.ts';
+import { DEFAULT_FIELDS } from '../domain/form.ts';
+import { TOKEN_PREFIX } from '../domain/token.ts';
 import {
   BODY_LIMIT,
   BookingRequest,

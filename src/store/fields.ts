@@ -1,21 +1,8 @@
+import type { FieldDefinition, FormType, InputType } from '../domain/form.ts';
 import type { Store } from './db.ts';
 
-export const FORM_TYPES = ['textbox', 'textarea', 'checkbox', 'select'] as const;
-export const INPUT_TYPES = ['text', 'email', 'tel', 'number', 'date'] as const;
-export type FormType = (typeof FORM_TYPES)[number];
-export type InputType = (typeof INPUT_TYPES)[number];
-
 /** A field of the booking form (spec §2 FormField), in form order. */
-export interface FormField {
-  key: string;
-  formType: FormType;
-  inputType: InputType;
-  label: string;
-  required: boolean;
-  /** Shown to the integrator as `value` in GET /forms. */
-  defaultValue: string;
-  /** Choices of a `select` field. */
-  options: string[];
+export interface FormField extends FieldDefinition {
   position: number;
 }
 

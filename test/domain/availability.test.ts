@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { freeDays, freeSlots, lookAhead, type AvailabilityInput, type BookedInterval } from '../../src/domain/availability.ts';
 import { parseRanges, type MinuteRange } from '../../src/domain/hours.ts';
+import { valueOrInvalid } from '../../src/errors.ts';
 
 const at = (iso: string) => Date.parse(iso) / 1000;
 
 /** Returns a week with `ranges` on the given ISO weekdays. */
 function week(days: Record<number, string>): MinuteRange[][] {
   const result: MinuteRange[][] = Array.from({ length: 8 }, () => []);
-  for (const [day, spec] of Object.entries(days)) result[Number(day)] = parseRanges(spec);
+  for (const [day, spec] of Object.entries(days)) result[Number(day)] = valueOrInvalid(parseRanges(spec));
   return result;
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatRange, parseDays, parseRanges, parseTime } from '../../src/domain/hours.ts';
+import { AppError, valueOrInvalid } from '../../src/errors.ts';
 
 describe('parseDays', () => {
   it.each([
@@ -12,11 +13,11 @@ describe('parseDays', () => {
     ['SUN', [7]],
     ['tue,tue', [2]],
   ])('%s gives %j', (spec, days) => {
-    expect(parseDays(spec)).toEqual(days);
+    expect(parseDays(spec)).toEqual({ ok: true, value: days });
   });
 
   it.each(['', 'monday', 'mon-', 'mon-fri-sat', 'mon,,fri', 'xyz'])('refuses %j', (spec) => {
-    expect(() => parseDays(spec)).toThrow(/day/);
+    expect(parseDays(spec)).toEqual({ ok: false, error: expect.stringMatching(/day/) });
   });
 });
 
@@ -27,13 +28,13 @@ describe('parseTime', () => {
     ['23:59', false, 1439],
     ['24:00', true, 1440],
   ])('%s (end allowed: %s) is minute %d', (text, allowEnd, minutes) => {
-    expect(parseTime(text, allowEnd)).toBe(minutes);
+    expect(parseTime(text, allowEnd)).toEqual({ ok: true, value: minutes });
   });
 
   it.each([['24:00', false], ['24:01', true], ['9:00', false], ['09:60', false], ['25:00', true], ['ab:cd', false]])(
     'refuses %s (end allowed: %s)',
     (text, allowEnd) => {
-      expect(() => parseTime(text, allowEnd)).toThrow(/not a time/);
+      expect(parseTime(text, allowEnd)).toEqual({ ok: false, error: expect.stringMatching(/not a time/) });
     },
   );
 });
@@ -46,7 +47,7 @@ describe('parseRanges', () => {
     ['closed', []],
     ['09:00-12:00,12:00-13:00', [{ start: 540, end: 780 }]],
   ])('%s', (spec, ranges) => {
-    expect(parseRanges(spec)).toEqual(ranges);
+    expect(parseRanges(spec)).toEqual({ ok: true, value: ranges });
   });
 
   it.each([
@@ -58,7 +59,14 @@ describe('parseRanges', () => {
     ['24:00-24:00', /not a time/],
     ['', /not a time range/],
   ])('refuses %j', (spec, message) => {
-    expect(() => parseRanges(spec)).toThrow(message);
+    expect(parseRanges(spec)).toEqual({ ok: false, error: expect.stringMatching(message) });
+  });
+
+  it('returns its problems as values, which the app throws as `invalid` with the same text', () => {
+    expect(parseRanges('09:00-12:00,11:00-13:00')).toEqual({ ok: false, error: 'ranges 09:00-12:00 and 11:00-13:00 overlap' });
+    expect(parseDays('mon-xyz')).toEqual({ ok: false, error: 'unknown day "xyz" (use mon, tue, wed, thu, fri, sat, sun)' });
+    expect(() => valueOrInvalid(parseRanges('12:00-09:00'))).toThrow(new AppError('invalid', 'range 12:00-09:00 ends before it starts'));
+    expect(valueOrInvalid(parseRanges('closed'))).toEqual([]);
   });
 
   it('formats a range back', () => {

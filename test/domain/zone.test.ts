@@ -1,6 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
-import { localToUnix, offsetTable, wallToUnix, wallToUnixCompatible } from '../../src/domain/zone.ts';
+import { isTimeZone, localToUnix, offsetTable, wallToUnix, wallToUnixCompatible } from '../../src/domain/zone.ts';
 
 const DAY = 86_400;
 
@@ -39,5 +39,27 @@ describe('offset table against Temporal', () => {
 
   it('localToUnix agrees for a plain day', () => {
     expect(localToUnix('2026-07-01', 600, 'Europe/Berlin')).toBe(Date.parse('2026-07-01T08:00:00Z') / 1000);
+  });
+});
+
+describe('isTimeZone', () => {
+  it.each([
+    ['Europe/Berlin', true],
+    ['America/Argentina/Buenos_Aires', true],
+    ['UTC', true],
+    ['Mars/Olympus', false],
+    ['', false],
+    ['Europe/Berlin; drop', false],
+  ])('%j is %s', (zone, ok) => expect(isTimeZone(zone)).toBe(ok));
+});
+
+describe('local instants', () => {
+  it('localToUnix: spring-forward gap moves later, fall-back overlap takes the earlier instant', () => {
+    // Europe/Berlin 2026-03-29 02:30 does not exist: compatible gives 03:30 CEST = 01:30Z.
+    expect(localToUnix('2026-03-29', 150, 'Europe/Berlin')).toBe(Date.parse('2026-03-29T01:30:00Z') / 1000);
+    // 2026-10-25 02:30 happens twice: the earlier is CEST = 00:30Z.
+    expect(localToUnix('2026-10-25', 150, 'Europe/Berlin')).toBe(Date.parse('2026-10-25T00:30:00Z') / 1000);
+    // 24:00 is the next midnight.
+    expect(localToUnix('2026-07-01', 1440, 'Europe/Berlin')).toBe(Date.parse('2026-07-01T22:00:00Z') / 1000);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FAILED_ATTEMPTS_PER_MINUTE } from '../../src/http/auth-throttle.ts';
 import { api, cli, cliJson, cliOk, initDb, serve, tempDb } from '../helpers.ts';
 
 const PASSES = '/api/not-a-call'; // behind every gate, then 404: shows the gates let the request through
@@ -83,6 +84,22 @@ describe('serve: tokens', () => {
   });
 });
 
+/**
+ * Asserts the one shape of every 429 (src/http/gates.ts tooManyRequests): the spec's body, Retry-After in whole
+ * seconds within the minute, and the rate-limit fields of `policy` (quota `limit`) with nothing remaining.
+ */
+function expectTooManyRequests(answer: Awaited<ReturnType<typeof api>>, policy: string, limit: number): void {
+  expect(answer.status).toBe(429);
+  expect(answer.body).toEqual({ error: 'Too Many Requests' });
+  const retryAfter = Number(answer.headers.get('retry-after'));
+  expect(Number.isInteger(retryAfter)).toBe(true);
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(retryAfter).toBeLessThanOrEqual(60);
+  expect(answer.headers.get('ratelimit-policy')).toBe(`"${policy}";q=${limit};w=60`);
+  expect(answer.headers.get('ratelimit')).toBe(`"${policy}";r=0;t=${retryAfter}`);
+  expect(answer.headers.get('cache-control')).toBe('no-store');
+}
+
 describe('serve: rate limit and headers', () => {
   it('counts every authenticated call, answers 429 with Retry-After, and a new token starts fresh', async () => {
     const db = tempDb();
@@ -101,14 +118,7 @@ describe('serve: rate limit and headers', () => {
     }
     expect(remaining).toEqual(['"default";r=2', '"default";r=1', '"default";r=0']);
 
-    const limited = await api(server.url, PASSES, token);
-    expect(limited.status).toBe(429);
-    expect(limited.body).toEqual({ error: 'Too Many Requests' });
-    const retryAfter = Number(limited.headers.get('retry-after'));
-    expect(Number.isInteger(retryAfter)).toBe(true);
-    expect(retryAfter).toBeGreaterThanOrEqual(1);
-    expect(retryAfter).toBeLessThanOrEqual(60);
-    expect(limited.headers.get('ratelimit')).toBe(`"default";r=0;t=${retryAfter}`);
+    expectTooManyRequests(await api(server.url, PASSES, token), 'default', 3);
 
     // Unauthenticated calls are not counted against the token and get 401, not 429.
     expect((await api(server.url, PASSES)).status).toBe(401);
@@ -121,6 +131,18 @@ describe('serve: rate limit and headers', () => {
     const answer = await api(server.url, PASSES, fresh);
     expect(answer.status).toBe(404);
     expect(answer.headers.get('ratelimit')).toMatch(/^"default";r=4;t=\d+$/);
+  });
+
+  it('answers the throttle of failed tokens with the same 429 headers: Retry-After and its own rate-limit fields', async () => {
+    const db = tempDb();
+    await initDb(db);
+    await cliOk(db, 'api', 'enable');
+    await cliJson(db, 'token', 'new');
+    const server = await serve(db);
+    const wrong = (i: number) => `pln_${String(i).padStart(64, 'w')}`;
+    for (let i = 0; i < FAILED_ATTEMPTS_PER_MINUTE; i++) expect((await api(server.url, PASSES, wrong(i))).status).toBe(401);
+    const throttled = await api(server.url, '/api/schedules', wrong(FAILED_ATTEMPTS_PER_MINUTE)); // contract-checked
+    expectTooManyRequests(throttled, 'failed-token', FAILED_ATTEMPTS_PER_MINUTE);
   });
 
   it('sends no CORS headers (also on OPTIONS) and Cache-Control: no-store on API answers', async () => {

@@ -1,6 +1,7 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { bookingMessages, escapeHtml, localWhen, type BookingFacts } from '../../src/mail/messages.ts';
+import { bookingMessages, escapeHtml, type BookingFacts } from '../../src/mail/messages.ts';
+import { localWhen } from '../../src/mail/translations.ts';
 
 const STAMP = Date.parse('2026-11-21T12:00:00Z') / 1000;
 

@@ -1,11 +1,10 @@
 import type { Command } from 'commander';
-import { addBooking, booking, bookings } from '../../app/bookings.ts';
+import { addBooking, listBookingsFrom, requireBooking } from '../../app/bookings.ts';
 import { cancelBooking, moveBooking } from '../../app/lifecycle.ts';
 import { invalid } from '../../errors.ts';
-import { isSlotText } from '../../schemas/api.ts';
 import { requireConfigured } from '../../app/installation.ts';
 import { utcText } from '../../domain/days.ts';
-import { formatLocal } from '../../domain/values.ts';
+import { formatLocal, isSlotText } from '../../domain/dates.ts';
 import type { Booking } from '../../store/bookings.ts';
 import { id, print, printJson, printTable, withContext } from '../shared.ts';
 
@@ -43,7 +42,7 @@ export function registerBookings(program: Command): void {
       const scheduleId = options.schedule === undefined ? undefined : id(options.schedule, '--schedule');
       await withContext(command, (ctx) => {
         const zone = requireConfigured(ctx).timeZone;
-        const list = bookings(ctx, { scheduleId, fromDay: options.from });
+        const list = listBookingsFrom(ctx, { scheduleId, fromDay: options.from });
         if (options.json) {
           printJson(list.map((item) => bookingJson(item, zone)));
           return;
@@ -93,7 +92,7 @@ export function registerBookings(program: Command): void {
     .action(async (key: string, options: { json?: boolean }, command: Command) => {
       await withContext(command, (ctx) => {
         const zone = requireConfigured(ctx).timeZone;
-        const item = bookingJson(booking(ctx, key), zone);
+        const item = bookingJson(requireBooking(ctx, key), zone);
         if (options.json) {
           printJson(item);
           return;

@@ -1,0 +1,49 @@
+/** Local days as people write them (`YYYY-MM-DD`) and local wall-clock times of instants. Pure. */
+
+const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Returns true for a real calendar day written `YYYY-MM-DD` (`2026-02-30` is false). */
+export function isDay(text: string): boolean {
+  const match = DAY.exec(text);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (month < 1 || month > 12 || day < 1) return false;
+  return day <= daysInMonth(year, month);
+}
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/** A local time as the API writes it: `YYYY-MM-DD HH:MM:SS` (spec §2 Slot); the shape only, see isSlotText. */
+export const SLOT = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+/** Returns true for `YYYY-MM-DD HH:MM:SS` naming a real day and time (19 characters exactly). */
+export function isSlotText(text: string): boolean {
+  if (text.length !== 19 || !SLOT.test(text) || !isDay(text.slice(0, 10))) return false;
+  const [hours, minutes, seconds] = text.slice(11).split(':').map(Number) as [number, number, number];
+  return hours < 24 && minutes < 60 && seconds < 60;
+}
+
+/** Returns today's local day `YYYY-MM-DD` in `zone` at instant `now`. */
+export function localDay(now: Date, zone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}
+
+/** Returns `YYYY-MM-DD HH:MM` for a UTC instant in `zone` (for people reading the CLI). */
+export function formatLocal(instant: Date, zone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    })
+      .formatToParts(instant)
+      .map((part) => [part.type, part.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
+}

@@ -1,0 +1,27 @@
+/** The booking form: the kinds of field, a field's definition, and the fields a new installation starts with. Pure. */
+
+export const FORM_TYPES = ['textbox', 'textarea', 'checkbox', 'select'] as const;
+export const INPUT_TYPES = ['text', 'email', 'tel', 'number', 'date'] as const;
+export type FormType = (typeof FORM_TYPES)[number];
+export type InputType = (typeof INPUT_TYPES)[number];
+
+/** A field of the booking form (spec §2 FormField), as the operator defines it. */
+export interface FieldDefinition {
+  key: string;
+  formType: FormType;
+  inputType: InputType;
+  label: string;
+  required: boolean;
+  /** Shown to the integrator as `value` in GET /forms. */
+  defaultValue: string;
+  /** Choices of a `select` field. */
+  options: string[];
+}
+
+/** The form fields `planner init` creates (text boxes, no default value). */
+export const DEFAULT_FIELDS = [
+  { key: 'first_name', label: 'First name', inputType: 'text', required: true },
+  { key: 'last_name', label: 'Last name', inputType: 'text', required: true },
+  { key: 'email', label: 'E-mail', inputType: 'email', required: true },
+  { key: 'phone', label: 'Phone', inputType: 'tel', required: false },
+] as const;

@@ -1,0 +1,82 @@
+/**
+ * Every error answer of the API, in one table: its status and the text of its body (spec §7: `{"error": …}`).
+ * The routes, the gates, the app's error handler and the server's client errors all answer from here.
+ */
+import { AppError, type ErrorCode } from '../errors.ts';
+import { errorBody, json, type ExtraHeaders } from './respond.ts';
+
+/** One error answer before it is sent: its status and the spec's body. */
+export interface ErrorAnswer {
+  status: number;
+  body: { error: string; field?: string };
+}
+
+/** Returns the answer of `status` with `error` (and `field` where one is named) as its body. */
+export function errorAnswer(status: number, error: string, field?: string): ErrorAnswer {
+  return { status, body: errorBody(error, field) };
+}
+
+/** The error answers whose text is fixed. */
+export const HTTP_ERRORS = {
+  // spec §7
+  notFound: errorAnswer(404, 'Not Found'),
+  unauthorized: errorAnswer(401, 'Unauthorized'),
+  tooManyRequests: errorAnswer(429, 'Too Many Requests'),
+  apiDisabled: errorAnswer(503, 'API disabled'),
+  notConfigured: errorAnswer(503, 'Not configured'),
+  notSaved: errorAnswer(500, 'The booking could not be saved'),
+  // POST /bookings: the body
+  unsupportedMediaType: errorAnswer(415, 'Content-Type must be application/json'),
+  invalidJson: errorAnswer(400, 'Invalid JSON'),
+  notUtf8: errorAnswer(400, 'Body is not valid UTF-8'),
+  bodyIncomplete: errorAnswer(400, 'Body incomplete'),
+  // Requests that never reach a route
+  badRequest: errorAnswer(400, 'Bad Request'),
+  requestTimeout: errorAnswer(408, 'Request Timeout'),
+  headersTooLarge: errorAnswer(431, 'Request Header Fields Too Large'),
+  internal: errorAnswer(500, 'Internal Server Error'),
+} as const;
+
+/** Returns the 413 answer to a body larger than `limit` bytes. */
+export function bodyTooLarge(limit: number): ErrorAnswer {
+  return errorAnswer(413, `Body larger than ${limit} bytes`);
+}
+
+/** Returns the 400 answer to a body that did not arrive whole within `deadlineMs`. */
+export function bodyTooSlow(deadlineMs: number): ErrorAnswer {
+  return errorAnswer(400, `Body not received within ${deadlineMs / 1000} s`);
+}
+
+/** The answer of each code of the core's AppError (src/errors.ts). */
+const APP_ERRORS: Record<ErrorCode, (problem: AppError) => ErrorAnswer> = {
+  invalid: (problem) => errorAnswer(400, problem.message, problem.field),
+  not_found: () => HTTP_ERRORS.notFound, // spec §7: always `Not Found`; the core's message names CLI commands
+  conflict: (problem) => errorAnswer(409, problem.message),
+  not_configured: () => HTTP_ERRORS.notConfigured,
+  storage: () => HTTP_ERRORS.notSaved, // the cause is logged, never answered
+};
+
+/** Returns the answer to an AppError of the core; anything else is rethrown, for the app's 500 handler. */
+export function answerFor(problem: unknown): ErrorAnswer {
+  if (!(problem instanceof AppError)) throw problem;
+  return APP_ERRORS[problem.code](problem);
+}
+
+/** Returns the answer to an error h3 raised itself (no route matched, or a handler threw something unexpected). */
+export function answerForHttpError(status: number, text: string | undefined): ErrorAnswer {
+  if (status === 404 || status === 405) return HTTP_ERRORS.notFound;
+  if (status >= 500) return HTTP_ERRORS.internal;
+  return errorAnswer(status, text || HTTP_ERRORS.badRequest.body.error);
+}
+
+/** Returns the answer to a request node:http refused before the app saw it, by its error code. */
+export function answerForClientError(code: string | undefined): ErrorAnswer {
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return HTTP_ERRORS.requestTimeout;
+  if (code === 'HPE_HEADER_OVERFLOW') return HTTP_ERRORS.headersTooLarge;
+  return HTTP_ERRORS.badRequest;
+}
+
+/** Returns `answer` as a JSON Response, with `headers`. */
+export function errorResponse(answer: ErrorAnswer, headers?: ExtraHeaders): Response {
+  return json(answer.status, answer.body, headers);
+}

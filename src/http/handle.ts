@@ -1,0 +1,79 @@
+/**
+ * What the six routes share: the reply type, query parsing (spec §7: 404 on GET), the per-generation cache of
+ * answers, and the handler wrapper that adds Server-Timing and the gate's rate-limit headers and turns the
+ * core's errors into answers (src/http/errors.ts).
+ */
+import { getQuery, type H3Event } from 'h3';
+import * as v from 'valibot';
+import { AppError, notFound } from '../errors.ts';
+import { answerFor, type ErrorAnswer } from './errors.ts';
+import { jsonText, type ExtraHeaders } from './respond.ts';
+
+/** An answer of a route: its status and its JSON text (serialized once, also when cached). */
+export interface Reply {
+  status: number;
+  text: string;
+  headers?: ExtraHeaders;
+}
+
+/** Returns a 200 (or `status`) answer with `body`, typed by the response schema it must fit. */
+export function reply<T>(body: T, status = 200): Reply {
+  return { status, text: JSON.stringify(body) };
+}
+
+/** Returns the error `answer` as a route's reply, with `headers`. */
+export function failure(answer: ErrorAnswer, headers?: ExtraHeaders): Reply {
+  return { ...reply(answer.body, answer.status), ...(headers ? { headers } : {}) };
+}
+
+/** Returns the query parsed by `schema`; spec §7: on GET calls a missing or malformed parameter is 404, never 400. */
+export function query<S extends v.GenericSchema>(event: H3Event, schema: S): v.InferOutput<S> {
+  const result = v.safeParse(schema, getQuery(event));
+  if (!result.success) throw notFound('bad query');
+  return result.output;
+}
+
+/**
+ * Returns `cached(key, build)`: the reply built once per `generation()` of the data. Schedules, reasons and form
+ * fields change only when another process (the CLI) writes, so their answers need not be built per request.
+ */
+export function createReplyCache(generation: () => number) {
+  const cache = new Map<string, { generation: number; reply: Reply }>();
+  return (key: string, build: () => Reply): Reply => {
+    const current = generation();
+    const hit = cache.get(key);
+    if (hit?.generation === current) return hit.reply;
+    if (cache.size > 10_000) cache.clear(); // keys are ids that exist: bounded anyway
+    const built = build();
+    cache.set(key, { generation: current, reply: built });
+    return built;
+  };
+}
+
+/**
+ * Returns `handle(fn)`: an h3 handler that turns a route's reply (or the core's error) into the answer, with the
+ * gate's rate-limit headers and Server-Timing. The cause of a storage error is logged, never answered.
+ */
+export function createHandler(log: (line: string) => void) {
+  const answerOf = (problem: unknown): Reply => {
+    const answer = answerFor(problem);
+    if (problem instanceof AppError && problem.code === 'storage') log(`planner: ${problem.message}`);
+    return failure(answer);
+  };
+  return (fn: (event: H3Event) => Reply | Promise<Reply>) => (event: H3Event) => {
+    const started = performance.now();
+    // Server-Timing (W3C): the time the call itself took, without HTTP; the benchmark reads it.
+    const send = (answer: Reply) =>
+      jsonText(answer.status, answer.text, {
+        ...(event.context.rateHeaders as ExtraHeaders | undefined),
+        ...answer.headers,
+        'server-timing': `app;dur=${(performance.now() - started).toFixed(3)}`,
+      });
+    try {
+      const answer = fn(event);
+      return answer instanceof Promise ? answer.then(send, (problem: unknown) => send(answerOf(problem))) : send(answer);
+    } catch (problem) {
+      return send(answerOf(problem));
+    }
+  };
+}

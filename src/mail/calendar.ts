@@ -1,0 +1,67 @@
+/** The calendar file (.ics, RFC 5545) attached to the booking e-mails. Pure. */
+import type { BookingFacts } from './messages.ts';
+
+/** Returns text escaped for an iCalendar TEXT value (RFC 5545 §3.3.11). */
+function icsText(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+}
+
+/** Returns a quoted iCalendar parameter value (no quotes, control characters or line breaks inside). */
+function icsParam(text: string): string {
+  return `"${text.replace(/["\u0000-\u001f\u007f]/g, ' ')}"`;
+}
+
+/** Returns `line` folded at 75 octets with CRLF + space (RFC 5545 §3.1), never splitting a UTF-8 character. */
+function fold(line: string): string {
+  const parts: string[] = [];
+  let current = '';
+  let octets = 0;
+  for (const char of line) {
+    const size = Buffer.byteLength(char);
+    if (octets + size > (parts.length === 0 ? 75 : 74)) {
+      parts.push(current);
+      current = '';
+      octets = 0;
+    }
+    current += char;
+    octets += size;
+  }
+  parts.push(current);
+  return parts.join('\r\n ');
+}
+
+/** Returns a UTC instant as an iCalendar DATE-TIME, e.g. `20261124T083000Z`. */
+function icsTime(unix: number): string {
+  return new Date(unix * 1000).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+}
+
+/**
+ * Returns the calendar file: one VEVENT, UID from the booking reference, times in UTC (RFC 5545).
+ * `stamp` is when it was made (DTSTAMP); the organizer is the practice, the attendee the customer. A change keeps
+ * the UID and raises `sequence` (RFC 5546 §2.1.4), so calendars update or (METHOD:CANCEL) remove the same event.
+ */
+export function bookingIcs(facts: BookingFacts, stamp: number, sequence = 0, method: 'REQUEST' | 'CANCEL' = 'REQUEST'): string {
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//planner//booking//EN',
+    'CALSCALE:GREGORIAN',
+    `METHOD:${method}`,
+    'BEGIN:VEVENT',
+    `UID:${facts.reference}@planner`,
+    `DTSTAMP:${icsTime(stamp)}`,
+    `DTSTART:${icsTime(facts.startAt)}`,
+    `DTEND:${icsTime(facts.endAt)}`,
+    `SEQUENCE:${sequence}`,
+    `SUMMARY:${icsText(`${facts.reasonName} – ${facts.practiceName}`)}`,
+    `DESCRIPTION:${icsText(`${facts.scheduleName}. ${facts.reference}`)}`,
+    method === 'CANCEL' ? 'STATUS:CANCELLED' : 'STATUS:CONFIRMED',
+    `ORGANIZER;CN=${icsParam(facts.practiceName)}:mailto:${facts.notifyEmail}`,
+    ...(facts.customerEmail
+      ? [`ATTENDEE;CN=${icsParam(facts.customerName || facts.customerEmail)};ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=FALSE:mailto:${facts.customerEmail}`]
+      : []),
+    'END:VEVENT',
+    'END:VCALENDAR',
+  ];
+  return `${lines.map(fold).join('\r\n')}\r\n`;
+}

@@ -1,0 +1,82 @@
+/**
+ * The words of the booking e-mails in each locale, and how they write a date and time. Pure; one table per locale,
+ * the same keys in each.
+ */
+import type { BookingFacts } from './messages.ts';
+
+/** The e-mails' words, per locale (store/settings.ts Locale). */
+export const WORDS = {
+  en: {
+    confirmationSubject: (f: BookingFacts, when: string) => `Your appointment at ${f.practiceName}: ${when}`,
+    greeting: (name: string) => (name ? `Hello ${name},` : 'Hello,'),
+    booked: 'your appointment is booked.',
+    what: 'What',
+    when: 'When',
+    where: 'Where',
+    duration: 'Duration',
+    minutes: (n: number) => `${n} minutes`,
+    reference: 'Reference',
+    calendar: 'The attached calendar file (appointment.ics) adds it to your calendar.',
+    noticeSubject: (f: BookingFacts, when: string) => `New booking: ${f.reasonName}, ${when} (${f.customerName || f.customerEmail || f.reference})`,
+    noticeIntro: 'A new appointment was booked.',
+    schedule: 'Schedule',
+    source: 'Booked via',
+    sources: { api: 'the booking API', admin: 'the admin (planner bookings add)' },
+    yes: 'yes',
+    no: 'no',
+    dateLocale: 'en-GB',
+    cancelledSubject: (f: BookingFacts, when: string) => `Cancelled: your appointment at ${f.practiceName}, ${when}`,
+    cancelled: 'your appointment has been cancelled.',
+    cancelReason: 'Reason',
+    cancelCalendar: 'The attached calendar file (appointment.ics) removes it from your calendar.',
+    movedSubject: (f: BookingFacts, when: string) => `Changed: your appointment at ${f.practiceName} is now ${when}`,
+    moved: 'your appointment has been moved to a new time.',
+    previously: 'Previously',
+    movedCalendar: 'The attached calendar file (appointment.ics) updates it in your calendar.',
+  },
+  de: {
+    confirmationSubject: (f: BookingFacts, when: string) => `Ihr Termin bei ${f.practiceName}: ${when}`,
+    greeting: (name: string) => (name ? `Guten Tag ${name},` : 'Guten Tag,'),
+    booked: 'Ihr Termin ist gebucht.',
+    what: 'Was',
+    when: 'Wann',
+    where: 'Wo',
+    duration: 'Dauer',
+    minutes: (n: number) => `${n} Minuten`,
+    reference: 'Buchungsnummer',
+    calendar: 'Mit der angehängten Kalenderdatei (appointment.ics) tragen Sie den Termin in Ihren Kalender ein.',
+    noticeSubject: (f: BookingFacts, when: string) => `Neue Buchung: ${f.reasonName}, ${when} (${f.customerName || f.customerEmail || f.reference})`,
+    noticeIntro: 'Ein neuer Termin wurde gebucht.',
+    schedule: 'Kalender',
+    source: 'Gebucht über',
+    sources: { api: 'die Buchungs-API', admin: 'die Verwaltung (planner bookings add)' },
+    yes: 'ja',
+    no: 'nein',
+    dateLocale: 'de-DE',
+    cancelledSubject: (f: BookingFacts, when: string) => `Abgesagt: Ihr Termin bei ${f.practiceName}, ${when}`,
+    cancelled: 'Ihr Termin wurde abgesagt.',
+    cancelReason: 'Grund',
+    cancelCalendar: 'Mit der angehängten Kalenderdatei (appointment.ics) entfernen Sie ihn aus Ihrem Kalender.',
+    movedSubject: (f: BookingFacts, when: string) => `Geändert: Ihr Termin bei ${f.practiceName} ist jetzt am ${when}`,
+    moved: 'Ihr Termin wurde auf eine neue Zeit verlegt.',
+    previously: 'Bisher',
+    movedCalendar: 'Mit der angehängten Kalenderdatei (appointment.ics) aktualisieren Sie ihn in Ihrem Kalender.',
+  },
+} as const;
+
+const formatters = new Map<string, { day: Intl.DateTimeFormat; time: Intl.DateTimeFormat }>();
+
+/** Returns the local date and time of an instant, e.g. `Tuesday, 24 November 2026, 09:30 (Europe/Berlin)`. */
+export function localWhen(unix: number, zone: string, dateLocale: string): string {
+  // Building an Intl.DateTimeFormat costs far more than using one: one pair per locale and zone.
+  let format = formatters.get(`${dateLocale} ${zone}`);
+  if (!format) {
+    format = {
+      day: new Intl.DateTimeFormat(dateLocale, { timeZone: zone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }),
+      time: new Intl.DateTimeFormat(dateLocale, { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
+    };
+    formatters.set(`${dateLocale} ${zone}`, format);
+  }
+  const date = new Date(unix * 1000);
+  return `${format.day.format(date)}, ${format.time.format(date)} (${zone})`;
+}
