@@ -48,8 +48,8 @@ export async function serve(command: Command, options: ServeOptions): Promise<vo
     const { startOutboxWorker } = await import('../../mail/worker.ts');
     const { startWebhookWorker } = await import('../../webhooks/worker.ts');
     const log = (line: string) => process.stderr.write(`${line}\n`);
-    const mail = startOutboxWorker({ store, settings: watchStore(store).refresh, log, retryBaseSeconds: retryBase('PLANNER_MAIL_RETRY_SECONDS') });
-    const hooks = startWebhookWorker({ store, log, retryBaseSeconds: retryBase('PLANNER_WEBHOOK_RETRY_SECONDS') });
+    const mail = startOutboxWorker({ store, settings: watchStore(store).refresh, log, retry: { baseSeconds: retryBase('PLANNER_MAIL_RETRY_SECONDS') } });
+    const hooks = startWebhookWorker({ store, log, retry: { baseSeconds: retryBase('PLANNER_WEBHOOK_RETRY_SECONDS') } });
     const worker = {
       kick: () => {
         mail.kick();
