@@ -1,20 +1,17 @@
 import { getRequestIP, H3, HTTPError, type H3Event } from 'h3';
-import { createContext } from '../app/context.ts';
 import { isConfigured } from '../app/installation.ts';
-import type { Store } from '../store/db.ts';
+import type { Runtime } from '../app/runtime.ts';
 import type { Settings } from '../store/settings.ts';
 import { createAuthThrottle } from './auth-throttle.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { error, jsonText, NOT_FOUND, type ExtraHeaders } from './respond.ts';
 import { registerRoutes } from './routes.ts';
 import { openApiDocument } from '../schemas/openapi.ts';
-import { watchStore } from '../store/settings-watch.ts';
 import { createTokenGate, type Verdict } from './token-gate.ts';
 
 export interface HttpOptions {
-  store: Store;
-  /** The clock, in milliseconds; tests pass their own. */
-  nowMs?: () => number;
+  /** The process's store, context (with its clock: tests pass their own) and settings watch. */
+  runtime: Pick<Runtime, 'ctx' | 'watch'>;
   /** Where unexpected errors are reported (never with a token in them). */
   log?: (line: string) => void;
   /** Called after each booking the API made (the outbox worker delivers its mails at once). */
@@ -39,12 +36,12 @@ export interface AccessEntry {
  * not configured (503), API disabled (503), token (401), rate limit (429); then its route, or 404.
  */
 export function createHttpApp(options: HttpOptions): H3 {
-  const nowMs = options.nowMs ?? Date.now;
+  const { ctx, watch } = options.runtime;
+  const nowMs = () => ctx.now().getTime();
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const gate = createTokenGate();
   const limiter = createRateLimiter();
   const throttle = createAuthThrottle();
-  const watch = watchStore(options.store);
 
   const accessLog = options.accessLog;
   const app = new H3({
@@ -110,7 +107,7 @@ export function createHttpApp(options: HttpOptions): H3 {
     return verdict instanceof Promise ? verdict.then(decide) : decide(verdict);
   });
 
-  registerRoutes(app, createContext(options.store, () => new Date(nowMs()), watch.settings), {
+  registerRoutes(app, ctx, {
     log,
     afterBooking: options.afterBooking ?? (() => {}),
     generation: watch.generation,
