@@ -40,7 +40,8 @@ export interface Runtime {
   /** The use cases' context: its settings are those of `watch` (refreshed per request and per worker pass). */
   ctx: AppContext;
   watch: StoreWatch;
-  settings: RuntimeSettings;
+  /** What was read from the environment at start (not the installation's settings: those are `ctx.settings()`). */
+  environment: RuntimeSettings;
   /** Makes the workers look for due work now (after a booking), without waiting for their next poll. */
   kick(): void;
   /** Stops the workers; resolves when the deliveries in progress have finished. */
@@ -62,7 +63,7 @@ export interface RuntimeOptions {
 
 /** Returns the runtime on `store`, with its workers started when `options.workers` says so. */
 export async function startRuntime(store: Store, options: RuntimeOptions = {}): Promise<Runtime> {
-  const settings = readRuntimeSettings(options.env);
+  const environment = readRuntimeSettings(options.env);
   const watch = watchStore(store);
   const ctx = createContext(store, options.now, watch.settings);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -73,14 +74,14 @@ export async function startRuntime(store: Store, options: RuntimeOptions = {}): 
     const { startWebhookWorker } = await import('../webhooks/worker.ts');
     const nowMs = () => ctx.now().getTime();
     workers = [
-      startOutboxWorker({ store, settings: watch.refresh, log, retry: settings.mailRetry, nowMs }),
-      startWebhookWorker({ store, log, retry: settings.webhookRetry, nowMs }),
+      startOutboxWorker({ store, settings: watch.refresh, log, retry: environment.mailRetry, nowMs }),
+      startWebhookWorker({ store, log, retry: environment.webhookRetry, nowMs }),
     ];
   }
   return {
     ctx,
     watch,
-    settings,
+    environment,
     kick: () => {
       for (const worker of workers) worker.kick();
     },
