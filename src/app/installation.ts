@@ -19,6 +19,15 @@ export function isConfigured(settings: Settings): settings is ConfiguredSettings
   return settings.configuredAt !== null;
 }
 
+/** Throws `conflict` when `planner init` has completed already: init asks this before its questions, and again in its transaction. */
+export function refuseInitialised(ctx: AppContext): void {
+  if (isConfigured(ctx.settings())) throw alreadyInitialised(ctx);
+}
+
+function alreadyInitialised(ctx: AppContext): AppError {
+  return new AppError('conflict', `this installation is already initialised (${ctx.store.file}); nothing was changed`);
+}
+
 /** Returns the settings, or throws `not_configured` with the fix when `init` has not run. */
 export function requireConfigured(ctx: AppContext): ConfiguredSettings {
   const settings = ctx.settings();
@@ -70,9 +79,7 @@ export function initInstallation(ctx: AppContext, answers: InitAnswers): Configu
       notifyEmail: answers.notifyEmail,
       at,
     });
-    if (!done) {
-      throw new AppError('conflict', `this installation is already initialised (${ctx.store.file}); nothing was changed`);
-    }
+    if (!done) throw alreadyInitialised(ctx);
     for (const field of DEFAULT_FIELDS) {
       insertField(ctx.store, { ...field, formType: 'textbox', defaultValue: '', options: [] });
     }

@@ -79,4 +79,8 @@ async function main(argv: string[]): Promise<number> {
 // No top-level await: the single executable runs this file as CommonJS.
 void main(process.argv).then((code) => {
   if (code !== 0 || process.exitCode === undefined) process.exitCode = code; // a report (doctor) may have set 1
+  // The command is done. Whatever still holds the event loop a second later (a client connection that outlived
+  // `planner serve`'s grace period) must not keep the process alive. Unref'd: a process that ends by itself
+  // never waits for it. Here, not in an action, so that the root stays the one place that ends the process.
+  setTimeout(() => process.exit(), 1000).unref();
 });

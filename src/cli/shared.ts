@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { createContext, type AppContext } from '../app/context.ts';
+import type { AppContext } from '../app/context.ts';
+import { openContext, resolveDbPath } from '../app/runtime.ts';
 import { invalid } from '../errors.ts';
 import { parsePlainInt } from '../domain/checks.ts';
-import { openStore, resolveDbPath } from '../store/db.ts';
 
 /** Returns the database path of this invocation: `--db`, else `PLANNER_DB`, else `data/planner.db`. */
 export function dbPath(command: Command): string {
@@ -14,11 +14,11 @@ export function dbPath(command: Command): string {
  * `create`: make the file if it is missing (init, demo, serve); otherwise a missing file is an error.
  */
 export async function withContext<T>(command: Command, fn: (ctx: AppContext) => T | Promise<T>, create = false): Promise<T> {
-  const store = openStore(dbPath(command), { mustExist: !create });
+  const ctx = openContext(dbPath(command), { mustExist: !create });
   try {
-    return await fn(createContext(store));
+    return await fn(ctx);
   } finally {
-    store.close();
+    ctx.store.close();
   }
 }
 

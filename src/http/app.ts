@@ -1,17 +1,14 @@
 import { H3, HTTPError, type H3Event } from 'h3';
-import { createContext } from '../app/context.ts';
-import type { Store } from '../store/db.ts';
+import type { Runtime } from '../app/runtime.ts';
 import { answerForHttpError, errorResponse, HTTP_ERRORS } from './errors.ts';
 import { createGates } from './gates.ts';
 import { jsonText } from './respond.ts';
 import { registerRoutes } from './routes.ts';
 import { openApiDocument } from '../schemas/openapi.ts';
-import { watchStore } from '../store/settings-watch.ts';
 
 export interface HttpOptions {
-  store: Store;
-  /** The clock, in milliseconds; tests pass their own. */
-  nowMs?: () => number;
+  /** The process's store, context (with its clock: tests pass their own) and settings watch. */
+  runtime: Pick<Runtime, 'ctx' | 'watch'>;
   /** Where unexpected errors are reported (never with a token in them). */
   log?: (line: string) => void;
   /** Called after each booking the API made (the outbox worker delivers its mails at once). */
@@ -36,9 +33,9 @@ export interface AccessEntry {
  * not configured (503), API disabled (503), token (401), rate limit (429); then its route, or 404.
  */
 export function createHttpApp(options: HttpOptions): H3 {
-  const nowMs = options.nowMs ?? Date.now;
+  const { ctx, watch } = options.runtime;
+  const nowMs = () => ctx.now().getTime();
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const watch = watchStore(options.store);
 
   const accessLog = options.accessLog;
   const app = new H3({
@@ -72,7 +69,7 @@ export function createHttpApp(options: HttpOptions): H3 {
     return gates(event, next);
   });
 
-  registerRoutes(app, createContext(options.store, () => new Date(nowMs()), watch.settings), {
+  registerRoutes(app, ctx, {
     log,
     afterBooking: options.afterBooking ?? (() => {}),
     generation: watch.generation,

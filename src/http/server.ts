@@ -2,7 +2,7 @@ import { createServer, STATUS_CODES, type Server } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { toNodeHandler } from 'h3/node';
 import { AppError } from '../errors.ts';
-import type { Store } from '../store/db.ts';
+import type { Runtime } from '../app/runtime.ts';
 import { createHttpApp, type AccessEntry } from './app.ts';
 import { answerForClientError } from './errors.ts';
 
@@ -42,16 +42,16 @@ function answerClientError(failure: NodeJS.ErrnoException, socket: Socket): void
 }
 
 /**
- * Starts the API server on `host:port` (port 0: any free port). Fails clearly when the port is taken; never
+ * Starts the API server of `runtime` on `host:port` (port 0: any free port). Fails clearly when the port is taken; never
  * moves to another port.
  *
  * A plain `node:http` server rather than listhen: the header and request time-outs only bite when Node checks
  * its connections, and the interval of that check can only be set when the server is created (listhen creates
  * it without options, so Node's 30 s default applied and a slow client could hold a connection for 40 s).
  */
-export async function startServer(store: Store, options: ServerOptions): Promise<RunningServer> {
+export async function startServer(runtime: Runtime, options: ServerOptions): Promise<RunningServer> {
   const timeoutMs = (options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT) * 1000;
-  const app = createHttpApp({ store, afterBooking: options.afterBooking, accessLog: options.accessLog, bodyTimeoutMs: timeoutMs });
+  const app = createHttpApp({ runtime, afterBooking: options.afterBooking, accessLog: options.accessLog, bodyTimeoutMs: timeoutMs });
   const server: Server = createServer(
     {
       headersTimeout: timeoutMs, // slowloris: headers dripped in byte by byte

@@ -44,10 +44,10 @@ export function createMailer(url: string): Mailer {
   };
 }
 
-/** Returns true for an SMTP answer that will not change on retry (5xx), false for time-outs, refused connections and 4xx. */
-export function isPermanentFailure(error: unknown): boolean {
+/** Returns the SMTP reply code of a send failure (e.g. 550), or undefined for time-outs and refused connections. */
+export function smtpCodeOf(error: unknown): number | undefined {
   const code = (error as { responseCode?: unknown }).responseCode;
-  return typeof code === 'number' && code >= 500 && code < 600;
+  return typeof code === 'number' ? code : undefined;
 }
 
 /** Returns the one-line description of a send failure: the SMTP answer where there is one. */

@@ -2,11 +2,10 @@ import type { Store } from '../store/db.ts';
 import { claim, dueMessages, markFailed, markRetry, markSent, type OutboxEntry } from '../store/outbox.ts';
 import type { Settings } from '../store/settings.ts';
 import { addressOf } from '../domain/checks.ts';
-import { createMailer, describeFailure, isPermanentFailure, type Mailer } from './sender.ts';
-import { retryDelay, startPump } from '../queue/pump.ts';
+import { createMailer, describeFailure, smtpCodeOf, type Mailer } from './sender.ts';
+import { startPump } from '../queue/pump.ts';
+import { decideRetry, DEFAULT_RETRY, type AttemptOutcome, type RetrySettings } from '../queue/retry-policy.ts';
 
-/** How long the worker keeps retrying one message before it marks it failed. */
-export const GIVE_UP_AFTER_SECONDS = 48 * 3600;
 /** A sender holds a message this long; if it dies meanwhile, another may send it. */
 const LEASE_SECONDS = 120;
 
@@ -14,8 +13,8 @@ export interface OutboxWorkerOptions {
   store: Store;
   settings: () => Settings;
   log: (line: string) => void;
-  /** First retry delay; doubles per attempt up to an hour (default 30 s). */
-  retryBaseSeconds?: number;
+  /** The retry policy's settings (the runtime reads them from the environment; default: a 30 s base). */
+  retry?: RetrySettings;
   /** How often it looks for due messages (default 1 s); `kick()` looks at once. */
   pollMs?: number;
   nowMs?: () => number;
@@ -32,12 +31,12 @@ export interface OutboxWorker {
 
 /**
  * Starts delivering the outbox in the background of `planner serve`: due messages go out over SMTP one by one;
- * connection errors, time-outs and 4xx answers are retried with exponential back-off for 48 hours; 5xx answers
- * mark the message failed with the reason. Without SMTP settings, messages wait. Nothing here can fail a booking.
+ * connection errors, time-outs and 4xx answers are retried with exponential back-off (src/queue/retry-policy.ts);
+ * 5xx answers mark the message failed with the reason. Without SMTP settings, messages wait. Nothing here can fail a booking.
  */
 export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const nowMs = options.nowMs ?? Date.now;
-  const base = options.retryBaseSeconds ?? 30;
+  const retry = options.retry ?? DEFAULT_RETRY;
   let mailer: { url: string; mailer: Mailer } | undefined;
 
   const mailerFor = (url: string): Mailer => {
@@ -52,24 +51,23 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     const { store } = options;
     const from = settings.mailFrom ?? settings.notifyEmail ?? '';
     const domain = addressOf(from).split('@')[1] || 'planner.invalid';
+    let outcome: AttemptOutcome;
     try {
       // A stable Message-ID per message: a receiver can drop the copy of a retry it had already taken.
       await mailerFor(settings.mailUrl).send(from, entry, `<outbox-${entry.id}-${entry.retryFrom}@${domain}>`);
-      markSent(store, entry.id, new Date(nowMs()).toISOString());
+      outcome = { delivered: true };
     } catch (error) {
-      const reason = describeFailure(error);
-      const now = Math.floor(nowMs() / 1000);
-      if (isPermanentFailure(error)) {
-        markFailed(store, entry.id, reason);
-        options.log(`planner: mail ${entry.id} (${entry.kind}) failed for good: ${reason}`);
-      } else if (now - entry.retryFrom >= GIVE_UP_AFTER_SECONDS) {
-        markFailed(store, entry.id, `gave up after ${GIVE_UP_AFTER_SECONDS / 3600} hours: ${reason}`);
-        options.log(`planner: mail ${entry.id} (${entry.kind}) failed: gave up after 48 hours: ${reason}`);
-      } else {
-        const delay = retryDelay(entry.attempts + 1, base);
-        markRetry(store, entry.id, reason, now + Math.ceil(delay));
-        options.log(`planner: mail ${entry.id} (${entry.kind}) not delivered, next try in ${Math.ceil(delay)} s: ${reason}`);
-      }
+      outcome = { delivered: false, reason: describeFailure(error), smtpCode: smtpCodeOf(error) };
+    }
+    const decision = decideRetry(outcome, entry, Math.floor(nowMs() / 1000), retry);
+    if (decision.kind === 'sent') {
+      markSent(store, entry.id, new Date(nowMs()).toISOString());
+    } else if (decision.kind === 'failed') {
+      markFailed(store, entry.id, decision.reason);
+      options.log(`planner: mail ${entry.id} (${entry.kind}) failed${decision.permanent ? ' for good' : ''}: ${decision.reason}`);
+    } else {
+      markRetry(store, entry.id, decision.reason, decision.at);
+      options.log(`planner: mail ${entry.id} (${entry.kind}) not delivered, next try in ${decision.delaySeconds} s: ${decision.reason}`);
     }
   }
 

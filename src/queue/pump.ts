@@ -56,8 +56,3 @@ export function startPump(pass: () => Promise<boolean>, options: { pollMs: numbe
     stopped: () => stopped,
   };
 }
-
-/** Seconds to wait after the `attempt`-th failure: base, 2 × base, 4 × base … at most `maxSeconds`. */
-export function retryDelay(attempt: number, baseSeconds: number, maxSeconds = 3600): number {
-  return Math.min(baseSeconds * 2 ** (attempt - 1), maxSeconds);
-}

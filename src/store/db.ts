@@ -1,6 +1,6 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { AppError } from '../errors.ts';
 import { migrations } from './migrations.ts';
 
@@ -22,11 +22,6 @@ export interface Store {
   /** Returns the schema version recorded in the file. */
   schemaVersion(): number;
   close(): void;
-}
-
-/** Returns the database path from `--db`, else `PLANNER_DB`, else `data/planner.db` (relative to the working directory). */
-export function resolveDbPath(option: string | undefined): string {
-  return resolve(option || process.env.PLANNER_DB || 'data/planner.db');
 }
 
 /**

@@ -3,6 +3,7 @@ import { addField } from '../../src/app/fields.ts';
 import { addClosure, setHours } from '../../src/app/hours.ts';
 import { initInstallation, switchApi } from '../../src/app/installation.ts';
 import { addReason } from '../../src/app/reasons.ts';
+import { startRuntime } from '../../src/app/runtime.ts';
 import { addSchedule } from '../../src/app/schedules.ts';
 import { rotateToken } from '../../src/app/token.ts';
 import { createHttpApp } from '../../src/http/app.ts';
@@ -36,7 +37,9 @@ export async function apiFixture(now: Date = NOW) {
   addField(ctx, 'insurance', { label: 'Insurance', formType: 'select', options: ['public', 'private'] });
   switchApi(ctx, true);
   const token = await rotateToken(ctx);
-  const app = createHttpApp({ store, nowMs: () => now.getTime(), log: () => {} });
+  // The server's wiring, without its workers: tests that deliver start a worker with their own clock.
+  const runtime = await startRuntime(store, { now: () => now });
+  const app = createHttpApp({ runtime, log: () => {} });
   /** Calls the in-process app with the token; returns status, headers and parsed body. */
   const call = async (path: string, init: RequestInit & { token?: string | null } = {}) => {
     const headers = new Headers(init.headers);

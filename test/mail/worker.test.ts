@@ -1,24 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { setMail } from '../../src/app/mail.ts';
-import { isPermanentFailure } from '../../src/mail/sender.ts';
+import { smtpCodeOf } from '../../src/mail/sender.ts';
 import { startOutboxWorker } from '../../src/mail/worker.ts';
-import { retryDelay } from '../../src/queue/pump.ts';
+import { decideRetry } from '../../src/queue/retry-policy.ts';
 import { unsentMessages, messagesOfBooking } from '../../src/store/outbox.ts';
 import { readSettings } from '../../src/store/settings.ts';
 import { ADA, apiFixture } from '../http/fixture.ts';
 import { freePort, startSmtp } from './smtp.ts';
 
-describe('retry rules', () => {
-  it('doubles the wait from the base up to an hour', () => {
-    expect([1, 2, 3, 4].map((attempt) => retryDelay(attempt, 30))).toEqual([30, 60, 120, 240]);
-    expect(retryDelay(20, 30)).toBe(3600);
-  });
-
+describe('SMTP failures and the retry policy', () => {
   it('only 5xx answers are permanent', () => {
-    expect(isPermanentFailure({ responseCode: 550 })).toBe(true);
-    expect(isPermanentFailure({ responseCode: 451 })).toBe(false);
-    expect(isPermanentFailure({ code: 'ECONNREFUSED' })).toBe(false);
-    expect(isPermanentFailure(new Error('timeout'))).toBe(false);
+    const permanent = (error: unknown) => {
+      const decision = decideRetry({ delivered: false, reason: 'x', smtpCode: smtpCodeOf(error) }, { attempts: 0, retryFrom: 0 }, 0);
+      return decision.kind === 'failed' && decision.permanent;
+    };
+    expect(permanent({ responseCode: 550 })).toBe(true);
+    expect(permanent({ responseCode: 451 })).toBe(false);
+    expect(permanent({ code: 'ECONNREFUSED' })).toBe(false);
+    expect(permanent(new Error('timeout'))).toBe(false);
   });
 });
 
@@ -34,7 +33,7 @@ describe('outbox worker (in-process, real SMTP)', () => {
     // The fixture's clock, running on from the moment of the booking.
     const started = Date.now();
     const nowMs = () => f.ctx.now().getTime() + (Date.now() - started);
-    const worker = startOutboxWorker({ store: f.store, settings: () => readSettings(f.store), log: (line) => lines.push(line), retryBaseSeconds: 0.05, pollMs: 10, nowMs });
+    const worker = startOutboxWorker({ store: f.store, settings: () => readSettings(f.store), log: (line) => lines.push(line), retry: { baseSeconds: 0.05 }, pollMs: 10, nowMs });
     await smtp.received(2);
     await worker.stop();
     const messages = messagesOfBooking(f.store, booked.body.booking_id);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { generate } from '../../bench/generate.ts';
 import { createContext } from '../../src/app/context.ts';
 import { changeRateLimit } from '../../src/app/installation.ts';
+import { startRuntime } from '../../src/app/runtime.ts';
 import { changeSchedule } from '../../src/app/schedules.ts';
 import { rotateToken } from '../../src/app/token.ts';
 import { createHttpApp } from '../../src/http/app.ts';
@@ -47,7 +48,7 @@ describe('the shape of GET /days (guards against per-day or per-slot queries)', 
     changeRateLimit(ctx, 1_000_000);
     const token = await rotateToken(ctx);
     const { store, count, reset } = counting(raw);
-    const app = createHttpApp({ store, nowMs: () => now.getTime(), log: () => {} });
+    const app = createHttpApp({ runtime: await startRuntime(store, { now: () => now }), log: () => {} });
     const days = async () => {
       reset();
       const response = await app.request('/api/days?schedule=1&reason=1', { headers: { authorization: `Bearer ${token}` } });

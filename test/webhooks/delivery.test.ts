@@ -177,7 +177,7 @@ describe('webhook back-off (fixed clock, in-process)', () => {
     const facts = { bookingId: 1, reference: 'R', customerId: 1, scheduleId: 1, reasonId: 1, startAt: now / 1000, status: 'booked' as const, customer: { firstName: '', lastName: '', email: null } };
     emitBookingEvent(store, 'booking.created', facts, now / 1000, new Date(now).toISOString());
     const lines: string[] = [];
-    const worker = startWebhookWorker({ store, log: (line) => lines.push(line), pollMs: 3_600_000, nowMs: () => now, retryBaseSeconds: 30 });
+    const worker = startWebhookWorker({ store, log: (line) => lines.push(line), pollMs: 3_600_000, nowMs: () => now, retry: { baseSeconds: 30 } });
     const delays: number[] = [];
     for (let attempt = 0; attempt < 60; attempt++) {
       await worker.flush();

@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { createDemo } from '../../app/demo.ts';
 import { isConfigured } from '../../app/installation.ts';
 import { AppError } from '../../errors.ts';
-import { readSettings } from '../../store/settings.ts';
 import { print, whole, withContext } from '../shared.ts';
 import { serve, type ServeOptions } from './serve.ts';
 
@@ -36,7 +35,7 @@ export function registerDemo(program: Command): void {
       const created = await withContext(
         command,
         async (ctx) => {
-          if (isConfigured(readSettings(ctx.store))) {
+          if (isConfigured(ctx.settings())) {
             if (!options.serve) {
               throw new AppError('conflict', `an installation already exists at ${ctx.store.file}; the demo never overwrites one (use another --db)`);
             }

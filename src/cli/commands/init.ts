@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import { checkInitAnswer, initInstallation, isConfigured, type InitAnswers } from '../../app/installation.ts';
+import { checkInitAnswer, initInstallation, refuseInitialised, type InitAnswers } from '../../app/installation.ts';
 import { AppError, invalid } from '../../errors.ts';
-import { readSettings } from '../../store/settings.ts';
 import { interactive, print, withContext } from '../shared.ts';
 
 interface InitOptions {
@@ -87,9 +86,7 @@ export function registerInit(program: Command): void {
       await withContext(
         command,
         async (ctx) => {
-          if (isConfigured(readSettings(ctx.store))) {
-            throw new AppError('conflict', `this installation is already initialised (${ctx.store.file}); nothing was changed`);
-          }
+          refuseInitialised(ctx); // before the questions: do not ask what cannot be used
           const settings = initInstallation(ctx, given ?? (await collectAnswers(options)));
           print(
             `Initialised "${settings.practiceName}" (${settings.timeZone}, ${settings.locale}) in ${ctx.store.file}.`,

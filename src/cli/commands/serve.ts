@@ -2,18 +2,9 @@ import type { Command } from 'commander';
 import { invalid } from '../../errors.ts';
 import { loadArgon2 } from '../../app/token.ts';
 import { isConfigured } from '../../app/installation.ts';
-import { openStore } from '../../store/db.ts';
-import { readSettings } from '../../store/settings.ts';
+import { openRuntime } from '../../app/runtime.ts';
 import type { AccessEntry } from '../../http/app.ts';
-import { watchStore } from '../../store/settings-watch.ts';
 import { dbPath, print, whole } from '../shared.ts';
-
-/** Returns a first retry delay in seconds from the environment variable `name` (default 30). */
-function retryBase(name: 'PLANNER_MAIL_RETRY_SECONDS' | 'PLANNER_WEBHOOK_RETRY_SECONDS'): number {
-  const value = Number(process.env[name] ?? 30);
-  if (!Number.isFinite(value) || value <= 0) throw invalid(`${name} must be a positive number of seconds`);
-  return value;
-}
 
 export interface ServeOptions {
   host: string;
@@ -39,48 +30,37 @@ export async function serve(command: Command, options: ServeOptions): Promise<vo
       : format === 'json'
         ? (entry: AccessEntry) => process.stdout.write(`${JSON.stringify(entry)}\n`)
         : (entry: AccessEntry) => process.stdout.write(`${entry.time} ${entry.method} ${entry.path} ${entry.status} ${entry.ms}ms\n`);
-  const store = openStore(dbPath(command));
+  // Fail at start, not at the first request, when the argon2 addon cannot load (see loadArgon2).
+  await loadArgon2();
+  // Loaded here so that other commands start without the HTTP stack.
+  const { startServer } = await import('../../http/server.ts');
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const runtime = await openRuntime(dbPath(command), { log, workers: true });
   try {
-    // Fail at start, not at the first request, when the argon2 addon cannot load (see loadArgon2).
-    await loadArgon2();
-    // Loaded here so that other commands start without the HTTP and mail stacks.
-    const { startServer } = await import('../../http/server.ts');
-    const { startOutboxWorker } = await import('../../mail/worker.ts');
-    const { startWebhookWorker } = await import('../../webhooks/worker.ts');
-    const log = (line: string) => process.stderr.write(`${line}\n`);
-    const mail = startOutboxWorker({ store, settings: watchStore(store).refresh, log, retryBaseSeconds: retryBase('PLANNER_MAIL_RETRY_SECONDS') });
-    const hooks = startWebhookWorker({ store, log, retryBaseSeconds: retryBase('PLANNER_WEBHOOK_RETRY_SECONDS') });
-    const worker = {
-      kick: () => {
-        mail.kick();
-        hooks.kick();
-      },
-      stop: () => Promise.all([mail.stop(), hooks.stop()]),
-    };
     let server;
     try {
-      server = await startServer(store, { host: options.host, port, afterBooking: worker.kick, accessLog, requestTimeout });
+      server = await startServer(runtime, { host: options.host, port, afterBooking: runtime.kick, accessLog, requestTimeout });
     } catch (error) {
-      await worker.stop();
+      await runtime.stop();
       throw error;
     }
-    const settings = readSettings(store);
+    const settings = runtime.ctx.settings();
     const notice = !isConfigured(settings)
       ? ['planner: not configured yet: every call answers 503 until `planner init` runs']
       : !settings.apiEnabled
         ? ['planner: the API is disabled: every call answers 503 until `planner api enable`']
         : [];
-    print(...notice, `planner: serving ${server.url}/api (database ${store.file})`);
+    print(...notice, `planner: serving ${server.url}/api (database ${runtime.ctx.store.file})`);
     await new Promise<void>((resolve) => {
       const stop = () => {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
         // Stop taking requests, let those in flight and the delivery in progress finish (at most
-        // STOP_GRACE_MS), then close the file.
+        // STOP_GRACE_MS), then close the file. A connection that outlives this is ended at the root (cli/main.ts).
         const grace = setTimeout(resolve, STOP_GRACE_MS);
         void server
           .close()
-          .then(() => worker.stop())
+          .then(() => runtime.stop())
           .finally(() => {
             clearTimeout(grace);
             resolve();
@@ -90,10 +70,8 @@ export async function serve(command: Command, options: ServeOptions): Promise<vo
       process.on('SIGTERM', stop);
     });
   } finally {
-    store.close();
+    runtime.close();
   }
-  // A connection that outlived the grace period must not keep the process alive.
-  setTimeout(() => process.exit(), 1000).unref();
 }
 
 export function registerServe(program: Command): void {
