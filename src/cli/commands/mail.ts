@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { mailQueue, mailSettings, retryMail, sendTestMail, setMail } from '../../app/mail.ts';
-import { id, interactive, print, printJson, printTable, withContext } from '../shared.ts';
+import { id, interactive, print, printJson, printTable, readContext, withContext } from '../shared.ts';
 
 export function registerMail(program: Command): void {
   const mail = program.command('mail').description('booking e-mails: SMTP settings and the outbox');
@@ -30,7 +30,7 @@ export function registerMail(program: Command): void {
     .description('show the SMTP settings (password masked)')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
-      const shown = await withContext(command, (ctx) => mailSettings(ctx));
+      const shown = await readContext(command, (ctx) => mailSettings(ctx));
       if (options.json) printJson(shown);
       else print(shown.configured ? `url   ${shown.url}\nfrom  ${shown.from}` : 'Mail is not configured: planner mail set <smtp-url> --from <address>');
     });
@@ -39,7 +39,7 @@ export function registerMail(program: Command): void {
     .description('send a test message now and show the SMTP server’s answer')
     .argument('<to>', 'recipient address')
     .action(async (to: string, _options: unknown, command: Command) => {
-      const answer = await withContext(command, (ctx) => sendTestMail(ctx, to));
+      const answer = await readContext(command, (ctx) => sendTestMail(ctx, to));
       print(`Sent. The server answered: ${answer}`);
     });
   mail
@@ -47,7 +47,7 @@ export function registerMail(program: Command): void {
     .description('list the messages not sent yet (waiting, retrying, failed)')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
-      const entries = await withContext(command, (ctx) => mailQueue(ctx));
+      const entries = await readContext(command, (ctx) => mailQueue(ctx));
       if (options.json) {
         printJson(entries.map(({ text: _text, html: _html, ics: _ics, ...entry }) => entry));
         return;
