@@ -51,7 +51,7 @@ describe('bad text', () => {
       [['reason', 'add', '1', 'Check\u2066up', '--duration', '15'], /^planner: name must not contain text-direction controls/],
       [['reason', 'set', '1', '--description', 'x\u202ey'], /^planner: description must not contain text-direction controls/],
       [['field', 'add', 'notes', '--label', 'No\u2029tes'], /^planner: --label must be one line/],
-      [['closure', 'add', '1', '2030-01-01', '--note', 'off\u202e'], /^planner: the note must be at most 500 characters/],
+      [['closure', 'add', '1', '2030-01-01', '--note', 'off\u202e'], /^planner: the note must be at most 500 characters, without text-direction controls\n$/],
     ];
     for (const [args, message] of refusals) {
       const result = await cli(db, ...args);
