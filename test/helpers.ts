@@ -51,16 +51,22 @@ export interface CliResult {
 
 /** Runs the real CLI (`node bin/planner.js …`) as a subprocess against `db`. */
 export function cli(db: string, ...args: string[]): Promise<CliResult> {
+  return cliWith(db, {}, ...args);
+}
+
+/** Runs the CLI like `cli`, with `input` on its standard input (else none) and `env` added to its environment. */
+export function cliWith(db: string, options: { input?: string; env?: Record<string, string> }, ...args: string[]): Promise<CliResult> {
   return new Promise((resolvePromise) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [BIN, ...args, '--db', db],
-      { cwd: ROOT, env: { ...process.env, PLANNER_DB: '' } },
+      { cwd: ROOT, env: { ...process.env, PLANNER_DB: '', ...options.env } },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         resolvePromise({ code, stdout, stderr });
       },
     );
+    child.stdin!.end(options.input ?? '');
   });
 }
 
@@ -114,6 +120,8 @@ export interface ServerProcess {
   url: string;
   child: ChildProcess;
   output: () => string;
+  /** Resolves once the output (stdout and stderr) matches `pattern`; rejects when the process exits first. */
+  waitFor(pattern: RegExp): Promise<RegExpExecArray>;
   /** Sends SIGTERM and resolves with the exit code. */
   stop(): Promise<number | null>;
 }
@@ -126,19 +134,32 @@ export async function serve(db: string, env: Record<string, string> = {}, args: 
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stderr!.on('data', (chunk) => (out += chunk));
-  const url = await new Promise<string>((resolveUrl, reject) => {
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const match = /serving (http:\/\/\S+)\/api/.exec(out);
-      if (match) resolveUrl(match[1]!);
+  const waiters = new Set<() => void>();
+  const collect = (chunk: Buffer) => {
+    out += chunk;
+    for (const waiter of waiters) waiter();
+  };
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const waitFor = (pattern: RegExp) =>
+    new Promise<RegExpExecArray>((resolveMatch, reject) => {
+      const check = () => {
+        const match = pattern.exec(out);
+        if (match && waiters.delete(check)) resolveMatch(match);
+      };
+      const exited = () => {
+        if (waiters.delete(check)) reject(new Error(`serve exited (${child.exitCode}) before printing ${pattern}: ${out}`));
+      };
+      waiters.add(check);
+      child.once('exit', exited);
+      check();
     });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
-  });
+  const url = (await waitFor(/serving (http:\/\/\S+)\/api/))[1]!;
   const server: ServerProcess = {
     url,
     child,
     output: () => out,
+    waitFor,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       const exited = once(child, 'exit');

@@ -1,5 +1,5 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
-import { describeFailure, createMailer, maskUrl } from '../mail/sender.ts';
+import { describeFailure, createMailer, maskUrl, passwordMayTravelInClear } from '../mail/sender.ts';
 import { isTimeZone } from '../domain/zone.ts';
 import { migrations } from '../store/migrations.ts';
 import { outboxCounts } from '../store/outbox.ts';
@@ -96,6 +96,13 @@ export async function diagnose(ctx: AppContext, options: DoctorOptions): Promise
         ? { name: 'mail', status: 'warn', detail: `${queue.failed} message(s) failed: planner mail queue, then planner mail retry` }
         : { name: 'mail', status: 'ok', detail: `${maskUrl(settings.mailUrl)}, ${queue.pending} waiting` },
     );
+    if (passwordMayTravelInClear(settings.mailUrl)) {
+      checks.push({
+        name: 'mail-tls',
+        status: 'fail',
+        detail: 'the SMTP password may travel unencrypted (--send-password-in-clear): use smtps:// or a server that offers STARTTLS, then planner mail set again without it',
+      });
+    }
     if (options.mail) {
       const mailer = createMailer(settings.mailUrl);
       try {

@@ -1,5 +1,5 @@
 import { AppError, invalid, notFound } from '../errors.ts';
-import { fitsInputType, nameProblem } from '../domain/checks.ts';
+import { fitsInputType, nameMessage, nameProblem } from '../domain/checks.ts';
 import { FORM_TYPES, INPUT_TYPES, type FormType, type InputType } from '../domain/form.ts';
 import { moveTo } from '../domain/lists.ts';
 import { deleteField, findField, insertField, listFields, updateField, writeFieldOrder, type FormField } from '../store/fields.ts';
@@ -39,7 +39,8 @@ function checkField(field: UncheckedField): Omit<FormField, 'position'> {
   if (!(INPUT_TYPES as readonly string[]).includes(field.inputType)) {
     throw invalid(`--input must be one of ${INPUT_TYPES.join(', ')}`, 'input');
   }
-  if (nameProblem(field.label)) throw invalid('--label must be 1 to 200 characters', 'label');
+  const labelProblem = nameProblem(field.label);
+  if (labelProblem) throw invalid(nameMessage('--label', labelProblem), 'label');
   const label = field.label.trim();
   const options = field.options.map((option) => option.trim());
   if (field.formType === 'select') {

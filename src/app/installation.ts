@@ -1,5 +1,5 @@
 import { AppError, invalid } from '../errors.ts';
-import { isEmail, nameProblem } from '../domain/checks.ts';
+import { isEmail, nameMessage, nameProblem } from '../domain/checks.ts';
 import { DEFAULT_FIELDS } from '../domain/form.ts';
 import { isTimeZone } from '../domain/zone.ts';
 import { webhookHealth } from '../store/webhooks.ts';
@@ -49,7 +49,9 @@ export function checkInitAnswer(name: keyof InitAnswers, value: string): string 
   switch (name) {
     case 'practiceName': {
       const problem = nameProblem(value);
-      return problem === 'empty' ? 'the practice name must not be empty' : problem === 'too long' ? 'the practice name is longer than 200 characters' : undefined;
+      if (problem === 'empty') return 'the practice name must not be empty';
+      if (problem === 'too long') return 'the practice name is longer than 200 characters';
+      return problem && nameMessage('the practice name', problem);
     }
     case 'timeZone':
       return isTimeZone(value) ? undefined : `"${value}" is not an IANA time zone (example: Europe/Berlin)`;

@@ -52,7 +52,7 @@ export function eventFactsOf(booking: Booking, previousStartAt?: number): Bookin
 export function cancelBooking(ctx: AppContext, idOrReference: string, options: { reason?: string; notify: boolean }): Booking {
   const settings = requireConfigured(ctx);
   const reason = options.reason?.trim() || null;
-  if (reason !== null && !isNote(reason, true)) throw invalid('--reason must be one line of at most 500 characters');
+  if (reason !== null && !isNote(reason, true)) throw invalid('--reason must be one line of at most 500 characters, without text-direction controls');
   const now = ctx.now();
   const at = now.toISOString();
   return inBookingTransaction(ctx, 'the booking could not be cancelled', () => {

@@ -1,28 +1,48 @@
 import { invalid } from '../errors.ts';
 import { addressOf, isEmail } from '../domain/checks.ts';
-import { createMailer, describeFailure, maskUrl } from '../mail/sender.ts';
+import { createMailer, describeFailure, maskUrl, PASSWORD_IN_CLEAR } from '../mail/sender.ts';
 import { requeueFailed, unsentMessages, type OutboxEntry } from '../store/outbox.ts';
 import { setMailSettings } from '../store/settings.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { requireConfigured } from './installation.ts';
 
-/** Checks and stores the SMTP URL (`smtp://` or `smtps://`) and the sender address. */
-export function setMail(ctx: AppContext, url: string, from: string): void {
+/**
+ * Checks and stores the SMTP URL (`smtp://` or `smtps://`) and the sender address. `password` goes into the URL's
+ * password (it may come from stdin, the environment or a prompt rather than the command line); `passwordInClear`
+ * marks a `smtp://` URL with a user as allowed to send the password without TLS.
+ */
+export function setMail(ctx: AppContext, url: string, from: string, options: { password?: string; passwordInClear?: boolean } = {}): void {
   requireConfigured(ctx);
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw invalid(`"${maskUrl(url)}" is not a URL (example: smtp://user:password@mail.example.com:587)`);
+    throw invalid(`"${maskUrl(url)}" is not a URL (example: smtp://user@mail.example.com:587)`);
   }
   if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') {
-    throw invalid('the mail URL must start with smtp:// (STARTTLS when offered, usually port 587) or smtps:// (TLS, usually port 465)');
+    throw invalid('the mail URL must start with smtp:// (STARTTLS, usually port 587) or smtps:// (TLS, usually port 465)');
   }
   if (!parsed.hostname) throw invalid('the mail URL names no host (example: smtp://mail.example.com:587)');
+  if ((parsed.pathname !== '' && parsed.pathname !== '/') || [...parsed.searchParams.keys()].some((key) => key !== PASSWORD_IN_CLEAR)) {
+    throw invalid('the mail URL takes no path or options: smtp://user@host:port or smtps://user@host:port');
+  }
+  if (options.password !== undefined) {
+    if (!parsed.username) throw invalid('a password needs a user in the URL (example: smtp://user@mail.example.com:587)');
+    if (parsed.password) throw invalid('the password is in the URL and given again: give it once');
+    if (options.password === '') throw invalid('the password given is empty');
+    parsed.password = options.password; // percent-encoded by the URL
+  }
+  if (parsed.username && !parsed.password) {
+    throw invalid(`the URL names the user "${decodeURIComponent(parsed.username)}" but no password: give it with --password-stdin, PLANNER_SMTP_PASSWORD or at the prompt`);
+  }
+  if (options.passwordInClear) {
+    if (parsed.protocol !== 'smtp:' || !parsed.username) throw invalid('--send-password-in-clear applies only to smtp:// with a user');
+    parsed.searchParams.set(PASSWORD_IN_CLEAR, 'yes');
+  }
   if (!isEmail(addressOf(from)) || /[\r\n]/.test(from)) {
     throw invalid(`--from "${from}" is not an e-mail address (example: "Praxis Dr. Weber <desk@praxis.example>")`);
   }
-  setMailSettings(ctx.store, url, from.trim());
+  setMailSettings(ctx.store, parsed.toString(), from.trim());
 }
 
 /** Returns the mail settings with the password masked. */

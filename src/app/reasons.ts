@@ -1,3 +1,4 @@
+import { DIRECTION_CONTROL, nameMessage } from '../domain/checks.ts';
 import { AppError, invalid, notFound } from '../errors.ts';
 import { countFutureBookings } from '../store/bookings.ts';
 import { moveTo } from '../domain/lists.ts';
@@ -17,6 +18,7 @@ import { checkName, checkWhole, getSchedule } from './schedules.ts';
 
 function checkDescription(value: string): string {
   if (value.length > 2000) throw invalid('description must be at most 2000 characters', 'description');
+  if (DIRECTION_CONTROL.test(value)) throw invalid(nameMessage('description', 'direction control'), 'description');
   return value.trim();
 }
 

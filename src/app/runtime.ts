@@ -104,6 +104,6 @@ export async function openRuntime(file: string, options: RuntimeOptions = {}): P
 }
 
 /** Opens the database at `file` for one command: a context that reads the settings row on each call. */
-export function openContext(file: string, options: { mustExist: boolean }): AppContext {
+export function openContext(file: string, options: { mustExist: boolean; readOnly?: boolean }): AppContext {
   return createContext(openStore(file, options));
 }

@@ -1,5 +1,5 @@
 import { AppError, invalid, notFound } from '../errors.ts';
-import { nameProblem } from '../domain/checks.ts';
+import { nameMessage, nameProblem } from '../domain/checks.ts';
 import { countFutureBookings } from '../store/bookings.ts';
 import {
   findSchedule,
@@ -24,9 +24,10 @@ export function checkWhole(value: number, label: string, min: number, max: numbe
   return value;
 }
 
-/** Returns the trimmed name, or throws when it is empty or too long. */
+/** Returns the trimmed name, or throws when it is empty, too long, not one line or holds direction controls. */
 export function checkName(value: string, label = 'name'): string {
-  if (nameProblem(value)) throw invalid(`${label} must be 1 to 200 characters`, label);
+  const problem = nameProblem(value);
+  if (problem) throw invalid(nameMessage(label, problem), label);
   return value.trim();
 }
 

@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { AppError } from '../errors.ts';
+import { AppError, invalid } from '../errors.ts';
 import { registerApi } from './commands/api.ts';
 import { registerBackup } from './commands/backup.ts';
 import { registerBookings } from './commands/bookings.ts';
@@ -62,9 +62,21 @@ function describe(failure: unknown): string {
   return `unexpected error: ${error?.message ?? String(failure)}`;
 }
 
+/**
+ * Node decodes arguments as UTF-8 and puts U+FFFD where bytes are not: such an argument (`$'bad\\xff'`, a file
+ * name in Latin-1) would be stored with the replacement character. Refused instead, before anything runs.
+ */
+function checkArguments(argv: string[]): void {
+  const bad = argv.find((argument) => argument.includes('\uFFFD'));
+  if (bad !== undefined) {
+    throw invalid(`the argument ${JSON.stringify(bad)} is not valid UTF-8 text (\uFFFD marks the bytes that are not): write it in UTF-8`);
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const program = createProgram();
   try {
+    checkArguments(argv.slice(2));
     await program.parseAsync(argv);
     return 0;
   } catch (failure) {

@@ -14,7 +14,18 @@ export function dbPath(command: Command): string {
  * `create`: make the file if it is missing (init, demo, serve); otherwise a missing file is an error.
  */
 export async function withContext<T>(command: Command, fn: (ctx: AppContext) => T | Promise<T>, create = false): Promise<T> {
-  const ctx = openContext(dbPath(command), { mustExist: !create });
+  return run(openContext(dbPath(command), { mustExist: !create }), fn);
+}
+
+/**
+ * Runs `fn` like `withContext`, on the database opened read-only: for the commands that only look (status, lists,
+ * show, doctor, backup, tests of mail and hooks). They work on a file this user may only read, and never change it.
+ */
+export async function readContext<T>(command: Command, fn: (ctx: AppContext) => T | Promise<T>): Promise<T> {
+  return run(openContext(dbPath(command), { mustExist: true, readOnly: true }), fn);
+}
+
+async function run<T>(ctx: AppContext, fn: (ctx: AppContext) => T | Promise<T>): Promise<T> {
   try {
     return await fn(ctx);
   } finally {

@@ -8,19 +8,48 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
 /** Longest name of a schedule, a form field's label or the practice. */
 export const NAME_MAX_LENGTH = 200;
 
-/** Returns what is wrong with a name once trimmed (`empty` or `too long`), or undefined when it is 1 to 200 characters. */
-export function nameProblem(text: string): 'empty' | 'too long' | undefined {
+/**
+ * Line breaks of every kind: CR, LF, and NEL (U+0085), LINE SEPARATOR (U+2028) and PARAGRAPH SEPARATOR (U+2029),
+ * which mail clients and terminals also break lines on.
+ */
+export const LINE_BREAK = /[\r\n\u0085\u2028\u2029]/;
+
+/**
+ * Text-direction controls (embeddings, overrides, isolates: U+202A–U+202E, U+2066–U+2069). They reorder what is
+ * shown, so `Ada\u202Egnp.exe` reads as "Adaexe.png" in a mail. Refused wherever text is taken (names, notes,
+ * form values), rather than removed where shown: the person typing sees the refusal, and what is stored is what was
+ * given. (Marks such as U+200E/U+200F, which Arabic and Hebrew text needs, change no order and pass.)
+ */
+export const DIRECTION_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
+
+/** Control characters other than line breaks and tab. */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/** What can be wrong with a name. */
+export type NameProblem = 'empty' | 'too long' | 'not one line' | 'direction control';
+
+/** Returns what is wrong with a name once trimmed, or undefined when it is one line of 1 to 200 characters. */
+export function nameProblem(text: string): NameProblem | undefined {
   const name = text.trim();
   if (name === '') return 'empty';
-  return name.length > NAME_MAX_LENGTH ? 'too long' : undefined;
+  if (name.length > NAME_MAX_LENGTH) return 'too long';
+  if (LINE_BREAK.test(name) || CONTROL.test(name) || name.includes('\t')) return 'not one line';
+  return DIRECTION_CONTROL.test(name) ? 'direction control' : undefined;
+}
+
+/** Returns the message for a name `problem` of the thing called `label` (`name`, `--label`, `the practice name`). */
+export function nameMessage(label: string, problem: NameProblem): string {
+  if (problem === 'not one line') return `${label} must be one line, without control characters`;
+  if (problem === 'direction control') return `${label} must not contain text-direction controls (U+202A to U+202E, U+2066 to U+2069)`;
+  return `${label} must be 1 to ${NAME_MAX_LENGTH} characters`;
 }
 
 /** Longest free-text note: a closure's note, a cancellation's reason. */
 export const NOTE_MAX_LENGTH = 500;
 
-/** Returns true for a note of at most 500 characters; with `oneLine`, also without a line break. */
+/** Returns true for a note of at most 500 characters without direction controls; with `oneLine`, also without a line break. */
 export function isNote(text: string, oneLine = false): boolean {
-  return text.length <= NOTE_MAX_LENGTH && !(oneLine && /[\r\n]/.test(text));
+  return text.length <= NOTE_MAX_LENGTH && !DIRECTION_CONTROL.test(text) && !(oneLine && LINE_BREAK.test(text));
 }
 
 /**

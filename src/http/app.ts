@@ -2,6 +2,7 @@ import { H3, HTTPError, type H3Event } from 'h3';
 import type { Runtime } from '../app/runtime.ts';
 import { answerForHttpError, errorResponse, HTTP_ERRORS } from './errors.ts';
 import { createGates } from './gates.ts';
+import { isCanonicalPath } from './handle.ts';
 import { jsonText } from './respond.ts';
 import { registerRoutes } from './routes.ts';
 import { openApiDocument } from '../schemas/openapi.ts';
@@ -65,7 +66,9 @@ export function createHttpApp(options: HttpOptions): H3 {
   app.use((event, next) => {
     const path = event.url.pathname;
     if (path !== '/api' && !path.startsWith('/api/')) return errorResponse(HTTP_ERRORS.notFound);
-    if (path === '/api/openapi.json' && event.req.method === 'GET') return jsonText(200, document, { 'cache-control': 'no-cache' });
+    if (path === '/api/openapi.json' && (event.req.method === 'GET' || event.req.method === 'HEAD') && isCanonicalPath(event)) {
+      return jsonText(200, document, { 'cache-control': 'no-cache' });
+    }
     return gates(event, next);
   });
 

@@ -6,7 +6,7 @@
 import { getQuery, type H3Event } from 'h3';
 import * as v from 'valibot';
 import { AppError, notFound } from '../errors.ts';
-import { answerFor, type ErrorAnswer } from './errors.ts';
+import { answerFor, HTTP_ERRORS, type ErrorAnswer } from './errors.ts';
 import { jsonText, type ExtraHeaders } from './respond.ts';
 
 /** An answer of a route: its status and its JSON text (serialized once, also when cached). */
@@ -51,6 +51,18 @@ export function createReplyCache(generation: () => number) {
 }
 
 /**
+ * True when the request names its path exactly as the route does. The URL parser forgives `..` and `.` segments,
+ * percent-encoded letters and backslashes (`/api/%73chedules`, `/api/../api/schedules`, `/api\\schedules`) and the
+ * router a trailing slash; a reverse-proxy rule written for the literal path would be bypassed by them, so only
+ * the canonical form answers: the raw request target must be the parsed path, with no trailing slash.
+ */
+export function isCanonicalPath(event: H3Event): boolean {
+  const raw = (event.runtime?.node?.req as { url?: string } | undefined)?.url; // absent in-process: already parsed
+  const path = event.url.pathname;
+  return (raw === undefined || raw.split('?', 1)[0] === path) && (path === '/' || !path.endsWith('/'));
+}
+
+/**
  * Returns `handle(fn)`: an h3 handler that turns a route's reply (or the core's error) into the answer, with the
  * gate's rate-limit headers and Server-Timing. The cause of a storage error is logged, never answered.
  */
@@ -70,6 +82,7 @@ export function createHandler(log: (line: string) => void) {
         'server-timing': `app;dur=${(performance.now() - started).toFixed(3)}`,
       });
     try {
+      if (!isCanonicalPath(event)) return send(failure(HTTP_ERRORS.notFound));
       const answer = fn(event);
       return answer instanceof Promise ? answer.then(send, (problem: unknown) => send(answerOf(problem))) : send(answer);
     } catch (problem) {

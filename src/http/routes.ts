@@ -31,13 +31,15 @@ export function registerRoutes(
 ): void {
   const cached = createReplyCache(hooks.generation);
   const handle = createHandler(hooks.log);
+  // RFC 9110 §9.3.2: HEAD answers as GET does, without the body (node:http leaves it out).
+  const get = (route: string, handler: ReturnType<typeof handle>) => app.on('GET', route, handler).on('HEAD', route, handler);
 
-  app.get(
+  get(
     '/api/schedules',
     handle(() => cached('schedules', () => reply<SchedulesResponse>({ data: bookableSchedules(ctx).map(({ id, name }) => ({ id, name })) }))),
   );
 
-  app.get(
+  get(
     '/api/reasons',
     handle((event) => {
       const { schedule } = query(event, ReasonsQuery);
@@ -54,7 +56,7 @@ export function registerRoutes(
     }),
   );
 
-  app.get(
+  get(
     '/api/days',
     handle((event) => {
       const { schedule, reason } = query(event, DaysQuery);
@@ -62,7 +64,7 @@ export function registerRoutes(
     }),
   );
 
-  app.get(
+  get(
     '/api/slots',
     handle((event) => {
       const { schedule, reason, day } = query(event, SlotsQuery);
@@ -70,7 +72,7 @@ export function registerRoutes(
     }),
   );
 
-  app.get(
+  get(
     '/api/forms',
     handle((event) => {
       const { schedule, reason, slot } = query(event, FormsQuery);

@@ -4,7 +4,7 @@ import { toNodeHandler } from 'h3/node';
 import { AppError } from '../errors.ts';
 import type { Runtime } from '../app/runtime.ts';
 import { createHttpApp, type AccessEntry } from './app.ts';
-import { answerForClientError } from './errors.ts';
+import { answerForClientError, HTTP_ERRORS, type ErrorAnswer } from './errors.ts';
 
 export interface RunningServer {
   /** Base address, e.g. `http://127.0.0.1:3000`. */
@@ -25,6 +25,14 @@ export interface ServerOptions {
   requestTimeout?: number;
 }
 
+/** Writes `answer` as a whole JSON response on a raw socket and closes it. */
+function answerOnSocket(socket: Socket, answer: ErrorAnswer): void {
+  const body = JSON.stringify(answer.body);
+  socket.end(
+    `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
+
 /**
  * Answers a request that never reached the app (headers too slow, malformed or too large) with a JSON error,
  * as every other answer is, then closes the connection. Nothing is answered when a response was already begun.
@@ -34,11 +42,7 @@ function answerClientError(failure: NodeJS.ErrnoException, socket: Socket): void
     socket.destroy();
     return;
   }
-  const answer = answerForClientError(failure.code);
-  const body = JSON.stringify(answer.body);
-  socket.end(
-    `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-  );
+  answerOnSocket(socket, answerForClientError(failure.code));
 }
 
 /**
@@ -63,6 +67,9 @@ export async function startServer(runtime: Runtime, options: ServerOptions): Pro
     toNodeHandler(app),
   );
   server.on('clientError', answerClientError);
+  // node:http hands CONNECT (a proxy tunnel) to this event instead of the app, and without a listener it closes
+  // the connection unanswered. Nothing here is a proxy: the JSON 404 every unknown request gets.
+  server.on('connect', (_request: unknown, socket: Socket) => answerOnSocket(socket, HTTP_ERRORS.notFound));
   await listen(server, options.host, options.port);
   const port = (server.address() as { port: number }).port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;

@@ -10,6 +10,36 @@ export interface Mailer {
   close(): void;
 }
 
+/**
+ * The query parameter of a mail URL that lets the SMTP password travel without TLS (`planner mail set
+ * --send-password-in-clear`). Named loudly on purpose: it shows in `planner mail show` and `planner doctor`.
+ */
+export const PASSWORD_IN_CLEAR = 'insecure_password_in_clear';
+
+/** True when `url` has a user but the password may go out unencrypted (smtp:// with the opt-in). */
+export function passwordMayTravelInClear(url: string): boolean {
+  const parsed = new URL(url);
+  return parsed.protocol === 'smtp:' && parsed.username !== '' && parsed.searchParams.get(PASSWORD_IN_CLEAR) === 'yes';
+}
+
+/**
+ * nodemailer's connection options for `url`. Built here rather than handed over as `url`, so that no query
+ * parameter can switch TLS off: `smtp://` with a user requires STARTTLS before AUTH (`requireTLS`), unless the
+ * URL carries the opt-in; then it is used when offered, as for a URL without a user.
+ */
+function transportOptions(url: string) {
+  const parsed = new URL(url);
+  const secure = parsed.protocol === 'smtps:';
+  const user = decodeURIComponent(parsed.username);
+  return {
+    host: parsed.hostname.replace(/^\[|\]$/g, ''),
+    port: parsed.port ? Number(parsed.port) : secure ? 465 : 587,
+    secure,
+    ...(user ? { auth: { user, pass: decodeURIComponent(parsed.password) } } : {}),
+    requireTLS: !secure && user !== '' && !passwordMayTravelInClear(url),
+  };
+}
+
 /** Returns a mailer for `url`, with time-outs so a dead server cannot hold a delivery for long. */
 export function createMailer(url: string): Mailer {
   // nodemailer loads on the first message: the CLI's other commands start without it.
@@ -18,7 +48,15 @@ export function createMailer(url: string): Mailer {
     (transport ??= import('nodemailer').then(({ createTransport }) =>
       // One pooled connection, reused for up to 100 messages: a queue after an outage drains at hundreds a
       // second instead of paying a new connection and greeting per message.
-      createTransport({ url, pool: true, maxConnections: 1, maxMessages: 100, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }),
+      createTransport({
+        ...transportOptions(url),
+        pool: true,
+        maxConnections: 1,
+        maxMessages: 100,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 30_000,
+      }),
     ));
   return {
     async send(from, message, messageId) {
@@ -52,7 +90,14 @@ export function smtpCodeOf(error: unknown): number | undefined {
 
 /** Returns the one-line description of a send failure: the SMTP answer where there is one. */
 export function describeFailure(error: unknown): string {
-  const failure = error as { response?: unknown; code?: unknown; message?: unknown };
+  const failure = error as { response?: unknown; code?: unknown; message?: unknown; command?: unknown };
+  if (failure.code === 'ETLS' && failure.command === 'STARTTLS') {
+    // requireTLS refused to go on: the password was not sent. Name the fix.
+    return (
+      `the server does not offer STARTTLS, so the password was not sent (it would travel in clear): use smtps:// ` +
+      `(usually port 465) or a server that offers STARTTLS; only on a network you trust: planner mail set … --send-password-in-clear`
+    );
+  }
   const text =
     typeof failure.response === 'string'
       ? failure.response // the server's own words, e.g. "550 Mailbox unavailable"

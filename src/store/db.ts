@@ -1,6 +1,7 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { accessSync, chmodSync, closeSync, constants, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { AppError } from '../errors.ts';
 import { migrations } from './migrations.ts';
 
@@ -26,11 +27,16 @@ export interface Store {
 
 /**
  * Opens (and, unless `mustExist`, creates with mode 0600) the database, sets the pragmas and applies
- * pending migrations. Refuses a file written by a newer program.
+ * pending migrations. Refuses a file written by a newer program before writing anything to it.
+ *
+ * `readOnly` (the commands that only look: status, lists, doctor, backup): opens the file read-only, so it works
+ * on a file this user may only read and never changes one; a file that still needs a migration is migrated first
+ * through a writing connection where this user may write, else refused with what to do. An empty file is
+ * treated as no installation (nothing is written into it).
  */
-export function openStore(file: string, options: { mustExist?: boolean } = {}): Store {
+export function openStore(file: string, options: { mustExist?: boolean; readOnly?: boolean } = {}): Store {
   if (!existsSync(file)) {
-    if (options.mustExist) {
+    if (options.mustExist || options.readOnly) {
       throw new AppError('not_configured', `no planner database at ${file}: run \`planner init\` (or pass --db <file>)`);
     }
     mkdirSync(dirname(file), { recursive: true });
@@ -40,11 +46,30 @@ export function openStore(file: string, options: { mustExist?: boolean } = {}): 
   }
   let db: DatabaseSync;
   try {
-    db = new DatabaseSync(file, { timeout: BUSY_TIMEOUT_MS, enableForeignKeyConstraints: true });
-    db.exec('PRAGMA journal_mode = WAL');
-    // FULL: a booking whose 201 was sent survives a power cut, not only a crash.
-    db.exec('PRAGMA synchronous = FULL');
+    if (options.readOnly) {
+      db = openReadOnly(file);
+      const version = readVersion(db, file);
+      if (version === 0 && statSync(file).size === 0) {
+        db.close();
+        throw new AppError('not_configured', `${file} is empty, not a planner database: run \`planner init\` (or pass --db <file>)`);
+      }
+      if (version < migrations.length) {
+        db.close();
+        if (!canWrite(file)) {
+          throw new AppError('conflict', `database ${file} has schema version ${version} and needs migrating to ${migrations.length}: run planner as the file's owner once (e.g. restart planner serve)`);
+        }
+        openStore(file, { mustExist: true }).close(); // migrates
+        db = openReadOnly(file);
+      }
+    } else {
+      db = new DatabaseSync(file, { timeout: BUSY_TIMEOUT_MS, enableForeignKeyConstraints: true });
+      readVersion(db, file); // a newer file is refused before the pragmas below change it
+      db.exec('PRAGMA journal_mode = WAL');
+      // FULL: a booking whose 201 was sent survives a power cut, not only a crash.
+      db.exec('PRAGMA synchronous = FULL');
+    }
   } catch (error) {
+    if (error instanceof AppError) throw error;
     throw new AppError('storage', `cannot open database ${file}: ${(error as Error).message}`);
   }
   const statements = new Map<string, StatementSync>();
@@ -102,23 +127,62 @@ export function openStore(file: string, options: { mustExist?: boolean } = {}): 
   return store;
 }
 
+/** The error for a file whose schema is newer than this program's. */
+function newerFile(file: string, version: number): AppError {
+  return new AppError(
+    'conflict',
+    `database ${file} has schema version ${version}, newer than this planner understands (${migrations.length}): use a newer planner`,
+  );
+}
+
+/** Returns the schema version of the file open in `db`; refuses (and closes) a file from a newer planner. */
+function readVersion(db: DatabaseSync, file: string): number {
+  const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+  if (version > migrations.length) {
+    db.close();
+    throw newerFile(file, version);
+  }
+  return version;
+}
+
+/**
+ * Opens `file` read-only. In WAL mode SQLite needs the `-shm` file, and creates it when missing; where this user
+ * may not create it (a folder it may only read) and no `-wal` holds unwritten changes, the file is read as
+ * immutable instead, which needs neither.
+ */
+function openReadOnly(file: string): DatabaseSync {
+  try {
+    const db = new DatabaseSync(file, { readOnly: true, timeout: BUSY_TIMEOUT_MS });
+    db.prepare('PRAGMA user_version').get(); // the first read is where a missing -shm shows
+    return db;
+  } catch (error) {
+    const wal = `${file}-wal`;
+    if (existsSync(wal) && statSync(wal).size > 0) {
+      throw new AppError('storage', `cannot read ${file}: ${(error as Error).message} (recent changes wait in ${wal}; read it as the file's owner)`);
+    }
+    return new DatabaseSync(new URL(`${pathToFileURL(file).href}?immutable=1`), { readOnly: true });
+  }
+}
+
+/** True when this process may write `file` (and so create its -wal and -shm beside it). */
+function canWrite(file: string): boolean {
+  try {
+    accessSync(file, constants.W_OK);
+    accessSync(dirname(file), constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Applies the migrations the file lacks, each in its own immediate transaction. */
 function migrate(store: Store): void {
   const latest = migrations.length;
-  const check = (version: number) => {
-    if (version > latest) {
-      throw new AppError(
-        'conflict',
-        `database ${store.file} has schema version ${version}, newer than this planner understands (${latest}): use a newer planner`,
-      );
-    }
-  };
-  check(store.schemaVersion());
   if (store.schemaVersion() === latest) return;
   store.tx(() => {
     // Re-read inside the write lock: another process may have migrated meanwhile.
     let version = store.schemaVersion();
-    check(version);
+    if (version > latest) throw newerFile(store.file, version);
     for (; version < latest; version++) store.db.exec(migrations[version]!);
     store.db.exec(`PRAGMA user_version = ${latest}`);
   });

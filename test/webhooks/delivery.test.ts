@@ -134,6 +134,12 @@ describe('webhook URLs: the service is not a tool to probe the internal network'
       [['https://[::1]/x'], /local or private address/],
       [['https://[::ffff:10.0.0.1]/x'], /local or private address/],
       [['https://localhost/x'], /local or private address/],
+      // The outside probe's finds (issue 18): IPv6 forms that carry an IPv4 address, and a trailing dot.
+      [['https://[64:ff9b::7f00:1]/x'], /\[64:ff9b::7f00:1\] is a local or private address/],
+      [['https://[2002:7f00:1::]/x'], /\[2002:7f00:1::\] is a local or private address/],
+      [['https://[::127.0.0.1]/x'], /\[::7f00:1\] is a local or private address/],
+      [['https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/x'], /local or private address/],
+      [['https://LOCALHOST./x'], /localhost\. is a local or private address/],
       [['ftp://hooks.example.com/x'], /must start with https:\/\//],
       [['not a url'], /is not a URL/],
       [['https://user:pw@hooks.example.com/x'], /must not contain a user or password/],

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { changeRateLimit, getStatus, switchApi } from '../../app/installation.ts';
-import { print, printJson, whole, withContext } from '../shared.ts';
+import { print, printJson, readContext, whole, withContext } from '../shared.ts';
 
 export function registerApi(program: Command): void {
   const api = program.command('api').description('switch the booking API on or off and set its rate limit');
@@ -23,7 +23,7 @@ export function registerApi(program: Command): void {
     .description('show whether the API is on, the token present and the rate limit')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
-      const status = await withContext(command, (ctx) => getStatus(ctx).api);
+      const status = await readContext(command, (ctx) => getStatus(ctx).api);
       if (options.json) printJson(status);
       else
         print(

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { backupDatabase } from '../../app/backup.ts';
-import { print, withContext } from '../shared.ts';
+import { print, readContext } from '../shared.ts';
 
 export function registerBackup(program: Command): void {
   program
@@ -9,7 +9,7 @@ export function registerBackup(program: Command): void {
     .argument('<file>', 'where the copy goes (it must not exist yet)')
     .option('--force', 'replace an existing file')
     .action(async (target: string, options: { force?: boolean }, command: Command) => {
-      const size = await withContext(command, (ctx) => backupDatabase(ctx, target, Boolean(options.force)));
+      const size = await readContext(command, (ctx) => backupDatabase(ctx, target, Boolean(options.force)));
       print(`Backed up to ${target} (${Math.ceil(size / 1024)} KiB). To restore: stop planner serve, copy it over the database, start it.`);
     });
 }

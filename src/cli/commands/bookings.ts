@@ -6,7 +6,7 @@ import { requireConfigured } from '../../app/installation.ts';
 import { utcText } from '../../domain/days.ts';
 import { formatLocal, isSlotText } from '../../domain/dates.ts';
 import type { Booking } from '../../store/bookings.ts';
-import { id, print, printJson, printTable, withContext } from '../shared.ts';
+import { id, print, printJson, printTable, readContext, withContext } from '../shared.ts';
 
 /** Returns the booking for scripts: instants as ISO UTC strings, plus the local start in the installation's zone. */
 function bookingJson(item: Booking, zone: string) {
@@ -40,7 +40,7 @@ export function registerBookings(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (options: { schedule?: string; from?: string; json?: boolean }, command: Command) => {
       const scheduleId = options.schedule === undefined ? undefined : id(options.schedule, '--schedule');
-      await withContext(command, (ctx) => {
+      await readContext(command, (ctx) => {
         const zone = requireConfigured(ctx).timeZone;
         const list = listBookingsFrom(ctx, { scheduleId, fromDay: options.from });
         if (options.json) {
@@ -90,7 +90,7 @@ export function registerBookings(program: Command): void {
     .argument('<id-or-reference>')
     .option('--json', 'print JSON')
     .action(async (key: string, options: { json?: boolean }, command: Command) => {
-      await withContext(command, (ctx) => {
+      await readContext(command, (ctx) => {
         const zone = requireConfigured(ctx).timeZone;
         const item = bookingJson(requireBooking(ctx, key), zone);
         if (options.json) {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { addClosure, closuresOf, removeClosure } from '../../app/hours.ts';
-import { id, print, printJson, printTable, withContext } from '../shared.ts';
+import { id, print, printJson, printTable, readContext, withContext } from '../shared.ts';
 
 export function registerClosure(program: Command): void {
   const closure = program.command('closure').description('days a schedule is closed (holidays, absences)');
@@ -27,7 +27,7 @@ export function registerClosure(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (scheduleText: string, options: { json?: boolean }, command: Command) => {
       const scheduleId = id(scheduleText, 'schedule-id');
-      const list = await withContext(command, (ctx) => closuresOf(ctx, scheduleId));
+      const list = await readContext(command, (ctx) => closuresOf(ctx, scheduleId));
       if (options.json) printJson(list);
       else printTable(['ID', 'FROM', 'TO', 'NOTE'], list.map((c) => [c.id, c.fromDay, c.toDay, c.note]));
     });

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { diagnose } from '../../app/doctor.ts';
-import { print, printJson, withContext } from '../shared.ts';
+import { print, printJson, readContext } from '../shared.ts';
 
 export function registerDoctor(program: Command): void {
   program
@@ -11,7 +11,7 @@ export function registerDoctor(program: Command): void {
     .option('--token <token>', 'the API token, for --url')
     .option('--json', 'print JSON')
     .action(async (options: { mail?: boolean; url?: string; token?: string; json?: boolean }, command: Command) => {
-      const checks = await withContext(command, (ctx) =>
+      const checks = await readContext(command, (ctx) =>
         diagnose(ctx, { mail: options.mail, url: options.url, token: options.token ?? process.env.PLANNER_TOKEN }),
       );
       if (options.json) printJson(checks);

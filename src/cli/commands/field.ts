@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { addField, changeField, fields, removeField, type FieldChanges } from '../../app/fields.ts';
 import { invalid } from '../../errors.ts';
 import type { FormField } from '../../store/fields.ts';
-import { print, printJson, printTable, whole, withContext } from '../shared.ts';
+import { print, printJson, printTable, readContext, whole, withContext } from '../shared.ts';
 
 interface FieldOptions {
   label?: string;
@@ -61,7 +61,7 @@ export function registerField(program: Command): void {
     .description('list the form fields in form order')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
-      const list = await withContext(command, (ctx) => fields(ctx));
+      const list = await readContext(command, (ctx) => fields(ctx));
       if (options.json) printJson(list);
       else
         printTable(

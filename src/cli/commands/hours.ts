@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { hoursOf, setHours } from '../../app/hours.ts';
 import { formatRange, WEEKDAYS } from '../../domain/hours.ts';
 import type { WeeklyHours } from '../../store/hours.ts';
-import { id, print, printJson, withContext } from '../shared.ts';
+import { id, print, printJson, readContext, withContext } from '../shared.ts';
 
 /** Returns the week as `{mon: ["09:00-12:00"], …}`. */
 function weekObject(week: WeeklyHours): Record<string, string[]> {
@@ -35,7 +35,7 @@ export function registerHours(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (scheduleText: string, options: { json?: boolean }, command: Command) => {
       const scheduleId = id(scheduleText, 'schedule-id');
-      const week = await withContext(command, (ctx) => hoursOf(ctx, scheduleId));
+      const week = await readContext(command, (ctx) => hoursOf(ctx, scheduleId));
       if (options.json) printJson(weekObject(week));
       else printWeek(week);
     });

@@ -1,27 +1,36 @@
 import type { Command } from 'commander';
 import { mailQueue, mailSettings, retryMail, sendTestMail, setMail } from '../../app/mail.ts';
-import { id, print, printJson, printTable, withContext } from '../shared.ts';
+import { id, interactive, print, printJson, printTable, readContext, withContext } from '../shared.ts';
 
 export function registerMail(program: Command): void {
   const mail = program.command('mail').description('booking e-mails: SMTP settings and the outbox');
   mail
     .command('set')
-    .description('set the SMTP server, e.g. `mail set smtp://user:pass@mail.example.com:587 --from "Praxis <desk@praxis.example>"`')
-    .argument('<smtp-url>', 'smtp://… (STARTTLS when offered) or smtps://… (TLS)')
+    .description(
+      'set the SMTP server, e.g. `mail set smtp://desk%40praxis.example@mail.example.com:587 --from "Praxis <desk@praxis.example>"`; ' +
+        'the password comes from a prompt, --password-stdin or PLANNER_SMTP_PASSWORD (never the command line, where other users and the shell history see it)',
+    )
+    .argument('<smtp-url>', 'smtp://user@host:587 (STARTTLS; required before the password is sent) or smtps://user@host:465 (TLS)')
     .requiredOption('--from <address>', 'sender, e.g. "Praxis Dr. Weber <desk@praxis.example>"')
-    .action(async (url: string, options: { from: string }, command: Command) => {
+    .option('--password-stdin', 'read the password from standard input (e.g. from a secrets file: < smtp-password)')
+    .option('--send-password-in-clear', 'INSECURE: send the password also when the server offers no STARTTLS (only on a network you trust)')
+    .action(async (url: string, options: { from: string; passwordStdin?: boolean; sendPasswordInClear?: boolean }, command: Command) => {
+      const password = await smtpPassword(url, options.passwordStdin === true);
       const shown = await withContext(command, (ctx) => {
-        setMail(ctx, url, options.from);
+        setMail(ctx, url, options.from, { password, passwordInClear: options.sendPasswordInClear });
         return mailSettings(ctx);
       });
       print(`Mail goes out through ${shown.url} from ${shown.from}. Try it: planner mail test <address>`);
+      if (options.sendPasswordInClear) {
+        process.stderr.write('planner: warning: the SMTP password may now travel unencrypted (--send-password-in-clear); planner doctor reports it\n');
+      }
     });
   mail
     .command('show')
     .description('show the SMTP settings (password masked)')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
-      const shown = await withContext(command, (ctx) => mailSettings(ctx));
+      const shown = await readContext(command, (ctx) => mailSettings(ctx));
       if (options.json) printJson(shown);
       else print(shown.configured ? `url   ${shown.url}\nfrom  ${shown.from}` : 'Mail is not configured: planner mail set <smtp-url> --from <address>');
     });
@@ -30,7 +39,7 @@ export function registerMail(program: Command): void {
     .description('send a test message now and show the SMTP server’s answer')
     .argument('<to>', 'recipient address')
     .action(async (to: string, _options: unknown, command: Command) => {
-      const answer = await withContext(command, (ctx) => sendTestMail(ctx, to));
+      const answer = await readContext(command, (ctx) => sendTestMail(ctx, to));
       print(`Sent. The server answered: ${answer}`);
     });
   mail
@@ -38,7 +47,7 @@ export function registerMail(program: Command): void {
     .description('list the messages not sent yet (waiting, retrying, failed)')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
-      const entries = await withContext(command, (ctx) => mailQueue(ctx));
+      const entries = await readContext(command, (ctx) => mailQueue(ctx));
       if (options.json) {
         printJson(entries.map(({ text: _text, html: _html, ics: _ics, ...entry }) => entry));
         return;
@@ -66,4 +75,28 @@ export function registerMail(program: Command): void {
       const count = await withContext(command, (ctx) => retryMail(ctx, target));
       print(`${count} message(s) queued again; a running \`planner serve\` sends them.`);
     });
+}
+
+/**
+ * The SMTP password when it does not come in the URL: from standard input (`--password-stdin`, one line), else
+ * `PLANNER_SMTP_PASSWORD`, else a prompt on a terminal, when the URL names a user but no password. Undefined
+ * otherwise (`setMail` then says what is missing).
+ */
+async function smtpPassword(url: string, fromStdin: boolean): Promise<string | undefined> {
+  if (fromStdin) {
+    let text = '';
+    for await (const chunk of process.stdin) text += chunk;
+    return text.replace(/\r?\n$/, '');
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined; // setMail names the mistake
+  }
+  if (!parsed.username || parsed.password) return undefined;
+  if (process.env.PLANNER_SMTP_PASSWORD) return process.env.PLANNER_SMTP_PASSWORD;
+  if (!interactive()) return undefined;
+  const { password } = await import('@inquirer/prompts');
+  return password({ message: `SMTP password of ${decodeURIComponent(parsed.username)}`, mask: '*' });
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { addReason, changeReason, reasonsOf, removeReason } from '../../app/reasons.ts';
 import type { ReasonValues } from '../../store/reasons.ts';
-import { id, print, printJson, printTable, whole, withContext } from '../shared.ts';
+import { id, print, printJson, printTable, readContext, whole, withContext } from '../shared.ts';
 
 interface ReasonOptions {
   name?: string;
@@ -37,7 +37,7 @@ export function registerReason(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (scheduleText: string, options: { json?: boolean }, command: Command) => {
       const scheduleId = id(scheduleText, 'schedule-id');
-      const list = await withContext(command, (ctx) => reasonsOf(ctx, scheduleId));
+      const list = await readContext(command, (ctx) => reasonsOf(ctx, scheduleId));
       if (options.json) printJson(list);
       else
         printTable(

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { addSchedule, changeSchedule, removeSchedule, schedules } from '../../app/schedules.ts';
 import type { Schedule, ScheduleValues } from '../../store/schedules.ts';
-import { id, print, printJson, printTable, whole, withContext } from '../shared.ts';
+import { id, print, printJson, printTable, readContext, whole, withContext } from '../shared.ts';
 
 interface ScheduleOptions {
   name?: string;
@@ -53,7 +53,7 @@ export function registerSchedule(program: Command): void {
     .description('list the schedules')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
-      const list = await withContext(command, (ctx) => schedules(ctx));
+      const list = await readContext(command, (ctx) => schedules(ctx));
       if (options.json) printJson(list);
       else
         printTable(

@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { getStatus, type Status } from '../../app/installation.ts';
-import { dbPath, print, printJson, withContext } from '../shared.ts';
+import { dbPath, print, printJson, readContext } from '../shared.ts';
 
 /** One line per hook; a hook with retries or failures says so, with its last error and where to look. */
 function webhookLines(hooks: Status['webhooks']): string[] {
@@ -29,13 +29,14 @@ export function registerStatus(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
       const file = dbPath(command);
-      if (!existsSync(file)) {
-        // Looking must not create: a mistyped --db would otherwise leave a new empty file behind.
-        if (options.json) printJson({ database: file, exists: false, configured: false });
-        else print(`No installation at ${file}. Start with: planner init (or pass --db <file>).`);
+      // Looking must not create nor write: a mistyped --db would otherwise leave a new file behind, and an empty
+      // file would get the schema written into it.
+      if (!existsSync(file) || statSync(file).size === 0) {
+        if (options.json) printJson({ database: file, exists: existsSync(file), configured: false });
+        else print(`No installation at ${file}${existsSync(file) ? ' (the file is empty)' : ''}. Start with: planner init (or pass --db <file>).`);
         return;
       }
-      await withContext(command, (ctx) => {
+      await readContext(command, (ctx) => {
         const status = getStatus(ctx);
         if (options.json) {
           printJson({ ...status, exists: true });

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { addWebhook, deliveries, removeWebhook, retryDelivery, testWebhook, webhooks } from '../../app/webhooks.ts';
-import { id, print, printJson, printTable, withContext } from '../shared.ts';
+import { id, print, printJson, printTable, readContext, withContext } from '../shared.ts';
 
 const utc = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 19).replace('T', ' ');
 
@@ -26,7 +26,7 @@ export function registerWebhook(program: Command): void {
     .description('list the hooks, with deliveries waiting or failed')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
-      const list = await withContext(command, (ctx) => webhooks(ctx));
+      const list = await readContext(command, (ctx) => webhooks(ctx));
       if (options.json) {
         printJson(list);
         return;
@@ -51,7 +51,7 @@ export function registerWebhook(program: Command): void {
     .description('send a signed webhook.test event now and show the receiver’s answer')
     .argument('<id>')
     .action(async (text: string, _options: unknown, command: Command) => {
-      const answer = await withContext(command, (ctx) => testWebhook(ctx, id(text)));
+      const answer = await readContext(command, (ctx) => testWebhook(ctx, id(text)));
       const ok = answer.status >= 200 && answer.status < 300;
       print(`Sent event ${answer.eventId}. The receiver answered HTTP ${answer.status}${ok ? ': it works.' : ': deliveries count only with a 2xx answer.'}`);
       if (!ok) process.exitCode = 1;
@@ -62,7 +62,7 @@ export function registerWebhook(program: Command): void {
     .option('--failed', 'only those that failed for good')
     .option('--json', 'print JSON')
     .action(async (options: { failed?: boolean; json?: boolean }, command: Command) => {
-      const list = await withContext(command, (ctx) => deliveries(ctx, options.failed === true));
+      const list = await readContext(command, (ctx) => deliveries(ctx, options.failed === true));
       if (options.json) {
         printJson(list);
         return;
