@@ -12,7 +12,7 @@ export function countRows(store: Store, nowAt: number): Counts {
               (SELECT COUNT(*) FROM form_fields) AS fields,
               (SELECT COUNT(*) FROM customers) AS customers,
               (SELECT COUNT(*) FROM bookings) AS bookings,
-              (SELECT COUNT(*) FROM bookings WHERE start_at >= ?) AS upcoming`,
+              (SELECT COUNT(*) FROM bookings WHERE start_at >= ? AND status = 'booked') AS upcoming`,
     )
     .get(nowAt) as Counts;
 }

@@ -69,6 +69,8 @@ describe('cancel and move (src/app/lifecycle.ts): the CLI changes bookings, a re
     const cancelled = await cliJson(db, 'bookings', 'cancel', String(other.body.booking_id), '--reason', 'Practice closed');
     expect(cancelled).toMatchObject({ id: other.body.booking_id, status: 'cancelled', cancelReason: 'Practice closed', sequence: 1 });
     expect(await slotsOf()).toContain(second);
+    // `planner status` counts it among the bookings, not among the upcoming ones.
+    expect((await cliJson(db, 'status')).counts).toMatchObject({ bookings: 2, upcoming: 1 });
 
     // The list shows the status; a cancelled booking cannot be cancelled or moved again.
     const list = await cliJson(db, 'bookings', 'list', '--from', day);

@@ -119,3 +119,15 @@ describe('README install section', () => {
     expect(ci).toContain('sha256sum -c SHA256SUMS');
   });
 });
+
+describe('README links', () => {
+  it('the specification it links is in the repository, and is the contract in shared/ where that is beside the clone', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain('[the specification](docs/booking-api.md)');
+    const copy = readFileSync(join(ROOT, 'docs/booking-api.md'), 'utf8');
+    expect(copy).toMatch(/^# /);
+    const shared = join(ROOT, '../shared/spec/booking-api.md');
+    // CI and the developers' machines have shared/ beside the clone: the copy must not drift from it.
+    expect(existsSync(shared) ? readFileSync(shared, 'utf8') : copy).toBe(copy);
+  });
+});

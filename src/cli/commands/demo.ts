@@ -25,7 +25,7 @@ export function registerDemo(program: Command): void {
     .description('create a demo installation (never overwrites one), print a token and curl calls; --serve to serve it')
     .option('--serve', 'serve the installation afterwards (also when it already existed)')
     .option('--host <addr>', 'address to serve on', '127.0.0.1')
-    .option('--port <n>', 'port to serve on (default: PLANNER_PORT, else 3000)', process.env.PLANNER_PORT || '3000')
+    .option('--port <n>', 'port to serve on (PLANNER_PORT sets the default)', process.env.PLANNER_PORT || '3000')
     .action(async (options: ServeOptions & { serve?: boolean }, command: Command) => {
       if (options.serve) {
         // A taken port fails before anything is created or a token printed that nothing would serve.

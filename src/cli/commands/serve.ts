@@ -79,7 +79,7 @@ export function registerServe(program: Command): void {
     .command('serve')
     .description('run the booking API on http://<host>:<port>/api')
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
-    .option('--port <n>', 'port (0: any free port; default: PLANNER_PORT, else 3000)', process.env.PLANNER_PORT || '3000')
+    .option('--port <n>', 'port (0: any free port; PLANNER_PORT sets the default)', process.env.PLANNER_PORT || '3000')
     .option('--log <format>', 'access log on stdout: text, json or off', 'text')
     .option('--timeout <seconds>', 'time a client has to send its headers, and then its body', '10')
     .action(async (options: ServeOptions, command: Command) => serve(command, options));
