@@ -174,8 +174,8 @@ export async function serve(db: string, env: Record<string, string> = {}, args: 
   return server;
 }
 
-/** Returns status, headers and the body of an answer, parsed when it is JSON (else the text, for the assertion to show). */
-export async function readAnswer(response: Response): Promise<{ status: number; headers: Headers; body: any }> {
+/** Returns status, headers and the body of an answer, parsed when it is JSON (else the text, for the assertion to show), and its text. */
+export async function readAnswer(response: Response): Promise<{ status: number; headers: Headers; body: any; text: string }> {
   const text = await response.text();
   let body: any = text;
   try {
@@ -183,7 +183,7 @@ export async function readAnswer(response: Response): Promise<{ status: number; 
   } catch {
     // keep the text
   }
-  return { status: response.status, headers: response.headers, body };
+  return { status: response.status, headers: response.headers, body, text };
 }
 
 /** Calls the API of a server process and returns status, headers and the parsed JSON body. */

@@ -1,7 +1,8 @@
 import { AppError, invalid, notFound } from '../errors.ts';
 import { fitsInputType, nameMessage, nameProblem } from '../domain/checks.ts';
-import { FORM_TYPES, INPUT_TYPES, type FormType, type InputType } from '../domain/form.ts';
+import { FIELD_KEY, FORM_TYPES, INPUT_TYPES, type FormType, type InputType } from '../domain/form.ts';
 import { moveTo } from '../domain/lists.ts';
+import { VALUE_MAX_LENGTH } from '../domain/submission.ts';
 import { deleteField, findField, insertField, listFields, updateField, writeFieldOrder, type FormField } from '../store/fields.ts';
 import type { AppContext } from './context.ts';
 import { requireConfigured } from './installation.ts';
@@ -21,7 +22,7 @@ export interface FieldChanges {
 }
 
 function checkKey(key: string): string {
-  if (!/^[a-z][a-z0-9_]{0,63}$/.test(key)) {
+  if (!FIELD_KEY.test(key)) {
     throw invalid(`field key "${key}" must start with a letter and use only a-z, 0-9 and _ (at most 64 characters)`, 'key');
   }
   // spec §2: the field `password` is never part of a form.
@@ -48,10 +49,17 @@ function checkField(field: UncheckedField): Omit<FormField, 'position'> {
       throw invalid('a select field needs --options with at least one non-empty choice (example: --options morning,afternoon)', 'options');
     }
     if (new Set(options).size !== options.length) throw invalid('--options must not repeat a choice', 'options');
+    // A choice longer than a booking may send could never be chosen.
+    if (options.some((option) => option.length > VALUE_MAX_LENGTH.other)) {
+      throw invalid(`each of --options must be at most ${VALUE_MAX_LENGTH.other} characters`, 'options');
+    }
   } else if (options.length > 0) {
     throw invalid('--options is only for fields with --form select', 'options');
   }
   const defaultValue = field.defaultValue;
+  // The pre-filled value is sent back in a booking: it must fit the limit a booking's value has.
+  const limit = field.formType === 'textarea' ? VALUE_MAX_LENGTH.textarea : VALUE_MAX_LENGTH.other;
+  if (defaultValue.length > limit) throw invalid(`the default value must be at most ${limit} characters`, 'default');
   if (defaultValue !== '') {
     const fits =
       field.formType === 'select'

@@ -1,6 +1,6 @@
-import { DIRECTION_CONTROL, nameMessage } from '../domain/checks.ts';
 import { AppError, invalid, notFound } from '../errors.ts';
 import { countFutureBookings } from '../store/bookings.ts';
+import { DESCRIPTION_MAX_LENGTH, DIRECTION_CONTROL, DURATION_MAX_MINUTES, nameMessage } from '../domain/checks.ts';
 import { moveTo } from '../domain/lists.ts';
 import {
   findReason,
@@ -17,7 +17,7 @@ import { requireConfigured } from './installation.ts';
 import { checkName, checkWhole, getSchedule } from './schedules.ts';
 
 function checkDescription(value: string): string {
-  if (value.length > 2000) throw invalid('description must be at most 2000 characters', 'description');
+  if (value.length > DESCRIPTION_MAX_LENGTH) throw invalid(`description must be at most ${DESCRIPTION_MAX_LENGTH} characters`, 'description');
   if (DIRECTION_CONTROL.test(value)) throw invalid(nameMessage('description', 'direction control'), 'description');
   return value.trim();
 }
@@ -40,7 +40,7 @@ export function addReason(
     getSchedule(ctx, scheduleId);
     return insertReason(ctx.store, scheduleId, {
       name: checkName(values.name),
-      durationMinutes: checkWhole(values.durationMinutes, 'duration', 1, 1440),
+      durationMinutes: checkWhole(values.durationMinutes, 'duration', 1, DURATION_MAX_MINUTES),
       description: checkDescription(values.description ?? ''),
     });
   });
@@ -61,7 +61,7 @@ export function changeReason(ctx: AppContext, id: number, changes: Partial<Reaso
     const next = { ...current, ...changes };
     updateReason(ctx.store, id, {
       name: checkName(next.name),
-      durationMinutes: checkWhole(next.durationMinutes, 'duration', 1, 1440),
+      durationMinutes: checkWhole(next.durationMinutes, 'duration', 1, DURATION_MAX_MINUTES),
       description: checkDescription(next.description),
     });
     if (changes.position !== undefined) {

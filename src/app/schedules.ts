@@ -1,5 +1,5 @@
 import { AppError, invalid, notFound } from '../errors.ts';
-import { nameMessage, nameProblem } from '../domain/checks.ts';
+import { DAYS_AHEAD_MAX, nameMessage, nameProblem, STEP_MIN_MINUTES } from '../domain/checks.ts';
 import { countFutureBookings } from '../store/bookings.ts';
 import {
   findSchedule,
@@ -34,9 +34,9 @@ export function checkName(value: string, label = 'name'): string {
 function checkValues(values: ScheduleValues): ScheduleValues {
   return {
     name: checkName(values.name),
-    daysAhead: checkWhole(values.daysAhead, 'days-ahead', 0, 730),
+    daysAhead: checkWhole(values.daysAhead, 'days-ahead', 0, DAYS_AHEAD_MAX),
     noticeMinutes: checkWhole(values.noticeMinutes, 'notice', 0, 525600),
-    stepMinutes: checkWhole(values.stepMinutes, 'step', 1, 1440),
+    stepMinutes: checkWhole(values.stepMinutes, 'step', STEP_MIN_MINUTES, 1440),
     capacity: checkWhole(values.capacity, 'capacity', 1, 1000),
   };
 }

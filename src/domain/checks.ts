@@ -44,6 +44,18 @@ export function nameMessage(label: string, problem: NameProblem): string {
   return `${label} must be 1 to ${NAME_MAX_LENGTH} characters`;
 }
 
+/** Longest description of a reason. */
+export const DESCRIPTION_MAX_LENGTH = 2000;
+
+/** Longest reason, in minutes (a day); the API shows it in seconds. */
+export const DURATION_MAX_MINUTES = 1440;
+
+/** Furthest look-ahead of a schedule, in days after today: GET /days lists at most this many days plus one. */
+export const DAYS_AHEAD_MAX = 730;
+
+/** Smallest step between a schedule's slots, in minutes: GET /slots lists at most 1440 / this many times. */
+export const STEP_MIN_MINUTES = 1;
+
 /** Longest free-text note: a closure's note, a cancellation's reason. */
 export const NOTE_MAX_LENGTH = 500;
 

@@ -5,6 +5,9 @@ export const INPUT_TYPES = ['text', 'email', 'tel', 'number', 'date'] as const;
 export type FormType = (typeof FORM_TYPES)[number];
 export type InputType = (typeof INPUT_TYPES)[number];
 
+/** A field's key (its name in GET /forms and in a booking's `submission`): a-z first, then a-z, 0-9 and _, at most 64. */
+export const FIELD_KEY = /^[a-z][a-z0-9_]{0,63}$/;
+
 /** A field of the booking form (spec §2 FormField), as the operator defines it. */
 export interface FieldDefinition {
   key: string;

@@ -16,7 +16,8 @@ export type SubmissionCheck =
   | { ok: true; values: Record<string, SubmissionValue> }
   | { ok: false; field: string; error: string };
 
-const MAX_LENGTH = { textarea: 5000, other: 500 } as const;
+/** Longest value of a field once trimmed: a textarea's, and any other's (also a select's choices and defaults). */
+export const VALUE_MAX_LENGTH = { textarea: 5000, other: 500 } as const;
 
 const TYPE_ERRORS = {
   text: 'Invalid value',
@@ -38,7 +39,7 @@ function checkValue(field: FieldRule, value: unknown): SubmissionValue | { error
   const text = typeof value === 'number' && field.inputType === 'number' && Number.isFinite(value) ? String(value) : value;
   if (typeof text !== 'string') return { error: 'Must be a string' };
   const trimmed = text.trim();
-  const limit = field.formType === 'textarea' ? MAX_LENGTH.textarea : MAX_LENGTH.other;
+  const limit = field.formType === 'textarea' ? VALUE_MAX_LENGTH.textarea : VALUE_MAX_LENGTH.other;
   if (trimmed.length > limit) return { error: `Too long (at most ${limit} characters)` };
   if (trimmed === '') return '';
   // One line for everything but a textarea, which may hold line breaks and tabs; no other control characters.

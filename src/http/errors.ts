@@ -3,24 +3,30 @@
  * The routes, the gates, the app's error handler and the server's client errors all answer from here.
  */
 import { AppError, type ErrorCode } from '../errors.ts';
+import { ERROR_MAX_LENGTH } from '../schemas/api.ts';
 import { errorBody, json, type ExtraHeaders } from './respond.ts';
 
-/** One error answer before it is sent: its status and the spec's body. */
+/** One error answer before it is sent: its status, the spec's body, and the headers the status needs. */
 export interface ErrorAnswer {
   status: number;
   body: { error: string; field?: string };
+  headers?: ExtraHeaders;
 }
 
-/** Returns the answer of `status` with `error` (and `field` where one is named) as its body. */
+/**
+ * Returns the answer of `status` with `error` (and `field` where one is named) as its body. Every text is the
+ * server's own and short; the cut at ERROR_MAX_LENGTH keeps the document's promise should one ever grow.
+ */
 export function errorAnswer(status: number, error: string, field?: string): ErrorAnswer {
-  return { status, body: errorBody(error, field) };
+  return { status, body: errorBody(error.slice(0, ERROR_MAX_LENGTH), field) };
 }
 
 /** The error answers whose text is fixed. */
 export const HTTP_ERRORS = {
   // spec §7
   notFound: errorAnswer(404, 'Not Found'),
-  unauthorized: errorAnswer(401, 'Unauthorized'),
+  // RFC 9110 §11.6.1: a 401 names the scheme it wants (RFC 6750 §3: Bearer); the body stays the spec's.
+  unauthorized: { ...errorAnswer(401, 'Unauthorized'), headers: { 'www-authenticate': 'Bearer' } },
   tooManyRequests: errorAnswer(429, 'Too Many Requests'),
   apiDisabled: errorAnswer(503, 'API disabled'),
   notConfigured: errorAnswer(503, 'Not configured'),
@@ -76,7 +82,7 @@ export function answerForClientError(code: string | undefined): ErrorAnswer {
   return HTTP_ERRORS.badRequest;
 }
 
-/** Returns `answer` as a JSON Response, with `headers`. */
+/** Returns `answer` as a JSON Response, with its own headers and `headers`. */
 export function errorResponse(answer: ErrorAnswer, headers?: ExtraHeaders): Response {
-  return json(answer.status, answer.body, headers);
+  return json(answer.status, answer.body, { ...answer.headers, ...headers });
 }

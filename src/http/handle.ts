@@ -21,9 +21,10 @@ export function reply<T>(body: T, status = 200): Reply {
   return { status, text: JSON.stringify(body) };
 }
 
-/** Returns the error `answer` as a route's reply, with `headers`. */
+/** Returns the error `answer` as a route's reply, with its own headers and `headers`. */
 export function failure(answer: ErrorAnswer, headers?: ExtraHeaders): Reply {
-  return { ...reply(answer.body, answer.status), ...(headers ? { headers } : {}) };
+  const all = { ...answer.headers, ...headers };
+  return { ...reply(answer.body, answer.status), ...(Object.keys(all).length > 0 ? { headers: all } : {}) };
 }
 
 /** Returns the query parsed by `schema`; spec §7: on GET calls a missing or malformed parameter is 404, never 400. */

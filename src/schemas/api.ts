@@ -3,12 +3,15 @@
  * OpenAPI document (src/schemas/openapi.ts) is derived from them. One schema per shape; types come from InferOutput.
  */
 import * as v from 'valibot';
-import { isIdText } from '../domain/checks.ts';
+import { DAYS_AHEAD_MAX, DESCRIPTION_MAX_LENGTH, DURATION_MAX_MINUTES, isIdText, NAME_MAX_LENGTH, STEP_MIN_MINUTES } from '../domain/checks.ts';
 import { isDay, isSlotText, SLOT } from '../domain/dates.ts';
-import { FORM_TYPES, INPUT_TYPES, type FieldDefinition } from '../domain/form.ts';
+import { FIELD_KEY, FORM_TYPES, INPUT_TYPES, type FieldDefinition } from '../domain/form.ts';
+import { VALUE_MAX_LENGTH } from '../domain/submission.ts';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const UTC_SLOT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
+/** A booking reference: 16 characters of the alphabet without 0, 1, I and O (app/create-booking.ts). */
+const REFERENCE = /^[2-9A-HJ-NP-Z]{16}$/;
 
 /**
  * A local time `YYYY-MM-DD HH:MM:SS` naming a real day and time, exactly 19 characters (spec §2 Slot), described
@@ -24,6 +27,12 @@ function SlotText(description: string, message?: string) {
   );
 }
 
+/** The largest id: SQLite's rowids are 64-bit, JavaScript's numbers are exact up to 2^53 - 1. */
+const ID_MAX = Number.MAX_SAFE_INTEGER;
+
+/** The OpenAPI format of an integer: its size (an id is int64; a count of seconds in a day fits int32). */
+const intFormat = (format: 'int32' | 'int64') => v.metadata<number, { format: typeof format }>({ format });
+
 function isPlainObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -31,9 +40,9 @@ function isPlainObject(value: unknown): boolean {
 // ---- Query parameters (spec §4). Query values arrive as strings; the document shows their meaning.
 
 /** An id in a query string: an integer >= 1 written plainly (`1`, not `01`, `1.0` or `+1`). */
-export const IdParam = v.pipe(v.string(), v.check(isIdText), v.transform(Number), v.number(), v.integer(), v.minValue(1));
+export const IdParam = v.pipe(v.string(), v.check(isIdText), v.transform(Number), v.number(), v.integer(), v.minValue(1), v.maxValue(ID_MAX), intFormat('int64'));
 /** A local day `YYYY-MM-DD` that exists on the calendar. */
-export const DayParam = v.pipe(v.string(), v.regex(DAY), v.check(isDay), v.description('A local day, YYYY-MM-DD, taken from GET /days'));
+export const DayParam = v.pipe(v.string(), v.length(10), v.regex(DAY), v.check(isDay), v.description('A local day, YYYY-MM-DD, taken from GET /days'));
 /** A local time `YYYY-MM-DD HH:MM:SS`, exactly 19 characters. */
 export const SlotParam = SlotText('A local time, YYYY-MM-DD HH:MM:SS, taken from GET /slots; the space is sent as %20');
 
@@ -47,6 +56,9 @@ export const FormsQuery = v.object({ schedule: IdParam, reason: IdParam, slot: S
 /** Largest accepted POST body. The spec names none; 64 KiB holds any real form many times over. */
 export const BODY_LIMIT = 64 * 1024;
 
+/** Longest `error` text of an error answer: every text is the server's own, short (src/http/errors.ts holds to it). */
+export const ERROR_MAX_LENGTH = 200;
+
 /** Each field's message is the one the 400 answer carries, with `field` naming it. */
 export const BOOKING_FIELD_ERRORS = {
   schedule: 'schedule must be an integer >= 1',
@@ -56,7 +68,7 @@ export const BOOKING_FIELD_ERRORS = {
 } as const;
 
 const BodyId = (message: string) =>
-  v.pipe(v.number(message), v.integer(message), v.minValue(1, message), v.maxValue(Number.MAX_SAFE_INTEGER, message));
+  v.pipe(v.number(message), v.integer(message), v.minValue(1, message), v.maxValue(ID_MAX, message), intFormat('int64'));
 
 /** A JSON object, not an array (valibot's record alone also takes arrays). The OpenAPI builder names it `object`. */
 export const PlainObject = v.custom<Record<string, unknown>>(isPlainObject, BOOKING_FIELD_ERRORS.submission);
@@ -87,41 +99,59 @@ export function bookingRequestProblem(body: unknown): { error: string; field?: s
 
 // ---- Responses (spec §2). Strict objects: the contract tests fail on any property the document does not name.
 
-const Id = v.pipe(v.number(), v.integer(), v.minValue(1));
+const Id = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(ID_MAX), intFormat('int64'));
+/** A name as the CLI stores it: a schedule's, a reason's, a field's label (1 to 200 characters). */
+const Name = v.pipe(v.string(), v.maxLength(NAME_MAX_LENGTH));
 
-export const Schedule = v.strictObject({ id: Id, name: v.string() });
+export const Schedule = v.strictObject({ id: Id, name: Name });
 export const Reason = v.strictObject({
   id: Id,
-  name: v.string(),
-  description: v.pipe(v.string(), v.description('May be an empty string')),
-  duration: v.pipe(v.number(), v.integer(), v.minValue(60), v.description('Seconds (1800 = 30 minutes)')),
+  name: Name,
+  description: v.pipe(v.string(), v.maxLength(DESCRIPTION_MAX_LENGTH), v.description('May be an empty string')),
+  duration: v.pipe(v.number(), v.integer(), v.minValue(60), v.maxValue(DURATION_MAX_MINUTES * 60), intFormat('int32'), v.description('Seconds (1800 = 30 minutes)')),
 });
-export const Day = v.pipe(v.string(), v.regex(DAY), v.description('A local day with at least one free slot'));
+export const Day = v.pipe(v.string(), v.length(10), v.regex(DAY), v.description('A local day with at least one free slot'));
 export const Slot = SlotText('A free local time, YYYY-MM-DD HH:MM:SS');
 export const FormField = v.strictObject({
   form_type: v.picklist(FORM_TYPES),
   input_type: v.picklist(INPUT_TYPES),
-  label: v.string(),
+  label: Name,
   required: v.boolean(),
-  value: v.pipe(v.union([v.string(), v.boolean()]), v.description('The pre-filled value: a string, or a boolean for a checkbox')),
-  options: v.optional(v.pipe(v.array(v.string()), v.description('The choices of a select field (an addition to the spec)'))),
+  value: v.pipe(
+    v.union([v.pipe(v.string(), v.maxLength(VALUE_MAX_LENGTH.textarea)), v.boolean()]),
+    v.description('The pre-filled value: a string, or a boolean for a checkbox'),
+  ),
+  options: v.optional(
+    v.pipe(
+      v.array(v.pipe(v.string(), v.maxLength(VALUE_MAX_LENGTH.other))),
+      v.description('The choices of a select field, in order; only on fields whose form_type is select. The value sent is one of them.'),
+    ),
+  ),
 });
 export const BookingResponse = v.strictObject({
   booking_id: Id,
-  booking_details_id: v.pipe(v.string(), v.description('The public booking reference')),
+  booking_details_id: v.pipe(v.string(), v.length(16), v.regex(REFERENCE), v.description('The public booking reference')),
   user_id: v.pipe(Id, v.description('The customer record (the same for the same e-mail address)')),
-  slot: v.pipe(v.string(), v.regex(UTC_SLOT), v.description('The booked start in UTC, YYYY-MM-DDTHH:MM:SSZ')),
+  slot: v.pipe(v.string(), v.length(20), v.regex(UTC_SLOT), v.description('The booked start in UTC, YYYY-MM-DDTHH:MM:SSZ')),
 });
 export const ErrorBody = v.strictObject({
-  error: v.pipe(v.string(), v.description('What went wrong')),
-  field: v.optional(v.pipe(v.string(), v.description('On a booking validation error: the affected field'))),
+  error: v.pipe(v.string(), v.maxLength(ERROR_MAX_LENGTH), v.description('What went wrong')),
+  field: v.optional(
+    v.pipe(
+      v.string(),
+      v.maxLength(BODY_LIMIT),
+      v.description('On a booking validation error: the affected field, or the unknown key that was sent'),
+    ),
+  ),
 });
 
 export const SchedulesResponse = v.strictObject({ data: v.array(Schedule) });
 export const ReasonsResponse = v.strictObject({ data: v.array(Reason) });
-export const DaysResponse = v.strictObject({ data: v.array(Day) });
-export const SlotsResponse = v.strictObject({ data: v.array(Slot) });
-export const FormsResponse = v.strictObject({ data: v.record(v.string(), FormField) });
+/** Today and the days of the longest look-ahead. */
+export const DaysResponse = v.strictObject({ data: v.pipe(v.array(Day), v.maxLength(DAYS_AHEAD_MAX + 1)) });
+/** One start per step of the day's wall clock at most (a fall-back hour gives its local times once). */
+export const SlotsResponse = v.strictObject({ data: v.pipe(v.array(Slot), v.maxLength(1440 / STEP_MIN_MINUTES)) });
+export const FormsResponse = v.strictObject({ data: v.record(v.pipe(v.string(), v.maxLength(64), v.regex(FIELD_KEY)), FormField) });
 
 export type SchedulesResponse = v.InferOutput<typeof SchedulesResponse>;
 export type ReasonsResponse = v.InferOutput<typeof ReasonsResponse>;

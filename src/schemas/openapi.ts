@@ -75,8 +75,11 @@ function jsonSchema(schema: AnySchema, typeMode: 'input' | 'output', named = tru
             type: 'object',
             description: 'The form values, keyed by the field names of GET /forms',
             additionalProperties: {
-              description: 'A string; a boolean for a checkbox; a number also for a number field; null counts as missing',
+              description:
+                'A string (at most 500 characters once trimmed, 5000 for a textarea); a boolean for a checkbox; a number ' +
+                'also for a number field; null counts as missing',
               type: ['string', 'number', 'boolean', 'null'],
+              maxLength: BODY_LIMIT, // no value is longer than the body; the field's own limit is checked once trimmed
             },
           }
         : undefined,
@@ -100,6 +103,7 @@ function errorResponse(description: string, examples: Record<string, Json>, head
   };
 }
 
+/** The rate-limit fields: on every answer to a call that passed the token gate (src/http/handle.ts adds them). */
 const RATE_HEADERS = {
   RateLimit: { $ref: '#/components/headers/RateLimit' },
   'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
@@ -158,6 +162,7 @@ export function openApiDocument(): Json {
           operationId: 'listSchedules',
           tags: ['booking'],
           summary: 'List the schedules (calendars)',
+          description: 'The first call of the booking process: each schedule id is the `schedule` parameter of the calls that follow.',
           responses: getResponses(
             ok('The schedules', 'SchedulesResponse', { data: DEMO.schedules.map((schedule, index) => ({ id: index + 1, name: schedule.name })) }),
             false,
@@ -169,6 +174,7 @@ export function openApiDocument(): Json {
           operationId: 'listReasons',
           tags: ['booking'],
           summary: 'List the reasons (services) of a schedule',
+          description: 'Each reason has its own duration, in seconds; its id is the `reason` parameter of GET /days, /slots and /forms.',
           parameters: [scheduleParameter],
           responses: getResponses(
             ok('The reasons, in order; an empty array when none are configured', 'ReasonsResponse', {
@@ -198,6 +204,9 @@ export function openApiDocument(): Json {
           operationId: 'listSlots',
           tags: ['booking'],
           summary: 'List the free times of one day',
+          description:
+            "The free start times of the day in the practice's local time, taking bookings, notice and closures into " +
+            'account. A day outside the look-ahead answers an empty array.',
           parameters: [scheduleParameter, reasonParameter, queryParameter('day', DayParam, 'input', 'A day from GET /days', EXAMPLE_DAY)],
           responses: getResponses(
             ok('The free local times of the day, in order; an empty array when none is free', 'SlotsResponse', {
@@ -251,6 +260,7 @@ export function openApiDocument(): Json {
               },
             },
             '400': response('BadRequest'),
+            // The 401 (answered before a token is known) and the 503 (before any gate counts) carry no rate-limit fields.
             '401': response('Unauthorized'),
             '404': response('NotFound'),
             '413': response('PayloadTooLarge'),
@@ -275,31 +285,56 @@ export function openApiDocument(): Json {
       ),
       headers: {
         'Retry-After': {
-          description: 'Whole seconds until the rate limit lets calls through again',
+          description: 'Whole seconds until the rate limit lets calls through again (within the one-minute window)',
           required: true,
-          schema: { type: 'integer', minimum: 1 },
+          schema: { type: 'integer', format: 'int32', minimum: 1, maximum: 60 },
         },
         RateLimit: {
-          description: 'IETF draft rate-limit fields: remaining calls and seconds until the window resets, e.g. `"default";r=299;t=60`',
-          schema: { type: 'string' },
+          description:
+            'IETF draft rate-limit fields: remaining calls and seconds until the window resets, e.g. `"default";r=299;t=60` ' +
+            '(`"failed-token"` on the 429 of the throttle of failed tokens)',
+          schema: { type: 'string', maxLength: 64, pattern: '^"(default|failed-token)";r=\\d{1,10};t=\\d{1,2}$' },
         },
-        'RateLimit-Policy': { description: 'The limit, e.g. `"default";q=300;w=60`', schema: { type: 'string' } },
+        'RateLimit-Policy': {
+          description: 'The limit per one-minute window, e.g. `"default";q=300;w=60`',
+          schema: { type: 'string', maxLength: 64, pattern: '^"(default|failed-token)";q=\\d{1,10};w=60$' },
+        },
+        'WWW-Authenticate': {
+          description: 'The scheme the API wants (RFC 9110 §11.6.1, RFC 6750 §3): send `Authorization: Bearer <token>`',
+          required: true,
+          schema: { type: 'string', const: 'Bearer' },
+        },
       },
       responses: {
-        BadRequest: errorResponse('Invalid request: invalid JSON, a wrong field, or a form field missing or invalid', {
-          fieldRequired: { error: 'Field is required', field: 'last_name' },
-          invalidJson: { error: 'Invalid JSON' },
-          badSlot: { error: 'slot must be a string YYYY-MM-DD HH:MM:SS (19 characters)', field: 'slot' },
-        }),
-        Unauthorized: errorResponse('Token missing, wrong, or replaced by a newer one', { unauthorized: { error: 'Unauthorized' } }),
+        BadRequest: errorResponse(
+          'Invalid request: invalid JSON, a wrong field, or a form field missing or invalid',
+          {
+            fieldRequired: { error: 'Field is required', field: 'last_name' },
+            invalidJson: { error: 'Invalid JSON' },
+            badSlot: { error: 'slot must be a string YYYY-MM-DD HH:MM:SS (19 characters)', field: 'slot' },
+          },
+          RATE_HEADERS,
+        ),
+        Unauthorized: errorResponse(
+          'Token missing, wrong, or replaced by a newer one. Answered before the token is known, so it carries no rate-limit fields.',
+          { unauthorized: { error: 'Unauthorized' } },
+          { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } },
+        ),
         NotFound: errorResponse(
           'Schedule, reason, day or slot not found or no longer free; on GET calls also a missing or malformed parameter',
           { notFound: { error: 'Not Found' } },
+          RATE_HEADERS,
         ),
-        PayloadTooLarge: errorResponse('The body is larger than the limit', { tooLarge: { error: `Body larger than ${BODY_LIMIT} bytes` } }),
-        UnsupportedMediaType: errorResponse('The request lacks Content-Type: application/json', {
-          unsupported: { error: 'Content-Type must be application/json' },
-        }),
+        PayloadTooLarge: errorResponse(
+          'The body is larger than the limit',
+          { tooLarge: { error: `Body larger than ${BODY_LIMIT} bytes` } },
+          RATE_HEADERS,
+        ),
+        UnsupportedMediaType: errorResponse(
+          'The request lacks Content-Type: application/json',
+          { unsupported: { error: 'Content-Type must be application/json' } },
+          RATE_HEADERS,
+        ),
         TooManyRequests: errorResponse(
           'More calls than the limit per minute for this token (default 300)',
           { tooMany: { error: 'Too Many Requests' } },

@@ -226,4 +226,13 @@ describe('form fields', () => {
   ])('field refuses %j', async (args, message) => {
     await refused(db, args, message);
   });
+
+  // The OpenAPI document declares these limits (FormField value and options): a booking could send no more.
+  it('field refuses a default value or a choice longer than a booking may send', async () => {
+    await refused(db, ['field', 'add', 'x', '--label', 'X', '--default', 'a'.repeat(501)], /the default value must be at most 500 characters/);
+    await refused(db, ['field', 'add', 'x', '--label', 'X', '--form', 'textarea', '--default', 'a'.repeat(5001)], /the default value must be at most 5000 characters/);
+    await refused(db, ['field', 'add', 'x', '--label', 'X', '--form', 'select', '--options', `a,${'b'.repeat(501)}`], /each of --options must be at most 500 characters/);
+    await cliOk(db, 'field', 'add', 'x', '--label', 'X', '--form', 'textarea', '--default', 'a'.repeat(5000)); // the limit itself fits
+    await cliOk(db, 'field', 'remove', 'x');
+  });
 });

@@ -10,7 +10,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the schedules (calendars) */
+        /**
+         * List the schedules (calendars)
+         * @description The first call of the booking process: each schedule id is the `schedule` parameter of the calls that follow.
+         */
         get: operations["listSchedules"];
         put?: never;
         post?: never;
@@ -27,7 +30,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the reasons (services) of a schedule */
+        /**
+         * List the reasons (services) of a schedule
+         * @description Each reason has its own duration, in seconds; its id is the `reason` parameter of GET /days, /slots and /forms.
+         */
         get: operations["listReasons"];
         put?: never;
         post?: never;
@@ -64,7 +70,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the free times of one day */
+        /**
+         * List the free times of one day
+         * @description The free start times of the day in the practice's local time, taking bookings, notice and closures into account. A day outside the look-ahead answers an empty array.
+         */
         get: operations["listSlots"];
         put?: never;
         post?: never;
@@ -119,15 +128,20 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         Schedule: {
+            /** Format: int64 */
             id: number;
             name: string;
         };
         Reason: {
+            /** Format: int64 */
             id: number;
             name: string;
             /** @description May be an empty string */
             description: string;
-            /** @description Seconds (1800 = 30 minutes) */
+            /**
+             * Format: int32
+             * @description Seconds (1800 = 30 minutes)
+             */
             duration: number;
         };
         FormField: {
@@ -139,11 +153,13 @@ export interface components {
             required: boolean;
             /** @description The pre-filled value: a string, or a boolean for a checkbox */
             value: string | boolean;
-            /** @description The choices of a select field (an addition to the spec) */
+            /** @description The choices of a select field, in order; only on fields whose form_type is select. The value sent is one of them. */
             options?: string[];
         };
         BookingRequest: {
+            /** Format: int64 */
             schedule: number;
+            /** Format: int64 */
             reason: number;
             /** @description Local time YYYY-MM-DD HH:MM:SS, exactly 19 characters */
             slot: string;
@@ -153,10 +169,14 @@ export interface components {
             };
         };
         BookingResponse: {
+            /** Format: int64 */
             booking_id: number;
             /** @description The public booking reference */
             booking_details_id: string;
-            /** @description The customer record (the same for the same e-mail address) */
+            /**
+             * Format: int64
+             * @description The customer record (the same for the same e-mail address)
+             */
             user_id: number;
             /** @description The booked start in UTC, YYYY-MM-DDTHH:MM:SSZ */
             slot: string;
@@ -164,7 +184,7 @@ export interface components {
         Error: {
             /** @description What went wrong */
             error: string;
-            /** @description On a booking validation error: the affected field */
+            /** @description On a booking validation error: the affected field, or the unknown key that was sent */
             field?: string;
         };
         SchedulesResponse: {
@@ -189,15 +209,18 @@ export interface components {
         /** @description Invalid request: invalid JSON, a wrong field, or a form field missing or invalid */
         BadRequest: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Token missing, wrong, or replaced by a newer one */
+        /** @description Token missing, wrong, or replaced by a newer one. Answered before the token is known, so it carries no rate-limit fields. */
         Unauthorized: {
             headers: {
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -207,6 +230,8 @@ export interface components {
         /** @description Schedule, reason, day or slot not found or no longer free; on GET calls also a missing or malformed parameter */
         NotFound: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -216,6 +241,8 @@ export interface components {
         /** @description The body is larger than the limit */
         PayloadTooLarge: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -225,6 +252,8 @@ export interface components {
         /** @description The request lacks Content-Type: application/json */
         UnsupportedMediaType: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 [name: string]: unknown;
             };
             content: {
@@ -265,12 +294,14 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description Whole seconds until the rate limit lets calls through again */
+        /** @description Whole seconds until the rate limit lets calls through again (within the one-minute window) */
         "Retry-After": number;
-        /** @description IETF draft rate-limit fields: remaining calls and seconds until the window resets, e.g. `"default";r=299;t=60` */
+        /** @description IETF draft rate-limit fields: remaining calls and seconds until the window resets, e.g. `"default";r=299;t=60` (`"failed-token"` on the 429 of the throttle of failed tokens) */
         RateLimit: string;
-        /** @description The limit, e.g. `"default";q=300;w=60` */
+        /** @description The limit per one-minute window, e.g. `"default";q=300;w=60` */
         "RateLimit-Policy": string;
+        /** @description The scheme the API wants (RFC 9110 §11.6.1, RFC 6750 §3): send `Authorization: Bearer <token>` */
+        "WWW-Authenticate": "Bearer";
     };
     pathItems: never;
 }

@@ -6,10 +6,12 @@ import {
   answerForHttpError,
   bodyTooLarge,
   bodyTooSlow,
+  errorAnswer,
   errorResponse,
   HTTP_ERRORS,
 } from '../../src/http/errors.ts';
 import { rateLimitHeaders, tooManyRequests } from '../../src/http/gates.ts';
+import { ERROR_MAX_LENGTH } from '../../src/schemas/api.ts';
 
 describe('the error table', () => {
   it.each([
@@ -29,7 +31,16 @@ describe('the error table', () => {
     ['headersTooLarge', 431, 'Request Header Fields Too Large'],
     ['internal', 500, 'Internal Server Error'],
   ] as const)('%s is %i {"error": "%s"}', (name, status, error) => {
-    expect(HTTP_ERRORS[name]).toEqual({ status, body: { error } });
+    expect(HTTP_ERRORS[name]).toMatchObject({ status, body: { error } });
+    // Only the 401 names a header of its own (RFC 9110 §11.6.1); errorResponse and failure() send it.
+    expect(HTTP_ERRORS[name].headers).toEqual(name === 'unauthorized' ? { 'www-authenticate': 'Bearer' } : undefined);
+  });
+
+  it('cuts an error text at the length the document declares, and sends the 401 with WWW-Authenticate', async () => {
+    expect(errorAnswer(400, 'x'.repeat(ERROR_MAX_LENGTH + 1)).body.error).toHaveLength(ERROR_MAX_LENGTH);
+    const response = errorResponse(HTTP_ERRORS.unauthorized);
+    expect(response.headers.get('www-authenticate')).toBe('Bearer');
+    expect(await response.text()).toBe('{"error":"Unauthorized"}');
   });
 
   it('has one row per answer', () => {

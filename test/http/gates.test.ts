@@ -4,6 +4,18 @@ import { api, cli, cliJson, cliOk, initDb, serve, tempDb } from '../helpers.ts';
 
 const PASSES = '/api/not-a-call'; // behind every gate, then 404: shows the gates let the request through
 
+/**
+ * Asserts the one shape of every 401: the spec's body exactly, `WWW-Authenticate: Bearer` (RFC 9110 §11.6.1), and
+ * no rate-limit fields (answered before the token, and so its window, is known).
+ */
+function expectUnauthorized(answer: Awaited<ReturnType<typeof api>>, name: string): void {
+  expect(answer.status, name).toBe(401);
+  expect(answer.text, name).toBe('{"error":"Unauthorized"}'); // the spec's body, byte for byte
+  expect(answer.headers.get('www-authenticate'), name).toBe('Bearer');
+  expect(answer.headers.get('ratelimit'), name).toBeNull();
+  expect(answer.headers.get('ratelimit-policy'), name).toBeNull();
+}
+
 describe('serve: the gates in the spec order (not configured, disabled, token, rate limit)', () => {
   it('follows the installation through init, api enable and token new without a restart', async () => {
     const db = tempDb();
@@ -23,9 +35,7 @@ describe('serve: the gates in the spec order (not configured, disabled, token, r
     expect(disabled.body).toEqual({ error: 'API disabled' });
 
     await cliOk(db, 'api', 'enable');
-    const noToken = await api(server.url, '/api/schedules');
-    expect(noToken.status).toBe(401);
-    expect(noToken.body).toEqual({ error: 'Unauthorized' });
+    expectUnauthorized(await api(server.url, '/api/schedules'), 'no token');
 
     const { token } = await cliJson(db, 'token', 'new');
     const through = await api(server.url, PASSES, token);
@@ -63,10 +73,16 @@ describe('serve: tokens', () => {
       ['right shape, wrong token', { authorization: `Bearer pln_${'Z'.repeat(64)}` }],
       ['two tokens', { authorization: `Bearer ${token} ${token}` }],
     ];
-    for (const [name, headers] of wrong) {
-      const answer = await api(server.url, PASSES, undefined, { headers });
-      expect(answer.status, name).toBe(401);
-      expect(answer.body, name).toEqual({ error: 'Unauthorized' });
+    // Each kind on another call in turn (one call each: 20 failures would trip the throttle of failed tokens);
+    // the documented calls are also contract-checked, where WWW-Authenticate is a required header of the 401.
+    const calls: [string, RequestInit][] = [
+      [PASSES, {}],
+      ['/api/days?schedule=1&reason=1', {}],
+      ['/api/bookings', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }],
+    ];
+    for (const [index, [name, headers]] of wrong.entries()) {
+      const [path, init] = calls[index % calls.length]!;
+      expectUnauthorized(await api(server.url, path, undefined, { ...init, headers: { ...(init.headers as Record<string, string>), ...headers } }), `${name}, ${path}`);
     }
     // The scheme is case-insensitive (RFC 9110 §11.1).
     expect((await api(server.url, PASSES, undefined, { headers: { authorization: `bearer ${token}` } })).status).toBe(404);
@@ -74,7 +90,7 @@ describe('serve: tokens', () => {
     // Rotation while the server runs: the old token (already recognised and cached) stops at once.
     expect((await api(server.url, PASSES, token)).status).toBe(404);
     const { token: next } = await cliJson(db, 'token', 'new');
-    expect((await api(server.url, PASSES, token)).status).toBe(401);
+    expectUnauthorized(await api(server.url, PASSES, token), 'replaced token');
     expect((await api(server.url, PASSES, next)).status).toBe(404);
 
     // Nothing about the token reaches the server's output.
