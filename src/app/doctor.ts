@@ -1,5 +1,5 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
-import { describeFailure, createMailer, maskUrl, passwordMayTravelInClear } from '../mail/sender.ts';
+import { describeFailure, createMailer, maskUrl, parseMailUrl, passwordMayTravelInClear } from '../mail/sender.ts';
 import { isTimeZone } from '../domain/zone.ts';
 import { migrations } from '../store/migrations.ts';
 import { outboxCounts } from '../store/outbox.ts';
@@ -96,6 +96,14 @@ export async function diagnose(ctx: AppContext, options: DoctorOptions): Promise
         ? { name: 'mail', status: 'warn', detail: `${queue.failed} message(s) failed: planner mail queue, then planner mail retry` }
         : { name: 'mail', status: 'ok', detail: `${maskUrl(settings.mailUrl)}, ${queue.pending} waiting` },
     );
+    const ignored = parseMailUrl(settings.mailUrl)?.ignored ?? [];
+    if (ignored.length > 0) {
+      checks.push({
+        name: 'mail-options',
+        status: 'warn',
+        detail: `the mail URL's options ${ignored.join(', ')} are not applied (planner sets TLS itself): planner mail set again without them`,
+      });
+    }
     if (passwordMayTravelInClear(settings.mailUrl)) {
       checks.push({
         name: 'mail-tls',

@@ -1,6 +1,6 @@
 import { invalid } from '../errors.ts';
 import { addressOf, isEmail } from '../domain/checks.ts';
-import { createMailer, describeFailure, maskUrl, PASSWORD_IN_CLEAR } from '../mail/sender.ts';
+import { createMailer, describeFailure, maskUrl, parseMailUrl, PASSWORD_IN_CLEAR } from '../mail/sender.ts';
 import { requeueFailed, unsentMessages, type OutboxEntry } from '../store/outbox.ts';
 import { setMailSettings } from '../store/settings.ts';
 import { unixSeconds, type AppContext } from './context.ts';
@@ -30,10 +30,13 @@ export function setMail(ctx: AppContext, url: string, from: string, options: { p
     if (!parsed.username) throw invalid('a password needs a user in the URL (example: smtp://user@mail.example.com:587)');
     if (parsed.password) throw invalid('the password is in the URL and given again: give it once');
     if (options.password === '') throw invalid('the password given is empty');
-    parsed.password = options.password; // percent-encoded by the URL
+    // Encoded whole: the URL's setter leaves `%` as it is, and `50%off` would then be read back as something else.
+    parsed.password = encodeURIComponent(options.password);
   }
-  if (parsed.username && !parsed.password) {
-    throw invalid(`the URL names the user "${decodeURIComponent(parsed.username)}" but no password: give it with --password-stdin, PLANNER_SMTP_PASSWORD or at the prompt`);
+  const server = parseMailUrl(parsed.toString());
+  if (!server) throw invalid(`the mail URL names no usable host (example: smtp://user@mail.example.com:587)`);
+  if (server.user && !server.password) {
+    throw invalid(`the URL names the user "${server.user}" but no password: give it with --password-stdin, PLANNER_SMTP_PASSWORD or at the prompt`);
   }
   if (options.passwordInClear) {
     if (parsed.protocol !== 'smtp:' || !parsed.username) throw invalid('--send-password-in-clear applies only to smtp:// with a user');
@@ -43,6 +46,12 @@ export function setMail(ctx: AppContext, url: string, from: string, options: { p
     throw invalid(`--from "${from}" is not an e-mail address (example: "Praxis Dr. Weber <desk@praxis.example>")`);
   }
   setMailSettings(ctx.store, parsed.toString(), from.trim());
+}
+
+/** Returns the user a mail URL names when it gives no password (the CLI then asks for one), else undefined. */
+export function userWithoutPassword(url: string): string | undefined {
+  const server = parseMailUrl(url);
+  return server?.user && !server.password ? server.user : undefined;
 }
 
 /** Returns the mail settings with the password masked. */

@@ -1,3 +1,4 @@
+import { domainToASCII } from 'node:url';
 import type { Transporter } from 'nodemailer';
 import type { OutgoingMessage } from '../store/outbox.ts';
 
@@ -16,10 +17,61 @@ export interface Mailer {
  */
 export const PASSWORD_IN_CLEAR = 'insecure_password_in_clear';
 
+/** The parts of a mail URL, decoded: what nodemailer is given. */
+export interface MailServer {
+  secure: boolean;
+  /** A host name in ASCII (IDNA), or an IP address (IPv6 without brackets). */
+  host: string;
+  port: number;
+  /** Empty when the URL names no user. */
+  user: string;
+  password: string;
+  /** The opt-in of `--send-password-in-clear`. */
+  passwordInClear: boolean;
+  /** Query parameters other than the opt-in: set by older planners for nodemailer, no longer applied. */
+  ignored: string[];
+}
+
+/** `decodeURIComponent`, or the text as it is where it holds a `%` that starts no escape (as nodemailer did). */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Returns the parts of an `smtp://` or `smtps://` URL with a host, decoded, or undefined for anything else. The one
+ * place a mail URL is read: settings, the sender, doctor and the CLI's password prompt all take it from here.
+ */
+export function parseMailUrl(url: string): MailServer | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') return undefined;
+  const secure = parsed.protocol === 'smtps:';
+  // smtp is not a scheme the URL parser knows, so a name outside ASCII stays percent-encoded: decode it and turn
+  // it into its ASCII (IDNA) form, as nodemailer did with a `url`. An IPv6 literal keeps its address, unbracketed.
+  const host = parsed.hostname.startsWith('[') ? parsed.hostname.slice(1, -1) : domainToASCII(safeDecode(parsed.hostname));
+  if (!host) return undefined;
+  return {
+    secure,
+    host,
+    port: parsed.port ? Number(parsed.port) : secure ? 465 : 587,
+    user: safeDecode(parsed.username),
+    password: safeDecode(parsed.password),
+    passwordInClear: !secure && parsed.username !== '' && parsed.searchParams.get(PASSWORD_IN_CLEAR) === 'yes',
+    ignored: [...parsed.searchParams.keys()].filter((key) => key !== PASSWORD_IN_CLEAR),
+  };
+}
+
 /** True when `url` has a user but the password may go out unencrypted (smtp:// with the opt-in). */
 export function passwordMayTravelInClear(url: string): boolean {
-  const parsed = new URL(url);
-  return parsed.protocol === 'smtp:' && parsed.username !== '' && parsed.searchParams.get(PASSWORD_IN_CLEAR) === 'yes';
+  return parseMailUrl(url)?.passwordInClear ?? false;
 }
 
 /**
@@ -28,16 +80,10 @@ export function passwordMayTravelInClear(url: string): boolean {
  * URL carries the opt-in; then it is used when offered, as for a URL without a user.
  */
 function transportOptions(url: string) {
-  const parsed = new URL(url);
-  const secure = parsed.protocol === 'smtps:';
-  const user = decodeURIComponent(parsed.username);
-  return {
-    host: parsed.hostname.replace(/^\[|\]$/g, ''),
-    port: parsed.port ? Number(parsed.port) : secure ? 465 : 587,
-    secure,
-    ...(user ? { auth: { user, pass: decodeURIComponent(parsed.password) } } : {}),
-    requireTLS: !secure && user !== '' && !passwordMayTravelInClear(url),
-  };
+  const server = parseMailUrl(url);
+  if (!server) throw new Error('the mail URL is not smtp:// or smtps:// with a host: run planner mail set again');
+  const { secure, host, port, user, password, passwordInClear } = server;
+  return { host, port, secure, ...(user ? { auth: { user, pass: password } } : {}), requireTLS: !secure && user !== '' && !passwordInClear };
 }
 
 /** Returns a mailer for `url`, with time-outs so a dead server cannot hold a delivery for long. */
@@ -77,7 +123,11 @@ export function createMailer(url: string): Mailer {
       await (await connect()).verify();
     },
     close() {
-      void transport?.then((open) => open.close());
+      // A transport that never came up (its options were refused) has nothing to close.
+      void transport?.then(
+        (open) => open.close(),
+        () => {},
+      );
     },
   };
 }

@@ -18,7 +18,9 @@ export interface TestSmtp {
  * Starts a real SMTP server in the test process on 127.0.0.1 (no TLS; AUTH allowed on plain text for the test).
  * `reject(recipient)` may return an SMTP reply code to refuse a recipient with, e.g. 550.
  */
-export async function startSmtp(options: { port?: number; reject?: (recipient: string) => number | undefined } = {}): Promise<TestSmtp> {
+export async function startSmtp(
+  options: { port?: number; reject?: (recipient: string) => number | undefined; password?: string } = {},
+): Promise<TestSmtp> {
   const messages: ParsedMail[] = [];
   const waiting: { count: number; resolve: () => void }[] = [];
   const server = new SMTPServer({
@@ -27,7 +29,7 @@ export async function startSmtp(options: { port?: number; reject?: (recipient: s
     allowInsecureAuth: true,
     logger: false,
     onAuth(auth, _session, callback) {
-      if (auth.username === 'planner' && auth.password === 's3cret') callback(null, { user: auth.username });
+      if (auth.username === 'planner' && auth.password === (options.password ?? 's3cret')) callback(null, { user: auth.username });
       else callback(new Error('Invalid username or password'));
     },
     onRcptTo(address, _session, callback) {

@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { bookableDb, cli, cliJson, cliOk, cliOnTerminal, cliWith, initDb, onCleanup, serve, snapshot, tempDb } from '../helpers.ts';
+import { parseMailUrl } from '../../src/mail/sender.ts';
 import { startSmtp } from './smtp.ts';
 
 /** A TCP relay to `port` that records what clients send; `sent()` is all of it as text. */
@@ -121,5 +122,33 @@ describe('SMTP credentials and TLS', () => {
     // The server refuses STARTTLS with a 5xx, which will not change by itself: failed, to be sent again with
     // `planner mail retry all` once the setting is fixed.
     for (const entry of queue) expect(entry).toMatchObject({ status: 'failed', lastError: expect.stringMatching(/--send-password-in-clear/) });
+  });
+
+  it.each(['50%off', 'ab%41c', 'ü/?#[]@:', 'p@ss word:1'])('a password like %j is stored so that exactly it is sent', async (password) => {
+    const smtp = await startSmtp({ password });
+    const db = tempDb();
+    await initDb(db);
+    const url = `smtp://planner@127.0.0.1:${smtp.port}`;
+    expect((await cliWith(db, { input: `${password}\nsecond line ignored\n` }, 'mail', 'set', url, ...FROM, '--password-stdin', '--send-password-in-clear')).code).toBe(0);
+    const test = await cli(db, 'mail', 'test', 'someone@example.com');
+    expect(test).toMatchObject({ code: 0, stderr: '' });
+    expect(test.stdout).toMatch(/^Sent\. The server answered: 250 /);
+  });
+});
+
+describe('parseMailUrl', () => {
+  it.each([
+    ['smtp://u:50%off@mail.example.com', { host: 'mail.example.com', port: 587, secure: false, user: 'u', password: '50%off' }],
+    ['smtps://u%40x.example:p%25w@MAIL.Exämple.com', { host: 'mail.xn--exmple-cua.com', port: 465, secure: true, user: 'u@x.example', password: 'p%w' }],
+    ['smtp://[::1]:2525', { host: '::1', port: 2525, user: '', password: '' }],
+    ['smtp://u:p@host?ignoreTLS=true', { host: 'host', ignored: ['ignoreTLS'], passwordInClear: false }],
+    ['smtp://u:p@host?insecure_password_in_clear=yes', { passwordInClear: true, ignored: [] }],
+    ['smtps://u:p@host?insecure_password_in_clear=yes', { passwordInClear: false }],
+  ])('reads %s', (url, parts) => {
+    expect(parseMailUrl(url)).toMatchObject(parts);
+  });
+
+  it.each(['http://host', 'smtp://', 'not a url', 'smtp://%zz'])('refuses %s', (url) => {
+    expect(parseMailUrl(url)).toBeUndefined();
   });
 });

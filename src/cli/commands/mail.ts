@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { mailQueue, mailSettings, retryMail, sendTestMail, setMail } from '../../app/mail.ts';
+import { mailQueue, mailSettings, retryMail, sendTestMail, setMail, userWithoutPassword } from '../../app/mail.ts';
 import { id, interactive, print, printJson, printTable, readContext, withContext } from '../shared.ts';
 
 export function registerMail(program: Command): void {
@@ -86,17 +86,12 @@ async function smtpPassword(url: string, fromStdin: boolean): Promise<string | u
   if (fromStdin) {
     let text = '';
     for await (const chunk of process.stdin) text += chunk;
-    return text.replace(/\r?\n$/, '');
+    return text.split(/\r?\n/, 1)[0]; // the first line: a secrets file may end with a line break
   }
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return undefined; // setMail names the mistake
-  }
-  if (!parsed.username || parsed.password) return undefined;
+  const user = userWithoutPassword(url);
+  if (user === undefined) return undefined; // setMail names what is wrong, if anything
   if (process.env.PLANNER_SMTP_PASSWORD) return process.env.PLANNER_SMTP_PASSWORD;
   if (!interactive()) return undefined;
   const { password } = await import('@inquirer/prompts');
-  return password({ message: `SMTP password of ${decodeURIComponent(parsed.username)}`, mask: '*' });
+  return password({ message: `SMTP password of ${user}`, mask: '*' });
 }
