@@ -147,18 +147,24 @@ function readVersion(db: DatabaseSync, file: string): number {
 
 /**
  * Opens `file` read-only. In WAL mode SQLite needs the `-shm` file, and creates it when missing; where this user
- * may not create it (a folder it may only read) and no `-wal` holds unwritten changes, the file is read as
- * immutable instead, which needs neither.
+ * may not create it (a folder it may only read), the file is read as immutable instead, which needs neither, but
+ * only while no other connection has it open: a `-shm` or `-wal` beside it means one may (a running server), and
+ * immutable reading takes no locks and ignores the WAL, so it could read stale or half-written pages. Then the
+ * command is refused with what to do.
  */
 function openReadOnly(file: string): DatabaseSync {
+  let db: DatabaseSync | undefined;
   try {
-    const db = new DatabaseSync(file, { readOnly: true, timeout: BUSY_TIMEOUT_MS });
+    db = new DatabaseSync(file, { readOnly: true, timeout: BUSY_TIMEOUT_MS });
     db.prepare('PRAGMA user_version').get(); // the first read is where a missing -shm shows
     return db;
   } catch (error) {
-    const wal = `${file}-wal`;
-    if (existsSync(wal) && statSync(wal).size > 0) {
-      throw new AppError('storage', `cannot read ${file}: ${(error as Error).message} (recent changes wait in ${wal}; read it as the file's owner)`);
+    db?.close();
+    if (existsSync(`${file}-shm`) || existsSync(`${file}-wal`)) {
+      throw new AppError(
+        'storage',
+        `cannot read ${file} while it is in use (${(error as Error).message}): run this command as the file's owner, or when planner serve is stopped`,
+      );
     }
     return new DatabaseSync(new URL(`${pathToFileURL(file).href}?immutable=1`), { readOnly: true });
   }

@@ -10,7 +10,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { migrations } from '../../src/store/migrations.ts';
-import { BIN, cli, cliOk, initDb, ROOT, tempDb, tempDir, type CliResult } from '../helpers.ts';
+import { BIN, cli, cliOk, initDb, onCleanup, ROOT, tempDb, tempDir, type CliResult } from '../helpers.ts';
 
 const run = promisify(execFile);
 
@@ -108,5 +108,21 @@ describe('opening a database writes nothing a command does not write', () => {
     expect(write.stderr.trim().split('\n')).toHaveLength(1);
     expect(readFileSync(db).equals(before)).toBe(true);
     expect(existsSync(`${db}-wal`) || existsSync(`${db}-shm`)).toBe(false);
+  });
+
+  it('refuses to read a file in use that it cannot share (no immutable reading beside a live -shm), in one line', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'planner.db');
+    await initDb(db);
+    // A live writer, as `planner serve` is: WAL mode, -wal and -shm beside the file, the connection open.
+    const writer = new DatabaseSync(db);
+    onCleanup(() => writer.close());
+    writer.exec("PRAGMA journal_mode = WAL; UPDATE settings SET practice_name = 'Live' WHERE id = 1");
+    expect(existsSync(`${db}-shm`)).toBe(true);
+    const asReader = reader(dir);
+    chmodSync(`${db}-shm`, 0o000); // this reader cannot share the writer's memory index
+    const status = await asReader('status');
+    expect(status).toMatchObject({ code: 1, stdout: '' });
+    expect(status.stderr).toMatch(new RegExp(`^planner: cannot read ${db.replaceAll('.', '\\.')} while it is in use \\(.*\\): run this command as the file's owner, or when planner serve is stopped\\n$`));
   });
 });
