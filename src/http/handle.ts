@@ -60,7 +60,9 @@ export function createReplyCache(generation: () => number) {
 export function isCanonicalPath(event: H3Event): boolean {
   const raw = (event.runtime?.node?.req as { url?: string } | undefined)?.url; // absent in-process: already parsed
   const path = event.url.pathname;
-  return (raw === undefined || raw.split('?', 1)[0] === path) && (path === '/' || !path.endsWith('/'));
+  // RFC 9112 §3.2.2: a request target may come in absolute form (`http://host/api/…`); its path is what counts.
+  const target = raw?.split('?', 1)[0]!.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '');
+  return (target === undefined || target === path) && (path === '/' || !path.endsWith('/'));
 }
 
 /**

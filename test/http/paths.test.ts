@@ -24,6 +24,9 @@ describe('serve: request paths and methods', () => {
     const server = await serve(db);
     const auth = `Authorization: Bearer ${token}`;
     expect((await raw(server.url, 'GET /api/schedules HTTP/1.1', [auth])).status).toBe(200);
+    // RFC 9112 §3.2.2: the absolute form of the same target is the same request.
+    expect((await raw(server.url, 'GET http://127.0.0.1/api/schedules HTTP/1.1', [auth])).status).toBe(200);
+    expect((await raw(server.url, 'GET http://127.0.0.1/api/%73chedules HTTP/1.1', [auth])).status).toBe(404);
     for (const path of [
       '/api/../api/schedules',
       '/api/./schedules',
