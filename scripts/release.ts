@@ -20,6 +20,7 @@ const out = join(root, 'release');
 const stage = join(out, name);
 rmSync(stage, { recursive: true, force: true });
 mkdirSync(stage, { recursive: true });
+chmodSync(stage, 0o755); // not the umask's: the archive records the folder's mode
 
 const files: [from: string, to: string, mode: number][] = [
   [binary, 'planner', 0o755],

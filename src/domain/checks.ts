@@ -23,7 +23,7 @@ export const LINE_BREAK = /[\r\n\u0085\u2028\u2029]/;
 export const DIRECTION_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
 
 /** Control characters other than line breaks and tab. */
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+export const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 /** What can be wrong with a name. */
 export type NameProblem = 'empty' | 'too long' | 'not one line' | 'direction control';

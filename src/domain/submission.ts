@@ -1,5 +1,5 @@
 /** Checks a booking's `submission` against the form fields. Pure. */
-import { DIRECTION_CONTROL, fitsInputType } from './checks.ts';
+import { CONTROL, DIRECTION_CONTROL, fitsInputType, LINE_BREAK } from './checks.ts';
 import type { FormType, InputType } from './form.ts';
 
 export interface FieldRule {
@@ -42,10 +42,13 @@ function checkValue(field: FieldRule, value: unknown): SubmissionValue | { error
   const limit = field.formType === 'textarea' ? VALUE_MAX_LENGTH.textarea : VALUE_MAX_LENGTH.other;
   if (trimmed.length > limit) return { error: `Too long (at most ${limit} characters)` };
   if (trimmed === '') return '';
-  // One line for everything but a textarea, which may hold line breaks and tabs; no other control characters.
-  // Line breaks include NEL, U+2028 and U+2029, which mail clients also break lines on.
-  const control = field.formType === 'textarea' ? /[\u0000-\u0008\u000b-\u001f\u007f]/ : /[\u0000-\u001f\u007f\u0085\u2028\u2029]/;
-  if (control.test(trimmed)) return { error: field.formType === 'textarea' ? 'Must not contain control characters' : 'Must be a single line' };
+  // One line for everything but a textarea, which may hold line breaks (CRLF too, as HTML forms send them) and tabs;
+  // no other control characters. Line breaks include NEL, U+2028 and U+2029, which mail clients also break lines on.
+  if (field.formType === 'textarea') {
+    if (CONTROL.test(trimmed)) return { error: 'Must not contain control characters' };
+  } else if (CONTROL.test(trimmed) || LINE_BREAK.test(trimmed) || trimmed.includes('\t')) {
+    return { error: 'Must be a single line' };
+  }
   if (DIRECTION_CONTROL.test(trimmed)) return { error: 'Must not contain text-direction controls' };
   if (field.formType === 'select') return field.options.includes(trimmed) ? trimmed : { error: 'Must be one of the options' };
   return fitsInputType(field.inputType, trimmed) ? trimmed : { error: TYPE_ERRORS[field.inputType] };
