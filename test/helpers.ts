@@ -126,13 +126,11 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts `planner serve --port 0` as a subprocess and resolves once it prints its address. */
-export async function serve(db: string, env: Record<string, string> = {}, args: string[] = []): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args, '--db', db], {
-    cwd: ROOT,
-    env: { ...process.env, PLANNER_DB: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/**
+ * Collects what `child` prints (stdout and stderr together). `waitFor(pattern)` resolves with the match once the
+ * output matches, and rejects when the process exits first (`name` says which, with everything it printed).
+ */
+export function watchOutput(child: ChildProcess, name: string): { output: () => string; waitFor(pattern: RegExp): Promise<RegExpExecArray> } {
   let out = '';
   const waiters = new Set<() => void>();
   const collect = (chunk: Buffer) => {
@@ -148,17 +146,29 @@ export async function serve(db: string, env: Record<string, string> = {}, args: 
         if (match && waiters.delete(check)) resolveMatch(match);
       };
       const exited = () => {
-        if (waiters.delete(check)) reject(new Error(`serve exited (${child.exitCode}) before printing ${pattern}: ${out}`));
+        if (waiters.delete(check)) reject(new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before printing ${pattern}:\n${out}`));
       };
       waiters.add(check);
-      child.once('exit', exited);
+      if (child.exitCode !== null || child.signalCode !== null) exited();
+      else child.once('exit', exited);
       check();
     });
+  return { output: () => out, waitFor };
+}
+
+/** Starts `planner serve --port 0` as a subprocess and resolves once it prints its address. */
+export async function serve(db: string, env: Record<string, string> = {}, args: string[] = []): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args, '--db', db], {
+    cwd: ROOT,
+    env: { ...process.env, PLANNER_DB: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const { output, waitFor } = watchOutput(child, 'serve');
   const url = (await waitFor(/serving (http:\/\/\S+)\/api/))[1]!;
   const server: ServerProcess = {
     url,
     child,
-    output: () => out,
+    output,
     waitFor,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;

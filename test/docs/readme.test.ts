@@ -14,7 +14,8 @@ import { describe, expect, it } from 'vitest';
 import { checkContract } from '../contract.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 import { onCleanup, ROOT, tempDb, tempDir } from '../helpers.ts';
-import { commandsOf, freePort, newcomerEnv, readmeBlock, shell } from './readme.ts';
+import { freePort } from '../mail/smtp.ts';
+import { commandsOf, newcomerEnv, readmeBlock, shell } from './readme.ts';
 
 const run = promisify(execFile);
 

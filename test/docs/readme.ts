@@ -1,9 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { delimiter, join } from 'node:path';
-import { ROOT } from '../helpers.ts';
+import { ROOT, watchOutput } from '../helpers.ts';
 
 /**
  * Returns the first fenced code block in `lang` under the README heading `heading` (its text, without the `#`s),
@@ -49,15 +48,6 @@ export function newcomerEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, PLANNER_DB: '', ...extra };
 }
 
-/** Returns a port that was free a moment ago on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const port = (probe.address() as { port: number }).port;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 export interface ShellProcess {
   child: ChildProcess;
   output: () => string;
@@ -73,33 +63,10 @@ export interface ShellProcess {
 /** Runs `command` with `sh -c` in its own process group, collecting stdout and stderr together. */
 export function shell(command: string, cwd: string, env: NodeJS.ProcessEnv): ShellProcess {
   const child = spawn('sh', ['-c', command], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  const waiters = new Set<() => void>();
-  const collect = (chunk: Buffer) => {
-    out += chunk;
-    for (const waiter of waiters) waiter();
-  };
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
   const exited = once(child, 'exit');
   return {
     child,
-    output: () => out,
-    waitFor: (pattern) =>
-      new Promise((resolve, reject) => {
-        const check = () => {
-          const match = pattern.exec(out);
-          if (match) {
-            waiters.delete(check);
-            resolve(match);
-          }
-        };
-        waiters.add(check);
-        check();
-        void exited.then(() => {
-          if (waiters.delete(check)) reject(new Error(`\`${command}\` exited (${child.exitCode}) before printing ${pattern}:\n${out}`));
-        });
-      }),
+    ...watchOutput(child, `\`${command}\``),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode ?? child.signalCode;
       const signal = (name: NodeJS.Signals) => {
