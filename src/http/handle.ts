@@ -60,9 +60,14 @@ export function createReplyCache(generation: () => number) {
 export function isCanonicalPath(event: H3Event): boolean {
   const raw = (event.runtime?.node?.req as { url?: string } | undefined)?.url; // absent in-process: already parsed
   const path = event.url.pathname;
+  if (path.length > 1 && path.endsWith('/')) return false;
+  if (raw === undefined) return true;
+  // Every call pays this: compare in place, without splitting or a regular expression for the usual origin form.
+  const query = raw.indexOf('?');
+  const end = query < 0 ? raw.length : query;
+  if (raw.startsWith('/')) return end === path.length && raw.startsWith(path);
   // RFC 9112 §3.2.2: a request target may come in absolute form (`http://host/api/…`); its path is what counts.
-  const target = raw?.split('?', 1)[0]!.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '');
-  return (target === undefined || target === path) && (path === '/' || !path.endsWith('/'));
+  return raw.slice(0, end).replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '') === path;
 }
 
 /**
