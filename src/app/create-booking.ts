@@ -132,6 +132,7 @@ export function createBooking(ctx: AppContext, order: BookingOrder, source: Book
         reasonId: order.reasonId,
         startAt: slot.startAt,
         status: 'booked',
+        actor: source,
         customer: { firstName: text(values.first_name), lastName: text(values.last_name), email },
       },
       unixSeconds(now),

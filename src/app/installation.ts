@@ -62,6 +62,9 @@ export function checkInitAnswer(name: keyof InitAnswers, value: string): string 
   }
 }
 
+/** A new installation reminds customers 24 hours ahead (`planner reminders set` changes it). */
+export const DEFAULT_REMINDER_OFFSETS = [24 * 60];
+
 /**
  * Completes the installation: settings and the default form fields, in one transaction.
  * Leaves the API disabled. Refuses an installation that is already initialised.
@@ -79,6 +82,7 @@ export function initInstallation(ctx: AppContext, answers: InitAnswers): Configu
       timeZone: answers.timeZone,
       locale: answers.locale as Locale,
       notifyEmail: answers.notifyEmail,
+      reminderOffsets: DEFAULT_REMINDER_OFFSETS,
       at,
     });
     if (!done) throw alreadyInitialised(ctx);

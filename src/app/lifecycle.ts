@@ -1,9 +1,9 @@
 import { isNote } from '../domain/checks.ts';
-import { invalid } from '../errors.ts';
+import { AppError, invalid } from '../errors.ts';
 import { changeMessages, type BookingFacts } from '../mail/messages.ts';
 import { cancelBookingRow, findBooking, moveBookingRow, type Booking } from '../store/bookings.ts';
 import { enqueue } from '../store/outbox.ts';
-import { emitBookingEvent, type BookingEventFacts } from '../webhooks/events.ts';
+import { emitBookingEvent, type Actor, type BookingEventFacts } from '../webhooks/events.ts';
 import { availabilityOf, findFreeSlot } from './availability.ts';
 import { requireBooking } from './bookings.ts';
 import { inBookingTransaction } from './create-booking.ts';
@@ -30,7 +30,7 @@ function factsOf(settings: ConfiguredSettings, booking: Booking): BookingFacts {
 }
 
 /** What a webhook event says of the booking as it stands now. */
-export function eventFactsOf(booking: Booking, previousStartAt?: number): BookingEventFacts {
+export function eventFactsOf(booking: Booking, actor: Actor, previousStartAt?: number): BookingEventFacts {
   return {
     bookingId: booking.id,
     reference: booking.reference,
@@ -40,8 +40,28 @@ export function eventFactsOf(booking: Booking, previousStartAt?: number): Bookin
     startAt: booking.startAt,
     previousStartAt,
     status: booking.status,
+    actor,
     customer: { firstName: booking.customerFirstName, lastName: booking.customerLastName, email: booking.customerEmail },
   };
+}
+
+/** Who changes a booking, and (from a form the customer saw) the version they saw. */
+export interface ChangeBy {
+  /** Who acts (in the webhook payload); default admin. */
+  actor?: Actor;
+  /**
+   * The booking's `sequence` when the change was asked for (the self-service page's forms carry it): when the
+   * booking has changed since, nothing is done and a `conflict` is thrown, so a form sent twice (two tabs, the
+   * back button) makes one change. Checked under the write lock.
+   */
+  expectedSequence?: number;
+}
+
+/** Throws `conflict` when the booking is no longer the version the change was asked for. */
+function requireSequence(found: Booking, expected: number | undefined): void {
+  if (expected !== undefined && found.sequence !== expected) {
+    throw new AppError('conflict', `booking ${found.reference} has changed since this was asked for`);
+  }
 }
 
 /**
@@ -49,7 +69,7 @@ export function eventFactsOf(booking: Booking, previousStartAt?: number): Bookin
  * transaction: the customer's cancellation mail with an .ics METHOD:CANCEL of the same UID (unless `notify` is
  * false), and the `booking.cancelled` webhook event.
  */
-export function cancelBooking(ctx: AppContext, idOrReference: string, options: { reason?: string; notify: boolean }): Booking {
+export function cancelBooking(ctx: AppContext, idOrReference: string, options: { reason?: string; notify: boolean } & ChangeBy): Booking {
   const settings = requireConfigured(ctx);
   const reason = options.reason?.trim() || null;
   if (reason !== null && !isNote(reason, true)) throw invalid('--reason must be one line of at most 500 characters, without text-direction controls');
@@ -57,6 +77,7 @@ export function cancelBooking(ctx: AppContext, idOrReference: string, options: {
   const at = now.toISOString();
   return inBookingTransaction(ctx, 'the booking could not be cancelled', () => {
     const found = requireBooking(ctx, idOrReference);
+    requireSequence(found, options.expectedSequence);
     if (found.status === 'cancelled') throw invalid(`booking ${found.reference} is already cancelled`);
     cancelBookingRow(ctx.store, found.id, reason, at);
     const cancelled = findBooking(ctx.store, found.id)!;
@@ -65,7 +86,7 @@ export function cancelBooking(ctx: AppContext, idOrReference: string, options: {
         enqueue(ctx.store, cancelled.id, message, unixSeconds(now), at);
       }
     }
-    emitBookingEvent(ctx.store, 'booking.cancelled', eventFactsOf(cancelled), unixSeconds(now), at);
+    emitBookingEvent(ctx.store, 'booking.cancelled', eventFactsOf(cancelled, options.actor ?? 'admin'), unixSeconds(now), at);
     return cancelled;
   });
 }
@@ -76,12 +97,13 @@ export function cancelBooking(ctx: AppContext, idOrReference: string, options: {
  * the booking itself does not count against its new time); the minimum notice only when `force` is false. Sends
  * the customer an update with an .ics of a higher SEQUENCE (unless `notify` is false) and `booking.changed`.
  */
-export function moveBooking(ctx: AppContext, idOrReference: string, slot: string, options: { notify: boolean; force: boolean }): Booking {
+export function moveBooking(ctx: AppContext, idOrReference: string, slot: string, options: { notify: boolean; force: boolean } & ChangeBy): Booking {
   const settings = requireConfigured(ctx);
   const now = ctx.now();
   const at = now.toISOString();
   return inBookingTransaction(ctx, 'the booking could not be moved', () => {
     const found = requireBooking(ctx, idOrReference);
+    requireSequence(found, options.expectedSequence);
     if (found.status === 'cancelled') throw invalid(`booking ${found.reference} is cancelled: book a new appointment instead`);
     const { input } = availabilityOf(ctx, found.scheduleId, found.reasonId);
     const rules = options.force ? { ...input.rules, noticeMinutes: 0 } : input.rules;
@@ -94,7 +116,7 @@ export function moveBooking(ctx: AppContext, idOrReference: string, slot: string
         enqueue(ctx.store, moved.id, message, unixSeconds(now), at);
       }
     }
-    emitBookingEvent(ctx.store, 'booking.changed', eventFactsOf(moved, found.startAt), unixSeconds(now), at);
+    emitBookingEvent(ctx.store, 'booking.changed', eventFactsOf(moved, options.actor ?? 'admin', found.startAt), unixSeconds(now), at);
     return moved;
   });
 }

@@ -25,6 +25,32 @@ export interface BookingFacts {
   fields: { label: string; value: string | boolean }[];
 }
 
+/**
+ * Where a customer mail's link to the self-service page goes. The link's token is made only when the mail is sent
+ * (and only its hash is stored), so the outbox keeps this mark instead: `withManageLink` puts the link there, or
+ * takes the mark's line out while the page is off. It holds a NUL, which no name or value a mail shows can contain
+ * (`CONTROL` in domain/checks.ts).
+ */
+export const MANAGE_MARK = '\u0000manage-link\u0000';
+
+/**
+ * Returns the text and HTML of a message with its manage mark replaced by the link to `url` (in the locale's words),
+ * or with the mark's line removed when `url` is undefined (the page is off). A message without the mark is returned
+ * as it is.
+ */
+export function withManageLink<T extends { text: string; html: string }>(message: T, locale: Locale, url: string | undefined): T {
+  if (!message.text.includes(MANAGE_MARK) && !message.html.includes(MANAGE_MARK)) return message;
+  const words = WORDS[locale];
+  return {
+    ...message,
+    text: message.text.replace(`${MANAGE_MARK}\n`, url === undefined ? '' : `${words.manageLink}\n${url}\n`),
+    html: message.html.replace(
+      `<p>${MANAGE_MARK}</p>`,
+      url === undefined ? '' : `<p>${escapeHtml(words.manageLink)}<br><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p>`,
+    ),
+  };
+}
+
 /** Returns text with the five HTML-special characters escaped, so nothing a customer typed can become markup. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -78,8 +104,8 @@ export function bookingMessages(facts: BookingFacts, stamp: number): OutgoingMes
       kind: 'confirmation',
       recipient: facts.customerEmail,
       subject: oneLine(words.confirmationSubject(facts, when)),
-      text: textBlock(intro, appointment, [words.calendar, facts.practiceName]),
-      html: htmlBlock(intro, appointment, [words.calendar, facts.practiceName]),
+      text: textBlock(intro, appointment, [words.calendar, MANAGE_MARK, facts.practiceName]),
+      html: htmlBlock(intro, appointment, [words.calendar, MANAGE_MARK, facts.practiceName]),
       ics,
     });
   }
@@ -122,7 +148,7 @@ export function changeMessages(
   ];
   const cancel = change.kind === 'cancellation';
   const intro = [words.greeting(facts.customerName), cancel ? words.cancelled : words.moved];
-  const outro = [cancel ? words.cancelCalendar : words.movedCalendar, facts.practiceName];
+  const outro = cancel ? [words.cancelCalendar, facts.practiceName] : [words.movedCalendar, MANAGE_MARK, facts.practiceName];
   return [
     {
       kind: change.kind,

@@ -33,6 +33,7 @@ export const WORDS = {
     moved: 'your appointment has been moved to a new time.',
     previously: 'Previously',
     movedCalendar: 'The attached calendar file (appointment.ics) updates it in your calendar.',
+    manageLink: 'To cancel or change your appointment, open this page:',
   },
   de: {
     confirmationSubject: (f: BookingFacts, when: string) => `Ihr Termin bei ${f.practiceName}: ${when}`,
@@ -61,6 +62,7 @@ export const WORDS = {
     moved: 'Ihr Termin wurde auf eine neue Zeit verlegt.',
     previously: 'Bisher',
     movedCalendar: 'Mit der angehängten Kalenderdatei (appointment.ics) aktualisieren Sie ihn in Ihrem Kalender.',
+    manageLink: 'Auf dieser Seite können Sie Ihren Termin absagen oder verlegen:',
   },
 } as const;
 

@@ -2,6 +2,8 @@ import type { Store } from '../store/db.ts';
 import { claim, dueMessages, markFailed, markRetry, markSent, type OutboxEntry } from '../store/outbox.ts';
 import type { Settings } from '../store/settings.ts';
 import { addressOf } from '../domain/checks.ts';
+import { createManageToken } from '../store/manage-links.ts';
+import { MANAGE_MARK, withManageLink } from './messages.ts';
 import { createMailer, describeFailure, smtpCodeOf, type Mailer } from './sender.ts';
 import { startPump } from '../queue/pump.ts';
 import { decideRetry, DEFAULT_RETRY, type AttemptOutcome, type RetrySettings } from '../queue/retry-policy.ts';
@@ -53,8 +55,15 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     const domain = addressOf(from).split('@')[1] || 'planner.invalid';
     let outcome: AttemptOutcome;
     try {
+      // The link to the self-service page is made now, for this mail only, while the page is on (else the mark's
+      // line goes): its token exists in clear only here and in the mail.
+      const link =
+        settings.portal && entry.bookingId !== null && entry.text.includes(MANAGE_MARK)
+          ? `${settings.portal.url}/manage/${createManageToken(store, entry.bookingId, new Date(nowMs()).toISOString())}`
+          : undefined;
+      const message = withManageLink(entry, settings.locale, link);
       // A stable Message-ID per message: a receiver can drop the copy of a retry it had already taken.
-      await mailerFor(settings.mailUrl).send(from, entry, `<outbox-${entry.id}-${entry.retryFrom}@${domain}>`);
+      await mailerFor(settings.mailUrl).send(from, message, `<outbox-${entry.id}-${entry.retryFrom}@${domain}>`);
       outcome = { delivered: true };
     } catch (error) {
       outcome = { delivered: false, reason: describeFailure(error), smtpCode: smtpCodeOf(error) };

@@ -179,4 +179,45 @@ export const migrations: readonly string[] = [
   CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at);
   CREATE INDEX webhook_deliveries_by_hook ON webhook_deliveries (webhook_id, id);
   `,
+  // 4: reminders and the customer's self-service page (issue 15). Reminders are outbox messages with a not-before
+  // time (next_attempt_at); a reminder that is not sent because its booking was cancelled or moved, or because its
+  // appointment had begun when it came due, is 'dropped' with the reason in last_error. The outbox is rebuilt for
+  // the new kind and status, and gains an index by booking (a cancel or move drops that booking's reminders).
+  // Existing installations keep reminders off (nothing changes for them on upgrade); new ones get 24 h (1440 minutes,
+  // set by planner init). The page's links: one random token per mail sent, stored only as its SHA-256.
+  `
+  ALTER TABLE settings ADD COLUMN reminder_offsets TEXT NOT NULL DEFAULT ''; -- minutes before the start, comma-separated, largest first; '' = off
+  ALTER TABLE settings ADD COLUMN portal_url TEXT; -- the public base URL of the /manage/ pages; NULL = the page is off
+  ALTER TABLE settings ADD COLUMN portal_cancel_until INTEGER NOT NULL DEFAULT 24 CHECK (portal_cancel_until BETWEEN 0 AND 8760); -- hours before the start
+  ALTER TABLE settings ADD COLUMN portal_reschedule INTEGER NOT NULL DEFAULT 1 CHECK (portal_reschedule IN (0, 1));
+  ALTER TABLE settings ADD COLUMN portal_secret TEXT; -- key of the page's form tokens (HMAC-SHA-256), made when first enabled
+
+  CREATE TABLE outbox_4 (
+    id              INTEGER PRIMARY KEY,
+    booking_id      INTEGER REFERENCES bookings (id),
+    kind            TEXT NOT NULL CHECK (kind IN ('confirmation', 'notice', 'cancellation', 'update', 'reminder')),
+    recipient       TEXT NOT NULL,
+    subject         TEXT NOT NULL,
+    body            TEXT NOT NULL,
+    status          TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'sent', 'failed', 'dropped')),
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL, -- for a reminder: when it is due (not before)
+    lease_until     INTEGER NOT NULL DEFAULT 0,
+    retry_from      INTEGER NOT NULL,
+    last_error      TEXT,
+    created_at      TEXT NOT NULL,
+    sent_at         TEXT
+  ) STRICT;
+  INSERT INTO outbox_4 SELECT * FROM outbox;
+  DROP TABLE outbox;
+  ALTER TABLE outbox_4 RENAME TO outbox;
+  CREATE INDEX outbox_due ON outbox (status, next_attempt_at);
+  CREATE INDEX outbox_by_booking ON outbox (booking_id, kind, status);
+
+  CREATE TABLE manage_links (
+    token_hash TEXT PRIMARY KEY, -- SHA-256 (hex) of the token in the link; the token itself is never stored
+    booking_id INTEGER NOT NULL REFERENCES bookings (id),
+    created_at TEXT NOT NULL
+  ) STRICT, WITHOUT ROWID;
+  `,
 ];

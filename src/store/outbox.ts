@@ -1,7 +1,8 @@
 import type { Store } from './db.ts';
 
-export type OutboxKind = 'confirmation' | 'notice' | 'cancellation' | 'update';
-export type OutboxStatus = 'pending' | 'sent' | 'failed';
+export type OutboxKind = 'confirmation' | 'notice' | 'cancellation' | 'update' | 'reminder';
+/** `dropped`: a reminder not sent because its booking was cancelled or moved, or its appointment had begun (why: last_error). */
+export type OutboxStatus = 'pending' | 'sent' | 'failed' | 'dropped';
 
 /** A message as the builders make it: what is sent, and to whom. */
 export interface OutgoingMessage {

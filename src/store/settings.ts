@@ -18,6 +18,22 @@ export interface Settings {
   rateLimit: number;
   mailUrl: string | null;
   mailFrom: string | null;
+  /** Minutes before an appointment that its reminders are due, largest first; empty: no reminders. */
+  reminderOffsets: number[];
+  /** The customer's self-service page: null while it is off. */
+  portal: PortalSettings | null;
+  /** The key of the page's form tokens (made when the page is first enabled, kept when it is disabled). */
+  portalSecret: string | null;
+}
+
+/** The self-service page's settings (`planner portal enable`). */
+export interface PortalSettings {
+  /** The public base URL, without a trailing slash: links are `<url>/manage/<token>`. */
+  url: string;
+  /** Hours before the start after which the page refuses to cancel or move. */
+  cancelUntilHours: number;
+  /** Whether customers may move their appointment on the page (cancelling is always offered). */
+  reschedule: boolean;
 }
 
 interface SettingsRow {
@@ -32,6 +48,11 @@ interface SettingsRow {
   rate_limit: number;
   mail_url: string | null;
   mail_from: string | null;
+  reminder_offsets: string;
+  portal_url: string | null;
+  portal_cancel_until: number;
+  portal_reschedule: number;
+  portal_secret: string | null;
 }
 
 /** Returns the settings row. */
@@ -49,20 +70,23 @@ export function readSettings(store: Store): Settings {
     rateLimit: row.rate_limit,
     mailUrl: row.mail_url,
     mailFrom: row.mail_from,
+    reminderOffsets: row.reminder_offsets === '' ? [] : row.reminder_offsets.split(',').map(Number),
+    portal: row.portal_url === null ? null : { url: row.portal_url, cancelUntilHours: row.portal_cancel_until, reschedule: row.portal_reschedule === 1 },
+    portalSecret: row.portal_secret,
   };
 }
 
 /** Records the answers of `planner init`; returns false when the installation was already configured. */
 export function markConfigured(
   store: Store,
-  values: { practiceName: string; timeZone: string; locale: Locale; notifyEmail: string; at: string },
+  values: { practiceName: string; timeZone: string; locale: Locale; notifyEmail: string; reminderOffsets: number[]; at: string },
 ): boolean {
   const result = store
     .sql(
-      `UPDATE settings SET practice_name = ?, time_zone = ?, locale = ?, notify_email = ?, configured_at = ?
+      `UPDATE settings SET practice_name = ?, time_zone = ?, locale = ?, notify_email = ?, reminder_offsets = ?, configured_at = ?
        WHERE id = 1 AND configured_at IS NULL`,
     )
-    .run(values.practiceName, values.timeZone, values.locale, values.notifyEmail, values.at);
+    .run(values.practiceName, values.timeZone, values.locale, values.notifyEmail, values.reminderOffsets.join(','), values.at);
   return result.changes === 1;
 }
 
@@ -84,4 +108,20 @@ export function setRateLimit(store: Store, perMinute: number): void {
 /** Stores the SMTP settings (the URL may carry a password: this file is 0600). */
 export function setMailSettings(store: Store, url: string, from: string): void {
   store.sql('UPDATE settings SET mail_url = ?, mail_from = ? WHERE id = 1').run(url, from);
+}
+
+/** Sets the reminder offsets (minutes before the start, largest first; empty: off). */
+export function setReminderOffsets(store: Store, minutes: number[]): void {
+  store.sql('UPDATE settings SET reminder_offsets = ? WHERE id = 1').run(minutes.join(','));
+}
+
+/** Turns the self-service page on with `portal` (making its form key once, if there is none), or off (null). */
+export function setPortal(store: Store, portal: PortalSettings | null, newSecret: () => string): void {
+  if (portal === null) {
+    store.sql('UPDATE settings SET portal_url = NULL WHERE id = 1').run();
+    return;
+  }
+  store
+    .sql('UPDATE settings SET portal_url = ?, portal_cancel_until = ?, portal_reschedule = ?, portal_secret = coalesce(portal_secret, ?) WHERE id = 1')
+    .run(portal.url, portal.cancelUntilHours, portal.reschedule ? 1 : 0, newSecret());
 }

@@ -4,6 +4,9 @@ import type { Store } from '../store/db.ts';
 import type { BookingStatus } from '../store/bookings.ts';
 import { enqueueDelivery, listWebhooks, type EventType } from '../store/webhooks.ts';
 
+/** Who made a change: the customer on the self-service page, the admin with the CLI, or an integrator's API call. */
+export type Actor = 'customer' | 'admin' | 'api';
+
 /** What an event says of a booking. Times are Unix seconds. */
 export interface BookingEventFacts {
   bookingId: number;
@@ -15,6 +18,7 @@ export interface BookingEventFacts {
   /** The slot before a move (booking.changed only). */
   previousStartAt?: number;
   status: BookingStatus;
+  actor: Actor;
   customer: { firstName: string; lastName: string; email: string | null };
 }
 
@@ -37,6 +41,7 @@ export function eventData(facts: BookingEventFacts, includeCustomer: boolean): R
     slot: utcText(facts.startAt),
     ...(facts.previousStartAt === undefined ? {} : { previous_slot: utcText(facts.previousStartAt) }),
     status: facts.status,
+    actor: facts.actor,
     ...(includeCustomer ? { customer: { first_name: facts.customer.firstName, last_name: facts.customer.lastName, email: facts.customer.email } } : {}),
   };
 }

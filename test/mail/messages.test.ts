@@ -1,6 +1,6 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { bookingMessages, escapeHtml, type BookingFacts } from '../../src/mail/messages.ts';
+import { bookingMessages, changeMessages, escapeHtml, MANAGE_MARK, withManageLink, type BookingFacts } from '../../src/mail/messages.ts';
 import { localWhen } from '../../src/mail/translations.ts';
 
 const STAMP = Date.parse('2026-11-21T12:00:00Z') / 1000;
@@ -102,5 +102,32 @@ describe('booking messages', () => {
   it('shows local time in the practice zone, also in the southern hemisphere', () => {
     expect(localWhen(FACTS.startAt, 'Australia/Sydney', 'en-GB')).toBe('Tuesday, 24 November 2026, 19:30 (Australia/Sydney)');
     expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&#60;a href=&#34;x&#34;&#62;&#39;&#38;&#39;&#60;/a&#62;');
+  });
+});
+
+describe('the link to the self-service page (filled in when a mail is sent)', () => {
+  const [confirmation, notice] = bookingMessages(FACTS, STAMP);
+  const link = 'https://book.example/manage/abc"<x>';
+
+  it('the customer mails that may change the booking hold the mark; the notice and the cancellation do not', () => {
+    expect(confirmation!.text).toContain(MANAGE_MARK);
+    expect(confirmation!.html).toContain(`<p>${MANAGE_MARK}</p>`);
+    const [update] = changeMessages(FACTS, STAMP, { kind: 'update', sequence: 1, previousStartAt: FACTS.startAt - 3600 });
+    expect(update!.text).toContain(MANAGE_MARK);
+    expect(notice!.text + notice!.html).not.toContain(MANAGE_MARK);
+    const [cancellation] = changeMessages(FACTS, STAMP, { kind: 'cancellation', sequence: 1, reason: null });
+    expect(cancellation!.text + cancellation!.html).not.toContain(MANAGE_MARK);
+  });
+
+  it('puts the link in its own lines (escaped in HTML), or takes the line out while the page is off', () => {
+    const on = withManageLink(confirmation!, 'en', link);
+    expect(on.text).toContain(`\nTo cancel or change your appointment, open this page:\n${link}\n`);
+    expect(on.html).toContain('<a href="https://book.example/manage/abc&#34;&#60;x&#62;">');
+    expect(withManageLink(confirmation!, 'de', link).text).toContain('Termin absagen oder verlegen');
+    const off = withManageLink(confirmation!, 'en', undefined);
+    expect(off.text + off.html).not.toContain(MANAGE_MARK);
+    expect(off.text).toBe(confirmation!.text.replace(`${MANAGE_MARK}\n`, ''));
+    expect(off.text).not.toContain('\u0000');
+    expect(withManageLink(notice!, 'en', link)).toBe(notice);
   });
 });

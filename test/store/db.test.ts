@@ -56,9 +56,36 @@ describe('openStore', () => {
     raw.close();
     const store = openStore(file);
     try {
-      expect(store.schemaVersion()).toBe(3);
+      expect(store.schemaVersion()).toBe(migrations.length);
       expect(store.db.prepare('SELECT id, status, sequence FROM bookings').all()).toEqual([{ id: 1, status: 'booked', sequence: 0 }]);
       expect(store.db.prepare('SELECT booking_id, kind, status FROM outbox').all()).toEqual([{ booking_id: 1, kind: 'confirmation', status: 'pending' }]);
+      expect(store.db.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
+      expect(store.db.prepare('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' });
+    } finally {
+      store.close();
+    }
+  });
+
+  it('migration 4 keeps the messages of a version 3 file and leaves reminders off for an existing installation', () => {
+    const file = tempDb();
+    const raw = new DatabaseSync(file);
+    raw.exec('PRAGMA foreign_keys = ON');
+    for (const migration of migrations.slice(0, 3)) raw.exec(migration);
+    raw.exec(`
+      PRAGMA user_version = 3;
+      UPDATE settings SET practice_name = 'P', time_zone = 'Europe/Berlin', notify_email = 'desk@p.example', configured_at = 'x';
+      INSERT INTO schedules (id, name, days_ahead, notice_minutes, step_minutes, capacity, created_at) VALUES (1, 'S', 30, 0, 15, 1, 'x');
+      INSERT INTO reasons (id, schedule_id, name, duration_minutes, position) VALUES (1, 1, 'R', 30, 1);
+      INSERT INTO customers (id, email, email_key, first_name, last_name, created_at) VALUES (1, 'a@b.example', 'a@b.example', 'A', 'B', 'x');
+      INSERT INTO bookings (id, reference, schedule_id, reason_id, customer_id, start_at, end_at, source, created_at) VALUES (1, 'REF', 1, 1, 1, 100, 1900, 'api', 'x');
+      INSERT INTO outbox (booking_id, kind, recipient, subject, body, status, next_attempt_at, retry_from, created_at) VALUES (1, 'update', 'a@b.example', 'S', '{}', 'failed', 7, 7, 'x');
+    `);
+    raw.close();
+    const store = openStore(file);
+    try {
+      expect(store.schemaVersion()).toBe(4);
+      expect(store.db.prepare('SELECT booking_id, kind, status, next_attempt_at FROM outbox').all()).toEqual([{ booking_id: 1, kind: 'update', status: 'failed', next_attempt_at: 7 }]);
+      expect(store.db.prepare('SELECT reminder_offsets, portal_url FROM settings').get()).toEqual({ reminder_offsets: '', portal_url: null });
       expect(store.db.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
       expect(store.db.prepare('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' });
     } finally {

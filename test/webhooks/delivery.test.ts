@@ -180,7 +180,7 @@ describe('webhook back-off (fixed clock, in-process)', () => {
     initInstallation(ctx, { practiceName: 'P', timeZone: 'Europe/Berlin', notifyEmail: 'desk@p.example', locale: 'en' });
     const port = await freePort();
     const hook = addWebhook(ctx, `http://127.0.0.1:${port}/hook`, { includeCustomer: false, allowInsecure: true });
-    const facts = { bookingId: 1, reference: 'R', customerId: 1, scheduleId: 1, reasonId: 1, startAt: now / 1000, status: 'booked' as const, customer: { firstName: '', lastName: '', email: null } };
+    const facts = { bookingId: 1, reference: 'R', customerId: 1, scheduleId: 1, reasonId: 1, startAt: now / 1000, status: 'booked' as const, actor: 'api' as const, customer: { firstName: '', lastName: '', email: null } };
     emitBookingEvent(store, 'booking.created', facts, now / 1000, new Date(now).toISOString());
     const lines: string[] = [];
     const worker = startWebhookWorker({ store, log: (line) => lines.push(line), pollMs: 3_600_000, nowMs: () => now, retry: { baseSeconds: 30 } });

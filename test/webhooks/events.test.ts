@@ -39,7 +39,7 @@ describe('booking life-cycle events reach a real receiver, from a real server', 
       id: expect.stringMatching(/^evt_[0-9a-f]{32}$/),
       type: 'booking.created',
       created_at: expect.any(String),
-      data: { booking_id: created.body.booking_id, booking_details_id: created.body.booking_details_id, user_id: created.body.user_id, schedule: 1, reason: 1, slot: created.body.slot, status: 'booked' },
+      data: { booking_id: created.body.booking_id, booking_details_id: created.body.booking_details_id, user_id: created.body.user_id, schedule: 1, reason: 1, slot: created.body.slot, status: 'booked', actor: 'api' },
     });
     expect(createdEvent!.headers['planner-event-id']).toBe(createdEvent!.json.id);
     // The README's 10 lines accept it, and refuse a changed body or another secret.
@@ -60,13 +60,13 @@ describe('booking life-cycle events reach a real receiver, from a real server', 
     const target = (await slotsOf()).at(-1)!;
     const moved = await cliJson(db, 'bookings', 'move', created.body.booking_details_id, target);
     const [, , changed] = await receiver.next(3);
-    expect(changed!.json).toMatchObject({ type: 'booking.changed', data: { booking_id: created.body.booking_id, previous_slot: created.body.slot, slot: moved.start, status: 'booked' } });
+    expect(changed!.json).toMatchObject({ type: 'booking.changed', data: { booking_id: created.body.booking_id, previous_slot: created.body.slot, slot: moved.start, status: 'booked', actor: 'admin' } });
     expect(verifySignature(secret, changed!.headers['planner-signature'] as string, changed!.body, Math.floor(Date.now() / 1000))).toBe(true);
 
     // Cancel: booking.cancelled; four events, four ids.
     await cliJson(db, 'bookings', 'cancel', String(other.body.booking_id), '--reason', 'Practice closed');
     const [, , , gone] = await receiver.next(4);
-    expect(gone!.json).toMatchObject({ type: 'booking.cancelled', data: { booking_id: other.body.booking_id, slot: other.body.slot, status: 'cancelled' } });
+    expect(gone!.json).toMatchObject({ type: 'booking.cancelled', data: { booking_id: other.body.booking_id, slot: other.body.slot, status: 'cancelled', actor: 'admin' } });
     expect(new Set(receiver.received.map((r) => r.json.id)).size).toBe(4);
   });
 
