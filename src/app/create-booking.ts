@@ -11,6 +11,7 @@ import { unixSeconds, type AppContext } from './context.ts';
 import { requireConfigured } from './installation.ts';
 import { availabilityOf, findFreeSlot, scheduleAndReason } from './availability.ts';
 import { EMAIL_FIELD } from './fields.ts';
+import { scheduleReminders } from './reminders.ts';
 
 export interface BookingOrder {
   scheduleId: number;
@@ -120,6 +121,8 @@ export function createBooking(ctx: AppContext, order: BookingOrder, source: Book
     };
     // The mails are written with the booking: if one is written, so is the other.
     for (const message of bookingMessages(facts, unixSeconds(now))) enqueue(ctx.store, bookingId, message, unixSeconds(now), at);
+    // And its reminders, each due at its time before the start.
+    scheduleReminders(ctx, facts, { id: bookingId, sequence: 0 }, settings.reminderOffsets, now);
     // So is the webhook event: every hook that asked for new bookings gets one delivery of it.
     emitBookingEvent(
       ctx.store,

@@ -3,7 +3,7 @@ import { describeFailure, createMailer, maskUrl, parseMailUrl, passwordMayTravel
 import { isTimeZone } from '../domain/zone.ts';
 import { migrations } from '../store/migrations.ts';
 import { outboxCounts } from '../store/outbox.ts';
-import type { AppContext } from './context.ts';
+import { unixSeconds, type AppContext } from './context.ts';
 import { isConfigured } from './installation.ts';
 import { looksLikeToken } from '../domain/token.ts';
 import { loadArgon2 } from './token.ts';
@@ -87,7 +87,7 @@ export async function diagnose(ctx: AppContext, options: DoctorOptions): Promise
       : { name: 'token', status: 'warn', detail: 'none: every call answers 401 (planner token new)' },
   );
 
-  const queue = outboxCounts(ctx.store);
+  const queue = outboxCounts(ctx.store, unixSeconds(ctx.now()));
   if (!settings.mailUrl) {
     checks.push({ name: 'mail', status: 'warn', detail: `not configured: ${queue.pending} message(s) wait (planner mail set)` });
   } else {

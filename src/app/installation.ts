@@ -103,7 +103,7 @@ export interface Status {
   locale: Locale;
   notifyEmail: string | null;
   api: { enabled: boolean; tokenPresent: boolean; tokenCreatedAt: string | null; rateLimitPerMinute: number };
-  mail: { configured: boolean; from: string | null; pending: number; failed: number };
+  mail: { configured: boolean; from: string | null; pending: number; scheduled: number; failed: number };
   /** Every hook, with deliveries waiting (and how many of those are being retried) or failed: a failing hook shows here. */
   webhooks: { id: number; url: string; waiting: number; retrying: number; failed: number; lastError: string | null }[];
   counts: Counts;
@@ -126,7 +126,7 @@ export function getStatus(ctx: AppContext): Status {
       tokenCreatedAt: settings.tokenCreatedAt,
       rateLimitPerMinute: settings.rateLimit,
     },
-    mail: { configured: settings.mailUrl !== null, from: settings.mailFrom, ...outboxCounts(ctx.store) },
+    mail: { configured: settings.mailUrl !== null, from: settings.mailFrom, ...outboxCounts(ctx.store, unixSeconds(ctx.now())) },
     webhooks: webhookHealth(ctx.store).map(({ webhookId, ...health }) => ({ id: webhookId, ...health })),
     counts: countRows(ctx.store, unixSeconds(ctx.now())),
   };

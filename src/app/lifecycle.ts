@@ -9,6 +9,7 @@ import { requireBooking } from './bookings.ts';
 import { inBookingTransaction } from './create-booking.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { requireConfigured, type ConfiguredSettings } from './installation.ts';
+import { dropBookingReminders, scheduleReminders } from './reminders.ts';
 
 /** The facts the customer's messages are written from, as the booking stands now. */
 function factsOf(settings: ConfiguredSettings, booking: Booking): BookingFacts {
@@ -67,7 +68,7 @@ function requireSequence(found: Booking, expected: number | undefined): void {
 /**
  * Cancels a booking: it stays (status cancelled, with the reason) and its time is free again at once. In the same
  * transaction: the customer's cancellation mail with an .ics METHOD:CANCEL of the same UID (unless `notify` is
- * false), and the `booking.cancelled` webhook event.
+ * false), its pending reminders dropped, and the `booking.cancelled` webhook event.
  */
 export function cancelBooking(ctx: AppContext, idOrReference: string, options: { reason?: string; notify: boolean } & ChangeBy): Booking {
   const settings = requireConfigured(ctx);
@@ -81,6 +82,7 @@ export function cancelBooking(ctx: AppContext, idOrReference: string, options: {
     if (found.status === 'cancelled') throw invalid(`booking ${found.reference} is already cancelled`);
     cancelBookingRow(ctx.store, found.id, reason, at);
     const cancelled = findBooking(ctx.store, found.id)!;
+    dropBookingReminders(ctx, cancelled.id, 'cancelled'); // a cancelled booking gets no more reminders
     if (options.notify) {
       for (const message of changeMessages(factsOf(settings, cancelled), unixSeconds(now), { kind: 'cancellation', sequence: cancelled.sequence, reason })) {
         enqueue(ctx.store, cancelled.id, message, unixSeconds(now), at);
@@ -95,7 +97,9 @@ export function cancelBooking(ctx: AppContext, idOrReference: string, options: {
  * Moves a booking to another local time (`YYYY-MM-DD HH:MM:SS`), keeping its id and reference. The new time is
  * checked exactly as for a new booking, in the same kind of transaction (hours, closures, look-ahead, capacity;
  * the booking itself does not count against its new time); the minimum notice only when `force` is false. Sends
- * the customer an update with an .ics of a higher SEQUENCE (unless `notify` is false) and `booking.changed`.
+ * the customer an update with an .ics of a higher SEQUENCE (unless `notify` is false) and `booking.changed`; drops
+ * the pending reminders of the old time and writes those of the new one (with the new SEQUENCE), also when
+ * `notify` is false.
  */
 export function moveBooking(ctx: AppContext, idOrReference: string, slot: string, options: { notify: boolean; force: boolean } & ChangeBy): Booking {
   const settings = requireConfigured(ctx);
@@ -111,6 +115,9 @@ export function moveBooking(ctx: AppContext, idOrReference: string, slot: string
     if (free.startAt === found.startAt) throw invalid(`booking ${found.reference} is already at ${slot}`);
     moveBookingRow(ctx.store, found.id, free.startAt, free.startAt + input.durationMinutes * 60, at);
     const moved = findBooking(ctx.store, found.id)!;
+    // The reminders follow the new time: those of the old time go (with those already due), new ones are written.
+    dropBookingReminders(ctx, moved.id, 'moved');
+    scheduleReminders(ctx, factsOf(settings, moved), moved, settings.reminderOffsets, now);
     if (options.notify) {
       for (const message of changeMessages(factsOf(settings, moved), unixSeconds(now), { kind: 'update', sequence: moved.sequence, previousStartAt: found.startAt })) {
         enqueue(ctx.store, moved.id, message, unixSeconds(now), at);

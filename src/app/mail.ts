@@ -1,7 +1,9 @@
 import { invalid } from '../errors.ts';
 import { addressOf, isEmail } from '../domain/checks.ts';
 import { createMailer, describeFailure, maskUrl, parseMailUrl, PASSWORD_IN_CLEAR } from '../mail/sender.ts';
-import { requeueFailed, unsentMessages, type OutboxEntry } from '../store/outbox.ts';
+import { DROPPED_BY_CHANGE } from '../domain/reminders.ts';
+import { formatLocal } from '../domain/dates.ts';
+import { queueMessages, requeueFailed, type QueueEntry } from '../store/outbox.ts';
 import { setMailSettings } from '../store/settings.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { requireConfigured } from './installation.ts';
@@ -80,10 +82,27 @@ export async function sendTestMail(ctx: AppContext, to: string): Promise<string>
   }
 }
 
-/** Returns the messages not yet sent: pending (waiting or retrying) and failed. */
-export function mailQueue(ctx: AppContext): OutboxEntry[] {
-  requireConfigured(ctx);
-  return unsentMessages(ctx.store);
+/** How far back `planner mail queue` shows reminders dropped because they came due too late. */
+const DROPPED_SHOWN_SECONDS = 7 * 24 * 3600;
+
+/** A message as `planner mail queue` shows it: its section, its booking's reference, and when it is due, local. */
+export interface MailQueueEntry extends QueueEntry {
+  /** `next_attempt_at` in the installation's zone (`YYYY-MM-DD HH:MM`): a scheduled reminder's time. */
+  dueLocal: string;
+}
+
+/**
+ * Returns the outbox as `planner mail queue` shows it, in sections: waiting (due now or retrying), scheduled
+ * reminders (not yet due, by time), failed, and reminders the sender dropped in the last 7 days because they came
+ * due too late (the appointment had begun). Reminders dropped by a cancel or move are not shown.
+ */
+export function mailQueue(ctx: AppContext): MailQueueEntry[] {
+  const settings = requireConfigured(ctx);
+  const now = unixSeconds(ctx.now());
+  return queueMessages(ctx.store, now, now - DROPPED_SHOWN_SECONDS, DROPPED_BY_CHANGE).map((entry) => ({
+    ...entry,
+    dueLocal: formatLocal(new Date(entry.nextAttemptAt * 1000), settings.timeZone),
+  }));
 }
 
 /** Puts one failed message, or all (`all`), back in the queue; returns how many. */

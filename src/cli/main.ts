@@ -12,6 +12,7 @@ import { registerInit } from './commands/init.ts';
 import { registerMail } from './commands/mail.ts';
 import { registerOpenApi } from './commands/openapi.ts';
 import { registerReason } from './commands/reason.ts';
+import { registerReminders } from './commands/reminders.ts';
 import { registerSchedule } from './commands/schedule.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerStatus } from './commands/status.ts';
@@ -41,6 +42,7 @@ export function createProgram(): Command {
     registerField,
     registerBookings,
     registerMail,
+    registerReminders,
     registerWebhook,
     registerDemo,
     registerOpenApi,

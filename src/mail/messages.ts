@@ -160,3 +160,30 @@ export function changeMessages(
     },
   ];
 }
+
+/**
+ * Returns the customer's reminder of an appointment, or undefined without an e-mail: the appointment's rows as in
+ * the confirmation, the .ics of the booking as it stands (same UID, its current `sequence`) and the manage mark.
+ * `stamp` is when it is written (the .ics DTSTAMP): with the booking or its move, not when it is sent.
+ */
+export function reminderMessage(facts: BookingFacts, stamp: number, sequence: number): OutgoingMessage | undefined {
+  if (!facts.customerEmail) return undefined;
+  const words = WORDS[facts.locale];
+  const when = localWhen(facts.startAt, facts.timeZone, words.dateLocale);
+  const rows: Row[] = [
+    [words.what, facts.reasonName],
+    [words.when, when],
+    [words.where, facts.practiceName],
+    [words.reference, facts.reference],
+  ];
+  const intro = [words.greeting(facts.customerName), words.reminder];
+  const outro = [words.calendar, MANAGE_MARK, facts.practiceName];
+  return {
+    kind: 'reminder',
+    recipient: facts.customerEmail,
+    subject: oneLine(words.reminderSubject(facts, when)),
+    text: textBlock(intro, rows, outro),
+    html: htmlBlock(intro, rows, outro),
+    ics: bookingIcs(facts, stamp, sequence, 'REQUEST'),
+  };
+}

@@ -34,6 +34,8 @@ export const WORDS = {
     previously: 'Previously',
     movedCalendar: 'The attached calendar file (appointment.ics) updates it in your calendar.',
     manageLink: 'To cancel or change your appointment, open this page:',
+    reminderSubject: (f: BookingFacts, when: string) => `Reminder: your appointment at ${f.practiceName}, ${when}`,
+    reminder: 'this is a reminder of your appointment.',
   },
   de: {
     confirmationSubject: (f: BookingFacts, when: string) => `Ihr Termin bei ${f.practiceName}: ${when}`,
@@ -63,6 +65,8 @@ export const WORDS = {
     previously: 'Bisher',
     movedCalendar: 'Mit der angehängten Kalenderdatei (appointment.ics) aktualisieren Sie ihn in Ihrem Kalender.',
     manageLink: 'Auf dieser Seite können Sie Ihren Termin absagen oder verlegen:',
+    reminderSubject: (f: BookingFacts, when: string) => `Erinnerung: Ihr Termin bei ${f.practiceName}, ${when}`,
+    reminder: 'wir erinnern Sie an Ihren Termin.',
   },
 } as const;
 

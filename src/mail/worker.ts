@@ -1,7 +1,8 @@
 import type { Store } from '../store/db.ts';
-import { claim, dueMessages, markFailed, markRetry, markSent, type OutboxEntry } from '../store/outbox.ts';
+import { claim, dueMessages, markDropped, markFailed, markRetry, markSent, type DueMessage, type OutboxEntry } from '../store/outbox.ts';
 import type { Settings } from '../store/settings.ts';
 import { addressOf } from '../domain/checks.ts';
+import { DROPPED } from '../domain/reminders.ts';
 import { createManageToken } from '../store/manage-links.ts';
 import { MANAGE_MARK, withManageLink } from './messages.ts';
 import { createMailer, describeFailure, smtpCodeOf, type Mailer } from './sender.ts';
@@ -10,6 +11,14 @@ import { decideRetry, DEFAULT_RETRY, type AttemptOutcome, type RetrySettings } f
 
 /** A sender holds a message this long; if it dies meanwhile, another may send it. */
 const LEASE_SECONDS = 120;
+
+/** Why a due reminder is not sent (its booking was cancelled, or its appointment has begun), or undefined: send it. */
+export function reminderTooLate(entry: DueMessage, now: number): string | undefined {
+  if (entry.kind !== 'reminder' || entry.booking === null) return undefined;
+  if (entry.booking.cancelled) return DROPPED.cancelledAtDue;
+  if (entry.booking.startAt <= now) return DROPPED.begun;
+  return undefined;
+}
 
 export interface OutboxWorkerOptions {
   store: Store;
@@ -34,7 +43,9 @@ export interface OutboxWorker {
 /**
  * Starts delivering the outbox in the background of `planner serve`: due messages go out over SMTP one by one;
  * connection errors, time-outs and 4xx answers are retried with exponential back-off (src/queue/retry-policy.ts);
- * 5xx answers mark the message failed with the reason. Without SMTP settings, messages wait. Nothing here can fail a booking.
+ * 5xx answers mark the message failed with the reason. A reminder is due at its time (not before); one whose
+ * appointment has begun, or whose booking is cancelled, is dropped instead. Without SMTP settings, messages wait.
+ * Nothing here can fail a booking.
  */
 export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const nowMs = options.nowMs ?? Date.now;
@@ -88,6 +99,13 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       const batch = dueMessages(options.store, now, 20);
       for (const entry of batch) {
         if (pump.stopped()) return false;
+        // A reminder that came due too late (the server was down, or its retries ran past the start) is dropped,
+        // with the reason, instead of sent; `planner mail queue` shows it.
+        const late = reminderTooLate(entry, now);
+        if (late !== undefined) {
+          if (markDropped(options.store, entry.id, late, now)) options.log(`planner: reminder ${entry.id} dropped: ${late}`);
+          continue;
+        }
         if (!claim(options.store, entry.id, now, now + LEASE_SECONDS)) continue; // another server took it
         await deliver(entry, settings as Settings & { mailUrl: string });
       }

@@ -65,24 +65,43 @@ function toEntry(row: OutboxRow): OutboxEntry {
 
 const COLUMNS = 'id, booking_id, kind, recipient, subject, body, status, attempts, next_attempt_at, retry_from, last_error, created_at, sent_at';
 
-/** Adds a message, due at once. Call inside the transaction that writes its booking. */
-export function enqueue(store: Store, bookingId: number | null, message: OutgoingMessage, nowAt: number, createdAt: string): number {
+/**
+ * Adds a message, due at `dueAt` (now for most; a reminder's time for a reminder), which is also where its retries
+ * are counted from. Call inside the transaction that writes its booking.
+ */
+export function enqueue(store: Store, bookingId: number | null, message: OutgoingMessage, dueAt: number, createdAt: string): number {
   const body = JSON.stringify({ text: message.text, html: message.html, ics: message.ics });
   const result = store
     .sql(
       `INSERT INTO outbox (booking_id, kind, recipient, subject, body, next_attempt_at, retry_from, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    .run(bookingId, message.kind, message.recipient, message.subject, body, nowAt, nowAt, createdAt);
+    .run(bookingId, message.kind, message.recipient, message.subject, body, dueAt, dueAt, createdAt);
   return Number(result.lastInsertRowid);
 }
 
-/** Returns up to `limit` pending messages that are due at `nowAt` and not held by a sender, oldest first. */
-export function dueMessages(store: Store, nowAt: number, limit: number): OutboxEntry[] {
+/** A due message with what the worker needs to know of its booking (none for a message without one). */
+export interface DueMessage extends OutboxEntry {
+  booking: { startAt: number; cancelled: boolean } | null;
+}
+
+/**
+ * Returns up to `limit` pending messages that are due at `nowAt` and not held by a sender, oldest first, each with
+ * its booking's start and status. One indexed query: outbox_due for the messages, the bookings' primary key for each
+ * one's booking (never a scan of the bookings: test/perf/statements.test.ts).
+ */
+export function dueMessages(store: Store, nowAt: number, limit: number): DueMessage[] {
   const rows = store
-    .sql(`SELECT ${COLUMNS} FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? AND lease_until <= ? ORDER BY id LIMIT ?`)
-    .all(nowAt, nowAt, limit);
-  return (rows as unknown as OutboxRow[]).map(toEntry);
+    .sql(
+      `SELECT ${COLUMNS.split(', ').map((column) => `o.${column}`).join(', ')}, b.start_at AS booking_start_at, b.status AS booking_status
+       FROM outbox o LEFT JOIN bookings b ON b.id = o.booking_id
+       WHERE o.status = 'pending' AND o.next_attempt_at <= ? AND o.lease_until <= ? ORDER BY o.id LIMIT ?`,
+    )
+    .all(nowAt, nowAt, limit) as unknown as (OutboxRow & { booking_start_at: number | null; booking_status: string | null })[];
+  return rows.map((row) => ({
+    ...toEntry(row),
+    booking: row.booking_start_at === null ? null : { startAt: row.booking_start_at, cancelled: row.booking_status === 'cancelled' },
+  }));
 }
 
 /** Holds a pending message for one sender until `until`; returns false when another sender holds it or it is done. */
@@ -105,9 +124,67 @@ export function markFailed(store: Store, id: number, error: string): void {
   store.sql(`UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ?, lease_until = 0 WHERE id = ?`).run(error, id);
 }
 
+/**
+ * Marks a pending message that no sender holds dropped (a reminder not sent), with the reason; returns false when
+ * a sender holds it or it is done.
+ */
+export function markDropped(store: Store, id: number, reason: string, nowAt: number): boolean {
+  return store.sql(`UPDATE outbox SET status = 'dropped', last_error = ? WHERE id = ? AND status = 'pending' AND lease_until <= ?`).run(reason, id, nowAt).changes === 1;
+}
+
+/** Drops a booking's pending reminders (it was cancelled or moved), with the reason; returns how many (outbox_by_booking). */
+export function dropReminders(store: Store, bookingId: number, reason: string): number {
+  const result = store
+    .sql(`UPDATE outbox SET status = 'dropped', last_error = ?, lease_until = 0 WHERE booking_id = ? AND kind = 'reminder' AND status = 'pending'`)
+    .run(reason, bookingId);
+  return Number(result.changes);
+}
+
+/** A scheduled reminder: pending, never tried, due after now (a retry of any message is waiting, not scheduled). */
+const SCHEDULED = `o.status = 'pending' AND o.next_attempt_at > ? AND o.kind = 'reminder' AND o.attempts = 0`;
+
+/** Returns how many reminders are scheduled (due after `nowAt`). */
+export function countScheduledReminders(store: Store, nowAt: number): number {
+  return (store.sql(`SELECT COUNT(*) AS n FROM outbox o WHERE ${SCHEDULED}`).get(nowAt) as { n: number }).n;
+}
+
+/** Where `planner mail queue` shows a message. */
+export type QueueSection = 'waiting' | 'scheduled' | 'failed' | 'dropped';
+
+/** A message as `planner mail queue` lists it: its section and its booking's reference. */
+export interface QueueEntry extends OutboxEntry {
+  section: QueueSection;
+  bookingReference: string | null;
+}
+
+/**
+ * Returns the outbox as `planner mail queue` shows it, each section oldest first: waiting (due or retrying), scheduled
+ * reminders (by due time), failed, and reminders dropped by the sender (reason not `except`) that came due since
+ * `droppedSince`. Each part is a range of outbox_due.
+ */
+export function queueMessages(store: Store, nowAt: number, droppedSince: number, except: readonly string[]): QueueEntry[] {
+  const select = `SELECT ${COLUMNS.split(', ').map((column) => `o.${column}`).join(', ')}, b.reference AS booking_reference
+                  FROM outbox o LEFT JOIN bookings b ON b.id = o.booking_id`;
+  const read = (section: QueueSection, sql: string, ...params: (number | string)[]) =>
+    (store.sql(sql).all(...params) as unknown as (OutboxRow & { booking_reference: string | null })[]).map(
+      (row): QueueEntry => ({ ...toEntry(row), section, bookingReference: row.booking_reference }),
+    );
+  return [
+    ...read('waiting', `${select} WHERE o.status = 'pending' AND NOT (${SCHEDULED}) ORDER BY o.id`, nowAt),
+    ...read('scheduled', `${select} WHERE ${SCHEDULED} ORDER BY o.next_attempt_at, o.id`, nowAt),
+    ...read('failed', `${select} WHERE o.status = 'failed' ORDER BY o.id`),
+    ...read(
+      'dropped',
+      `${select} WHERE o.status = 'dropped' AND o.next_attempt_at >= ? AND o.last_error NOT IN (${except.map(() => '?').join(', ')}) ORDER BY o.next_attempt_at, o.id`,
+      droppedSince,
+      ...except,
+    ),
+  ];
+}
+
 /** Returns the messages not yet sent (pending and failed), oldest first. */
 export function unsentMessages(store: Store): OutboxEntry[] {
-  const rows = store.sql(`SELECT ${COLUMNS} FROM outbox WHERE status != 'sent' ORDER BY id`).all();
+  const rows = store.sql(`SELECT ${COLUMNS} FROM outbox WHERE status IN ('pending', 'failed') ORDER BY id`).all();
   return (rows as unknown as OutboxRow[]).map(toEntry);
 }
 
@@ -125,9 +202,11 @@ export function requeueFailed(store: Store, id: number | undefined, nowAt: numbe
   return Number(result.changes);
 }
 
-/** Returns how many messages are pending and failed. */
-export function outboxCounts(store: Store): { pending: number; failed: number } {
-  return store
+/** Returns how many messages wait (due or retrying), how many reminders are scheduled, and how many failed. */
+export function outboxCounts(store: Store, nowAt: number): { pending: number; scheduled: number; failed: number } {
+  const scheduled = countScheduledReminders(store, nowAt);
+  const counts = store
     .sql(`SELECT (SELECT COUNT(*) FROM outbox WHERE status = 'pending') AS pending, (SELECT COUNT(*) FROM outbox WHERE status = 'failed') AS failed`)
     .get() as { pending: number; failed: number };
+  return { pending: counts.pending - scheduled, scheduled, failed: counts.failed };
 }

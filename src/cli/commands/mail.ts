@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
-import { mailQueue, mailSettings, retryMail, sendTestMail, setMail, userWithoutPassword } from '../../app/mail.ts';
+import { mailQueue, mailSettings, retryMail, sendTestMail, setMail, userWithoutPassword, type MailQueueEntry } from '../../app/mail.ts';
 import { id, interactive, print, printJson, printTable, readContext, withContext } from '../shared.ts';
+
+/** How many scheduled reminders the table shows (the next ones); --json lists all. */
+const SCHEDULED_SHOWN = 20;
 
 export function registerMail(program: Command): void {
   const mail = program.command('mail').description('booking e-mails: SMTP settings and the outbox');
@@ -44,7 +47,11 @@ export function registerMail(program: Command): void {
     });
   mail
     .command('queue')
-    .description('list the messages not sent yet (waiting, retrying, failed)')
+    .description(
+      'list the messages not sent yet: waiting (due now or retrying), then the scheduled reminders (each with its due ' +
+        'time and booking), then failed ones, then reminders dropped in the last 7 days because they came due after ' +
+        'the appointment had begun; --json prints every entry with its `section`',
+    )
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
       const entries = await readContext(command, (ctx) => mailQueue(ctx));
@@ -52,19 +59,25 @@ export function registerMail(program: Command): void {
         printJson(entries.map(({ text: _text, html: _html, ics: _ics, ...entry }) => entry));
         return;
       }
+      const of = (section: MailQueueEntry['section']) => entries.filter((entry) => entry.section === section);
+      const utc = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 19).replace('T', ' ');
       printTable(
         ['ID', 'KIND', 'TO', 'STATUS', 'ATTEMPTS', 'NEXT TRY (UTC)', 'LAST ERROR'],
-        entries.map((e) => [
-          e.id,
-          e.kind,
-          e.recipient,
-          e.status,
-          e.attempts,
-          e.status === 'pending' ? new Date(e.nextAttemptAt * 1000).toISOString().slice(0, 19).replace('T', ' ') : '',
-          e.lastError ?? '',
-        ]),
-        'The outbox is empty: every message has been sent.',
+        [...of('waiting'), ...of('failed')].map((e) => [e.id, e.kind, e.recipient, e.status, e.attempts, e.status === 'pending' ? utc(e.nextAttemptAt) : '', e.lastError ?? '']),
+        of('scheduled').length === 0 ? 'The outbox is empty: every message has been sent.' : 'No mail waiting: every message due has been sent.',
       );
+      const scheduled = of('scheduled');
+      if (scheduled.length > 0) {
+        print('', `Scheduled reminders (${scheduled.length}), sent at their time:`);
+        const shown = scheduled.slice(0, SCHEDULED_SHOWN);
+        printTable(['ID', 'DUE (LOCAL)', 'BOOKING', 'TO'], shown.map((e) => [e.id, e.dueLocal, e.bookingReference ?? '', e.recipient]));
+        if (scheduled.length > shown.length) print(`… and ${scheduled.length - shown.length} more (planner mail queue --json lists all)`);
+      }
+      const dropped = of('dropped');
+      if (dropped.length > 0) {
+        print('', 'Reminders not sent in the last 7 days (they came due too late):');
+        printTable(['ID', 'DUE (LOCAL)', 'BOOKING', 'TO', 'REASON'], dropped.map((e) => [e.id, e.dueLocal, e.bookingReference ?? '', e.recipient, e.lastError ?? '']));
+      }
     });
   mail
     .command('retry')

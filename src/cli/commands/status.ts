@@ -16,7 +16,7 @@ function webhookLines(hooks: Status['webhooks']): string[] {
 }
 
 function mailLine(mail: Status['mail']): string {
-  const waiting = `${mail.pending} message(s) waiting, ${mail.failed} failed${mail.failed ? ' (planner mail queue)' : ''}`;
+  const waiting = `${mail.pending} message(s) waiting, ${mail.scheduled} reminder(s) scheduled, ${mail.failed} failed${mail.failed ? ' (planner mail queue)' : ''}`;
   return mail.configured
     ? `configured, from ${mail.from} · ${waiting}`
     : `not configured: booking e-mails wait in the outbox until \`planner mail set\` · ${waiting}`;

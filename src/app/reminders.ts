@@ -1,0 +1,63 @@
+/**
+ * Reminders: one mail per booking and offset (`planner reminders set`), written to the outbox in the booking's (or
+ * its move's) transaction with a not-before time; the outbox worker sends it then (src/mail/worker.ts), or drops it
+ * when the appointment has begun. Changing the offsets applies to bookings made or moved afterwards.
+ */
+import { DROPPED, formatOffsets, parseOffsets, reminderTimes } from '../domain/reminders.ts';
+import { invalid } from '../errors.ts';
+import { reminderMessage, type BookingFacts } from '../mail/messages.ts';
+import { countScheduledReminders, dropReminders, enqueue } from '../store/outbox.ts';
+import { setReminderOffsets } from '../store/settings.ts';
+import { unixSeconds, type AppContext } from './context.ts';
+import { requireConfigured } from './installation.ts';
+
+/**
+ * Writes the reminders of a booking as it now stands: one per offset whose time is after `now` (an offset whose
+ * window the booking was made in is skipped), due `offset` real seconds before the start; none without a customer
+ * e-mail. Call inside the transaction that writes the booking or its move. Returns how many were written.
+ */
+export function scheduleReminders(ctx: AppContext, facts: BookingFacts, booking: { id: number; sequence: number }, offsets: readonly number[], now: Date): number {
+  let written = 0;
+  for (const { dueAt } of reminderTimes(facts.startAt, offsets, unixSeconds(now))) {
+    const message = reminderMessage(facts, unixSeconds(now), booking.sequence);
+    if (!message) break;
+    enqueue(ctx.store, booking.id, message, dueAt, now.toISOString());
+    written++;
+  }
+  return written;
+}
+
+/** Drops the pending reminders of a booking that was cancelled or moved; returns how many. Inside its transaction. */
+export function dropBookingReminders(ctx: AppContext, bookingId: number, why: 'cancelled' | 'moved'): number {
+  return dropReminders(ctx.store, bookingId, DROPPED[why]);
+}
+
+/** What `planner reminders show` prints. */
+export interface ReminderSettings {
+  /** `24h,2h` or `off`. */
+  offsets: string;
+  minutes: number[];
+  /** Reminders written and not yet due. */
+  scheduled: number;
+}
+
+/** Returns the reminder offsets and how many reminders are scheduled. */
+export function showReminders(ctx: AppContext): ReminderSettings {
+  const settings = requireConfigured(ctx);
+  return { offsets: formatOffsets(settings.reminderOffsets), minutes: settings.reminderOffsets, scheduled: countScheduledReminders(ctx.store, unixSeconds(ctx.now())) };
+}
+
+/**
+ * Sets the offsets from `24h,2h` (units m, h, d; 1m to 30d; at most 5) or `off`. They apply to bookings made or
+ * moved afterwards: the reminders already scheduled keep their times (returned as `scheduled`). Nothing changes on
+ * a refused value.
+ */
+export function setReminders(ctx: AppContext, text: string): ReminderSettings {
+  requireConfigured(ctx);
+  const parsed = parseOffsets(text);
+  if (!parsed.ok) throw invalid(parsed.error);
+  return ctx.store.tx(() => {
+    setReminderOffsets(ctx.store, parsed.minutes);
+    return showReminders(ctx);
+  });
+}

@@ -1,0 +1,61 @@
+/**
+ * Reminder offsets: how long before an appointment its reminders are due. Pure: `parseOffsets` reads what
+ * `planner reminders set` takes (`24h,2h`, units m, h, d, or `off`) and returns problems as values.
+ */
+
+/** The shortest and longest offset, in minutes (1 minute to 30 days), and how many an installation may have. */
+export const MIN_OFFSET_MINUTES = 1;
+export const MAX_OFFSET_MINUTES = 30 * 24 * 60;
+export const MAX_OFFSETS = 5;
+
+const UNIT_MINUTES: Record<string, number> = { m: 1, h: 60, d: 24 * 60 };
+
+/** Returns the offsets of `text` in minutes, largest first (`off`: none), or the problem in one line. */
+export function parseOffsets(text: string): { ok: true; minutes: number[] } | { ok: false; error: string } {
+  const trimmed = text.trim();
+  if (trimmed.toLowerCase() === 'off') return { ok: true, minutes: [] };
+  const parts = trimmed.split(',').map((part) => part.trim());
+  const minutes: number[] = [];
+  for (const part of parts) {
+    const match = /^([0-9]{1,6})([mhd])$/.exec(part);
+    if (!match) return { ok: false, error: `"${part}" is not an offset: write a number and a unit m, h or d (e.g. 24h,2h), or off` };
+    const value = Number(match[1]) * UNIT_MINUTES[match[2]!]!;
+    if (value < MIN_OFFSET_MINUTES || value > MAX_OFFSET_MINUTES) return { ok: false, error: `"${part}" is out of range: each offset is from 1m to 30d` };
+    if (minutes.includes(value)) return { ok: false, error: `"${part}" is given twice (${formatOffset(value)})` };
+    minutes.push(value);
+  }
+  if (minutes.length > MAX_OFFSETS) return { ok: false, error: `at most ${MAX_OFFSETS} offsets, not ${minutes.length}` };
+  return { ok: true, minutes: minutes.sort((a, b) => b - a) };
+}
+
+/** Returns an offset as written back to the user: `2d` from 2 days up, else `24h`, `90m` (a day reads as 24h). */
+export function formatOffset(minutes: number): string {
+  if (minutes % (24 * 60) === 0 && minutes >= 2 * 24 * 60) return `${minutes / (24 * 60)}d`;
+  if (minutes % 60 === 0) return `${minutes / 60}h`;
+  return `${minutes}m`;
+}
+
+/** Returns the offsets as `planner reminders set` takes them: `24h,2h`, or `off`. */
+export function formatOffsets(minutes: readonly number[]): string {
+  return minutes.length === 0 ? 'off' : minutes.map(formatOffset).join(',');
+}
+
+/**
+ * Returns when each reminder of an appointment starting at `startAt` is due (Unix seconds, real seconds: a day
+ * before is 86,400 s before, across a daylight-saving change too), leaving out those not after `now` (the booking
+ * was made inside that offset's window).
+ */
+export function reminderTimes(startAt: number, offsets: readonly number[], now: number): { offsetMinutes: number; dueAt: number }[] {
+  return offsets.map((offsetMinutes) => ({ offsetMinutes, dueAt: startAt - offsetMinutes * 60 })).filter(({ dueAt }) => dueAt > now);
+}
+
+/** Why a reminder was not sent: the outbox `last_error` of a `dropped` reminder. */
+export const DROPPED = {
+  cancelled: 'booking cancelled',
+  moved: 'booking moved',
+  begun: 'the appointment had begun when the reminder came due',
+  cancelledAtDue: 'the booking was cancelled when the reminder came due',
+} as const;
+
+/** The reasons of reminders dropped by a change to their booking, not by the sender (`planner mail queue` leaves them out). */
+export const DROPPED_BY_CHANGE: readonly string[] = [DROPPED.cancelled, DROPPED.moved];
