@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { formatOffsets, parseOffsets, reminderTimes } from '../../src/domain/reminders.ts';
+
+describe('parseOffsets (planner reminders set)', () => {
+  it.each([
+    ['24h', [1440]],
+    ['24h,2h', [1440, 120]],
+    ['2h,24h', [1440, 120]], // stored largest first
+    [' 1d , 30m ', [1440, 30]],
+    ['1m', [1]],
+    ['30d', [43200]],
+    ['720h', [43200]],
+    ['90m', [90]],
+    ['off', []],
+    ['OFF', []],
+    ['7d,3d,1d,2h,15m', [10080, 4320, 1440, 120, 15]],
+  ])('%j is %j minutes', (text, minutes) => expect(parseOffsets(text)).toEqual({ ok: true, minutes }));
+
+  it.each([
+    ['', '"" is not an offset: write a number and a unit m, h or d (e.g. 24h,2h), or off'],
+    ['24', '"24" is not an offset: write a number and a unit m, h or d (e.g. 24h,2h), or off'],
+    ['24H', '"24H" is not an offset: write a number and a unit m, h or d (e.g. 24h,2h), or off'],
+    ['1.5h', '"1.5h" is not an offset: write a number and a unit m, h or d (e.g. 24h,2h), or off'],
+    ['-2h', '"-2h" is not an offset: write a number and a unit m, h or d (e.g. 24h,2h), or off'],
+    ['24h,', '"" is not an offset: write a number and a unit m, h or d (e.g. 24h,2h), or off'],
+    ['1w', '"1w" is not an offset: write a number and a unit m, h or d (e.g. 24h,2h), or off'],
+    ['0m', '"0m" is out of range: each offset is from 1m to 30d'],
+    ['31d', '"31d" is out of range: each offset is from 1m to 30d'],
+    ['721h', '"721h" is out of range: each offset is from 1m to 30d'],
+    ['24h,1d', '"1d" is given twice (24h)'],
+    ['1d,2d,3d,4d,5d,6d', 'at most 5 offsets, not 6'],
+    ['off,2h', '"off" is not an offset: write a number and a unit m, h or d (e.g. 24h,2h), or off'],
+  ])('%j is refused: %s', (text, error) => expect(parseOffsets(text)).toEqual({ ok: false, error }));
+});
+
+describe('formatOffsets', () => {
+  it.each([
+    [[], 'off'],
+    [[1440, 120], '24h,2h'],
+    [[2880, 90, 1], '2d,90m,1m'],
+    [[43200], '30d'],
+  ])('%j is %s', (minutes, text) => expect(formatOffsets(minutes)).toBe(text));
+
+  it('reads back what it writes', () => {
+    for (const minutes of [[1440, 120], [2880, 90, 1], [43200, 60]]) expect(parseOffsets(formatOffsets(minutes))).toEqual({ ok: true, minutes });
+  });
+});
+
+describe('reminderTimes', () => {
+  const start = 1_800_000_000;
+  it('is the offset in real seconds before the start; an offset whose time is not after now is skipped', () => {
+    expect(reminderTimes(start, [1440, 120], start - 3 * 3600)).toEqual([{ offsetMinutes: 120, dueAt: start - 7200 }]);
+    expect(reminderTimes(start, [1440, 120], start - 86400)).toEqual([{ offsetMinutes: 120, dueAt: start - 7200 }]); // exactly at the time: skipped
+    expect(reminderTimes(start, [1440, 120], start - 86401)).toEqual([
+      { offsetMinutes: 1440, dueAt: start - 86400 },
+      { offsetMinutes: 120, dueAt: start - 7200 },
+    ]);
+    expect(reminderTimes(start, [], start - 86401)).toEqual([]);
+  });
+});
