@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { formatLocal } from '../../src/domain/dates.ts';
+import { bookableDb, cli, cliJson, cliOk, initDb, snapshot, tempDb } from '../helpers.ts';
+
+/** The local day in Berlin `days` days from now (`YYYY-MM-DD`): the CLI runs on the real clock. */
+function dayAhead(days: number): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(Date.now() + days * 86_400_000);
+}
+
+describe('planner reminders (CLI subprocess)', () => {
+  it('a new installation reminds 24h ahead; set takes m, h, d or off; show prints them', async () => {
+    const db = tempDb();
+    await initDb(db);
+    expect(await cliJson(db, 'reminders', 'show')).toEqual({ offsets: '24h', minutes: [1440], scheduled: 0 });
+    expect(await cliOk(db, 'reminders', 'set', '2h,1d,90m')).toBe(
+      'Reminders go out 24h, 2h, 90m before each appointment booked or moved from now on.\n' +
+        '0 reminder(s) already scheduled keep their times (existing bookings are not rescheduled).\n',
+    );
+    expect(await cliOk(db, 'reminders', 'show')).toBe('offsets    24h,2h,90m\nscheduled  0 reminder(s) not yet due (planner mail queue lists them)\n');
+    expect(await cliOk(db, 'reminders', 'set', 'off')).toMatch(/^Reminders are off for bookings made or moved from now on\.\n/);
+    expect(await cliJson(db, 'reminders', 'show')).toEqual({ offsets: 'off', minutes: [], scheduled: 0 });
+    expect((await cli(db, 'reminders', 'set', '--help')).stdout).toMatch(/existing bookings are\s+NOT rescheduled/);
+  });
+
+  it.each([
+    ['45d', '"45d" is out of range: each offset is from 1m to 30d'],
+    ['0m', '"0m" is out of range: each offset is from 1m to 30d'],
+    ['2h,120m', '"120m" is given twice (2h)'],
+    ['soon', '"soon" is not an offset: write a number and a unit m, h or d (e.g. 24h,2h), or off'],
+    ['1d,2d,3d,4d,5d,6d', 'at most 5 offsets, not 6'],
+  ])('refuses %j with one line, exit 1, nothing changed', async (value, message) => {
+    const db = tempDb();
+    await initDb(db);
+    const before = snapshot(db);
+    expect(await cli(db, 'reminders', 'set', value)).toEqual({ code: 1, stdout: '', stderr: `planner: ${message}\n` });
+    expect(snapshot(db)).toEqual(before);
+  });
+
+  it('mail queue shows the scheduled reminders apart from the waiting mail; a change of offsets keeps them', async () => {
+    const db = tempDb();
+    await bookableDb(db);
+    await cliOk(db, 'reminders', 'set', '24h,2h');
+    const booked = await cliJson(db, 'bookings', 'add', '1', '1', `${dayAhead(3)} 10:00`, '--field', 'first_name=Ada', '--field', 'last_name=Lovelace', '--field', 'email=ada@example.com', '--json');
+    const queue = await cliJson<any[]>(db, 'mail', 'queue');
+    expect(queue.map((e) => [e.section, e.kind, e.status])).toEqual([
+      ['waiting', 'confirmation', 'pending'],
+      ['waiting', 'notice', 'pending'],
+      ['scheduled', 'reminder', 'pending'],
+      ['scheduled', 'reminder', 'pending'],
+    ]);
+    // Due 24 and 2 real hours before the start, shown in local time (a daylight-saving change may lie between).
+    const before = (hours: number) => formatLocal(new Date(Date.parse(booked.start) - hours * 3_600_000), 'Europe/Berlin');
+    expect(queue.slice(2).map((e) => [e.bookingReference, e.dueLocal])).toEqual([
+      [booked.reference, before(24)],
+      [booked.reference, before(2)],
+    ]);
+    const table = await cliOk(db, 'mail', 'queue');
+    const [waiting, scheduled] = table.split('\n\n');
+    expect(waiting).toMatch(/^ID +KIND +TO +STATUS/);
+    expect(waiting).toMatch(/confirmation/);
+    expect(waiting).not.toMatch(/reminder/);
+    expect(scheduled!.split('\n')[0]).toBe('Scheduled reminders (2), sent at their time:');
+    expect(scheduled!.split('\n').slice(1, 4).map((line) => line.split(/ {2,}/).slice(1, 3))).toEqual([
+      ['DUE (LOCAL)', 'BOOKING'],
+      [before(24), booked.reference],
+      [before(2), booked.reference],
+    ]);
+    // A change of offsets: the two scheduled keep their times; status counts them apart from the waiting mail.
+    expect(await cliOk(db, 'reminders', 'set', 'off')).toMatch(/\n2 reminder\(s\) already scheduled keep their times/);
+    expect((await cliJson(db, 'mail', 'queue')).filter((e: any) => e.section === 'scheduled')).toHaveLength(2);
+    expect((await cliJson(db, 'status')).mail).toMatchObject({ pending: 2, scheduled: 2, failed: 0 });
+  });
+});
