@@ -43,6 +43,8 @@ export interface GenerateOptions {
   fill?: number;
   /** Bookings in the past (before today), to grow the file without touching the look-ahead. */
   pastBookings?: number;
+  /** Gives each future booking its 24 h reminder in the outbox (pending, due 86,400 s before the start). */
+  reminders?: boolean;
 }
 
 export interface Generated {
@@ -113,8 +115,14 @@ export function generate(options: GenerateOptions): Generated {
       `INSERT INTO bookings (reference, schedule_id, reason_id, customer_id, start_at, end_at, submission, source, created_at)
        VALUES (?, ?, ?, ?, ?, ?, '{}', 'api', '2026-01-01T00:00:00Z')`,
     );
+    const remind = store.db.prepare(
+      `INSERT INTO outbox (booking_id, kind, recipient, subject, body, next_attempt_at, retry_from, created_at)
+       VALUES (?, 'reminder', ?, 'Reminder', '{"text":"Reminder\\n","html":"<p>Reminder</p>","ics":""}', ?, ?, '2026-01-01T00:00:00Z')`,
+    );
     const book = (schedule: number, reason: { id: number; minutes: number }, startAt: number) => {
-      insert.run(`B${String(++bookings).padStart(10, '0')}`, schedule, reason.id, 1 + Math.floor(rng() * customers), startAt, startAt + reason.minutes * 60);
+      const customer = 1 + Math.floor(rng() * customers);
+      const id = insert.run(`B${String(++bookings).padStart(10, '0')}`, schedule, reason.id, customer, startAt, startAt + reason.minutes * 60).lastInsertRowid;
+      if (options.reminders && startAt > nowUnix) remind.run(id, `c${customer}@bench.example`, startAt - SECONDS_PER_DAY, startAt - SECONDS_PER_DAY);
     };
     for (const schedule of schedules) {
       for (let day = today + 1; day <= today + daysAhead; day++) {

@@ -8,11 +8,16 @@ import { changeSchedule } from '../../src/app/schedules.ts';
 import { rotateToken } from '../../src/app/token.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { openStore, type Store } from '../../src/store/db.ts';
+import { setMail } from '../../src/app/mail.ts';
+import { startOutboxWorker } from '../../src/mail/worker.ts';
+import { readSettings } from '../../src/store/settings.ts';
 import { tempDb } from '../helpers.ts';
+import { startSmtp } from '../mail/smtp.ts';
 
-/** Returns `store` with every statement execution counted (all, get, run, iterate, and data_version). */
+/** Returns `store` with every statement execution counted (all, get, run, iterate, and data_version), and each SQL text prepared. */
 function counting(store: Store) {
   let count = 0;
+  const texts = new Set<string>();
   const wrap = (statement: StatementSync) =>
     new Proxy(statement, {
       get(target, property) {
@@ -28,13 +33,16 @@ function counting(store: Store) {
     });
   const counted: Store = {
     ...store,
-    sql: (text) => wrap(store.sql(text)),
+    sql: (text) => {
+      texts.add(text);
+      return wrap(store.sql(text));
+    },
     dataVersion: () => {
       count++;
       return store.dataVersion();
     },
   };
-  return { store: counted, count: () => count, reset: () => (count = 0) };
+  return { store: counted, count: () => count, reset: () => (count = 0), texts };
 }
 
 describe('the shape of GET /days (guards against per-day or per-slot queries)', () => {
@@ -77,4 +85,53 @@ describe('the shape of GET /days (guards against per-day or per-slot queries)', 
     expect(plan("SELECT id FROM bookings WHERE reference = 'X'")).toMatch(/USING (COVERING )?INDEX sqlite_autoindex_bookings_1/);
     store.close();
   });
+});
+
+describe('the shape of the reminder sender (guards against a scan of the bookings or the outbox)', () => {
+  it('at about 50,000 bookings with a reminder each, a worker pass takes one query plus two statements per reminder sent', async () => {
+    const file = tempDb();
+    const now = new Date('2026-06-01T06:00:00Z'); // 08:00 in Berlin: the reminders of tomorrow's 08:00 are due
+    const made = generate({ file, now, reminders: true });
+    expect(made.bookings).toBeGreaterThan(45_000);
+    const raw = openStore(file);
+    const smtp = await startSmtp();
+    setMail(createContext(raw, () => now), smtp.url, 'desk@bench.example');
+    const nowAt = Math.floor(now.getTime() / 1000);
+    const scheduled = (raw.db.prepare("SELECT count(*) AS n FROM outbox WHERE kind = 'reminder' AND status = 'pending'").get() as { n: number }).n;
+    expect(scheduled).toBe(made.bookings);
+    const due = (raw.db.prepare("SELECT count(*) AS n FROM outbox WHERE status = 'pending' AND next_attempt_at <= ?").get(nowAt) as { n: number }).n;
+    expect(due).toBeGreaterThan(0);
+    expect(due).toBeLessThan(20); // one batch
+
+    const { store, count, reset, texts } = counting(raw);
+    const settings = readSettings(raw); // read once here: the pass's own statements are counted
+    const clock = { ms: now.getTime() - 3_600_000 }; // an hour before: nothing due (the worker's first pass)
+    const worker = startOutboxWorker({ store, settings: () => settings, log: () => {}, nowMs: () => clock.ms, pollMs: 60_000 });
+    await new Promise((resolve) => setImmediate(resolve)); // the worker's own first pass is queued with setImmediate
+    await worker.flush();
+    clock.ms = now.getTime();
+    reset();
+    await worker.flush();
+    const sending = count();
+    await smtp.received(due);
+    reset();
+    await worker.flush();
+    const idle = count();
+    // A minute later, the next of tomorrow's appointments (08:15 and so on) are not due yet: still one query.
+    clock.ms += 60_000;
+    reset();
+    await worker.flush();
+    const later = count();
+    await worker.stop();
+    expect({ due, sending, idle, later }).toEqual({ due, sending: 1 + 2 * due, idle: 1, later: 1 }); // the due query, then claim and mark sent per reminder
+    console.log(`reminders: ${scheduled} scheduled at ${made.bookings} bookings; a pass sending ${due} took ${sending} statements, an idle pass ${idle}`);
+
+    // The due query: a range of outbox_due, and each message's booking by its primary key; no SCAN at all.
+    const dueSql = [...texts].find((text) => text.includes('LEFT JOIN bookings'))!;
+    const plan = (raw.db.prepare(`EXPLAIN QUERY PLAN ${dueSql}`).all(nowAt, nowAt, 20) as { detail: string }[]).map((row) => row.detail).join('; ');
+    expect(plan).toMatch(/SEARCH o USING INDEX outbox_due \(status=\? AND next_attempt_at<\?\)/);
+    expect(plan).toMatch(/SEARCH b USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+    expect(plan).not.toMatch(/SCAN/);
+    raw.close();
+  }, 120_000);
 });
