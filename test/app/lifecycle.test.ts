@@ -86,6 +86,9 @@ describe('cancel and move (src/app/lifecycle.ts): the CLI changes bookings, a re
     const uid = `${created.body.booking_details_id}@planner`;
     expect(movedMail.filter((m) => m.recipient === 'ada@example.com')).toEqual([
       { kind: 'confirmation', recipient: 'ada@example.com', method: 'REQUEST', uid, sequence: 0, status: 'CONFIRMED', start: created.body.slot },
+      // The reminder of the old time (dropped by the move), the reminder of the new one: the same event, updated.
+      { kind: 'reminder', recipient: 'ada@example.com', method: 'REQUEST', uid, sequence: 0, status: 'CONFIRMED', start: created.body.slot },
+      { kind: 'reminder', recipient: 'ada@example.com', method: 'REQUEST', uid, sequence: 1, status: 'CONFIRMED', start: moved.start },
       { kind: 'update', recipient: 'ada@example.com', method: 'REQUEST', uid, sequence: 1, status: 'CONFIRMED', start: moved.start },
     ]);
     const cancelMail = calendars(db, other.body.booking_id).at(-1)!;
@@ -113,6 +116,10 @@ describe('cancel and move (src/app/lifecycle.ts): the CLI changes bookings, a re
     const slot = (await slotsOf())[4]!;
     const made = await cliJson(db, 'bookings', 'add', '1', '1', slot, '--field', 'first_name=Alan', '--field', 'last_name=Turing', '--field', 'email=alan@example.com');
     await cliJson(db, 'bookings', 'cancel', made.reference, '--no-notify');
-    expect(calendars(db, made.id).map((m) => m.kind)).toEqual(['confirmation', 'notice']);
+    // No cancellation mail; the reminder is dropped all the same (a cancelled booking gets no more reminders).
+    expect(calendars(db, made.id).map((m) => m.kind)).toEqual(['confirmation', 'notice', 'reminder']);
+    const handle = new DatabaseSync(db, { readOnly: true });
+    expect(handle.prepare("SELECT status, last_error FROM outbox WHERE booking_id = ? AND kind = 'reminder'").all(made.id)).toEqual([{ status: 'dropped', last_error: 'booking cancelled' }]);
+    handle.close();
   });
 });

@@ -50,7 +50,7 @@ describe('booking e-mails over real SMTP', () => {
       expect(event.startDate.toUnixTime()).toBe(Date.parse(answer.body.slot) / 1000);
       expect(event.endDate.toUnixTime() - event.startDate.toUnixTime()).toBe(1800);
     }
-    expect((await cliJson(db, 'mail', 'queue'))).toEqual([]);
+    expect(await unsent(db)).toEqual([]);
     expect((await cliJson(db, 'status')).mail).toMatchObject({ configured: true, pending: 0, failed: 0 });
   });
 
@@ -90,7 +90,7 @@ describe('booking e-mails over real SMTP', () => {
       expect(answer.status).toBe(201);
     }
     expect(Math.max(...durations)).toBeLessThan(1000); // delivery never holds the answer
-    const waiting = await cliJson(db, 'mail', 'queue');
+    const waiting = await unsent(db);
     expect(waiting).toHaveLength(10);
     expect(waiting.every((entry: any) => entry.status === 'pending')).toBe(true);
     expect(await first.stop()).toBe(0);
@@ -138,9 +138,10 @@ describe('booking e-mails over real SMTP', () => {
     const server = await serve(db);
     const [slot] = await freeSlots(server.url, token);
     expect((await book(server.url, token, slot!, { first_name: 'A', last_name: 'B', email: 'a@b.example' })).status).toBe(201);
-    expect((await cliJson(db, 'status')).mail).toEqual({ configured: false, from: null, pending: 2, failed: 0 });
-    expect(await cliOk(db, 'status')).toMatch(/mail +not configured: booking e-mails wait in the outbox until `planner mail set` · 2 message\(s\) waiting/);
-    expect((await cliJson(db, 'mail', 'queue')).map((entry: any) => entry.kind)).toEqual(['confirmation', 'notice']);
+    // Its reminder (when it lies more than 24 h ahead) is counted apart: scheduled, not waiting.
+    expect((await cliJson(db, 'status')).mail).toMatchObject({ configured: false, from: null, pending: 2, failed: 0 });
+    expect(await cliOk(db, 'status')).toMatch(/mail +not configured: booking e-mails wait in the outbox until `planner mail set` · 2 message\(s\) waiting, [01] reminder\(s\) scheduled/);
+    expect((await cliJson(db, 'mail', 'queue')).filter((entry: any) => entry.section === 'waiting').map((entry: any) => entry.kind)).toEqual(['confirmation', 'notice']);
   });
 });
 
@@ -194,10 +195,18 @@ describe('planner mail set, show and test', () => {
   });
 });
 
+/**
+ * `planner mail queue --json` without the scheduled reminders: whether a booking tomorrow gets one depends on the
+ * hour the test runs (more than 24 h ahead), and reminders are not the subject here (test/cli/reminders.test.ts).
+ */
+async function unsent(db: string): Promise<any[]> {
+  return (await cliJson<any[]>(db, 'mail', 'queue')).filter((entry) => entry.section !== 'scheduled');
+}
+
 /** Waits until `planner mail queue` satisfies `done`, asking again each time the previous answer came back. */
 async function waitForQueue(db: string, done: (entries: any[]) => boolean): Promise<any[]> {
   for (let round = 0; round < 200; round++) {
-    const entries = await cliJson<any[]>(db, 'mail', 'queue');
+    const entries = await unsent(db);
     if (done(entries)) return entries;
   }
   throw new Error('the outbox never reached the expected state');

@@ -117,7 +117,7 @@ describe('SMTP credentials and TLS', () => {
     await server.waitFor(/mail \d+ \(notice\) failed for good: the server does not offer STARTTLS/);
     expect(relay.sent()).not.toMatch(/AUTH/);
     expect(smtp.messages).toHaveLength(0);
-    const queue = await cliJson<{ status: string; lastError: string }[]>(db, 'mail', 'queue');
+    const queue = (await cliJson<{ status: string; lastError: string; section: string }[]>(db, 'mail', 'queue')).filter((entry) => entry.section !== 'scheduled');
     expect(queue.length).toBeGreaterThan(0);
     // The server refuses STARTTLS with a 5xx, which will not change by itself: failed, to be sent again with
     // `planner mail retry all` once the setting is fixed.

@@ -40,6 +40,7 @@ describe('outbox worker (in-process, real SMTP)', () => {
     expect(messages.map((m) => [m.kind, m.status, m.attempts])).toEqual([
       ['confirmation', 'sent', 3],
       ['notice', 'sent', 1],
+      ['reminder', 'pending', 0], // due 24 h before the start: not yet
     ]);
     expect(lines.filter((line) => line.includes('not delivered, next try in'))).toHaveLength(2);
     expect(lines.join('\n')).toContain('451 Try again later');
