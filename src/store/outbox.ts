@@ -64,6 +64,8 @@ function toEntry(row: OutboxRow): OutboxEntry {
 }
 
 const COLUMNS = 'id, booking_id, kind, recipient, subject, body, status, attempts, next_attempt_at, retry_from, last_error, created_at, sent_at';
+/** The same columns of `outbox o`, for the queries that join its booking. */
+const O_COLUMNS = COLUMNS.split(', ').map((column) => `o.${column}`).join(', ');
 
 /**
  * Adds a message, due at `dueAt` (now for most; a reminder's time for a reminder), which is also where its retries
@@ -93,7 +95,7 @@ export interface DueMessage extends OutboxEntry {
 export function dueMessages(store: Store, nowAt: number, limit: number): DueMessage[] {
   const rows = store
     .sql(
-      `SELECT ${COLUMNS.split(', ').map((column) => `o.${column}`).join(', ')}, b.start_at AS booking_start_at, b.status AS booking_status
+      `SELECT ${O_COLUMNS}, b.start_at AS booking_start_at, b.status AS booking_status
        FROM outbox o LEFT JOIN bookings b ON b.id = o.booking_id
        WHERE o.status = 'pending' AND o.next_attempt_at <= ? AND o.lease_until <= ? ORDER BY o.id LIMIT ?`,
     )
@@ -163,7 +165,7 @@ export interface QueueEntry extends OutboxEntry {
  * `droppedSince`. Each part is a range of outbox_due.
  */
 export function queueMessages(store: Store, nowAt: number, droppedSince: number, except: readonly string[]): QueueEntry[] {
-  const select = `SELECT ${COLUMNS.split(', ').map((column) => `o.${column}`).join(', ')}, b.reference AS booking_reference
+  const select = `SELECT ${O_COLUMNS}, b.reference AS booking_reference
                   FROM outbox o LEFT JOIN bookings b ON b.id = o.booking_id`;
   const read = (section: QueueSection, sql: string, ...params: (number | string)[]) =>
     (store.sql(sql).all(...params) as unknown as (OutboxRow & { booking_reference: string | null })[]).map(
