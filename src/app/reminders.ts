@@ -3,10 +3,11 @@
  * its move's) transaction with a not-before time; the outbox worker sends it then (src/mail/worker.ts), or drops it
  * when the appointment has begun. Changing the offsets applies to bookings made or moved afterwards.
  */
+import { formatLocal } from '../domain/dates.ts';
 import { DROPPED, formatOffsets, parseOffsets, reminderTimes } from '../domain/reminders.ts';
 import { invalid } from '../errors.ts';
 import { reminderMessage, type BookingFacts } from '../mail/messages.ts';
-import { countScheduledReminders, dropReminders, enqueue } from '../store/outbox.ts';
+import { countScheduledReminders, dropReminders, enqueue, messagesOfBooking } from '../store/outbox.ts';
 import { setReminderOffsets } from '../store/settings.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { requireConfigured } from './installation.ts';
@@ -60,4 +61,22 @@ export function setReminders(ctx: AppContext, text: string): ReminderSettings {
     setReminderOffsets(ctx.store, parsed.minutes);
     return showReminders(ctx);
   });
+}
+
+/** A booking's reminder as `planner bookings show` lists it. */
+export interface BookingReminder {
+  /** When it is (or was) due, local `YYYY-MM-DD HH:MM`. */
+  dueLocal: string;
+  status: 'pending' | 'sent' | 'failed' | 'dropped';
+  /** Why it was dropped or last failed. */
+  reason: string | null;
+}
+
+/** Returns the reminders of a booking, by due time (outbox_by_booking). */
+export function bookingReminders(ctx: AppContext, bookingId: number): BookingReminder[] {
+  const zone = requireConfigured(ctx).timeZone;
+  return messagesOfBooking(ctx.store, bookingId)
+    .filter((message) => message.kind === 'reminder')
+    .sort((a, b) => a.retryFrom - b.retryFrom || a.id - b.id)
+    .map((message) => ({ dueLocal: formatLocal(new Date(message.retryFrom * 1000), zone), status: message.status, reason: message.lastError }));
 }

@@ -54,6 +54,12 @@ describe('planner reminders (CLI subprocess)', () => {
       [booked.reference, before(24)],
       [booked.reference, before(2)],
     ]);
+    // `bookings show` lists the booking's reminders.
+    expect((await cliJson(db, 'bookings', 'show', booked.reference)).reminders).toEqual([
+      { dueLocal: before(24), status: 'pending', reason: null },
+      { dueLocal: before(2), status: 'pending', reason: null },
+    ]);
+    expect(await cliOk(db, 'bookings', 'show', booked.reference)).toContain(`  reminder  ${before(24)} Europe/Berlin: pending\n  reminder  ${before(2)} Europe/Berlin: pending\n`);
     const table = await cliOk(db, 'mail', 'queue');
     const [waiting, scheduled] = table.split('\n\n');
     expect(waiting).toMatch(/^ID +KIND +TO +STATUS/);
@@ -69,5 +75,12 @@ describe('planner reminders (CLI subprocess)', () => {
     expect(await cliOk(db, 'reminders', 'set', 'off')).toMatch(/\n2 reminder\(s\) already scheduled keep their times/);
     expect((await cliJson(db, 'mail', 'queue')).filter((e: any) => e.section === 'scheduled')).toHaveLength(2);
     expect((await cliJson(db, 'status')).mail).toMatchObject({ pending: 2, scheduled: 2, failed: 0 });
+    // Cancelled: no more reminders; `bookings show` says why, `mail queue` no longer lists them.
+    await cliOk(db, 'bookings', 'cancel', booked.reference, '--no-notify');
+    expect((await cliJson(db, 'bookings', 'show', booked.reference)).reminders.map((r: any) => [r.status, r.reason])).toEqual([
+      ['dropped', 'booking cancelled'],
+      ['dropped', 'booking cancelled'],
+    ]);
+    expect((await cliJson(db, 'mail', 'queue')).map((e: any) => e.section)).toEqual(['waiting', 'waiting']);
   });
 });

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { addBooking, listBookingsFrom, requireBooking } from '../../app/bookings.ts';
 import { cancelBooking, moveBooking } from '../../app/lifecycle.ts';
+import { bookingReminders } from '../../app/reminders.ts';
 import { invalid } from '../../errors.ts';
 import { requireConfigured } from '../../app/installation.ts';
 import { utcText } from '../../domain/days.ts';
@@ -86,13 +87,14 @@ export function registerBookings(program: Command): void {
     });
   group
     .command('show')
-    .description('show one booking by id or reference')
+    .description('show one booking by id or reference, with its reminders (due time and status)')
     .argument('<id-or-reference>')
     .option('--json', 'print JSON')
     .action(async (key: string, options: { json?: boolean }, command: Command) => {
       await readContext(command, (ctx) => {
         const zone = requireConfigured(ctx).timeZone;
-        const item = bookingJson(requireBooking(ctx, key), zone);
+        const booking = requireBooking(ctx, key);
+        const item = { ...bookingJson(booking, zone), reminders: bookingReminders(ctx, booking.id) };
         if (options.json) {
           printJson(item);
           return;
@@ -105,6 +107,7 @@ export function registerBookings(program: Command): void {
           `  customer  ${item.customerName} (${item.customerId})${item.customerEmail ? ` <${item.customerEmail}>` : ''}`,
           `  source    ${item.source}, created ${item.createdAt}`,
           ...Object.entries(item.submission).map(([key, value]) => `  ${key.padEnd(9)} ${String(value)}`),
+          ...item.reminders.map((r) => `  reminder  ${r.dueLocal} ${zone}: ${r.status}${r.reason ? ` (${r.reason})` : ''}`),
         );
       });
     });
