@@ -59,16 +59,19 @@ export function availabilityOf(
   return { input, schedule, reason };
 }
 
-/** Returns the local days with at least one free slot, within the schedule's look-ahead. */
-export function availableDays(ctx: AppContext, scheduleId: number, reasonId: number): string[] {
+/**
+ * Returns the local days with at least one free slot, within the schedule's look-ahead. `except` leaves one booking
+ * out of the count (the self-service page offers a booking's own time as free when moving it).
+ */
+export function availableDays(ctx: AppContext, scheduleId: number, reasonId: number, except = 0): string[] {
   const input = availabilityInput(ctx, scheduleId, reasonId);
   const window = lookAhead(input);
-  return freeDays(input, window, bookedIntervals(ctx.store, scheduleId, window.from, window.to));
+  return freeDays(input, window, bookedIntervals(ctx.store, scheduleId, window.from, window.to, except));
 }
 
-/** Returns the free slots of one local day (`YYYY-MM-DD`, already checked to be a real day). */
-export function availableSlots(ctx: AppContext, scheduleId: number, reasonId: number, day: string): FreeSlot[] {
-  return slotsOfDay(ctx, availabilityInput(ctx, scheduleId, reasonId), scheduleId, day);
+/** Returns the free slots of one local day (`YYYY-MM-DD`, already checked to be a real day); `except` as above. */
+export function availableSlots(ctx: AppContext, scheduleId: number, reasonId: number, day: string, except = 0): FreeSlot[] {
+  return slotsOfDay(ctx, availabilityInput(ctx, scheduleId, reasonId), scheduleId, day, except);
 }
 
 function slotsOfDay(ctx: AppContext, input: AvailabilityInput, scheduleId: number, day: string, except = 0): FreeSlot[] {

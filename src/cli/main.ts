@@ -11,6 +11,7 @@ import { registerHours } from './commands/hours.ts';
 import { registerInit } from './commands/init.ts';
 import { registerMail } from './commands/mail.ts';
 import { registerOpenApi } from './commands/openapi.ts';
+import { registerPortal } from './commands/portal.ts';
 import { registerReason } from './commands/reason.ts';
 import { registerReminders } from './commands/reminders.ts';
 import { registerSchedule } from './commands/schedule.ts';
@@ -44,6 +45,7 @@ export function createProgram(): Command {
     registerMail,
     registerReminders,
     registerWebhook,
+    registerPortal,
     registerDemo,
     registerOpenApi,
     registerServe,

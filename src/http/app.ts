@@ -3,6 +3,7 @@ import type { Runtime } from '../app/runtime.ts';
 import { answerForHttpError, errorResponse, HTTP_ERRORS } from './errors.ts';
 import { createGates } from './gates.ts';
 import { isCanonicalPath } from './handle.ts';
+import { createPortalDoor, LOGGED_PATH } from './portal.ts';
 import { jsonText } from './respond.ts';
 import { registerRoutes } from './routes.ts';
 import { openApiDocument } from '../schemas/openapi.ts';
@@ -12,7 +13,7 @@ export interface HttpOptions {
   runtime: Pick<Runtime, 'ctx' | 'watch'>;
   /** Where unexpected errors are reported (never with a token in them). */
   log?: (line: string) => void;
-  /** Called after each booking the API made (the outbox worker delivers its mails at once). */
+  /** Called after each booking the API or the self-service page made or changed (the workers send its mails at once). */
   afterBooking?: () => void;
   /** Receives one entry per answered request (no query string, no headers: never the token). */
   accessLog?: (entry: AccessEntry) => void;
@@ -20,13 +21,22 @@ export interface HttpOptions {
   bodyTimeoutMs?: number;
 }
 
-/** One line of the access log. The path carries no query: query values can be personal data. */
+/** One line of the access log. The path carries no query (query values can be personal data), and no page link's token. */
 export interface AccessEntry {
   time: string;
   method: string;
   path: string;
   status: number;
   ms: number;
+}
+
+function isPortalPath(path: string): boolean {
+  return path === '/manage' || path.startsWith('/manage/');
+}
+
+/** The path as the access log shows it: a page link's token is a key, so every /manage/ path is logged alike. */
+function loggedPath(path: string): string {
+  return isPortalPath(path) ? LOGGED_PATH : path;
 }
 
 /**
@@ -48,7 +58,7 @@ export function createHttpApp(options: HttpOptions): H3 {
           },
           onResponse(response: Response, event: H3Event) {
             const ms = Math.round((performance.now() - (event.context.startedAt as number)) * 100) / 100;
-            accessLog({ time: new Date(nowMs()).toISOString(), method: event.req.method, path: event.url.pathname, status: response.status, ms });
+            accessLog({ time: new Date(nowMs()).toISOString(), method: event.req.method, path: loggedPath(event.url.pathname), status: response.status, ms });
           },
         }
       : {}),
@@ -62,9 +72,18 @@ export function createHttpApp(options: HttpOptions): H3 {
   const document = JSON.stringify(openApiDocument());
 
   const gates = createGates({ settings: () => watch.refresh(), nowMs });
+  const portal = createPortalDoor({
+    ctx: { ...ctx, settings: () => watch.refresh() },
+    nowMs,
+    afterChange: options.afterBooking ?? (() => {}),
+    bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
+    log,
+  });
 
   app.use((event, next) => {
     const path = event.url.pathname;
+    // The customer's self-service page: a door of its own, outside the /api gates (HTML; off unless enabled).
+    if (isPortalPath(path)) return portal(event);
     if (path !== '/api' && !path.startsWith('/api/')) return errorResponse(HTTP_ERRORS.notFound);
     if (path === '/api/openapi.json' && (event.req.method === 'GET' || event.req.method === 'HEAD') && isCanonicalPath(event)) {
       return jsonText(200, document, { 'cache-control': 'no-cache' });

@@ -9,7 +9,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * Reads the body as UTF-8 text, refusing more than `limit` bytes (413) as they arrive, and a body that does not
  * arrive whole within `deadlineMs` (400, and the connection is closed: a slow client cannot hold it).
  */
-async function readBodyText(event: H3Event, limit: number, deadlineMs: number): Promise<string | Reply> {
+export async function readBodyText(event: H3Event, limit: number, deadlineMs: number): Promise<string | Reply> {
   const tooLarge = () => failure(bodyTooLarge(limit));
   const declared = Number(event.req.headers.get('content-length') ?? 0);
   if (declared > limit) return tooLarge();

@@ -1,0 +1,177 @@
+/**
+ * The customer's self-service page (`/manage/<token>`): turning it on and off, opening a booking by a link's token,
+ * and the customer's cancel and move. The changes are `cancelBooking` and `moveBooking` of lifecycle.ts (the same
+ * transaction, rules, mails and webhooks as `planner bookings cancel|move`), with the actor `customer` and the
+ * booking's sequence as the customer saw it, so a form sent twice makes one change.
+ */
+import { isIP } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { isSlotText } from '../domain/dates.ts';
+import { AppError, invalid } from '../errors.ts';
+import type { FreeSlot } from '../domain/availability.ts';
+import { findBooking, type Booking } from '../store/bookings.ts';
+import { bookingOfManageToken } from '../store/manage-links.ts';
+import { setPortal, type PortalSettings } from '../store/settings.ts';
+import { availableDays, availableSlots } from './availability.ts';
+import { unixSeconds, type AppContext } from './context.ts';
+import { requireConfigured, type ConfiguredSettings } from './installation.ts';
+import { cancelBooking, moveBooking } from './lifecycle.ts';
+import { isNote, parsePlainInt } from '../domain/checks.ts';
+
+/** Hours before the start until which a customer may cancel or move, unless `--cancel-until` says otherwise. */
+export const DEFAULT_CANCEL_UNTIL_HOURS = 24;
+/** A link opens its booking until this long after the appointment's end; then it is as unknown as a wrong one. */
+export const LINK_LIFETIME_SECONDS = 30 * 86_400;
+
+function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (bare === 'localhost') return true;
+  if (isIP(bare) === 4) return bare.startsWith('127.');
+  return isIP(bare) === 6 && bare === '::1';
+}
+
+/**
+ * Returns the public base URL of the page in its one form (`https://host[:port]`, no trailing slash), or throws a
+ * clear error: https only, but for loopback addresses (tests, a proxy on the same machine); no path, query or user.
+ */
+export function checkPortalUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw invalid(`--url "${text}" is not a URL (example: https://booking.praxis.example)`);
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    throw invalid('--url must start with https:// (plain http:// only for a loopback address such as http://127.0.0.1:3000)');
+  }
+  if (url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) {
+    throw invalid('--url takes the public address only, without a path, query or user (example: https://booking.praxis.example)');
+  }
+  return url.origin;
+}
+
+/** Returns the hours of `--cancel-until` (0 to 8760), or throws a clear error. */
+export function checkCancelUntil(text: string): number {
+  const hours = parsePlainInt(text.trim());
+  if (hours === undefined || hours < 0 || hours > 8760) throw invalid(`--cancel-until must be a whole number of hours from 0 to 8760 (got "${text}")`);
+  return hours;
+}
+
+/** Turns the page on (or changes its settings); what is not given keeps its current value (first time: 24 h, on). */
+export function enablePortal(ctx: AppContext, options: { url: string; cancelUntilHours?: number; reschedule?: boolean }): PortalSettings {
+  const settings = requireConfigured(ctx);
+  const portal: PortalSettings = {
+    url: checkPortalUrl(options.url),
+    cancelUntilHours: options.cancelUntilHours ?? settings.portal?.cancelUntilHours ?? DEFAULT_CANCEL_UNTIL_HOURS,
+    reschedule: options.reschedule ?? settings.portal?.reschedule ?? true,
+  };
+  setPortal(ctx.store, portal, () => randomBytes(32).toString('base64url'));
+  return portal;
+}
+
+/** Turns the page off: every `/manage/` link answers the not-found page, and mails carry no link. */
+export function disablePortal(ctx: AppContext): void {
+  requireConfigured(ctx);
+  setPortal(ctx.store, null, () => '');
+}
+
+/** What `planner portal status` shows. */
+export function portalStatus(ctx: AppContext): { enabled: boolean; url: string | null; cancelUntilHours: number | null; reschedule: boolean | null } {
+  const { portal } = requireConfigured(ctx);
+  return { enabled: portal !== null, url: portal?.url ?? null, cancelUntilHours: portal?.cancelUntilHours ?? null, reschedule: portal?.reschedule ?? null };
+}
+
+/** Where a booking stands for its customer: changes are possible only while `open`. */
+export type ManagedState = 'open' | 'past-deadline' | 'started' | 'cancelled';
+
+/** A booking opened by a link's token, with what its customer may do now. */
+export interface Managed {
+  booking: Booking;
+  settings: ConfiguredSettings & { portal: PortalSettings };
+  state: ManagedState;
+  /** The last instant (Unix seconds) a change is possible: the start minus `--cancel-until`. */
+  deadline: number;
+  /** True when the page offers a move (`--reschedule on`) and the state is open. */
+  mayMove: boolean;
+}
+
+function stateOf(booking: Booking, deadline: number, now: number): ManagedState {
+  if (booking.status === 'cancelled') return 'cancelled';
+  if (now >= booking.startAt) return 'started';
+  return now > deadline ? 'past-deadline' : 'open';
+}
+
+/**
+ * Returns the booking a link's token opens, or undefined when the page is off, the token is malformed or unknown,
+ * or the link has expired (30 days after the appointment's end): the page answers all of these alike.
+ */
+export function openManaged(ctx: AppContext, token: string): Managed | undefined {
+  const settings = ctx.settings();
+  if (!settings.portal || settings.configuredAt === null) return undefined;
+  const id = bookingOfManageToken(ctx.store, token);
+  const booking = id === undefined ? undefined : findBooking(ctx.store, id);
+  const now = unixSeconds(ctx.now());
+  if (!booking || now > booking.endAt + LINK_LIFETIME_SECONDS) return undefined;
+  const configured = requireConfigured(ctx) as ConfiguredSettings & { portal: PortalSettings };
+  const deadline = booking.startAt - settings.portal.cancelUntilHours * 3600;
+  const state = stateOf(booking, deadline, now);
+  return { booking, settings: configured, state, deadline, mayMove: state === 'open' && settings.portal.reschedule };
+}
+
+/** Why the page did not make a change. */
+export type Refusal =
+  | 'past-deadline' // after `--cancel-until`
+  | 'started' // the appointment has begun
+  | 'cancelled' // it was cancelled (by anyone)
+  | 'changed' // the form was for an earlier state of the booking (sent twice, another tab, the admin changed it)
+  | 'taken' // the new time is no longer free
+  | 'no-reschedule' // moving is switched off
+  | 'bad-input'; // a reason too long, a slot that is not one
+
+export type Outcome = { ok: true; booking: Booking } | { ok: false; refusal: Refusal };
+
+/** Runs `change` unless the state forbids it; maps the core's refusals to the page's. */
+function change(managed: Managed, run: () => Booking): Outcome {
+  if (managed.state !== 'open') return { ok: false, refusal: managed.state };
+  try {
+    return { ok: true, booking: run() };
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    if (error.code === 'conflict') return { ok: false, refusal: 'changed' };
+    if (error.code === 'not_found') return { ok: false, refusal: 'taken' };
+    if (error.code === 'invalid') return { ok: false, refusal: 'bad-input' };
+    throw error;
+  }
+}
+
+/**
+ * Cancels the booking for its customer, as `planner bookings cancel` does (the customer's mail, `booking.cancelled`
+ * with actor customer). `sequence` is the booking's sequence the form was made for.
+ */
+export function customerCancel(ctx: AppContext, managed: Managed, sequence: number, reason: string): Outcome {
+  if (reason.trim() !== '' && !isNote(reason.trim(), true)) return { ok: false, refusal: 'bad-input' };
+  return change(managed, () =>
+    cancelBooking(ctx, managed.booking.reference, { reason: reason.trim() || undefined, notify: true, actor: 'customer', expectedSequence: sequence }),
+  );
+}
+
+/**
+ * Moves the booking for its customer to `slot` (local `YYYY-MM-DD HH:MM:SS`), as `planner bookings move` does
+ * without `--force`: the schedule's notice, look-ahead, hours, closures and capacity, the booking itself not counted.
+ */
+export function customerMove(ctx: AppContext, managed: Managed, sequence: number, slot: string): Outcome {
+  if (managed.state === 'open' && !managed.mayMove) return { ok: false, refusal: 'no-reschedule' };
+  if (!isSlotText(slot)) return { ok: false, refusal: 'bad-input' };
+  return change(managed, () => moveBooking(ctx, managed.booking.reference, slot, { notify: true, force: false, actor: 'customer', expectedSequence: sequence }));
+}
+
+/** The days with a free time to move to (GET /days's engine and rules, the booking itself not counted). */
+export function daysToMoveTo(ctx: AppContext, managed: Managed): string[] {
+  return availableDays(ctx, managed.booking.scheduleId, managed.booking.reasonId, managed.booking.id);
+}
+
+/** The free times of `day` to move to (GET /slots's), without the booking's own time. */
+export function slotsToMoveTo(ctx: AppContext, managed: Managed, day: string): FreeSlot[] {
+  const { booking } = managed;
+  return availableSlots(ctx, booking.scheduleId, booking.reasonId, day, booking.id).filter((slot) => slot.startAt !== booking.startAt);
+}

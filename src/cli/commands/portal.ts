@@ -1,0 +1,54 @@
+import type { Command } from 'commander';
+import { checkCancelUntil, disablePortal, enablePortal, portalStatus } from '../../app/portal.ts';
+import { invalid } from '../../errors.ts';
+import { print, printJson, readContext, withContext } from '../shared.ts';
+
+function onOff(text: string): boolean {
+  if (text === 'on') return true;
+  if (text === 'off') return false;
+  throw invalid(`--reschedule must be on or off (got "${text}")`);
+}
+
+export function registerPortal(program: Command): void {
+  const portal = program
+    .command('portal')
+    .description('the self-service page where customers cancel or move their appointment (off until enabled)');
+  portal
+    .command('enable')
+    .description(
+      'turn the page on: mails then carry <url>/manage/<token>; a running server sees it at its next request. ' +
+        'Changing only some options keeps the others.',
+    )
+    .requiredOption('--url <public-url>', 'the public https address that reaches `planner serve` (http only for loopback), e.g. https://booking.praxis.example')
+    .option('--cancel-until <hours>', 'customers may cancel or move until this many hours before the start (default 24)')
+    .option('--reschedule <on|off>', 'offer moving to another free time (default on); cancelling is always offered')
+    .action(async (options: { url: string; cancelUntil?: string; reschedule?: string }, command: Command) => {
+      const cancelUntilHours = options.cancelUntil === undefined ? undefined : checkCancelUntil(options.cancelUntil);
+      const reschedule = options.reschedule === undefined ? undefined : onOff(options.reschedule);
+      const enabled = await withContext(command, (ctx) => enablePortal(ctx, { url: options.url, cancelUntilHours, reschedule }));
+      print(
+        `Self-service page enabled at ${enabled.url}/manage/…: customers may cancel${enabled.reschedule ? ' or move' : ''} until ${enabled.cancelUntilHours} h before the start.`,
+        'Mails sent from now on carry the link. Route /manage/ to planner in the reverse proxy (README: "Reverse proxy"), then check with planner doctor --url.',
+      );
+    });
+  portal
+    .command('disable')
+    .description('turn the page off: every link answers "not valid", and mails carry no link')
+    .action(async (_options: unknown, command: Command) => {
+      await withContext(command, (ctx) => disablePortal(ctx));
+      print('Self-service page disabled.');
+    });
+  portal
+    .command('status')
+    .description('show whether the page is on, its address and rules')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }, command: Command) => {
+      const status = await readContext(command, (ctx) => portalStatus(ctx));
+      if (options.json) printJson(status);
+      else if (!status.enabled) print('Self-service page disabled (planner portal enable --url <public-url> turns it on).');
+      else
+        print(
+          `Self-service page enabled at ${status.url}/manage/…: customers may cancel${status.reschedule ? ' or move' : ''} until ${status.cancelUntilHours} h before the start.`,
+        );
+    });
+}

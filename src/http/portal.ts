@@ -1,0 +1,174 @@
+/**
+ * The self-service page's door: `/manage/<token>[/cancel|/reschedule]`, outside the `/api` gates. HTML only, no
+ * script; every answer (also the 404 and 429) carries the same security headers. Forms are POST with a CSRF
+ * token bound to the link, the booking and its sequence (so a form sent twice, or from an old tab, changes
+ * nothing), and with a same-origin check. Unknown links are throttled per address, as failed API tokens are.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import { getQuery, getRequestIP, type H3Event } from 'h3';
+import {
+  customerCancel,
+  customerMove,
+  daysToMoveTo,
+  openManaged,
+  slotsToMoveTo,
+  type Managed,
+  type Outcome,
+} from '../app/portal.ts';
+import type { AppContext } from '../app/context.ts';
+import { isDay } from '../domain/dates.ts';
+import { parsePlainInt } from '../domain/checks.ts';
+import { cancelPage, daysPage, failedPage, notFoundPage, overviewPage, STYLE_HASH, timesPage, tooManyPage, type Notice, type Page } from '../portal/pages.ts';
+import type { Locale } from '../store/settings.ts';
+import { createAuthThrottle } from './auth-throttle.ts';
+import { readBodyText } from './body.ts';
+import { isCanonicalPath } from './handle.ts';
+
+/** The headers of every page answer. */
+export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'referrer-policy': 'no-referrer',
+  'content-security-policy': `default-src 'none'; style-src ${STYLE_HASH}; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+};
+
+/** Largest form body: a reason of 500 characters, percent-encoded, and the hidden fields. */
+const FORM_LIMIT = 8192;
+/** Days offered per page of a move. */
+const DAYS_PER_PAGE = 14;
+
+/** What the access log shows for every path under /manage/: never the token. */
+export const LOGGED_PATH = '/manage/…';
+
+function answer(page: Page, headers: Record<string, string> = {}): Response {
+  return new Response(page.html, { status: page.status, statusText: STATUS_CODES[page.status], headers: { ...PAGE_HEADERS, 'x-planner-page': page.status === 404 ? 'not-found' : 'page', ...headers } });
+}
+
+function redirect(location: string): Response {
+  return new Response(null, { status: 303, statusText: STATUS_CODES[303], headers: { ...PAGE_HEADERS, location } });
+}
+
+export interface PortalDoorOptions {
+  ctx: AppContext;
+  nowMs: () => number;
+  /** After a change: the workers send its mails and webhook events now. */
+  afterChange: () => void;
+  bodyTimeoutMs: number;
+  /** Where a failure is reported (one line, never the token). */
+  log: (line: string) => void;
+}
+
+/** Returns the handler of every request whose path is `/manage` or under `/manage/`. */
+export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) => Promise<Response> {
+  const { ctx, nowMs } = options;
+  const throttle = createAuthThrottle();
+
+  /** The form token of `action` on the booking as `managed` shows it, for the link `token`. */
+  const formToken = (managed: Managed, action: string, token: string, sequence: number) =>
+    createHmac('sha256', managed.settings.portalSecret ?? '')
+      .update(`${action}\n${managed.booking.id}\n${sequence}\n${token}`)
+      .digest('base64url');
+  const formOf = (managed: Managed, action: string, token: string) => ({
+    sequence: String(managed.booking.sequence),
+    csrf: formToken(managed, action, token, managed.booking.sequence),
+  });
+
+  /** The sequence the posted form was made for, when its CSRF token is right for it; else undefined. */
+  const checkedSequence = (managed: Managed, action: string, token: string, form: URLSearchParams): number | undefined => {
+    const sequence = parsePlainInt(form.get('sequence') ?? '');
+    const sent = Buffer.from(form.get('csrf') ?? '');
+    if (sequence === undefined) return undefined;
+    const expected = Buffer.from(formToken(managed, action, token, sequence));
+    return sent.length === expected.length && timingSafeEqual(sent, expected) ? sequence : undefined;
+  };
+
+  /** True when the browser says the form came from another site (Origin or Fetch Metadata). */
+  const crossSite = (event: H3Event, managed: Managed) => {
+    const origin = event.req.headers.get('origin');
+    const site = event.req.headers.get('sec-fetch-site');
+    return (origin !== null && origin !== managed.settings.portal.url) || (site !== null && site !== 'same-origin' && site !== 'none');
+  };
+
+  const show = (managed: Managed, base: string, token: string, action: string, event: H3Event, notice?: Notice, status?: number): Page => {
+    if (action === 'cancel' && managed.state === 'open') return cancelPage(managed, base, formOf(managed, 'cancel', token), notice, status);
+    if (action === 'reschedule' && managed.mayMove) {
+      const query = getQuery(event);
+      const day = typeof query.day === 'string' && isDay(query.day) ? query.day : undefined;
+      if (day) return timesPage(managed, base, day, slotsToMoveTo(ctx, managed, day), formOf(managed, 'reschedule', token), notice, status);
+      const from = typeof query.from === 'string' && isDay(query.from) ? query.from : '';
+      const days = daysToMoveTo(ctx, managed).filter((one) => one >= from);
+      return daysPage(managed, base, days.slice(0, DAYS_PER_PAGE), days[DAYS_PER_PAGE]);
+    }
+    // Nothing to do there (any more): the booking as it stands, and why.
+    const why = action === 'reschedule' && managed.state === 'open' ? 'no-reschedule' : managed.state === 'open' ? undefined : managed.state;
+    return overviewPage(managed, base, notice ?? (action && why ? { kind: 'refused', why } : undefined), status);
+  };
+
+  const post = async (managed: Managed, base: string, token: string, action: string, event: H3Event): Promise<Response> => {
+    if (crossSite(event, managed)) return answer(overviewPage(managed, base, { kind: 'refused', why: 'forbidden' }, 403));
+    const type = (event.req.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    const text = type === 'application/x-www-form-urlencoded' ? await readBodyText(event, FORM_LIMIT, options.bodyTimeoutMs) : undefined;
+    if (typeof text !== 'string') return answer(overviewPage(managed, base, { kind: 'refused', why: 'bad-input' }, 400), { connection: 'close' });
+    const form = new URLSearchParams(text);
+    const sequence = checkedSequence(managed, action, token, form);
+    if (sequence === undefined) return answer(overviewPage(managed, base, { kind: 'refused', why: 'forbidden' }, 403));
+    const outcome: Outcome =
+      action === 'cancel' ? customerCancel(ctx, managed, sequence, form.get('reason') ?? '') : customerMove(ctx, managed, sequence, form.get('slot') ?? '');
+    if (outcome.ok) {
+      options.afterChange();
+      return redirect(`${base}?done=${action === 'cancel' ? 'cancelled' : 'moved'}`);
+    }
+    // Refused: the page as it stands now (re-read: the refusal may be because it changed), with the reason.
+    const now = openManaged(ctx, token) ?? managed;
+    const notice: Notice = { kind: 'refused', why: outcome.refusal };
+    const status = outcome.refusal === 'bad-input' ? 400 : 409;
+    if (outcome.refusal === 'taken') {
+      const day = (form.get('slot') ?? '').slice(0, 10);
+      return answer(timesPage(now, base, day, slotsToMoveTo(ctx, now, day), formOf(now, 'reschedule', token), notice, status));
+    }
+    if (outcome.refusal === 'bad-input' && action === 'cancel' && now.state === 'open') return answer(cancelPage(now, base, formOf(now, 'cancel', token), notice, status));
+    return answer(overviewPage(now, base, notice, status));
+  };
+
+  const door = (event: H3Event): Promise<Response> | Response => {
+    const settings = ctx.settings();
+    const locale: Locale = settings.locale;
+    const notFound = () => answer(notFoundPage(locale));
+    const segments = event.url.pathname.split('/'); // ['', 'manage', token, action?]
+    const token = segments[2] ?? '';
+    const action = segments[3] ?? '';
+    const method = event.req.method;
+    const known = segments.length <= 4 && (action === '' || action === 'cancel' || action === 'reschedule');
+    if (!settings.portal || token === '' || !known || !isCanonicalPath(event)) return notFound();
+    if (method !== 'GET' && method !== 'HEAD' && !(method === 'POST' && action !== '')) return notFound();
+
+    // Guessing is throttled per address: after 20 unknown links a minute, 429 until the minute ends (one link
+    // is still looked up every 5 s, so a customer behind the same address gets through with a real one).
+    const address = getRequestIP(event) ?? 'unknown';
+    const blockedFor = throttle.blockedFor(address, nowMs());
+    if (blockedFor > 0 && !throttle.probe(address, nowMs())) return answer(tooManyPage(locale, blockedFor), { 'retry-after': String(blockedFor) });
+    const managed = openManaged(ctx, token);
+    if (!managed) {
+      if (blockedFor > 0) return answer(tooManyPage(locale, blockedFor), { 'retry-after': String(blockedFor) });
+      throttle.fail(address, nowMs());
+      return notFound();
+    }
+    const base = `/manage/${token}`;
+    if (method === 'POST') return post(managed, base, token, action, event);
+    const done = getQuery(event).done;
+    const notice: Notice | undefined = action === '' && (done === 'cancelled' || done === 'moved') ? { kind: 'done', what: done } : undefined;
+    return answer(show(managed, base, token, action, event, notice));
+  };
+
+  return async (event: H3Event) => {
+    try {
+      return await door(event);
+    } catch (error) {
+      options.log(`planner: ${event.req.method} ${LOGGED_PATH} failed: ${(error as Error).message}`);
+      return answer(failedPage(ctx.settings().locale));
+    }
+  };
+}

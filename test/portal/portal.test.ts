@@ -1,0 +1,304 @@
+/**
+ * The self-service page on a real `planner serve` process, with a real SMTP server and a real webhook receiver: the
+ * link from the confirmation mail, a move and a cancel through the page's forms, and every refusal and security
+ * rule of issue 15. (test/browser/ drives the same page in Chromium.)
+ */
+import ICAL from 'ical.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, bookableDb, cli, cliJson, cliOk, serve, snapshot, tempDb, type ServerProcess } from '../helpers.ts';
+import { startSmtp, type TestSmtp } from '../mail/smtp.ts';
+import { startReceiver } from '../webhooks/receiver.ts';
+import { formFields, linkIn, offeredSlots, page, postForm, textOf } from './page.ts';
+
+const ADA = { first_name: '<script>alert(1)</script>', last_name: 'Lovelace "Ada"', email: 'ada@example.com' };
+
+interface Setup {
+  db: string;
+  token: string;
+  server: ServerProcess;
+  smtp: TestSmtp;
+  receiver: Awaited<ReturnType<typeof startReceiver>>;
+  days: string[];
+}
+
+async function setup(portal: string[] = ['--cancel-until', '0']): Promise<Setup> {
+  const smtp = await startSmtp();
+  const receiver = await startReceiver();
+  const db = tempDb();
+  const token = await bookableDb(db);
+  await cliOk(db, 'mail', 'set', `smtp://planner:s3cret@127.0.0.1:${smtp.port}`, '--from', 'Test Practice <desk@practice.example>', '--send-password-in-clear');
+  await cliOk(db, 'webhook', 'add', receiver.url, '--allow-insecure');
+  const server = await serve(db, { PLANNER_MAIL_RETRY_SECONDS: '0.2' });
+  await cliOk(db, 'portal', 'enable', '--url', server.url, ...portal);
+  const days = (await api(server.url, '/api/days?schedule=1&reason=1', token)).body.data as string[];
+  return { db, token, server, smtp, receiver, days };
+}
+
+async function slotsOf(s: Setup, day: string): Promise<string[]> {
+  return (await api(s.server.url, `/api/slots?schedule=1&reason=1&day=${day}`, s.token)).body.data;
+}
+
+async function book(s: Setup, slot: string, submission: Record<string, unknown> = ADA) {
+  const answer = await api(s.server.url, '/api/bookings', s.token, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ schedule: 1, reason: 1, slot, submission }),
+  });
+  expect(answer.status).toBe(201);
+  return answer.body as { booking_id: number; booking_details_id: string; slot: string };
+}
+
+/** Books `slot` and returns the booking and the link of its confirmation mail (the `count`-th mail to arrive). */
+async function bookWithLink(s: Setup, slot: string, count: number) {
+  const booked = await book(s, slot);
+  const mails = await s.smtp.received(count);
+  const confirmation = mails.find((mail) => mail.subject?.startsWith('Your appointment') && mail.text?.includes(booked.booking_details_id))!;
+  const link = linkIn(confirmation);
+  expect(link).toBeDefined();
+  return { booked, link: link!, confirmation };
+}
+
+function icsOf(mail: { attachments: { filename?: string; content: Buffer }[] }) {
+  const ics = mail.attachments.find((file) => file.filename === 'appointment.ics')!.content.toString();
+  const calendar = new ICAL.Component(ICAL.parse(ics));
+  return { method: calendar.getFirstPropertyValue('method'), event: calendar.getFirstSubcomponent('vevent')! };
+}
+
+describe('the self-service page, as a customer uses it (real server, SMTP and webhook receiver)', () => {
+  let s: Setup;
+  beforeAll(async () => {
+    s = await setup();
+  });
+
+  it('the confirmation links to the page; a move and a cancel there work like the CLI’s, with actor customer', async () => {
+    const first = (await slotsOf(s, s.days[1]!))[0]!;
+    const { booked, link, confirmation } = await bookWithLink(s, first, 2);
+    expect(link.startsWith(`${s.server.url}/manage/`)).toBe(true);
+    expect(confirmation.html).toContain(`<a href="${link}">`);
+
+    // The page: practice, schedule, reason, local time with the zone, the reference; the customer's name escaped.
+    const overview = await page(link);
+    expect(overview.status).toBe(200);
+    expect(overview.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const text = textOf(overview.html);
+    for (const shown of ['Test Practice', 'Dr. Weber', 'Check-up', '(Europe/Berlin)', booked.booking_details_id, '<script>alert(1)</script> Lovelace "Ada"']) {
+      expect(text).toContain(shown);
+    }
+    expect(overview.html).not.toContain('<script');
+    expect(overview.html).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
+
+    // Move: a day, then a time on it (from the same engine as GET /slots: the booking itself not counted).
+    const days = await page(`${link}/reschedule`);
+    expect(days.status).toBe(200);
+    const target = s.days[2]!;
+    expect(days.html).toContain(`/reschedule?day=${target}`);
+    const times = await page(`${link}/reschedule?day=${target}`);
+    const offered = offeredSlots(times.html);
+    expect(offered).toEqual(await slotsOf(s, target));
+    const form = formFields(times.html, '/reschedule')!;
+    const webhooksBefore = s.receiver.received.length;
+    const moved = await postForm(`${link}/reschedule`, { ...form, slot: offered[2]! });
+    expect(moved.status).toBe(303);
+    expect(moved.headers.get('location')).toBe(`${new URL(link).pathname}?done=moved`);
+    const after = textOf((await page(`${link}?done=moved`)).html);
+    expect(after).toContain('Your appointment has been moved');
+    expect(after).toContain(offered[2]!.slice(11, 16));
+    // GET /slots: the old time is free again, the new one taken.
+    expect(await slotsOf(s, s.days[1]!)).toContain(first);
+    expect(await slotsOf(s, target)).not.toContain(offered[2]);
+    // The webhook and the update mail, SEQUENCE 1, with a link of its own that opens the same booking.
+    const [changed] = (await s.receiver.next(webhooksBefore + 1)).slice(webhooksBefore);
+    expect(changed!.json).toMatchObject({ type: 'booking.changed', data: { booking_id: booked.booking_id, previous_slot: booked.slot, actor: 'customer' } });
+    const update = (await s.smtp.received(3))[2]!;
+    expect(update.subject).toMatch(/^Changed: your appointment/);
+    expect(icsOf(update).event.getFirstPropertyValue('sequence')).toBe(1);
+    const updateLink = linkIn(update)!;
+    expect(updateLink).not.toBe(link);
+    expect(textOf((await page(updateLink)).html)).toContain(booked.booking_details_id);
+    const shown = await cliJson(s.db, 'bookings', 'show', booked.booking_details_id);
+    expect(shown).toMatchObject({ status: 'booked', sequence: 1 });
+    expect(shown.localStart).toBe(offered[2]!.slice(0, 16));
+
+    // The same form again (back button, second tab): refused, nothing changed.
+    const before = snapshot(s.db);
+    const replay = await postForm(`${link}/reschedule`, { ...form, slot: offered[3]! });
+    expect(replay.status).toBe(409);
+    expect(textOf(replay.html)).toContain('was changed in the meantime');
+    expect(snapshot(s.db)).toEqual(before);
+
+    // Cancel: a confirmation step with an optional reason.
+    const confirm = await page(`${link}/cancel`);
+    expect(textOf(confirm.html)).toContain('Cancel this appointment?');
+    const cancelForm = formFields(confirm.html, '/cancel')!;
+    const cancelled = await postForm(`${link}/cancel`, { ...cancelForm, reason: 'Ill <b>today</b>' });
+    expect(cancelled.status).toBe(303);
+    const gone = await page(`${link}?done=cancelled`);
+    expect(textOf(gone.html)).toContain('Your appointment is cancelled');
+    expect(gone.html).toContain('Ill &#60;b&#62;today&#60;/b&#62;');
+    expect(gone.html).not.toContain('<form');
+    const [cancelEvent] = (await s.receiver.next(webhooksBefore + 2)).slice(webhooksBefore + 1);
+    expect(cancelEvent!.json).toMatchObject({ type: 'booking.cancelled', data: { booking_id: booked.booking_id, status: 'cancelled', actor: 'customer' } });
+    const cancellation = (await s.smtp.received(4))[3]!;
+    expect(icsOf(cancellation).method).toBe('CANCEL');
+    expect(icsOf(cancellation).event.getFirstPropertyValue('sequence')).toBe(2);
+    expect(linkIn(cancellation)).toBeUndefined();
+    expect(await slotsOf(s, target)).toContain(offered[2]);
+    expect(await cliJson(s.db, 'bookings', 'show', booked.booking_details_id)).toMatchObject({ status: 'cancelled', sequence: 2 });
+
+    // After the cancellation: the page says so, and a replayed cancel changes nothing.
+    const again = snapshot(s.db);
+    const replayed = await postForm(`${link}/cancel`, cancelForm);
+    expect(replayed.status).toBe(409);
+    expect(textOf(replayed.html)).toContain('is already cancelled');
+    expect(snapshot(s.db)).toEqual(again);
+
+    // The access log shows /manage/…, never a token.
+    const log = s.server.output();
+    expect(log).toContain('/manage/…');
+    expect(log).not.toContain(new URL(link).pathname.slice(8));
+    expect(log).not.toContain(new URL(updateLink).pathname.slice(8));
+  });
+
+  it('a time taken meanwhile: a clear message and nothing changed', async () => {
+    const { link } = await bookWithLink(s, (await slotsOf(s, s.days[3]!))[0]!, 6);
+    const day = s.days[4]!;
+    const times = await page(`${link}/reschedule?day=${day}`);
+    const wanted = offeredSlots(times.html)[0]!;
+    await book(s, wanted, { first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' }); // someone else wins it
+    const before = snapshot(s.db).bookings;
+    const answer = await postForm(`${link}/reschedule`, { ...formFields(times.html, '/reschedule')!, slot: wanted });
+    expect(answer.status).toBe(409);
+    expect(textOf(answer.html)).toContain('that time was taken a moment ago');
+    expect(offeredSlots(answer.html)).not.toContain(wanted);
+    expect(snapshot(s.db).bookings).toEqual(before);
+  });
+
+  it('the security headers on every answer, no CORS, and the same 404 for a tampered, unknown or missing link', async () => {
+    const { link } = await bookWithLink(s, (await slotsOf(s, s.days[5]!))[0]!, 10);
+    const tampered = link.slice(0, -1) + (link.endsWith('A') ? 'B' : 'A');
+    const answers = await Promise.all([
+      page(link, { headers: { origin: 'https://evil.example' } }),
+      page(tampered),
+      page(`${s.server.url}/manage/`),
+      page(`${s.server.url}/manage/not-a-token`),
+      page(`${link}/unknown`),
+      page(link, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } }),
+    ]);
+    for (const answer of answers) {
+      expect(answer.headers.get('cache-control')).toBe('no-store');
+      expect(answer.headers.get('referrer-policy')).toBe('no-referrer');
+      const csp = answer.headers.get('content-security-policy')!;
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|script-src/);
+      expect(answer.headers.get('x-frame-options')).toBe('DENY');
+      expect([...answer.headers.keys()].filter((name) => name.startsWith('access-control-'))).toEqual([]);
+      expect(answer.html).not.toMatch(/<script|\son\w+=/i);
+    }
+    const [ok, ...missing] = answers;
+    expect(ok!.status).toBe(200);
+    for (const answer of missing) {
+      expect(answer.status).toBe(404);
+      expect(answer.html).toBe(missing[0]!.html);
+    }
+    // The style sheet is the one the policy names by its hash.
+    const style = /<style>(.*?)<\/style>/s.exec(ok!.html)![1]!;
+    const { createHash } = await import('node:crypto');
+    expect(ok!.headers.get('content-security-policy')).toContain(`'sha256-${createHash('sha256').update(style).digest('base64')}'`);
+  });
+
+  it('forms: refused without the CSRF token, from another origin or site, or with a token for another link; nothing changed', async () => {
+    const { link } = await bookWithLink(s, (await slotsOf(s, s.days[6]!))[0]!, 12);
+    const other = await bookWithLink(s, (await slotsOf(s, s.days[6]!))[1]!, 14);
+    const form = formFields((await page(`${link}/cancel`)).html, '/cancel')!;
+    const before = snapshot(s.db);
+    const refusals = await Promise.all([
+      postForm(`${link}/cancel`, { sequence: form.sequence! }),
+      postForm(`${link}/cancel`, { ...form, csrf: form.csrf!.slice(0, -2) + 'AA' }),
+      postForm(`${link}/cancel`, form, { origin: 'https://evil.example' }),
+      postForm(`${link}/cancel`, form, { 'sec-fetch-site': 'cross-site' }),
+      postForm(`${other.link}/cancel`, form), // a form of one link, sent to another
+      page(`${link}/cancel`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(form) }),
+    ]);
+    expect(refusals.map((answer) => answer.status)).toEqual([403, 403, 403, 403, 403, 400]);
+    expect(textOf(refusals[0]!.html)).toContain('This form could not be accepted');
+    expect(snapshot(s.db)).toEqual(before);
+    // The right form still works once.
+    expect((await postForm(`${link}/cancel`, form)).status).toBe(303);
+  });
+
+});
+
+describe('the page’s rules on a server of its own', () => {
+  it('unknown links are throttled per address (429 with Retry-After); a real link from there still gets through', async () => {
+    const s = await setup(); // a server of its own: no failures of other tests counted for this address
+    const { link } = await bookWithLink(s, (await slotsOf(s, s.days[1]!))[0]!, 2);
+    const unknown = (n: number) => `${s.server.url}/manage/${String(n).padStart(43, 'x')}`;
+    const statuses: number[] = [];
+    for (let n = 0; n < 20; n++) statuses.push((await page(unknown(n))).status);
+    expect(statuses).toEqual(Array(20).fill(404));
+    // Blocked now: one link is still looked up every 5 s, so a real link from this address gets through …
+    expect((await page(link)).status).toBe(200);
+    // … and the next unknown one within those 5 s is not even looked up.
+    const throttled = await page(unknown(20));
+    expect(throttled.status).toBe(429);
+    expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(throttled.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(textOf(throttled.html)).toContain('Too many invalid links');
+    expect((await page(link)).status).toBe(429);
+  });
+  it('after the --cancel-until deadline: no forms, a clear text, and a POST is refused with nothing changed', async () => {
+    const s = await setup();
+    // The first time tomorrow is less than 48 h ahead.
+    const { link } = await bookWithLink(s, (await slotsOf(s, s.days[1]!))[0]!, 2);
+    const form = formFields((await page(`${link}/cancel`)).html, '/cancel')!;
+    await cliOk(s.db, 'portal', 'enable', '--url', s.server.url, '--cancel-until', '48');
+    const overview = await page(link);
+    expect(textOf(overview.html)).toContain('Changes here were possible until');
+    expect(overview.html).not.toContain('/cancel"');
+    const before = snapshot(s.db);
+    const refused = await postForm(`${link}/cancel`, form);
+    expect(refused.status).toBe(409);
+    expect(textOf(refused.html)).toContain('It is too late to change this appointment here');
+    expect(snapshot(s.db)).toEqual(before);
+
+    // --reschedule off: cancelling only.
+    await cliOk(s.db, 'portal', 'enable', '--url', s.server.url, '--cancel-until', '0', '--reschedule', 'off');
+    const cancelOnly = await page(link);
+    expect(cancelOnly.html).not.toContain('/reschedule"');
+    expect(cancelOnly.html).toContain('/cancel"');
+    expect(textOf((await page(`${link}/reschedule`)).html)).toContain('does not offer changing the time here');
+
+    // Disabled: the same page as an unknown link.
+    const unknown = await page(`${s.server.url}/manage/${'x'.repeat(43)}`);
+    await cliOk(s.db, 'portal', 'disable');
+    const off = await page(link);
+    expect(off.status).toBe(404);
+    expect(off.html).toBe(unknown.html);
+    expect(await cliJson(s.db, 'portal', 'status', '--json')).toEqual({ enabled: false, url: null, cancelUntilHours: null, reschedule: null });
+  });
+
+  it('portal enable refuses plain http but for loopback, and bad options, in one line with nothing written', async () => {
+    const db = tempDb();
+    await bookableDb(db);
+    const before = snapshot(db);
+    for (const [args, message] of [
+      [['--url', 'http://booking.example'], /--url must start with https:\/\//],
+      [['--url', 'https://booking.example/book'], /without a path/],
+      [['--url', 'not a url'], /is not a URL/],
+      [['--url', 'https://booking.example', '--cancel-until', '-1'], /--cancel-until must be a whole number of hours/],
+      [['--url', 'https://booking.example', '--reschedule', 'maybe'], /--reschedule must be on or off/],
+    ] as const) {
+      const result = await cli(db, 'portal', 'enable', ...args);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect(snapshot(db)).toEqual(before);
+    await cliOk(db, 'portal', 'enable', '--url', 'http://[::1]:8080/');
+    expect(await cliJson(db, 'portal', 'status', '--json')).toEqual({ enabled: true, url: 'http://[::1]:8080', cancelUntilHours: 24, reschedule: true });
+    // A second enable changes only what it names.
+    await cliOk(db, 'portal', 'enable', '--url', 'https://booking.example', '--reschedule', 'off');
+    expect(await cliJson(db, 'portal', 'status', '--json')).toEqual({ enabled: true, url: 'https://booking.example', cancelUntilHours: 24, reschedule: false });
+  });
+});
