@@ -28,6 +28,7 @@ async function setup(portal: string[] = ['--cancel-until', '0']): Promise<Setup>
   const token = await bookableDb(db);
   await cliOk(db, 'mail', 'set', `smtp://planner:s3cret@127.0.0.1:${smtp.port}`, '--from', 'Test Practice <desk@practice.example>', '--send-password-in-clear');
   await cliOk(db, 'webhook', 'add', receiver.url, '--allow-insecure');
+  await cliOk(db, 'reminders', 'set', 'off'); // the page's mails only (test/app/reminders.test.ts has the reminders)
   const server = await serve(db, { PLANNER_MAIL_RETRY_SECONDS: '0.2' });
   await cliOk(db, 'portal', 'enable', '--url', server.url, ...portal);
   const days = (await api(server.url, '/api/days?schedule=1&reason=1', token)).body.data as string[];
