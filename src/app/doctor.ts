@@ -124,8 +124,41 @@ export async function diagnose(ctx: AppContext, options: DoctorOptions): Promise
     }
   }
 
-  if (options.url) checks.push(await liveCheck(options.url, options.token, settings.tokenHash));
+  const portal = settings.portal;
+  checks.push(
+    portal
+      ? { name: 'portal', status: 'ok', detail: `on at ${portal.url}/manage/…, cancel${portal.reschedule ? ' or move' : ''} until ${portal.cancelUntilHours} h before` }
+      : { name: 'portal', status: 'ok', detail: 'off: mails carry no self-service link (planner portal enable)' },
+  );
+
+  if (options.url) {
+    checks.push(await liveCheck(options.url, options.token, settings.tokenHash));
+    if (portal) checks.push(await portalCheck(portal.url));
+  }
   return checks;
+}
+
+/**
+ * Calls GET <portal url>/manage/: planner answers its not-found page there (header `X-Planner-Page: not-found`).
+ * Anything else means the links in the mails do not reach planner: the proxy lacks the /manage/ location.
+ */
+async function portalCheck(url: string): Promise<Check> {
+  const address = `${url}/manage/`;
+  let response: Response;
+  try {
+    response = await fetch(address, { redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+    await response.body?.cancel();
+  } catch (error) {
+    return { name: 'portal-live', status: 'fail', detail: `${address} cannot be reached: ${(error as Error).message}` };
+  }
+  if (response.status === 404 && response.headers.get('x-planner-page') === 'not-found') {
+    return { name: 'portal-live', status: 'ok', detail: `${address} reaches planner: the links in the mails work` };
+  }
+  return {
+    name: 'portal-live',
+    status: 'fail',
+    detail: `${address} answers ${response.status} without planner's page: route /manage/ to planner in the proxy (README: "Reverse proxy")`,
+  };
 }
 
 /**

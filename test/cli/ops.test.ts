@@ -65,6 +65,22 @@ describe('planner doctor', () => {
     const live = await cli(db, 'doctor', '--url', `${server.url}/api`, '--token', token);
     expect(live.stdout).toMatch(/^ok +live +.*answers 200: the Authorization header arrives/m);
     expect(live.stdout + live.stderr).not.toContain(token.slice(4));
+    expect(live.stdout).toMatch(/^ok +portal +off/m);
+
+    // The self-service page on: --url also checks that its links reach planner.
+    await cliOk(db, 'portal', 'enable', '--url', server.url);
+    const withPage = await cli(db, 'doctor', '--url', `${server.url}/api`, '--token', token);
+    expect(withPage.stdout).toMatch(/^ok +portal +on at http:\/\/127\.0\.0\.1:\d+\/manage\/…, cancel or move until 24 h before/m);
+    expect(withPage.stdout).toMatch(/^ok +portal-live +.*\/manage\/ reaches planner/m);
+    // A proxy without the /manage/ location answers its own 404 there.
+    const bare = createServer((_incoming, outgoing) => outgoing.writeHead(404, { 'content-type': 'text/html' }).end('<h1>404 Not Found</h1>')).listen(0, '127.0.0.1');
+    await once(bare, 'listening');
+    onCleanup(() => bare.close());
+    await cliOk(db, 'portal', 'enable', '--url', `http://127.0.0.1:${(bare.address() as AddressInfo).port}`);
+    const noRoute = await cli(db, 'doctor', '--url', `${server.url}/api`, '--token', token);
+    expect(noRoute.code).toBe(1);
+    expect(noRoute.stdout).toMatch(/^fail +portal-live +.*\/manage\/ answers 404 without planner's page: route \/manage\/ to planner in the proxy/m);
+    await cliOk(db, 'portal', 'disable');
 
     // A reverse proxy that drops the Authorization header, as some do.
     const upstream = new URL(server.url);

@@ -1,0 +1,113 @@
+/**
+ * The page's rules that depend on the clock, in-process with a fixed clock (the real-process tests are in
+ * portal.test.ts): a link stops working for changes at the start and after a cancellation, expires 30 days after
+ * the appointment's end, and the page speaks the installation's language.
+ */
+import { describe, expect, it } from 'vitest';
+import { createContext } from '../../src/app/context.ts';
+import { createBooking } from '../../src/app/create-booking.ts';
+import { initInstallation } from '../../src/app/installation.ts';
+import { addReason } from '../../src/app/reasons.ts';
+import { setHours } from '../../src/app/hours.ts';
+import { addSchedule } from '../../src/app/schedules.ts';
+import { cancelBooking } from '../../src/app/lifecycle.ts';
+import { enablePortal } from '../../src/app/portal.ts';
+import { startRuntime } from '../../src/app/runtime.ts';
+import { createHttpApp } from '../../src/http/app.ts';
+import { openStore } from '../../src/store/db.ts';
+import { createManageToken } from '../../src/store/manage-links.ts';
+import { snapshot, tempDb } from '../helpers.ts';
+import { formFields, textOf } from './page.ts';
+
+/** An installation in `locale` with one booking on Tuesday 2026-06-02 10:00 Berlin, the page on; the clock is `clock.now`. */
+async function installation(locale: 'en' | 'de' = 'en') {
+  const file = tempDb();
+  const store = openStore(file);
+  const clock = { now: new Date('2026-06-01T06:00:00Z') };
+  const ctx = createContext(store, () => clock.now);
+  initInstallation(ctx, { practiceName: 'Praxis Sonne', timeZone: 'Europe/Berlin', notifyEmail: 'desk@sonne.example', locale });
+  const schedule = addSchedule(ctx, { name: 'Dr. Weber', daysAhead: 14, noticeMinutes: 0, stepMinutes: 30, capacity: 1 });
+  const reason = addReason(ctx, schedule, { name: 'Check-up', durationMinutes: 30 });
+  setHours(ctx, schedule, 'mon-fri', '09:00-12:00');
+  const booked = createBooking(
+    ctx,
+    { scheduleId: schedule, reasonId: reason, slot: '2026-06-02 10:00:00', submission: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' } },
+    'api',
+  );
+  enablePortal(ctx, { url: 'https://booking.sonne.example', cancelUntilHours: 24 });
+  const token = createManageToken(store, booked.bookingId, clock.now.toISOString());
+  const runtime = await startRuntime(store, { now: () => clock.now });
+  const app = createHttpApp({ runtime, log: () => {} });
+  const get = async (path: string) => {
+    const response = await app.request(path);
+    return { status: response.status, html: await response.text() };
+  };
+  const post = async (path: string, fields: Record<string, string>) => {
+    const response = await app.request(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://booking.sonne.example' },
+      body: new URLSearchParams(fields).toString(),
+    });
+    return { status: response.status, html: await response.text() };
+  };
+  return { file, ctx, clock, booked, link: `/manage/${token}`, get, post };
+}
+
+describe('the page’s rules over time (fixed clock, in-process)', () => {
+  it('open until the deadline (24 h before), then refused; at the start it says so; 30 days after the end it is an unknown link', async () => {
+    const { file, clock, link, get, post } = await installation();
+    // 2026-06-01 08:00 Berlin: 26 h before the start.
+    const open = await get(link);
+    expect(textOf(open.html)).toContain('You can cancel or change this appointment here until Monday, 1 June 2026, 10:00 (Europe/Berlin)');
+    const form = formFields((await get(`${link}/cancel`)).html, '/cancel')!;
+
+    clock.now = new Date('2026-06-01T08:00:01Z'); // one second past the deadline
+    expect(textOf((await get(link)).html)).toContain('Changes here were possible until Monday, 1 June 2026, 10:00 (Europe/Berlin)');
+    const before = snapshot(file);
+    const late = await post(`${link}/cancel`, form);
+    expect(late.status).toBe(409);
+    expect(textOf(late.html)).toContain('It is too late to change this appointment here');
+    expect(snapshot(file)).toEqual(before);
+
+    clock.now = new Date('2026-06-02T08:00:00Z'); // the start
+    const started = await get(link);
+    expect(textOf(started.html)).toContain('This appointment has begun or is over');
+    expect(started.html).not.toContain('<form');
+    expect((await post(`${link}/cancel`, form)).status).toBe(409);
+    expect(snapshot(file)).toEqual(before);
+
+    clock.now = new Date('2026-07-02T08:30:00Z'); // 30 days after the end: still shown
+    expect((await get(link)).status).toBe(200);
+    clock.now = new Date('2026-07-02T08:30:01Z');
+    const expired = await get(link);
+    const unknown = await get(`/manage/${'Q'.repeat(43)}`);
+    expect(expired.status).toBe(404);
+    expect(expired.html).toBe(unknown.html);
+  });
+
+  it('a booking the practice cancelled: the page says so, and the form made before is refused', async () => {
+    const { file, ctx, booked, link, get, post } = await installation();
+    const form = formFields((await get(`${link}/cancel`)).html, '/cancel')!;
+    cancelBooking(ctx, booked.reference, { notify: false, reason: 'Practice closed' });
+    const page = await get(link);
+    expect(textOf(page.html)).toContain('This appointment is cancelled');
+    expect(textOf(page.html)).toContain('Practice closed');
+    const before = snapshot(file);
+    const answer = await post(`${link}/cancel`, form);
+    expect(answer.status).toBe(409);
+    expect(textOf(answer.html)).toContain('This appointment is already cancelled');
+    expect(snapshot(file)).toEqual(before);
+  });
+
+  it('speaks the installation’s language (de), also on the not-found page', async () => {
+    const { link, get } = await installation('de');
+    const page = await get(link);
+    expect(page.html).toContain('<html lang="de">');
+    expect(textOf(page.html)).toContain('Dienstag, 2. Juni 2026, 10:00 (Europe/Berlin)');
+    expect(textOf(page.html)).toContain('Termin verlegen');
+    expect(textOf(page.html)).toContain('Termin absagen');
+    const missing = await get(`/manage/${'Q'.repeat(43)}`);
+    expect(missing.html).toContain('<html lang="de">');
+    expect(textOf(missing.html)).toContain('Dieser Link ist ungültig');
+  });
+});
