@@ -43,6 +43,24 @@ const DAYS_PER_PAGE = 14;
 /** What the access log shows for every path under /manage/: never the token. */
 export const LOGGED_PATH = '/manage/…';
 
+/** True for a loopback peer (a reverse proxy on the same machine). */
+function isLoopback(address: string): boolean {
+  return address.startsWith('127.') || address === '::1' || address.startsWith('::ffff:127.');
+}
+
+/**
+ * The customer's address, for the throttle of unknown links: the connection's peer, or, when that is a proxy on the
+ * same machine (loopback), the last `X-Forwarded-For` entry: the address the proxy itself saw (earlier entries are
+ * whatever the client sent, and could be made up). Without this, every customer behind the proxy would share one
+ * address, and 20 bad links a minute from anyone would throttle them all.
+ */
+export function clientAddress(event: H3Event): string {
+  const peer = getRequestIP(event) ?? 'unknown';
+  const forwarded = event.req.headers.get('x-forwarded-for');
+  if (!forwarded || !isLoopback(peer)) return peer;
+  return forwarded.split(',').at(-1)!.trim() || peer;
+}
+
 function answer(page: Page, headers: Record<string, string> = {}): Response {
   return new Response(page.html, { status: page.status, statusText: STATUS_CODES[page.status], headers: { ...PAGE_HEADERS, 'x-planner-page': page.status === 404 ? 'not-found' : 'page', ...headers } });
 }
@@ -147,7 +165,7 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
 
     // Guessing is throttled per address: after 20 unknown links a minute, 429 until the minute ends (one link
     // is still looked up every 5 s, so a customer behind the same address gets through with a real one).
-    const address = getRequestIP(event) ?? 'unknown';
+    const address = clientAddress(event);
     const blockedFor = throttle.blockedFor(address, nowMs());
     if (blockedFor > 0 && !throttle.probe(address, nowMs())) return answer(tooManyPage(locale, blockedFor), { 'retry-after': String(blockedFor) });
     const managed = openManaged(ctx, token);

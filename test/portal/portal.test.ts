@@ -247,6 +247,14 @@ describe('the page’s rules on a server of its own', () => {
     expect(throttled.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(textOf(throttled.html)).toContain('Too many invalid links');
     expect((await page(link)).status).toBe(429);
+
+    // Behind a proxy on this machine every customer arrives from 127.0.0.1: the address that counts is the last
+    // X-Forwarded-For entry (the one the proxy adds); earlier entries are the client's own and do not count.
+    const via = (forwarded: string, n: number) => page(unknown(100 + n), { headers: { 'x-forwarded-for': forwarded } });
+    expect((await via('198.51.100.1', 0)).status).toBe(404);
+    for (let n = 1; n < 20; n++) expect((await via('203.0.113.50, 198.51.100.1', n)).status).toBe(404);
+    expect((await via('198.51.100.1', 20)).status).toBe(429);
+    expect((await via('198.51.100.1, 198.51.100.2', 21)).status).toBe(404); // another customer, though the first entry names the throttled one
   });
   it('after the --cancel-until deadline: no forms, a clear text, and a POST is refused with nothing changed', async () => {
     const s = await setup();
