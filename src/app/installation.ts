@@ -3,7 +3,7 @@ import { isEmail, nameMessage, nameProblem } from '../domain/checks.ts';
 import { DEFAULT_FIELDS } from '../domain/form.ts';
 import { isTimeZone } from '../domain/zone.ts';
 import { webhookHealth } from '../store/webhooks.ts';
-import { markConfigured, setApiEnabled, setRateLimit, type Locale, type Settings } from '../store/settings.ts';
+import { markConfigured, setApiEnabled, setRateLimit, type Locale, type PortalSettings, type Settings } from '../store/settings.ts';
 import { insertField } from '../store/fields.ts';
 import { countRows, type Counts } from '../store/stats.ts';
 import { outboxCounts } from '../store/outbox.ts';
@@ -104,6 +104,9 @@ export interface Status {
   notifyEmail: string | null;
   api: { enabled: boolean; tokenPresent: boolean; tokenCreatedAt: string | null; rateLimitPerMinute: number };
   mail: { configured: boolean; from: string | null; pending: number; scheduled: number; failed: number };
+  /** The customers' self-service page (null while off) and the reminder offsets in minutes. */
+  portal: PortalSettings | null;
+  reminderOffsets: number[];
   /** Every hook, with deliveries waiting (and how many of those are being retried) or failed: a failing hook shows here. */
   webhooks: { id: number; url: string; waiting: number; retrying: number; failed: number; lastError: string | null }[];
   counts: Counts;
@@ -127,6 +130,8 @@ export function getStatus(ctx: AppContext): Status {
       rateLimitPerMinute: settings.rateLimit,
     },
     mail: { configured: settings.mailUrl !== null, from: settings.mailFrom, ...outboxCounts(ctx.store, unixSeconds(ctx.now())) },
+    portal: settings.portal,
+    reminderOffsets: settings.reminderOffsets,
     webhooks: webhookHealth(ctx.store).map(({ webhookId, ...health }) => ({ id: webhookId, ...health })),
     counts: countRows(ctx.store, unixSeconds(ctx.now())),
   };

@@ -309,5 +309,9 @@ describe('the page’s rules on a server of its own', () => {
     // A second enable changes only what it names.
     await cliOk(db, 'portal', 'enable', '--url', 'https://booking.example', '--reschedule', 'off');
     expect(await cliJson(db, 'portal', 'status', '--json')).toEqual({ enabled: true, url: 'https://booking.example', cancelUntilHours: 24, reschedule: false });
+    const status = await cliOk(db, 'status');
+    expect(status).toMatch(/^page +on at https:\/\/booking\.example\/manage\/… · cancel until 24 h before$/m);
+    expect(status).toMatch(/^reminders +24h before each appointment$/m);
+    expect(await cliJson(db, 'status')).toMatchObject({ portal: { url: 'https://booking.example', cancelUntilHours: 24, reschedule: false }, reminderOffsets: [1440] });
   });
 });

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { getStatus, type Status } from '../../app/installation.ts';
+import { formatOffsets } from '../../domain/reminders.ts';
 import { dbPath, print, printJson, readContext } from '../shared.ts';
 
 /** One line per hook; a hook with retries or failures says so, with its last error and where to look. */
@@ -50,6 +51,8 @@ export function registerStatus(program: Command): void {
             : 'practice     not configured: run `planner init`',
           `api          ${api.enabled ? 'enabled' : 'disabled'} · token ${api.tokenPresent ? `present (created ${api.tokenCreatedAt})` : 'none (planner token new)'} · limit ${api.rateLimitPerMinute}/min`,
           `mail         ${mailLine(status.mail)}`,
+          `reminders    ${status.reminderOffsets.length ? `${formatOffsets(status.reminderOffsets)} before each appointment` : 'off (planner reminders set)'}`,
+          `page         ${status.portal ? `on at ${status.portal.url}/manage/… · cancel${status.portal.reschedule ? ' or move' : ''} until ${status.portal.cancelUntilHours} h before` : 'off (planner portal enable)'}`,
           ...webhookLines(status.webhooks),
           `data         ${counts.schedules} schedule(s), ${counts.reasons} reason(s), ${counts.fields} form field(s), ${counts.customers} customer(s), ${counts.bookings} booking(s) (${counts.upcoming} upcoming)`,
         );
