@@ -1,4 +1,5 @@
 /** Helpers for tests of the self-service page: reading the link from a mail, the forms from a page, and posting them. */
+import { snapshot } from '../helpers.ts';
 import type { ParsedMail } from 'mailparser';
 
 /** The link to the page in a mail's text (`<url>/manage/<token>`), or undefined. */
@@ -40,4 +41,18 @@ export function textOf(html: string): string {
     .replace(/<[^>]+>/g, ' ')
     .replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)))
     .replace(/\s+/g, ' ');
+}
+
+/**
+ * What a change of a booking writes: the bookings and customers, and which messages and webhook deliveries exist.
+ * Beside a running server the full `snapshot` also moves while its workers send (sent times, link tokens).
+ */
+export function bookingState(db: string) {
+  const rows = snapshot(db) as Record<string, Record<string, unknown>[]>;
+  return {
+    bookings: rows.bookings,
+    customers: rows.customers,
+    outbox: rows.outbox!.map((row) => [row.id, row.booking_id, row.kind]),
+    deliveries: rows.webhook_deliveries!.map((row) => [row.id, row.type]),
+  };
 }

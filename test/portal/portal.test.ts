@@ -6,9 +6,10 @@
 import ICAL from 'ical.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, bookableDb, cli, cliJson, cliOk, serve, snapshot, tempDb, type ServerProcess } from '../helpers.ts';
+import type { ParsedMail } from 'mailparser';
 import { startSmtp, type TestSmtp } from '../mail/smtp.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
-import { formFields, linkIn, offeredSlots, page, postForm, textOf } from './page.ts';
+import { bookingState, formFields, linkIn, offeredSlots, page, postForm, textOf } from './page.ts';
 
 const ADA = { first_name: '<script>alert(1)</script>', last_name: 'Lovelace "Ada"', email: 'ada@example.com' };
 
@@ -49,11 +50,13 @@ async function book(s: Setup, slot: string, submission: Record<string, unknown> 
   return answer.body as { booking_id: number; booking_details_id: string; slot: string };
 }
 
-/** Books `slot` and returns the booking and the link of its confirmation mail (the `count`-th mail to arrive). */
-async function bookWithLink(s: Setup, slot: string, count: number) {
+/** Books `slot` and returns the booking and the link of its confirmation mail, once that has arrived. */
+async function bookWithLink(s: Setup, slot: string) {
   const booked = await book(s, slot);
-  const mails = await s.smtp.received(count);
-  const confirmation = mails.find((mail) => mail.subject?.startsWith('Your appointment') && mail.text?.includes(booked.booking_details_id))!;
+  const mine = (mail: ParsedMail) => mail.subject?.startsWith('Your appointment') && mail.text?.includes(booked.booking_details_id);
+  // Each arrival is awaited (no polling): the confirmation is among the next few mails.
+  for (let count = s.smtp.messages.length + 1; !s.smtp.messages.some(mine); count++) await s.smtp.received(count);
+  const confirmation = s.smtp.messages.find(mine)!;
   const link = linkIn(confirmation);
   expect(link).toBeDefined();
   return { booked, link: link!, confirmation };
@@ -73,7 +76,7 @@ describe('the self-service page, as a customer uses it (real server, SMTP and we
 
   it('the confirmation links to the page; a move and a cancel there work like the CLI’s, with actor customer', async () => {
     const first = (await slotsOf(s, s.days[1]!))[0]!;
-    const { booked, link, confirmation } = await bookWithLink(s, first, 2);
+    const { booked, link, confirmation } = await bookWithLink(s, first);
     expect(link.startsWith(`${s.server.url}/manage/`)).toBe(true);
     expect(confirmation.html).toContain(`<a href="${link}">`);
 
@@ -121,11 +124,11 @@ describe('the self-service page, as a customer uses it (real server, SMTP and we
     expect(shown.localStart).toBe(offered[2]!.slice(0, 16));
 
     // The same form again (back button, second tab): refused, nothing changed.
-    const before = snapshot(s.db);
+    const before = bookingState(s.db);
     const replay = await postForm(`${link}/reschedule`, { ...form, slot: offered[3]! });
     expect(replay.status).toBe(409);
     expect(textOf(replay.html)).toContain('was changed in the meantime');
-    expect(snapshot(s.db)).toEqual(before);
+    expect(bookingState(s.db)).toEqual(before);
 
     // Cancel: a confirmation step with an optional reason.
     const confirm = await page(`${link}/cancel`);
@@ -147,11 +150,11 @@ describe('the self-service page, as a customer uses it (real server, SMTP and we
     expect(await cliJson(s.db, 'bookings', 'show', booked.booking_details_id)).toMatchObject({ status: 'cancelled', sequence: 2 });
 
     // After the cancellation: the page says so, and a replayed cancel changes nothing.
-    const again = snapshot(s.db);
+    const again = bookingState(s.db);
     const replayed = await postForm(`${link}/cancel`, cancelForm);
     expect(replayed.status).toBe(409);
     expect(textOf(replayed.html)).toContain('is already cancelled');
-    expect(snapshot(s.db)).toEqual(again);
+    expect(bookingState(s.db)).toEqual(again);
 
     // The access log shows /manage/…, never a token.
     const log = s.server.output();
@@ -161,21 +164,38 @@ describe('the self-service page, as a customer uses it (real server, SMTP and we
   });
 
   it('a time taken meanwhile: a clear message and nothing changed', async () => {
-    const { link } = await bookWithLink(s, (await slotsOf(s, s.days[3]!))[0]!, 6);
+    const { link } = await bookWithLink(s, (await slotsOf(s, s.days[3]!))[0]!);
     const day = s.days[4]!;
     const times = await page(`${link}/reschedule?day=${day}`);
     const wanted = offeredSlots(times.html)[0]!;
     await book(s, wanted, { first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' }); // someone else wins it
-    const before = snapshot(s.db).bookings;
+    const before = bookingState(s.db).bookings;
     const answer = await postForm(`${link}/reschedule`, { ...formFields(times.html, '/reschedule')!, slot: wanted });
     expect(answer.status).toBe(409);
     expect(textOf(answer.html)).toContain('that time was taken a moment ago');
     expect(offeredSlots(answer.html)).not.toContain(wanted);
-    expect(snapshot(s.db).bookings).toEqual(before);
+    expect(bookingState(s.db).bookings).toEqual(before);
+  });
+
+  it('a double submit at the same moment (two tabs): one change, the other refused', async () => {
+    const { booked, link } = await bookWithLink(s, (await slotsOf(s, s.days[8]!))[0]!);
+    const day = s.days[9]!;
+    const times = await page(`${link}/reschedule?day=${day}`);
+    const form = formFields(times.html, '/reschedule')!;
+    const [one, two] = offeredSlots(times.html);
+    const answers = await Promise.all([postForm(`${link}/reschedule`, { ...form, slot: one! }), postForm(`${link}/reschedule`, { ...form, slot: two! })]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([303, 409]);
+    const shown = await cliJson(s.db, 'bookings', 'show', booked.booking_details_id);
+    expect(shown.sequence).toBe(1);
+    const won = answers[0]!.status === 303 ? one! : two!;
+    expect(shown.localStart).toBe(won.slice(0, 16));
+    const free = await slotsOf(s, day);
+    expect(free).not.toContain(won);
+    expect(free).toContain(won === one ? two : one);
   });
 
   it('the security headers on every answer, no CORS, and the same 404 for a tampered, unknown or missing link', async () => {
-    const { link } = await bookWithLink(s, (await slotsOf(s, s.days[5]!))[0]!, 10);
+    const { link } = await bookWithLink(s, (await slotsOf(s, s.days[5]!))[0]!);
     const tampered = link.slice(0, -1) + (link.endsWith('A') ? 'B' : 'A');
     const answers = await Promise.all([
       page(link, { headers: { origin: 'https://evil.example' } }),
@@ -209,10 +229,10 @@ describe('the self-service page, as a customer uses it (real server, SMTP and we
   });
 
   it('forms: refused without the CSRF token, from another origin or site, or with a token for another link; nothing changed', async () => {
-    const { link } = await bookWithLink(s, (await slotsOf(s, s.days[6]!))[0]!, 12);
-    const other = await bookWithLink(s, (await slotsOf(s, s.days[6]!))[1]!, 14);
+    const { link } = await bookWithLink(s, (await slotsOf(s, s.days[6]!))[0]!);
+    const other = await bookWithLink(s, (await slotsOf(s, s.days[6]!))[1]!);
     const form = formFields((await page(`${link}/cancel`)).html, '/cancel')!;
-    const before = snapshot(s.db);
+    const before = bookingState(s.db);
     const refusals = await Promise.all([
       postForm(`${link}/cancel`, { sequence: form.sequence! }),
       postForm(`${link}/cancel`, { ...form, csrf: form.csrf!.slice(0, -2) + 'AA' }),
@@ -223,7 +243,7 @@ describe('the self-service page, as a customer uses it (real server, SMTP and we
     ]);
     expect(refusals.map((answer) => answer.status)).toEqual([403, 403, 403, 403, 403, 400]);
     expect(textOf(refusals[0]!.html)).toContain('This form could not be accepted');
-    expect(snapshot(s.db)).toEqual(before);
+    expect(bookingState(s.db)).toEqual(before);
     // The right form still works once.
     expect((await postForm(`${link}/cancel`, form)).status).toBe(303);
   });
@@ -233,7 +253,7 @@ describe('the self-service page, as a customer uses it (real server, SMTP and we
 describe('the page’s rules on a server of its own', () => {
   it('unknown links are throttled per address (429 with Retry-After); a real link from there still gets through', async () => {
     const s = await setup(); // a server of its own: no failures of other tests counted for this address
-    const { link } = await bookWithLink(s, (await slotsOf(s, s.days[1]!))[0]!, 2);
+    const { link } = await bookWithLink(s, (await slotsOf(s, s.days[1]!))[0]!);
     const unknown = (n: number) => `${s.server.url}/manage/${String(n).padStart(43, 'x')}`;
     const statuses: number[] = [];
     for (let n = 0; n < 20; n++) statuses.push((await page(unknown(n))).status);
@@ -259,17 +279,17 @@ describe('the page’s rules on a server of its own', () => {
   it('after the --cancel-until deadline: no forms, a clear text, and a POST is refused with nothing changed', async () => {
     const s = await setup();
     // The first time tomorrow is less than 48 h ahead.
-    const { link } = await bookWithLink(s, (await slotsOf(s, s.days[1]!))[0]!, 2);
+    const { link } = await bookWithLink(s, (await slotsOf(s, s.days[1]!))[0]!);
     const form = formFields((await page(`${link}/cancel`)).html, '/cancel')!;
     await cliOk(s.db, 'portal', 'enable', '--url', s.server.url, '--cancel-until', '48');
     const overview = await page(link);
     expect(textOf(overview.html)).toContain('Changes here were possible until');
     expect(overview.html).not.toContain('/cancel"');
-    const before = snapshot(s.db);
+    const before = bookingState(s.db);
     const refused = await postForm(`${link}/cancel`, form);
     expect(refused.status).toBe(409);
     expect(textOf(refused.html)).toContain('It is too late to change this appointment here');
-    expect(snapshot(s.db)).toEqual(before);
+    expect(bookingState(s.db)).toEqual(before);
 
     // --reschedule off: cancelling only.
     await cliOk(s.db, 'portal', 'enable', '--url', s.server.url, '--cancel-until', '0', '--reschedule', 'off');
