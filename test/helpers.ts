@@ -85,16 +85,16 @@ export async function cliOk(db: string, ...args: string[]): Promise<string> {
 }
 
 /** Initialises an installation with fixed answers. */
-export async function initDb(db: string): Promise<void> {
-  await cliOk(db, 'init', '--name', 'Test Practice', '--timezone', 'Europe/Berlin', '--notify', 'desk@practice.example');
+export async function initDb(db: string, locale: 'en' | 'de' = 'en'): Promise<void> {
+  await cliOk(db, 'init', '--name', 'Test Practice', '--timezone', 'Europe/Berlin', '--notify', 'desk@practice.example', '--locale', locale);
 }
 
 /**
  * Makes a bookable installation through the CLI: init, one schedule open every day 08:00-18:00 (30 days ahead,
  * no notice, 30-minute step unless given) with a 30-minute reason, the API on. Returns the new token.
  */
-export async function bookableDb(db: string, schedule: { name?: string; step?: string } = {}): Promise<string> {
-  await initDb(db);
+export async function bookableDb(db: string, schedule: { name?: string; step?: string; locale?: 'en' | 'de' } = {}): Promise<string> {
+  await initDb(db, schedule.locale);
   await cliOk(db, 'schedule', 'add', schedule.name ?? 'Dr. Weber', '--days-ahead', '30', '--notice', '0', '--step', schedule.step ?? '30');
   await cliOk(db, 'reason', 'add', '1', 'Check-up', '--duration', '30');
   await cliOk(db, 'hours', 'set', '1', 'mon-sun', '08:00-18:00');

@@ -103,11 +103,15 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
     return sent.length === expected.length && timingSafeEqual(sent, expected) ? sequence : undefined;
   };
 
-  /** True when the browser says the form came from another site (Origin or Fetch Metadata). */
+  /**
+   * True when the browser says the form came from another site: Fetch Metadata (`Sec-Fetch-Site`), or an `Origin`
+   * that names another origin. `Origin: null` is not one: under the page's own `Referrer-Policy: no-referrer`,
+   * Chromium sends that for the page's own forms (found by test/browser/); the CSRF token still has to match.
+   */
   const crossSite = (event: H3Event, managed: Managed) => {
     const origin = event.req.headers.get('origin');
     const site = event.req.headers.get('sec-fetch-site');
-    return (origin !== null && origin !== managed.settings.portal.url) || (site !== null && site !== 'same-origin' && site !== 'none');
+    return (origin !== null && origin !== 'null' && origin !== managed.settings.portal.url) || (site !== null && site !== 'same-origin' && site !== 'none');
   };
 
   const show = (managed: Managed, base: string, token: string, action: string, event: H3Event, notice?: Notice, status?: number): Page => {

@@ -28,7 +28,7 @@ label{display:block;font-weight:700;margin:0 0 4px}
 textarea{display:block;width:100%;min-height:96px;font:inherit;padding:8px;border:1px solid #6b7079;border-radius:6px;background:#fff;color:#1a1a1a}
 .hint{font-size:16px;color:#454a52;margin:4px 0 16px}
 ul.choices{list-style:none;padding:0;margin:0 0 16px;display:grid;grid-template-columns:repeat(auto-fill,minmax(8.5rem,1fr));gap:8px}
-ul.choices .button{margin:0}`;
+ul.choices li{display:flex}ul.choices .button{margin:0;padding:10px 4px}`;
 
 /** The Content-Security-Policy source of the style sheet (no other style and no script may run). */
 export const STYLE_HASH = `'sha256-${createHash('sha256').update(CSS).digest('base64')}'`;
@@ -144,8 +144,8 @@ export function daysPage(managed: Managed, base: string, days: string[], more: s
         .join('')}</ul>`
     : `<p>${escapeHtml(words.noDays)}</p>`;
   const next = more ? `<a class="button secondary" href="${escapeHtml(base)}/reschedule?from=${more}">${escapeHtml(words.moreDays)}</a>` : '';
-  const body = `${header(managed, words.moveTitle)}${bookingCard(managed)}<h2>${escapeHtml(words.moveTitle)}</h2>${list}${next}<a href="${escapeHtml(base)}">${escapeHtml(words.back)}</a>`;
-  return { status: 200, html: layout(words, words.moveTitle, body) };
+  const body = `${header(managed, words.change)}${bookingCard(managed)}<h2>${escapeHtml(words.moveTitle)}</h2>${list}${next}<a href="${escapeHtml(base)}">${escapeHtml(words.back)}</a>`;
+  return { status: 200, html: layout(words, words.change, body) };
 }
 
 /** The second step of a move: the free times of one day, each a button of one POST form. */

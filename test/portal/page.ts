@@ -1,6 +1,10 @@
 /** Helpers for tests of the self-service page: reading the link from a mail, the forms from a page, and posting them. */
-import { snapshot } from '../helpers.ts';
+import ICAL from 'ical.js';
 import type { ParsedMail } from 'mailparser';
+import { expect } from 'vitest';
+import { api, bookableDb, cliOk, serve, snapshot, tempDb, type ServerProcess } from '../helpers.ts';
+import { startSmtp, type TestSmtp } from '../mail/smtp.ts';
+import { startReceiver } from '../webhooks/receiver.ts';
 
 /** The link to the page in a mail's text (`<url>/manage/<token>`), or undefined. */
 export function linkIn(mail: ParsedMail): string | undefined {
@@ -29,7 +33,8 @@ export function offeredSlots(html: string): string[] {
 export function postForm(url: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
   return page(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(url).origin, 'sec-fetch-site': 'same-origin', ...headers },
+    // As Chromium sends the page's own forms: under `Referrer-Policy: no-referrer` the Origin is `null`.
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'null', 'sec-fetch-site': 'same-origin', ...headers },
     body: new URLSearchParams(fields).toString(),
   });
 }
@@ -55,4 +60,64 @@ export function bookingState(db: string) {
     outbox: rows.outbox!.map((row) => [row.id, row.booking_id, row.kind]),
     deliveries: rows.webhook_deliveries!.map((row) => [row.id, row.type]),
   };
+}
+
+/** A customer whose name holds markup and quotes: the page must show it as text. */
+export const ADA = { first_name: '<script>alert(1)</script>', last_name: 'Lovelace "Ada"', email: 'ada@example.com' };
+
+export interface Setup {
+  db: string;
+  token: string;
+  server: ServerProcess;
+  smtp: TestSmtp;
+  receiver: Awaited<ReturnType<typeof startReceiver>>;
+  days: string[];
+}
+
+/** A bookable installation with SMTP, a webhook receiver, reminders off and the page on, served by a real process. */
+export async function setup(portal: string[] = ['--cancel-until', '0'], locale: 'en' | 'de' = 'en'): Promise<Setup> {
+  const smtp = await startSmtp();
+  const receiver = await startReceiver();
+  const db = tempDb();
+  const token = await bookableDb(db, { locale });
+  await cliOk(db, 'mail', 'set', `smtp://planner:s3cret@127.0.0.1:${smtp.port}`, '--from', 'Test Practice <desk@practice.example>', '--send-password-in-clear');
+  await cliOk(db, 'webhook', 'add', receiver.url, '--allow-insecure');
+  await cliOk(db, 'reminders', 'set', 'off'); // the page's mails only (test/app/reminders.test.ts has the reminders)
+  const server = await serve(db, { PLANNER_MAIL_RETRY_SECONDS: '0.2' });
+  await cliOk(db, 'portal', 'enable', '--url', server.url, ...portal);
+  const days = (await api(server.url, '/api/days?schedule=1&reason=1', token)).body.data as string[];
+  return { db, token, server, smtp, receiver, days };
+}
+
+export async function slotsOf(s: Setup, day: string): Promise<string[]> {
+  return (await api(s.server.url, `/api/slots?schedule=1&reason=1&day=${day}`, s.token)).body.data;
+}
+
+export async function book(s: Setup, slot: string, submission: Record<string, unknown> = ADA) {
+  const answer = await api(s.server.url, '/api/bookings', s.token, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ schedule: 1, reason: 1, slot, submission }),
+  });
+  expect(answer.status).toBe(201);
+  return answer.body as { booking_id: number; booking_details_id: string; slot: string };
+}
+
+/** Books `slot` and returns the booking and the link of its confirmation mail, once that has arrived. */
+export async function bookWithLink(s: Setup, slot: string, submission: Record<string, unknown> = ADA) {
+  const booked = await book(s, slot, submission);
+  const mine = (mail: ParsedMail) => /^(Your appointment|Ihr Termin) /.test(mail.subject ?? '') && mail.text?.includes(booked.booking_details_id);
+  // Each arrival is awaited (no polling): the confirmation is among the next few mails.
+  for (let count = s.smtp.messages.length + 1; !s.smtp.messages.some(mine); count++) await s.smtp.received(count);
+  const confirmation = s.smtp.messages.find(mine)!;
+  const link = linkIn(confirmation);
+  expect(link).toBeDefined();
+  return { booked, link: link!, confirmation };
+}
+
+/** The method and VEVENT of a mail's appointment.ics. */
+export function icsOf(mail: { attachments: { filename?: string; content: Buffer }[] }) {
+  const ics = mail.attachments.find((file) => file.filename === 'appointment.ics')!.content.toString();
+  const calendar = new ICAL.Component(ICAL.parse(ics));
+  return { method: calendar.getFirstPropertyValue('method'), event: calendar.getFirstSubcomponent('vevent')! };
 }

@@ -3,70 +3,9 @@
  * link from the confirmation mail, a move and a cancel through the page's forms, and every refusal and security
  * rule of issue 15. (test/browser/ drives the same page in Chromium.)
  */
-import ICAL from 'ical.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, bookableDb, cli, cliJson, cliOk, serve, snapshot, tempDb, type ServerProcess } from '../helpers.ts';
-import type { ParsedMail } from 'mailparser';
-import { startSmtp, type TestSmtp } from '../mail/smtp.ts';
-import { startReceiver } from '../webhooks/receiver.ts';
-import { bookingState, formFields, linkIn, offeredSlots, page, postForm, textOf } from './page.ts';
-
-const ADA = { first_name: '<script>alert(1)</script>', last_name: 'Lovelace "Ada"', email: 'ada@example.com' };
-
-interface Setup {
-  db: string;
-  token: string;
-  server: ServerProcess;
-  smtp: TestSmtp;
-  receiver: Awaited<ReturnType<typeof startReceiver>>;
-  days: string[];
-}
-
-async function setup(portal: string[] = ['--cancel-until', '0']): Promise<Setup> {
-  const smtp = await startSmtp();
-  const receiver = await startReceiver();
-  const db = tempDb();
-  const token = await bookableDb(db);
-  await cliOk(db, 'mail', 'set', `smtp://planner:s3cret@127.0.0.1:${smtp.port}`, '--from', 'Test Practice <desk@practice.example>', '--send-password-in-clear');
-  await cliOk(db, 'webhook', 'add', receiver.url, '--allow-insecure');
-  await cliOk(db, 'reminders', 'set', 'off'); // the page's mails only (test/app/reminders.test.ts has the reminders)
-  const server = await serve(db, { PLANNER_MAIL_RETRY_SECONDS: '0.2' });
-  await cliOk(db, 'portal', 'enable', '--url', server.url, ...portal);
-  const days = (await api(server.url, '/api/days?schedule=1&reason=1', token)).body.data as string[];
-  return { db, token, server, smtp, receiver, days };
-}
-
-async function slotsOf(s: Setup, day: string): Promise<string[]> {
-  return (await api(s.server.url, `/api/slots?schedule=1&reason=1&day=${day}`, s.token)).body.data;
-}
-
-async function book(s: Setup, slot: string, submission: Record<string, unknown> = ADA) {
-  const answer = await api(s.server.url, '/api/bookings', s.token, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ schedule: 1, reason: 1, slot, submission }),
-  });
-  expect(answer.status).toBe(201);
-  return answer.body as { booking_id: number; booking_details_id: string; slot: string };
-}
-
-/** Books `slot` and returns the booking and the link of its confirmation mail, once that has arrived. */
-async function bookWithLink(s: Setup, slot: string) {
-  const booked = await book(s, slot);
-  const mine = (mail: ParsedMail) => mail.subject?.startsWith('Your appointment') && mail.text?.includes(booked.booking_details_id);
-  // Each arrival is awaited (no polling): the confirmation is among the next few mails.
-  for (let count = s.smtp.messages.length + 1; !s.smtp.messages.some(mine); count++) await s.smtp.received(count);
-  const confirmation = s.smtp.messages.find(mine)!;
-  const link = linkIn(confirmation);
-  expect(link).toBeDefined();
-  return { booked, link: link!, confirmation };
-}
-
-function icsOf(mail: { attachments: { filename?: string; content: Buffer }[] }) {
-  const ics = mail.attachments.find((file) => file.filename === 'appointment.ics')!.content.toString();
-  const calendar = new ICAL.Component(ICAL.parse(ics));
-  return { method: calendar.getFirstPropertyValue('method'), event: calendar.getFirstSubcomponent('vevent')! };
-}
+import { bookableDb, cli, cliJson, cliOk, serve, snapshot, tempDb } from '../helpers.ts';
+import { book, bookingState, bookWithLink, formFields, icsOf, linkIn, offeredSlots, page, postForm, setup, slotsOf, textOf, type Setup } from './page.ts';
 
 describe('the self-service page, as a customer uses it (real server, SMTP and webhook receiver)', () => {
   let s: Setup;
@@ -158,6 +97,11 @@ describe('the self-service page, as a customer uses it (real server, SMTP and we
 
     // The access log shows /manage/…, never a token.
     const log = s.server.output();
+    expect(log).not.toContain('self-service page on'); // it was enabled after the start
+    const restarted = await serve(s.db);
+    const line = (await restarted.waitFor(/planner: self-service page on at .*\n/))[0];
+    expect(line).toBe(`planner: self-service page on at ${restarted.url}/manage/… (links in the mails: ${s.server.url}/manage/…)\n`);
+    await restarted.stop();
     expect(log).toContain('/manage/…');
     expect(log).not.toContain(new URL(link).pathname.slice(8));
     expect(log).not.toContain(new URL(updateLink).pathname.slice(8));

@@ -51,6 +51,7 @@ export async function serve(command: Command, options: ServeOptions): Promise<vo
         ? ['planner: the API is disabled: every call answers 503 until `planner api enable`']
         : [];
     print(...notice, `planner: serving ${server.url}/api (database ${runtime.ctx.store.file})`);
+    if (settings.portal) print(`planner: self-service page on at ${server.url}/manage/… (links in the mails: ${settings.portal.url}/manage/…)`);
     await new Promise<void>((resolve) => {
       const stop = () => {
         process.off('SIGINT', stop);

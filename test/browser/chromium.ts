@@ -1,0 +1,95 @@
+/**
+ * Debian's Chromium driven by playwright-core (no downloaded browser): a phone-sized page with JavaScript off, as a
+ * customer without scripts sees it, and checks of what a page must be on a phone: text of at least 16 px, no
+ * horizontal scroll at 320 px, WCAG AA contrast. The checks run through `page.evaluate`, which Playwright runs over
+ * the DevTools protocol, so they work on a page whose own scripts are off.
+ */
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { onCleanup } from '../helpers.ts';
+
+// The page's own globals, as the checks below use them inside the browser (this module is not compiled with the DOM
+// library: the declarations stay local to it).
+declare const document: any;
+declare const getComputedStyle: (element: any) => any;
+declare const Node: { TEXT_NODE: number };
+
+export const CHROMIUM = '/usr/bin/chromium';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** Starts Chromium; it is closed after the test. */
+export async function launchChromium(): Promise<Browser> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+  onCleanup(() => browser.close());
+  return browser;
+}
+
+/** A new page the size of a small phone (320 × 640 CSS pixels, touch), JavaScript off unless asked for. */
+export async function phonePage(browser: Browser, options: { locale?: string; javaScript?: boolean } = {}): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: { width: 320, height: 640 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    javaScriptEnabled: options.javaScript ?? false,
+    locale: options.locale ?? 'en-GB',
+  });
+  return context.newPage();
+}
+
+/** What the checks found on one page: problems (empty when it passes) and the extremes seen. */
+export interface PageReport {
+  problems: string[];
+  smallestFontPx: number;
+  lowestContrast: number;
+  scrollWidth: number;
+}
+
+/**
+ * Checks every visible element that holds text of its own: computed font size at least 16 px, and the WCAG 2.x
+ * contrast of its colour against the first opaque background behind it (white at the root) at least 4.5:1, or 3:1
+ * for large text (24 px, or 18.66 px bold); and that the page does not scroll sideways at its width.
+ */
+export async function checkPage(page: Page): Promise<PageReport> {
+  return page.evaluate(() => {
+    const rgba = (text: string) => {
+      const [r = 0, g = 0, b = 0, a = 1] = (text.match(/[\d.]+/g) ?? []).map(Number);
+      return { r, g, b, a: text.startsWith('rgba') ? a : 1 };
+    };
+    const luminance = ({ r, g, b }: { r: number; g: number; b: number }) => {
+      const channel = (v: number) => {
+        const s = v / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      };
+      return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+    };
+    const background = (element: any) => {
+      for (let node = element; node; node = node.parentElement) {
+        const colour = rgba(getComputedStyle(node).backgroundColor);
+        if (colour.a > 0) return colour;
+      }
+      return { r: 255, g: 255, b: 255, a: 1 };
+    };
+    const problems: string[] = [];
+    let smallestFontPx = Infinity;
+    let lowestContrast = Infinity;
+    for (const element of document.body.querySelectorAll('*')) {
+      const own = [...element.childNodes].some((node: any) => node.nodeType === Node.TEXT_NODE && node.textContent!.trim() !== '');
+      const box = element.getBoundingClientRect();
+      const style = getComputedStyle(element);
+      if (!own || box.width === 0 || box.height === 0 || style.visibility === 'hidden') continue;
+      const text = element.textContent!.trim().slice(0, 40);
+      const size = parseFloat(style.fontSize);
+      smallestFontPx = Math.min(smallestFontPx, size);
+      if (size < 16) problems.push(`"${text}" (${element.tagName.toLowerCase()}): font size ${size}px < 16px`);
+      const behind = background(element);
+      const [light, dark] = [luminance(rgba(style.color)), luminance(behind)].sort((a, b) => b - a) as [number, number];
+      const ratio = (light + 0.05) / (dark + 0.05);
+      lowestContrast = Math.min(lowestContrast, ratio);
+      const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+      if (ratio < (large ? 3 : 4.5)) problems.push(`"${text}" (${element.tagName.toLowerCase()}): contrast ${ratio.toFixed(2)}:1 (${style.color} on rgb(${behind.r}, ${behind.g}, ${behind.b}))`);
+    }
+    const scroller = document.scrollingElement!;
+    if (scroller.scrollWidth > scroller.clientWidth) problems.push(`the page scrolls sideways: ${scroller.scrollWidth}px wide at ${scroller.clientWidth}px`);
+    return { problems, smallestFontPx, lowestContrast, scrollWidth: scroller.scrollWidth };
+  });
+}
