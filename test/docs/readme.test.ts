@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { checkContract } from '../contract.ts';
 import packageJson from '../../package.json' with { type: 'json' };
-import { onCleanup, ROOT, tempDb, tempDir } from '../helpers.ts';
+import { cliJson, initDb, onCleanup, ROOT, tempDb, tempDir } from '../helpers.ts';
 import { freePort } from '../mail/smtp.ts';
 import { commandsOf, newcomerEnv, readmeBlock, shell } from './readme.ts';
 
@@ -107,6 +107,26 @@ describe('README admin guide', () => {
     expect(server.output()).not.toMatch(/\n\s+at |Error/);
     expect(readFileSync(db).length).toBeGreaterThan(0);
   }, 120_000);
+});
+
+describe('README admin guide: reminders and the self-service page', () => {
+  it('their blocks run as written on an installation and leave what they say', async () => {
+    const db = tempDb();
+    await initDb(db);
+    const env = newcomerEnv({ PLANNER_DB: db });
+    const outputs: string[] = [];
+    for (const section of ['Reminders', 'The self-service page']) {
+      for (const line of commandsOf(readmeBlock(section, 'sh'))) {
+        const result = await run('sh', ['-c', line], { cwd: ROOT, env }).catch((error: { stderr: string }) => {
+          throw new Error(`README line failed: ${line}\n${error.stderr}`);
+        });
+        outputs.push(result.stdout);
+      }
+    }
+    expect(outputs[1]).toMatch(/^offsets +24h,2h$/m); // the comment beside `reminders show`
+    expect(await cliJson(db, 'reminders', 'show', '--json')).toMatchObject({ minutes: [1440, 120] });
+    expect(await cliJson(db, 'portal', 'status', '--json')).toEqual({ enabled: true, url: 'https://booking.praxis.example', cancelUntilHours: 24, reschedule: true });
+  }, 60_000);
 });
 
 describe('README install section', () => {
