@@ -16,7 +16,7 @@ import { availableDays, availableSlots } from './availability.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { requireConfigured, type ConfiguredSettings } from './installation.ts';
 import { cancelBooking, moveBooking } from './lifecycle.ts';
-import { isNote, parsePlainInt } from '../domain/checks.ts';
+import { isNote, LINE_BREAK, parsePlainInt } from '../domain/checks.ts';
 
 /** Hours before the start until which a customer may cancel or move, unless `--cancel-until` says otherwise. */
 export const DEFAULT_CANCEL_UNTIL_HOURS = 24;
@@ -149,9 +149,11 @@ function change(managed: Managed, run: () => Booking): Outcome {
  * with actor customer). `sequence` is the booking's sequence the form was made for.
  */
 export function customerCancel(ctx: AppContext, managed: Managed, sequence: number, reason: string): Outcome {
-  if (reason.trim() !== '' && !isNote(reason.trim(), true)) return { ok: false, refusal: 'bad-input' };
+  // A text box sends line breaks as typed: they become spaces (the reason is one line in mails and lists).
+  const text = reason.replace(new RegExp(`${LINE_BREAK.source}+`, 'g'), ' ').trim();
+  if (text !== '' && !isNote(text, true)) return { ok: false, refusal: 'bad-input' };
   return change(managed, () =>
-    cancelBooking(ctx, managed.booking.reference, { reason: reason.trim() || undefined, notify: true, actor: 'customer', expectedSequence: sequence }),
+    cancelBooking(ctx, managed.booking.reference, { reason: text || undefined, notify: true, actor: 'customer', expectedSequence: sequence }),
   );
 }
 
