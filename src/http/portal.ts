@@ -181,7 +181,9 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
     const base = `/manage/${token}`;
     if (method === 'POST') return post(managed, base, token, action, event);
     const done = getQuery(event).done;
-    const notice: Notice | undefined = action === '' && (done === 'cancelled' || done === 'moved') ? { kind: 'done', what: done } : undefined;
+    // The notice of a change just made (Post/Redirect/Get), only where the booking shows that change.
+    const shows = done === 'cancelled' ? managed.booking.status === 'cancelled' : done === 'moved' && managed.booking.sequence > 0;
+    const notice: Notice | undefined = action === '' && shows ? { kind: 'done', what: done as 'cancelled' | 'moved' } : undefined;
     return answer(show(managed, base, token, action, event, notice));
   };
 

@@ -58,6 +58,7 @@ describe('the page’s rules over time (fixed clock, in-process)', () => {
     const { file, clock, link, get, post } = await installation();
     // 2026-06-01 08:00 Berlin: 26 h before the start.
     const open = await get(link);
+    expect(textOf((await get(`${link}?done=cancelled`)).html)).not.toContain('Your appointment is cancelled'); // only after a cancel
     expect(textOf(open.html)).toContain('You can cancel or change this appointment here until Monday, 1 June 2026, 10:00 (Europe/Berlin)');
     const form = formFields((await get(`${link}/cancel`)).html, '/cancel')!;
 
