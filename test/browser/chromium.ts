@@ -4,6 +4,7 @@
  * horizontal scroll at 320 px, WCAG AA contrast. The checks run through `page.evaluate`, which Playwright runs over
  * the DevTools protocol, so they work on a page whose own scripts are off.
  */
+import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { onCleanup } from '../helpers.ts';
 
@@ -18,6 +19,7 @@ const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-backgro
 
 /** Starts Chromium; it is closed after the test. */
 export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium fonts-dejavu-core (.ci/run does it)`);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
   onCleanup(() => browser.close());
   return browser;
