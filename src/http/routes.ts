@@ -1,7 +1,9 @@
 import type { H3 } from 'h3';
 import { availableDays, availableSlots, bookableReasons, bookableSchedules, bookingFormFields, requireFreeSlot } from '../app/availability.ts';
 import type { AppContext } from '../app/context.ts';
-import { createBooking } from '../app/create-booking.ts';
+import { createBooking, type CreatedBooking } from '../app/create-booking.ts';
+import { bookOnce, fingerprintOf, IDEMPOTENCY_KEY, keepRefusal, KEY_REUSED, keptFor, type KeyedAnswer } from '../app/idempotency.ts';
+import { AppError, invalid } from '../errors.ts';
 import { utcText } from '../domain/days.ts';
 import {
   BODY_LIMIT,
@@ -20,8 +22,8 @@ import {
   type SlotsResponse,
 } from '../schemas/api.ts';
 import { readJsonBody } from './body.ts';
-import { errorAnswer, HTTP_ERRORS } from './errors.ts';
-import { createHandler, createReplyCache, failure, query, reply } from './handle.ts';
+import { answerFor, errorAnswer, HTTP_ERRORS } from './errors.ts';
+import { createHandler, createReplyCache, failure, query, reply, type Reply } from './handle.ts';
 
 /** Registers the six calls of the spec (§4) on `app`, and the 404 for any other path under /api. */
 export function registerRoutes(
@@ -84,21 +86,44 @@ export function registerRoutes(
   app.post(
     '/api/bookings',
     handle(async (event) => {
+      // Issue 16: an optional Idempotency-Key makes a retry safe (src/app/idempotency.ts); without it, nothing changes.
+      const key = event.req.headers.get('idempotency-key');
+      if (key !== null && !IDEMPOTENCY_KEY.test(key)) return failure(HTTP_ERRORS.badKey);
       const body = await readJsonBody(event, BODY_LIMIT, hooks.bodyTimeoutMs);
       if (!('json' in body)) return body;
       const problem = bookingRequestProblem(body.json);
-      if (problem) return failure(errorAnswer(400, problem.error, problem.field));
       const request = body.json as BookingRequest;
-      const created = createBooking(
-        ctx,
-        { scheduleId: request.schedule, reasonId: request.reason, slot: request.slot, submission: request.submission },
-        'api',
-      );
-      hooks.afterBooking();
-      return reply<BookingResponse>(
-        { booking_id: created.bookingId, booking_details_id: created.reference, user_id: created.customerId, slot: utcText(created.startAt) },
-        201,
-      );
+      const order = { scheduleId: request.schedule, reasonId: request.reason, slot: request.slot, submission: request.submission };
+      const answered = (created: CreatedBooking) =>
+        reply<BookingResponse>(
+          { booking_id: created.bookingId, booking_details_id: created.reference, user_id: created.customerId, slot: utcText(created.startAt) },
+          201,
+        );
+      if (key === null) {
+        if (problem) return failure(errorAnswer(400, problem.error, problem.field));
+        const answer = answered(createBooking(ctx, order, 'api'));
+        hooks.afterBooking();
+        return answer;
+      }
+      const fingerprint = fingerprintOf(body.text);
+      const keyed = (answer: KeyedAnswer): Reply => ({
+        status: answer.status,
+        text: answer.body,
+        ...(answer.replayed ? { headers: { 'idempotent-replayed': 'true' } } : {}),
+      });
+      try {
+        const kept = keptFor(ctx, key, fingerprint); // the usual retry: answered without taking the write lock
+        if (kept) return keyed(kept);
+        if (problem) throw invalid(problem.error, problem.field);
+        const answer = bookOnce(ctx, order, key, fingerprint, (created) => answered(created).text);
+        if (!answer.replayed) hooks.afterBooking();
+        return keyed(answer);
+      } catch (error) {
+        // Only the booking's own refusals are kept (400, 404): a 500 is not, so a retry after a fault is tried again.
+        const answer = answerFor(error);
+        if ((answer.status !== 400 && answer.status !== 404) || (error as AppError).message === KEY_REUSED) throw error;
+        return keyed(keepRefusal(ctx, key, fingerprint, answer.status, JSON.stringify(answer.body)));
+      }
     }),
   );
 

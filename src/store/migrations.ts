@@ -220,4 +220,16 @@ export const migrations: readonly string[] = [
     created_at TEXT NOT NULL
   ) STRICT, WITHOUT ROWID;
   `,
+  // 5: safe retries of POST /bookings (issue 16): the answer to each Idempotency-Key, kept 24 hours. The 201 is written
+  // in the booking's transaction; a 400 or 404 of the booking's checks right after. Expired keys go by created_at.
+  `
+  CREATE TABLE idempotency_keys (
+    key         TEXT PRIMARY KEY,
+    fingerprint TEXT NOT NULL, -- SHA-256 (hex) of the request body as sent: a repeat must send the same bytes
+    status      INTEGER NOT NULL CHECK (status IN (201, 400, 404)),
+    body        TEXT NOT NULL, -- the JSON answer exactly as it was sent
+    created_at  INTEGER NOT NULL -- Unix seconds
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_at);
+  `,
 ];
