@@ -233,7 +233,22 @@ export function openApiDocument(): Json {
           summary: 'Book a free slot (and create or find the customer record)',
           description:
             'The slot is checked and booked in one transaction: of simultaneous requests for the last place, one ' +
-            'succeeds and the others get 404. Confirmation e-mails are sent as for any booking.',
+            'succeeds and the others get 404. Confirmation e-mails are sent as for any booking. With an ' +
+            '`Idempotency-Key`, a retry is safe: a repeat with the same key and the same body within 24 hours gets the ' +
+            'first answer again (201, or the 400 or 404 of the booking), with `Idempotent-Replayed: true`, and books ' +
+            'nothing; the same key with another body gets 400 `Idempotency-Key reused with a different request`.',
+          parameters: [
+            {
+              name: 'Idempotency-Key',
+              in: 'header',
+              required: false,
+              description:
+                'Optional. Any 1 to 255 visible ASCII characters the client picks per booking it means to make (e.g. a UUID), ' +
+                'sent again unchanged with every retry of that request. Without it, nothing changes.',
+              schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]{1,255}$' },
+              example: '8f14e45f-ceea-467f-a0e6-5e3c1b9d2c71',
+            },
+          ],
           requestBody: {
             required: true,
             content: {
@@ -250,8 +265,8 @@ export function openApiDocument(): Json {
           },
           responses: {
             '201': {
-              description: 'Booked',
-              headers: RATE_HEADERS,
+              description: 'Booked (or, with `Idempotent-Replayed: true`, booked by an earlier request with the same Idempotency-Key)',
+              headers: { ...RATE_HEADERS, 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } },
               content: {
                 'application/json': {
                   schema: ref('BookingResponse'),
@@ -299,6 +314,10 @@ export function openApiDocument(): Json {
           description: 'The limit per one-minute window, e.g. `"default";q=300;w=60`',
           schema: { type: 'string', maxLength: 64, pattern: '^"(default|failed-token)";q=\\d{1,10};w=60$' },
         },
+        'Idempotent-Replayed': {
+          description: 'Present (`true`) when the answer is the one kept for the request\'s Idempotency-Key: nothing was booked now',
+          schema: { type: 'string', const: 'true' },
+        },
         'WWW-Authenticate': {
           description: 'The scheme the API wants (RFC 9110 §11.6.1, RFC 6750 §3): send `Authorization: Bearer <token>`',
           required: true,
@@ -307,13 +326,17 @@ export function openApiDocument(): Json {
       },
       responses: {
         BadRequest: errorResponse(
-          'Invalid request: invalid JSON, a wrong field, or a form field missing or invalid',
+          'Invalid request: invalid JSON, a wrong field, or a form field missing or invalid; a malformed ' +
+            'Idempotency-Key, or one sent again with another body (a 400 of the booking kept for a key is answered again ' +
+            'with `Idempotent-Replayed: true`)',
           {
             fieldRequired: { error: 'Field is required', field: 'last_name' },
             invalidJson: { error: 'Invalid JSON' },
             badSlot: { error: 'slot must be a string YYYY-MM-DD HH:MM:SS (19 characters)', field: 'slot' },
+            badKey: { error: 'Idempotency-Key must be 1 to 255 visible ASCII characters' },
+            keyReused: { error: 'Idempotency-Key reused with a different request' },
           },
-          RATE_HEADERS,
+          { ...RATE_HEADERS, 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } },
         ),
         Unauthorized: errorResponse(
           'Token missing, wrong, or replaced by a newer one. Answered before the token is known, so it carries no rate-limit fields.',
@@ -321,9 +344,10 @@ export function openApiDocument(): Json {
           { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } },
         ),
         NotFound: errorResponse(
-          'Schedule, reason, day or slot not found or no longer free; on GET calls also a missing or malformed parameter',
+          'Schedule, reason, day or slot not found or no longer free; on GET calls also a missing or malformed parameter. ' +
+            'POST /bookings: a 404 kept for an Idempotency-Key is answered again with `Idempotent-Replayed: true`',
           { notFound: { error: 'Not Found' } },
-          RATE_HEADERS,
+          { ...RATE_HEADERS, 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } },
         ),
         PayloadTooLarge: errorResponse(
           'The body is larger than the limit',

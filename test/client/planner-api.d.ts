@@ -114,7 +114,7 @@ export interface paths {
         put?: never;
         /**
          * Book a free slot (and create or find the customer record)
-         * @description The slot is checked and booked in one transaction: of simultaneous requests for the last place, one succeeds and the others get 404. Confirmation e-mails are sent as for any booking.
+         * @description The slot is checked and booked in one transaction: of simultaneous requests for the last place, one succeeds and the others get 404. Confirmation e-mails are sent as for any booking. With an `Idempotency-Key`, a retry is safe: a repeat with the same key and the same body within 24 hours gets the first answer again (201, or the 400 or 404 of the booking), with `Idempotent-Replayed: true`, and books nothing; the same key with another body gets 400 `Idempotency-Key reused with a different request`.
          */
         post: operations["createBooking"];
         delete?: never;
@@ -206,11 +206,12 @@ export interface components {
         };
     };
     responses: {
-        /** @description Invalid request: invalid JSON, a wrong field, or a form field missing or invalid */
+        /** @description Invalid request: invalid JSON, a wrong field, or a form field missing or invalid; a malformed Idempotency-Key, or one sent again with another body (a 400 of the booking kept for a key is answered again with `Idempotent-Replayed: true`) */
         BadRequest: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 [name: string]: unknown;
             };
             content: {
@@ -227,11 +228,12 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Schedule, reason, day or slot not found or no longer free; on GET calls also a missing or malformed parameter */
+        /** @description Schedule, reason, day or slot not found or no longer free; on GET calls also a missing or malformed parameter. POST /bookings: a 404 kept for an Idempotency-Key is answered again with `Idempotent-Replayed: true` */
         NotFound: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 [name: string]: unknown;
             };
             content: {
@@ -300,6 +302,8 @@ export interface components {
         RateLimit: string;
         /** @description The limit per one-minute window, e.g. `"default";q=300;w=60` */
         "RateLimit-Policy": string;
+        /** @description Present (`true`) when the answer is the one kept for the request's Idempotency-Key: nothing was booked now */
+        "Idempotent-Replayed": "true";
         /** @description The scheme the API wants (RFC 9110 §11.6.1, RFC 6750 §3): send `Authorization: Bearer <token>` */
         "WWW-Authenticate": "Bearer";
     };
@@ -578,7 +582,13 @@ export interface operations {
     createBooking: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Optional. Any 1 to 255 visible ASCII characters the client picks per booking it means to make (e.g. a UUID), sent again unchanged with every retry of that request. Without it, nothing changes.
+                 * @example 8f14e45f-ceea-467f-a0e6-5e3c1b9d2c71
+                 */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -601,11 +611,12 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Booked */
+            /** @description Booked (or, with `Idempotent-Replayed: true`, booked by an earlier request with the same Idempotency-Key) */
             201: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
