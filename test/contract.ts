@@ -46,6 +46,18 @@ export function checkContract(method: string, url: string, answer: { status: num
     if (resolved.required && !answer.headers.has(name)) {
       throw new Error(`OpenAPI contract: ${method} /api${path} ${answer.status} lacks the required header ${name}`);
     }
+    // A header that is sent must fit its schema (a number where the document says integer, the one value of a const).
+    const value = answer.headers.get(name);
+    if (value !== null && resolved.schema) {
+      const typed = resolved.schema.type === 'integer' ? Number(value) : value;
+      if (!ajv.validate(resolved.schema, typed)) {
+        throw new Error(`OpenAPI contract: ${method} /api${path} ${answer.status} header ${name}: ${value} breaks the document: ${ajv.errorsText(ajv.errors)}`);
+      }
+    }
+  }
+  // Only the headers the document declares for this answer may be the API's own (the ones every answer has aside).
+  if (answer.headers.has('idempotent-replayed') && !Object.keys(described.value.headers ?? {}).some((name) => name.toLowerCase() === 'idempotent-replayed')) {
+    throw new Error(`OpenAPI contract: ${method} /api${path} ${answer.status} sends Idempotent-Replayed, which the document does not declare there`);
   }
   const validate = ajv.getSchema(`openapi${described.pointer}/content/application~1json/schema`);
   if (!validate) throw new Error(`OpenAPI contract: no schema for ${method} /api${path} ${answer.status}`);

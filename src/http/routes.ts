@@ -92,8 +92,10 @@ export function registerRoutes(
       const body = await readJsonBody(event, BODY_LIMIT, hooks.bodyTimeoutMs);
       if (!('json' in body)) return body;
       const problem = bookingRequestProblem(body.json);
-      const request = body.json as BookingRequest;
-      const order = { scheduleId: request.schedule, reasonId: request.reason, slot: request.slot, submission: request.submission };
+      const orderOf = () => {
+        const request = body.json as BookingRequest; // checked: no problem
+        return { scheduleId: request.schedule, reasonId: request.reason, slot: request.slot, submission: request.submission };
+      };
       const answered = (created: CreatedBooking) =>
         reply<BookingResponse>(
           { booking_id: created.bookingId, booking_details_id: created.reference, user_id: created.customerId, slot: utcText(created.startAt) },
@@ -101,7 +103,7 @@ export function registerRoutes(
         );
       if (key === null) {
         if (problem) return failure(errorAnswer(400, problem.error, problem.field));
-        const answer = answered(createBooking(ctx, order, 'api'));
+        const answer = answered(createBooking(ctx, orderOf(), 'api'));
         hooks.afterBooking();
         return answer;
       }
@@ -115,7 +117,7 @@ export function registerRoutes(
         const kept = keptFor(ctx, key, fingerprint); // the usual retry: answered without taking the write lock
         if (kept) return keyed(kept);
         if (problem) throw invalid(problem.error, problem.field);
-        const answer = bookOnce(ctx, order, key, fingerprint, (created) => answered(created).text);
+        const answer = bookOnce(ctx, orderOf(), key, fingerprint, (created) => answered(created).text);
         if (!answer.replayed) hooks.afterBooking();
         return keyed(answer);
       } catch (error) {

@@ -7,13 +7,17 @@
  *   answers with the token the block made.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { connect, createServer as createNetServer, type AddressInfo } from 'node:net';
+import { DatabaseSync } from 'node:sqlite';
+import { pathToFileURL } from 'node:url';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { checkContract } from '../contract.ts';
 import packageJson from '../../package.json' with { type: 'json' };
-import { cliJson, initDb, onCleanup, ROOT, tempDb, tempDir } from '../helpers.ts';
+import { bookableDb, cliJson, initDb, onCleanup, ROOT, serve, tempDb, tempDir } from '../helpers.ts';
 import { freePort } from '../mail/smtp.ts';
 import { commandsOf, newcomerEnv, readmeBlock, shell } from './readme.ts';
 
@@ -126,6 +130,46 @@ describe('README admin guide: reminders and the self-service page', () => {
     expect(outputs[1]).toMatch(/^offsets +24h,2h$/m); // the comment beside `reminders show`
     expect(await cliJson(db, 'reminders', 'show', '--json')).toMatchObject({ minutes: [1440, 120] });
     expect(await cliJson(db, 'portal', 'status', '--json')).toEqual({ enabled: true, url: 'https://booking.praxis.example', cancelUntilHours: 24, reschedule: true });
+  }, 60_000);
+});
+
+describe('README integrator guide: the retry example', () => {
+  it('bookWithRetry, taken from the README, books once through a proxy that drops the first answer', async () => {
+    const block = readmeBlock('Retrying a booking safely: Idempotency-Key', 'js');
+    const file = join(tempDir(), 'book-with-retry.mjs');
+    writeFileSync(file, block);
+    const { bookWithRetry } = (await import(pathToFileURL(file).href)) as { bookWithRetry: (...args: unknown[]) => Promise<{ status: number; body: any }> };
+    const db = tempDb();
+    const token = await bookableDb(db);
+    const server = await serve(db);
+    const upstream = new URL(server.url);
+    // A proxy that passes the first request on and then drops the connection as the answer comes back.
+    let connections = 0;
+    const proxy = createNetServer((client) => {
+      const first = ++connections === 1;
+      const back = connect(Number(upstream.port), upstream.hostname);
+      client.pipe(back);
+      back.on('data', (chunk) => (first ? client.destroy() : client.write(chunk)));
+      back.on('end', () => client.end());
+      client.on('error', () => back.destroy());
+      back.on('error', () => client.destroy());
+    }).listen(0, '127.0.0.1');
+    await once(proxy, 'listening');
+    onCleanup(() => new Promise((resolve) => proxy.close(resolve)));
+    const days = (await fetch(`${server.url}/api/days?schedule=1&reason=1`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json())) as { data: string[] };
+    const slots = (await fetch(`${server.url}/api/slots?schedule=1&reason=1&day=${days.data[1]}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json())) as { data: string[] };
+    const result = await bookWithRetry(`http://127.0.0.1:${(proxy.address() as AddressInfo).port}/api`, token, {
+      schedule: 1,
+      reason: 1,
+      slot: slots.data[0],
+      submission: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
+    });
+    expect(connections).toBeGreaterThanOrEqual(2); // the first answer was lost, the retry got one
+    expect(result.status).toBe(201);
+    const handle = new DatabaseSync(db, { readOnly: true });
+    const ids = handle.prepare('SELECT id FROM bookings').all() as { id: number }[];
+    handle.close();
+    expect(ids).toEqual([{ id: result.body.booking_id }]);
   }, 60_000);
 });
 

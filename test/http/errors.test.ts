@@ -26,6 +26,7 @@ describe('the error table', () => {
     ['invalidJson', 400, 'Invalid JSON'],
     ['notUtf8', 400, 'Body is not valid UTF-8'],
     ['bodyIncomplete', 400, 'Body incomplete'],
+    ['badKey', 400, 'Idempotency-Key must be 1 to 255 visible ASCII characters'],
     ['badRequest', 400, 'Bad Request'],
     ['requestTimeout', 408, 'Request Timeout'],
     ['headersTooLarge', 431, 'Request Header Fields Too Large'],
@@ -44,7 +45,7 @@ describe('the error table', () => {
   });
 
   it('has one row per answer', () => {
-    expect(Object.keys(HTTP_ERRORS)).toHaveLength(14);
+    expect(Object.keys(HTTP_ERRORS)).toHaveLength(15);
   });
 
   it('answers with a value in the text', () => {

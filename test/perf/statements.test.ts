@@ -83,6 +83,11 @@ describe('the shape of GET /days (guards against per-day or per-slot queries)', 
     expect(plan("SELECT id FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT 20", 0)).toMatch(/USING (COVERING )?INDEX outbox_due/);
     expect(plan("SELECT id FROM customers WHERE email_key = 'a@b.example'")).toMatch(/USING (COVERING )?INDEX sqlite_autoindex_customers_1/);
     expect(plan("SELECT id FROM bookings WHERE reference = 'X'")).toMatch(/USING (COVERING )?INDEX sqlite_autoindex_bookings_1/);
+    // Issue 16: a key is found by its primary key, and expired keys are forgotten by a bounded range of their age.
+    expect(plan('SELECT fingerprint, status, body FROM idempotency_keys WHERE key = ? AND created_at >= ?', 0, 0)).toMatch(/SEARCH idempotency_keys USING PRIMARY KEY \(key=\?\)/);
+    const purge = plan('DELETE FROM idempotency_keys WHERE key IN (SELECT key FROM idempotency_keys WHERE created_at < ? ORDER BY created_at LIMIT 50)', 0);
+    expect(purge).toMatch(/SEARCH idempotency_keys USING (COVERING )?INDEX idempotency_keys_by_age \(created_at<\?\)/);
+    expect(purge).not.toMatch(/SCAN idempotency_keys/);
     store.close();
   });
 });
