@@ -231,29 +231,40 @@ const source = new DatabaseSync(db);
 source.prepare('VACUUM INTO ?').run(copy);
 source.close();
 let next = 0;
-// autocannon notices the end of a count-bounded run only at its next one-second tick, so the rate is taken
-// from the first request to the last answer instead of from its per-second samples.
-let lastAnswer = 0;
-const postStarted = performance.now();
-const posted = await load(
-  {
-  url: `${api}/bookings`,
-  method: 'POST',
-  headers: { ...auth, 'content-type': 'application/json' },
-  amount: targets.length,
-  requests: [
+/**
+ * POSTs `amount` bookings of the targets (from `next` on), each with a fresh Idempotency-Key when `keyed`; returns the
+ * load result and the bookings per second. autocannon notices the end of a count-bounded run only at its next
+ * one-second tick, so the rate is taken from the first request to the last answer instead of from its samples.
+ */
+async function postBookings(amount: number, keyed: boolean) {
+  let lastAnswer = 0;
+  const started = performance.now();
+  const result = await load(
     {
-      setupRequest: (request) => {
-        const target = targets[next++ % targets.length]!;
-        const submission = { first_name: 'Bench', last_name: `Client ${next}`, email: `post${next}@bench.example` };
-        return { ...request, body: JSON.stringify({ ...target, submission }) };
-      },
+      url: `${api}/bookings`,
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      amount,
+      requests: [
+        {
+          setupRequest: (request) => {
+            const target = targets[next++ % targets.length]!;
+            const submission = { first_name: 'Bench', last_name: `Client ${next}`, email: `post${next}@bench.example` };
+            const headers = keyed ? { ...request.headers, 'idempotency-key': `bench-${next}` } : request.headers;
+            return { ...request, headers, body: JSON.stringify({ ...target, submission }) };
+          },
+        },
+      ],
     },
-  ],
-  },
-  () => (lastAnswer = performance.now()),
-);
-const postRate = posted.total / ((lastAnswer - postStarted) / 1000);
+    () => (lastAnswer = performance.now()),
+  );
+  return { result, rate: result.total / ((lastAnswer - started) / 1000) };
+}
+// Half the targets without a key, half with one (issue 16: within 10 % of the plain rate).
+const plain = await postBookings(Math.floor(targets.length / 2), false);
+const keyed = await postBookings(targets.length - Math.floor(targets.length / 2), true);
+const posted = plain.result;
+const postRate = plain.rate;
 const floorDb = new DatabaseSync(copy, { timeout: 5000 });
 floorDb.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON');
 const insertCustomer = floorDb.prepare("INSERT INTO customers (email_key, email, first_name, last_name, created_at) VALUES (?, ?, 'Bench', ?, 'now')");
@@ -277,6 +288,7 @@ for (let index = 0; index < targets.length; index++) {
 const floorRate = targets.length / ((performance.now() - floorStart) / 1000);
 floorDb.close();
 results.bookings = { posted, bookingsPerSecond: postRate, floorPerSecond: floorRate, ratio: postRate / floorRate, target: '>= 0.3' };
+results.keyedBookings = { posted: keyed.result, bookingsPerSecond: keyed.rate, plainPerSecond: postRate, ratio: keyed.rate / postRate, target: '>= 0.9' };
 
 // 6. Memory: after the full run, then after the same read load twice more. A leak would grow each round.
 rss.end = rssMiB(server.pid);
@@ -329,6 +341,7 @@ const rows: string[][] = [
   ['3. GET /slots (busiest day)', `${f2(r.slots.serverMs)} ms server time; ${Math.round(r.slots.load.rps)} req/s, p99 ${r.slots.load.p99} ms`, '', '', ''],
   ['3. GET /forms', `${f2(r.forms.serverMs)} ms server time; ${Math.round(r.forms.load.rps)} req/s, p99 ${r.forms.load.p99} ms`, '', '', ''],
   ['4. POST /bookings', `${Math.round(r.bookings.bookingsPerSecond)} bookings/s, ${r.bookings.posted.non2xx + r.bookings.posted.errors} errors of ${r.bookings.posted.total}`, `${Math.round(r.bookings.floorPerSecond)} direct inserts/s (same rows, same pragmas)`, f2(r.bookings.ratio), r.bookings.target],
+  ['4b. POST /bookings with an Idempotency-Key', `${Math.round(r.keyedBookings.bookingsPerSecond)} bookings/s, ${r.keyedBookings.posted.non2xx + r.keyedBookings.posted.errors} errors of ${r.keyedBookings.posted.total}`, `${Math.round(r.keyedBookings.plainPerSecond)} bookings/s without a key (4.)`, f2(r.keyedBookings.ratio), r.keyedBookings.target],
   ['5. /days by look-ahead', growthWindow.map((g: any) => `${g.daysAhead} d: ${f2(g.serverMs)} ms (${g.windowRows} rows)`).join('; '), '', '', ''],
   ['5. /days by total bookings', growthTotal.map((g: any) => `${g.totalBookings}: ${f2(g.serverMs)} ms`).join('; '), '', '', 'flat'],
   ['6. RSS (MiB)', `start ${f1(rss.start!)}, warm ${f1(rss.warm!)}, after the run ${f1(rss.end!)}, after two more rounds ${f1(rss.again1!)} and ${f1(rss.again2!)}`, '', '', 'flat'],
