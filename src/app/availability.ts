@@ -55,6 +55,8 @@ export function availabilityOf(
     week: readWeeklyHours(ctx.store, scheduleId),
     closures: listClosures(ctx.store, scheduleId),
     durationMinutes: reason.durationMinutes,
+    bufferBeforeMinutes: reason.bufferBeforeMinutes,
+    bufferAfterMinutes: reason.bufferAfterMinutes,
   };
   return { input, schedule, reason };
 }

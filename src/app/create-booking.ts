@@ -102,6 +102,7 @@ export function createBooking(ctx: AppContext, order: BookingOrder, source: Book
       submission: values,
       source,
       createdAt: at,
+      buffers: { before: reason.bufferBeforeMinutes * 60, after: reason.bufferAfterMinutes * 60 },
     });
     const settings = requireConfigured(ctx);
     const facts = {

@@ -1,6 +1,6 @@
 import { AppError, invalid, notFound } from '../errors.ts';
 import { countFutureBookings } from '../store/bookings.ts';
-import { DESCRIPTION_MAX_LENGTH, DIRECTION_CONTROL, DURATION_MAX_MINUTES, nameMessage } from '../domain/checks.ts';
+import { BUFFER_MAX_MINUTES, DESCRIPTION_MAX_LENGTH, DIRECTION_CONTROL, DURATION_MAX_MINUTES, nameMessage } from '../domain/checks.ts';
 import { moveTo } from '../domain/lists.ts';
 import {
   findReason,
@@ -33,7 +33,7 @@ export function getReason(ctx: AppContext, id: number): Reason {
 export function addReason(
   ctx: AppContext,
   scheduleId: number,
-  values: { name: string; durationMinutes: number; description?: string },
+  values: { name: string; durationMinutes: number; description?: string; bufferBeforeMinutes?: number; bufferAfterMinutes?: number },
 ): number {
   requireConfigured(ctx);
   return ctx.store.tx(() => {
@@ -41,6 +41,8 @@ export function addReason(
     return insertReason(ctx.store, scheduleId, {
       name: checkName(values.name),
       durationMinutes: checkWhole(values.durationMinutes, 'duration', 1, DURATION_MAX_MINUTES),
+      bufferBeforeMinutes: checkWhole(values.bufferBeforeMinutes ?? 0, 'buffer-before', 0, BUFFER_MAX_MINUTES),
+      bufferAfterMinutes: checkWhole(values.bufferAfterMinutes ?? 0, 'buffer-after', 0, BUFFER_MAX_MINUTES),
       description: checkDescription(values.description ?? ''),
     });
   });
@@ -62,6 +64,8 @@ export function changeReason(ctx: AppContext, id: number, changes: Partial<Reaso
     updateReason(ctx.store, id, {
       name: checkName(next.name),
       durationMinutes: checkWhole(next.durationMinutes, 'duration', 1, DURATION_MAX_MINUTES),
+      bufferBeforeMinutes: checkWhole(next.bufferBeforeMinutes, 'buffer-before', 0, BUFFER_MAX_MINUTES),
+      bufferAfterMinutes: checkWhole(next.bufferAfterMinutes, 'buffer-after', 0, BUFFER_MAX_MINUTES),
       description: checkDescription(next.description),
     });
     if (changes.position !== undefined) {

@@ -13,7 +13,7 @@ export interface ScheduleRules {
   capacity: number;
 }
 
-/** A booked interval [startAt, endAt) in Unix seconds. */
+/** A booked interval [startAt, endAt) in Unix seconds: what a booking keeps, its buffers included. */
 export interface BookedInterval {
   startAt: number;
   endAt: number;
@@ -28,6 +28,9 @@ export interface AvailabilityInput {
   week: readonly (readonly MinuteRange[])[];
   closures: readonly { fromDay: string; toDay: string }[];
   durationMinutes: number;
+  /** The reason's buffers: kept free before and after the appointment, also outside the opening hours. */
+  bufferBeforeMinutes: number;
+  bufferAfterMinutes: number;
 }
 
 /** A free start: the local `YYYY-MM-DD HH:MM:SS` the API shows and its instant. */
@@ -97,6 +100,8 @@ function walkFreeSlots(
 ): void {
   const { rules, durationMinutes } = input;
   const duration = durationMinutes * 60;
+  const before = input.bufferBeforeMinutes * 60;
+  const after = input.bufferAfterMinutes * 60;
   const earliest = input.now + rules.noticeMinutes * 60;
   const table: OffsetTable = offsetTable(input.zone, window.firstDay * SECONDS_PER_DAY - SECONDS_PER_DAY, window.to + SECONDS_PER_DAY);
   const closed = closedDays(input.closures, window);
@@ -117,7 +122,8 @@ function walkFreeSlots(
         if (startAt + duration > rangeEnd) break; // later starts end later still
         if (startAt < rangeStart) continue;
         if (startAt < earliest) continue;
-        if (overlapping(startAt, startAt + duration) >= rules.capacity) continue;
+        // Capacity counts what each booking keeps, buffers included; this one's too (they need not fit the hours).
+        if (overlapping(startAt - before, startAt + duration + after) >= rules.capacity) continue;
         const local = `${text} ${pad(Math.floor(minute / 60))}:${pad(minute % 60)}:00`;
         if (visit(day, { local, startAt })) {
           skipDay = true;

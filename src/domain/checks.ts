@@ -49,6 +49,8 @@ export const DESCRIPTION_MAX_LENGTH = 2000;
 
 /** Longest reason, in minutes (a day); the API shows it in seconds. */
 export const DURATION_MAX_MINUTES = 1440;
+/** Longest buffer before or after an appointment, in minutes (the availability engine widens its window by it). */
+export const BUFFER_MAX_MINUTES = 240;
 
 /** Furthest look-ahead of a schedule, in days after today: GET /days lists at most this many days plus one. */
 export const DAYS_AHEAD_MAX = 730;

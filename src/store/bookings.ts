@@ -127,12 +127,14 @@ export function insertBooking(
     submission: Record<string, unknown>;
     source: BookingSource;
     createdAt: string;
+    /** Seconds kept free before and after it (its reason's buffers when booked). */
+    buffers: Buffers;
   },
 ): number {
   const result = store
     .sql(
-      `INSERT INTO bookings (reference, schedule_id, reason_id, customer_id, start_at, end_at, submission, source, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO bookings (reference, schedule_id, reason_id, customer_id, start_at, end_at, submission, source, created_at, buffer_before, buffer_after)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
       booking.reference,
@@ -144,23 +146,40 @@ export function insertBooking(
       JSON.stringify(booking.submission),
       booking.source,
       booking.createdAt,
+      booking.buffers.before,
+      booking.buffers.after,
     );
   return Number(result.lastInsertRowid);
 }
 
+/** Seconds a booking keeps free before and after itself. */
+export interface Buffers {
+  before: number;
+  after: number;
+}
+
+/** The longest buffer, in seconds (reasons allow 240 minutes): how far the query below looks past its window. */
+const BUFFER_MAX_SECONDS = 240 * 60;
+
 /**
- * Returns the booked intervals of a schedule that overlap [from, to), sorted by start: one indexed range
- * scan for a whole window. No booking is longer than a day, so starts before `from - 1 day` cannot overlap.
- * Cancelled bookings never count. `except` leaves one booking out (the one being moved).
+ * Returns the intervals the bookings of a schedule keep, buffers included, that come within a buffer of [from, to),
+ * sorted by start: one indexed range scan for a whole window. No booking is longer than a day, so starts before
+ * `from - 1 day - the longest buffer` cannot reach it. Cancelled bookings never count. `except` leaves one booking
+ * out (the one being moved).
  */
 export function bookedIntervals(store: Store, scheduleId: number, from: number, to: number, except = 0): BookedInterval[] {
-  return store
+  const rows = store
     .sql(
-      `SELECT start_at AS startAt, end_at AS endAt FROM bookings
-       WHERE schedule_id = ? AND start_at >= ? AND start_at < ? AND end_at > ? AND status = 'booked' AND id <> ?
+      `SELECT start_at - buffer_before AS startAt, end_at + buffer_after AS endAt FROM bookings
+       WHERE schedule_id = ? AND start_at >= ? AND start_at < ? AND end_at + buffer_after > ? AND status = 'booked' AND id <> ?
        ORDER BY start_at`,
     )
-    .all(scheduleId, from - 86_400, to, from, except) as unknown as BookedInterval[];
+    .all(scheduleId, from - 86_400 - BUFFER_MAX_SECONDS, to + BUFFER_MAX_SECONDS, from - BUFFER_MAX_SECONDS, except) as unknown as BookedInterval[];
+  // In start order already unless buffers differ; then nearly so (a sort of a nearly sorted list is one pass).
+  for (let i = 1; i < rows.length; i++) {
+    if (rows[i]!.startAt < rows[i - 1]!.startAt) return rows.sort((a, b) => a.startAt - b.startAt);
+  }
+  return rows;
 }
 
 /** Marks a booking cancelled (with the admin's reason) and counts the change in its sequence. */
@@ -170,7 +189,12 @@ export function cancelBookingRow(store: Store, id: number, reason: string | null
     .run(reason, at, id);
 }
 
-/** Moves a booking to a new interval, keeping its id and reference, and counts the change in its sequence. */
-export function moveBookingRow(store: Store, id: number, startAt: number, endAt: number, at: string): void {
-  store.sql('UPDATE bookings SET start_at = ?, end_at = ?, sequence = sequence + 1, changed_at = ? WHERE id = ?').run(startAt, endAt, at, id);
+/**
+ * Moves a booking to a new interval (with its reason's buffers as they are now), keeping its id and reference, and
+ * counts the change in its sequence.
+ */
+export function moveBookingRow(store: Store, id: number, startAt: number, endAt: number, buffers: Buffers, at: string): void {
+  store
+    .sql('UPDATE bookings SET start_at = ?, end_at = ?, buffer_before = ?, buffer_after = ?, sequence = sequence + 1, changed_at = ? WHERE id = ?')
+    .run(startAt, endAt, buffers.before, buffers.after, at, id);
 }

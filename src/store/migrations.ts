@@ -220,7 +220,7 @@ export const migrations: readonly string[] = [
     created_at TEXT NOT NULL
   ) STRICT, WITHOUT ROWID;
   `,
-  // 5: safe retries of POST /bookings (issue 16): the answer to each Idempotency-Key, kept 24 hours. The 201 is written
+  // 5: safe retries of POST /bookings, and buffers (issue 16). Retries: the answer to each Idempotency-Key, kept 24 hours. The 201 is written
   // in the booking's transaction; a 400 or 404 of the booking's checks right after. Expired keys go by created_at.
   `
   CREATE TABLE idempotency_keys (
@@ -231,5 +231,12 @@ export const migrations: readonly string[] = [
     created_at  INTEGER NOT NULL -- Unix seconds
   ) STRICT, WITHOUT ROWID;
   CREATE INDEX idempotency_keys_by_age ON idempotency_keys (created_at);
+
+  -- Buffers before and after an appointment (issue 16): time a booking keeps from other bookings of its schedule
+  -- (capacity counts overlap including them). A booking keeps the buffers its reason had when it was made or moved.
+  ALTER TABLE reasons ADD COLUMN buffer_before_minutes INTEGER NOT NULL DEFAULT 0 CHECK (buffer_before_minutes BETWEEN 0 AND 240);
+  ALTER TABLE reasons ADD COLUMN buffer_after_minutes INTEGER NOT NULL DEFAULT 0 CHECK (buffer_after_minutes BETWEEN 0 AND 240);
+  ALTER TABLE bookings ADD COLUMN buffer_before INTEGER NOT NULL DEFAULT 0 CHECK (buffer_before BETWEEN 0 AND 14400); -- seconds
+  ALTER TABLE bookings ADD COLUMN buffer_after INTEGER NOT NULL DEFAULT 0 CHECK (buffer_after BETWEEN 0 AND 14400); -- seconds
   `,
 ];

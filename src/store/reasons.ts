@@ -7,10 +7,13 @@ export interface Reason {
   name: string;
   description: string;
   durationMinutes: number;
+  /** Minutes a booking of this reason keeps free before and after itself (0 to 240; outside the hours too). */
+  bufferBeforeMinutes: number;
+  bufferAfterMinutes: number;
   position: number;
 }
 
-export type ReasonValues = Pick<Reason, 'name' | 'description' | 'durationMinutes' | 'position'>;
+export type ReasonValues = Pick<Reason, 'name' | 'description' | 'durationMinutes' | 'bufferBeforeMinutes' | 'bufferAfterMinutes' | 'position'>;
 
 interface ReasonRow {
   id: number;
@@ -18,6 +21,8 @@ interface ReasonRow {
   name: string;
   description: string;
   duration_minutes: number;
+  buffer_before_minutes: number;
+  buffer_after_minutes: number;
   position: number;
 }
 
@@ -28,11 +33,13 @@ function toReason(row: ReasonRow): Reason {
     name: row.name,
     description: row.description,
     durationMinutes: row.duration_minutes,
+    bufferBeforeMinutes: row.buffer_before_minutes,
+    bufferAfterMinutes: row.buffer_after_minutes,
     position: row.position,
   };
 }
 
-const COLUMNS = 'id, schedule_id, name, description, duration_minutes, position';
+const COLUMNS = 'id, schedule_id, name, description, duration_minutes, buffer_before_minutes, buffer_after_minutes, position';
 
 /** Returns the reasons of a schedule in display order. */
 export function listReasons(store: Store, scheduleId: number): Reason[] {
@@ -52,18 +59,18 @@ export function findReason(store: Store, id: number): Reason | undefined {
 export function insertReason(store: Store, scheduleId: number, values: Omit<ReasonValues, 'position'>): number {
   const result = store
     .sql(
-      `INSERT INTO reasons (schedule_id, name, description, duration_minutes, position)
-       VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM reasons WHERE schedule_id = ?))`,
+      `INSERT INTO reasons (schedule_id, name, description, duration_minutes, buffer_before_minutes, buffer_after_minutes, position)
+       VALUES (?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM reasons WHERE schedule_id = ?))`,
     )
-    .run(scheduleId, values.name, values.description, values.durationMinutes, scheduleId);
+    .run(scheduleId, values.name, values.description, values.durationMinutes, values.bufferBeforeMinutes, values.bufferAfterMinutes, scheduleId);
   return Number(result.lastInsertRowid);
 }
 
-/** Writes the name, description and duration of a reason (its place is set by `writeReasonOrder`). */
+/** Writes the name, description, duration and buffers of a reason (its place is set by `writeReasonOrder`). */
 export function updateReason(store: Store, id: number, values: Omit<ReasonValues, 'position'>): void {
   store
-    .sql('UPDATE reasons SET name = ?, description = ?, duration_minutes = ? WHERE id = ?')
-    .run(values.name, values.description, values.durationMinutes, id);
+    .sql('UPDATE reasons SET name = ?, description = ?, duration_minutes = ?, buffer_before_minutes = ?, buffer_after_minutes = ? WHERE id = ?')
+    .run(values.name, values.description, values.durationMinutes, values.bufferBeforeMinutes, values.bufferAfterMinutes, id);
 }
 
 /** Numbers the reasons 1, 2, 3 … in the order of `ids`. Call inside a transaction. */

@@ -22,6 +22,7 @@ function seed(db: string, rows: { scheduleId: number; reasonId: number; start: s
           submission: { first_name: 'Ada', last_name: 'Lovelace', email: row.email, note: 'second floor' },
           source: 'api',
           createdAt: '2026-01-01T00:00:00Z',
+          buffers: { before: 0, after: 0 },
         });
       }
     });

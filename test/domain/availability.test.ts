@@ -22,6 +22,8 @@ function input(overrides: Overrides = {}): AvailabilityInput {
     zone: 'Europe/Berlin',
     now: MONDAY_8,
     durationMinutes: 30,
+    bufferBeforeMinutes: 0,
+    bufferAfterMinutes: 0,
     closures: [],
     week: week({ 1: '09:00-12:00' }),
     ...overrides,
@@ -75,6 +77,17 @@ describe('freeSlots: bookings and capacity', () => {
 });
 
 describe('freeSlots: notice and look-ahead', () => {
+  // Buffers (issue 16): a booking keeps its own (the query returns them in its interval); a new one needs its own free.
+  it.each([
+    ['a booking 10:00-10:30 that keeps 15 minutes after: 10:30 is gone (free without buffers, above)', {}, [booked('2026-06-01T08:00:00Z', '2026-06-01T08:45:00Z')], ['09:00', '09:15', '09:30']],
+    ['a reason with 15 minutes before: 10:30 would need 10:15-10:30, which the 10:00 booking has', { bufferBeforeMinutes: 15 }, [booked('2026-06-01T08:00:00Z', '2026-06-01T08:30:00Z')], ['09:00', '09:15', '09:30']],
+    ['a reason with 15 minutes after: 09:30 would need 10:00-10:15', { bufferAfterMinutes: 15 }, [booked('2026-06-01T08:00:00Z', '2026-06-01T08:30:00Z')], ['09:00', '09:15', '10:30']],
+    ['buffers may lie outside the hours: 09:00 and 10:30 stay offered', { bufferBeforeMinutes: 60, bufferAfterMinutes: 60 }, [], ['09:00', '09:15', '09:30', '09:45', '10:00', '10:15', '10:30']],
+    ['a booking before the opening whose buffer reaches into it', {}, [booked('2026-06-01T06:00:00Z', '2026-06-01T07:20:00Z')], ['09:30', '09:45', '10:00', '10:15', '10:30']],
+  ] as const)('buffers: %s', (_name, reason, bookings, expected) => {
+    expect(times(freeSlots(input({ week: week({ 1: '09:00-11:00' }), ...reason }), '2026-06-01', bookings))).toEqual(expected);
+  });
+
   it('no slot starts before now + notice', () => {
     expect(times(freeSlots(input({ rules: { noticeMinutes: 90 } }), '2026-06-01', [])).slice(0, 2)).toEqual(['09:30', '09:45']);
   });

@@ -20,6 +20,11 @@ const practice = fc.record({
   step: fc.constantFrom(5, 10, 15, 20, 30, 45, 60),
   capacity: fc.integer({ min: 1, max: 3 }),
   durations: fc.array(fc.integer({ min: 1, max: 24 }).map((n) => n * 5), { minLength: 1, maxLength: 3 }),
+  // Buffers before and after, per reason (issue 16): none half the time, else 5 to 60 minutes.
+  buffers: fc.array(
+    fc.record({ before: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 12 }).map((n) => n * 5)), after: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 12 }).map((n) => n * 5)) }),
+    { minLength: 3, maxLength: 3 },
+  ),
   // Opening from 00:00 to 23:55 in 5-minute units: first range, a gap, maybe a second range.
   open: fc.integer({ min: 0, max: 200 }),
   length: fc.integer({ min: 6, max: 80 }),
@@ -34,14 +39,16 @@ let acceptedInAll = 0;
 
 describe('no double booking (property)', () => {
   test.prop([practice, fc.array(attempt, { minLength: 1, maxLength: 30 })], { numRuns: 150 })(
-    'accepted bookings never exceed capacity at any instant, and every offered slot can be booked',
+    'accepted bookings (buffers included) never exceed capacity at any instant, and every offered slot can be booked',
     (p, attempts) => {
       const store = openStore(tempDb());
       try {
         const ctx = createContext(store, () => NOW);
         initInstallation(ctx, { practiceName: 'P', timeZone: p.zone, notifyEmail: 'desk@p.example', locale: 'en' });
         const schedule = addSchedule(ctx, { name: 'S', daysAhead: 3, noticeMinutes: 0, stepMinutes: p.step, capacity: p.capacity });
-        const reasons = p.durations.map((minutes, i) => addReason(ctx, schedule, { name: `R${i}`, durationMinutes: minutes }));
+        const reasons = p.durations.map((minutes, i) =>
+          addReason(ctx, schedule, { name: `R${i}`, durationMinutes: minutes, bufferBeforeMinutes: p.buffers[i]!.before, bufferAfterMinutes: p.buffers[i]!.after }),
+        );
         const firstEnd = Math.min(p.open + p.length, 287);
         const ranges = [`${hhmm(p.open * 5)}-${hhmm(firstEnd * 5)}`];
         const secondStart = firstEnd + p.gap;
@@ -62,14 +69,15 @@ describe('no double booking (property)', () => {
           try {
             const created = createBooking(ctx, { scheduleId: schedule, reasonId: reason, slot, submission }, 'api');
             expect(wasOffered, `${slot} was booked without being offered`).toBe(true);
-            accepted.push({ startAt: created.startAt, endAt: created.startAt + p.durations[index]! * 60 });
+            // What the booking keeps: its appointment and its reason's buffers.
+            accepted.push({ startAt: created.startAt - p.buffers[index]!.before * 60, endAt: created.startAt + (p.durations[index]! + p.buffers[index]!.after) * 60 });
           } catch (error) {
             if (!(error instanceof AppError) || error.code !== 'not_found') throw error;
             expect(wasOffered, `${slot} was offered but could not be booked`).toBe(false);
           }
         }
         acceptedInAll += accepted.length;
-        // Sweep over every start and end: at no instant more than `capacity` bookings.
+        // Sweep over every start and end: at no instant more than `capacity` bookings, buffers counted.
         const edges = accepted.flatMap((b) => [[b.startAt, 1], [b.endAt, -1]] as const).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
         let open = 0;
         for (const [, step] of edges) expect((open += step)).toBeLessThanOrEqual(p.capacity);

@@ -6,9 +6,23 @@ import { id, print, printJson, printTable, readContext, whole, withContext } fro
 interface ReasonOptions {
   name?: string;
   duration?: string;
+  bufferBefore?: string;
+  bufferAfter?: string;
   description?: string;
   position?: string;
   json?: boolean;
+}
+
+/** The buffers given as options (only those given). */
+function buffersOf(options: ReasonOptions): { bufferBeforeMinutes?: number; bufferAfterMinutes?: number } {
+  return {
+    ...(options.bufferBefore === undefined ? {} : { bufferBeforeMinutes: whole(options.bufferBefore, '--buffer-before') }),
+    ...(options.bufferAfter === undefined ? {} : { bufferAfterMinutes: whole(options.bufferAfter, '--buffer-after') }),
+  };
+}
+
+function bufferText(before: number, after: number): string {
+  return before || after ? `, buffers ${before} min before, ${after} min after` : '';
 }
 
 export function registerReason(program: Command): void {
@@ -20,15 +34,18 @@ export function registerReason(program: Command): void {
     .argument('<name>')
     .requiredOption('--duration <minutes>', 'length of the appointment in minutes')
     .option('--description <text>', 'description shown to customers')
+    .option('--buffer-before <minutes>', 'time kept free before each appointment, 0 to 240 (default 0); may lie outside the opening hours')
+    .option('--buffer-after <minutes>', 'time kept free after each appointment, 0 to 240 (default 0); may lie outside the opening hours')
     .option('--json', 'print {"id": …}')
     .action(async (scheduleText: string, name: string, options: ReasonOptions, command: Command) => {
       const scheduleId = id(scheduleText, 'schedule-id');
       const durationMinutes = whole(options.duration!, '--duration');
+      const buffers = buffersOf(options);
       const newId = await withContext(command, (ctx) =>
-        addReason(ctx, scheduleId, { name, durationMinutes, description: options.description }),
+        addReason(ctx, scheduleId, { name, durationMinutes, description: options.description, ...buffers }),
       );
       if (options.json) printJson({ id: newId });
-      else print(`Added reason ${newId} "${name.trim()}" (${durationMinutes} min) to schedule ${scheduleId}.`);
+      else print(`Added reason ${newId} "${name.trim()}" (${durationMinutes} min${bufferText(buffers.bufferBeforeMinutes ?? 0, buffers.bufferAfterMinutes ?? 0)}) to schedule ${scheduleId}.`);
     });
   reason
     .command('list')
@@ -41,8 +58,8 @@ export function registerReason(program: Command): void {
       if (options.json) printJson(list);
       else
         printTable(
-          ['ID', 'NAME', 'MINUTES', 'POSITION', 'DESCRIPTION'],
-          list.map((r) => [r.id, r.name, r.durationMinutes, r.position, r.description]),
+          ['ID', 'NAME', 'MINUTES', 'BUFFERS', 'POSITION', 'DESCRIPTION'],
+          list.map((r) => [r.id, r.name, r.durationMinutes, `${r.bufferBeforeMinutes}/${r.bufferAfterMinutes}`, r.position, r.description]),
           `No reasons yet. Add one: planner reason add ${scheduleId} <name> --duration <minutes>`,
         );
     });
@@ -53,6 +70,8 @@ export function registerReason(program: Command): void {
     .option('--name <name>', 'new name')
     .option('--duration <minutes>', 'new duration in minutes')
     .option('--description <text>', 'new description ("" clears it)')
+    .option('--buffer-before <minutes>', 'new buffer before, 0 to 240 (applies to bookings made or moved from now on)')
+    .option('--buffer-after <minutes>', 'new buffer after, 0 to 240 (applies to bookings made or moved from now on)')
     .option('--position <n>', 'place in the list (1 = first)')
     .option('--json', 'print the reason as JSON')
     .action(async (idText: string, options: ReasonOptions, command: Command) => {
@@ -62,9 +81,10 @@ export function registerReason(program: Command): void {
       if (options.duration !== undefined) changes.durationMinutes = whole(options.duration, '--duration');
       if (options.description !== undefined) changes.description = options.description;
       if (options.position !== undefined) changes.position = whole(options.position, '--position');
+      Object.assign(changes, buffersOf(options));
       const changed = await withContext(command, (ctx) => changeReason(ctx, reasonId, changes));
       if (options.json) printJson(changed);
-      else print(`reason ${changed.id} "${changed.name}": ${changed.durationMinutes} min, position ${changed.position}`);
+      else print(`reason ${changed.id} "${changed.name}": ${changed.durationMinutes} min${bufferText(changed.bufferBeforeMinutes, changed.bufferAfterMinutes)}, position ${changed.position}`);
     });
   reason
     .command('remove')
