@@ -163,23 +163,18 @@ const BUFFER_MAX_SECONDS = 240 * 60;
 
 /**
  * Returns the intervals the bookings of a schedule keep, buffers included, that come within a buffer of [from, to),
- * sorted by start: one indexed range scan for a whole window. No booking is longer than a day, so starts before
- * `from - 1 day - the longest buffer` cannot reach it. Cancelled bookings never count. `except` leaves one booking
- * out (the one being moved).
+ * in the order they begin: one range of `bookings_by_schedule_keeps` for a whole window. No booking keeps more than a
+ * day and two buffers, so one that begins before `from - 1 day - 2 buffers` cannot reach it. Cancelled bookings never
+ * count. `except` leaves one booking out (the one being moved).
  */
 export function bookedIntervals(store: Store, scheduleId: number, from: number, to: number, except = 0): BookedInterval[] {
-  const rows = store
+  return store
     .sql(
-      `SELECT start_at - buffer_before AS startAt, end_at + buffer_after AS endAt FROM bookings
-       WHERE schedule_id = ? AND start_at >= ? AND start_at < ? AND end_at + buffer_after > ? AND status = 'booked' AND id <> ?
-       ORDER BY start_at`,
+      `SELECT keeps_from AS startAt, end_at + buffer_after AS endAt FROM bookings
+       WHERE schedule_id = ? AND keeps_from >= ? AND keeps_from < ? AND end_at + buffer_after > ? AND status = 'booked' AND id <> ?
+       ORDER BY keeps_from`,
     )
-    .all(scheduleId, from - 86_400 - BUFFER_MAX_SECONDS, to + BUFFER_MAX_SECONDS, from - BUFFER_MAX_SECONDS, except) as unknown as BookedInterval[];
-  // In start order already unless buffers differ; then nearly so (a sort of a nearly sorted list is one pass).
-  for (let i = 1; i < rows.length; i++) {
-    if (rows[i]!.startAt < rows[i - 1]!.startAt) return rows.sort((a, b) => a.startAt - b.startAt);
-  }
-  return rows;
+    .all(scheduleId, from - 86_400 - 2 * BUFFER_MAX_SECONDS, to + BUFFER_MAX_SECONDS, from - BUFFER_MAX_SECONDS, except) as unknown as BookedInterval[];
 }
 
 /** Marks a booking cancelled (with the admin's reason) and counts the change in its sequence. */

@@ -83,7 +83,7 @@ describe('openStore', () => {
     raw.close();
     const store = openStore(file);
     try {
-      expect(store.schemaVersion()).toBe(4);
+      expect(store.schemaVersion()).toBe(migrations.length);
       expect(store.db.prepare('SELECT booking_id, kind, status, next_attempt_at FROM outbox').all()).toEqual([{ booking_id: 1, kind: 'update', status: 'failed', next_attempt_at: 7 }]);
       expect(store.db.prepare('SELECT reminder_offsets, portal_url FROM settings').get()).toEqual({ reminder_offsets: '', portal_url: null });
       expect(store.db.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
