@@ -6,6 +6,7 @@ import { registerBookings } from './commands/bookings.ts';
 import { registerClosure } from './commands/closure.ts';
 import { registerDemo } from './commands/demo.ts';
 import { registerDoctor } from './commands/doctor.ts';
+import { registerFeed } from './commands/feed.ts';
 import { registerField } from './commands/field.ts';
 import { registerHours } from './commands/hours.ts';
 import { registerInit } from './commands/init.ts';
@@ -46,6 +47,7 @@ export function createProgram(): Command {
     registerReminders,
     registerWebhook,
     registerPortal,
+    registerFeed,
     registerDemo,
     registerOpenApi,
     registerServe,

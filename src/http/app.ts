@@ -3,6 +3,7 @@ import type { Runtime } from '../app/runtime.ts';
 import { answerForHttpError, errorResponse, HTTP_ERRORS } from './errors.ts';
 import { createGates } from './gates.ts';
 import { isCanonicalPath } from './handle.ts';
+import { createFeedDoor, FEED_LOGGED_PATH } from './feed.ts';
 import { createPortalDoor, LOGGED_PATH } from './portal.ts';
 import { jsonText } from './respond.ts';
 import { registerRoutes } from './routes.ts';
@@ -34,8 +35,9 @@ function isPortalPath(path: string): boolean {
   return path === '/manage' || path.startsWith('/manage/');
 }
 
-/** The path as the access log shows it: a page link's token is a key, so every /manage/ path is logged alike. */
+/** The path as the access log shows it: a page link's token and a feed's secret are keys, never logged. */
 function loggedPath(path: string): string {
+  if (path.startsWith('/feed/')) return FEED_LOGGED_PATH;
   return isPortalPath(path) ? LOGGED_PATH : path;
 }
 
@@ -80,8 +82,12 @@ export function createHttpApp(options: HttpOptions): H3 {
     log,
   });
 
+  const feed = createFeedDoor({ ctx: { ...ctx, settings: () => watch.refresh() }, nowMs, log });
+
   app.use((event, next) => {
     const path = event.url.pathname;
+    // The practitioner's calendar feed (issue 16): a door of its own, keyed by the secret in its URL.
+    if (path.startsWith('/feed/')) return feed(event);
     // The customer's self-service page: a door of its own, outside the /api gates (HTML; off unless enabled).
     if (isPortalPath(path)) return portal(event);
     if (path !== '/api' && !path.startsWith('/api/')) return errorResponse(HTTP_ERRORS.notFound);

@@ -65,3 +65,45 @@ export function bookingIcs(facts: BookingFacts, stamp: number, sequence = 0, met
   ];
   return `${lines.map(fold).join('\r\n')}\r\n`;
 }
+
+/** One appointment of a practitioner's feed. */
+export interface FeedEvent {
+  reference: string;
+  startAt: number;
+  endAt: number;
+  sequence: number;
+  cancelled: boolean;
+  reasonName: string;
+  customerName: string;
+  email: string | null;
+  phone: string;
+  /** When the booking was made or last changed (Unix seconds): the event's DTSTAMP and LAST-MODIFIED. */
+  changedAt: number;
+}
+
+/**
+ * Returns the calendar feed of a schedule (RFC 5545, METHOD:PUBLISH): one VEVENT per booking with the UID and
+ * SEQUENCE of the customer's mails, so a calendar that has both shows one event; a cancelled one as STATUS:CANCELLED.
+ */
+export function feedIcs(name: string, events: readonly FeedEvent[]): string {
+  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//planner//feed//EN', 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH', `X-WR-CALNAME:${icsText(name)}`];
+  for (const event of events) {
+    const who = event.customerName || event.email || event.reference;
+    const details = [`Reference: ${event.reference}`, ...(event.email ? [`E-mail: ${event.email}`] : []), ...(event.phone ? [`Phone: ${event.phone}`] : [])];
+    lines.push(
+      'BEGIN:VEVENT',
+      `UID:${event.reference}@planner`,
+      `DTSTAMP:${icsTime(event.changedAt)}`,
+      `LAST-MODIFIED:${icsTime(event.changedAt)}`,
+      `DTSTART:${icsTime(event.startAt)}`,
+      `DTEND:${icsTime(event.endAt)}`,
+      `SEQUENCE:${event.sequence}`,
+      `SUMMARY:${icsText(`${event.reasonName} – ${who}`)}`,
+      `DESCRIPTION:${icsText(details.join('\n'))}`,
+      event.cancelled ? 'STATUS:CANCELLED' : 'STATUS:CONFIRMED',
+      'END:VEVENT',
+    );
+  }
+  lines.push('END:VCALENDAR');
+  return `${lines.map(fold).join('\r\n')}\r\n`;
+}

@@ -193,3 +193,53 @@ export function moveBookingRow(store: Store, id: number, startAt: number, endAt:
     .sql('UPDATE bookings SET start_at = ?, end_at = ?, buffer_before = ?, buffer_after = ?, sequence = sequence + 1, changed_at = ? WHERE id = ?')
     .run(startAt, endAt, buffers.before, buffers.after, at, id);
 }
+
+/** A booking as the practitioner's feed shows it. */
+export interface FeedRow {
+  reference: string;
+  startAt: number;
+  endAt: number;
+  sequence: number;
+  cancelled: boolean;
+  reasonName: string;
+  customerName: string;
+  email: string | null;
+  phone: string;
+  changedAt: string;
+}
+
+/** Returns the bookings of a schedule starting in [from, to), cancelled ones too, by start: one indexed range. */
+export function feedBookings(store: Store, scheduleId: number, from: number, to: number): FeedRow[] {
+  const rows = store
+    .sql(
+      `SELECT b.reference, b.start_at, b.end_at, b.sequence, b.status, r.name AS reason_name, c.first_name, c.last_name, c.email, c.phone,
+              coalesce(b.changed_at, b.created_at) AS changed_at
+       FROM bookings b JOIN reasons r ON r.id = b.reason_id JOIN customers c ON c.id = b.customer_id
+       WHERE b.schedule_id = ? AND b.start_at >= ? AND b.start_at < ? ORDER BY b.start_at, b.id`,
+    )
+    .all(scheduleId, from, to) as unknown as {
+    reference: string;
+    start_at: number;
+    end_at: number;
+    sequence: number;
+    status: BookingStatus;
+    reason_name: string;
+    first_name: string;
+    last_name: string;
+    email: string | null;
+    phone: string;
+    changed_at: string;
+  }[];
+  return rows.map((row) => ({
+    reference: row.reference,
+    startAt: row.start_at,
+    endAt: row.end_at,
+    sequence: row.sequence,
+    cancelled: row.status === 'cancelled',
+    reasonName: row.reason_name,
+    customerName: `${row.first_name} ${row.last_name}`.trim(),
+    email: row.email,
+    phone: row.phone,
+    changedAt: row.changed_at,
+  }));
+}

@@ -242,5 +242,12 @@ export const migrations: readonly string[] = [
   -- index on a virtual column: nothing stored in the rows, no sort per request).
   ALTER TABLE bookings ADD COLUMN keeps_from INTEGER GENERATED ALWAYS AS (start_at - buffer_before) VIRTUAL;
   CREATE INDEX bookings_by_schedule_keeps ON bookings (schedule_id, keeps_from);
+
+  -- The practitioner's calendar feed of a schedule (issue 16): the secret of its URL, stored only as its SHA-256.
+  CREATE TABLE feeds (
+    schedule_id INTEGER PRIMARY KEY REFERENCES schedules (id),
+    secret_hash TEXT NOT NULL UNIQUE,
+    created_at  TEXT NOT NULL
+  ) STRICT;
   `,
 ];

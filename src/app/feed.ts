@@ -1,0 +1,67 @@
+/**
+ * The practitioner's calendar feed of a schedule: an iCalendar subscription (`<url>/feed/<secret>.ics`) that any
+ * calendar app can follow without an account. It carries customer data: the URL is a key, shown once.
+ */
+import { createHash } from 'node:crypto';
+import { lookAhead } from '../domain/availability.ts';
+import { AppError, invalid } from '../errors.ts';
+import { feedIcs } from '../mail/calendar.ts';
+import { feedBookings } from '../store/bookings.ts';
+import { feedMadeAt, rotateFeedSecret, scheduleOfFeed } from '../store/feeds.ts';
+import { findSchedule } from '../store/schedules.ts';
+import { getSchedule } from './schedules.ts';
+import { unixSeconds, type AppContext } from './context.ts';
+import { requireConfigured } from './installation.ts';
+import { checkPortalUrl } from './portal.ts';
+
+/** How far back the feed reaches: 30 days of past appointments. */
+export const FEED_PAST_DAYS = 30;
+
+/**
+ * Makes the feed URL of a schedule and returns it (shown once: only the secret's hash is kept). The base is the
+ * self-service page's public URL when it is set, else `url` (https, or http for loopback). A schedule that has a
+ * feed keeps it unless `rotate`: then the old URL stops working at once.
+ */
+export function makeFeedUrl(ctx: AppContext, scheduleId: number, options: { rotate: boolean; url?: string }): string {
+  const settings = requireConfigured(ctx);
+  const base = options.url !== undefined ? checkPortalUrl(options.url) : settings.portal?.url;
+  if (!base) throw invalid('give the public address with --url https://… (or turn the self-service page on: planner portal enable --url …)');
+  return ctx.store.tx(() => {
+    getSchedule(ctx, scheduleId);
+    const made = feedMadeAt(ctx.store, scheduleId);
+    if (made && !options.rotate) {
+      throw new AppError('conflict', `schedule ${scheduleId} has a feed URL since ${made}; it is shown only when made: pass --rotate for a new one (the old one stops working)`);
+    }
+    return `${base}/feed/${rotateFeedSecret(ctx.store, scheduleId, ctx.now().toISOString())}.ics`;
+  });
+}
+
+/** A feed as served: its iCalendar text, a strong ETag of it, and when its newest change was made. */
+export interface Feed {
+  ics: string;
+  etag: string;
+  lastModified: Date;
+}
+
+/**
+ * Returns the feed a secret opens, or undefined (an unknown, replaced or malformed secret): the schedule's bookings
+ * from 30 days back to the end of its look-ahead, cancelled ones as STATUS:CANCELLED. One indexed range query.
+ */
+export function feedOf(ctx: AppContext, secret: string): Feed | undefined {
+  const scheduleId = scheduleOfFeed(ctx.store, secret);
+  if (scheduleId === undefined) return undefined;
+  const settings = requireConfigured(ctx);
+  const schedule = findSchedule(ctx.store, scheduleId);
+  if (!schedule) return undefined;
+  const now = unixSeconds(ctx.now());
+  const window = lookAhead({ zone: settings.timeZone, now, rules: schedule });
+  const rows = feedBookings(ctx.store, scheduleId, now - FEED_PAST_DAYS * 86_400, window.to);
+  const events = rows.map((row) => ({ ...row, changedAt: Math.floor(Date.parse(row.changedAt) / 1000) }));
+  const ics = feedIcs(`${settings.practiceName} – ${schedule.name}`, events);
+  const newest = Math.max(Date.parse(settings.configuredAt ?? '1970-01-01T00:00:00Z') / 1000, ...events.map((event) => event.changedAt));
+  return {
+    ics,
+    etag: `"${createHash('sha256').update(ics).digest('base64url').slice(0, 27)}"`,
+    lastModified: new Date(Math.floor(newest) * 1000),
+  };
+}

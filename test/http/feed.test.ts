@@ -1,0 +1,96 @@
+/**
+ * The practitioner's calendar feed (issue 16) through the real CLI and a real server: the URL shown once, served as
+ * RFC 5545 that ical.js and node-ical both read, cancelled appointments as STATUS:CANCELLED with the mails' UID and
+ * SEQUENCE, 304 on ETag and Last-Modified, 404 for a wrong or replaced secret, and a throttle of wrong ones.
+ */
+import ICAL from 'ical.js';
+import nodeIcal from 'node-ical';
+import { describe, expect, it } from 'vitest';
+import { api, bookableDb, cli, cliJson, cliOk, serve, snapshot, tempDb } from '../helpers.ts';
+
+describe('planner feed url and the feed', () => {
+  it('serves the schedule’s bookings to two independent parsers, with 304s, and nothing for a replaced URL', async () => {
+    const db = tempDb();
+    const token = await bookableDb(db);
+    await cliOk(db, 'reminders', 'set', 'off');
+    const server = await serve(db);
+
+    // Without a public URL: refused in one line, nothing written.
+    const before = snapshot(db);
+    const none = await cli(db, 'feed', 'url', '1');
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/give the public address with --url/);
+    expect((await cli(db, 'feed', 'url', '1', '--url', 'http://calendar.example')).stderr).toMatch(/--url must start with https:\/\//);
+    expect((await cli(db, 'feed', 'url', '9', '--url', server.url)).code).toBe(1);
+    expect(snapshot(db)).toEqual(before);
+
+    const made = await cliOk(db, 'feed', 'url', '1', '--url', server.url);
+    const url = made.split('\n')[0]!;
+    expect(url).toMatch(new RegExp(`^${server.url.replaceAll('.', '\\.')}/feed/[A-Za-z0-9_-]{43}\\.ics$`));
+    const again = await cli(db, 'feed', 'url', '1', '--url', server.url);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/is shown only when made: pass --rotate/);
+    expect(JSON.stringify(snapshot(db))).not.toContain(url.split('/feed/')[1]!.slice(0, 43)); // only its hash is stored
+
+    // Two bookings, one then cancelled.
+    const days = (await api(server.url, '/api/days?schedule=1&reason=1', token)).body.data as string[];
+    const slots = (await api(server.url, `/api/slots?schedule=1&reason=1&day=${days[1]}`, token)).body.data as string[];
+    const book = (slot: string, name: string) =>
+      api(server.url, '/api/bookings', token, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ schedule: 1, reason: 1, slot, submission: { first_name: name, last_name: 'Lovelace', email: `${name.toLowerCase()}@example.com`, phone: '+44 20 7946 0000' } }),
+      });
+    const ada = (await book(slots[0]!, 'Ada')).body;
+    const grace = (await book(slots[1]!, 'Grace')).body;
+    await cliOk(db, 'bookings', 'cancel', grace.booking_details_id, '--no-notify');
+
+    const response = await fetch(url);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
+    expect(response.headers.get('cache-control')).toBe('private, no-cache');
+    const text = await response.text();
+
+    // ical.js
+    const calendar = new ICAL.Component(ICAL.parse(text));
+    const events = calendar.getAllSubcomponents('vevent').map((event) => new ICAL.Event(event));
+    expect(events.map((event) => [event.uid, event.sequence, event.component.getFirstPropertyValue('status')])).toEqual([
+      [`${ada.booking_details_id}@planner`, 0, 'CONFIRMED'],
+      [`${grace.booking_details_id}@planner`, 1, 'CANCELLED'],
+    ]);
+    expect(events[0]!.summary).toBe('Check-up – Ada Lovelace');
+    expect(events[0]!.description).toContain('Phone: +44 20 7946 0000');
+    expect(events[0]!.startDate.toJSDate().toISOString()).toBe(ada.slot.replace('Z', '.000Z'));
+    // node-ical, a second, independent parser
+    const parsed = Object.values(nodeIcal.sync.parseICS(text)).filter((entry) => entry.type === 'VEVENT') as any[];
+    expect(parsed.map((event) => [event.uid, Number(event.sequence), event.status])).toEqual([
+      [`${ada.booking_details_id}@planner`, 0, 'CONFIRMED'],
+      [`${grace.booking_details_id}@planner`, 1, 'CANCELLED'],
+    ]);
+    expect(new Date(parsed[0].start).toISOString()).toBe(ada.slot.replace('Z', '.000Z'));
+
+    // 304 on the ETag and on Last-Modified; a change makes a new ETag.
+    const etag = response.headers.get('etag')!;
+    const lastModified = response.headers.get('last-modified')!;
+    expect((await fetch(url, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    expect((await fetch(url, { headers: { 'if-modified-since': lastModified } })).status).toBe(304);
+    await cliOk(db, 'bookings', 'cancel', ada.booking_details_id, '--no-notify');
+    const changed = await fetch(url, { headers: { 'if-none-match': etag } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).not.toBe(etag);
+
+    // --rotate: the old URL is gone at once; the new one works.
+    const rotated = (await cliOk(db, 'feed', 'url', '1', '--rotate', '--url', server.url)).split('\n')[0]!;
+    expect(rotated).not.toBe(url);
+    expect((await fetch(url)).status).toBe(404);
+    expect((await fetch(rotated)).status).toBe(200);
+    expect(server.output()).not.toContain(url.split('/feed/')[1]!);
+    expect(server.output()).toContain('/feed/…');
+
+    // Wrong secrets are throttled per address: 20 a minute (one was the replaced URL above), then 429.
+    const statuses: number[] = [];
+    for (let n = 0; n < 21; n++) statuses.push((await fetch(`${server.url}/feed/${String(n).padStart(43, 'x')}.ics`)).status);
+    expect(statuses.slice(0, 19)).toEqual(Array(19).fill(404));
+    expect(statuses.slice(19)).toEqual([429, 429]);
+  });
+});
