@@ -182,6 +182,8 @@ results.startup = { versionMs: await wallTime(['--version']), statusMs: await wa
 
 const server = await startServer(db);
 const api = `${server.url}/api`;
+// The calendar feed of schedule 2 (capacity 3, the most bookings; issue 16), made before the load: its URL is shown once.
+const feedUrl = (await cli(db, 'feed', 'url', '2', '--url', server.url)).split('\n')[0]!;
 const rss: Record<string, number> = { start: rssMiB(server.pid) };
 
 // 1. GET /schedules against a bare node:http server answering the same bytes.
@@ -214,6 +216,22 @@ const freeOnBusiest = (await (await fetch(slotsUrl, { headers: auth })).json()) 
 const formsUrl = `${api}/forms?schedule=1&reason=1&slot=${encodeURIComponent(freeOnBusiest.data[0]!)}`;
 results.slots = { day: generated.busiestDay, serverMs: await serverTime(slotsUrl, key), load: await load({ url: slotsUrl, headers: auth, duration: 5 }) };
 results.forms = { serverMs: await serverTime(formsUrl, key), load: await load({ url: formsUrl, headers: auth, duration: 5 }) };
+
+// 3b. The calendar feed of schedule 2: every booking from 30 days back to its look-ahead (issue 16: 5,000 within a
+// time budget). Wall time of whole answers, median of 20, after 3 to warm up.
+{
+  const times: number[] = [];
+  let events = 0;
+  let bytes = 0;
+  for (let round = 0; round < 23; round++) {
+    const begun = performance.now();
+    const text = await (await fetch(feedUrl)).text();
+    if (round >= 3) times.push(performance.now() - begun);
+    events = text.split('BEGIN:VEVENT').length - 1;
+    bytes = Buffer.byteLength(text);
+  }
+  results.feed = { events, bytes, ms: median(times), target: '<= 250 ms for >= 5,000 events' };
+}
 
 // 4. POST /bookings on distinct free slots, against the same inserts done directly on a copy of the file.
 const targets: { schedule: number; reason: number; slot: string }[] = [];
@@ -340,6 +358,7 @@ const rows: string[][] = [
   ['2. GET /days (365 d)', `${f2(r.days.serverMs)} ms server time; ${Math.round(r.days.load.rps)} req/s, p99 ${r.days.load.p99} ms`, `${f2(r.days.floorMs)} ms to read the window's ${r.days.windowRows} bookings`, f2(r.days.ratio), r.days.target],
   ['3. GET /slots (busiest day)', `${f2(r.slots.serverMs)} ms server time; ${Math.round(r.slots.load.rps)} req/s, p99 ${r.slots.load.p99} ms`, '', '', ''],
   ['3. GET /forms', `${f2(r.forms.serverMs)} ms server time; ${Math.round(r.forms.load.rps)} req/s, p99 ${r.forms.load.p99} ms`, '', '', ''],
+  ['3b. Calendar feed (schedule 2)', `${r.feed.events} events, ${Math.round(r.feed.bytes / 1024)} KiB in ${f2(r.feed.ms)} ms (whole answer)`, '', '', r.feed.target],
   ['4. POST /bookings', `${Math.round(r.bookings.bookingsPerSecond)} bookings/s, ${r.bookings.posted.non2xx + r.bookings.posted.errors} errors of ${r.bookings.posted.total}`, `${Math.round(r.bookings.floorPerSecond)} direct inserts/s (same rows, same pragmas)`, f2(r.bookings.ratio), r.bookings.target],
   ['4b. POST /bookings with an Idempotency-Key', `${Math.round(r.keyedBookings.bookingsPerSecond)} bookings/s, ${r.keyedBookings.posted.non2xx + r.keyedBookings.posted.errors} errors of ${r.keyedBookings.posted.total}`, `${Math.round(r.keyedBookings.plainPerSecond)} bookings/s without a key (4.)`, f2(r.keyedBookings.ratio), r.keyedBookings.target],
   ['5. /days by look-ahead', growthWindow.map((g: any) => `${g.daysAhead} d: ${f2(g.serverMs)} ms (${g.windowRows} rows)`).join('; '), '', '', ''],

@@ -62,7 +62,7 @@ describe('planner feed url and the feed', () => {
     expect(events[0]!.description).toContain('Phone: +44 20 7946 0000');
     expect(events[0]!.startDate.toJSDate().toISOString()).toBe(ada.slot.replace('Z', '.000Z'));
     // node-ical, a second, independent parser
-    const parsed = Object.values(nodeIcal.sync.parseICS(text)).filter((entry) => entry.type === 'VEVENT') as any[];
+    const parsed = Object.values(nodeIcal.sync.parseICS(text)).filter((entry) => entry?.type === 'VEVENT') as any[];
     expect(parsed.map((event) => [event.uid, Number(event.sequence), event.status])).toEqual([
       [`${ada.booking_details_id}@planner`, 0, 'CONFIRMED'],
       [`${grace.booking_details_id}@planner`, 1, 'CANCELLED'],

@@ -7,10 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { createContext } from '../../src/app/context.ts';
 import { createBooking } from '../../src/app/create-booking.ts';
 import { initInstallation } from '../../src/app/installation.ts';
-import { addReason } from '../../src/app/reasons.ts';
 import { setHours } from '../../src/app/hours.ts';
 import { addSchedule } from '../../src/app/schedules.ts';
 import { cancelBooking } from '../../src/app/lifecycle.ts';
+import { addReason, changeReason } from '../../src/app/reasons.ts';
+import { availableSlots } from '../../src/app/availability.ts';
 import { enablePortal } from '../../src/app/portal.ts';
 import { startRuntime } from '../../src/app/runtime.ts';
 import { createHttpApp } from '../../src/http/app.ts';
@@ -54,6 +55,20 @@ async function installation(locale: 'en' | 'de' = 'en') {
 }
 
 describe('the page’s rules over time (fixed clock, in-process)', () => {
+  it('offers the times the engine offers, buffers included (issue 16)', async () => {
+    const { ctx, link, get } = await installation();
+    changeReason(ctx, 1, { bufferAfterMinutes: 30 });
+    createBooking(
+      ctx,
+      { scheduleId: 1, reasonId: 1, slot: '2026-06-03 10:00:00', submission: { first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' } },
+      'api',
+    );
+    const times = [...(await get(`${link}/reschedule?day=2026-06-03`)).html.matchAll(/name="slot" value="([^"]+)"/g)].map((m) => m[1]!.slice(11, 16));
+    // Grace keeps 10:00-11:00; a moved check-up needs 30 minutes after it too: 09:00 is the last start before her.
+    expect(times).toEqual(['09:00', '11:00', '11:30']);
+    expect(times).toEqual(availableSlots(ctx, 1, 1, '2026-06-03', 1).map((slot) => slot.local.slice(11, 16)));
+  });
+
   it('open until the deadline (24 h before), then refused; at the start it says so; 30 days after the end it is an unknown link', async () => {
     const { file, clock, link, get, post } = await installation();
     // 2026-06-01 08:00 Berlin: 26 h before the start.
