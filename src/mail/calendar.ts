@@ -13,6 +13,7 @@ function icsParam(text: string): string {
 
 /** Returns `line` folded at 75 octets with CRLF + space (RFC 5545 §3.1), never splitting a UTF-8 character. */
 function fold(line: string): string {
+  if (line.length <= 25 || Buffer.byteLength(line) <= 75) return line; // most lines: one measure, no copy (a feed has 100,000s)
   const parts: string[] = [];
   let current = '';
   let octets = 0;
