@@ -1,4 +1,5 @@
 /** The calendar file (.ics, RFC 5545) attached to the booking e-mails. Pure. */
+import type { FeedRow } from '../store/bookings.ts';
 import type { BookingFacts } from './messages.ts';
 
 /** Returns text escaped for an iCalendar TEXT value (RFC 5545 §3.3.11). */
@@ -67,20 +68,8 @@ export function bookingIcs(facts: BookingFacts, stamp: number, sequence = 0, met
   return `${lines.map(fold).join('\r\n')}\r\n`;
 }
 
-/** One appointment of a practitioner's feed. */
-export interface FeedEvent {
-  reference: string;
-  startAt: number;
-  endAt: number;
-  sequence: number;
-  cancelled: boolean;
-  reasonName: string;
-  customerName: string;
-  email: string | null;
-  phone: string;
-  /** When the booking was made or last changed (Unix seconds): the event's DTSTAMP and LAST-MODIFIED. */
-  changedAt: number;
-}
+/** One appointment of a practitioner's feed: the booking as the store reads it, its last change in Unix seconds. */
+export type FeedEvent = Omit<FeedRow, 'changedAt'> & { changedAt: number };
 
 /**
  * Returns the calendar feed of a schedule (RFC 5545, METHOD:PUBLISH): one VEVENT per booking with the UID and

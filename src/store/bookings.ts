@@ -205,6 +205,7 @@ export interface FeedRow {
   customerName: string;
   email: string | null;
   phone: string;
+  /** When it was made or last changed (ISO). */
   changedAt: string;
 }
 
