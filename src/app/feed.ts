@@ -58,7 +58,8 @@ export function feedOf(ctx: AppContext, secret: string): Feed | undefined {
   const rows = feedBookings(ctx.store, scheduleId, now - FEED_PAST_DAYS * 86_400, window.to);
   const events = rows.map((row) => ({ ...row, changedAt: Math.floor(Date.parse(row.changedAt) / 1000) }));
   const ics = feedIcs(`${settings.practiceName} – ${schedule.name}`, events);
-  const newest = Math.max(Date.parse(settings.configuredAt ?? '1970-01-01T00:00:00Z') / 1000, ...events.map((event) => event.changedAt));
+  // A loop, not Math.max(...events): a feed can hold more events than a call may take arguments.
+  const newest = events.reduce((latest, event) => Math.max(latest, event.changedAt), Date.parse(settings.configuredAt ?? '1970-01-01T00:00:00Z') / 1000);
   return {
     ics,
     etag: `"${createHash('sha256').update(ics).digest('base64url').slice(0, 27)}"`,
