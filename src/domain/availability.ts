@@ -97,6 +97,7 @@ function walkFreeSlots(
   window: Window,
   bookings: readonly BookedInterval[],
   visit: (day: number, slot: FreeSlot) => boolean,
+  wanted: (day: number) => boolean = () => true,
 ): void {
   const { rules, durationMinutes } = input;
   const duration = durationMinutes * 60;
@@ -107,7 +108,7 @@ function walkFreeSlots(
   const closed = closedDays(input.closures, window);
   const overlapping = overlapCounter(bookings);
   for (let day = window.firstDay; day <= window.lastDay; day++) {
-    if (closed.has(day)) continue;
+    if (closed.has(day) || !wanted(day)) continue;
     const midnight = day * SECONDS_PER_DAY; // local wall clock, in seconds
     const text = dayText(day);
     let skipDay = false;
@@ -143,6 +144,31 @@ export function freeDays(input: AvailabilityInput, window: Window, bookings: rea
     return true;
   });
   return days;
+}
+
+/**
+ * Returns, for each day of the window that `wanted` names, whether it has at least one free slot: what
+ * `freeDays` answers, for some days only (the cache of free days recomputes only the days a change touched).
+ */
+export function dayFreedom(
+  input: AvailabilityInput,
+  window: Window,
+  bookings: readonly BookedInterval[],
+  wanted: (day: number) => boolean,
+): Map<number, boolean> {
+  const free = new Map<number, boolean>();
+  for (let day = window.firstDay; day <= window.lastDay; day++) if (wanted(day)) free.set(day, false);
+  walkFreeSlots(
+    input,
+    window,
+    bookings,
+    (day) => {
+      free.set(day, true);
+      return true;
+    },
+    wanted,
+  );
+  return free;
 }
 
 /** Returns the free slots of one local day, in time order (empty outside the look-ahead). */

@@ -1,4 +1,5 @@
 import { H3, HTTPError, type H3Event } from 'h3';
+import type { DaysCache } from '../app/days-cache.ts';
 import type { Runtime } from '../app/runtime.ts';
 import { answerForHttpError, errorResponse, HTTP_ERRORS } from './errors.ts';
 import { createGates } from './gates.ts';
@@ -20,6 +21,8 @@ export interface HttpOptions {
   accessLog?: (entry: AccessEntry) => void;
   /** How long a request body may take to arrive (default 10 s). */
   bodyTimeoutMs?: number;
+  /** The cache of free days behind GET /days (default: a new one); tests pass their own to read its figures. */
+  daysCache?: DaysCache;
 }
 
 /** One line of the access log. The path carries no query (query values can be personal data), and no page link's token. */
@@ -102,6 +105,7 @@ export function createHttpApp(options: HttpOptions): H3 {
     afterBooking: options.afterBooking ?? (() => {}),
     generation: watch.generation,
     bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
+    ...(options.daysCache ? { daysCache: options.daysCache } : {}),
   });
   return app;
 }

@@ -1,6 +1,7 @@
 import type { H3 } from 'h3';
-import { availableDays, availableSlots, bookableReasons, bookableSchedules, bookingFormFields, requireFreeSlot } from '../app/availability.ts';
+import { availableSlots, bookableReasons, bookableSchedules, bookingFormFields, requireFreeSlot } from '../app/availability.ts';
 import type { AppContext } from '../app/context.ts';
+import { createDaysCache, type DaysCache } from '../app/days-cache.ts';
 import { createBooking, type CreatedBooking } from '../app/create-booking.ts';
 import { bookOnce, fingerprintOf, IDEMPOTENCY_KEY, keepRefusal, KEY_REUSED, keptFor, type KeyedAnswer } from '../app/idempotency.ts';
 import { AppError, invalid } from '../errors.ts';
@@ -29,8 +30,9 @@ import { createHandler, createReplyCache, failure, query, reply, type Reply } fr
 export function registerRoutes(
   app: H3,
   ctx: AppContext,
-  hooks: { log: (line: string) => void; afterBooking: () => void; generation: () => number; bodyTimeoutMs: number },
+  hooks: { log: (line: string) => void; afterBooking: () => void; generation: () => number; bodyTimeoutMs: number; daysCache?: DaysCache },
 ): void {
+  const daysCache = hooks.daysCache ?? createDaysCache();
   const cached = createReplyCache(hooks.generation);
   const handle = createHandler(hooks.log);
   // RFC 9110 §9.3.2: HEAD answers as GET does, without the body (node:http leaves it out).
@@ -62,7 +64,8 @@ export function registerRoutes(
     '/api/days',
     handle((event) => {
       const { schedule, reason } = query(event, DaysQuery);
-      return reply<DaysResponse>({ data: availableDays(ctx, schedule, reason) });
+      // Issue 17: from the cache of free days, which recomputes only the days a change touched.
+      return reply<DaysResponse>({ data: daysCache.days(ctx, schedule, reason) });
     }),
   );
 

@@ -244,3 +244,26 @@ export function feedBookings(store: Store, scheduleId: number, from: number, to:
     changedAt: row.changed_at,
   }));
 }
+
+/** One change of a booking as the log of migration 6 keeps it: the time the booking kept before or after it. */
+export interface BookingChange {
+  id: number;
+  scheduleId: number;
+  fromAt: number;
+  toAt: number;
+}
+
+/**
+ * Returns the changes logged after `afterId`, oldest first (a range of the primary key: nothing when nothing
+ * changed). The log keeps the last 10,000; a caller whose `afterId` was pruned sees the first id skip ahead.
+ */
+export function bookingChangesSince(store: Store, afterId: number): BookingChange[] {
+  return store
+    .sql('SELECT id, schedule_id AS scheduleId, from_at AS fromAt, to_at AS toAt FROM booking_changes WHERE id > ? ORDER BY id')
+    .all(afterId) as unknown as BookingChange[];
+}
+
+/** Returns the id of the last logged change of a booking (0 when none). */
+export function lastBookingChange(store: Store): number {
+  return (store.sql('SELECT coalesce(max(id), 0) AS id FROM booking_changes').get() as { id: number }).id;
+}

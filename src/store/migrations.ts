@@ -250,4 +250,31 @@ export const migrations: readonly string[] = [
     created_at  TEXT NOT NULL
   ) STRICT;
   `,
+  // 6: what each change of a booking touched (issue 17), written by triggers whoever writes (the API, the page, the
+  // CLI, a second server): a server's cache of free days re-reads only the days a change touched. The log keeps the
+  // last 10,000 changes; a reader that fell further behind starts afresh.
+  `
+  CREATE TABLE booking_changes (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT, -- never reused, also after the log was emptied
+    schedule_id INTEGER NOT NULL,
+    from_at     INTEGER NOT NULL, -- the time the booking kept (buffers included), before or after the change
+    to_at       INTEGER NOT NULL
+  ) STRICT;
+  CREATE TRIGGER booking_changes_on_insert AFTER INSERT ON bookings BEGIN
+    INSERT INTO booking_changes (schedule_id, from_at, to_at) VALUES (new.schedule_id, new.keeps_from, new.end_at + new.buffer_after);
+  END;
+  CREATE TRIGGER booking_changes_on_update AFTER UPDATE OF schedule_id, start_at, end_at, buffer_before, buffer_after, status ON bookings BEGIN
+    INSERT INTO booking_changes (schedule_id, from_at, to_at) VALUES (old.schedule_id, old.keeps_from, old.end_at + old.buffer_after);
+    INSERT INTO booking_changes (schedule_id, from_at, to_at)
+      SELECT new.schedule_id, new.keeps_from, new.end_at + new.buffer_after
+      WHERE new.schedule_id <> old.schedule_id OR new.keeps_from <> old.keeps_from OR new.end_at + new.buffer_after <> old.end_at + old.buffer_after;
+  END;
+  CREATE TRIGGER booking_changes_on_delete AFTER DELETE ON bookings BEGIN
+    INSERT INTO booking_changes (schedule_id, from_at, to_at) VALUES (old.schedule_id, old.keeps_from, old.end_at + old.buffer_after);
+  END;
+  -- Pruned in steps: once every 1,024 changes, what lies more than 10,000 back.
+  CREATE TRIGGER booking_changes_prune AFTER INSERT ON booking_changes WHEN new.id % 1024 = 0 BEGIN
+    DELETE FROM booking_changes WHERE id <= new.id - 10000;
+  END;
+  `,
 ];

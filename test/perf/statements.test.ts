@@ -91,6 +91,11 @@ describe('the shape of GET /days (guards against per-day or per-slot queries)', 
     const purge = plan('DELETE FROM idempotency_keys WHERE key IN (SELECT key FROM idempotency_keys WHERE created_at < ? ORDER BY created_at LIMIT 50)', 0);
     expect(purge).toMatch(/SEARCH idempotency_keys USING (COVERING )?INDEX idempotency_keys_by_age \(created_at<\?\)/);
     expect(purge).not.toMatch(/SCAN idempotency_keys/);
+    // Issue 17: the cache of free days looks at the end of the change log, then reads a range of its key.
+    expect(plan('SELECT coalesce(max(id), 0) AS id FROM booking_changes')).toBe('SEARCH booking_changes'); // max() of the key: one step down the b-tree
+    expect(plan('SELECT id, schedule_id AS scheduleId, from_at AS fromAt, to_at AS toAt FROM booking_changes WHERE id > ? ORDER BY id', 0)).toBe(
+      'SEARCH booking_changes USING INTEGER PRIMARY KEY (rowid>?)',
+    );
     store.close();
   });
 });

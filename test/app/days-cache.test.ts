@@ -1,0 +1,184 @@
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import { availableDays, availableSlots } from '../../src/app/availability.ts';
+import { createContext, type AppContext } from '../../src/app/context.ts';
+import { createBooking } from '../../src/app/create-booking.ts';
+import { createDaysCache, DAYS_CACHE_ENTRIES } from '../../src/app/days-cache.ts';
+import { addClosure, setHours } from '../../src/app/hours.ts';
+import { initInstallation } from '../../src/app/installation.ts';
+import { cancelBooking, moveBooking } from '../../src/app/lifecycle.ts';
+import { addReason, changeReason } from '../../src/app/reasons.ts';
+import { addSchedule } from '../../src/app/schedules.ts';
+import { AppError } from '../../src/errors.ts';
+import { openStore } from '../../src/store/db.ts';
+import { tempDb } from '../helpers.ts';
+
+const ADA = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
+
+/**
+ * Two connections on one file with a clock the test moves: `ctx` is the server's (the cache's), `other` stands for
+ * the CLI or a second server. Schedule 1 (capacity 2, 30-minute steps, 60 days ahead, 2 h notice) in Berlin, open
+ * Monday to Saturday; reasons 1 (30 min), 2 (60 min with 15 min buffers before and after).
+ */
+function installation(now: string) {
+  const clock = { now: new Date(now) };
+  const file = tempDb();
+  const ctx: AppContext = createContext(openStore(file), () => clock.now);
+  initInstallation(ctx, { practiceName: 'Praxis', timeZone: 'Europe/Berlin', notifyEmail: 'desk@test.example', locale: 'en' });
+  addSchedule(ctx, { name: 'Dr. A', daysAhead: 60, noticeMinutes: 120, stepMinutes: 30, capacity: 2 });
+  addReason(ctx, 1, { name: 'Short', durationMinutes: 30 });
+  addReason(ctx, 1, { name: 'Long', durationMinutes: 60, bufferBeforeMinutes: 15, bufferAfterMinutes: 15 });
+  setHours(ctx, 1, 'mon-fri', '08:00-12:00,13:00-17:00');
+  setHours(ctx, 1, 'sat', '09:00-11:00');
+  const other: AppContext = createContext(openStore(file), () => clock.now);
+  return { ctx, other, clock };
+}
+
+describe('the cache of free days (src/app/days-cache.ts)', () => {
+  it('answers as the engine does, and after a booking recomputes only the days it touched', () => {
+    const { ctx, clock } = installation('2026-06-01T06:00:00Z'); // a Monday
+    const cache = createDaysCache();
+    expect(cache.days(ctx, 1, 1)).toEqual(availableDays(ctx, 1, 1));
+    expect(cache.stats()).toMatchObject({ entries: 1, computed: 61 });
+
+    // Asked again: nothing new is computed but the days within the notice of now (today: the clock's days).
+    const before = cache.stats().computed;
+    expect(cache.days(ctx, 1, 1)).toEqual(availableDays(ctx, 1, 1));
+    const unsettled = cache.stats().computed - before;
+    expect(unsettled).toBeLessThanOrEqual(2);
+
+    // Fill Wednesday 10 June for reason 1 (capacity 2): the day goes, and only that day is computed again.
+    const slots = availableSlots(ctx, 1, 1, '2026-06-10').map((slot) => slot.local);
+    for (const slot of slots) {
+      createBooking(ctx, { scheduleId: 1, reasonId: 1, slot, submission: ADA }, 'api');
+      createBooking(ctx, { scheduleId: 1, reasonId: 1, slot, submission: ADA }, 'api');
+    }
+    const mark = cache.stats().computed;
+    const days = cache.days(ctx, 1, 1);
+    expect(days).not.toContain('2026-06-10');
+    expect(days).toEqual(availableDays(ctx, 1, 1));
+    expect(cache.stats().computed - mark - unsettled).toBe(1);
+
+    // The clock moves a day: the window moves with it, the day that left it is forgotten.
+    clock.now = new Date('2026-06-02T06:00:00Z');
+    expect(cache.days(ctx, 1, 1)).toEqual(availableDays(ctx, 1, 1));
+    expect(cache.stats().days).toBeLessThanOrEqual(61);
+  });
+
+  it('follows changes by another connection (the CLI, a second server): bookings, hours, closures, reasons', () => {
+    const { ctx, other } = installation('2026-06-01T06:00:00Z');
+    const cache = createDaysCache();
+    const check = () => {
+      for (const reason of [1, 2]) expect(cache.days(ctx, 1, reason)).toEqual(availableDays(ctx, 1, reason));
+    };
+    check();
+    // Saturday 6 June filled by the other connection, until no time is left for reason 2.
+    for (let free = availableSlots(other, 1, 2, '2026-06-06'); free.length > 0; free = availableSlots(other, 1, 2, '2026-06-06')) {
+      createBooking(other, { scheduleId: 1, reasonId: 2, slot: free[0]!.local, submission: ADA }, 'admin');
+    }
+    check();
+    expect(cache.days(ctx, 1, 2)).not.toContain('2026-06-06');
+    cancelBooking(other, '1', { notify: false });
+    check();
+    expect(cache.days(ctx, 1, 2)).toContain('2026-06-06');
+    setHours(other, 1, 'sat', '09:00-10:00'); // too short for reason 2 now
+    check();
+    addClosure(other, 1, '2026-06-15', '2026-06-19', 'away');
+    check();
+    changeReason(other, 2, { durationMinutes: 90 });
+    check();
+  });
+
+  it('follows a log emptied by hand (ids are never reused), and starts afresh when it was pruned past its cursor', () => {
+    const { ctx, other } = installation('2026-06-01T06:00:00Z');
+    const cache = createDaysCache();
+    const slot = availableSlots(ctx, 1, 1, '2026-06-10')[0]!.local;
+    createBooking(other, { scheduleId: 1, reasonId: 1, slot, submission: ADA }, 'admin');
+    cache.days(ctx, 1, 1);
+    // Emptied by hand: the next change still takes the next id, and fills the day.
+    other.store.db.exec('DELETE FROM booking_changes');
+    createBooking(other, { scheduleId: 1, reasonId: 1, slot, submission: ADA }, 'admin');
+    expect(cache.days(ctx, 1, 1)).toEqual(availableDays(ctx, 1, 1));
+    // Pruned: rows between the cursor and the log's start are gone.
+    const cursor = (ctx.store.db.prepare('SELECT max(id) AS id FROM booking_changes').get() as { id: number }).id;
+    other.store.db.exec(`INSERT INTO booking_changes (id, schedule_id, from_at, to_at) VALUES (${cursor + 5}, 1, 0, 1)`);
+    other.store.db.exec(`DELETE FROM booking_changes WHERE id <= ${cursor + 4}`);
+    const before = cache.stats().computed;
+    expect(cache.days(ctx, 1, 1)).toEqual(availableDays(ctx, 1, 1));
+    expect(cache.stats().computed - before).toBeGreaterThanOrEqual(58); // every day again
+  });
+
+  it('computes the days within the notice of now afresh: a day whose times the clock passed is no longer offered', () => {
+    // Saturday open 00:00-01:00 in Berlin (UTC+2), 2 h notice. Friday 21:45Z is 23:45 local: the earliest start is
+    // Saturday 01:45 local, so Saturday has no time left, although its UTC date has not begun.
+    const { ctx, clock } = installation('2026-06-05T10:00:00Z');
+    setHours(ctx, 1, 'sat', '00:00-01:00');
+    const cache = createDaysCache();
+    expect(cache.days(ctx, 1, 1)).toContain('2026-06-06');
+    clock.now = new Date('2026-06-05T21:45:00Z');
+    expect(availableDays(ctx, 1, 1)).not.toContain('2026-06-06');
+    expect(cache.days(ctx, 1, 1)).toEqual(availableDays(ctx, 1, 1));
+  });
+
+  it('keeps at most DAYS_CACHE_ENTRIES pairs, each at most its window of days (the bound `npm test` holds)', () => {
+    const { ctx } = installation('2026-06-01T06:00:00Z');
+    for (let n = 0; n < 8; n++) addReason(ctx, 1, { name: `R${n}`, durationMinutes: 15 + n });
+    const cache = createDaysCache({ maxEntries: 4 });
+    for (let reason = 1; reason <= 10; reason++) cache.days(ctx, 1, reason);
+    expect(cache.stats().entries).toBe(4);
+    expect(cache.stats().days).toBeLessThanOrEqual(4 * 61);
+    expect(DAYS_CACHE_ENTRIES).toBe(256);
+    // Unknown pairs are refused before anything is kept.
+    expect(() => cache.days(ctx, 1, 99)).toThrow(AppError);
+    expect(() => cache.days(ctx, 7, 1)).toThrow(AppError);
+    expect(cache.stats().entries).toBe(4);
+  });
+
+  /** One step of the property: who writes, what, and how far the clock moves. */
+  const step = fc.record({
+    kind: fc.constantFrom('book', 'book', 'book', 'cancel', 'move', 'hours', 'clock'),
+    byOther: fc.boolean(),
+    reason: fc.constantFrom(1, 2),
+    day: fc.nat({ max: 59 }),
+    pick: fc.nat(),
+    hours: fc.integer({ min: 1, max: 40 }),
+  });
+
+  test.prop([fc.array(step, { minLength: 1, maxLength: 25 })], { numRuns: 40 })(
+    'after any sequence of writes by either connection and moves of the clock, the cache answers as the engine',
+    (steps) => {
+      const { ctx, other, clock } = installation('2026-06-01T05:30:00Z');
+      const cache = createDaysCache();
+      const check = () => {
+        for (const reason of [1, 2]) expect(cache.days(ctx, 1, reason)).toEqual(availableDays(ctx, 1, reason));
+      };
+      check();
+      const booked: number[] = [];
+      for (const { kind, byOther, reason, day, pick, hours } of steps) {
+        const by = byOther ? other : ctx;
+        const days = availableDays(by, 1, reason);
+        const dayText = days[day % Math.max(days.length, 1)];
+        const slots = dayText ? availableSlots(by, 1, reason, dayText) : [];
+        const slot = slots[pick % Math.max(slots.length, 1)]?.local;
+        if (kind === 'book' && slot) booked.push(createBooking(by, { scheduleId: 1, reasonId: reason, slot, submission: ADA }, 'api').bookingId);
+        if (kind === 'cancel' && booked.length > 0) {
+          try {
+            cancelBooking(by, String(booked[pick % booked.length]), { notify: false });
+          } catch {
+            // already cancelled, or begun: nothing changed
+          }
+        }
+        if (kind === 'move' && booked.length > 0 && slot) {
+          try {
+            moveBooking(by, String(booked[pick % booked.length]), slot, { notify: false, force: false });
+          } catch {
+            // cancelled, begun, or the time does not fit its reason: nothing changed
+          }
+        }
+        if (kind === 'hours') setHours(by, 1, 'sat', pick % 2 === 0 ? '09:00-11:00' : '08:00-12:30');
+        if (kind === 'clock') clock.now = new Date(clock.now.getTime() + hours * 3_600_000);
+        check();
+      }
+    },
+  );
+});
