@@ -7,12 +7,16 @@ import { FastResponse } from 'srvx/node';
 
 export type ExtraHeaders = Record<string, string>;
 
-/** Returns a JSON answer from text that is already JSON (answers cached once per data generation). */
+/**
+ * Returns a JSON answer from text that is already JSON (answers cached once per data generation). Its length is
+ * sent: without it Node frames the body in chunks, and every answer cost a second write to the socket (the
+ * terminating chunk), which the profile of GET /schedules showed as the largest share after the syscalls themselves.
+ */
 export function jsonText(status: number, text: string, headers?: ExtraHeaders): Response {
   return new FastResponse(text, {
     status,
     statusText: STATUS_CODES[status],
-    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers },
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(text)), ...headers },
   }) as Response;
 }
 

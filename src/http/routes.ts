@@ -1,6 +1,7 @@
 import type { H3 } from 'h3';
 import { availableSlots, bookableReasons, bookableSchedules, bookingFormFields, requireFreeSlot } from '../app/availability.ts';
 import type { AppContext } from '../app/context.ts';
+import { createCommitGroup } from '../app/commit-group.ts';
 import { createDaysCache, type DaysCache } from '../app/days-cache.ts';
 import { createBooking, type CreatedBooking } from '../app/create-booking.ts';
 import { bookOnce, fingerprintOf, IDEMPOTENCY_KEY, keepRefusal, KEY_REUSED, keptFor, type KeyedAnswer } from '../app/idempotency.ts';
@@ -33,6 +34,8 @@ export function registerRoutes(
   hooks: { log: (line: string) => void; afterBooking: () => void; generation: () => number; bodyTimeoutMs: number; daysCache?: DaysCache },
 ): void {
   const daysCache = hooks.daysCache ?? createDaysCache();
+  // Issue 17: concurrent bookings share one transaction and one fsync (src/app/commit-group.ts).
+  const commit = createCommitGroup(ctx.store, 'the booking could not be saved');
   const cached = createReplyCache(hooks.generation);
   const handle = createHandler(hooks.log);
   // RFC 9110 §9.3.2: HEAD answers as GET does, without the body (node:http leaves it out).
@@ -106,7 +109,7 @@ export function registerRoutes(
         );
       if (key === null) {
         if (problem) return failure(errorAnswer(400, problem.error, problem.field));
-        const answer = answered(createBooking(ctx, orderOf(), 'api'));
+        const answer = answered(await commit(() => createBooking(ctx, orderOf(), 'api')));
         hooks.afterBooking();
         return answer;
       }
@@ -120,7 +123,7 @@ export function registerRoutes(
         const kept = keptFor(ctx, key, fingerprint); // the usual retry: answered without taking the write lock
         if (kept) return keyed(kept);
         if (problem) throw invalid(problem.error, problem.field);
-        const answer = bookOnce(ctx, orderOf(), key, fingerprint, (created) => answered(created).text);
+        const answer = await commit(() => bookOnce(ctx, orderOf(), key, fingerprint, (created) => answered(created).text));
         if (!answer.replayed) hooks.afterBooking();
         return keyed(answer);
       } catch (error) {

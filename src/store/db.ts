@@ -18,12 +18,22 @@ export interface Store {
   sql(sql: string): StatementSync;
   /** Runs `fn` inside `BEGIN IMMEDIATE … COMMIT`, rolling back if it throws. Nested calls join the outer one. */
   tx<T>(fn: () => T): T;
+  /**
+   * Runs each of `members` in its own savepoint of one `BEGIN IMMEDIATE … COMMIT` (group commit: one write lock and
+   * one fsync for all). A member that throws is rolled back alone and gets its error; the others are kept. When the
+   * transaction itself fails (the lock not had in time, the commit refused), every member gets that error and
+   * nothing is kept. Not inside another transaction.
+   */
+  group<T>(members: readonly (() => T)[]): GroupOutcome<T>[];
   /** Returns SQLite's data_version: it changes when another connection commits to the file. */
   dataVersion(): number;
   /** Returns the schema version recorded in the file. */
   schemaVersion(): number;
   close(): void;
 }
+
+/** What one member of `Store.group` came to: its result, or what it threw. */
+export type GroupOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 /**
  * Opens (and, unless `mustExist`, creates with mode 0600) the database, sets the pragmas and applies
@@ -98,6 +108,32 @@ export function openStore(file: string, options: { mustExist?: boolean; readOnly
       } catch (error) {
         if (db.isTransaction) db.exec('ROLLBACK');
         throw error;
+      } finally {
+        depth--;
+      }
+    },
+    group(members) {
+      if (depth > 0) throw new Error('group() inside a transaction');
+      const outcomes: GroupOutcome<any>[] = [];
+      depth++;
+      try {
+        db.exec('BEGIN IMMEDIATE');
+        for (const member of members) {
+          db.exec('SAVEPOINT member');
+          try {
+            outcomes.push({ ok: true, value: member() });
+            db.exec('RELEASE member');
+          } catch (error) {
+            db.exec('ROLLBACK TO member');
+            db.exec('RELEASE member');
+            outcomes.push({ ok: false, error });
+          }
+        }
+        db.exec('COMMIT');
+        return outcomes;
+      } catch (error) {
+        if (db.isTransaction) db.exec('ROLLBACK');
+        return members.map(() => ({ ok: false, error }));
       } finally {
         depth--;
       }
