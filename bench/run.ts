@@ -7,7 +7,7 @@
 import autocannon from 'autocannon';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -53,10 +53,11 @@ interface Server {
   stop(): Promise<void>;
 }
 
-async function startServer(db: string): Promise<Server> {
+async function startServer(db: string, executable?: string): Promise<Server> {
   // BENCH_SERVER_FLAGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server while it is measured.
   const flags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...flags, BIN, 'serve', '--port', '0', '--log', 'off', '--db', db], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const command = executable ? [executable] : [process.execPath, ...flags, BIN];
+  const child = spawn(command[0]!, [...command.slice(1), 'serve', '--port', '0', '--log', 'off', '--db', db], { stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   let out = '';
   const url = await new Promise<string>((done, fail) => {
@@ -205,10 +206,36 @@ rss.warm = rssMiB(server.pid);
 
 // 2. GET /days over 365 days with the bookings, against reading the window's bookings once.
 const daysUrl = `${api}/days?schedule=1&reason=1`;
+const daysFirst = await serverTime(daysUrl, key, 1);
 const daysTime = await serverTime(daysUrl, key);
 const daysFloor = windowQueryTime(db, 1, 365);
 const daysLoad = await load({ url: daysUrl, headers: auth, duration: 5 });
-results.days = { serverMs: daysTime, floorMs: daysFloor.ms, windowRows: daysFloor.rows, ratio: daysTime / daysFloor.ms, target: '<= 3', load: daysLoad };
+// Issue 17: the first answer (nothing cached), and answers right after a booking of the schedule (the cache
+// recomputes the days the booking touched and the days within the notice of now).
+const daysAfterBooking: number[] = [];
+{
+  const freeDays = ((await (await fetch(daysUrl, { headers: auth })).json()) as { data: string[] }).data;
+  for (const day of freeDays.slice(5, 25)) {
+    const free = ((await (await fetch(`${api}/slots?schedule=1&reason=1&day=${day}`, { headers: auth })).json()) as { data: string[] }).data;
+    const booked = await fetch(`${api}/bookings`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ schedule: 1, reason: 1, slot: free[0], submission: { first_name: 'Bench', last_name: 'Change', email: `change-${day}@bench.example` } }),
+    });
+    if (booked.status !== 201) throw new Error(`booking for the /days change answered ${booked.status}`);
+    daysAfterBooking.push(await serverTime(daysUrl, key, 1));
+  }
+}
+results.days = {
+  serverMs: daysTime,
+  firstMs: daysFirst,
+  afterBookingMs: median(daysAfterBooking),
+  floorMs: daysFloor.ms,
+  windowRows: daysFloor.rows,
+  ratio: daysTime / daysFloor.ms,
+  target: '<= 1 ms',
+  load: daysLoad,
+};
 
 // 3. GET /slots of the busiest day, and GET /forms.
 const slotsUrl = `${api}/slots?schedule=1&reason=1&day=${generated.busiestDay}`;
@@ -234,16 +261,21 @@ results.forms = { serverMs: await serverTime(formsUrl, key), load: await load({ 
 }
 
 // 4. POST /bookings on distinct free slots, against the same inserts done directly on a copy of the file.
-const targets: { schedule: number; reason: number; slot: string }[] = [];
-for (let schedule = 3; schedule <= 10 && targets.length < 1500; schedule++) {
-  const reason = (schedule - 1) * 4 + 1; // the 15-minute reason: free starts never overlap each other
-  const days = ((await (await fetch(`${api}/days?schedule=${schedule}&reason=${reason}`, { headers: auth })).json()) as { data: string[] }).data;
-  for (const day of days.slice(1)) {
-    const slots = ((await (await fetch(`${api}/slots?schedule=${schedule}&reason=${reason}&day=${day}`, { headers: auth })).json()) as { data: string[] }).data;
-    for (const slot of slots) targets.push({ schedule, reason, slot });
-    if (targets.length >= 1500) break;
+/** Returns up to `limit` free slots of schedules 3 to 10 (the 15-minute reasons: free starts never overlap). */
+async function freeTargets(base: string, limit: number) {
+  const found: { schedule: number; reason: number; slot: string }[] = [];
+  for (let schedule = 3; schedule <= 10 && found.length < limit; schedule++) {
+    const reason = (schedule - 1) * 4 + 1;
+    const days = ((await (await fetch(`${base}/days?schedule=${schedule}&reason=${reason}`, { headers: auth })).json()) as { data: string[] }).data;
+    for (const day of days.slice(1)) {
+      const slots = ((await (await fetch(`${base}/slots?schedule=${schedule}&reason=${reason}&day=${day}`, { headers: auth })).json()) as { data: string[] }).data;
+      for (const slot of slots) found.push({ schedule, reason, slot });
+      if (found.length >= limit) break;
+    }
   }
+  return found;
 }
+const targets = await freeTargets(api, 1500);
 const copy = join(work, 'floor.db');
 const source = new DatabaseSync(db);
 source.prepare('VACUUM INTO ?').run(copy);
@@ -319,6 +351,50 @@ for (const round of ['again1', 'again2']) {
 results.rssMiB = rss;
 await server.stop();
 
+// 6b. Memory of the single executable (issue 17: at most 80 MiB idle after start, at most 120 MiB under load):
+// idle 5 s after start, then 20 s of reads and bookings side by side (10 connections each, no pipelining), RSS
+// read every second; the steady figure is the largest from 5 s into the load on.
+const executable = join(ROOT, 'dist/planner');
+if (existsSync(executable)) {
+  const sea = await startServer(db, executable);
+  await new Promise((done) => setTimeout(done, 5_000));
+  const idle = rssMiB(sea.pid);
+  const samples: number[] = [];
+  const sampler = setInterval(() => samples.push(rssMiB(sea.pid)), 1_000);
+  const seaApi = `${sea.url}/api`;
+  const fresh = await freeTargets(seaApi, 1500); // those of 4. are booked by now
+  let posted = 0;
+  const reads = async () => {
+    for (const url of [`${seaApi}/schedules`, `${seaApi}/days?schedule=1&reason=1`, slotsUrl.replace(api, seaApi), `${seaApi}/days?schedule=2&reason=5`]) {
+      await load({ url, headers: auth, duration: 5 });
+    }
+  };
+  const writes = load(
+    {
+      url: `${seaApi}/bookings`,
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      duration: 20,
+      connections: 2,
+      requests: [
+        {
+          setupRequest: (request) => {
+            const target = fresh[posted++ % fresh.length]!;
+            return { ...request, body: JSON.stringify({ ...target, submission: { first_name: 'Sea', last_name: `Client ${posted}`, email: `sea${posted}@bench.example` } }) };
+          },
+        },
+      ],
+    },
+  );
+  await Promise.all([reads(), writes]);
+  clearInterval(sampler);
+  const end = rssMiB(sea.pid);
+  await sea.stop();
+  results.executableMiB = { idle, steadyMax: Math.max(...samples.slice(5)), end, samples, idleTarget: '<= 80', loadTarget: '<= 120' };
+} else {
+  log('dist/planner is not built (npm run build:bin): 6b. is left out');
+}
+
 // 5. Growth: GET /days server time by look-ahead (same file) and by total bookings (same look-ahead).
 const growthWindow: Record<string, unknown>[] = [];
 {
@@ -353,22 +429,31 @@ results.ranAt = now.toISOString();
 const r = results as any;
 const f1 = (value: number) => value.toFixed(1);
 const f2 = (value: number) => value.toFixed(2);
+/** Says whether a figure meets its target, in the table's words. */
+const verdict = (met: boolean) => (met ? 'met' : '**not met**');
+const sea = r.executableMiB;
 const rows: string[][] = [
-  ['1. GET /schedules', `${Math.round(r.schedules.subject.rps)} req/s, p50 ${r.schedules.subject.p50} ms, p99 ${r.schedules.subject.p99} ms`, `bare node:http ${Math.round(r.schedules.floor.rps)} req/s, p50 ${r.schedules.floor.p50} ms, p99 ${r.schedules.floor.p99} ms`, f2(r.schedules.ratio), r.schedules.target],
-  ['2. GET /days (365 d)', `${f2(r.days.serverMs)} ms server time; ${Math.round(r.days.load.rps)} req/s, p99 ${r.days.load.p99} ms`, `${f2(r.days.floorMs)} ms to read the window's ${r.days.windowRows} bookings`, f2(r.days.ratio), r.days.target],
-  ['3. GET /slots (busiest day)', `${f2(r.slots.serverMs)} ms server time; ${Math.round(r.slots.load.rps)} req/s, p99 ${r.slots.load.p99} ms`, '', '', ''],
-  ['3. GET /forms', `${f2(r.forms.serverMs)} ms server time; ${Math.round(r.forms.load.rps)} req/s, p99 ${r.forms.load.p99} ms`, '', '', ''],
-  ['3b. Calendar feed (schedule 2)', `${r.feed.events} events, ${Math.round(r.feed.bytes / 1024)} KiB in ${f2(r.feed.ms)} ms (whole answer)`, '', '', r.feed.target],
-  ['4. POST /bookings', `${Math.round(r.bookings.bookingsPerSecond)} bookings/s, ${r.bookings.posted.non2xx + r.bookings.posted.errors} errors of ${r.bookings.posted.total}`, `${Math.round(r.bookings.floorPerSecond)} direct inserts/s (same rows, same pragmas)`, f2(r.bookings.ratio), r.bookings.target],
-  ['4b. POST /bookings with an Idempotency-Key', `${Math.round(r.keyedBookings.bookingsPerSecond)} bookings/s, ${r.keyedBookings.posted.non2xx + r.keyedBookings.posted.errors} errors of ${r.keyedBookings.posted.total}`, `${Math.round(r.keyedBookings.plainPerSecond)} bookings/s without a key (4.)`, f2(r.keyedBookings.ratio), r.keyedBookings.target],
-  ['5. /days by look-ahead', growthWindow.map((g: any) => `${g.daysAhead} d: ${f2(g.serverMs)} ms (${g.windowRows} rows)`).join('; '), '', '', ''],
-  ['5. /days by total bookings', growthTotal.map((g: any) => `${g.totalBookings}: ${f2(g.serverMs)} ms`).join('; '), '', '', 'flat'],
-  ['6. RSS (MiB)', `start ${f1(rss.start!)}, warm ${f1(rss.warm!)}, after the run ${f1(rss.end!)}, after two more rounds ${f1(rss.again1!)} and ${f1(rss.again2!)}`, '', '', 'flat'],
-  ['7. Start-up', `planner --version ${Math.round(r.startup.versionMs)} ms, planner status ${Math.round(r.startup.statusMs)} ms`, '', '', ''],
+  ['1. GET /schedules', `${Math.round(r.schedules.subject.rps)} req/s, p50 ${r.schedules.subject.p50} ms, p99 ${r.schedules.subject.p99} ms`, `bare node:http ${Math.round(r.schedules.floor.rps)} req/s, p50 ${r.schedules.floor.p50} ms, p99 ${r.schedules.floor.p99} ms`, f2(r.schedules.ratio), r.schedules.target, verdict(r.schedules.ratio >= 0.6)],
+  ['2. GET /days (365 d)', `${f2(r.days.serverMs)} ms server time (first answer ${f2(r.days.firstMs)} ms, right after a booking ${f2(r.days.afterBookingMs)} ms); ${Math.round(r.days.load.rps)} req/s, p99 ${r.days.load.p99} ms`, `${f2(r.days.floorMs)} ms to read the window's ${r.days.windowRows} bookings`, f2(r.days.ratio), `${r.days.target} (also after a booking)`, verdict(r.days.serverMs <= 1 && r.days.afterBookingMs <= 1)],
+  ['3. GET /slots (busiest day)', `${f2(r.slots.serverMs)} ms server time; ${Math.round(r.slots.load.rps)} req/s, p99 ${r.slots.load.p99} ms`, '', '', '', ''],
+  ['3. GET /forms', `${f2(r.forms.serverMs)} ms server time; ${Math.round(r.forms.load.rps)} req/s, p99 ${r.forms.load.p99} ms`, '', '', '', ''],
+  ['3b. Calendar feed (schedule 2)', `${r.feed.events} events, ${Math.round(r.feed.bytes / 1024)} KiB in ${f2(r.feed.ms)} ms (whole answer)`, '', '', r.feed.target, verdict(r.feed.events >= 5000 && r.feed.ms <= 250)],
+  ['4. POST /bookings', `${Math.round(r.bookings.bookingsPerSecond)} bookings/s, ${r.bookings.posted.non2xx + r.bookings.posted.errors} errors of ${r.bookings.posted.total}`, `${Math.round(r.bookings.floorPerSecond)} direct inserts/s (same rows, same pragmas)`, f2(r.bookings.ratio), r.bookings.target, verdict(r.bookings.ratio >= 0.3 && r.bookings.posted.non2xx + r.bookings.posted.errors === 0)],
+  ['4b. POST /bookings with an Idempotency-Key', `${Math.round(r.keyedBookings.bookingsPerSecond)} bookings/s, ${r.keyedBookings.posted.non2xx + r.keyedBookings.posted.errors} errors of ${r.keyedBookings.posted.total}`, `${Math.round(r.keyedBookings.plainPerSecond)} bookings/s without a key (4.)`, f2(r.keyedBookings.ratio), r.keyedBookings.target, verdict(r.keyedBookings.ratio >= 0.9)],
+  ['5. /days by look-ahead', growthWindow.map((g: any) => `${g.daysAhead} d: ${f2(g.serverMs)} ms (${g.windowRows} rows)`).join('; '), '', '', '', ''],
+  ['5. /days by total bookings', growthTotal.map((g: any) => `${g.totalBookings}: ${f2(g.serverMs)} ms`).join('; '), '', '', 'flat', ''],
+  ['6. RSS of `node bin/planner.js serve` (MiB)', `start ${f1(rss.start!)}, warm ${f1(rss.warm!)}, after the run ${f1(rss.end!)}, after two more rounds ${f1(rss.again1!)} and ${f1(rss.again2!)}`, '', '', 'flat', verdict(rss.again2! - rss.end! < 10)],
+  ...(sea
+    ? [
+        ['6b. RSS of the single executable, idle (MiB)', `${f1(sea.idle)} 5 s after start`, '', '', sea.idleTarget, verdict(sea.idle <= 80)],
+        ['6b. RSS of the single executable, under load (MiB)', `at most ${f1(sea.steadyMax)} over 20 s of reads and bookings (end ${f1(sea.end)})`, '', '', sea.loadTarget, verdict(sea.steadyMax <= 120)],
+      ]
+    : [['6b. RSS of the single executable', 'not measured: dist/planner is not built (npm run build:bin)', '', '', '<= 80 idle, <= 120 under load', '']]),
+  ['7. Start-up', `planner --version ${Math.round(r.startup.versionMs)} ms, planner status ${Math.round(r.startup.statusMs)} ms`, '', '', '', ''],
 ];
 const table = [
-  '| scenario | planner | floor | ratio | target |',
-  '|---|---|---|---|---|',
+  '| scenario | planner | floor | ratio | target | |',
+  '|---|---|---|---|---|---|',
   ...rows.map((row) => `| ${row.join(' | ')} |`),
 ].join('\n');
 console.log(table);

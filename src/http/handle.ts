@@ -34,21 +34,26 @@ export function query<S extends v.GenericSchema>(event: H3Event, schema: S): v.I
   return result.output;
 }
 
+/** At most this many answers are kept by a reply cache (its keys name schedules that exist: far fewer in practice). */
+export const REPLY_CACHE_ENTRIES = 1_000;
+
 /**
  * Returns `cached(key, build)`: the reply built once per `generation()` of the data. Schedules, reasons and form
  * fields change only when another process (the CLI) writes, so their answers need not be built per request.
+ * A build that throws (an unknown schedule) keeps nothing; past REPLY_CACHE_ENTRIES it starts again empty.
  */
-export function createReplyCache(generation: () => number) {
+export function createReplyCache(generation: () => number, limit = REPLY_CACHE_ENTRIES) {
   const cache = new Map<string, { generation: number; reply: Reply }>();
-  return (key: string, build: () => Reply): Reply => {
+  const cached = (key: string, build: () => Reply): Reply => {
     const current = generation();
     const hit = cache.get(key);
     if (hit?.generation === current) return hit.reply;
-    if (cache.size > 10_000) cache.clear(); // keys are ids that exist: bounded anyway
     const built = build();
+    if (cache.size >= limit && !cache.has(key)) cache.clear();
     cache.set(key, { generation: current, reply: built });
     return built;
   };
+  return Object.assign(cached, { size: () => cache.size });
 }
 
 /**

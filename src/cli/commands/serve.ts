@@ -34,6 +34,7 @@ export async function serve(command: Command, options: ServeOptions): Promise<vo
   await loadArgon2();
   // Loaded here so that other commands start without the HTTP stack.
   const { startServer } = await import('../../http/server.ts');
+  (await import('../../http/heap.ts')).tuneHeapForServer(); // before any load: src/http/heap.ts says why
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const runtime = await openRuntime(dbPath(command), { log, workers: true });
   try {
