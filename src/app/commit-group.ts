@@ -6,7 +6,7 @@
  * is rolled back alone and answered with its own error, as if it had been alone.
  */
 import { AppError } from '../errors.ts';
-import type { Store } from '../store/db.ts';
+import type { GroupOutcome, Store } from '../store/db.ts';
 
 /** At most this many bookings share a transaction: the write lock is not held for long. */
 export const GROUP_LIMIT = 32;
@@ -27,7 +27,12 @@ export function createCommitGroup(store: Store, what: string) {
   const flush = () => {
     const members = waiting.splice(0, GROUP_LIMIT);
     if (waiting.length > 0) setImmediate(flush);
-    const outcomes = store.group(members.map((member) => member.run));
+    let outcomes: GroupOutcome<unknown>[];
+    try {
+      outcomes = store.group(members.map((member) => member.run));
+    } catch (error) {
+      outcomes = members.map(() => ({ ok: false, error })); // never leave a request waiting
+    }
     outcomes.forEach((outcome, index) => {
       const member = members[index]!;
       if (outcome.ok) member.done(outcome.value);
