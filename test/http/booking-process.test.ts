@@ -98,7 +98,7 @@ describe('error answers of a real server process', () => {
     expect(huge).toMatchObject({ status: 413, body: { error: 'Body larger than 65536 bytes' } });
 
     // A real write failure inside the server's transaction: a trigger that fails like a full disk.
-    const raw = new DatabaseSync(db);
+    const raw = new DatabaseSync(db, { timeout: 5000 }); // the server may hold the write lock a moment
     raw.exec("CREATE TRIGGER fail_insert BEFORE INSERT ON bookings BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END");
     const failed = await book(server.url, token, JSON.parse(body));
     expect(failed).toMatchObject({ status: 500, body: { error: 'The booking could not be saved' } });

@@ -11,7 +11,8 @@ describe('reminders: sent exactly once, across kill -9 and with two servers on o
     const smtp = await startSmtp();
     await cliOk(db, 'mail', 'set', smtp.url, '--from', 'Practice <desk@practice.example>');
     const sql = (text: string) => {
-      const handle = new DatabaseSync(db);
+      // The servers' workers write too (marking mails sent): wait for their write lock, as the CLI does.
+      const handle = new DatabaseSync(db, { timeout: 5000 });
       const rows = handle.prepare(text).all();
       handle.close();
       return rows as Record<string, number>[];

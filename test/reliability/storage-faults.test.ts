@@ -132,11 +132,11 @@ async function servedIn(dir: string) {
 /** Where the machine cannot make the fault, forces the same SQLite error at the store boundary; returns the undo. */
 function simulate(db: string, what: string, sqliteError: string): () => void {
   process.stderr.write(`storage faults: ${what} simulated with a trigger (this machine cannot make it for real)\n`);
-  const raw = new DatabaseSync(db);
+  const raw = new DatabaseSync(db, { timeout: 5000 }); // a running server may hold the write lock a moment
   raw.exec(`CREATE TRIGGER fail_insert BEFORE INSERT ON bookings BEGIN SELECT RAISE(FAIL, '${sqliteError}'); END`);
   raw.close();
   return () => {
-    const again = new DatabaseSync(db);
+    const again = new DatabaseSync(db, { timeout: 5000 });
     again.exec('DROP TRIGGER fail_insert');
     again.close();
   };
