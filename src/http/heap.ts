@@ -4,7 +4,7 @@
  * generation run far past what is alive before it collects (about 2× here); both stay grown long after the load,
  * and together they were most of the 300 MiB the server reached under the soak. Two of V8's heuristics are set when
  * the server starts, before any load:
- * - `--semi-space-growth-factor=1`: the young generation keeps its first size (1 MiB a semi-space). Our requests
+ * - `--semi-space-growth-factor=1`: the young generation stays near its first size (1 MiB a semi-space). Our requests
  *   leave little alive, so more frequent scavenges cost little: the benchmark's figures did not move.
  * - `--heap-growing-percent=20`: a full collection comes when the old generation has grown 20 % past what the
  *   last one left alive (V8 picks 10 % to 300 % by its own measure of speed).
