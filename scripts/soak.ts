@@ -222,13 +222,18 @@ await Promise.all([
 clearInterval(progress);
 log(`traffic over: ${requests} requests, ${accepted.length} bookings; waiting for the outbox`);
 
+/**
+ * The messages the run must deliver: all but reminders due after it (24 h before their appointments) and reminders
+ * the server dropped on purpose (their appointment had begun when they came due).
+ */
+const DUE_IN_RUN = "NOT (kind = 'reminder' AND (status = 'dropped' OR (status = 'pending' AND next_attempt_at > unixepoch())))";
+
 // --- Drain: every message sent (or failed, which counts as lost), at most 5 minutes.
 const drainUntil = Date.now() + 300_000;
 const outbox = () => {
   const handle = new DatabaseSync(db, { readOnly: true });
   try {
-    // Reminders due after the run (24 h before their appointment) are not expected to go out in it.
-    return handle.prepare("SELECT status, count(*) AS n FROM outbox WHERE NOT (kind = 'reminder' AND status = 'pending' AND next_attempt_at > unixepoch()) GROUP BY status").all() as { status: string; n: number }[];
+    return handle.prepare(`SELECT status, count(*) AS n FROM outbox WHERE ${DUE_IN_RUN} GROUP BY status`).all() as { status: string; n: number }[];
   } finally {
     handle.close();
   }
@@ -251,7 +256,7 @@ await closeSmtp(smtp);
 const handle = new DatabaseSync(db, { readOnly: true });
 const stored = new Set((handle.prepare("SELECT id FROM bookings").all() as { id: number }[]).map((row) => row.id));
 const sent = handle.prepare("SELECT count(*) AS n FROM outbox WHERE status = 'sent'").get() as { n: number };
-const expectedMails = handle.prepare("SELECT count(*) AS n FROM outbox WHERE NOT (kind = 'reminder' AND status = 'pending' AND next_attempt_at > unixepoch())").get() as { n: number };
+const expectedMails = handle.prepare(`SELECT count(*) AS n FROM outbox WHERE ${DUE_IN_RUN}`).get() as { n: number };
 const laterReminders = handle.prepare("SELECT count(*) AS n FROM outbox WHERE kind = 'reminder' AND status = 'pending' AND next_attempt_at > unixepoch()").get() as { n: number };
 const integrity = (handle.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check;
 const overbooked = handle.prepare('SELECT count(*) AS n FROM (SELECT start_at FROM bookings GROUP BY schedule_id, start_at HAVING count(*) > 2)').get() as { n: number };
