@@ -77,19 +77,8 @@ export function createBooking(ctx: AppContext, order: BookingOrder, source: Book
     // Read again under the write lock: another process may have booked, or changed hours, meanwhile.
     const { input, schedule, reason } = availabilityOf(ctx, order.scheduleId, order.reasonId);
     const slot = findFreeSlot(ctx, input, order.scheduleId, order.slot);
-    const customerId =
-      (email === null ? undefined : findCustomerIdByEmail(ctx.store, email)) ??
-      insertCustomer(
-        ctx.store,
-        {
-          email,
-          firstName: text(values.first_name),
-          lastName: text(values.last_name),
-          phone: text(values.phone),
-          fields: Object.fromEntries(Object.entries(values).filter(([key]) => !['first_name', 'last_name', 'email', 'phone'].includes(key))),
-        },
-        at,
-      );
+    // The record groups bookings by address; the booking keeps what was submitted (store/customers.ts).
+    const customerId = (email === null ? undefined : findCustomerIdByEmail(ctx.store, email)) ?? insertCustomer(ctx.store, email, at);
     const endAt = slot.startAt + input.durationMinutes * 60;
     const reference = newReference();
     const bookingId = insertBooking(ctx.store, {

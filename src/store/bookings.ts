@@ -37,9 +37,6 @@ interface BookingRow {
   reason_id: number;
   reason_name: string;
   customer_id: number;
-  first_name: string;
-  last_name: string;
-  email: string | null;
   start_at: number;
   end_at: number;
   submission: string;
@@ -51,7 +48,26 @@ interface BookingRow {
   cancel_reason: string | null;
 }
 
+/** Returns the submitted value of `key` when it is text (a field made a checkbox holds true or false), else ''. */
+function submittedText(submission: Record<string, unknown>, key: string): string {
+  const value = submission[key];
+  return typeof value === 'string' ? value : '';
+}
+
+/**
+ * The customer as submitted with this booking: every appointment shows what was given for it (issue 23), never the
+ * details of whoever first booked with the same e-mail address (families share one). The customer record only
+ * groups bookings by address (src/store/customers.ts).
+ */
+function customerOf(submission: Record<string, unknown>) {
+  const firstName = submittedText(submission, 'first_name');
+  const lastName = submittedText(submission, 'last_name');
+  const email = submittedText(submission, 'email').trim();
+  return { customerName: `${firstName} ${lastName}`.trim(), customerFirstName: firstName, customerLastName: lastName, customerEmail: email === '' ? null : email };
+}
+
 function toBooking(row: BookingRow): Booking {
+  const submission = JSON.parse(row.submission) as Record<string, unknown>;
   return {
     id: row.id,
     reference: row.reference,
@@ -60,13 +76,10 @@ function toBooking(row: BookingRow): Booking {
     reasonId: row.reason_id,
     reasonName: row.reason_name,
     customerId: row.customer_id,
-    customerName: `${row.first_name} ${row.last_name}`.trim(),
-    customerFirstName: row.first_name,
-    customerLastName: row.last_name,
-    customerEmail: row.email,
+    ...customerOf(submission),
     startAt: row.start_at,
     endAt: row.end_at,
-    submission: JSON.parse(row.submission) as Record<string, unknown>,
+    submission,
     source: row.source,
     createdAt: row.created_at,
     status: row.status,
@@ -78,12 +91,11 @@ function toBooking(row: BookingRow): Booking {
 
 const SELECT = `
   SELECT b.id, b.reference, b.schedule_id, s.name AS schedule_name, b.reason_id, r.name AS reason_name,
-         b.customer_id, c.first_name, c.last_name, c.email, b.start_at, b.end_at, b.submission, b.source, b.created_at,
+         b.customer_id, b.start_at, b.end_at, b.submission, b.source, b.created_at,
          b.status, b.sequence, b.changed_at, b.cancel_reason
   FROM bookings b
   JOIN schedules s ON s.id = b.schedule_id
-  JOIN reasons r ON r.id = b.reason_id
-  JOIN customers c ON c.id = b.customer_id`;
+  JOIN reasons r ON r.id = b.reason_id`;
 
 /** Returns the bookings starting at or after `fromAt` (Unix seconds), of one schedule or all, by start. */
 export function listBookings(store: Store, filter: { fromAt: number; scheduleId?: number }): Booking[] {
@@ -209,13 +221,20 @@ export interface FeedRow {
   changedAt: string;
 }
 
+function feedCustomer(row: { first_name: unknown; last_name: unknown; email: unknown; phone: unknown }) {
+  const { customerName, customerEmail } = customerOf({ first_name: row.first_name, last_name: row.last_name, email: row.email });
+  return { customerName, email: customerEmail, phone: typeof row.phone === 'string' ? row.phone : '' };
+}
+
 /** Returns the bookings of a schedule starting in [from, to), cancelled ones too, by start: one indexed range. */
 export function feedBookings(store: Store, scheduleId: number, from: number, to: number): FeedRow[] {
   const rows = store
     .sql(
-      `SELECT b.reference, b.start_at, b.end_at, b.sequence, b.status, r.name AS reason_name, c.first_name, c.last_name, c.email, c.phone,
+      `SELECT b.reference, b.start_at, b.end_at, b.sequence, b.status, r.name AS reason_name,
+              b.submission ->> '$.first_name' AS first_name, b.submission ->> '$.last_name' AS last_name,
+              b.submission ->> '$.email' AS email, b.submission ->> '$.phone' AS phone,
               coalesce(b.changed_at, b.created_at) AS changed_at
-       FROM bookings b JOIN reasons r ON r.id = b.reason_id JOIN customers c ON c.id = b.customer_id
+       FROM bookings b JOIN reasons r ON r.id = b.reason_id
        WHERE b.schedule_id = ? AND b.start_at >= ? AND b.start_at < ? ORDER BY b.start_at, b.id`,
     )
     .all(scheduleId, from, to) as unknown as {
@@ -225,10 +244,11 @@ export function feedBookings(store: Store, scheduleId: number, from: number, to:
     sequence: number;
     status: BookingStatus;
     reason_name: string;
-    first_name: string;
-    last_name: string;
-    email: string | null;
-    phone: string;
+    // What was submitted with the booking (issue 23); not text when a field was made a checkbox, absent when removed.
+    first_name: unknown;
+    last_name: unknown;
+    email: unknown;
+    phone: unknown;
     changed_at: string;
   }[];
   return rows.map((row) => ({
@@ -238,9 +258,7 @@ export function feedBookings(store: Store, scheduleId: number, from: number, to:
     sequence: row.sequence,
     cancelled: row.status === 'cancelled',
     reasonName: row.reason_name,
-    customerName: `${row.first_name} ${row.last_name}`.trim(),
-    email: row.email,
-    phone: row.phone,
+    ...feedCustomer(row),
     changedAt: row.changed_at,
   }));
 }

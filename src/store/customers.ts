@@ -1,14 +1,11 @@
+/**
+ * The customer record (issue 23): one per e-mail address, compared trimmed and case-insensitive, and one per booking
+ * made without an address. It groups the bookings made with one address (the API's `user_id`; what a request for a
+ * person's data will look up), and holds nothing else: names, phone numbers and other values belong to each
+ * booking's submission, since families and practices share addresses (a parent books for two children; a placeholder
+ * address for customers without one). Every booking shows what was submitted for it, everywhere.
+ */
 import type { Store } from './db.ts';
-
-/** The details of a customer taken from a booking's submission. */
-export interface CustomerValues {
-  email: string | null;
-  firstName: string;
-  lastName: string;
-  phone: string;
-  /** Every other submitted field, kept as given. */
-  fields: Record<string, unknown>;
-}
 
 /** Returns the key customers are matched by: the e-mail address trimmed and lower-cased. */
 export function emailKey(email: string): string {
@@ -21,21 +18,13 @@ export function findCustomerIdByEmail(store: Store, email: string): number | und
   return row?.id;
 }
 
-/** Inserts a customer and returns its id. */
-export function insertCustomer(store: Store, customer: CustomerValues, at: string): number {
+/**
+ * Inserts a customer record for `email` (as first given, trimmed; null for a booking without one) and returns its id.
+ * The name, phone and field columns of migration 1 stay empty (migration 7).
+ */
+export function insertCustomer(store: Store, email: string | null, at: string): number {
   const result = store
-    .sql(
-      `INSERT INTO customers (email_key, email, first_name, last_name, phone, fields, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      customer.email === null ? null : emailKey(customer.email),
-      customer.email === null ? null : customer.email.trim(),
-      customer.firstName,
-      customer.lastName,
-      customer.phone,
-      JSON.stringify(customer.fields),
-      at,
-    );
+    .sql('INSERT INTO customers (email_key, email, created_at) VALUES (?, ?, ?)')
+    .run(email === null ? null : emailKey(email), email === null ? null : email.trim(), at);
   return Number(result.lastInsertRowid);
 }

@@ -277,4 +277,11 @@ export const migrations: readonly string[] = [
     DELETE FROM booking_changes WHERE id <= new.id - 10000;
   END;
   `,
+  // 7: the customer record groups bookings by e-mail address and holds no copy of what a booking submitted (issue
+  // 23): those copies were the first booker's name and phone, which later bookings with the same address (a family)
+  // showed instead of their own. Each booking's submission keeps its own values.
+  `
+  UPDATE customers SET first_name = '', last_name = '', phone = '', fields = '{}'
+  WHERE first_name <> '' OR last_name <> '' OR phone <> '' OR fields <> '{}';
+  `,
 ];

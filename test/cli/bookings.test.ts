@@ -10,7 +10,7 @@ function seed(db: string, rows: { scheduleId: number; reasonId: number; start: s
   try {
     store.tx(() => {
       for (const row of rows) {
-        const customerId = insertCustomer(store, { email: row.email, firstName: 'Ada', lastName: 'Lovelace', phone: '', fields: {} }, '2026-01-01T00:00:00Z');
+        const customerId = insertCustomer(store, row.email, '2026-01-01T00:00:00Z');
         const startAt = Date.parse(row.start) / 1000;
         insertBooking(store, {
           reference: row.reference,

@@ -139,15 +139,17 @@ describe('POST /bookings', () => {
     expect(answer).toMatchObject({ status: 201, body: { slot: '2026-12-08T08:00:00Z' } });
   });
 
-  it('reuses the customer by e-mail (trimmed, any case) and keeps other fields', async () => {
+  it('reuses the customer record by e-mail (trimmed, any case); each booking keeps its own fields, the record none', async () => {
     const first = await f.post({ schedule: 1, reason: 1, slot: '2026-06-05 09:00:00', submission: { ...ADA, email: 'grace@example.com', insurance: 'private' } });
     const second = await f.post({ schedule: 1, reason: 1, slot: '2026-06-05 10:00:00', submission: { ...ADA, email: '  Grace@Example.COM ' } });
     const other = await f.post({ schedule: 1, reason: 1, slot: '2026-06-05 11:00:00', submission: { ...ADA, email: 'someone@example.com' } });
     expect([first.status, second.status, other.status]).toEqual([201, 201, 201]);
     expect(second.body.user_id).toBe(first.body.user_id);
     expect(other.body.user_id).not.toBe(first.body.user_id);
-    const row = f.store.db.prepare('SELECT email, fields FROM customers WHERE id = ?').get(first.body.user_id) as { email: string; fields: string };
-    expect(row).toEqual({ email: 'grace@example.com', fields: '{"insurance":"private"}' });
+    const row = f.store.db.prepare('SELECT email, first_name, phone, fields FROM customers WHERE id = ?').get(first.body.user_id);
+    expect(row).toEqual({ email: 'grace@example.com', first_name: '', phone: '', fields: '{}' });
+    const submissions = f.store.db.prepare('SELECT submission FROM bookings WHERE id IN (?, ?) ORDER BY id').all(first.body.booking_id, second.body.booking_id);
+    expect(submissions.map((one) => JSON.parse(one.submission as string))).toMatchObject([{ insurance: 'private', email: 'grace@example.com' }, { email: 'Grace@Example.COM' }]);
   });
 
   it('capacity 3 takes three bookings of one slot, then 404', async () => {

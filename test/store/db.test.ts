@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
+import { findBooking } from '../../src/store/bookings.ts';
 import { openStore } from '../../src/store/db.ts';
 import { migrations } from '../../src/store/migrations.ts';
 import { readSettings, setApiEnabled } from '../../src/store/settings.ts';
@@ -88,6 +89,29 @@ describe('openStore', () => {
       expect(store.db.prepare('SELECT reminder_offsets, portal_url FROM settings').get()).toEqual({ reminder_offsets: '', portal_url: null });
       expect(store.db.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
       expect(store.db.prepare('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' });
+    } finally {
+      store.close();
+    }
+  });
+
+  it('migration 7 empties the customer record’s copies of a first booking; the bookings keep their own submissions', () => {
+    const file = tempDb();
+    const raw = new DatabaseSync(file);
+    raw.exec('PRAGMA foreign_keys = ON');
+    for (const migration of migrations.slice(0, 6)) raw.exec(migration);
+    raw.exec(`
+      PRAGMA user_version = 6;
+      INSERT INTO schedules (id, name, days_ahead, notice_minutes, step_minutes, capacity, created_at) VALUES (1, 'S', 30, 0, 15, 1, 'x');
+      INSERT INTO reasons (id, schedule_id, name, duration_minutes, position) VALUES (1, 1, 'R', 30, 1);
+      INSERT INTO customers (id, email, email_key, first_name, last_name, phone, fields, created_at) VALUES (1, 'f@b.example', 'f@b.example', 'Anna', 'F', '+49 1', '{"x":"y"}', 'x');
+      INSERT INTO bookings (id, reference, schedule_id, reason_id, customer_id, start_at, end_at, submission, source, created_at)
+        VALUES (1, 'REF', 1, 1, 1, 100, 1900, '{"first_name":"Ben","last_name":"F","email":"F@b.example"}', 'api', 'x');
+    `);
+    raw.close();
+    const store = openStore(file);
+    try {
+      expect(store.db.prepare('SELECT email, first_name, last_name, phone, fields FROM customers').all()).toEqual([{ email: 'f@b.example', first_name: '', last_name: '', phone: '', fields: '{}' }]);
+      expect(findBooking(store, 1)).toMatchObject({ customerName: 'Ben F', customerEmail: 'F@b.example', customerId: 1 });
     } finally {
       store.close();
     }
