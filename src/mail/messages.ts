@@ -2,7 +2,7 @@
  * The booking e-mails: a confirmation to the customer and a notice to the practice, each as text and HTML in the
  * installation's locale (translations.ts), with an .ics attachment (calendar.ts). Pure: everything comes in as arguments.
  */
-import type { OutgoingMessage } from '../store/outbox.ts';
+import type { OutboxKind, OutgoingMessage } from '../store/outbox.ts';
 import type { Locale } from '../store/settings.ts';
 import { bookingIcs } from './calendar.ts';
 import { localWhen, WORDS } from './translations.ts';
@@ -28,25 +28,52 @@ export interface BookingFacts {
 /**
  * Where a customer mail's link to the self-service page goes. The link's token is made only when the mail is sent
  * (and only its hash is stored), so the outbox keeps this mark instead: `withManageLink` puts the link there, or
- * takes the mark's line out while the page is off. It holds a NUL, which no name or value a mail shows can contain
- * (`CONTROL` in domain/checks.ts).
+ * takes the mark's line out while the page is off. It cannot be forged (issue 23, finding 3): the builders below
+ * write it only for the `LINK` line of a mail that carries a link, and turn every control character of every other
+ * text into U+FFFD, so the mark's NUL is the only one in a message they wrote; `withManageLink` replaces only the
+ * last mark, only in kinds that carry a link, and leaves no NUL in what is sent, whatever an older row holds.
  */
 export const MANAGE_MARK = '\u0000manage-link\u0000';
 
+/** The line of a customer mail where the link to the self-service page goes (rendered as MANAGE_MARK). */
+const LINK: unique symbol = Symbol('manage link');
+type Line = string | typeof LINK;
+
+/** The kinds of mail that carry the link to the page: never the practice's notice, nor a cancellation. */
+export const LINKED_KINDS: readonly OutboxKind[] = ['confirmation', 'update', 'reminder'];
+
+/** Control characters but tab and line breaks (a text box's): none reaches a mail from what anyone typed (C0, DEL, C1). */
+const MAIL_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+
+/** Returns `text` with every control character but tab, line feed and carriage return as U+FFFD. */
+function plain(text: string): string {
+  return text.replace(MAIL_CONTROL, '\ufffd');
+}
+
+/** Returns `text` with its last occurrence of `mark` replaced by `by` (the builders write the link's line last). */
+function replaceLast(text: string, mark: string, by: string): string {
+  const at = text.lastIndexOf(mark);
+  return at < 0 ? text : text.slice(0, at) + by + text.slice(at + mark.length);
+}
+
 /**
  * Returns the text and HTML of a message with its manage mark replaced by the link to `url` (in the locale's words),
- * or with the mark's line removed when `url` is undefined (the page is off). A message without the mark is returned
- * as it is.
+ * or with the mark's line removed when `url` is undefined (the page is off). Only the kinds in LINKED_KINDS have a
+ * mark; in any other kind, and beside the last mark, a NUL (a row written by an older version) becomes U+FFFD.
  */
-export function withManageLink<T extends { text: string; html: string }>(message: T, locale: Locale, url: string | undefined): T {
-  if (!message.text.includes(MANAGE_MARK) && !message.html.includes(MANAGE_MARK)) return message;
+export function withManageLink<T extends { kind: OutboxKind; text: string; html: string }>(message: T, locale: Locale, url: string | undefined): T {
+  if (!message.text.includes('\u0000') && !message.html.includes('\u0000')) return message;
+  if (!LINKED_KINDS.includes(message.kind)) return { ...message, text: plain(message.text), html: plain(message.html) };
   const words = WORDS[locale];
   return {
     ...message,
-    text: message.text.replace(`${MANAGE_MARK}\n`, url === undefined ? '' : `${words.manageLink}\n${url}\n`),
-    html: message.html.replace(
-      `<p>${MANAGE_MARK}</p>`,
-      url === undefined ? '' : `<p>${escapeHtml(words.manageLink)}<br><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p>`,
+    text: plain(replaceLast(message.text, `${MANAGE_MARK}\n`, url === undefined ? '' : `${words.manageLink}\n${url}\n`)),
+    html: plain(
+      replaceLast(
+        message.html,
+        `<p>${MANAGE_MARK}</p>`,
+        url === undefined ? '' : `<p>${escapeHtml(words.manageLink)}<br><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p>`,
+      ),
     ),
   };
 }
@@ -58,20 +85,22 @@ export function escapeHtml(text: string): string {
 
 type Row = [label: string, value: string];
 
-function textBlock(intro: string[], rows: Row[], outro: string[]): string {
+function textBlock(intro: string[], rows: Row[], outro: Line[]): string {
   const width = Math.max(...rows.map(([label]) => label.length)) + 1;
-  return [...intro, '', ...rows.map(([label, value]) => `${`${label}:`.padEnd(width)} ${value}`), '', ...outro].join('\n') + '\n';
+  const lines = [...intro, '', ...rows.map(([label, value]) => `${`${label}:`.padEnd(width)} ${value}`), ''].map(plain);
+  return [...lines, ...outro.map((line) => (line === LINK ? MANAGE_MARK : plain(line)))].join('\n') + '\n';
 }
 
-function htmlBlock(intro: string[], rows: Row[], outro: string[]): string {
+function htmlBlock(intro: string[], rows: Row[], outro: Line[]): string {
+  const html = (text: string) => escapeHtml(plain(text));
   const cells = rows
-    .map(([label, value]) => `<tr><th align="left" style="padding:2px 12px 2px 0">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`)
+    .map(([label, value]) => `<tr><th align="left" style="padding:2px 12px 2px 0">${html(label)}</th><td>${html(value)}</td></tr>`)
     .join('');
   return (
     `<!doctype html><html><body style="font-family:sans-serif">` +
-    intro.map((line) => `<p>${escapeHtml(line)}</p>`).join('') +
+    intro.map((line) => `<p>${html(line)}</p>`).join('') +
     `<table>${cells}</table>` +
-    outro.map((line) => `<p>${escapeHtml(line)}</p>`).join('') +
+    outro.map((line) => `<p>${line === LINK ? MANAGE_MARK : html(line)}</p>`).join('') +
     `</body></html>`
   );
 }
@@ -104,8 +133,8 @@ export function bookingMessages(facts: BookingFacts, stamp: number): OutgoingMes
       kind: 'confirmation',
       recipient: facts.customerEmail,
       subject: oneLine(words.confirmationSubject(facts, when)),
-      text: textBlock(intro, appointment, [words.calendar, MANAGE_MARK, facts.practiceName]),
-      html: htmlBlock(intro, appointment, [words.calendar, MANAGE_MARK, facts.practiceName]),
+      text: textBlock(intro, appointment, [words.calendar, LINK, facts.practiceName]),
+      html: htmlBlock(intro, appointment, [words.calendar, LINK, facts.practiceName]),
       ics,
     });
   }
@@ -148,7 +177,7 @@ export function changeMessages(
   ];
   const cancel = change.kind === 'cancellation';
   const intro = [words.greeting(facts.customerName), cancel ? words.cancelled : words.moved];
-  const outro = cancel ? [words.cancelCalendar, facts.practiceName] : [words.movedCalendar, MANAGE_MARK, facts.practiceName];
+  const outro: Line[] = cancel ? [words.cancelCalendar, facts.practiceName] : [words.movedCalendar, LINK, facts.practiceName];
   return [
     {
       kind: change.kind,
@@ -177,7 +206,7 @@ export function reminderMessage(facts: BookingFacts, stamp: number, sequence: nu
     [words.reference, facts.reference],
   ];
   const intro = [words.greeting(facts.customerName), words.reminder];
-  const outro = [words.calendar, MANAGE_MARK, facts.practiceName];
+  const outro: Line[] = [words.calendar, LINK, facts.practiceName];
   return {
     kind: 'reminder',
     recipient: facts.customerEmail,

@@ -4,7 +4,7 @@ import type { Settings } from '../store/settings.ts';
 import { addressOf } from '../domain/checks.ts';
 import { DROPPED } from '../domain/reminders.ts';
 import { createManageToken } from '../store/manage-links.ts';
-import { MANAGE_MARK, withManageLink } from './messages.ts';
+import { LINKED_KINDS, MANAGE_MARK, withManageLink } from './messages.ts';
 import { createMailer, describeFailure, smtpCodeOf, type Mailer } from './sender.ts';
 import { startPump } from '../queue/pump.ts';
 import { decideRetry, DEFAULT_RETRY, type AttemptOutcome, type RetrySettings } from '../queue/retry-policy.ts';
@@ -69,7 +69,7 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       // The link to the self-service page is made now, for this mail only, while the page is on (else the mark's
       // line goes): its token exists in clear only here and in the mail.
       const link =
-        settings.portal && entry.bookingId !== null && entry.text.includes(MANAGE_MARK)
+        settings.portal && entry.bookingId !== null && LINKED_KINDS.includes(entry.kind) && entry.text.includes(MANAGE_MARK)
           ? `${settings.portal.url}/manage/${createManageToken(store, entry.bookingId, new Date(nowMs()).toISOString())}`
           : undefined;
       const message = withManageLink(entry, settings.locale, link);

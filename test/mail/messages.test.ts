@@ -131,3 +131,39 @@ describe('the link to the self-service page (filled in when a mail is sent)', ()
     expect(withManageLink(notice!, 'en', link)).toBe(notice);
   });
 });
+
+describe('the link mark cannot be forged (issue 23, finding 3)', () => {
+  const link = 'https://book.example/manage/TOKEN';
+  const forged = `Ill ${MANAGE_MARK} again`;
+  const hostile: BookingFacts = { ...FACTS, customerName: `Ada${MANAGE_MARK}`, practiceName: `Praxis${MANAGE_MARK}` };
+
+  it('a cancellation whose reason (and name) hold the mark gets no link and carries no NUL', () => {
+    const [cancellation] = changeMessages(hostile, STAMP, { kind: 'cancellation', sequence: 1, reason: forged });
+    expect(cancellation!.text + cancellation!.html).not.toContain('\u0000');
+    expect(cancellation!.text).toContain('Ill \ufffdmanage-link\ufffd again');
+    const sent = withManageLink(cancellation!, 'en', link);
+    expect(sent.text + sent.html).not.toContain(link);
+  });
+
+  it('a confirmation whose values hold the mark gets one link, at its own line', () => {
+    const [confirmation] = bookingMessages({ ...hostile, reasonName: `Check-up${MANAGE_MARK}` }, STAMP);
+    expect(confirmation!.text.split('\u0000').length).toBe(3); // the one mark: two NULs
+    const sent = withManageLink(confirmation!, 'en', link);
+    expect(sent.text.split(link).length).toBe(2);
+    expect(sent.text).toContain(`open this page:\n${link}\nPraxis\ufffdmanage-link\ufffd\n`);
+    expect(sent.html.split(link).length).toBe(3); // href and text of one <a>
+    expect(sent.text + sent.html).not.toContain('\u0000');
+  });
+
+  it('a row an older version wrote, with a forged mark anywhere, gets no link where its kind has none, and no NUL', () => {
+    for (const kind of ['cancellation', 'notice'] as const) {
+      const old = { kind, text: `Reason: ${MANAGE_MARK}\nx\n${MANAGE_MARK}\n`, html: `<td>${MANAGE_MARK}</td><p>${MANAGE_MARK}</p>` };
+      const sent = withManageLink(old, 'en', link);
+      expect(sent.text + sent.html).not.toContain(link);
+      expect(sent.text + sent.html).not.toContain('\u0000');
+    }
+    // A confirmation of an older version with a forged mark in a row before the real one: the link at the last.
+    const old = { kind: 'confirmation' as const, text: `Reason: ${MANAGE_MARK}\nx\n${MANAGE_MARK}\nPraxis\n`, html: '' };
+    expect(withManageLink(old, 'en', link).text).toBe(`Reason: \ufffdmanage-link\ufffd\nx\nTo cancel or change your appointment, open this page:\n${link}\nPraxis\n`);
+  });
+});
