@@ -107,6 +107,8 @@ export interface Status {
   /** The customers' self-service page (null while off) and the reminder offsets in minutes. */
   portal: PortalSettings | null;
   reminderOffsets: number[];
+  /** The reverse proxies whose X-Forwarded-For is believed (`planner proxy set`); empty: none. */
+  trustedProxies: string[];
   /** Every hook, with deliveries waiting (and how many of those are being retried) or failed: a failing hook shows here. */
   webhooks: { id: number; url: string; waiting: number; retrying: number; failed: number; lastError: string | null }[];
   counts: Counts;
@@ -132,6 +134,7 @@ export function getStatus(ctx: AppContext): Status {
     mail: { configured: settings.mailUrl !== null, from: settings.mailFrom, ...outboxCounts(ctx.store, unixSeconds(ctx.now())) },
     portal: settings.portal,
     reminderOffsets: settings.reminderOffsets,
+    trustedProxies: settings.trustedProxies === '' ? [] : settings.trustedProxies.split(','),
     webhooks: webhookHealth(ctx.store).map(({ webhookId, ...health }) => ({ id: webhookId, ...health })),
     counts: countRows(ctx.store, unixSeconds(ctx.now())),
   };

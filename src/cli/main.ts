@@ -13,6 +13,7 @@ import { registerInit } from './commands/init.ts';
 import { registerMail } from './commands/mail.ts';
 import { registerOpenApi } from './commands/openapi.ts';
 import { registerPortal } from './commands/portal.ts';
+import { registerProxy } from './commands/proxy.ts';
 import { registerReason } from './commands/reason.ts';
 import { registerReminders } from './commands/reminders.ts';
 import { registerSchedule } from './commands/schedule.ts';
@@ -47,6 +48,7 @@ export function createProgram(): Command {
     registerReminders,
     registerWebhook,
     registerPortal,
+    registerProxy,
     registerFeed,
     registerDemo,
     registerOpenApi,

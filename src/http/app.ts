@@ -2,10 +2,12 @@ import { H3, HTTPError, type H3Event } from 'h3';
 import type { DaysCache } from '../app/days-cache.ts';
 import type { Runtime } from '../app/runtime.ts';
 import { answerForHttpError, errorResponse, HTTP_ERRORS } from './errors.ts';
+import { createClientAddress } from './client-address.ts';
 import { createGates } from './gates.ts';
 import { isCanonicalPath } from './handle.ts';
-import { createFeedDoor, FEED_LOGGED_PATH } from './feed.ts';
-import { createPortalDoor, LOGGED_PATH } from './portal.ts';
+import { createFeedDoor } from './feed.ts';
+import { loggedPath } from './logged-path.ts';
+import { createPortalDoor } from './portal.ts';
 import { jsonText } from './respond.ts';
 import { registerRoutes } from './routes.ts';
 import { openApiDocument } from '../schemas/openapi.ts';
@@ -38,12 +40,6 @@ function isPortalPath(path: string): boolean {
   return path === '/manage' || path.startsWith('/manage/');
 }
 
-/** The path as the access log shows it: a page link's token and a feed's secret are keys, never logged. */
-function loggedPath(path: string): string {
-  if (path.startsWith('/feed/')) return FEED_LOGGED_PATH;
-  return isPortalPath(path) ? LOGGED_PATH : path;
-}
-
 /**
  * Returns the h3 app of `planner serve`. Every `/api` call passes the spec's gates in order:
  * not configured (503), API disabled (503), token (401), rate limit (429); then its route, or 404.
@@ -68,7 +64,7 @@ export function createHttpApp(options: HttpOptions): H3 {
         }
       : {}),
     onError(failure: HTTPError, event: H3Event) {
-      if (failure.status >= 500) log(`planner: ${event.req.method} ${event.url.pathname} failed: ${String(failure.cause ?? failure.message)}`);
+      if (failure.status >= 500) log(`planner: ${event.req.method} ${loggedPath(event.url.pathname)} failed: ${String(failure.cause ?? failure.message)}`);
       return errorResponse(answerForHttpError(failure.status, failure.statusText || failure.message));
     },
   });
@@ -76,16 +72,19 @@ export function createHttpApp(options: HttpOptions): H3 {
   // spec §9: the document describes, it does not book: served without a token, also while disabled or not configured.
   const document = JSON.stringify(openApiDocument());
 
-  const gates = createGates({ settings: () => watch.refresh(), nowMs });
+  // One rule for the client's address at every door that counts per address (trusted proxies only: issue 23).
+  const clientAddress = createClientAddress(() => watch.refresh());
+  const gates = createGates({ settings: () => watch.refresh(), nowMs, clientAddress });
   const portal = createPortalDoor({
     ctx: { ...ctx, settings: () => watch.refresh() },
     nowMs,
     afterChange: options.afterBooking ?? (() => {}),
     bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
     log,
+    clientAddress,
   });
 
-  const feed = createFeedDoor({ ctx: { ...ctx, settings: () => watch.refresh() }, nowMs, log });
+  const feed = createFeedDoor({ ctx: { ...ctx, settings: () => watch.refresh() }, nowMs, log, clientAddress });
 
   app.use((event, next) => {
     const path = event.url.pathname;

@@ -2,9 +2,29 @@
  * Every error answer of the API, in one table: its status and the text of its body (spec §7: `{"error": …}`).
  * The routes, the gates, the app's error handler and the server's client errors all answer from here.
  */
+import { STATUS_CODES } from 'node:http';
 import { AppError, type ErrorCode } from '../errors.ts';
 import { ERROR_MAX_LENGTH } from '../schemas/api.ts';
 import { errorBody, json, type ExtraHeaders } from './respond.ts';
+
+/** A limit that counts calls in a one-minute window, as the rate-limit fields describe it. */
+export interface RatePolicy {
+  /** The policy's name in the fields: `default` for the token's budget, `failed-token` for the throttle of failed
+   * tokens, `unknown-link` for the throttle of unknown page links and feed addresses. */
+  name: string;
+  /** Calls per window. */
+  limit: number;
+  /** Whole seconds until the window resets (at least 1). */
+  resetSeconds: number;
+}
+
+/** Returns the IETF draft rate-limit fields (draft-ietf-httpapi-ratelimit-headers) of `policy` with `remaining` calls. */
+export function rateLimitHeaders(policy: RatePolicy, remaining: number): ExtraHeaders {
+  return {
+    'ratelimit-policy': `"${policy.name}";q=${policy.limit};w=60`,
+    ratelimit: `"${policy.name}";r=${remaining};t=${policy.resetSeconds}`,
+  };
+}
 
 /** One error answer before it is sent: its status, the spec's body, and the headers the status needs. */
 export interface ErrorAnswer {
@@ -87,4 +107,20 @@ export function answerForClientError(code: string | undefined): ErrorAnswer {
 /** Returns `answer` as a JSON Response, with its own headers and `headers`. */
 export function errorResponse(answer: ErrorAnswer, headers?: ExtraHeaders): Response {
   return json(answer.status, answer.body, { ...answer.headers, ...headers });
+}
+
+/**
+ * Returns the 429 of every door for an exhausted `policy`: `Retry-After` (spec §7) and the rate-limit fields, so that
+ * the token's limit, the throttle of failed tokens and the throttles of unknown links answer alike. The body is the
+ * API's JSON (spec §7), or, for a door that speaks HTML or text (the page, the feed), `body` with its headers.
+ */
+export function tooManyRequests(policy: RatePolicy, body?: { content: string; headers: Record<string, string> }): Response {
+  const headers = { ...rateLimitHeaders(policy, 0), 'retry-after': String(policy.resetSeconds) };
+  if (!body) return errorResponse(HTTP_ERRORS.tooManyRequests, headers);
+  return new Response(body.content, { status: 429, statusText: STATUS_CODES[429], headers: { ...body.headers, ...headers } });
+}
+
+/** Returns `answer` as a plain-text Response (`<error>\n`), for a door that does not speak JSON (the feed). */
+export function plainErrorResponse(answer: ErrorAnswer, headers: Record<string, string>): Response {
+  return new Response(`${answer.body.error}\n`, { status: answer.status, statusText: STATUS_CODES[answer.status], headers: { ...headers, ...answer.headers } });
 }

@@ -1,47 +1,41 @@
 /**
  * The calendar feed's door: `GET /feed/<secret>.ics`, outside the /api gates. ETag and Last-Modified from the
  * feed's data, 304 when the calendar app has it already. A wrong secret gets a 404, and an address that sends many
- * is throttled as failed API tokens are.
+ * a 429 (src/http/link-guard.ts).
  */
 import { STATUS_CODES } from 'node:http';
 import type { H3Event } from 'h3';
 import { feedOf } from '../app/feed.ts';
 import type { AppContext } from '../app/context.ts';
-import { createAuthThrottle } from './auth-throttle.ts';
+import { HTTP_ERRORS, plainErrorResponse, tooManyRequests } from './errors.ts';
 import { isCanonicalPath } from './handle.ts';
-import { clientAddress } from './portal.ts';
-
-/** What the access log shows for every path under /feed/: never the secret. */
-export const FEED_LOGGED_PATH = '/feed/…';
+import { loggedPath } from './logged-path.ts';
+import { createLinkGuard } from './link-guard.ts';
 
 const HEADERS = { 'referrer-policy': 'no-referrer', 'x-content-type-options': 'nosniff' };
-
-function plain(status: number, text: string, headers: Record<string, string> = {}): Response {
-  return new Response(text, { status, statusText: STATUS_CODES[status], headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...HEADERS, ...headers } });
-}
+/** The headers of the feed's error answers (plain text, the texts of src/http/errors.ts). */
+const ERROR_HEADERS = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...HEADERS };
 
 /** Returns the handler of every request whose path is under `/feed/`. */
-export function createFeedDoor(options: { ctx: AppContext; nowMs: () => number; log: (line: string) => void }) {
+export function createFeedDoor(options: { ctx: AppContext; nowMs: () => number; log: (line: string) => void; clientAddress: (event: H3Event) => string }) {
   const { ctx, nowMs } = options;
-  const throttle = createAuthThrottle();
+  const guard = createLinkGuard(nowMs);
   return (event: H3Event): Response => {
     const match = /^\/feed\/([^/]+)\.ics$/.exec(event.url.pathname);
     const method = event.req.method;
-    if (!match || (method !== 'GET' && method !== 'HEAD') || !isCanonicalPath(event)) return plain(404, 'Not Found\n');
-    const address = clientAddress(event);
-    const blockedFor = throttle.blockedFor(address, nowMs());
-    if (blockedFor > 0 && !throttle.probe(address, nowMs())) return plain(429, 'Too Many Requests\n', { 'retry-after': String(blockedFor) });
+    if (!match || (method !== 'GET' && method !== 'HEAD') || !isCanonicalPath(event)) return plainErrorResponse(HTTP_ERRORS.notFound, ERROR_HEADERS);
     let feed;
     try {
       feed = feedOf(ctx, match[1]!);
     } catch (error) {
-      options.log(`planner: GET ${FEED_LOGGED_PATH} failed: ${(error as Error).message}`);
-      return plain(500, 'Internal Server Error\n');
+      options.log(`planner: GET ${loggedPath(event.url.pathname)} failed: ${(error as Error).message}`);
+      return plainErrorResponse(HTTP_ERRORS.internal, ERROR_HEADERS);
     }
     if (!feed) {
-      if (blockedFor > 0) return plain(429, 'Too Many Requests\n', { 'retry-after': String(blockedFor) });
-      throttle.fail(address, nowMs());
-      return plain(404, 'Not Found\n');
+      // Every address is looked up; too many unknown ones from one client: 429 (src/http/link-guard.ts).
+      const throttled = guard.unknown(options.clientAddress(event));
+      if (!throttled) return plainErrorResponse(HTTP_ERRORS.notFound, ERROR_HEADERS);
+      return tooManyRequests(throttled, { content: `${HTTP_ERRORS.tooManyRequests.body.error}\n`, headers: ERROR_HEADERS });
     }
     const headers = {
       etag: feed.etag,

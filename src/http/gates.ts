@@ -3,46 +3,19 @@
  * the per-address throttle of failed tokens: 429), rate limit per token (429). One `tooManyRequests()` builds
  * every 429.
  */
-import { getRequestIP, type H3Event } from 'h3';
+import type { H3Event } from 'h3';
 import { isConfigured } from '../app/installation.ts';
 import type { Settings } from '../store/settings.ts';
 import { createAuthThrottle, FAILED_ATTEMPTS_PER_MINUTE } from './auth-throttle.ts';
-import { errorResponse, HTTP_ERRORS } from './errors.ts';
+import { errorResponse, HTTP_ERRORS, rateLimitHeaders, tooManyRequests } from './errors.ts';
 import { createRateLimiter } from './rate-limit.ts';
-import type { ExtraHeaders } from './respond.ts';
 import { createTokenGate, type Verdict } from './token-gate.ts';
-
-/** A limit that counts calls in a one-minute window, as the rate-limit fields describe it. */
-export interface RatePolicy {
-  /** The policy's name in the fields: `default` for the token's budget, `failed-token` for the throttle. */
-  name: string;
-  /** Calls per window. */
-  limit: number;
-  /** Whole seconds until the window resets (at least 1). */
-  resetSeconds: number;
-}
-
-/** Returns the IETF draft rate-limit fields (draft-ietf-httpapi-ratelimit-headers) of `policy` with `remaining` calls. */
-export function rateLimitHeaders(policy: RatePolicy, remaining: number): ExtraHeaders {
-  return {
-    'ratelimit-policy': `"${policy.name}";q=${policy.limit};w=60`,
-    ratelimit: `"${policy.name}";r=${remaining};t=${policy.resetSeconds}`,
-  };
-}
-
-/**
- * Returns the 429 answer of an exhausted `policy`: `Retry-After` (spec §7) and the rate-limit fields, so that
- * the token's limit and the throttle of failed tokens answer alike.
- */
-export function tooManyRequests(policy: RatePolicy): Response {
-  return errorResponse(HTTP_ERRORS.tooManyRequests, { ...rateLimitHeaders(policy, 0), 'retry-after': String(policy.resetSeconds) });
-}
 
 /**
  * Returns the gate middleware: it answers a call that does not pass, or lets it through to `next` (with the
  * token's rate-limit headers in `event.context.rateHeaders`, which the routes put on every answer).
  */
-export function createGates(options: { settings: () => Settings; nowMs: () => number }) {
+export function createGates(options: { settings: () => Settings; nowMs: () => number; clientAddress: (event: H3Event) => string }) {
   const { nowMs } = options;
   const gate = createTokenGate();
   const limiter = createRateLimiter();
@@ -65,7 +38,7 @@ export function createGates(options: { settings: () => Settings; nowMs: () => nu
     if (!settings.apiEnabled) return errorResponse(HTTP_ERRORS.apiDisabled);
     // Guessing is throttled per address: after FAILED_ATTEMPTS_PER_MINUTE failures, 429 until the minute ends
     // (a new token from there is still checked once every 5 s: the valid one gets through).
-    const address = getRequestIP(event) ?? 'unknown';
+    const address = options.clientAddress(event);
     const blockedFor = throttle.blockedFor(address, nowMs());
     const decide = (verdict: Verdict) => {
       if (verdict === true) return admit(event, settings, next);

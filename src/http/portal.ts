@@ -2,11 +2,11 @@
  * The self-service page's door: `/manage/<token>[/cancel|/reschedule]`, outside the `/api` gates. HTML only, no
  * script; every answer (also the 404 and 429) carries the same security headers. Forms are POST with a CSRF
  * token bound to the link, the booking and its sequence (so a form sent twice, or from an old tab, changes
- * nothing), and with a same-origin check. Unknown links are throttled per address, as failed API tokens are.
+ * nothing), and with a same-origin check. Unknown links are throttled per address (src/http/link-guard.ts).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
-import { getQuery, getRequestIP, type H3Event } from 'h3';
+import { getQuery, type H3Event } from 'h3';
 import {
   customerCancel,
   customerMove,
@@ -21,9 +21,11 @@ import { isDay } from '../domain/dates.ts';
 import { parsePlainInt } from '../domain/checks.ts';
 import { cancelPage, daysPage, failedPage, notFoundPage, overviewPage, STYLE_HASH, timesPage, tooManyPage, type Notice, type Page } from '../portal/pages.ts';
 import type { Locale } from '../store/settings.ts';
-import { createAuthThrottle } from './auth-throttle.ts';
 import { readBodyText } from './body.ts';
+import { tooManyRequests } from './errors.ts';
+import { createLinkGuard } from './link-guard.ts';
 import { isCanonicalPath } from './handle.ts';
+import { loggedPath } from './logged-path.ts';
 
 /** The headers of every page answer. */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
@@ -39,27 +41,6 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
 const FORM_LIMIT = 8192;
 /** Days offered per page of a move. */
 const DAYS_PER_PAGE = 14;
-
-/** What the access log shows for every path under /manage/: never the token. */
-export const LOGGED_PATH = '/manage/…';
-
-/** True for a loopback peer (a reverse proxy on the same machine). */
-function isLoopback(address: string): boolean {
-  return address.startsWith('127.') || address === '::1' || address.startsWith('::ffff:127.');
-}
-
-/**
- * The customer's address, for the throttle of unknown links: the connection's peer, or, when that is a proxy on the
- * same machine (loopback), the last `X-Forwarded-For` entry: the address the proxy itself saw (earlier entries are
- * whatever the client sent, and could be made up). Without this, every customer behind the proxy would share one
- * address, and 20 bad links a minute from anyone would throttle them all.
- */
-export function clientAddress(event: H3Event): string {
-  const peer = getRequestIP(event) ?? 'unknown';
-  const forwarded = event.req.headers.get('x-forwarded-for');
-  if (!forwarded || !isLoopback(peer)) return peer;
-  return forwarded.split(',').at(-1)!.trim() || peer;
-}
 
 function answer(page: Page, headers: Record<string, string> = {}): Response {
   return new Response(page.html, { status: page.status, statusText: STATUS_CODES[page.status], headers: { ...PAGE_HEADERS, 'x-planner-page': page.status === 404 ? 'not-found' : 'page', ...headers } });
@@ -77,12 +58,14 @@ export interface PortalDoorOptions {
   bodyTimeoutMs: number;
   /** Where a failure is reported (one line, never the token). */
   log: (line: string) => void;
+  /** The client's address, for the throttle of unknown links (src/http/client-address.ts). */
+  clientAddress: (event: H3Event) => string;
 }
 
 /** Returns the handler of every request whose path is `/manage` or under `/manage/`. */
 export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) => Promise<Response> {
   const { ctx, nowMs } = options;
-  const throttle = createAuthThrottle();
+  const guard = createLinkGuard(nowMs);
 
   /** The form token of `action` on the booking as `managed` shows it, for the link `token`. */
   const formToken = (managed: Managed, action: string, token: string, sequence: number) =>
@@ -167,16 +150,14 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
     if (!settings.portal || token === '' || !known || !isCanonicalPath(event)) return notFound();
     if (method !== 'GET' && method !== 'HEAD' && !(method === 'POST' && action !== '')) return notFound();
 
-    // Guessing is throttled per address: after 20 unknown links a minute, 429 until the minute ends (one link
-    // is still looked up every 5 s, so a customer behind the same address gets through with a real one).
-    const address = clientAddress(event);
-    const blockedFor = throttle.blockedFor(address, nowMs());
-    if (blockedFor > 0 && !throttle.probe(address, nowMs())) return answer(tooManyPage(locale, blockedFor), { 'retry-after': String(blockedFor) });
+    // Every link is looked up; an address that sent 20 unknown ones this minute gets 429 for its further unknown
+    // ones (src/http/link-guard.ts says why a real link from there still opens).
     const managed = openManaged(ctx, token);
     if (!managed) {
-      if (blockedFor > 0) return answer(tooManyPage(locale, blockedFor), { 'retry-after': String(blockedFor) });
-      throttle.fail(address, nowMs());
-      return notFound();
+      const throttled = guard.unknown(options.clientAddress(event));
+      if (!throttled) return notFound();
+      const page = tooManyPage(locale, throttled.resetSeconds);
+      return tooManyRequests(throttled, { content: page.html, headers: { ...PAGE_HEADERS, 'x-planner-page': 'page' } });
     }
     const base = `/manage/${token}`;
     if (method === 'POST') return post(managed, base, token, action, event);
@@ -191,7 +172,7 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
     try {
       return await door(event);
     } catch (error) {
-      options.log(`planner: ${event.req.method} ${LOGGED_PATH} failed: ${(error as Error).message}`);
+      options.log(`planner: ${event.req.method} ${loggedPath(event.url.pathname)} failed: ${(error as Error).message}`);
       return answer(failedPage(ctx.settings().locale));
     }
   };

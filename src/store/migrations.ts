@@ -283,5 +283,9 @@ export const migrations: readonly string[] = [
   `
   UPDATE customers SET first_name = '', last_name = '', phone = '', fields = '{}'
   WHERE first_name <> '' OR last_name <> '' OR phone <> '' OR fields <> '{}';
+
+  -- The reverse proxies whose X-Forwarded-For is believed (issue 23): comma-separated addresses or CIDR ranges as
+  -- checkTrustedProxies (domain/proxies.ts) writes them; '' (the default): none, every client is its peer.
+  ALTER TABLE settings ADD COLUMN trusted_proxies TEXT NOT NULL DEFAULT '';
   `,
 ];

@@ -24,6 +24,8 @@ export interface Settings {
   portal: PortalSettings | null;
   /** The key of the page's form tokens (made when the page is first enabled, kept when it is disabled). */
   portalSecret: string | null;
+  /** The reverse proxies whose X-Forwarded-For is believed, as domain/proxies.ts writes them ('' for none). */
+  trustedProxies: string;
 }
 
 /** The self-service page's settings (`planner portal enable`). */
@@ -53,6 +55,7 @@ interface SettingsRow {
   portal_cancel_until: number;
   portal_reschedule: number;
   portal_secret: string | null;
+  trusted_proxies: string;
 }
 
 /** Returns the settings row. */
@@ -73,6 +76,7 @@ export function readSettings(store: Store): Settings {
     reminderOffsets: row.reminder_offsets === '' ? [] : row.reminder_offsets.split(',').map(Number),
     portal: row.portal_url === null ? null : { url: row.portal_url, cancelUntilHours: row.portal_cancel_until, reschedule: row.portal_reschedule === 1 },
     portalSecret: row.portal_secret,
+    trustedProxies: row.trusted_proxies,
   };
 }
 
@@ -124,4 +128,9 @@ export function setPortal(store: Store, portal: PortalSettings | null, newSecret
   store
     .sql('UPDATE settings SET portal_url = ?, portal_cancel_until = ?, portal_reschedule = ?, portal_secret = coalesce(portal_secret, ?) WHERE id = 1')
     .run(portal.url, portal.cancelUntilHours, portal.reschedule ? 1 : 0, newSecret());
+}
+
+/** Sets the trusted reverse proxies (as domain/proxies.ts writes them; '' for none). */
+export function setTrustedProxies(store: Store, proxies: string): void {
+  store.sql('UPDATE settings SET trusted_proxies = ? WHERE id = 1').run(proxies);
 }

@@ -10,7 +10,7 @@ import {
   errorResponse,
   HTTP_ERRORS,
 } from '../../src/http/errors.ts';
-import { rateLimitHeaders, tooManyRequests } from '../../src/http/gates.ts';
+import { rateLimitHeaders, tooManyRequests } from '../../src/http/errors.ts';
 import { ERROR_MAX_LENGTH } from '../../src/schemas/api.ts';
 
 describe('the error table', () => {

@@ -7,6 +7,7 @@ import ICAL from 'ical.js';
 import nodeIcal from 'node-ical';
 import { describe, expect, it } from 'vitest';
 import { api, bookableDb, cli, cliJson, cliOk, serve, snapshot, tempDb } from '../helpers.ts';
+import { expectThrottled } from './throttled.ts';
 
 describe('planner feed url and the feed', () => {
   it('serves the schedule’s bookings to two independent parsers, with 304s, and nothing for a replaced URL', async () => {
@@ -87,10 +88,17 @@ describe('planner feed url and the feed', () => {
     expect(server.output()).not.toContain(url.split('/feed/')[1]!);
     expect(server.output()).toContain('/feed/…');
 
-    // Wrong secrets are throttled per address: 20 a minute (one was the replaced URL above), then 429.
+    // Wrong secrets are throttled per address: 20 a minute (one was the replaced URL above), then 429 (with the
+    // headers every 429 has); the real URL still opens every time, while the guessing goes on (issue 23, finding 5).
     const statuses: number[] = [];
     for (let n = 0; n < 21; n++) statuses.push((await fetch(`${server.url}/feed/${String(n).padStart(43, 'x')}.ics`)).status);
     expect(statuses.slice(0, 19)).toEqual(Array(19).fill(404));
     expect(statuses.slice(19)).toEqual([429, 429]);
+    const throttled = await fetch(`${server.url}/feed/${'y'.repeat(43)}.ics`);
+    expect(await throttled.text()).toBe('Too Many Requests\n');
+    expectThrottled(throttled.headers, 'unknown-link', 20);
+    const mixed: number[] = [];
+    for (let n = 0; n < 20; n++) mixed.push((await fetch(n % 4 === 0 ? rotated : `${server.url}/feed/${String(n).padStart(43, 'z')}.ics`)).status);
+    expect(mixed).toEqual(Array.from({ length: 20 }, (_, n) => (n % 4 === 0 ? 200 : 429)));
   });
 });

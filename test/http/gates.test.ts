@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FAILED_ATTEMPTS_PER_MINUTE } from '../../src/http/auth-throttle.ts';
 import { api, cli, cliJson, cliOk, initDb, serve, tempDb } from '../helpers.ts';
+import { expectThrottled } from './throttled.ts';
 
 const PASSES = '/api/not-a-call'; // behind every gate, then 404: shows the gates let the request through
 
@@ -101,18 +102,13 @@ describe('serve: tokens', () => {
 });
 
 /**
- * Asserts the one shape of every 429 (src/http/gates.ts tooManyRequests): the spec's body, Retry-After in whole
- * seconds within the minute, and the rate-limit fields of `policy` (quota `limit`) with nothing remaining.
+ * Asserts the one shape of every 429 (src/http/errors.ts tooManyRequests): the spec's body, and the headers every
+ * door's 429 has (test/http/throttled.ts).
  */
 function expectTooManyRequests(answer: Awaited<ReturnType<typeof api>>, policy: string, limit: number): void {
   expect(answer.status).toBe(429);
   expect(answer.body).toEqual({ error: 'Too Many Requests' });
-  const retryAfter = Number(answer.headers.get('retry-after'));
-  expect(Number.isInteger(retryAfter)).toBe(true);
-  expect(retryAfter).toBeGreaterThanOrEqual(1);
-  expect(retryAfter).toBeLessThanOrEqual(60);
-  expect(answer.headers.get('ratelimit-policy')).toBe(`"${policy}";q=${limit};w=60`);
-  expect(answer.headers.get('ratelimit')).toBe(`"${policy}";r=0;t=${retryAfter}`);
+  expectThrottled(answer.headers, policy, limit);
   expect(answer.headers.get('cache-control')).toBe('no-store');
 }
 
@@ -159,6 +155,24 @@ describe('serve: rate limit and headers', () => {
     for (let i = 0; i < FAILED_ATTEMPTS_PER_MINUTE; i++) expect((await api(server.url, PASSES, wrong(i))).status).toBe(401);
     const throttled = await api(server.url, '/api/schedules', wrong(FAILED_ATTEMPTS_PER_MINUTE)); // contract-checked
     expectTooManyRequests(throttled, 'failed-token', FAILED_ATTEMPTS_PER_MINUTE);
+  });
+
+  it('counts failed tokens by the X-Forwarded-For of a trusted proxy only (issue 23, finding 6)', async () => {
+    const db = tempDb();
+    await initDb(db);
+    await cliOk(db, 'api', 'enable');
+    await cliJson(db, 'token', 'new');
+    const server = await serve(db);
+    const wrong = (i: number, forwarded: string) => api(server.url, PASSES, `pln_${String(i).padStart(64, 'w')}`, { headers: { 'x-forwarded-for': forwarded } });
+    // Trusted: each client behind the proxy has its own count.
+    await cliOk(db, 'proxy', 'set', '127.0.0.1');
+    for (let i = 0; i < FAILED_ATTEMPTS_PER_MINUTE; i++) expect((await wrong(i, '198.51.100.1')).status).toBe(401);
+    expect((await wrong(20, '198.51.100.1')).status).toBe(429);
+    expect((await wrong(21, '198.51.100.2')).status).toBe(401);
+    // Not trusted (the default): the header is ignored, the peer counts.
+    await cliOk(db, 'proxy', 'set', 'none');
+    for (let i = 22; i < 22 + FAILED_ATTEMPTS_PER_MINUTE; i++) expect((await wrong(i, `198.51.100.${i}`)).status).toBe(401);
+    expect((await wrong(99, '198.51.100.99')).status).toBe(429);
   });
 
   it('sends no CORS headers (also on OPTIONS) and Cache-Control: no-store on API answers', async () => {

@@ -5,6 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bookableDb, cli, cliJson, cliOk, serve, snapshot, tempDb } from '../helpers.ts';
+import { expectThrottled } from '../http/throttled.ts';
 import { book, bookingState, bookWithLink, formFields, icsOf, linkIn, offeredSlots, page, postForm, setup, slotsOf, textOf, type Setup } from './page.ts';
 
 describe('the self-service page, as a customer uses it (real server, SMTP and webhook receiver)', () => {
@@ -195,31 +196,68 @@ describe('the self-service page, as a customer uses it (real server, SMTP and we
 });
 
 describe('the page’s rules on a server of its own', () => {
-  it('unknown links are throttled per address (429 with Retry-After); a real link from there still gets through', async () => {
+  it('unknown links are throttled per address (429); a real link from there always opens, also while someone guesses (issue 23, finding 5)', async () => {
     const s = await setup(); // a server of its own: no failures of other tests counted for this address
     const { link } = await bookWithLink(s, (await slotsOf(s, s.days[1]!))[0]!);
     const unknown = (n: number) => `${s.server.url}/manage/${String(n).padStart(43, 'x')}`;
     const statuses: number[] = [];
     for (let n = 0; n < 20; n++) statuses.push((await page(unknown(n))).status);
     expect(statuses).toEqual(Array(20).fill(404));
-    // Blocked now: one link is still looked up every 5 s, so a real link from this address gets through …
-    expect((await page(link)).status).toBe(200);
-    // … and the next unknown one within those 5 s is not even looked up.
+    // Throttled now: unknown links get 429 (the page's own, with Retry-After and the rate-limit fields every 429 has) …
     const throttled = await page(unknown(20));
     expect(throttled.status).toBe(429);
-    expect(Number(throttled.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expectThrottled(throttled.headers, 'unknown-link', 20);
     expect(throttled.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(textOf(throttled.html)).toContain('Too many invalid links');
-    expect((await page(link)).status).toBe(429);
-
-    // Behind a proxy on this machine every customer arrives from 127.0.0.1: the address that counts is the last
-    // X-Forwarded-For entry (the one the proxy adds); earlier entries are the client's own and do not count.
-    const via = (forwarded: string, n: number) => page(unknown(100 + n), { headers: { 'x-forwarded-for': forwarded } });
-    expect((await via('198.51.100.1', 0)).status).toBe(404);
-    for (let n = 1; n < 20; n++) expect((await via('203.0.113.50, 198.51.100.1', n)).status).toBe(404);
-    expect((await via('198.51.100.1', 20)).status).toBe(429);
-    expect((await via('198.51.100.1, 198.51.100.2', 21)).status).toBe(404); // another customer, though the first entry names the throttled one
+    // … while a guesser goes on from the same address, one after the other and all at once, the real link opens
+    // every time (the probe: 15 of 15 tries got 429 while 40 guesses a second came from the same address).
+    const interleaved: number[] = [];
+    for (let n = 0; n < 60; n++) interleaved.push((await page(n % 4 === 3 ? link : unknown(100 + n))).status);
+    expect(interleaved).toEqual(Array.from({ length: 60 }, (_, n) => (n % 4 === 3 ? 200 : 429)));
+    const together = await Promise.all(Array.from({ length: 45 }, (_, n) => page(n % 9 === 0 ? link : unknown(200 + n))));
+    expect(together.map((one) => one.status)).toEqual(Array.from({ length: 45 }, (_, n) => (n % 9 === 0 ? 200 : 429)));
   });
+
+  it('X-Forwarded-For counts only from a proxy the admin trusts; from a trusted one, each customer is counted apart (issue 23, finding 6)', async () => {
+    const s = await setup();
+    const { link } = await bookWithLink(s, (await slotsOf(s, s.days[1]!))[0]!);
+    const unknown = (n: number) => `${s.server.url}/manage/${String(n).padStart(43, 'x')}`;
+    const via = (forwarded: string, n: number) => page(unknown(n), { headers: { 'x-forwarded-for': forwarded } });
+    // No proxy trusted (the default): a client on this host cannot pick its address with the header. The probe sent
+    // 100 guesses, each naming another address: all 100 got 404, never 429.
+    expect(await cliOk(s.db, 'proxy', 'show')).toMatch(/^Trusted proxies: none\./);
+    const untrusted: number[] = [];
+    for (let n = 0; n < 100; n++) untrusted.push((await via(`198.51.100.${n + 1}`, n)).status);
+    expect(untrusted.filter((status) => status === 404)).toHaveLength(20);
+    expect(untrusted.slice(20)).toEqual(Array(80).fill(429));
+
+    // A proxy on this machine, trusted: the address that counts is the last X-Forwarded-For entry the proxy added;
+    // earlier entries are the client's own and do not count.
+    await cliOk(s.db, 'portal', 'enable', '--url', s.server.url, '--trust-proxy', '127.0.0.1');
+    expect(await cliJson(s.db, 'proxy', 'show', '--json')).toEqual({ trustedProxies: ['127.0.0.1'] });
+    expect((await via('198.51.100.1', 1000)).status).toBe(404);
+    for (let n = 1; n < 20; n++) expect((await via('203.0.113.50, 198.51.100.1', 1000 + n)).status).toBe(404);
+    expect((await via('198.51.100.1', 1020)).status).toBe(429);
+    expect((await via('198.51.100.1, 198.51.100.2', 1021)).status).toBe(404); // another customer, though the first entry names the throttled one
+    expect((await page(link, { headers: { 'x-forwarded-for': '198.51.100.1' } })).status).toBe(200);
+    // A chain of two trusted proxies: the client is the first address from the right that is not one of them.
+    await cliOk(s.db, 'proxy', 'set', '127.0.0.1,10.0.0.0/8');
+    expect((await via('198.51.100.1, 10.1.2.3', 1022)).status).toBe(429);
+    expect((await via('198.51.100.3, 10.1.2.3', 1023)).status).toBe(404);
+
+    // Bad lists: one line, exit 1, nothing changed.
+    const before = snapshot(s.db);
+    for (const bad of [['proxy', 'set', '127.0.0.300'], ['proxy', 'set', '10.0.0.0/33'], ['portal', 'enable', '--url', s.server.url, '--trust-proxy', 'proxy.example']]) {
+      const refused = await cli(s.db, ...bad);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/is not an IP address or CIDR range \(examples: 127\.0\.0\.1, ::1, 10\.0\.0\.0\/8; none to trust no proxy\)\n$/);
+      expect(refused.stderr.split('\n')).toHaveLength(2);
+    }
+    expect(snapshot(s.db)).toEqual(before);
+    await cliOk(s.db, 'proxy', 'set', 'none');
+    expect((await via('198.51.100.77', 1024)).status).toBe(429); // 127.0.0.1 again, throttled since the first part
+  });
+
   it('after the --cancel-until deadline: no forms, a clear text, and a POST is refused with nothing changed', async () => {
     const s = await setup();
     // The first time tomorrow is less than 48 h ahead.

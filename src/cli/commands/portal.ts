@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { checkCancelUntil, disablePortal, enablePortal, portalStatus } from '../../app/portal.ts';
 import { invalid } from '../../errors.ts';
+import { checkProxyList, trustProxies } from '../../app/proxies.ts';
 import { print, printJson, readContext, withContext } from '../shared.ts';
+import { proxyLine } from './proxy.ts';
 
 function onOff(text: string): boolean {
   if (text === 'on') return true;
@@ -22,12 +24,20 @@ export function registerPortal(program: Command): void {
     .requiredOption('--url <public-url>', 'the public https address that reaches `planner serve` (http only for loopback), e.g. https://booking.praxis.example')
     .option('--cancel-until <hours>', 'customers may cancel or move until this many hours before the start (default 24)')
     .option('--reschedule <on|off>', 'offer moving to another free time (default on); cancelling is always offered')
-    .action(async (options: { url: string; cancelUntil?: string; reschedule?: string }, command: Command) => {
+    .option('--trust-proxy <addresses>', 'the reverse proxies whose X-Forwarded-For is believed, e.g. 127.0.0.1 (as `planner proxy set`; default none)')
+    .action(async (options: { url: string; cancelUntil?: string; reschedule?: string; trustProxy?: string }, command: Command) => {
       const cancelUntilHours = options.cancelUntil === undefined ? undefined : checkCancelUntil(options.cancelUntil);
       const reschedule = options.reschedule === undefined ? undefined : onOff(options.reschedule);
-      const enabled = await withContext(command, (ctx) => enablePortal(ctx, { url: options.url, cancelUntilHours, reschedule }));
+      const trustProxy = options.trustProxy === undefined ? undefined : checkProxyList(options.trustProxy, '--trust-proxy');
+      const { enabled, proxies } = await withContext(command, (ctx) =>
+        ctx.store.tx(() => ({
+          enabled: enablePortal(ctx, { url: options.url, cancelUntilHours, reschedule }),
+          proxies: trustProxy === undefined ? undefined : trustProxies(ctx, trustProxy, '--trust-proxy'),
+        })),
+      );
       print(
         `Self-service page enabled at ${enabled.url}/manage/…: customers may cancel${enabled.reschedule ? ' or move' : ''} until ${enabled.cancelUntilHours} h before the start.`,
+        ...(proxies ? [proxyLine(proxies)] : []),
         'Mails sent from now on carry the link. Route /manage/ to planner in the reverse proxy (README: "Reverse proxy"), then check with planner doctor --url.',
       );
     });

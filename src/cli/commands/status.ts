@@ -53,6 +53,7 @@ export function registerStatus(program: Command): void {
           `mail         ${mailLine(status.mail)}`,
           `reminders    ${status.reminderOffsets.length ? `${formatOffsets(status.reminderOffsets)} before each appointment` : 'off (planner reminders set)'}`,
           `page         ${status.portal ? `on at ${status.portal.url}/manage/… · cancel${status.portal.reschedule ? ' or move' : ''} until ${status.portal.cancelUntilHours} h before` : 'off (planner portal enable)'}`,
+          `proxies      ${status.trustedProxies.length ? `${status.trustedProxies.join(', ')} trusted for X-Forwarded-For` : 'none trusted: X-Forwarded-For is ignored (planner proxy set)'}`,
           ...webhookLines(status.webhooks),
           `data         ${counts.schedules} schedule(s), ${counts.reasons} reason(s), ${counts.fields} form field(s), ${counts.customers} customer(s), ${counts.bookings} booking(s) (${counts.upcoming} upcoming)`,
         );

@@ -1,0 +1,31 @@
+/**
+ * The path as the access log (and an error line) shows it: a page link's token and a feed's secret are keys to a
+ * customer's data and never logged (issue 23, finding 11). A path is masked by what it could hold, not by how it is
+ * written: any case, doubled slashes and percent-encoding (`/MANAGE/<token>`, `//feed/<secret>.ics`, `/%6Danage/…`).
+ */
+
+/** A run of characters as long as a token could be (tokens and secrets are 43 base64url characters). */
+const SECRET_RUN = /[A-Za-z0-9_-]{32,}/;
+
+/** Returns `segment` percent-decoded where it can be (a malformed escape stays as written). */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * Returns what the log shows of `path`: `/manage/…` or `/feed/…` for every path whose first segment names one of
+ * those doors in any case or encoding, and elsewhere the path with every segment that could hold a secret as `…`.
+ */
+export function loggedPath(path: string): string {
+  const door = decoded(path).split('/').find((segment) => segment !== '')?.toLowerCase();
+  if (door === 'manage') return '/manage/…';
+  if (door === 'feed') return '/feed/…';
+  return path
+    .split('/')
+    .map((segment) => (SECRET_RUN.test(decoded(segment)) || SECRET_RUN.test(segment) ? '…' : segment))
+    .join('/');
+}
