@@ -119,7 +119,7 @@ describe('README admin guide: reminders, the self-service page, buffers and the 
     await bookableDb(db);
     const env = newcomerEnv({ PLANNER_DB: db });
     const outputs: string[] = [];
-    for (const section of ['Reminders', 'The self-service page', 'Buffers between appointments', 'Calendar feed for the practitioner']) {
+    for (const section of ['Reminders', 'The self-service page', 'Buffers between appointments', 'Reverse proxy: pass the Authorization header', 'Calendar feed for the practitioner']) {
       for (const line of commandsOf(readmeBlock(section, 'sh'))) {
         const result = await run('sh', ['-c', line], { cwd: ROOT, env }).catch((error: { stderr: string }) => {
           throw new Error(`README line failed: ${line}\n${error.stderr}`);
@@ -131,6 +131,7 @@ describe('README admin guide: reminders, the self-service page, buffers and the 
     expect(await cliJson(db, 'reminders', 'show', '--json')).toMatchObject({ minutes: [1440, 120] });
     expect(await cliJson(db, 'portal', 'status', '--json')).toEqual({ enabled: true, url: 'https://booking.praxis.example', cancelUntilHours: 24, reschedule: true });
     expect((await cliJson(db, 'reason', 'list', '1', '--json'))[0]).toMatchObject({ bufferBeforeMinutes: 5, bufferAfterMinutes: 10 });
+    expect(await cliJson(db, 'proxy', 'show', '--json')).toEqual({ trustedProxies: ['127.0.0.1', '::1'] });
     const [made, rotated] = outputs.slice(-2).map((output) => output.split('\n')[0]!);
     expect(made).toMatch(/^https:\/\/booking\.praxis\.example\/feed\/[A-Za-z0-9_-]{43}\.ics$/); // as the comment says
     expect(rotated).toMatch(/^https:\/\/booking\.praxis\.example\/feed\/[A-Za-z0-9_-]{43}\.ics$/);
