@@ -7,7 +7,7 @@ import { lookAhead } from '../domain/availability.ts';
 import { AppError, invalid } from '../errors.ts';
 import { feedIcs } from '../mail/calendar.ts';
 import { feedBookings } from '../store/bookings.ts';
-import { feedMadeAt, rotateFeedSecret, scheduleOfFeed } from '../store/feeds.ts';
+import { feedMadeAt, markFeedServed, openFeed, rotateFeedSecret } from '../store/feeds.ts';
 import { findSchedule } from '../store/schedules.ts';
 import { getSchedule } from './schedules.ts';
 import { unixSeconds, type AppContext } from './context.ts';
@@ -36,33 +36,45 @@ export function makeFeedUrl(ctx: AppContext, scheduleId: number, options: { rota
   });
 }
 
-/** A feed as served: its iCalendar text, a strong ETag of it, and when its newest change was made. */
+/** A feed as served: its iCalendar text, a strong ETag of it, and since when this very text has been served. */
 export interface Feed {
   ics: string;
   etag: string;
-  lastModified: Date;
+  /**
+   * The Last-Modified date: when the feed first served this text (issue 23, finding 8: any change of the text moves
+   * it, not only a booking's). Undefined when it cannot be given truthfully: when it would lie in the future (two
+   * texts within one second: each later text is dated at least a second after the one before, so a client holding
+   * the older date never gets a 304 for the newer text) or could not be recorded (the file is read-only or full).
+   */
+  lastModified: Date | undefined;
 }
 
 /**
  * Returns the feed a secret opens, or undefined (an unknown, replaced or malformed secret): the schedule's bookings
- * from 30 days back to the end of its look-ahead, cancelled ones as STATUS:CANCELLED. One indexed range query.
+ * from 30 days back to the end of its look-ahead, cancelled ones as STATUS:CANCELLED. One indexed range query, and a
+ * write only when the text differs from the one last served.
  */
 export function feedOf(ctx: AppContext, secret: string): Feed | undefined {
-  const scheduleId = scheduleOfFeed(ctx.store, secret);
-  if (scheduleId === undefined) return undefined;
+  const opened = openFeed(ctx.store, secret);
+  if (opened === undefined) return undefined;
   const settings = requireConfigured(ctx);
-  const schedule = findSchedule(ctx.store, scheduleId);
+  const schedule = findSchedule(ctx.store, opened.scheduleId);
   if (!schedule) return undefined;
+  const nowMs = ctx.now().getTime();
   const now = unixSeconds(ctx.now());
   const window = lookAhead({ zone: settings.timeZone, now, rules: schedule });
-  const rows = feedBookings(ctx.store, scheduleId, now - FEED_PAST_DAYS * 86_400, window.to);
+  const rows = feedBookings(ctx.store, opened.scheduleId, now - FEED_PAST_DAYS * 86_400, window.to);
   const events = rows.map((row) => ({ ...row, changedAt: Math.floor(Date.parse(row.changedAt) / 1000) }));
   const ics = feedIcs(`${settings.practiceName} – ${schedule.name}`, events);
-  // A loop, not Math.max(...events): a feed can hold more events than a call may take arguments.
-  const newest = events.reduce((latest, event) => Math.max(latest, event.changedAt), Date.parse(settings.configuredAt ?? '1970-01-01T00:00:00Z') / 1000);
-  return {
-    ics,
-    etag: `"${createHash('sha256').update(ics).digest('base64url').slice(0, 27)}"`,
-    lastModified: new Date(Math.floor(newest) * 1000),
-  };
+  const etag = `"${createHash('sha256').update(ics).digest('base64url').slice(0, 27)}"`;
+  let since = opened.servedSince;
+  if (opened.servedEtag !== etag || since === null) {
+    try {
+      since = markFeedServed(ctx.store, opened.scheduleId, etag, Math.max(nowMs, (since ?? -Infinity) + 1000));
+    } catch {
+      since = null; // not recorded: served with its ETag only
+    }
+  }
+  const lastModified = since !== null && Math.floor(since / 1000) <= Math.floor(nowMs / 1000) ? new Date(Math.floor(since / 1000) * 1000) : undefined;
+  return { ics, etag, lastModified };
 }

@@ -16,6 +16,18 @@ const HEADERS = { 'referrer-policy': 'no-referrer', 'x-content-type-options': 'n
 /** The headers of the feed's error answers (plain text, the texts of src/http/errors.ts). */
 const ERROR_HEADERS = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...HEADERS };
 
+/**
+ * True when the client's copy is current (RFC 9110 §13.2.2, for GET and HEAD): `If-None-Match`, when sent, decides
+ * alone (weak comparison, §8.8.3.2; `*` matches, as the feed exists: §13.1.2); otherwise `If-Modified-Since`, when
+ * it is a valid date and the feed has a Last-Modified.
+ */
+function isFresh(request: Headers, etag: string, lastModified: Date | undefined): boolean {
+  const noneMatch = request.get('if-none-match');
+  if (noneMatch !== null) return noneMatch.split(',').some((tag) => tag.trim() === '*' || tag.trim().replace(/^W\//, '') === etag);
+  const since = Date.parse(request.get('if-modified-since') ?? '');
+  return lastModified !== undefined && !Number.isNaN(since) && since >= lastModified.getTime();
+}
+
 /** Returns the handler of every request whose path is under `/feed/`. */
 export function createFeedDoor(options: { ctx: AppContext; nowMs: () => number; log: (line: string) => void; clientAddress: (event: H3Event) => string }) {
   const { ctx, nowMs } = options;
@@ -39,16 +51,12 @@ export function createFeedDoor(options: { ctx: AppContext; nowMs: () => number; 
     }
     const headers = {
       etag: feed.etag,
-      'last-modified': feed.lastModified.toUTCString(),
+      ...(feed.lastModified ? { 'last-modified': feed.lastModified.toUTCString() } : {}),
       // The URL is a key to customer data: no shared cache may keep it, and the app asks again each time.
       'cache-control': 'private, no-cache',
       ...HEADERS,
     };
-    const match304 = event.req.headers.get('if-none-match');
-    const since = event.req.headers.get('if-modified-since');
-    const fresh =
-      match304 !== null ? match304.split(',').some((tag) => tag.trim().replace(/^W\//, '') === feed.etag) : since !== null && Date.parse(since) >= feed.lastModified.getTime();
-    if (fresh) return new Response(null, { status: 304, statusText: STATUS_CODES[304], headers });
+    if (isFresh(event.req.headers, feed.etag, feed.lastModified)) return new Response(null, { status: 304, statusText: STATUS_CODES[304], headers });
     return new Response(feed.ics, { status: 200, statusText: STATUS_CODES[200], headers: { 'content-type': 'text/calendar; charset=utf-8', ...headers } });
   };
 }

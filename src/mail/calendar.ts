@@ -2,14 +2,23 @@
 import type { FeedRow } from '../store/bookings.ts';
 import type { BookingFacts } from './messages.ts';
 
-/** Returns text escaped for an iCalendar TEXT value (RFC 5545 §3.3.11). */
-function icsText(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
+/** Every line break a value can hold: CRLF, CR, LF, NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR. */
+const LINE_BREAKS = /\r\n|[\r\n\u0085\u2028\u2029]/g;
+/** The control characters RFC 5545 allows in no TEXT value (all of C0 but tab, and DEL), once line breaks are out. */
+const ICS_CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/g;
+
+/**
+ * Returns text escaped for an iCalendar TEXT value (RFC 5545 §3.3.11): backslash, `;` and `,` escaped, every kind of
+ * line break written `\n` (issue 23, finding 10: a bare CR in a name had reached SUMMARY raw), and any other control
+ * character as U+FFFD. Used for every TEXT property of the mails' `.ics` and of the feed.
+ */
+export function icsText(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(LINE_BREAKS, '\\n').replace(ICS_CONTROL, '\ufffd');
 }
 
-/** Returns a quoted iCalendar parameter value (no quotes, control characters or line breaks inside). */
-function icsParam(text: string): string {
-  return `"${text.replace(/["\u0000-\u001f\u007f]/g, ' ')}"`;
+/** Returns a quoted iCalendar parameter value (no quotes, control characters or line breaks of any kind inside). */
+export function icsParam(text: string): string {
+  return `"${text.replace(/["\u0000-\u001f\u007f\u0085\u2028\u2029]/g, ' ')}"`;
 }
 
 /** Returns `line` folded at 75 octets with CRLF + space (RFC 5545 §3.1), never splitting a UTF-8 character. */

@@ -30,8 +30,30 @@ export function feedMadeAt(store: Store, scheduleId: number): string | undefined
   return (store.sql('SELECT created_at FROM feeds WHERE schedule_id = ?').get(scheduleId) as { created_at: string } | undefined)?.created_at;
 }
 
-/** Returns the schedule a secret opens, or undefined for a secret of another shape or one not (or no longer) valid. */
-export function scheduleOfFeed(store: Store, secret: string): number | undefined {
+/** A schedule's feed as the secret opens it, with the body it last served. */
+export interface OpenedFeed {
+  scheduleId: number;
+  /** The ETag of the body last served, and since when (Unix ms) it has been served; null before the first. */
+  servedEtag: string | null;
+  servedSince: number | null;
+}
+
+/** Returns the feed a secret opens, or undefined for a secret of another shape or one not (or no longer) valid. */
+export function openFeed(store: Store, secret: string): OpenedFeed | undefined {
   if (!FEED_SECRET.test(secret)) return undefined;
-  return (store.sql('SELECT schedule_id FROM feeds WHERE secret_hash = ?').get(hashOf(secret)) as { schedule_id: number } | undefined)?.schedule_id;
+  const row = store.sql('SELECT schedule_id, served_etag, served_since FROM feeds WHERE secret_hash = ?').get(hashOf(secret)) as
+    | { schedule_id: number; served_etag: string | null; served_since: number | null }
+    | undefined;
+  return row && { scheduleId: row.schedule_id, servedEtag: row.served_etag, servedSince: row.served_since };
+}
+
+/**
+ * Records that the schedule's feed serves the body `etag` since `since` (Unix ms), unless it already does (another
+ * server got there first). Returns since when the feed serves that body.
+ */
+export function markFeedServed(store: Store, scheduleId: number, etag: string, since: number): number {
+  return store.tx(() => {
+    store.sql('UPDATE feeds SET served_etag = ?, served_since = ? WHERE schedule_id = ? AND served_etag IS NOT ?').run(etag, since, scheduleId, etag);
+    return (store.sql('SELECT served_since FROM feeds WHERE schedule_id = ?').get(scheduleId) as { served_since: number }).served_since;
+  });
 }

@@ -287,5 +287,10 @@ export const migrations: readonly string[] = [
   -- The reverse proxies whose X-Forwarded-For is believed (issue 23): comma-separated addresses or CIDR ranges as
   -- checkTrustedProxies (domain/proxies.ts) writes them; '' (the default): none, every client is its peer.
   ALTER TABLE settings ADD COLUMN trusted_proxies TEXT NOT NULL DEFAULT '';
+
+  -- The feed's body as last served (issue 23): its ETag, and since when (ms) it has been served, which is the
+  -- feed's Last-Modified. Whatever changes the body (a booking, a reason's name, the window moving on), the date moves.
+  ALTER TABLE feeds ADD COLUMN served_etag TEXT;
+  ALTER TABLE feeds ADD COLUMN served_since INTEGER;
   `,
 ];

@@ -5,6 +5,7 @@
  */
 import ICAL from 'ical.js';
 import nodeIcal from 'node-ical';
+import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { api, bookableDb, cli, cliJson, cliOk, serve, snapshot, tempDb } from '../helpers.ts';
 import { expectThrottled } from './throttled.ts';
@@ -100,5 +101,62 @@ describe('planner feed url and the feed', () => {
     const mixed: number[] = [];
     for (let n = 0; n < 20; n++) mixed.push((await fetch(n % 4 === 0 ? rotated : `${server.url}/feed/${String(n).padStart(43, 'z')}.ics`)).status);
     expect(mixed).toEqual(Array.from({ length: 20 }, (_, n) => (n % 4 === 0 ? 200 : 429)));
+  });
+
+  it('a reason renamed: a client with only If-Modified-Since gets the new text (issue 23, finding 8)', async () => {
+    const db = tempDb();
+    const token = await bookableDb(db);
+    const server = await serve(db, {}, ['--log', 'off']);
+    const url = (await cliOk(db, 'feed', 'url', '1', '--url', server.url)).split('\n')[0]!;
+    const days = (await api(server.url, '/api/days?schedule=1&reason=1', token)).body.data as string[];
+    const slot = ((await api(server.url, `/api/slots?schedule=1&reason=1&day=${days[1]}`, token)).body.data as string[])[0]!;
+    const submission = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
+    const body = JSON.stringify({ schedule: 1, reason: 1, slot, submission });
+    expect((await api(server.url, '/api/bookings', token, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status).toBe(201);
+    const first = await fetch(url);
+    expect(await first.text()).toContain('Check-up – Ada Lovelace');
+    const lastModified = first.headers.get('last-modified')!;
+    expect((await fetch(url, { headers: { 'if-modified-since': lastModified } })).status).toBe(304);
+    await cliOk(db, 'reason', 'set', '1', '--name', 'Follow-up');
+    const renamed = await fetch(url, { headers: { 'if-modified-since': lastModified } });
+    expect(renamed.status).toBe(200); // was 304: the old name kept
+    expect(await renamed.text()).toContain('Follow-up');
+    const now = renamed.headers.get('last-modified'); // none when the rename came within the same second
+    if (now !== null) expect(Date.parse(now)).toBeGreaterThan(Date.parse(lastModified));
+    expect((await fetch(url, { headers: { 'if-none-match': '*' } })).status).toBe(304); // finding 9
+  });
+
+  it('writes every line break of a value as \\n in the feed and the mails’ .ics: no bare CR or LF (issue 23, finding 10)', async () => {
+    const db = tempDb();
+    const token = await bookableDb(db);
+    await cliOk(db, 'field', 'set', 'first_name', '--form', 'textarea');
+    await cliOk(db, 'field', 'set', 'last_name', '--form', 'textarea');
+    const server = await serve(db, {}, ['--log', 'off']);
+    const url = (await cliOk(db, 'feed', 'url', '1', '--url', server.url)).split('\n')[0]!;
+    const days = (await api(server.url, '/api/days?schedule=1&reason=1', token)).body.data as string[];
+    const slot = ((await api(server.url, `/api/slots?schedule=1&reason=1&day=${days[1]}`, token)).body.data as string[])[0]!;
+    const firstName = 'Eve\rX-INJECTED:cr';
+    const lastName = 'A\nX-INJECTED:lf\r\nB\u2028C\u2029D\u0085E';
+    const booked = await api(server.url, '/api/bookings', token, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ schedule: 1, reason: 1, slot, submission: { first_name: firstName, last_name: lastName, email: 'eve@example.com' } }),
+    });
+    expect(booked.status).toBe(201);
+    const feed = await (await fetch(url)).text();
+    const handle = new DatabaseSync(db, { readOnly: true, timeout: 5000 });
+    const mails = handle.prepare('SELECT kind, body FROM outbox WHERE booking_id = ?').all(booked.body.booking_id) as { kind: string; body: string }[];
+    handle.close();
+    const confirmation = JSON.parse(mails.find((mail) => mail.kind === 'confirmation')!.body).ics as string;
+    for (const ics of [feed, confirmation]) {
+      expect(ics.replace(/\r\n/g, '')).not.toMatch(/[\r\n\u0085\u2028\u2029]/); // every line ends CRLF, and nothing else breaks one
+      expect(ics.split('\r\n').some((line) => line.startsWith('X-INJECTED'))).toBe(false);
+    }
+    const event = new ICAL.Component(ICAL.parse(feed)).getFirstSubcomponent('vevent')!;
+    expect(event.getFirstPropertyValue('summary')).toBe('Check-up – Eve\nX-INJECTED:cr A\nX-INJECTED:lf\nB\nC\nD\nE');
+    const parsed = Object.values(nodeIcal.sync.parseICS(feed)).find((entry) => entry?.type === 'VEVENT') as { summary: string };
+    expect(parsed.summary).toContain('Eve');
+    const attendee = new ICAL.Component(ICAL.parse(confirmation)).getFirstSubcomponent('vevent')!.getFirstProperty('attendee')!;
+    expect(attendee.getParameter('cn')).toBe('Eve X-INJECTED:cr A X-INJECTED:lf  B C D E');
   });
 });
