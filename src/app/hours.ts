@@ -35,7 +35,7 @@ export function addClosure(ctx: AppContext, scheduleId: number, fromDay: string,
     if (!isDay(day)) throw invalid(`"${day}" is not a calendar day YYYY-MM-DD`);
   }
   if (last < fromDay) throw invalid(`the closure ends (${last}) before it starts (${fromDay})`);
-  if (!isNote(note)) throw invalid('the note must be at most 500 characters, without text-direction controls');
+  if (!isNote(note)) throw invalid('the note must be at most 500 characters, without control characters or text-direction controls');
   return ctx.store.tx(() => {
     getSchedule(ctx, scheduleId);
     return insertClosure(ctx.store, { scheduleId, fromDay, toDay: last, note: note.trim() });

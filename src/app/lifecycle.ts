@@ -73,7 +73,7 @@ function requireSequence(found: Booking, expected: number | undefined): void {
 export function cancelBooking(ctx: AppContext, idOrReference: string, options: { reason?: string; notify: boolean } & ChangeBy): Booking {
   const settings = requireConfigured(ctx);
   const reason = options.reason?.trim() || null;
-  if (reason !== null && !isNote(reason, true)) throw invalid('--reason must be one line of at most 500 characters, without text-direction controls');
+  if (reason !== null && !isNote(reason, true)) throw invalid('--reason must be one line of at most 500 characters, without control characters or text-direction controls');
   const now = ctx.now();
   const at = now.toISOString();
   return inBookingTransaction(ctx, 'the booking could not be cancelled', () => {

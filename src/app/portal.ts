@@ -10,6 +10,8 @@ import { isSlotText } from '../domain/dates.ts';
 import { AppError, invalid } from '../errors.ts';
 import type { FreeSlot } from '../domain/availability.ts';
 import { findBooking, type Booking } from '../store/bookings.ts';
+import { findReason } from '../store/reasons.ts';
+import { findSchedule } from '../store/schedules.ts';
 import { bookingOfManageToken } from '../store/manage-links.ts';
 import { setPortal, type PortalSettings } from '../store/settings.ts';
 import { availableDays, availableSlots } from './availability.ts';
@@ -91,8 +93,13 @@ export interface Managed {
   state: ManagedState;
   /** The last instant (Unix seconds) a change is possible: the start minus `--cancel-until`. */
   deadline: number;
-  /** True when the page offers a move (`--reschedule on`) and the state is open. */
+  /** True when the page offers a move: `--reschedule on`, the state is open, and the booking's schedule and reason still exist. */
   mayMove: boolean;
+  /**
+   * False when the booking's schedule or reason was removed (`remove --force`, issue 23 finding 4): it keeps its
+   * time and can be cancelled, but there is nothing to move it to.
+   */
+  movable: boolean;
 }
 
 function stateOf(booking: Booking, deadline: number, now: number): ManagedState {
@@ -115,7 +122,9 @@ export function openManaged(ctx: AppContext, token: string): Managed | undefined
   const configured = requireConfigured(ctx) as ConfiguredSettings & { portal: PortalSettings };
   const deadline = booking.startAt - settings.portal.cancelUntilHours * 3600;
   const state = stateOf(booking, deadline, now);
-  return { booking, settings: configured, state, deadline, mayMove: state === 'open' && settings.portal.reschedule };
+  const reason = findReason(ctx.store, booking.reasonId);
+  const movable = findSchedule(ctx.store, booking.scheduleId) !== undefined && reason?.scheduleId === booking.scheduleId;
+  return { booking, settings: configured, state, deadline, mayMove: state === 'open' && settings.portal.reschedule && movable, movable };
 }
 
 /** Why the page did not make a change. */
@@ -126,7 +135,9 @@ export type Refusal =
   | 'changed' // the form was for an earlier state of the booking (sent twice, another tab, the admin changed it)
   | 'taken' // the new time is no longer free
   | 'no-reschedule' // moving is switched off
-  | 'bad-input'; // a reason too long, a slot that is not one
+  | 'not-movable' // the booking's schedule or reason was removed: cancelling only
+  | 'bad-reason' // a cancel reason too long, or with control characters
+  | 'bad-input'; // a slot that is not one
 
 export type Outcome = { ok: true; booking: Booking } | { ok: false; refusal: Refusal };
 
@@ -151,7 +162,8 @@ function change(managed: Managed, run: () => Booking): Outcome {
 export function customerCancel(ctx: AppContext, managed: Managed, sequence: number, reason: string): Outcome {
   // A text box sends line breaks as typed: they become spaces (the reason is one line in mails and lists).
   const text = reason.replace(new RegExp(`${LINE_BREAK.source}+`, 'g'), ' ').trim();
-  if (text !== '' && !isNote(text, true)) return { ok: false, refusal: 'bad-input' };
+  // Control characters (ESC, BEL, NUL, …) are refused, as in every form value: they drive terminals (issue 23).
+  if (text !== '' && !isNote(text, true)) return { ok: false, refusal: 'bad-reason' };
   return change(managed, () =>
     cancelBooking(ctx, managed.booking.reference, { reason: text || undefined, notify: true, actor: 'customer', expectedSequence: sequence }),
   );
@@ -162,7 +174,7 @@ export function customerCancel(ctx: AppContext, managed: Managed, sequence: numb
  * without `--force`: the schedule's notice, look-ahead, hours, closures and capacity, the booking itself not counted.
  */
 export function customerMove(ctx: AppContext, managed: Managed, sequence: number, slot: string): Outcome {
-  if (managed.state === 'open' && !managed.mayMove) return { ok: false, refusal: 'no-reschedule' };
+  if (managed.state === 'open' && !managed.mayMove) return { ok: false, refusal: managed.movable ? 'no-reschedule' : 'not-movable' };
   if (!isSlotText(slot)) return { ok: false, refusal: 'bad-input' };
   return change(managed, () => moveBooking(ctx, managed.booking.reference, slot, { notify: true, force: false, actor: 'customer', expectedSequence: sequence }));
 }

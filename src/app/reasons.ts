@@ -1,6 +1,6 @@
 import { AppError, invalid, notFound } from '../errors.ts';
 import { countFutureBookings } from '../store/bookings.ts';
-import { BUFFER_MAX_MINUTES, DESCRIPTION_MAX_LENGTH, DIRECTION_CONTROL, DURATION_MAX_MINUTES, nameMessage } from '../domain/checks.ts';
+import { BUFFER_MAX_MINUTES, CONTROL, DESCRIPTION_MAX_LENGTH, DIRECTION_CONTROL, DURATION_MAX_MINUTES, nameMessage } from '../domain/checks.ts';
 import { moveTo } from '../domain/lists.ts';
 import {
   findReason,
@@ -19,6 +19,7 @@ import { checkName, checkWhole, getSchedule } from './schedules.ts';
 function checkDescription(value: string): string {
   if (value.length > DESCRIPTION_MAX_LENGTH) throw invalid(`description must be at most ${DESCRIPTION_MAX_LENGTH} characters`, 'description');
   if (DIRECTION_CONTROL.test(value)) throw invalid(nameMessage('description', 'direction control'), 'description');
+  if (CONTROL.test(value)) throw invalid('description must not contain control characters (line breaks and tabs are fine)', 'description');
   return value.trim();
 }
 

@@ -22,8 +22,11 @@ export const LINE_BREAK = /[\r\n\u0085\u2028\u2029]/;
  */
 export const DIRECTION_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
 
-/** Control characters other than line breaks and tab. */
-export const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+/**
+ * Control characters other than line breaks and tab: C0 (ESC, BEL, NUL, backspace, …), DEL, and C1 but NEL (U+009B is
+ * a CSI some terminals obey). They drive terminals and have no place in a name, a note or a value.
+ */
+export const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u0084\u0086-\u009f]/;
 
 /** What can be wrong with a name. */
 export type NameProblem = 'empty' | 'too long' | 'not one line' | 'direction control';
@@ -61,9 +64,12 @@ export const STEP_MIN_MINUTES = 1;
 /** Longest free-text note: a closure's note, a cancellation's reason. */
 export const NOTE_MAX_LENGTH = 500;
 
-/** Returns true for a note of at most 500 characters without direction controls; with `oneLine`, also without a line break. */
+/**
+ * Returns true for a note of at most 500 characters without control characters (issue 23: a cancel reason had
+ * kept ESC, BEL and NUL) or direction controls; with `oneLine`, also without a line break.
+ */
 export function isNote(text: string, oneLine = false): boolean {
-  return text.length <= NOTE_MAX_LENGTH && !DIRECTION_CONTROL.test(text) && !(oneLine && LINE_BREAK.test(text));
+  return text.length <= NOTE_MAX_LENGTH && !CONTROL.test(text) && !DIRECTION_CONTROL.test(text) && !(oneLine && LINE_BREAK.test(text));
 }
 
 /**

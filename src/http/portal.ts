@@ -108,7 +108,7 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
       return daysPage(managed, base, days.slice(0, DAYS_PER_PAGE), days[DAYS_PER_PAGE]);
     }
     // Nothing to do there (any more): the booking as it stands, and why.
-    const why = action === 'reschedule' && managed.state === 'open' ? 'no-reschedule' : managed.state === 'open' ? undefined : managed.state;
+    const why = managed.state !== 'open' ? managed.state : action !== 'reschedule' ? undefined : managed.movable ? 'no-reschedule' : 'not-movable';
     return overviewPage(managed, base, notice ?? (action && why ? { kind: 'refused', why } : undefined), status);
   };
 
@@ -129,13 +129,15 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
     // Refused: the page as it stands now (re-read: the refusal may be because it changed), with the reason.
     const now = openManaged(ctx, token) ?? managed;
     const notice: Notice = { kind: 'refused', why: outcome.refusal };
-    const status = outcome.refusal === 'bad-input' ? 400 : 409;
-    if (outcome.refusal === 'taken') {
+    const status = outcome.refusal === 'bad-input' || outcome.refusal === 'bad-reason' ? 400 : 409;
+    if (outcome.refusal === 'taken' && now.mayMove) {
       const day = (form.get('slot') ?? '').slice(0, 10);
       return answer(timesPage(now, base, day, slotsToMoveTo(ctx, now, day), formOf(now, 'reschedule', token), notice, status));
     }
-    if (outcome.refusal === 'bad-input' && action === 'cancel' && now.state === 'open') return answer(cancelPage(now, base, formOf(now, 'cancel', token), notice, status));
-    return answer(overviewPage(now, base, notice, status));
+    if (outcome.refusal === 'bad-reason' && now.state === 'open') return answer(cancelPage(now, base, formOf(now, 'cancel', token), notice, status));
+    // A time refused as taken while the reason or schedule went away meanwhile: nothing to move to any more.
+    const shown: Notice = outcome.refusal === 'taken' && now.state === 'open' && !now.movable ? { kind: 'refused', why: 'not-movable' } : notice;
+    return answer(overviewPage(now, base, shown, status));
   };
 
   const door = (event: H3Event): Promise<Response> | Response => {
