@@ -56,6 +56,28 @@ export interface ChangeBy {
    * back button) makes one change. Checked under the write lock.
    */
   expectedSequence?: number;
+  /**
+   * For the customer's page: the change is allowed only until this many hours before the start (`--cancel-until`),
+   * and never once it has begun. Checked under the write lock, against the clock read there, so a form whose body
+   * arrived after the deadline changes nothing, whenever its headers came (issue 23, finding 7).
+   */
+  untilHoursBefore?: number;
+}
+
+/** Thrown when a change comes after the page's deadline or the start: nothing was changed. */
+export class TooLate extends AppError {
+  readonly why: 'past-deadline' | 'started';
+  constructor(why: 'past-deadline' | 'started', reference: string) {
+    super('conflict', `booking ${reference}: too late to change it (${why})`);
+    this.why = why;
+  }
+}
+
+/** Throws TooLate when `now` (Unix seconds, read under the write lock) is past what `by` allows for `found`. */
+function requireInTime(found: Booking, by: ChangeBy, now: number): void {
+  if (by.untilHoursBefore === undefined) return;
+  if (now >= found.startAt) throw new TooLate('started', found.reference);
+  if (now > found.startAt - by.untilHoursBefore * 3600) throw new TooLate('past-deadline', found.reference);
 }
 
 /** Throws `conflict` when the booking is no longer the version the change was asked for. */
@@ -74,11 +96,12 @@ export function cancelBooking(ctx: AppContext, idOrReference: string, options: {
   const settings = requireConfigured(ctx);
   const reason = options.reason?.trim() || null;
   if (reason !== null && !isNote(reason, true)) throw invalid('--reason must be one line of at most 500 characters, without control characters or text-direction controls');
-  const now = ctx.now();
-  const at = now.toISOString();
   return inBookingTransaction(ctx, 'the booking could not be cancelled', () => {
+    const now = ctx.now(); // the time of the change: read under the write lock
+    const at = now.toISOString();
     const found = requireBooking(ctx, idOrReference);
     requireSequence(found, options.expectedSequence);
+    requireInTime(found, options, unixSeconds(now));
     if (found.status === 'cancelled') throw invalid(`booking ${found.reference} is already cancelled`);
     cancelBookingRow(ctx.store, found.id, reason, at);
     const cancelled = findBooking(ctx.store, found.id)!;
@@ -103,11 +126,12 @@ export function cancelBooking(ctx: AppContext, idOrReference: string, options: {
  */
 export function moveBooking(ctx: AppContext, idOrReference: string, slot: string, options: { notify: boolean; force: boolean } & ChangeBy): Booking {
   const settings = requireConfigured(ctx);
-  const now = ctx.now();
-  const at = now.toISOString();
   return inBookingTransaction(ctx, 'the booking could not be moved', () => {
+    const now = ctx.now(); // the time of the change: read under the write lock
+    const at = now.toISOString();
     const found = requireBooking(ctx, idOrReference);
     requireSequence(found, options.expectedSequence);
+    requireInTime(found, options, unixSeconds(now));
     if (found.status === 'cancelled') throw invalid(`booking ${found.reference} is cancelled: book a new appointment instead`);
     const { input, reason } = availabilityOf(ctx, found.scheduleId, found.reasonId);
     const rules = options.force ? { ...input.rules, noticeMinutes: 0 } : input.rules;

@@ -17,7 +17,7 @@ import { setPortal, type PortalSettings } from '../store/settings.ts';
 import { availableDays, availableSlots } from './availability.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { requireConfigured, type ConfiguredSettings } from './installation.ts';
-import { cancelBooking, moveBooking } from './lifecycle.ts';
+import { cancelBooking, moveBooking, TooLate } from './lifecycle.ts';
 import { isNote, LINE_BREAK, parsePlainInt } from '../domain/checks.ts';
 
 /** Hours before the start until which a customer may cancel or move, unless `--cancel-until` says otherwise. */
@@ -147,6 +147,7 @@ function change(managed: Managed, run: () => Booking): Outcome {
   try {
     return { ok: true, booking: run() };
   } catch (error) {
+    if (error instanceof TooLate) return { ok: false, refusal: error.why };
     if (!(error instanceof AppError)) throw error;
     if (error.code === 'conflict') return { ok: false, refusal: 'changed' };
     if (error.code === 'not_found') return { ok: false, refusal: 'taken' };
@@ -165,7 +166,13 @@ export function customerCancel(ctx: AppContext, managed: Managed, sequence: numb
   // Control characters (ESC, BEL, NUL, …) are refused, as in every form value: they drive terminals (issue 23).
   if (text !== '' && !isNote(text, true)) return { ok: false, refusal: 'bad-reason' };
   return change(managed, () =>
-    cancelBooking(ctx, managed.booking.reference, { reason: text || undefined, notify: true, actor: 'customer', expectedSequence: sequence }),
+    cancelBooking(ctx, managed.booking.reference, {
+      reason: text || undefined,
+      notify: true,
+      actor: 'customer',
+      expectedSequence: sequence,
+      untilHoursBefore: managed.settings.portal.cancelUntilHours,
+    }),
   );
 }
 
@@ -176,7 +183,15 @@ export function customerCancel(ctx: AppContext, managed: Managed, sequence: numb
 export function customerMove(ctx: AppContext, managed: Managed, sequence: number, slot: string): Outcome {
   if (managed.state === 'open' && !managed.mayMove) return { ok: false, refusal: managed.movable ? 'no-reschedule' : 'not-movable' };
   if (!isSlotText(slot)) return { ok: false, refusal: 'bad-input' };
-  return change(managed, () => moveBooking(ctx, managed.booking.reference, slot, { notify: true, force: false, actor: 'customer', expectedSequence: sequence }));
+  return change(managed, () =>
+    moveBooking(ctx, managed.booking.reference, slot, {
+      notify: true,
+      force: false,
+      actor: 'customer',
+      expectedSequence: sequence,
+      untilHoursBefore: managed.settings.portal.cancelUntilHours,
+    }),
+  );
 }
 
 /** The days with a free time to move to (GET /days's engine and rules, the booking itself not counted). */

@@ -51,7 +51,34 @@ async function installation(locale: 'en' | 'de' = 'en') {
     });
     return { status: response.status, html: await response.text() };
   };
-  return { file, ctx, clock, booked, link: `/manage/${token}`, get, post };
+  /**
+   * Posts a form whose headers arrive now and whose body arrives only after `meanwhile()` (which moves the clock):
+   * the request as a slow phone sends it.
+   */
+  const postLate = async (path: string, fields: Record<string, string>, meanwhile: () => void) => {
+    let send!: (bytes: Uint8Array) => void;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        send = (bytes) => {
+          controller.enqueue(bytes);
+          controller.close();
+        };
+      },
+    });
+    const answer = app.request(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://booking.sonne.example' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    // The door has the headers: it opened the booking and now waits for the body.
+    await new Promise((resolve) => setImmediate(resolve));
+    meanwhile();
+    send(new TextEncoder().encode(new URLSearchParams(fields).toString()));
+    const response = await answer;
+    return { status: response.status, html: await response.text() };
+  };
+  return { file, ctx, clock, booked, link: `/manage/${token}`, get, post, postLate };
 }
 
 describe('the page’s rules over time (fixed clock, in-process)', () => {
@@ -99,6 +126,36 @@ describe('the page’s rules over time (fixed clock, in-process)', () => {
     const unknown = await get(`/manage/${'Q'.repeat(43)}`);
     expect(expired.status).toBe(404);
     expect(expired.html).toBe(unknown.html);
+  });
+
+  it('checks the deadline and the start when the change is made, not when the headers came (issue 23, finding 7)', async () => {
+    for (const [cancelUntil, headersAt, bodyAt, refusal] of [
+      // The probe: --cancel-until 0, headers 1.5 s before the start, the body 1 s after it.
+      [0, '2026-06-02T07:59:58.500Z', '2026-06-02T08:00:01Z', 'This appointment has begun or is over'],
+      // The deadline 24 h before: headers a second before it, the body a second after.
+      [24, '2026-06-01T07:59:59Z', '2026-06-01T08:00:01Z', 'It is too late to change this appointment here'],
+    ] as const) {
+      const { file, clock, link, get, postLate } = await installation();
+      // As `planner portal enable` does: another connection (the server's own writes do not refresh its settings).
+      const admin = openStore(file);
+      enablePortal(createContext(admin, () => clock.now), { url: 'https://booking.sonne.example', cancelUntilHours: cancelUntil });
+      admin.close();
+      clock.now = new Date(headersAt);
+      const cancelForm = formFields((await get(`${link}/cancel`)).html, '/cancel')!;
+      const times = (await get(`${link}/reschedule?day=2026-06-03`)).html;
+      const moveForm = { ...formFields(times, '/reschedule')!, slot: /name="slot" value="([^"]+)"/.exec(times)![1]! };
+      const before = snapshot(file);
+      for (const [path, form] of [[`${link}/cancel`, cancelForm], [`${link}/reschedule`, moveForm]] as const) {
+        clock.now = new Date(headersAt);
+        const late = await postLate(path, form, () => (clock.now = new Date(bodyAt)));
+        expect([path, late.status]).toEqual([path, 409]);
+        expect(textOf(late.html)).toContain(refusal);
+        expect(snapshot(file)).toEqual(before);
+      }
+      // In time, the same request changes the booking.
+      clock.now = new Date(headersAt);
+      expect((await postLate(`${link}/cancel`, cancelForm, () => {})).status).toBe(303);
+    }
   });
 
   it('a booking the practice cancelled: the page says so, and the form made before is refused', async () => {
