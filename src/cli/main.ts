@@ -22,6 +22,7 @@ import { registerStatus } from './commands/status.ts';
 import { registerToken } from './commands/token.ts';
 import { registerWebhook } from './commands/webhook.ts';
 import packageJson from '../../package.json' with { type: 'json' };
+import { visible } from './terminal.ts';
 
 /** Returns the `planner` program with every command registered. */
 export function createProgram(): Command {
@@ -31,7 +32,7 @@ export function createProgram(): Command {
     .option('--db <file>', 'database file (default: $PLANNER_DB, else data/planner.db)')
     .showSuggestionAfterError()
     // One line on stderr, in the same voice as our own errors.
-    .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, 'planner: ')) })
+    .configureOutput({ outputError: (text, write) => write(`${visible(text.replace(/^error: /, 'planner: ').replace(/\n$/, ''))}\n`) })
     .exitOverride();
   for (const register of [
     registerInit,
@@ -90,7 +91,7 @@ async function main(argv: string[]): Promise<number> {
   } catch (failure) {
     // commander has printed its own one-line message (or help/version) already.
     if (failure instanceof CommanderError) return failure.exitCode;
-    process.stderr.write(`planner: ${describe(failure)}\n`);
+    process.stderr.write(`planner: ${visible(describe(failure))}\n`); // a message may quote stored or typed text
     if (process.env.PLANNER_DEBUG && failure instanceof Error) process.stderr.write(`${failure.stack}\n`);
     return 1;
   }

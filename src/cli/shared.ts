@@ -3,6 +3,7 @@ import type { AppContext } from '../app/context.ts';
 import { openContext, resolveDbPath } from '../app/runtime.ts';
 import { invalid } from '../errors.ts';
 import { parsePlainInt } from '../domain/checks.ts';
+import { terminalJson, visible } from './terminal.ts';
 
 /** Returns the database path of this invocation: `--db`, else `PLANNER_DB`, else `data/planner.db`. */
 export function dbPath(command: Command): string {
@@ -47,14 +48,17 @@ export function id(text: string, label = 'id'): number {
   return value;
 }
 
-/** Writes `value` as JSON on stdout. */
+/** Writes `value` as JSON on stdout, with no character a terminal would obey (src/cli/terminal.ts). */
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  process.stdout.write(`${terminalJson(value)}\n`);
 }
 
-/** Writes lines on stdout. */
+/**
+ * Writes lines on stdout, one per argument: a line break, or any other control character, inside a line is shown
+ * visibly (src/cli/terminal.ts), so no stored text can drive the terminal or fake a line.
+ */
 export function print(...lines: string[]): void {
-  process.stdout.write(lines.map((line) => `${line}\n`).join(''));
+  process.stdout.write(lines.map((line) => `${visible(line)}\n`).join(''));
 }
 
 /** Writes rows as a table with a header line, columns padded to their widest cell. */

@@ -35,7 +35,8 @@ export function registerMail(program: Command): void {
     .action(async (options: { json?: boolean }, command: Command) => {
       const shown = await readContext(command, (ctx) => mailSettings(ctx));
       if (options.json) printJson(shown);
-      else print(shown.configured ? `url   ${shown.url}\nfrom  ${shown.from}` : 'Mail is not configured: planner mail set <smtp-url> --from <address>');
+      else if (shown.configured) print(`url   ${shown.url}`, `from  ${shown.from}`);
+      else print('Mail is not configured: planner mail set <smtp-url> --from <address>');
     });
   mail
     .command('test')

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { visible } from '../terminal.ts';
 import { invalid } from '../../errors.ts';
 import { loadArgon2 } from '../../app/token.ts';
 import { isConfigured } from '../../app/installation.ts';
@@ -35,7 +36,8 @@ export async function serve(command: Command, options: ServeOptions): Promise<vo
   // Loaded here so that other commands start without the HTTP stack.
   const { startServer } = await import('../../http/server.ts');
   (await import('../../http/heap.ts')).tuneHeapForServer(); // before any load: src/http/heap.ts says why
-  const log = (line: string) => process.stderr.write(`${line}\n`);
+  // Log lines can quote other servers' answers (an SMTP error, a webhook receiver's): shown visibly (terminal.ts).
+  const log = (line: string) => process.stderr.write(`${visible(line)}\n`);
   const runtime = await openRuntime(dbPath(command), { log, workers: true });
   try {
     let server;
