@@ -1,7 +1,7 @@
 /**
  * The gates every `/api` call passes, in the spec's order: configured (503), API enabled (503), token (401, and
- * the per-address throttle of failed tokens: 429), rate limit per token (429). One `tooManyRequests()` builds
- * every 429.
+ * the per-address throttle of failed tokens: 429), rate limit per token (429). Every 429, here and at the other
+ * doors, comes from `tooManyRequests()` in errors.ts; the client's address from client-address.ts.
  */
 import type { H3Event } from 'h3';
 import { isConfigured } from '../app/installation.ts';

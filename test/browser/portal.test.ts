@@ -148,4 +148,32 @@ describe('the self-service page in Chromium (JavaScript off, a 320 px phone)', (
     expect(await textOf(page, 'h1')).toBe('Link ungültig');
     await look(page, 'de-not-found', reports);
   });
+
+  it('the refusals of issue 23: a booking that can no longer be moved, and a cancel reason refused', async () => {
+    const s = await setup();
+    const browser = await launchChromium();
+    const page = await phonePage(browser);
+    const reports: Record<string, PageReport> = {};
+    const { booked, link } = await bookWithLink(s, (await slotsOf(s, s.days[1]!))[0]!, MARIA);
+    await cliOk(s.db, 'reason', 'remove', '1', '--force');
+    await page.goto(link);
+    expect(await page.getByRole('link', { name: 'Change the time' }).count()).toBe(0);
+    await look(page, 'en-cancel-only', reports);
+    await page.goto(`${link}/reschedule`);
+    expect(await textOf(page, '.note')).toContain('This appointment can no longer be moved here. You can still cancel it');
+    await look(page, 'en-not-movable', reports);
+
+    await loads(page, () => page.getByRole('link', { name: 'Cancel the appointment' }).click());
+    const before = bookingState(s.db);
+    await page.getByLabel('Reason (optional)').fill('ill\u001b[2J');
+    await loads(page, () => page.getByRole('button', { name: 'Yes, cancel the appointment' }).click());
+    expect(await textOf(page, '.note')).toContain('The reason could not be taken');
+    expect(await textOf(page, 'h1')).toBe('Cancel this appointment?');
+    await look(page, 'en-bad-reason', reports);
+    expect(bookingState(s.db)).toEqual(before);
+    await page.getByLabel('Reason (optional)').fill('I am ill');
+    await loads(page, () => page.getByRole('button', { name: 'Yes, cancel the appointment' }).click());
+    expect(await textOf(page, '.note')).toMatch(/Your appointment is cancelled/);
+    expect(await cliJson(s.db, 'bookings', 'show', booked.booking_details_id)).toMatchObject({ status: 'cancelled', cancelReason: 'I am ill' });
+  });
 });
