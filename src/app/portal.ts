@@ -18,6 +18,7 @@ import { availableDays, availableSlots } from './availability.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { requireConfigured, type ConfiguredSettings } from './installation.ts';
 import { cancelBooking, moveBooking, TooLate } from './lifecycle.ts';
+import { checkProxyList, trustProxies } from './proxies.ts';
 import { isNote, LINE_BREAK, parsePlainInt } from '../domain/checks.ts';
 
 /** Hours before the start until which a customer may cancel or move, unless `--cancel-until` says otherwise. */
@@ -59,16 +60,25 @@ export function checkCancelUntil(text: string): number {
   return hours;
 }
 
-/** Turns the page on (or changes its settings); what is not given keeps its current value (first time: 24 h, on). */
-export function enablePortal(ctx: AppContext, options: { url: string; cancelUntilHours?: number; reschedule?: boolean }): PortalSettings {
+/**
+ * Turns the page on (or changes its settings); what is not given keeps its current value (first time: 24 h, on).
+ * `trustProxy` (`--trust-proxy`) sets the trusted proxies in the same transaction, as `planner proxy set` does.
+ */
+export function enablePortal(
+  ctx: AppContext,
+  options: { url: string; cancelUntilHours?: number; reschedule?: boolean; trustProxy?: string },
+): PortalSettings & { trustedProxies?: string[] } {
   const settings = requireConfigured(ctx);
   const portal: PortalSettings = {
     url: checkPortalUrl(options.url),
     cancelUntilHours: options.cancelUntilHours ?? settings.portal?.cancelUntilHours ?? DEFAULT_CANCEL_UNTIL_HOURS,
     reschedule: options.reschedule ?? settings.portal?.reschedule ?? true,
   };
-  setPortal(ctx.store, portal, () => randomBytes(32).toString('base64url'));
-  return portal;
+  const proxies = options.trustProxy === undefined ? undefined : checkProxyList(options.trustProxy, '--trust-proxy');
+  return ctx.store.tx(() => {
+    setPortal(ctx.store, portal, () => randomBytes(32).toString('base64url'));
+    return { ...portal, ...(proxies === undefined ? {} : { trustedProxies: trustProxies(ctx, proxies) }) };
+  });
 }
 
 /** Turns the page off: every `/manage/` link answers the not-found page, and mails carry no link. */

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { checkCancelUntil, disablePortal, enablePortal, portalStatus } from '../../app/portal.ts';
 import { invalid } from '../../errors.ts';
-import { checkProxyList, trustProxies } from '../../app/proxies.ts';
 import { print, printJson, readContext, withContext } from '../shared.ts';
 import { proxyLine } from './proxy.ts';
 
@@ -28,16 +27,11 @@ export function registerPortal(program: Command): void {
     .action(async (options: { url: string; cancelUntil?: string; reschedule?: string; trustProxy?: string }, command: Command) => {
       const cancelUntilHours = options.cancelUntil === undefined ? undefined : checkCancelUntil(options.cancelUntil);
       const reschedule = options.reschedule === undefined ? undefined : onOff(options.reschedule);
-      const trustProxy = options.trustProxy === undefined ? undefined : checkProxyList(options.trustProxy, '--trust-proxy');
-      const { enabled, proxies } = await withContext(command, (ctx) =>
-        ctx.store.tx(() => ({
-          enabled: enablePortal(ctx, { url: options.url, cancelUntilHours, reschedule }),
-          proxies: trustProxy === undefined ? undefined : trustProxies(ctx, trustProxy, '--trust-proxy'),
-        })),
-      );
+      const trustProxy = options.trustProxy;
+      const enabled = await withContext(command, (ctx) => enablePortal(ctx, { url: options.url, cancelUntilHours, reschedule, trustProxy }));
       print(
         `Self-service page enabled at ${enabled.url}/manage/…: customers may cancel${enabled.reschedule ? ' or move' : ''} until ${enabled.cancelUntilHours} h before the start.`,
-        ...(proxies ? [proxyLine(proxies)] : []),
+        ...(enabled.trustedProxies ? [proxyLine(enabled.trustedProxies)] : []),
         'Mails sent from now on carry the link. Route /manage/ to planner in the reverse proxy (README: "Reverse proxy"), then check with planner doctor --url.',
       );
     });
