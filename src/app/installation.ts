@@ -1,7 +1,7 @@
 import { AppError, invalid } from '../errors.ts';
-import { isEmail, nameMessage, nameProblem } from '../domain/checks.ts';
-import { DEFAULT_FIELDS } from '../domain/form.ts';
-import { isTimeZone } from '../domain/zone.ts';
+import { isEmail, isPhone, nameMessage, nameProblem } from '../domain/checks.ts';
+import { DEFAULT_FIELDS, DEFAULT_LABELS } from '../domain/form.ts';
+import { timeZoneProblem } from '../domain/zone.ts';
 import { webhookHealth } from '../store/webhooks.ts';
 import { markConfigured, setApiEnabled, setRateLimit, type Locale, type PortalSettings, type Settings } from '../store/settings.ts';
 import { insertField } from '../store/fields.ts';
@@ -42,11 +42,27 @@ export interface InitAnswers {
   timeZone: string;
   notifyEmail: string;
   locale: string;
+  /** Optional: '' or absent when not given. */
+  address?: string;
+  phone?: string;
+  website?: string;
 }
+
+/** The answers `init` needs; the address, phone and website may come later (`planner practice set`). */
+export const REQUIRED_ANSWERS = ['practiceName', 'timeZone', 'notifyEmail', 'locale'] as const;
 
 /** Returns the problem with one init answer, or undefined when it is fine. Shared by flags and prompts. */
 export function checkInitAnswer(name: keyof InitAnswers, value: string): string | undefined {
   switch (name) {
+    case 'address': {
+      const problem = value === '' ? undefined : nameProblem(value);
+      if (problem === 'too long') return 'the address is longer than 200 characters: write it on one line, e.g. "Hauptstraße 1, 10115 Berlin"';
+      return problem && nameMessage('the address', problem);
+    }
+    case 'phone':
+      return value === '' || isPhone(value) ? undefined : `"${value}" is not a phone number (example: +49 30 1234567)`;
+    case 'website':
+      return value === '' || isWebsite(value) ? undefined : `"${value}" is not a website address (example: https://practice.example)`;
     case 'practiceName': {
       const problem = nameProblem(value);
       if (problem === 'empty') return 'the practice name must not be empty';
@@ -54,11 +70,22 @@ export function checkInitAnswer(name: keyof InitAnswers, value: string): string 
       return problem && nameMessage('the practice name', problem);
     }
     case 'timeZone':
-      return isTimeZone(value) ? undefined : `"${value}" is not an IANA time zone (example: Europe/Berlin)`;
+      return timeZoneProblem(value);
     case 'notifyEmail':
       return isEmail(value) ? undefined : `"${value}" is not an e-mail address (example: desk@practice.example)`;
     case 'locale':
       return (LOCALES as string[]).includes(value) ? undefined : `locale must be one of ${LOCALES.join(', ')}`;
+  }
+}
+
+/** Returns true for an http(s) address without credentials, at most 500 characters. */
+function isWebsite(text: string): boolean {
+  if (text.length > 500 || !/^https?:\/\//i.test(text)) return false;
+  try {
+    const url = new URL(text);
+    return url.hostname !== '' && url.username === '' && url.password === '';
+  } catch {
+    return false;
   }
 }
 
@@ -70,9 +97,8 @@ export const DEFAULT_REMINDER_OFFSETS = [24 * 60];
  * Leaves the API disabled. Refuses an installation that is already initialised.
  */
 export function initInstallation(ctx: AppContext, answers: InitAnswers): ConfiguredSettings {
-  const fields = ['practiceName', 'timeZone', 'notifyEmail', 'locale'] as const;
-  for (const name of fields) {
-    const problem = checkInitAnswer(name, answers[name]);
+  for (const name of [...REQUIRED_ANSWERS, 'address', 'phone', 'website'] as const) {
+    const problem = checkInitAnswer(name, answers[name] ?? '');
     if (problem) throw invalid(problem, name);
   }
   const at = ctx.now().toISOString();
@@ -82,12 +108,15 @@ export function initInstallation(ctx: AppContext, answers: InitAnswers): Configu
       timeZone: answers.timeZone,
       locale: answers.locale as Locale,
       notifyEmail: answers.notifyEmail,
+      address: (answers.address ?? '').trim(),
+      phone: (answers.phone ?? '').trim(),
+      website: answers.website ?? '',
       reminderOffsets: DEFAULT_REMINDER_OFFSETS,
       at,
     });
     if (!done) throw alreadyInitialised(ctx);
     for (const field of DEFAULT_FIELDS) {
-      insertField(ctx.store, { ...field, formType: 'textbox', defaultValue: '', options: [] });
+      insertField(ctx.store, { ...field, label: DEFAULT_LABELS[answers.locale as Locale][field.key], formType: 'textbox', defaultValue: '', options: [] });
     }
   });
   return requireConfigured(ctx);

@@ -13,6 +13,7 @@ import { registerInit } from './commands/init.ts';
 import { registerMail } from './commands/mail.ts';
 import { registerOpenApi } from './commands/openapi.ts';
 import { registerPortal } from './commands/portal.ts';
+import { registerPractice } from './commands/practice.ts';
 import { registerProxy } from './commands/proxy.ts';
 import { registerReason } from './commands/reason.ts';
 import { registerReminders } from './commands/reminders.ts';
@@ -37,6 +38,7 @@ export function createProgram(): Command {
   for (const register of [
     registerInit,
     registerStatus,
+    registerPractice,
     registerApi,
     registerToken,
     registerSchedule,

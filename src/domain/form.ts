@@ -28,3 +28,9 @@ export const DEFAULT_FIELDS = [
   { key: 'email', label: 'E-mail', inputType: 'email', required: true },
   { key: 'phone', label: 'Phone', inputType: 'tel', required: false },
 ] as const;
+
+/** The default fields' labels in each language of the installation (`init --locale`). */
+export const DEFAULT_LABELS: Record<'en' | 'de', Record<(typeof DEFAULT_FIELDS)[number]['key'], string>> = {
+  en: { first_name: 'First name', last_name: 'Last name', email: 'E-mail', phone: 'Phone' },
+  de: { first_name: 'Vorname', last_name: 'Nachname', email: 'E-Mail', phone: 'Telefon' },
+};

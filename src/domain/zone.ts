@@ -12,6 +12,45 @@ export function isTimeZone(zone: string): boolean {
 }
 
 /**
+ * Legacy and ambiguous names (tzdata's "backward" file and the POSIX-style zones): each is refused with the place a
+ * practice most likely means. Names not listed here are refused with the runtime's own canonical name for them.
+ */
+const INSTEAD: Record<string, string> = {
+  CET: 'Europe/Berlin',
+  MET: 'Europe/Berlin',
+  EET: 'Europe/Athens',
+  WET: 'Europe/Lisbon',
+  EST: 'America/New_York',
+  EST5EDT: 'America/New_York',
+  CST6CDT: 'America/Chicago',
+  MST: 'America/Phoenix',
+  MST7MDT: 'America/Denver',
+  PST8PDT: 'America/Los_Angeles',
+  HST: 'Pacific/Honolulu',
+  GMT: 'UTC',
+};
+
+/** The areas of the IANA database's place names (`Europe/Berlin`, `America/Argentina/Buenos_Aires`). */
+const PLACE = /^(Africa|America|Antarctica|Arctic|Asia|Atlantic|Australia|Europe|Indian|Pacific)\/[A-Z]/;
+
+/**
+ * Returns what is wrong with `zone` as a practice's time zone, with the name to use instead, or undefined when it
+ * is `UTC` or a place name of the IANA database that this runtime knows (`Europe/Berlin`; older spellings of a
+ * place such as `Asia/Calcutta` too). Legacy and ambiguous names (`CET`, `EST5EDT`, `GB`, `US/Eastern`), names in
+ * the wrong case and fixed offsets (`Etc/GMT+5`) are refused: they are not what a practice's customers live by, or
+ * they mean something else than they seem.
+ */
+export function timeZoneProblem(zone: string): string | undefined {
+  if (!isTimeZone(zone)) return `"${zone}" is not an IANA time zone (example: Europe/Berlin)`;
+  if (zone === 'UTC' || PLACE.test(zone)) return undefined;
+  const canonical = new Intl.DateTimeFormat('en', { timeZone: zone }).resolvedOptions().timeZone;
+  const instead = INSTEAD[zone.toUpperCase()] ?? (canonical === 'UTC' || PLACE.test(canonical) ? canonical : undefined);
+  return instead === undefined
+    ? `"${zone}" is a fixed offset or legacy name, not a place: use the place's zone (example: Europe/Berlin)`
+    : `"${zone}" is a legacy or ambiguous time zone name: use ${instead}`;
+}
+
+/**
  * Returns the UTC instant (Unix seconds) of local `day` (`YYYY-MM-DD`) at `minute` minutes after midnight in `zone`.
  * Disambiguation is Temporal's `compatible`: a time in a spring-forward gap moves later, a time in a fall-back
  * overlap takes its earlier instant. `minute` may be 1440 (the next midnight).

@@ -48,6 +48,13 @@ interface BookingRow {
   cancel_reason: string | null;
 }
 
+/** Returns the start instants of the bookings still on (booked) that start at `fromAt` or later. */
+export function upcomingStarts(store: Store, fromAt: number): number[] {
+  return (store.sql("SELECT start_at FROM bookings WHERE status = 'booked' AND start_at >= ?").all(fromAt) as { start_at: number }[]).map(
+    (row) => row.start_at,
+  );
+}
+
 /** Returns the submitted value of `key` when it is text (a field made a checkbox holds true or false), else ''. */
 function submittedText(submission: Record<string, unknown>, key: string): string {
   const value = submission[key];

@@ -293,4 +293,11 @@ export const migrations: readonly string[] = [
   ALTER TABLE feeds ADD COLUMN served_etag TEXT;
   ALTER TABLE feeds ADD COLUMN served_since INTEGER;
   `,
+  // 8: where the practice is and how customers reach it (issue 24): shown in every customer mail, as the .ics
+  // LOCATION and on the self-service page. '' (the default): not given.
+  `
+  ALTER TABLE settings ADD COLUMN address TEXT NOT NULL DEFAULT '';
+  ALTER TABLE settings ADD COLUMN phone TEXT NOT NULL DEFAULT '';
+  ALTER TABLE settings ADD COLUMN website TEXT NOT NULL DEFAULT '';
+  `,
 ];

@@ -8,6 +8,12 @@ export interface Settings {
   timeZone: string | null;
   locale: Locale;
   notifyEmail: string | null;
+  /** Where the practice is, one line ('' when not given): mails, the .ics LOCATION, the page. */
+  address: string;
+  /** The practice's phone number ('' when not given): mails and the page (a tel: link). */
+  phone: string;
+  /** The practice's website, an http(s) URL ('' when not given): the page's way back after a cancel. */
+  website: string;
   /** When `planner init` completed; null before. */
   configuredAt: string | null;
   apiEnabled: boolean;
@@ -43,6 +49,9 @@ interface SettingsRow {
   time_zone: string | null;
   locale: Locale;
   notify_email: string | null;
+  address: string;
+  phone: string;
+  website: string;
   configured_at: string | null;
   api_enabled: number;
   token_hash: string | null;
@@ -66,6 +75,9 @@ export function readSettings(store: Store): Settings {
     timeZone: row.time_zone,
     locale: row.locale,
     notifyEmail: row.notify_email,
+    address: row.address,
+    phone: row.phone,
+    website: row.website,
     configuredAt: row.configured_at,
     apiEnabled: row.api_enabled === 1,
     tokenHash: row.token_hash,
@@ -80,18 +92,44 @@ export function readSettings(store: Store): Settings {
   };
 }
 
+/** What `planner init` asks and `planner practice set` changes. */
+export interface PracticeSettings {
+  practiceName: string;
+  timeZone: string;
+  locale: Locale;
+  notifyEmail: string;
+  address: string;
+  phone: string;
+  website: string;
+}
+
 /** Records the answers of `planner init`; returns false when the installation was already configured. */
-export function markConfigured(
-  store: Store,
-  values: { practiceName: string; timeZone: string; locale: Locale; notifyEmail: string; reminderOffsets: number[]; at: string },
-): boolean {
+export function markConfigured(store: Store, values: PracticeSettings & { reminderOffsets: number[]; at: string }): boolean {
   const result = store
     .sql(
-      `UPDATE settings SET practice_name = ?, time_zone = ?, locale = ?, notify_email = ?, reminder_offsets = ?, configured_at = ?
+      `UPDATE settings SET practice_name = ?, time_zone = ?, locale = ?, notify_email = ?, address = ?, phone = ?, website = ?,
+         reminder_offsets = ?, configured_at = ?
        WHERE id = 1 AND configured_at IS NULL`,
     )
-    .run(values.practiceName, values.timeZone, values.locale, values.notifyEmail, values.reminderOffsets.join(','), values.at);
+    .run(
+      values.practiceName,
+      values.timeZone,
+      values.locale,
+      values.notifyEmail,
+      values.address,
+      values.phone,
+      values.website,
+      values.reminderOffsets.join(','),
+      values.at,
+    );
   return result.changes === 1;
+}
+
+/** Replaces the practice's settings (`planner practice set`): every value is written, changed or not. */
+export function setPractice(store: Store, values: PracticeSettings): void {
+  store
+    .sql('UPDATE settings SET practice_name = ?, time_zone = ?, locale = ?, notify_email = ?, address = ?, phone = ?, website = ? WHERE id = 1')
+    .run(values.practiceName, values.timeZone, values.locale, values.notifyEmail, values.address, values.phone, values.website);
 }
 
 /** Turns the API switch on or off. */

@@ -2,12 +2,16 @@ import type { Command } from 'commander';
 import { checkInitAnswer, initInstallation, refuseInitialised, type InitAnswers } from '../../app/installation.ts';
 import { AppError, invalid } from '../../errors.ts';
 import { interactive, print, withContext } from '../shared.ts';
+import { contactOptions } from './practice.ts';
 
 interface InitOptions {
   name?: string;
   timezone?: string;
   notify?: string;
   locale?: string;
+  address?: string;
+  phone?: string;
+  website?: string;
   yes?: boolean;
 }
 
@@ -16,7 +20,16 @@ const FLAGS: Record<keyof InitAnswers, string> = {
   timeZone: '--timezone <IANA zone>',
   notifyEmail: '--notify <email>',
   locale: '--locale en|de',
+  address: '--address <text>',
+  phone: '--phone <number>',
+  website: '--website <url>',
 };
+
+/** The machine's own zone as the prompt's default, when it is a place name (a server's `Etc/UTC` is not). */
+function machineZone(): string | undefined {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return checkInitAnswer('timeZone', zone) === undefined ? zone : undefined;
+}
 
 /** Asks for each answer not given as a flag (on a terminal only), then confirms unless --yes. */
 async function collectAnswers(options: InitOptions): Promise<InitAnswers> {
@@ -25,6 +38,9 @@ async function collectAnswers(options: InitOptions): Promise<InitAnswers> {
     timeZone: options.timezone,
     notifyEmail: options.notify,
     locale: options.locale,
+    address: options.address,
+    phone: options.phone,
+    website: options.website,
   };
   // Flags are checked before any question, so a typo fails fast.
   for (const [name, value] of Object.entries(given) as [keyof InitAnswers, string | undefined][]) {
@@ -41,12 +57,13 @@ async function collectAnswers(options: InitOptions): Promise<InitAnswers> {
   const { confirm, input, select } = await import('@inquirer/prompts'); // only a terminal needs them
   const validate = (name: keyof InitAnswers) => (value: string) => checkInitAnswer(name, value.trim()) ?? true;
   const answers: InitAnswers = {
+    ...given,
     practiceName: given.practiceName ?? (await input({ message: 'Practice name:', validate: validate('practiceName') })).trim(),
     timeZone:
       given.timeZone ??
       (await input({
         message: 'Time zone (IANA):',
-        default: Intl.DateTimeFormat().resolvedOptions().timeZone,
+        default: machineZone(),
         validate: validate('timeZone'),
       })).trim(),
     notifyEmail:
@@ -72,13 +89,15 @@ async function collectAnswers(options: InitOptions): Promise<InitAnswers> {
 }
 
 export function registerInit(program: Command): void {
-  program
-    .command('init')
-    .description('complete the installation (asks for what is not given, on a terminal)')
-    .option('--name <practice>', 'practice name')
-    .option('--timezone <zone>', 'IANA time zone, e.g. Europe/Berlin')
-    .option('--notify <email>', 'address that receives new-booking notices')
-    .option('--locale <locale>', 'language of e-mails: en or de')
+  contactOptions(
+    program
+      .command('init')
+      .description('complete the installation (asks for what is not given, on a terminal; `planner practice set` changes it later)')
+      .option('--name <practice>', 'practice name')
+      .option('--timezone <zone>', 'IANA time zone, e.g. Europe/Berlin')
+      .option('--notify <email>', 'address that receives booking notices')
+      .option('--locale <locale>', 'language of mails, the page, the feed and the default form labels: en or de'),
+  )
     .option('-y, --yes', 'do not ask for confirmation')
     .action(async (options: InitOptions, command: Command) => {
       // Without a terminal the flags are all there is: check them before the file is even opened.

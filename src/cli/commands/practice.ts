@@ -1,0 +1,85 @@
+import type { Command } from 'commander';
+import { changePractice, showPractice, type PracticeSettings } from '../../app/practice.ts';
+import { checkInitAnswer } from '../../app/installation.ts';
+import { invalid } from '../../errors.ts';
+import { print, printJson, readContext, withContext } from '../shared.ts';
+
+interface PracticeOptions {
+  name?: string;
+  timezone?: string;
+  notify?: string;
+  locale?: string;
+  address?: string;
+  phone?: string;
+  website?: string;
+}
+
+/** The practice's settings as `practice show` and `practice set` print them. */
+function practiceLines(practice: PracticeSettings): string[] {
+  const none = (value: string, flag: string) => value || `not given (planner practice set ${flag} …)`;
+  return [
+    `name         ${practice.practiceName}`,
+    `time zone    ${practice.timeZone}`,
+    `language     ${practice.locale}`,
+    `notices to   ${practice.notifyEmail}`,
+    `address      ${none(practice.address, '--address')}`,
+    `phone        ${none(practice.phone, '--phone')}`,
+    `website      ${none(practice.website, '--website')}`,
+  ];
+}
+
+/** The options `init` and `practice set` share for where customers find and reach the practice. */
+export function contactOptions(command: Command): Command {
+  return command
+    .option('--address <text>', 'where the practice is, on one line (shown in mails, the .ics and the page)')
+    .option('--phone <number>', 'the phone number customers call (mails and the page)')
+    .option('--website <url>', "the practice's website, http(s) (the page's way back after a cancel)");
+}
+
+export function registerPractice(program: Command): void {
+  const practice = program.command('practice').description("the practice's settings from init: name, time zone, language, notices, address, phone, website");
+  practice
+    .command('show')
+    .description("show the practice's settings")
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }, command: Command) => {
+      const settings = await readContext(command, (ctx) => showPractice(ctx));
+      if (options.json) printJson(settings);
+      else print(...practiceLines(settings));
+    });
+  contactOptions(
+    practice
+      .command('set')
+      .description("change the practice's settings, each checked as init checks it ('' clears the address, phone or website)")
+      .option('--name <practice>', 'practice name')
+      .option('--timezone <zone>', 'IANA time zone, e.g. Europe/Berlin: bookings keep their instant, hours stay local')
+      .option('--notify <email>', 'address that receives booking notices')
+      .option('--locale <locale>', 'language of mails, the page and the feed: en or de'),
+  ).action(async (options: PracticeOptions, command: Command) => {
+    const changes = {
+      practiceName: options.name,
+      timeZone: options.timezone,
+      notifyEmail: options.notify,
+      locale: options.locale,
+      address: options.address,
+      phone: options.phone,
+      website: options.website,
+    };
+    const flags = ['--name', '--timezone', '--notify', '--locale', '--address', '--phone', '--website'];
+    Object.entries(changes).forEach(([name, value], index) => {
+      const problem = value === undefined ? undefined : checkInitAnswer(name as keyof PracticeSettings, value);
+      if (problem) throw invalid(`${flags[index]}: ${problem}`); // the option as typed, before the file is opened
+    });
+    const change = await withContext(command, (ctx) => changePractice(ctx, changes));
+    const { before, after, shiftedBookings } = change;
+    const lines = practiceLines(after);
+    if (after.timeZone !== before.timeZone) {
+      lines.push(
+        shiftedBookings === 0
+          ? `The time zone changed from ${before.timeZone} to ${after.timeZone}: no upcoming booking shows another local time.`
+          : `The time zone changed from ${before.timeZone} to ${after.timeZone}: ${shiftedBookings} upcoming booking(s) keep their instant and now show another local time (planner bookings list); the opening hours stay the same local times.`,
+      );
+    }
+    print('Saved.', ...lines);
+  });
+}
