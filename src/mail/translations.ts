@@ -72,17 +72,21 @@ export const WORDS = {
 
 const formatters = new Map<string, { day: Intl.DateTimeFormat; time: Intl.DateTimeFormat }>();
 
-/** Returns the local date and time of an instant, e.g. `Tuesday, 24 November 2026, 09:30 (Europe/Berlin)`. */
+/**
+ * Returns the local date and time of an instant with the zone's short name in the locale's words, e.g. `Tuesday,
+ * 24 November 2026, 09:30 CET` (de: `Dienstag, 24. November 2026, 09:30 MEZ`; zones without a short name in that
+ * locale read `GMT-5`).
+ */
 export function localWhen(unix: number, zone: string, dateLocale: string): string {
   // Building an Intl.DateTimeFormat costs far more than using one: one pair per locale and zone.
   let format = formatters.get(`${dateLocale} ${zone}`);
   if (!format) {
     format = {
       day: new Intl.DateTimeFormat(dateLocale, { timeZone: zone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }),
-      time: new Intl.DateTimeFormat(dateLocale, { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
+      time: new Intl.DateTimeFormat(dateLocale, { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' }),
     };
     formatters.set(`${dateLocale} ${zone}`, format);
   }
   const date = new Date(unix * 1000);
-  return `${format.day.format(date)}, ${format.time.format(date)} (${zone})`;
+  return `${format.day.format(date)}, ${format.time.format(date)}`;
 }

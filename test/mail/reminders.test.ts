@@ -48,7 +48,7 @@ describe('reminders through the outbox worker (in-process, fixed clock, real SMT
     expect(smtp.messages).toHaveLength(7);
     const mail = smtp.messages[6]!;
     const first = reminderOf(ids[0]!);
-    expect(mail.subject).toBe('Reminder: your appointment at Test, Tuesday, 2 June 2026, 09:00 (Europe/Berlin)');
+    expect(mail.subject).toBe('Reminder: your appointment at Test, Tuesday, 2 June 2026, 09:00 CEST');
     expect(mail.messageId).toBe(`<outbox-${first.id}-${first.retryFrom}@test.example>`);
     expect(mail.text).toContain('this is a reminder of your appointment.');
     expect(mail.text).toMatch(/To cancel or change your appointment, open this page:\nhttps:\/\/book\.example\/manage\/[A-Za-z0-9_-]+\n/);
@@ -67,7 +67,7 @@ describe('reminders through the outbox worker (in-process, fixed clock, real SMT
     await worker.flush();
     await worker.stop();
     expect(smtp.messages).toHaveLength(8);
-    expect(smtp.messages[7]!.subject).toBe('Reminder: your appointment at Test, Tuesday, 2 June 2026, 10:00 (Europe/Berlin)');
+    expect(smtp.messages[7]!.subject).toBe('Reminder: your appointment at Test, Tuesday, 2 June 2026, 10:00 CEST');
     expect([reminderOf(ids[1]!).status, reminderOf(ids[1]!).lastError]).toEqual(['dropped', 'the appointment had begun when the reminder came due']);
     expect(reminderOf(ids[2]!).status).toBe('sent');
     expect(lines).toEqual([`planner: reminder ${reminderOf(ids[1]!).id} dropped: the appointment had begun when the reminder came due`]);
