@@ -1,6 +1,7 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { describeFailure, createMailer, maskUrl, parseMailUrl, passwordMayTravelInClear } from '../mail/sender.ts';
-import { isTimeZone } from '../domain/zone.ts';
+import { formatLocal } from '../domain/dates.ts';
+import { isTimeZone, timeZoneProblem } from '../domain/zone.ts';
 import { migrations } from '../store/migrations.ts';
 import { outboxCounts } from '../store/outbox.ts';
 import { unixSeconds, type AppContext } from './context.ts';
@@ -64,10 +65,11 @@ export async function diagnose(ctx: AppContext, options: DoctorOptions): Promise
     return checks;
   }
   checks.push({ name: 'configured', status: 'ok', detail: `"${settings.practiceName}"` });
+  const zoneProblem = timeZoneProblem(settings.timeZone);
   checks.push(
-    isTimeZone(settings.timeZone)
+    zoneProblem === undefined
       ? { name: 'time zone', status: 'ok', detail: settings.timeZone }
-      : { name: 'time zone', status: 'fail', detail: `"${settings.timeZone}" is not a time zone this program knows` },
+      : { name: 'time zone', status: isTimeZone(settings.timeZone) ? 'warn' : 'fail', detail: `${zoneProblem} (planner practice set --timezone …)` },
   );
   const now = ctx.now();
   const year = now.getUTCFullYear();
@@ -92,9 +94,15 @@ export async function diagnose(ctx: AppContext, options: DoctorOptions): Promise
     checks.push({ name: 'mail', status: 'warn', detail: `not configured: ${queue.pending} message(s) wait (planner mail set)` });
   } else {
     checks.push(
-      queue.failed > 0
-        ? { name: 'mail', status: 'warn', detail: `${queue.failed} message(s) failed: planner mail queue, then planner mail retry` }
-        : { name: 'mail', status: 'ok', detail: `${maskUrl(settings.mailUrl)}, ${queue.pending} waiting` },
+      queue.retrying > 0
+        ? {
+            name: 'mail',
+            status: 'fail',
+            detail: `${queue.retrying} message(s) waiting after a failed attempt since ${formatLocal(new Date(queue.retryingSince! * 1000), settings.timeZone)}: ${queue.lastError ?? 'unknown error'} (planner doctor --mail tests the server; planner mail queue lists them)`,
+          }
+        : queue.failed > 0
+          ? { name: 'mail', status: 'warn', detail: `${queue.failed} message(s) failed: planner mail queue, then planner mail retry` }
+          : { name: 'mail', status: 'ok', detail: `${maskUrl(settings.mailUrl)}, ${queue.pending} waiting` },
     );
     const ignored = parseMailUrl(settings.mailUrl)?.ignored ?? [];
     if (ignored.length > 0) {

@@ -6,7 +6,7 @@ import { webhookHealth } from '../store/webhooks.ts';
 import { markConfigured, setApiEnabled, setRateLimit, type Locale, type PortalSettings, type Settings } from '../store/settings.ts';
 import { insertField } from '../store/fields.ts';
 import { countRows, type Counts } from '../store/stats.ts';
-import { outboxCounts } from '../store/outbox.ts';
+import { outboxCounts, type OutboxCounts } from '../store/outbox.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 
 export const LOCALES: readonly Locale[] = ['en', 'de'];
@@ -132,7 +132,8 @@ export interface Status {
   locale: Locale;
   notifyEmail: string | null;
   api: { enabled: boolean; tokenPresent: boolean; tokenCreatedAt: string | null; rateLimitPerMinute: number };
-  mail: { configured: boolean; from: string | null; pending: number; scheduled: number; failed: number };
+  /** The outbox: waiting, scheduled reminders, failed, and waiting after a failed attempt (since, last error). */
+  mail: { configured: boolean; from: string | null } & OutboxCounts;
   /** The customers' self-service page (null while off) and the reminder offsets in minutes. */
   portal: PortalSettings | null;
   reminderOffsets: number[];

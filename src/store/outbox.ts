@@ -204,11 +204,33 @@ export function requeueFailed(store: Store, id: number | undefined, nowAt: numbe
   return Number(result.changes);
 }
 
-/** Returns how many messages wait (due or retrying), how many reminders are scheduled, and how many failed. */
-export function outboxCounts(store: Store, nowAt: number): { pending: number; scheduled: number; failed: number } {
+/**
+ * The outbox at a glance. `retrying`: messages still waiting whose last attempt failed (the SMTP server is down or
+ * refuses), waiting since `retryingSince` (Unix seconds: when the oldest of them was first due); `lastError`: the
+ * latest attempt's error of a message not sent.
+ */
+export interface OutboxCounts {
+  pending: number;
+  scheduled: number;
+  failed: number;
+  retrying: number;
+  retryingSince: number | null;
+  lastError: string | null;
+}
+
+/** Returns how many messages wait (due or retrying), how many reminders are scheduled, and how many failed (one read). */
+export function outboxCounts(store: Store, nowAt: number): OutboxCounts {
   const scheduled = countScheduledReminders(store, nowAt);
   const counts = store
-    .sql(`SELECT (SELECT COUNT(*) FROM outbox WHERE status = 'pending') AS pending, (SELECT COUNT(*) FROM outbox WHERE status = 'failed') AS failed`)
-    .get() as { pending: number; failed: number };
-  return { pending: counts.pending - scheduled, scheduled, failed: counts.failed };
+    .sql(
+      `SELECT count(*) FILTER (WHERE status = 'pending') AS pending,
+              count(*) FILTER (WHERE status = 'failed') AS failed,
+              count(*) FILTER (WHERE status = 'pending' AND attempts > 0) AS retrying,
+              min(retry_from) FILTER (WHERE status = 'pending' AND attempts > 0) AS retryingSince,
+              (SELECT last_error FROM outbox WHERE status IN ('pending', 'failed') AND attempts > 0 AND last_error IS NOT NULL
+               ORDER BY next_attempt_at DESC, id DESC LIMIT 1) AS lastError
+       FROM outbox WHERE status IN ('pending', 'failed')`,
+    )
+    .get() as { pending: number; failed: number; retrying: number; retryingSince: number | null; lastError: string | null };
+  return { ...counts, pending: counts.pending - scheduled, scheduled };
 }

@@ -1,6 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
-import { isTimeZone, localToUnix, offsetTable, wallToUnix, wallToUnixCompatible } from '../../src/domain/zone.ts';
+import { isTimeZone, timeZoneProblem, localToUnix, offsetTable, wallToUnix, wallToUnixCompatible } from '../../src/domain/zone.ts';
 
 const DAY = 86_400;
 
@@ -51,6 +51,33 @@ describe('isTimeZone', () => {
     ['', false],
     ['Europe/Berlin; drop', false],
   ])('%j is %s', (zone, ok) => expect(isTimeZone(zone)).toBe(ok));
+});
+
+describe('timeZoneProblem: a practice lives by a place, not a legacy or fixed-offset name (issue 24, item 1)', () => {
+  it.each([
+    ['Europe/Berlin', undefined],
+    ['Asia/Kolkata', undefined],
+    ['Asia/Calcutta', undefined],
+    ['Europe/Kyiv', undefined],
+    ['America/Argentina/Buenos_Aires', undefined],
+    ['UTC', undefined],
+    ['CET', 'use Europe/Berlin'],
+    ['MET', 'use Europe/Berlin'],
+    ['EET', 'use Europe/Athens'],
+    ['EST', 'use America/New_York'],
+    ['PST8PDT', 'use America/Los_Angeles'],
+    ['GB', 'use Europe/London'],
+    ['US/Pacific', 'use America/Los_Angeles'],
+    ['Etc/UTC', 'use UTC'],
+    ['GMT', 'use UTC'],
+    ['europe/berlin', 'use Europe/Berlin'],
+    ['Etc/GMT-2', "use the place's zone"],
+    ['Europe/Nowhere', 'is not an IANA time zone'],
+  ])('%j: %s', (zone, hint) => {
+    const problem = timeZoneProblem(zone);
+    if (hint === undefined) expect(problem).toBeUndefined();
+    else expect(problem).toContain(hint);
+  });
 });
 
 describe('local instants', () => {

@@ -132,6 +132,27 @@ describe('booking e-mails over real SMTP', () => {
     expect(retryMissing.stderr).toBe('planner: message 999 is not a failed message (see `planner mail queue`)\n');
   });
 
+  it('with the SMTP server down, status says FAILING with the error and since when, and doctor fails (issue 24, item 7)', async () => {
+    const port = await freePort(); // nothing listens there: every attempt is refused
+    const db = tempDb();
+    const token = await bookableDb(db);
+    await cliOk(db, 'mail', 'set', `smtp://127.0.0.1:${port}`, '--from', 'desk@practice.example');
+    const server = await serve(db); // the first retry comes 30 s later: the two first attempts are what the test sees
+    const [slot] = await freeSlots(server.url, token);
+    expect((await book(server.url, token, slot!, { first_name: 'A', last_name: 'B', email: 'a@b.example' })).status).toBe(201);
+    await server.waitFor(/planner: mail \d+ \(notice\) not delivered, next try/);
+    await server.waitFor(/planner: mail \d+ \(confirmation\) not delivered, next try/);
+    const status = await cliJson(db, 'status');
+    expect(status.mail).toMatchObject({ failed: 0, retrying: 2, lastError: expect.stringContaining('ECONNREFUSED') });
+    expect(status.mail.retryingSince).toEqual(expect.any(Number));
+    expect(await cliOk(db, 'status')).toMatch(
+      /^mail +FAILING: 2 of 2 waiting message\(s\) could not be sent, since \d{4}-\d\d-\d\d \d\d:\d\d · last error: .*ECONNREFUSED.* \(planner doctor --mail\)/m,
+    );
+    const doctor = await cli(db, 'doctor');
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toMatch(/^fail +mail +2 message\(s\) waiting after a failed attempt since \d{4}-\d\d-\d\d \d\d:\d\d: .*ECONNREFUSED/m);
+  });
+
   it('without SMTP the booking succeeds and its messages wait; status says so', async () => {
     const db = tempDb();
     const token = await bookableDb(db);

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { getStatus, type Status } from '../../app/installation.ts';
+import { formatLocal } from '../../domain/dates.ts';
 import { formatOffsets } from '../../domain/reminders.ts';
 import { dbPath, print, printJson, readContext } from '../shared.ts';
 
@@ -16,8 +17,12 @@ function webhookLines(hooks: Status['webhooks']): string[] {
   });
 }
 
-function mailLine(mail: Status['mail']): string {
+function mailLine(mail: Status['mail'], zone: string | null): string {
   const waiting = `${mail.pending} message(s) waiting, ${mail.scheduled} reminder(s) scheduled, ${mail.failed} failed${mail.failed ? ' (planner mail queue)' : ''}`;
+  if (mail.retrying > 0) {
+    const since = formatLocal(new Date(mail.retryingSince! * 1000), zone ?? 'UTC');
+    return `FAILING: ${mail.retrying} of ${mail.pending} waiting message(s) could not be sent, since ${since} · last error: ${mail.lastError ?? 'unknown'} (planner doctor --mail) · ${waiting}`;
+  }
   return mail.configured
     ? `configured, from ${mail.from} · ${waiting}`
     : `not configured: booking e-mails wait in the outbox until \`planner mail set\` · ${waiting}`;
@@ -50,7 +55,7 @@ export function registerStatus(program: Command): void {
             ? `practice     ${status.practiceName} · ${status.timeZone} · locale ${status.locale} · notices to ${status.notifyEmail}`
             : 'practice     not configured: run `planner init`',
           `api          ${api.enabled ? 'enabled' : 'disabled'} · token ${api.tokenPresent ? `present (created ${api.tokenCreatedAt})` : 'none (planner token new)'} · limit ${api.rateLimitPerMinute}/min`,
-          `mail         ${mailLine(status.mail)}`,
+          `mail         ${mailLine(status.mail, status.timeZone)}`,
           `reminders    ${status.reminderOffsets.length ? `${formatOffsets(status.reminderOffsets)} before each appointment` : 'off (planner reminders set)'}`,
           `page         ${status.portal ? `on at ${status.portal.url}/manage/… · cancel${status.portal.reschedule ? ' or move' : ''} until ${status.portal.cancelUntilHours} h before` : 'off (planner portal enable)'}`,
           `proxies      ${status.trustedProxies.length ? `${status.trustedProxies.join(', ')} trusted for X-Forwarded-For` : 'none trusted: X-Forwarded-For is ignored (planner proxy set)'}`,

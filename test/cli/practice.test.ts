@@ -1,0 +1,139 @@
+import { existsSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
+import { describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/db.ts';
+import { insertBooking } from '../../src/store/bookings.ts';
+import { insertCustomer } from '../../src/store/customers.ts';
+import { cli, cliJson, cliOk, initDb, snapshot, tempDb } from '../helpers.ts';
+
+/** Seeds booked appointments at fixed instants (far past and far future: the test does not depend on today). */
+function seed(db: string, starts: string[]) {
+  const store = openStore(db);
+  try {
+    store.tx(() => {
+      starts.forEach((start, index) => {
+        const startAt = Date.parse(start) / 1000;
+        insertBooking(store, {
+          reference: `REF${index}AAAAAAAAAAAA`,
+          scheduleId: 1,
+          reasonId: 1,
+          customerId: insertCustomer(store, `c${index}@example.com`, '2026-01-01T00:00:00Z'),
+          startAt,
+          endAt: startAt + 1800,
+          submission: { first_name: 'Ada', last_name: 'L', email: `c${index}@example.com` },
+          source: 'api',
+          createdAt: '2026-01-01T00:00:00Z',
+          buffers: { before: 0, after: 0 },
+        });
+      });
+    });
+  } finally {
+    store.close();
+  }
+}
+
+describe('planner init and practice: the settings from init can be changed (issue 24, item 1)', () => {
+  it.each([
+    ['CET', 'use Europe/Berlin'],
+    ['EST5EDT', 'use America/New_York'],
+    ['GB', 'use Europe/London'],
+    ['US/Eastern', 'use America/New_York'],
+    ['europe/berlin', 'use Europe/Berlin'],
+    ['Etc/GMT+5', "use the place's zone"],
+    ['Mars/Olympus', 'is not an IANA time zone'],
+  ])('init --timezone %s is refused with a suggestion (%s), and no file is made', async (zone, hint) => {
+    const db = tempDb();
+    const result = await cli(db, 'init', '--name', 'P', '--timezone', zone, '--notify', 'desk@p.example');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(new RegExp(`^planner: --timezone: "${zone.replace(/[+/]/g, '\\$&')}" .*${hint.replace(/[+/]/g, '\\$&')}`));
+    expect(result.stderr.split('\n')).toHaveLength(2); // one line
+    expect(existsSync(db)).toBe(false);
+  });
+
+  it('init takes the address, phone and website; --locale de writes the default form labels in German (item 10)', async () => {
+    const db = tempDb();
+    await cliOk(db, 'init', '--name', 'Physio Nord', '--timezone', 'Europe/Berlin', '--notify', 'desk@nord.example', '--locale', 'de',
+      '--address', 'Hafenstraße 3, 20459 Hamburg', '--phone', '+49 40 123456', '--website', 'https://physio-nord.example');
+    expect(await cliJson(db, 'practice', 'show')).toEqual({
+      practiceName: 'Physio Nord',
+      timeZone: 'Europe/Berlin',
+      locale: 'de',
+      notifyEmail: 'desk@nord.example',
+      address: 'Hafenstraße 3, 20459 Hamburg',
+      phone: '+49 40 123456',
+      website: 'https://physio-nord.example',
+    });
+    expect((await cliJson(db, 'field', 'list')).map((field: any) => field.label)).toEqual(['Vorname', 'Nachname', 'E-Mail', 'Telefon']);
+    const english = tempDb();
+    await initDb(english);
+    expect((await cliJson(english, 'field', 'list')).map((field: any) => field.label)).toEqual(['First name', 'Last name', 'E-mail', 'Phone']);
+    expect(await cliOk(english, 'practice', 'show')).toMatch(/^address +not given \(planner practice set --address …\)$/m);
+  });
+
+  it('practice set changes what it is given; a new zone keeps every instant and counts the upcoming bookings that now read differently', async () => {
+    const db = tempDb();
+    await initDb(db);
+    await cliOk(db, 'schedule', 'add', 'Dr. Weber');
+    await cliOk(db, 'reason', 'add', '1', 'Check-up', '--duration', '30');
+    // Two far-future bookings (one in summer, one in winter) and one long past.
+    seed(db, ['2099-07-01T08:00:00Z', '2099-12-01T09:00:00Z', '2001-03-01T09:00:00Z']);
+    const instants = () => new DatabaseSync(db, { readOnly: true }).prepare('SELECT start_at FROM bookings ORDER BY id').all();
+    const before = instants();
+
+    // Berlin and Paris read every instant alike: nothing shows another time.
+    expect(await cliOk(db, 'practice', 'set', '--timezone', 'Europe/Paris')).toMatch(
+      /^The time zone changed from Europe\/Berlin to Europe\/Paris: no upcoming booking shows another local time\.$/m,
+    );
+    // London reads both upcoming ones an hour earlier; the past one is not counted.
+    expect(await cliOk(db, 'practice', 'set', '--timezone', 'Europe/London', '--name', 'Praxis Weber', '--phone', '+44 20 7946 0000')).toMatch(
+      /^The time zone changed from Europe\/Paris to Europe\/London: 2 upcoming booking\(s\) keep their instant and now show another local time/m,
+    );
+    expect(instants()).toEqual(before);
+    expect(await cliJson(db, 'practice', 'show')).toMatchObject({ practiceName: 'Praxis Weber', timeZone: 'Europe/London', phone: '+44 20 7946 0000', locale: 'en' });
+    expect((await cliJson(db, 'status')).timeZone).toBe('Europe/London');
+
+    // '' clears a contact setting.
+    await cliOk(db, 'practice', 'set', '--phone', '');
+    expect((await cliJson(db, 'practice', 'show')).phone).toBe('');
+  });
+
+  it.each([
+    [['--timezone', 'GB'], /^planner: --timezone: "GB" is a legacy or ambiguous time zone name: use Europe\/London\n$/],
+    [['--website', 'ftp://files.example'], /^planner: --website: "ftp:\/\/files.example" is not a website address \(example: https:\/\/practice.example\)\n$/],
+    [['--phone', 'call us'], /^planner: --phone: "call us" is not a phone number/],
+    [['--notify', 'desk'], /^planner: --notify: "desk" is not an e-mail address/],
+    [['--locale', 'fr'], /^planner: --locale: locale must be one of en, de\n$/],
+    [['--address', 'line one\nline two'], /^planner: --address: the address /],
+  ])('practice set %j is refused with one line and changes nothing', async (args, message) => {
+    const db = tempDb();
+    await initDb(db);
+    const before = snapshot(db);
+    const result = await cli(db, 'practice', 'set', '--name', 'Changed', ...args); // --name alone would be fine
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(message);
+    expect(snapshot(db)).toEqual(before);
+  });
+
+  it('practice set without an option, and practice show before init, say what to do', async () => {
+    const db = tempDb();
+    openStore(db).close(); // a file with the schema, not set up
+    expect((await cli(db, 'practice', 'show')).stderr).toBe('planner: planner is not set up yet: run `planner init` first\n');
+    await initDb(db);
+    const bare = await cli(db, 'practice', 'set');
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toBe('planner: nothing to change: give at least one of --name, --timezone, --notify, --locale, --address, --phone, --website\n');
+  });
+
+  it('doctor warns about a legacy zone name an older version accepted, with the fix', async () => {
+    const db = tempDb();
+    await initDb(db);
+    const file = new DatabaseSync(db);
+    file.exec("UPDATE settings SET time_zone = 'CET'");
+    file.close();
+    expect((await cli(db, 'doctor')).stdout).toMatch(
+      /^warn +time zone +"CET" is a legacy or ambiguous time zone name: use Europe\/Berlin \(planner practice set --timezone …\)$/m,
+    );
+    await cliOk(db, 'practice', 'set', '--timezone', 'Europe/Berlin');
+    expect((await cli(db, 'doctor')).stdout).toMatch(/^ok +time zone +Europe\/Berlin$/m);
+  });
+});
