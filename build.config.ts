@@ -12,10 +12,24 @@ export default defineBuildConfig({
   clean: true,
   failOnWarn: false,
   hooks: {
-    // unbuild keeps package.json `dependencies` external; the executable wants them inside.
+    // unbuild keeps package.json `dependencies` external; the executable wants them inside. node:sqlite is a Node
+    // built-in that rollup's list of built-ins does not know yet (it warned "could not be resolved").
     'build:before'(ctx) {
-      ctx.options.externals = ['@node-rs/argon2'];
+      ctx.options.externals = ['@node-rs/argon2', 'node:sqlite'];
       ctx.options.dependencies = [];
+    },
+    // Rollup writes `import.meta.url` in CommonJS as `require('u' + 'rl')…`, a require pkg cannot follow (it warned
+    // "Cannot resolve 'u' + 'rl'" five times); a plain `require('node:url')` says the same to everyone.
+    'rollup:options'(_ctx, options) {
+      const plugins = Array.isArray(options.plugins) ? options.plugins : [];
+      options.plugins = [
+        ...plugins,
+        { name: 'import-meta-url', resolveImportMeta: (property) => (property === 'url' ? "require('node:url').pathToFileURL(__filename).href" : null) },
+      ];
+    },
+    // The dependencies are inside the bundle on purpose: unbuild's check would call each "potentially unused".
+    'rollup:done'(ctx) {
+      ctx.options.dependencies = Object.keys(ctx.pkg.dependencies ?? {});
     },
   },
   rollup: {

@@ -1,8 +1,7 @@
 /**
  * The README's commands, run as written: a README edit that breaks one fails `npm test`.
  * - Quick start: its first line (install, then `npm run demo`) in a fresh copy of the repository, with a newcomer's
- *   PATH (no Node 24 but what the install brings); then the six calls the demo prints, placeholders filled from the
- *   answers before them. (Its second line, the test command, is what `.ci/run` runs, taken from the README too.)
+ *   PATH (no Node 24 but what the install brings); then the six calls the demo prints, as printed (real values). (Its second line, the test command, is what `.ci/run` runs, taken from the README too.)
  * - Admin guide, "Set up an installation": every line against a temporary database, the last one (`serve`) until it
  *   answers with the token the block made.
  */
@@ -18,7 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { checkContract } from '../contract.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 import { bookableDb, cliJson, initDb, onCleanup, ROOT, serve, tempDb, tempDir } from '../helpers.ts';
-import { freePort } from '../mail/smtp.ts';
+import { freePort, startSmtp } from '../mail/smtp.ts';
 import { commandsOf, newcomerEnv, readmeBlock, shell } from './readme.ts';
 
 const run = promisify(execFile);
@@ -63,26 +62,62 @@ describe('README quick start', () => {
     for (const call of calls) expect(call).toContain(`Bearer ${token}`);
 
     const statuses: number[] = [];
-    let day = '';
-    let time = '';
-    for (const printed of calls) {
-      const call = printed
-        .replace('<a day from /days>', day)
-        .replaceAll('<day>', day)
-        .replace(/<HH:MM:SS[^>]*>/, time);
-      expect(call).not.toMatch(/<[^>]*>/);
+    const answers: Record<string, any> = {};
+    for (const call of calls) {
+      expect(call).not.toMatch(/<[^>]*>/); // real values, nothing to fill in
       const answer = await curl(call, env);
       statuses.push(answer.status);
       const path = /\/api\/\w+/.exec(call)![0];
       checkContract(call.includes('-X POST') ? 'POST' : 'GET', path, answer);
-      if (path === '/api/days') day = answer.body.data[0];
-      if (path === '/api/slots') time = answer.body.data[0].slice(11);
+      answers[path] = answer.body;
     }
+    // The printed day and time are the first free ones the API itself answers.
+    const slot = answers['/api/slots'].data[0] as string;
+    expect(slot.slice(0, 10)).toBe(answers['/api/days'].data[0]);
+    expect(calls.at(-1)).toContain(`"slot":"${slot}"`);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 201]);
     expect([0, 'SIGTERM']).toContain(await demo.stop()); // stopped by the signal, not by SIGKILL or an error
     expect(demo.output()).not.toMatch(/\n\s+at |Error/);
     expect(existsSync(join(copy, 'data/planner.db'))).toBe(true);
   }, 300_000);
+});
+
+describe('README: your first practice, end to end (issue 24, item 17)', () => {
+  it('runs line by line on a new database: mail reaches the SMTP server, the booking takes a time `slots` printed, and serving sends its confirmation', async () => {
+    const lines = commandsOf(readmeBlock('Your first practice, end to end', 'sh'));
+    const smtp = await startSmtp();
+    const db = tempDb();
+    const env = newcomerEnv({ PLANNER_DB: db });
+    const outputs = new Map<string, string>();
+    let slot = '';
+    for (const written of lines) {
+      // The two substitutions the README names: a test SMTP server, and a time that is free now.
+      const line = written
+        .replace(/^npx planner mail set "smtps:\/\/[^"]+"/, `npx planner mail set "${smtp.url}"`)
+        .replace(/^(npx planner bookings add 1 1 )"[^"]+"/, (_, head: string) => `${head}"${slot}"`);
+      const result = await run('sh', ['-c', line], { cwd: ROOT, env }).catch((error: { stderr: string }) => {
+        throw new Error(`README line failed: ${line}\n${error.stderr}`);
+      });
+      outputs.set(written.split(' ').slice(0, 3).join(' '), result.stdout);
+      if (line.startsWith('npx planner slots ')) slot = /\d{4}-\d\d-\d\d \d\d:\d\d/.exec(result.stdout)?.[0] ?? '';
+    }
+    expect(slot).not.toBe('');
+    const [test] = await smtp.received(1);
+    expect(test!.to).toMatchObject({ text: 'desk@physio-nord.example' });
+    expect(outputs.get('npx planner status')).toMatch(/^practice +Physio Nord · Europe\/Berlin · locale de/m);
+    expect(await cliJson(db, 'practice', 'show')).toMatchObject({ address: 'Hafenstraße 3, 20459 Hamburg', phone: '+49 40 1234567' });
+    const [booking] = await cliJson(db, 'bookings', 'list');
+    expect(booking).toMatchObject({ status: 'booked' });
+
+    const server = await serve(db);
+    const mails = await smtp.received(3); // the test message, then the confirmation and the practice's notice
+    const confirmation = mails.find((mail) => (mail.to as { text: string }).text === 'ada@example.com')!;
+    expect(confirmation.text).toContain('Jana Peters');
+    expect(confirmation.text).toContain('Hafenstraße 3, 20459 Hamburg');
+    expect(confirmation.text).toContain('+49 40 1234567');
+    expect(confirmation.text).toContain('https://termine.physio-nord.example/manage/');
+    await server.stop();
+  }, 180_000);
 });
 
 describe('README admin guide', () => {

@@ -1,22 +1,36 @@
 import type { Command } from 'commander';
+import { availableDays, availableSlots } from '../../app/availability.ts';
+import type { AppContext } from '../../app/context.ts';
 import { createDemo } from '../../app/demo.ts';
 import { isConfigured } from '../../app/installation.ts';
 import { AppError } from '../../errors.ts';
 import { print, whole, withContext } from '../shared.ts';
 import { serve, type ServeOptions } from './serve.ts';
 
-/** Returns ready-to-paste curl calls for the six API calls against `base`. */
-function curlCalls(base: string, token: string): string[] {
+/**
+ * Returns ready-to-paste curl calls for the six API calls against `base`, with real values: the first free day of
+ * schedule 1, reason 1 and its first free time, as GET /days and GET /slots answer them now.
+ */
+function curlCalls(base: string, token: string, slot: string): string[] {
   const auth = `-H "Authorization: Bearer ${token}"`;
+  const day = slot.slice(0, 10);
   return [
     `curl -s ${auth} ${base}/api/schedules`,
     `curl -s ${auth} "${base}/api/reasons?schedule=1"`,
     `curl -s ${auth} "${base}/api/days?schedule=1&reason=1"`,
-    `curl -s ${auth} "${base}/api/slots?schedule=1&reason=1&day=<a day from /days>"`,
-    `curl -s ${auth} "${base}/api/forms?schedule=1&reason=1&slot=<day>%20<HH:MM:SS from /slots>"`,
+    `curl -s ${auth} "${base}/api/slots?schedule=1&reason=1&day=${day}"`,
+    `curl -s ${auth} "${base}/api/forms?schedule=1&reason=1&slot=${slot.replace(' ', '%20')}"`,
     `curl -s ${auth} -H "Content-Type: application/json" -X POST ${base}/api/bookings \\`,
-    `  -d '{"schedule":1,"reason":1,"slot":"<day> <HH:MM:SS>","submission":{"first_name":"Ada","last_name":"Lovelace","email":"ada@example.com"}}'`,
+    `  -d '{"schedule":1,"reason":1,"slot":"${slot}","submission":{"first_name":"Ada","last_name":"Lovelace","email":"ada@example.com"}}'`,
   ];
+}
+
+/** The first free time of schedule 1, reason 1 (`YYYY-MM-DD HH:MM:SS`), from the engine GET /slots uses. */
+function firstFreeSlot(ctx: AppContext): string {
+  const [day] = availableDays(ctx, 1, 1); // a day is listed only when it has a free time
+  const [first] = day === undefined ? [] : availableSlots(ctx, 1, 1, day);
+  if (first) return first.local;
+  throw new AppError('conflict', 'the demo has no free time: check the machine clock');
 }
 
 export function registerDemo(program: Command): void {
@@ -49,8 +63,8 @@ export function registerDemo(program: Command): void {
             '',
             `API token (shown once): ${token}`,
             '',
-            'Try the six calls in order:',
-            ...curlCalls(base, token),
+            'Try the six calls in order (the day and time are the first free ones now):',
+            ...curlCalls(base, token, firstFreeSlot(ctx)),
             '',
           );
           return true;
