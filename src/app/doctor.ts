@@ -71,6 +71,15 @@ export async function diagnose(ctx: AppContext, options: DoctorOptions): Promise
       ? { name: 'time zone', status: 'ok', detail: settings.timeZone }
       : { name: 'time zone', status: isTimeZone(settings.timeZone) ? 'warn' : 'fail', detail: `${zoneProblem} (planner practice set --timezone …)` },
   );
+  checks.push(
+    settings.phone === '' || settings.address === ''
+      ? {
+          name: 'contact',
+          status: 'warn',
+          detail: `no ${[settings.address === '' && 'address', settings.phone === '' && 'phone'].filter(Boolean).join(' and no ')}: mails and the page cannot tell customers where to go or whom to call when it is too late to change online (planner practice set)`,
+        }
+      : { name: 'contact', status: 'ok', detail: `${settings.address} · ${settings.phone}` },
+  );
   const now = ctx.now();
   const year = now.getUTCFullYear();
   checks.push(

@@ -131,6 +131,10 @@ export interface Status {
   timeZone: string | null;
   locale: Locale;
   notifyEmail: string | null;
+  /** Where customers find and reach the practice ('' when not given). */
+  address: string;
+  phone: string;
+  website: string;
   api: { enabled: boolean; tokenPresent: boolean; tokenCreatedAt: string | null; rateLimitPerMinute: number };
   /** The outbox: waiting, scheduled reminders, failed, and waiting after a failed attempt (since, last error). */
   mail: { configured: boolean; from: string | null } & OutboxCounts;
@@ -155,6 +159,9 @@ export function getStatus(ctx: AppContext): Status {
     timeZone: settings.timeZone,
     locale: settings.locale,
     notifyEmail: settings.notifyEmail,
+    address: settings.address,
+    phone: settings.phone,
+    website: settings.website,
     api: {
       enabled: settings.apiEnabled,
       tokenPresent: settings.tokenHash !== null,

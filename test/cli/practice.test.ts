@@ -68,6 +68,11 @@ describe('planner init and practice: the settings from init can be changed (issu
     await initDb(english);
     expect((await cliJson(english, 'field', 'list')).map((field: any) => field.label)).toEqual(['First name', 'Last name', 'E-mail', 'Phone']);
     expect(await cliOk(english, 'practice', 'show')).toMatch(/^address +not given \(planner practice set --address …\)$/m);
+    // At a glance: status shows where customers find the practice, doctor warns when they cannot.
+    expect(await cliOk(db, 'status')).toMatch(/^contact +Hafenstraße 3, 20459 Hamburg · \+49 40 123456 · https:\/\/physio-nord\.example$/m);
+    expect(await cliOk(english, 'status')).toMatch(/^contact +no address, phone or website: customers are not told where to go or whom to call \(planner practice set\)$/m);
+    expect((await cli(db, 'doctor')).stdout).toMatch(/^ok +contact +Hafenstraße 3, 20459 Hamburg · \+49 40 123456$/m);
+    expect((await cli(english, 'doctor')).stdout).toMatch(/^warn +contact +no address and no phone: mails and the page cannot tell customers/m);
   });
 
   it('practice set changes what it is given; a new zone keeps every instant and counts the upcoming bookings that now read differently', async () => {

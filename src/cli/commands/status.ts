@@ -28,6 +28,14 @@ function mailLine(mail: Status['mail'], zone: string | null): string {
     : `not configured: booking e-mails wait in the outbox until \`planner mail set\` · ${waiting}`;
 }
 
+/** Where customers find and reach the practice, or what is missing. */
+function contactLine(status: Status): string {
+  const given = [status.address, status.phone, status.website].filter(Boolean);
+  const missing = ['address', 'phone', 'website'].filter((name) => status[name as 'address' | 'phone' | 'website'] === '');
+  if (given.length === 0) return 'no address, phone or website: customers are not told where to go or whom to call (planner practice set)';
+  return `${given.join(' · ')}${missing.length ? ` · no ${missing.join(', ')} (planner practice set --${missing[0]} …)` : ''}`;
+}
+
 export function registerStatus(program: Command): void {
   program
     .command('status')
@@ -54,6 +62,7 @@ export function registerStatus(program: Command): void {
           status.configured
             ? `practice     ${status.practiceName} · ${status.timeZone} · locale ${status.locale} · notices to ${status.notifyEmail}`
             : 'practice     not configured: run `planner init`',
+          ...(status.configured ? [`contact      ${contactLine(status)}`] : []),
           `api          ${api.enabled ? 'enabled' : 'disabled'} · token ${api.tokenPresent ? `present (created ${api.tokenCreatedAt})` : 'none (planner token new)'} · limit ${api.rateLimitPerMinute}/min`,
           `mail         ${mailLine(status.mail, status.timeZone)}`,
           `reminders    ${status.reminderOffsets.length ? `${formatOffsets(status.reminderOffsets)} before each appointment` : 'off (planner reminders set)'}`,
