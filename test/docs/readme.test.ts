@@ -237,3 +237,25 @@ describe('README links', () => {
     expect(existsSync(shared) ? readFileSync(shared, 'utf8') : copy).toBe(copy);
   });
 });
+
+describe('README table of contents (issue 24, item 17)', () => {
+  /** GitHub's anchor of a heading: lower case, backticks and punctuation but `-` and `_` dropped, spaces as `-`. */
+  const slug = (heading: string) =>
+    heading
+      .toLowerCase()
+      .replaceAll('`', '')
+      .replace(/[^\p{L}\p{N}_\- ]/gu, '')
+      .replaceAll(' ', '-');
+
+  it('lists every ## and ### heading in order, and every #link in the README reaches a heading or an anchor', () => {
+    const text = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const outsideCode = text.replace(/^```[\s\S]*?^```/gm, '');
+    const headings = [...outsideCode.matchAll(/^(##|###) (.+)$/gm)].map((match) => match[2]!).filter((heading) => heading !== 'Contents');
+    const contents = /^## Contents\n\n([\s\S]*?)\n\n/m.exec(text)![1]!;
+    const listed = [...contents.matchAll(/^ *- \[(.+)\]\(#(.+)\)$/gm)];
+    expect(listed.map((match) => match[2])).toEqual(headings.map(slug));
+    const anchors = new Set([...headings.map(slug), ...[...text.matchAll(/<a id="([^"]+)"><\/a>/g)].map((match) => match[1]!)]);
+    const links = [...outsideCode.matchAll(/\]\(#([^)]+)\)/g)].map((match) => match[1]!);
+    expect(links.filter((link) => !anchors.has(link))).toEqual([]);
+  });
+});
