@@ -65,16 +65,21 @@ describe('planner init', () => {
     const session = cliOnTerminal(db, 'init', '--locale', 'de');
     await session.answer('Practice name', 'Praxis Sonne\r');
     await session.answer('Time zone', '\x15Mars/Base\r');
-    await session.answer('is not an IANA time zone', '\x15Europe/Vienna\r');
+    await session.answer('is not an IANA time zone', '\x15CET\r');
+    await session.answer('is a legacy or ambiguous time zone name: use Europe/Berlin', '\x15Europe/Vienna\r');
     await session.answer('E-mail for booking notices', 'desk@sonne.example\r');
+    await session.answer('Address customers come to', 'Sonnenweg 1, 1010 Wien\r');
+    await session.answer('Phone customers call', 'call me\r');
+    await session.answer('is not a phone number', '\x15+43 1 234567\r');
     await session.answer('Create "Praxis Sonne" (Europe/Vienna, de, notices to desk@sonne.example)?', 'y\r');
     expect(await session.exited).toBe(0);
     expect(await cliJson(db, 'status')).toMatchObject({ configured: true, practiceName: 'Praxis Sonne', timeZone: 'Europe/Vienna', locale: 'de' });
+    expect(await cliJson(db, 'practice', 'show')).toMatchObject({ address: 'Sonnenweg 1, 1010 Wien', phone: '+43 1 234567', website: '' });
   });
 
   it('on a terminal, declining the confirmation changes nothing', async () => {
     const db = tempDb();
-    const session = cliOnTerminal(db, 'init', '--name', 'P', '--timezone', 'UTC', '--notify', 'a@b.example', '--locale', 'en');
+    const session = cliOnTerminal(db, 'init', '--name', 'P', '--timezone', 'UTC', '--notify', 'a@b.example', '--locale', 'en', '--address', '', '--phone', '');
     await session.answer('Create "P"', 'n\r');
     expect(await session.exited).toBe(1);
     expect(session.screen()).toContain('init cancelled; nothing was changed');
@@ -84,7 +89,9 @@ describe('planner init', () => {
   it('--yes skips the confirmation on a terminal', async () => {
     const db = tempDb();
     const session = cliOnTerminal(db, 'init', '--name', 'P', '--timezone', 'UTC', '--notify', 'a@b.example', '--yes');
-    await session.answer('Language of e-mails', '\r');
+    await session.answer('Address customers come to', '\r'); // Enter skips the optional ones
+    await session.answer('Phone customers call', '\r');
+    await session.answer('Language of mails', '\r');
     expect(await session.exited).toBe(0);
     expect((await cliJson(db, 'status')).locale).toBe('en');
   });

@@ -68,10 +68,14 @@ async function collectAnswers(options: InitOptions): Promise<InitAnswers> {
       })).trim(),
     notifyEmail:
       given.notifyEmail ?? (await input({ message: 'E-mail for booking notices:', validate: validate('notifyEmail') })).trim(),
+    address:
+      given.address ??
+      (await input({ message: 'Address customers come to (one line; Enter to skip):', validate: validate('address') })).trim(),
+    phone: given.phone ?? (await input({ message: 'Phone customers call (Enter to skip):', validate: validate('phone') })).trim(),
     locale:
       given.locale ??
       (await select({
-        message: 'Language of e-mails:',
+        message: 'Language of mails, the page, the feed and the form labels:',
         choices: [
           { name: 'English', value: 'en' },
           { name: 'Deutsch', value: 'de' },
