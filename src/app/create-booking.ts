@@ -76,7 +76,7 @@ export function createBooking(ctx: AppContext, order: BookingOrder, source: Book
   return inBookingTransaction(ctx, 'the booking could not be saved', () => {
     // Read again under the write lock: another process may have booked, or changed hours, meanwhile.
     const { input, schedule, reason } = availabilityOf(ctx, order.scheduleId, order.reasonId);
-    const slot = findFreeSlot(ctx, input, order.scheduleId, order.slot);
+    const slot = findFreeSlot(ctx, input, order, order.slot);
     // The record groups bookings by address; the booking keeps what was submitted (store/customers.ts).
     const customerId = (email === null ? undefined : findCustomerIdByEmail(ctx.store, email)) ?? insertCustomer(ctx.store, email, at);
     const endAt = slot.startAt + input.durationMinutes * 60;

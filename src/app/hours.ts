@@ -1,22 +1,84 @@
 import { invalid, notFound, valueOrInvalid } from '../errors.ts';
 import { parseDays, parseRanges, type MinuteRange } from '../domain/hours.ts';
 import { isNote } from '../domain/checks.ts';
-import { isDay } from '../domain/dates.ts';
+import { isDay, localDay } from '../domain/dates.ts';
+import { strandedBookings, type Stranding } from '../domain/refusal.ts';
+import { listBookings } from '../store/bookings.ts';
 import { deleteClosure, findClosure, insertClosure, listClosures, type Closure } from '../store/closures.ts';
 import { readWeeklyHours, replaceHours, type WeeklyHours } from '../store/hours.ts';
-import type { AppContext } from './context.ts';
+import { listSchedules } from '../store/schedules.ts';
+import { unixSeconds, type AppContext } from './context.ts';
 import { requireConfigured } from './installation.ts';
 import { getSchedule } from './schedules.ts';
 
-/** Sets the opening hours of the weekdays in `days` (`mon-fri`) to `ranges` (`09:00-12:00,13:00-17:30` or `closed`). */
-export function setHours(ctx: AppContext, scheduleId: number, days: string, ranges: string): WeeklyHours {
+/** An upcoming booked appointment that its schedule's hours and closures no longer allow: the customer is not told. */
+export interface StrandedBooking {
+  id: number;
+  reference: string;
+  scheduleId: number;
+  scheduleName: string;
+  reasonId: number;
+  reasonName: string;
+  startAt: number;
+  endAt: number;
+  customerName: string;
+  customerEmail: string | null;
+  /** The phone number given with the booking ('' when none). */
+  phone: string;
+  /** On a closed day, or not wholly inside the opening hours. */
+  why: Stranding;
+}
+
+/**
+ * Returns the upcoming booked appointments of `scheduleIds` that their schedule's hours and closures no longer
+ * allow, by start: one query for the upcoming bookings, then the hours and closures of each schedule, then pure
+ * checks (domain/refusal.ts). Call inside the transaction that changed the hours or closures.
+ */
+export function strandedOf(ctx: AppContext, scheduleIds: readonly number[]): StrandedBooking[] {
+  const zone = requireConfigured(ctx).timeZone;
+  const fromAt = unixSeconds(ctx.now());
+  const upcoming = listBookings(ctx.store, scheduleIds.length === 1 ? { fromAt, scheduleId: scheduleIds[0] } : { fromAt }).filter(
+    (booking) => booking.status === 'booked' && scheduleIds.includes(booking.scheduleId),
+  );
+  const stranded: StrandedBooking[] = [];
+  for (const scheduleId of scheduleIds) {
+    const own = upcoming.filter((booking) => booking.scheduleId === scheduleId);
+    if (own.length === 0) continue;
+    const rules = { zone, week: readWeeklyHours(ctx.store, scheduleId), closures: listClosures(ctx.store, scheduleId) };
+    for (const { booking, why } of strandedBookings(rules, own)) {
+      const phone = booking.submission.phone;
+      stranded.push({
+        id: booking.id,
+        reference: booking.reference,
+        scheduleId: booking.scheduleId,
+        scheduleName: booking.scheduleName,
+        reasonId: booking.reasonId,
+        reasonName: booking.reasonName,
+        startAt: booking.startAt,
+        endAt: booking.endAt,
+        customerName: booking.customerName,
+        customerEmail: booking.customerEmail,
+        phone: typeof phone === 'string' ? phone : '',
+        why,
+      });
+    }
+  }
+  return stranded.sort((a, b) => a.startAt - b.startAt || a.id - b.id);
+}
+
+/**
+ * Sets the opening hours of the weekdays in `days` (`mon-fri`) to `ranges` (`09:00-12:00,13:00-17:30` or `closed`).
+ * Returns the week and the upcoming bookings it no longer allows (the change is made all the same: the admin may
+ * mean it, and moves or cancels them next).
+ */
+export function setHours(ctx: AppContext, scheduleId: number, days: string, ranges: string): { week: WeeklyHours; stranded: StrandedBooking[] } {
   requireConfigured(ctx);
   const weekdays = valueOrInvalid(parseDays(days));
   const parsed: MinuteRange[] = valueOrInvalid(parseRanges(ranges));
   return ctx.store.tx(() => {
     getSchedule(ctx, scheduleId);
     replaceHours(ctx.store, scheduleId, weekdays, parsed);
-    return readWeeklyHours(ctx.store, scheduleId);
+    return { week: readWeeklyHours(ctx.store, scheduleId), stranded: strandedOf(ctx, [scheduleId]) };
   });
 }
 
@@ -27,18 +89,35 @@ export function hoursOf(ctx: AppContext, scheduleId: number): WeeklyHours {
   return readWeeklyHours(ctx.store, scheduleId);
 }
 
-/** Closes a schedule from `fromDay` to `toDay` inclusive (one day when `toDay` is absent); returns the closure id. */
-export function addClosure(ctx: AppContext, scheduleId: number, fromDay: string, toDay: string | undefined, note: string): number {
-  requireConfigured(ctx);
+/** What `addClosure` made: one closure per schedule, and the upcoming bookings now on a closed day or outside the hours. */
+export interface AddedClosures {
+  closures: { id: number; scheduleId: number }[];
+  stranded: StrandedBooking[];
+}
+
+/**
+ * Closes a schedule, or every schedule (`'all'`), from `fromDay` to `toDay` inclusive (one day when `toDay` is
+ * absent), in one transaction. A closure that ends before today (the installation's zone) is refused: it would close
+ * nothing. Bookings on the closed days stay booked; they are returned, to be moved or cancelled.
+ */
+export function addClosure(ctx: AppContext, target: number | 'all', fromDay: string, toDay: string | undefined, note: string): AddedClosures {
+  const settings = requireConfigured(ctx);
   const last = toDay ?? fromDay;
   for (const day of [fromDay, last]) {
     if (!isDay(day)) throw invalid(`"${day}" is not a calendar day YYYY-MM-DD`);
   }
   if (last < fromDay) throw invalid(`the closure ends (${last}) before it starts (${fromDay})`);
+  const today = localDay(ctx.now(), settings.timeZone);
+  if (last < today) {
+    const days = last === fromDay ? fromDay : `${fromDay} to ${last}`;
+    throw invalid(`${days} lies wholly in the past (today is ${today} in ${settings.timeZone}): a closure must end today or later`);
+  }
   if (!isNote(note)) throw invalid('the note must be at most 500 characters, without control characters or text-direction controls');
   return ctx.store.tx(() => {
-    getSchedule(ctx, scheduleId);
-    return insertClosure(ctx.store, { scheduleId, fromDay, toDay: last, note: note.trim() });
+    const scheduleIds = target === 'all' ? listSchedules(ctx.store).map((schedule) => schedule.id) : [getSchedule(ctx, target).id];
+    if (scheduleIds.length === 0) throw invalid('there are no schedules to close (add one with `planner schedule add <name>`)');
+    const closures = scheduleIds.map((scheduleId) => ({ id: insertClosure(ctx.store, { scheduleId, fromDay, toDay: last, note: note.trim() }), scheduleId }));
+    return { closures, stranded: strandedOf(ctx, scheduleIds) };
   });
 }
 

@@ -135,7 +135,7 @@ export function moveBooking(ctx: AppContext, idOrReference: string, slot: string
     if (found.status === 'cancelled') throw invalid(`booking ${found.reference} is cancelled: book a new appointment instead`);
     const { input, reason } = availabilityOf(ctx, found.scheduleId, found.reasonId);
     const rules = options.force ? { ...input.rules, noticeMinutes: 0 } : input.rules;
-    const free = findFreeSlot(ctx, { ...input, rules }, found.scheduleId, slot, found.id);
+    const free = findFreeSlot(ctx, { ...input, rules }, found, slot, found.id);
     if (free.startAt === found.startAt) throw invalid(`booking ${found.reference} is already at ${slot}`);
     moveBookingRow(ctx.store, found.id, free.startAt, free.startAt + input.durationMinutes * 60, { before: reason.bufferBeforeMinutes * 60, after: reason.bufferAfterMinutes * 60 }, at);
     const moved = findBooking(ctx.store, found.id)!;

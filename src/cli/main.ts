@@ -19,6 +19,7 @@ import { registerReason } from './commands/reason.ts';
 import { registerReminders } from './commands/reminders.ts';
 import { registerSchedule } from './commands/schedule.ts';
 import { registerServe } from './commands/serve.ts';
+import { registerSlots } from './commands/slots.ts';
 import { registerStatus } from './commands/status.ts';
 import { registerToken } from './commands/token.ts';
 import { registerWebhook } from './commands/webhook.ts';
@@ -46,6 +47,7 @@ export function createProgram(): Command {
     registerHours,
     registerClosure,
     registerField,
+    registerSlots,
     registerBookings,
     registerMail,
     registerReminders,

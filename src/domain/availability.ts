@@ -52,7 +52,7 @@ export interface Window {
 /** Returns the look-ahead window: local today through today + daysAhead. */
 export function lookAhead(input: Pick<AvailabilityInput, 'zone' | 'now' | 'rules'>): Window {
   const table = offsetTable(input.zone, input.now - SECONDS_PER_DAY, input.now + SECONDS_PER_DAY);
-  const today = Math.floor((input.now + offsetAt(table, input.now)) / SECONDS_PER_DAY);
+  const today = localDayOf(table, input.now);
   return dayWindow(today, today + input.rules.daysAhead, input.now);
 }
 
@@ -88,6 +88,17 @@ function closedDays(closures: AvailabilityInput['closures'], window: Window): Se
 
 const pad = (value: number) => String(value).padStart(2, '0');
 
+/** Returns the instants an opening range of local day `day` begins and ends (a gap's times move later). */
+export function rangeInstants(table: OffsetTable, day: number, range: MinuteRange): { rangeStart: number; rangeEnd: number } {
+  const midnight = day * SECONDS_PER_DAY; // local wall clock, in seconds
+  return { rangeStart: wallToUnixCompatible(table, midnight + range.start * 60), rangeEnd: wallToUnixCompatible(table, midnight + range.end * 60) };
+}
+
+/** Returns the local day number of instant `at` (the table must cover it). */
+export function localDayOf(table: OffsetTable, at: number): number {
+  return Math.floor((at + offsetAt(table, at)) / SECONDS_PER_DAY);
+}
+
 /**
  * Walks the free slots of the window's days in time order and calls `visit(day, slot)` for each;
  * `visit` returns true to skip the rest of that day (enough is known about it).
@@ -113,8 +124,7 @@ function walkFreeSlots(
     const text = dayText(day);
     let skipDay = false;
     for (const range of input.week[isoWeekday(day)] ?? []) {
-      const rangeStart = wallToUnixCompatible(table, midnight + range.start * 60);
-      const rangeEnd = wallToUnixCompatible(table, midnight + range.end * 60);
+      const { rangeStart, rangeEnd } = rangeInstants(table, day, range);
       // Candidates every `step` minutes of wall-clock time from the range's start (spec: the schedule's step).
       for (let minute = range.start; minute < range.end; minute += rules.stepMinutes) {
         const startAt = wallToUnix(table, midnight + minute * 60);
@@ -182,4 +192,60 @@ export function freeSlots(input: AvailabilityInput, day: string, bookings: reado
     return false;
   });
   return slots;
+}
+
+/**
+ * Returns the free slots of one local day number, in time order, whether or not the look-ahead allows the day (the
+ * notice still applies through `input.now`): for questions about the rules (why a time is refused), not for offers.
+ */
+export function daySlots(input: AvailabilityInput, day: number, bookings: readonly BookedInterval[]): FreeSlot[] {
+  const slots: FreeSlot[] = [];
+  walkFreeSlots(input, dayWindow(day, day, input.now), bookings, (_day, slot) => {
+    slots.push(slot);
+    return false;
+  });
+  return slots;
+}
+
+/** Returns the free slots of the window's days that the look-ahead allows, by day (days without one included). */
+export function freeSlotsByDay(input: AvailabilityInput, window: Window, bookings: readonly BookedInterval[]): { day: string; slots: FreeSlot[] }[] {
+  const allowed = lookAhead(input);
+  const first = Math.max(window.firstDay, allowed.firstDay);
+  const last = Math.min(window.lastDay, allowed.lastDay);
+  if (first > last) return [];
+  const byDay = new Map<number, FreeSlot[]>();
+  for (let day = first; day <= last; day++) byDay.set(day, []);
+  walkFreeSlots(input, dayWindow(first, last, input.now), bookings, (day, slot) => {
+    byDay.get(day)!.push(slot);
+    return false;
+  });
+  return [...byDay].map(([day, slots]) => ({ day: dayText(day), slots }));
+}
+
+/**
+ * Returns the first `count` free slots that start after instant `after`, within the look-ahead. `bookings` must
+ * cover the window from the local day of `after` (or today, if later) to the end of the look-ahead.
+ */
+export function nextFreeSlots(input: AvailabilityInput, after: number, count: number, bookings: readonly BookedInterval[]): FreeSlot[] {
+  const window = nextWindow(input, after);
+  const found: FreeSlot[] = [];
+  if (window.firstDay > window.lastDay) return found;
+  walkFreeSlots(
+    input,
+    window,
+    bookings,
+    (_day, slot) => {
+      if (slot.startAt > after) found.push(slot);
+      return found.length >= count;
+    },
+    () => found.length < count,
+  );
+  return found;
+}
+
+/** Returns the window whose bookings `nextFreeSlots` needs: from the local day of `after` (not before today) to the look-ahead's end. */
+export function nextWindow(input: Pick<AvailabilityInput, 'zone' | 'now' | 'rules'>, after: number): Window {
+  const allowed = lookAhead(input);
+  const table = offsetTable(input.zone, after - SECONDS_PER_DAY, after + SECONDS_PER_DAY);
+  return dayWindow(Math.max(allowed.firstDay, localDayOf(table, after)), allowed.lastDay, input.now);
 }

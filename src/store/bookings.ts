@@ -1,5 +1,6 @@
 import type { Store } from './db.ts';
 import type { BookedInterval } from '../domain/availability.ts';
+import type { BookedTime } from '../domain/refusal.ts';
 
 export type BookingSource = 'api' | 'admin';
 export type BookingStatus = 'booked' | 'cancelled';
@@ -194,6 +195,20 @@ export function bookedIntervals(store: Store, scheduleId: number, from: number, 
        ORDER BY keeps_from`,
     )
     .all(scheduleId, from - 86_400 - 2 * BUFFER_MAX_SECONDS, to + BUFFER_MAX_SECONDS, from - BUFFER_MAX_SECONDS, except) as unknown as BookedInterval[];
+}
+
+/**
+ * Returns what `bookedIntervals` returns, each with its appointment without buffers (`appointmentStartAt`,
+ * `appointmentEndAt`): for telling why a time is refused, off the hot paths.
+ */
+export function bookedTimes(store: Store, scheduleId: number, from: number, to: number, except = 0): BookedTime[] {
+  return store
+    .sql(
+      `SELECT keeps_from AS startAt, end_at + buffer_after AS endAt, start_at AS appointmentStartAt, end_at AS appointmentEndAt FROM bookings
+       WHERE schedule_id = ? AND keeps_from >= ? AND keeps_from < ? AND end_at + buffer_after > ? AND status = 'booked' AND id <> ?
+       ORDER BY keeps_from`,
+    )
+    .all(scheduleId, from - 86_400 - 2 * BUFFER_MAX_SECONDS, to + BUFFER_MAX_SECONDS, from - BUFFER_MAX_SECONDS, except) as unknown as BookedTime[];
 }
 
 /** Marks a booking cancelled (with the admin's reason) and counts the change in its sequence. */

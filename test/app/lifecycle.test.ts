@@ -55,7 +55,7 @@ describe('cancel and move (src/app/lifecycle.ts): the CLI changes bookings, a re
     const before = snapshot(db); // no hook and no mail server: nothing else writes meanwhile
     const refused = await cli(db, 'bookings', 'move', String(created.body.booking_id), second!);
     expect(refused).toMatchObject({ code: 1, stdout: '' });
-    expect(refused.stderr).toBe(`planner: ${second} is not a free slot\n`);
+    expect(refused.stderr).toMatch(new RegExp(`^planner: ${second} is not a free slot: it is taken by another booking\\. Next free times: .*\\n$`));
     expect(snapshot(db)).toEqual(before);
 
     const target = (await slotsOf()).at(-1)!;
@@ -102,11 +102,13 @@ describe('cancel and move (src/app/lifecycle.ts): the CLI changes bookings, a re
     try {
       const refused = await cli(db, 'bookings', 'move', String(made.id), slots[7]!);
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toBe(`planner: ${slots[7]} is not a free slot\n`);
+      expect(refused.stderr).toMatch(new RegExp(`^planner: ${slots[7]} is not a free slot: it is within the schedule's minimum notice of 20160 minutes .*; \`--force\` allows it\\.`));
       const forced = await cliJson(db, 'bookings', 'move', String(made.id), slots[7]!, '--force');
       expect(forced).toMatchObject({ id: made.id, localStart: slots[7]!.slice(0, 16), sequence: 1 });
       // --force does not lift the hours: 03:00 is outside them.
-      expect((await cli(db, 'bookings', 'move', String(made.id), `${day} 03:00`, '--force')).stderr).toBe(`planner: ${day} 03:00:00 is not a free slot\n`);
+      expect((await cli(db, 'bookings', 'move', String(made.id), `${day} 03:00`, '--force')).stderr).toMatch(
+        new RegExp(`^planner: ${day} 03:00:00 is not a free slot: it is outside the opening hours \\(\\w+: 08:00-18:00;`),
+      );
     } finally {
       await cli(db, 'schedule', 'set', '1', '--notice', '0');
     }

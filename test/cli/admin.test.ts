@@ -147,6 +147,7 @@ describe('hours and closures', () => {
       fri: ['09:00-12:00', '13:00-17:30'],
       sat: ['00:00-24:00'],
       sun: [],
+      stranded: [],
     });
     expect(await cliOk(db, 'hours', 'show', '1')).toBe(
       'mon  09:00-12:00, 13:00-17:30\ntue  09:00-12:00, 13:00-17:30\nwed  closed\nthu  09:00-12:00, 13:00-17:30\nfri  09:00-12:00, 13:00-17:30\nsat  00:00-24:00\nsun  closed\n',
@@ -165,12 +166,12 @@ describe('hours and closures', () => {
   });
 
   it('closure add (one day and a range), list, remove', async () => {
-    const one = await cliJson(db, 'closure', 'add', '1', '2026-12-24', '--note', 'Christmas Eve');
-    const range = await cliJson(db, 'closure', 'add', '1', '2026-08-01', '2026-08-14');
+    const one = await cliJson(db, 'closure', 'add', '1', '2030-12-24', '--note', 'Christmas Eve');
+    const range = await cliJson(db, 'closure', 'add', '1', '2030-08-01', '2030-08-14');
     const list = await cliJson(db, 'closure', 'list', '1');
     expect(list.map((c: any) => [c.id, c.fromDay, c.toDay, c.note])).toEqual([
-      [range.id, '2026-08-01', '2026-08-14', ''],
-      [one.id, '2026-12-24', '2026-12-24', 'Christmas Eve'],
+      [range.id, '2030-08-01', '2030-08-14', ''],
+      [one.id, '2030-12-24', '2030-12-24', 'Christmas Eve'],
     ]);
     await cliOk(db, 'closure', 'remove', String(one.id));
     expect((await cliJson(db, 'closure', 'list', '1')).map((c: any) => c.id)).toEqual([range.id]);
@@ -179,7 +180,7 @@ describe('hours and closures', () => {
   it.each([
     [['closure', 'add', '1', '2026-02-30'], /"2026-02-30" is not a calendar day/],
     [['closure', 'add', '1', '2026-08-10', '2026-08-01'], /ends \(2026-08-01\) before it starts/],
-    [['closure', 'add', '5', '2026-08-10'], /schedule 5 does not exist/],
+    [['closure', 'add', '5', '2030-08-10'], /schedule 5 does not exist/],
     [['closure', 'remove', '999'], /closure 999 does not exist/],
   ])('closure refuses %j', async (args, message) => {
     await refused(db, args, message);

@@ -8,6 +8,7 @@ import { utcText } from '../../domain/days.ts';
 import { formatLocal, isSlotText } from '../../domain/dates.ts';
 import type { Booking } from '../../store/bookings.ts';
 import { id, print, printJson, printTable, readContext, withContext } from '../shared.ts';
+import { explainingRefusal } from './slots.ts';
 
 /** Returns the booking for scripts: instants as ISO UTC strings, plus the local start in the installation's zone. */
 function bookingJson(item: Booking, zone: string) {
@@ -79,7 +80,7 @@ export function registerBookings(program: Command): void {
       const reasonId = id(reasonText, 'reason-id');
       const slot = slotArgument(slotText);
       await withContext(command, (ctx) => {
-        const created = addBooking(ctx, { scheduleId, reasonId, slot, values: options.field });
+        const created = explainingRefusal(ctx, () => addBooking(ctx, { scheduleId, reasonId, slot, values: options.field }));
         const zone = requireConfigured(ctx).timeZone;
         if (options.json) printJson({ id: created.bookingId, reference: created.reference, customerId: created.customerId, start: utcText(created.startAt) });
         else print(`Booked ${created.bookingId} (${created.reference}) for ${formatLocal(new Date(created.startAt * 1000), zone)} ${zone}. Its e-mails are in the outbox.`);
@@ -138,7 +139,7 @@ export function registerBookings(program: Command): void {
       const slot = slotArgument(slotText);
       await withContext(command, (ctx) => {
         const zone = requireConfigured(ctx).timeZone;
-        const moved = moveBooking(ctx, key, slot, { notify: options.notify, force: options.force === true });
+        const moved = explainingRefusal(ctx, () => moveBooking(ctx, key, slot, { notify: options.notify, force: options.force === true }), true);
         if (options.json) printJson(bookingJson(moved, zone));
         else print(`Moved ${moved.id} (${moved.reference}) to ${formatLocal(new Date(moved.startAt * 1000), zone)} ${zone}. ${options.notify && moved.customerEmail ? 'The customer’s update is in the outbox.' : 'No mail to the customer.'}`);
       });

@@ -1,0 +1,116 @@
+import type { Command } from 'commander';
+import { explainRefusal, freeTimes, SlotNotFree, type RefusalAdvice } from '../../app/availability.ts';
+import type { AppContext } from '../../app/context.ts';
+import { formatLocal, isDay } from '../../domain/dates.ts';
+import { dayNumber, isoWeekday } from '../../domain/days.ts';
+import { formatRange, WEEKDAYS } from '../../domain/hours.ts';
+import { AppError, invalid } from '../../errors.ts';
+import { id, print, printJson, readContext, whole } from '../shared.ts';
+
+const WEEKDAY_LABELS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+
+/** Returns the opening hours of the slot's weekday as `tue: 09:00-12:00, 14:00-18:00` (or `sun: closed`). */
+function hoursOfDay(refused: SlotNotFree): string {
+  const weekday = isoWeekday(dayNumber(refused.slot.slice(0, 10)));
+  const ranges = refused.input.week[weekday] ?? [];
+  return `${WEEKDAYS[weekday - 1]}: ${ranges.length ? ranges.map(formatRange).join(', ') : 'closed'}`;
+}
+
+/** Returns why the time was refused, as a clause for the admin (in the CLI's language). */
+function reasonText(refused: SlotNotFree, advice: RefusalAdvice, move: boolean): string {
+  const { input } = refused;
+  const zone = input.zone;
+  const { refusal } = advice;
+  switch (refusal.why) {
+    case 'past':
+      return `it is in the past (now: ${formatLocal(new Date(input.now * 1000), zone)} ${zone})`;
+    case 'notice':
+      return (
+        `it is within the schedule's minimum notice of ${input.rules.noticeMinutes} minutes (the earliest start is ` +
+        `${formatLocal(new Date(refusal.earliest * 1000), zone)})${move ? '; `--force` allows it' : ''}`
+      );
+    case 'look-ahead':
+      return `it is beyond the schedule's look-ahead of ${input.rules.daysAhead} days (the last bookable day is ${refusal.lastDay})`;
+    case 'closure': {
+      const { closure } = refusal;
+      const days = closure.fromDay === closure.toDay ? closure.fromDay : `${closure.fromDay} to ${closure.toDay}`;
+      return `schedule ${refused.scheduleId} is closed that day (closure ${closure.id}, ${days}${closure.note ? `: ${closure.note}` : ''})`;
+    }
+    case 'no-such-time':
+      return `${refused.slot.slice(11, 16)} does not exist in ${zone} that day (the clocks go forward)`;
+    case 'hours':
+      return refused.input.week[isoWeekday(dayNumber(refused.slot.slice(0, 10)))]?.length
+        ? `it is outside the opening hours (${hoursOfDay(refused)}; a ${input.durationMinutes}-minute appointment must fit wholly inside)`
+        : `it is outside the opening hours (${hoursOfDay(refused)})`;
+    case 'grid':
+      return `it is off the schedule's ${input.rules.stepMinutes}-minute step: times start every ${input.rules.stepMinutes} minutes from the opening (${hoursOfDay(refused)})`;
+    case 'taken':
+      return input.rules.capacity === 1 ? 'it is taken by another booking' : `all ${input.rules.capacity} places at that time are booked`;
+    case 'buffer':
+      return input.bufferBeforeMinutes || input.bufferAfterMinutes
+        ? `it would overlap the time kept free around appointments (this reason keeps ${input.bufferBeforeMinutes} minutes before and ${input.bufferAfterMinutes} after; other bookings keep theirs)`
+        : 'it would overlap the time another booking keeps free around it (its buffer)';
+  }
+}
+
+/**
+ * Returns the one-line error for a refused time: why, and the next three free times after it (from the engine), with
+ * the command that lists more. `move`: the refusal came from `bookings move` (`--force` then skips the notice).
+ */
+export function refusalError(ctx: AppContext, refused: SlotNotFree, move = false): AppError {
+  const advice = explainRefusal(ctx, refused);
+  const zone = refused.input.zone;
+  const more = `planner slots ${refused.scheduleId} ${refused.reasonId}`;
+  const next = advice.next.length
+    ? `Next free times: ${advice.next.map((slot) => formatLocal(new Date(slot.startAt * 1000), zone)).join(', ')} (more: ${more} --day ${advice.next[0]!.local.slice(0, 10)})`
+    : `No free time after it within the look-ahead (${more} lists what is free)`;
+  return new AppError(refused.code, `${refused.slot} is not a free slot: ${reasonText(refused, advice, move)}. ${next}.`);
+}
+
+/** Runs `book`, turning a refused time into the error that says why and what is free instead. */
+export function explainingRefusal<T>(ctx: AppContext, book: () => T, move = false): T {
+  try {
+    return book();
+  } catch (error) {
+    if (error instanceof SlotNotFree) throw refusalError(ctx, error, move);
+    throw error;
+  }
+}
+
+export function registerSlots(program: Command): void {
+  program
+    .command('slots')
+    .description('the free times of a schedule for a reason, day by day in local time: what GET /slots offers (for booking on the phone)')
+    .argument('<schedule-id>')
+    .argument('<reason-id>')
+    .option('--day <day>', 'first local day, YYYY-MM-DD (default: today)')
+    .option('--days <n>', 'how many days from it (default 7)', '7')
+    .option('--json', 'print JSON: {"timeZone", "days": [{"day", "slots": ["YYYY-MM-DD HH:MM:SS", …]}]}')
+    .action(async (scheduleText: string, reasonText: string, options: { day?: string; days: string; json?: boolean }, command: Command) => {
+      const scheduleId = id(scheduleText, 'schedule-id');
+      const reasonId = id(reasonText, 'reason-id');
+      if (options.day !== undefined && !isDay(options.day)) throw invalid(`--day "${options.day}" is not a calendar day YYYY-MM-DD`);
+      const days = whole(options.days, '--days');
+      if (days < 1) throw invalid(`--days must be 1 or more (got "${options.days}")`);
+      const times = await readContext(command, (ctx) => freeTimes(ctx, scheduleId, reasonId, { fromDay: options.day, days }));
+      if (options.json) {
+        printJson({
+          timeZone: times.timeZone,
+          schedule: { id: times.schedule.id, name: times.schedule.name },
+          reason: { id: times.reason.id, name: times.reason.name, durationMinutes: times.reason.durationMinutes },
+          days: times.days.map((day) => ({ day: day.day, slots: day.slots.map((slot) => slot.local) })),
+        });
+        return;
+      }
+      print(`Free times for ${times.reason.name} (${times.reason.durationMinutes} min) with ${times.schedule.name}, in ${times.timeZone}:`);
+      for (const day of times.days) {
+        const label = `${WEEKDAY_LABELS[isoWeekday(dayNumber(day.day)) - 1]} ${day.day}`;
+        print(`${label}  ${day.slots.length ? day.slots.map((slot) => slot.local.slice(11, 16)).join(' ') : 'none'}`);
+      }
+      const first = options.day ?? times.today;
+      const last = dayNumber(first) + days - 1;
+      if (first < times.today) print(`Days before today (${times.today}) have no free times.`);
+      if (last > dayNumber(times.lastDay)) print(`Days after ${times.lastDay} are beyond the schedule's look-ahead of ${times.schedule.daysAhead} days.`);
+      if (times.days.some((day) => day.slots.length)) print(`Book one: planner bookings add ${scheduleId} ${reasonId} "YYYY-MM-DD HH:MM" --field first_name=… --field last_name=… --field email=…`);
+    });
+}
