@@ -99,7 +99,10 @@ describe('README: your first practice, end to end (issue 24, item 17)', () => {
         throw new Error(`README line failed: ${line}\n${error.stderr}`);
       });
       outputs.set(written.split(' ').slice(0, 3).join(' '), result.stdout);
-      if (line.startsWith('npx planner slots ')) slot = /\d{4}-\d\d-\d\d \d\d:\d\d/.exec(result.stdout)?.[0] ?? '';
+      if (line.startsWith('npx planner slots ')) {
+        const [, day, time] = /^\w+ (\d{4}-\d\d-\d\d) +(\d\d:\d\d)/m.exec(result.stdout) ?? []; // "Tue 2026-12-01  08:00 08:15 …"
+        slot = day ? `${day} ${time}` : '';
+      }
     }
     expect(slot).not.toBe('');
     const [test] = await smtp.received(1);
