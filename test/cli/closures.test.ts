@@ -116,6 +116,8 @@ describe('closures and hours that strand booked customers', () => {
 
   it.each([
     [['closure', 'add', '--all-schedules', '1', '2030-12-24'], /^planner: with --all-schedules give only the days: `planner closure add --all-schedules <from-day> \[to-day\]`\n$/],
+    [['closure', 'add', '--all-schedules'], /^planner: with --all-schedules give only the days/],
+    [['closure', 'add'], /^planner: give the schedule and the day/],
     [['closure', 'add', '1'], /^planner: give the schedule and the day: `planner closure add <schedule-id> <from-day> \[to-day\]`/],
     [['closure', 'add', '--all-schedules', '2030-02-30'], /"2030-02-30" is not a calendar day/],
   ])('closure add refuses %j', async (args, message) => {

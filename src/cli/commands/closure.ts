@@ -56,7 +56,7 @@ export function printStranded(stranded: StrandedBooking[], zone: string): void {
 function closureTarget(all: boolean, args: (string | undefined)[]): { target: number | 'all'; fromDay: string; toDay: string | undefined } {
   const [first, second, third] = args;
   if (all) {
-    if (third !== undefined || /^\d+$/.test(first!)) {
+    if (first === undefined || third !== undefined || /^\d+$/.test(first)) {
       throw invalid('with --all-schedules give only the days: `planner closure add --all-schedules <from-day> [to-day]`');
     }
     return { target: 'all', fromDay: first!, toDay: second };
@@ -76,7 +76,7 @@ export function registerClosure(program: Command): void {
         'lists the upcoming bookings on those days, to move or cancel',
     )
     .usage('<schedule-id> <from-day> [to-day] [options]  |  --all-schedules <from-day> [to-day] [options]')
-    .argument('<schedule-id>', 'the schedule (left out with --all-schedules)')
+    .argument('[schedule-id]', 'the schedule (left out with --all-schedules)')
     .argument('[from-day]', 'YYYY-MM-DD')
     .argument('[to-day]', 'YYYY-MM-DD, inclusive')
     .option('--all-schedules', 'close every schedule, in one change')
@@ -84,7 +84,7 @@ export function registerClosure(program: Command): void {
     .option('--json', 'print {"id": …, "stranded": […]} (with --all-schedules: {"closures": […], "stranded": […]})')
     .action(
       async (
-        first: string,
+        first: string | undefined,
         second: string | undefined,
         third: string | undefined,
         options: { note?: string; json?: boolean; allSchedules?: boolean },
