@@ -138,7 +138,7 @@ describe('booking e-mails over real SMTP', () => {
     const server = await serve(db);
     const [slot] = await freeSlots(server.url, token);
     expect((await book(server.url, token, slot!, { first_name: 'A', last_name: 'B', email: 'a@b.example' })).status).toBe(201);
-    // Its reminder (when it lies more than 24 h ahead) is counted apart: scheduled, not waiting.
+    // Its reminder (when it lies more than 48 h ahead) is counted apart: scheduled, not waiting.
     expect((await cliJson(db, 'status')).mail).toMatchObject({ configured: false, from: null, pending: 2, failed: 0 });
     expect(await cliOk(db, 'status')).toMatch(/mail +not configured: booking e-mails wait in the outbox until `planner mail set` · 2 message\(s\) waiting, [01] reminder\(s\) scheduled/);
     expect((await cliJson(db, 'mail', 'queue')).filter((entry: any) => entry.section === 'waiting').map((entry: any) => entry.kind)).toEqual(['confirmation', 'notice']);
