@@ -313,7 +313,7 @@ describe('the page’s rules on a server of its own', () => {
     expect(await cliJson(db, 'portal', 'status', '--json')).toEqual({ enabled: true, url: 'https://booking.example', cancelUntilHours: 24, reschedule: false });
     const status = await cliOk(db, 'status');
     expect(status).toMatch(/^page +on at https:\/\/booking\.example\/manage\/… · cancel until 24 h before$/m);
-    expect(status).toMatch(/^reminders +24h before each appointment$/m);
-    expect(await cliJson(db, 'status')).toMatchObject({ portal: { url: 'https://booking.example', cancelUntilHours: 24, reschedule: false }, reminderOffsets: [1440] });
+    expect(status).toMatch(/^reminders +2d before each appointment$/m); // the default: a day before the page's deadline (issue 24, item 3)
+    expect(await cliJson(db, 'status')).toMatchObject({ portal: { url: 'https://booking.example', cancelUntilHours: 24, reschedule: false }, reminderOffsets: [2880] });
   });
 });
