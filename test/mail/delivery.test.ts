@@ -177,6 +177,17 @@ describe('planner mail set, show and test', () => {
     expect(down.stderr).toMatch(/ECONNREFUSED|ECONNECTION/);
   });
 
+  it('`mail test` writes in the installation\'s language (issue 24, item 10)', async () => {
+    const smtp = await startSmtp();
+    const db = tempDb();
+    await initDb(db, 'de');
+    await cliOk(db, 'mail', 'set', smtp.url, '--from', 'Praxis <desk@practice.example>');
+    await cliOk(db, 'mail', 'test', 'admin@practice.example');
+    const [message] = await smtp.received(1);
+    expect(message!.subject).toBe('planner: Testnachricht von Test Practice');
+    expect(message!.text).toBe(`Diese Testnachricht zeigt, dass Test Practice Buchungs-E-Mails über smtp://127.0.0.1:${smtp.port} senden kann.\n`);
+  });
+
   it.each([
     [['mail', 'set', 'http://mail.example.com', '--from', 'a@b.example'], /must start with smtp:\/\/ .* or smtps:\/\//],
     [['mail', 'set', 'not a url', '--from', 'a@b.example'], /is not a URL/],
