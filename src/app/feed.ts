@@ -7,6 +7,8 @@ import { lookAhead } from '../domain/availability.ts';
 import { AppError, invalid } from '../errors.ts';
 import { feedIcs } from '../mail/calendar.ts';
 import { feedBookings } from '../store/bookings.ts';
+import { listFields } from '../store/fields.ts';
+import { submittedFields } from '../domain/submission.ts';
 import { feedMadeAt, markFeedServed, openFeed, rotateFeedSecret } from '../store/feeds.ts';
 import { findSchedule } from '../store/schedules.ts';
 import { getSchedule } from './schedules.ts';
@@ -64,8 +66,10 @@ export function feedOf(ctx: AppContext, secret: string): Feed | undefined {
   const now = unixSeconds(ctx.now());
   const window = lookAhead({ zone: settings.timeZone, now, rules: schedule });
   const rows = feedBookings(ctx.store, opened.scheduleId, now - FEED_PAST_DAYS * 86_400, window.to);
-  const events = rows.map((row) => ({ ...row, changedAt: Math.floor(Date.parse(row.changedAt) / 1000) }));
-  const ics = feedIcs(`${settings.practiceName} – ${schedule.name}`, events);
+  const fields = listFields(ctx.store);
+  const events = rows.map(({ submission, ...row }) => ({ ...row, fields: submittedFields(fields, submission), changedAt: Math.floor(Date.parse(row.changedAt) / 1000) }));
+  const location = settings.address ? `${settings.practiceName}, ${settings.address}` : '';
+  const ics = feedIcs(`${settings.practiceName} – ${schedule.name}`, events, settings.locale, location);
   const etag = `"${createHash('sha256').update(ics).digest('base64url').slice(0, 27)}"`;
   let since = opened.servedSince;
   if (opened.servedEtag !== etag || since === null) {

@@ -1,6 +1,9 @@
 import { isNote } from '../domain/checks.ts';
+import { submittedFields } from '../domain/submission.ts';
 import { AppError, invalid } from '../errors.ts';
-import { changeMessages, type BookingFacts } from '../mail/messages.ts';
+import { changeMessages, customerChangeNotice, type BookingFacts } from '../mail/messages.ts';
+import { listFields } from '../store/fields.ts';
+import { findReason } from '../store/reasons.ts';
 import { cancelBookingRow, findBooking, moveBookingRow, type Booking } from '../store/bookings.ts';
 import { enqueue } from '../store/outbox.ts';
 import { emitBookingEvent, type Actor, type BookingEventFacts } from '../webhooks/events.ts';
@@ -11,22 +14,28 @@ import { unixSeconds, type AppContext } from './context.ts';
 import { requireConfigured, type ConfiguredSettings } from './installation.ts';
 import { dropBookingReminders, scheduleReminders } from './reminders.ts';
 
-/** The facts the customer's messages are written from, as the booking stands now. */
-function factsOf(settings: ConfiguredSettings, booking: Booking): BookingFacts {
+/**
+ * The facts the messages of a change are written from, as the booking stands now: the reason's description (none
+ * when the reason was removed) and what was submitted, labelled by the form's fields, for the practice's notice.
+ */
+function factsOf(ctx: AppContext, settings: ConfiguredSettings, booking: Booking): BookingFacts {
   return {
     practiceName: settings.practiceName,
     notifyEmail: settings.notifyEmail,
     locale: settings.locale,
     timeZone: settings.timeZone,
+    address: settings.address,
+    phone: settings.phone,
     scheduleName: booking.scheduleName,
     reasonName: booking.reasonName,
+    reasonDescription: findReason(ctx.store, booking.reasonId)?.description ?? '',
     reference: booking.reference,
     startAt: booking.startAt,
     endAt: booking.endAt,
     source: booking.source,
     customerEmail: booking.customerEmail,
     customerName: booking.customerName,
-    fields: [],
+    fields: submittedFields(listFields(ctx.store), booking.submission),
   };
 }
 
@@ -106,11 +115,13 @@ export function cancelBooking(ctx: AppContext, idOrReference: string, options: {
     cancelBookingRow(ctx.store, found.id, reason, at);
     const cancelled = findBooking(ctx.store, found.id)!;
     dropBookingReminders(ctx, cancelled.id, 'cancelled'); // a cancelled booking gets no more reminders
+    const facts = factsOf(ctx, settings, cancelled);
+    const change = { kind: 'cancellation', sequence: cancelled.sequence, reason } as const;
     if (options.notify) {
-      for (const message of changeMessages(factsOf(settings, cancelled), unixSeconds(now), { kind: 'cancellation', sequence: cancelled.sequence, reason })) {
-        enqueue(ctx.store, cancelled.id, message, unixSeconds(now), at);
-      }
+      for (const message of changeMessages(facts, unixSeconds(now), change)) enqueue(ctx.store, cancelled.id, message, unixSeconds(now), at);
     }
+    // A change the customer made on the page is news to the practice (issue 24, item 4).
+    if (options.actor === 'customer') enqueue(ctx.store, cancelled.id, customerChangeNotice(facts, unixSeconds(now), change), unixSeconds(now), at);
     emitBookingEvent(ctx.store, 'booking.cancelled', eventFactsOf(cancelled, options.actor ?? 'admin'), unixSeconds(now), at);
     return cancelled;
   });
@@ -141,12 +152,13 @@ export function moveBooking(ctx: AppContext, idOrReference: string, slot: string
     const moved = findBooking(ctx.store, found.id)!;
     // The reminders follow the new time: those of the old time go (with those already due), new ones are written.
     dropBookingReminders(ctx, moved.id, 'moved');
-    scheduleReminders(ctx, factsOf(settings, moved), moved, settings.reminderOffsets, now);
+    const facts = factsOf(ctx, settings, moved);
+    const change = { kind: 'update', sequence: moved.sequence, previousStartAt: found.startAt } as const;
+    scheduleReminders(ctx, facts, moved, settings.reminderOffsets, now);
     if (options.notify) {
-      for (const message of changeMessages(factsOf(settings, moved), unixSeconds(now), { kind: 'update', sequence: moved.sequence, previousStartAt: found.startAt })) {
-        enqueue(ctx.store, moved.id, message, unixSeconds(now), at);
-      }
+      for (const message of changeMessages(facts, unixSeconds(now), change)) enqueue(ctx.store, moved.id, message, unixSeconds(now), at);
     }
+    if (options.actor === 'customer') enqueue(ctx.store, moved.id, customerChangeNotice(facts, unixSeconds(now), change), unixSeconds(now), at);
     emitBookingEvent(ctx.store, 'booking.changed', eventFactsOf(moved, options.actor ?? 'admin', found.startAt), unixSeconds(now), at);
     return moved;
   });

@@ -1,6 +1,7 @@
 import { invalid } from '../errors.ts';
 import { addressOf, isEmail } from '../domain/checks.ts';
 import { createMailer, describeFailure, maskUrl, parseMailUrl, PASSWORD_IN_CLEAR } from '../mail/sender.ts';
+import { WORDS } from '../mail/translations.ts';
 import { DROPPED_BY_CHANGE } from '../domain/reminders.ts';
 import { formatLocal } from '../domain/dates.ts';
 import { queueMessages, requeueFailed, type QueueEntry } from '../store/outbox.ts';
@@ -71,8 +72,9 @@ export async function sendTestMail(ctx: AppContext, to: string): Promise<string>
   try {
     return await mailer.send(settings.mailFrom, {
       recipient: to,
-      subject: `planner: test message from ${settings.practiceName}`,
-      text: `This test message shows that ${settings.practiceName} can send booking e-mails through ${maskUrl(settings.mailUrl)}.\n`,
+      // In the installation's language, as every mail (issue 24, item 10).
+      subject: WORDS[settings.locale].testSubject(settings.practiceName),
+      text: `${WORDS[settings.locale].testText(settings.practiceName, maskUrl(settings.mailUrl))}\n`,
       html: '',
     });
   } catch (error) {

@@ -61,16 +61,19 @@ export function checkCancelUntil(text: string): number {
 }
 
 /**
- * Turns the page on (or changes its settings); what is not given keeps its current value (first time: 24 h, on).
- * `trustProxy` (`--trust-proxy`) sets the trusted proxies in the same transaction, as `planner proxy set` does.
+ * Turns the page on (or changes its settings); what is not given keeps its current value (first time: 24 h, on;
+ * the URL must be given the first time, and after `portal disable`). `trustProxy` (`--trust-proxy`) sets the
+ * trusted proxies in the same transaction, as `planner proxy set` does.
  */
 export function enablePortal(
   ctx: AppContext,
-  options: { url: string; cancelUntilHours?: number; reschedule?: boolean; trustProxy?: string },
+  options: { url?: string; cancelUntilHours?: number; reschedule?: boolean; trustProxy?: string },
 ): PortalSettings & { trustedProxies?: string[] } {
   const settings = requireConfigured(ctx);
+  const url = options.url ?? settings.portal?.url;
+  if (url === undefined) throw invalid('give the public address the first time: planner portal enable --url https://booking.praxis.example');
   const portal: PortalSettings = {
-    url: checkPortalUrl(options.url),
+    url: options.url === undefined ? url : checkPortalUrl(url),
     cancelUntilHours: options.cancelUntilHours ?? settings.portal?.cancelUntilHours ?? DEFAULT_CANCEL_UNTIL_HOURS,
     reschedule: options.reschedule ?? settings.portal?.reschedule ?? true,
   };

@@ -4,7 +4,7 @@
  * when the appointment has begun. Changing the offsets applies to bookings made or moved afterwards.
  */
 import { formatLocal } from '../domain/dates.ts';
-import { DROPPED, formatOffsets, parseOffsets, reminderTimes } from '../domain/reminders.ts';
+import { DROPPED, formatOffset, formatOffsets, MAX_OFFSET_MINUTES, offsetsAfterDeadline, parseOffsets, reminderTimes } from '../domain/reminders.ts';
 import { invalid } from '../errors.ts';
 import { reminderMessage, type BookingFacts } from '../mail/messages.ts';
 import { countScheduledReminders, dropReminders, enqueue, messagesOfBooking } from '../store/outbox.ts';
@@ -61,6 +61,25 @@ export function setReminders(ctx: AppContext, text: string): ReminderSettings {
     setReminderOffsets(ctx.store, parsed.minutes);
     return showReminders(ctx);
   });
+}
+
+/**
+ * Returns the warning `reminders set` and `portal enable` print when a reminder would arrive after the page's
+ * deadline (issue 24, item 3), or undefined: the page is off, or every reminder comes before the deadline.
+ */
+export function reminderDeadlineWarning(ctx: AppContext): string | undefined {
+  const { portal, reminderOffsets } = requireConfigured(ctx);
+  if (!portal) return undefined;
+  const late = offsetsAfterDeadline(reminderOffsets, portal.cancelUntilHours);
+  if (late.length === 0) return undefined;
+  const which = late.map(formatOffset).join(' and ');
+  const hours = portal.cancelUntilHours;
+  const earlier = hours + 24 <= MAX_OFFSET_MINUTES / 60 ? `remind earlier (e.g. planner reminders set ${hours + 24}h) or ` : '';
+  return (
+    `the ${which} reminder${late.length > 1 ? 's arrive' : ' arrives'} when the page no longer allows changes (until ${hours} h before the start), ` +
+    `so ${late.length > 1 ? 'they give' : 'it gives'} the practice's phone number instead of the link: ${earlier}` +
+    `allow changes until later (e.g. planner portal enable --cancel-until ${Math.floor(Math.min(...late) / 120)})`
+  );
 }
 
 /** A booking's reminder as `planner bookings show` lists it. */

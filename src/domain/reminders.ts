@@ -49,6 +49,15 @@ export function reminderTimes(startAt: number, offsets: readonly number[], now: 
   return offsets.map((offsetMinutes) => ({ offsetMinutes, dueAt: startAt - offsetMinutes * 60 })).filter(({ dueAt }) => dueAt > now);
 }
 
+/**
+ * Returns the offsets (minutes) whose reminder arrives when the self-service page no longer allows a change: at or
+ * after its deadline of `cancelUntilHours` before the start. Such a reminder gives the phone number instead of the
+ * link (mail/messages.ts manageActionAt); `reminders set` and `portal enable` warn about them.
+ */
+export function offsetsAfterDeadline(offsets: readonly number[], cancelUntilHours: number): number[] {
+  return offsets.filter((minutes) => minutes <= cancelUntilHours * 60);
+}
+
 /** Why a reminder was not sent: the outbox `last_error` of a `dropped` reminder. */
 export const DROPPED = {
   cancelled: 'booking cancelled',

@@ -81,3 +81,14 @@ export function checkSubmission(fields: readonly FieldRule[], submission: Record
   }
   return { ok: true, values };
 }
+
+/**
+ * Returns what was submitted, labelled by the form's fields, in form order: only the fields the submission holds,
+ * and only text or yes/no values (a field removed or retyped since is left out). Mails and the feed show this.
+ */
+export function submittedFields(fields: readonly { key: string; label: string }[], submission: Record<string, unknown>): { label: string; value: SubmissionValue }[] {
+  return fields.flatMap((field) => {
+    const value = submission[field.key];
+    return typeof value === 'string' || typeof value === 'boolean' ? [{ label: field.label, value }] : [];
+  });
+}

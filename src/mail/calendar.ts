@@ -1,6 +1,8 @@
 /** The calendar file (.ics, RFC 5545) attached to the booking e-mails. Pure. */
 import type { FeedRow } from '../store/bookings.ts';
+import type { Locale } from '../store/settings.ts';
 import type { BookingFacts } from './messages.ts';
+import { WORDS } from './translations.ts';
 
 /** Every line break a value can hold: CRLF, CR, LF, NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR. */
 const LINE_BREAKS = /\r\n|[\r\n\u0085\u2028\u2029]/g;
@@ -66,6 +68,7 @@ export function bookingIcs(facts: BookingFacts, stamp: number, sequence = 0, met
     `SEQUENCE:${sequence}`,
     `SUMMARY:${icsText(`${facts.reasonName} – ${facts.practiceName}`)}`,
     `DESCRIPTION:${icsText(`${facts.scheduleName}. ${facts.reference}`)}`,
+    `LOCATION:${icsText(facts.address ? `${facts.practiceName}, ${facts.address}` : facts.practiceName)}`,
     method === 'CANCEL' ? 'STATUS:CANCELLED' : 'STATUS:CONFIRMED',
     `ORGANIZER;CN=${icsParam(facts.practiceName)}:mailto:${facts.notifyEmail}`,
     ...(facts.customerEmail
@@ -77,18 +80,28 @@ export function bookingIcs(facts: BookingFacts, stamp: number, sequence = 0, met
   return `${lines.map(fold).join('\r\n')}\r\n`;
 }
 
-/** One appointment of a practitioner's feed: the booking as the store reads it, its last change in Unix seconds. */
-export type FeedEvent = Omit<FeedRow, 'changedAt'> & { changedAt: number };
+/**
+ * One appointment of a practitioner's feed: the booking as the store reads it, its last change in Unix seconds, and
+ * what was submitted, labelled by the form's fields.
+ */
+export type FeedEvent = Omit<FeedRow, 'changedAt' | 'submission'> & { changedAt: number; fields: { label: string; value: string | boolean }[] };
 
 /**
- * Returns the calendar feed of a schedule (RFC 5545, METHOD:PUBLISH): one VEVENT per booking with the UID and
- * SEQUENCE of the customer's mails, so a calendar that has both shows one event; a cancelled one as STATUS:CANCELLED.
+ * Returns the calendar feed of a schedule (RFC 5545, METHOD:PUBLISH) in the installation's language: one VEVENT per
+ * booking with the UID and SEQUENCE of the customer's mails, so a calendar that has both shows one event; a cancelled
+ * one as STATUS:CANCELLED with a title that says so (issue 24, item 11: not every app shows the status); the
+ * description holds the reference and every form answer; the location is the practice's address, when given.
  */
-export function feedIcs(name: string, events: readonly FeedEvent[]): string {
+export function feedIcs(name: string, events: readonly FeedEvent[], locale: Locale = 'en', location = ''): string {
+  const words = WORDS[locale];
   const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//planner//feed//EN', 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH', `X-WR-CALNAME:${icsText(name)}`];
+  const place = location ? [`LOCATION:${icsText(location)}`] : [];
   for (const event of events) {
     const who = event.customerName || event.email || event.reference;
-    const details = [`Reference: ${event.reference}`, ...(event.email ? [`E-mail: ${event.email}`] : []), ...(event.phone ? [`Phone: ${event.phone}`] : [])];
+    const details = [
+      `${words.feedReference}: ${event.reference}`,
+      ...event.fields.map(({ label, value }) => `${label}: ${typeof value === 'boolean' ? (value ? words.yes : words.no) : value}`),
+    ];
     lines.push(
       'BEGIN:VEVENT',
       `UID:${event.reference}@planner`,
@@ -97,8 +110,9 @@ export function feedIcs(name: string, events: readonly FeedEvent[]): string {
       `DTSTART:${icsTime(event.startAt)}`,
       `DTEND:${icsTime(event.endAt)}`,
       `SEQUENCE:${event.sequence}`,
-      `SUMMARY:${icsText(`${event.reasonName} – ${who}`)}`,
+      `SUMMARY:${icsText(`${event.cancelled ? `${words.feedCancelled} ` : ''}${event.reasonName} – ${who}`)}`,
       `DESCRIPTION:${icsText(details.join('\n'))}`,
+      ...place,
       event.cancelled ? 'STATUS:CANCELLED' : 'STATUS:CONFIRMED',
       'END:VEVENT',
     );

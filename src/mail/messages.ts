@@ -1,19 +1,30 @@
 /**
- * The booking e-mails: a confirmation to the customer and a notice to the practice, each as text and HTML in the
- * installation's locale (translations.ts), with an .ics attachment (calendar.ts). Pure: everything comes in as arguments.
+ * The booking e-mails: the customer's confirmation, update, cancellation and reminder, and the practice's notices,
+ * each as HTML (layout.ts) and a plain-text part with the same content, in the installation's locale
+ * (translations.ts), with an .ics attachment (calendar.ts). Pure: everything comes in as arguments.
  */
 import type { OutboxKind, OutgoingMessage } from '../store/outbox.ts';
-import type { Locale } from '../store/settings.ts';
+import type { Locale, PortalSettings } from '../store/settings.ts';
 import { bookingIcs } from './calendar.ts';
+import { htmlMail, MANAGE_MARK, manageHtml, plain, textMail, type MailContent, type Row } from './layout.ts';
 import { localWhen, WORDS } from './translations.ts';
+
+export { escapeHtml, MANAGE_MARK } from './layout.ts';
 
 export interface BookingFacts {
   practiceName: string;
   notifyEmail: string;
   locale: Locale;
   timeZone: string;
+  /** Where the practice is, one line ('' when not given): the mails' "Where" and the .ics LOCATION. */
+  address: string;
+  /** The practice's phone number ('' when not given). */
+  phone: string;
+  /** The practitioner: the schedule's name. */
   scheduleName: string;
   reasonName: string;
+  /** The reason's description ("what to bring"; '' when none). */
+  reasonDescription: string;
   reference: string;
   startAt: number;
   endAt: number;
@@ -25,29 +36,42 @@ export interface BookingFacts {
   fields: { label: string; value: string | boolean }[];
 }
 
-/**
- * Where a customer mail's link to the self-service page goes. The link's token is made only when the mail is sent
- * (and only its hash is stored), so the outbox keeps this mark instead: `withManageLink` puts the link there, or
- * takes the mark's line out while the page is off. It cannot be forged (issue 23, finding 3): the builders below
- * write it only for the `LINK` line of a mail that carries a link, and turn every control character of every other
- * text into U+FFFD, so the mark's NUL is the only one in a message they wrote; `withManageLink` replaces only the
- * last mark, only in kinds that carry a link, and leaves no NUL in what is sent, whatever an older row holds.
- */
-export const MANAGE_MARK = '\u0000manage-link\u0000';
-
-/** The line of a customer mail where the link to the self-service page goes (rendered as MANAGE_MARK). */
-const LINK: unique symbol = Symbol('manage link');
-type Line = string | typeof LINK;
-
 /** The kinds of mail that carry the link to the page: never the practice's notice, nor a cancellation. */
 export const LINKED_KINDS: readonly OutboxKind[] = ['confirmation', 'update', 'reminder'];
 
-/** Control characters but tab and line breaks (a text box's): none reaches a mail from what anyone typed (C0, DEL, C1). */
-const MAIL_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+/**
+ * What a customer mail's manage line says, decided when the mail is SENT (issue 24, item 3: a mail is written with
+ * the booking, maybe days before it goes out, and the page's rules may change meanwhile):
+ * - `link`: the page is on and the deadline is ahead: "you can cancel (or move) online until …" and the button;
+ * - `closed`: the page is on but its deadline has passed: no link, the phone number instead of the promise;
+ * - `off`: the page is off: the phone number, when there is one;
+ * - `none`: nothing (the booking was cancelled meanwhile).
+ */
+export type ManageAction =
+  | { kind: 'link'; until: number; move: boolean }
+  | { kind: 'closed'; until: number }
+  | { kind: 'off' }
+  | { kind: 'none' };
 
-/** Returns `text` with every control character but tab, line feed and carriage return as U+FFFD. */
-function plain(text: string): string {
-  return text.replace(MAIL_CONTROL, '\ufffd');
+/**
+ * Returns what the manage line of a customer mail about `booking` says when it is sent at `now` (Unix seconds),
+ * under the page's current settings. The deadline is the page's: the start minus `--cancel-until` hours; a change
+ * is possible up to and including it (app/lifecycle.ts requireInTime).
+ */
+export function manageActionAt(portal: PortalSettings | null, booking: { startAt: number; cancelled: boolean } | null, now: number): ManageAction {
+  if (booking?.cancelled) return { kind: 'none' };
+  if (!portal || !booking) return { kind: 'off' };
+  const until = booking.startAt - portal.cancelUntilHours * 3600;
+  if (now > until || now >= booking.startAt) return { kind: 'closed', until };
+  return { kind: 'link', until, move: portal.reschedule };
+}
+
+/** What the sender knows, at send time, to write a manage line: the installation's current settings. */
+export interface SendView {
+  locale: Locale;
+  timeZone: string;
+  practiceName: string;
+  phone: string;
 }
 
 /** Returns `text` with its last occurrence of `mark` replaced by `by` (the builders write the link's line last). */
@@ -56,53 +80,47 @@ function replaceLast(text: string, mark: string, by: string): string {
   return at < 0 ? text : text.slice(0, at) + by + text.slice(at + mark.length);
 }
 
+/** Returns the manage line's sentence and, for a link, the button's words; undefined when there is nothing to say. */
+function manageWords(view: SendView, action: ManageAction): { sentence: string; button?: string } | undefined {
+  const words = WORDS[view.locale];
+  const when = (unix: number) => localWhen(unix, view.timeZone, words.dateLocale);
+  switch (action.kind) {
+    case 'link':
+      return { sentence: action.move ? words.changeUntil(when(action.until)) : words.cancelUntil(when(action.until)), button: words.manageButton };
+    case 'closed':
+      return { sentence: words.tooLate(when(action.until), view.phone, view.practiceName) };
+    case 'off':
+      return view.phone ? { sentence: words.callToChange(view.phone) } : undefined;
+    case 'none':
+      return undefined;
+  }
+}
+
 /**
- * Returns the text and HTML of a message with its manage mark replaced by the link to `url` (in the locale's words),
- * or with the mark's line removed when `url` is undefined (the page is off). Only the kinds in LINKED_KINDS have a
- * mark; in any other kind, and beside the last mark, a NUL (a row written by an older version) becomes U+FFFD.
+ * Returns the text and HTML of a message with its manage mark replaced by what `action` says, in the installation's
+ * current words: for `link`, the sentence and the button to `url` (the text part: the URL on its own line); else
+ * the sentence alone, or nothing. The mark cannot be forged (issue 23, finding 3): the builders write it only for
+ * the manage line of a mail that carries one, and turn every control character of every other text into U+FFFD,
+ * so the mark's NUL is the only one in a message they wrote; this replaces only the last mark, only in kinds that
+ * carry a link, and leaves no NUL in what is sent, whatever an older row holds.
  */
-export function withManageLink<T extends { kind: OutboxKind; text: string; html: string }>(message: T, locale: Locale, url: string | undefined): T {
+export function withManageLink<T extends { kind: OutboxKind; text: string; html: string }>(
+  message: T,
+  view: SendView,
+  action: ManageAction,
+  url: string | undefined,
+): T {
   if (!message.text.includes('\u0000') && !message.html.includes('\u0000')) return message;
   if (!LINKED_KINDS.includes(message.kind)) return { ...message, text: plain(message.text), html: plain(message.html) };
-  const words = WORDS[locale];
+  const said = manageWords(view, action.kind === 'link' && url === undefined ? { kind: 'off' } : action);
+  const link = said?.button !== undefined ? url : undefined;
+  const text = said === undefined ? '' : `${plain(said.sentence)}\n${link === undefined ? '' : `${plain(said.button!)}: ${link}\n`}\n`;
+  const html = said === undefined ? '' : manageHtml(plain(said.sentence), link === undefined ? undefined : { words: plain(said.button!), url: link });
   return {
     ...message,
-    text: plain(replaceLast(message.text, `${MANAGE_MARK}\n`, url === undefined ? '' : `${words.manageLink}\n${url}\n`)),
-    html: plain(
-      replaceLast(
-        message.html,
-        `<p>${MANAGE_MARK}</p>`,
-        url === undefined ? '' : `<p>${escapeHtml(words.manageLink)}<br><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p>`,
-      ),
-    ),
+    text: plain(replaceLast(message.text, `${MANAGE_MARK}\n`, text)),
+    html: plain(replaceLast(replaceLast(message.html, `<p>${MANAGE_MARK}</p>`, MANAGE_MARK), MANAGE_MARK, html)),
   };
-}
-
-/** Returns text with the five HTML-special characters escaped, so nothing a customer typed can become markup. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
-
-type Row = [label: string, value: string];
-
-function textBlock(intro: string[], rows: Row[], outro: Line[]): string {
-  const width = Math.max(...rows.map(([label]) => label.length)) + 1;
-  const lines = [...intro, '', ...rows.map(([label, value]) => `${`${label}:`.padEnd(width)} ${value}`), ''].map(plain);
-  return [...lines, ...outro.map((line) => (line === LINK ? MANAGE_MARK : plain(line)))].join('\n') + '\n';
-}
-
-function htmlBlock(intro: string[], rows: Row[], outro: Line[]): string {
-  const html = (text: string) => escapeHtml(plain(text));
-  const cells = rows
-    .map(([label, value]) => `<tr><th align="left" style="padding:2px 12px 2px 0">${html(label)}</th><td>${html(value)}</td></tr>`)
-    .join('');
-  return (
-    `<!doctype html><html><body style="font-family:sans-serif">` +
-    intro.map((line) => `<p>${html(line)}</p>`).join('') +
-    `<table>${cells}</table>` +
-    outro.map((line) => `<p>${line === LINK ? MANAGE_MARK : html(line)}</p>`).join('') +
-    `</body></html>`
-  );
 }
 
 /** Returns a header-safe one-line text (no line breaks can reach a Subject). */
@@ -110,9 +128,55 @@ function oneLine(text: string): string {
   return text.replace(/[\r\n\t]+/g, ' ');
 }
 
+/** Returns the "Where" of an appointment: the practice's name and, when given, its address. */
+function whereOf(facts: BookingFacts): string {
+  return facts.address ? `${facts.practiceName}, ${facts.address}` : facts.practiceName;
+}
+
+/** Returns the rows every customer mail shows of the appointment: what, with whom, when, where, the phone. */
+function appointmentRows(facts: BookingFacts, when: string, extra: Row[] = []): Row[] {
+  const words = WORDS[facts.locale];
+  return [
+    [words.what, facts.reasonName],
+    [words.with, facts.scheduleName],
+    [words.when, when],
+    ...extra,
+    [words.where, whereOf(facts)],
+    ...(facts.phone ? [[words.phone, facts.phone] as Row] : []),
+    [words.reference, facts.reference],
+  ];
+}
+
+/** Returns a customer mail's content: the practice's name on top, the appointment, what to bring, the manage line. */
+function customerContent(facts: BookingFacts, title: string, intro: string[], rows: Row[], options: { note: boolean; manage: boolean; after: string[] }): MailContent {
+  const words = WORDS[facts.locale];
+  return {
+    lang: facts.locale,
+    title,
+    heading: facts.practiceName,
+    intro: [words.greeting(facts.customerName), ...intro],
+    rows,
+    note: options.note && facts.reasonDescription.trim() ? { label: words.note, text: facts.reasonDescription } : undefined,
+    manage: options.manage,
+    after: options.after,
+    footer: [facts.practiceName, facts.address, facts.phone ? `${words.phone}: ${facts.phone}` : ''].filter(Boolean),
+  };
+}
+
+/** Returns the form's answers as rows (a checkbox as yes or no). */
+function fieldRows(facts: BookingFacts): Row[] {
+  const words = WORDS[facts.locale];
+  return facts.fields.map(({ label, value }): Row => [label, typeof value === 'boolean' ? (value ? words.yes : words.no) : value]);
+}
+
+/** Returns a message of `content` (text and HTML). */
+function render(content: MailContent): { text: string; html: string } {
+  return { text: textMail(content), html: htmlMail(content) };
+}
+
 /**
  * Returns the messages a new booking sends: the customer's confirmation (when an e-mail was given) and the
- * practice's notice. `stamp` is the instant they are made (the .ics DTSTAMP).
+ * practice's notice (Reply-To the customer). `stamp` is the instant they are made (the .ics DTSTAMP).
  */
 export function bookingMessages(facts: BookingFacts, stamp: number): OutgoingMessage[] {
   const words = WORDS[facts.locale];
@@ -120,74 +184,114 @@ export function bookingMessages(facts: BookingFacts, stamp: number): OutgoingMes
   const minutes = Math.round((facts.endAt - facts.startAt) / 60);
   const ics = bookingIcs(facts, stamp);
   const messages: OutgoingMessage[] = [];
-  const appointment: Row[] = [
-    [words.what, facts.reasonName],
-    [words.when, when],
-    [words.duration, words.minutes(minutes)],
-    [words.where, facts.practiceName],
-    [words.reference, facts.reference],
-  ];
   if (facts.customerEmail) {
-    const intro = [words.greeting(facts.customerName), words.booked];
+    const subject = oneLine(words.confirmationSubject(facts, when));
+    const rows = appointmentRows(facts, when, [[words.duration, words.minutes(minutes)]]);
     messages.push({
       kind: 'confirmation',
       recipient: facts.customerEmail,
-      subject: oneLine(words.confirmationSubject(facts, when)),
-      text: textBlock(intro, appointment, [words.calendar, LINK, facts.practiceName]),
-      html: htmlBlock(intro, appointment, [words.calendar, LINK, facts.practiceName]),
+      subject,
+      ...render(customerContent(facts, subject, [words.booked], rows, { note: true, manage: true, after: [words.calendar] })),
       ics,
     });
   }
+  const subject = oneLine(words.noticeSubject(facts, when));
   const details: Row[] = [
-    [words.schedule, facts.scheduleName],
-    ...appointment.filter(([label]) => label !== words.where),
+    [words.with, facts.scheduleName],
+    [words.what, facts.reasonName],
+    [words.when, when],
+    [words.duration, words.minutes(minutes)],
+    [words.reference, facts.reference],
     [words.source, words.sources[facts.source]],
-    ...facts.fields.map(({ label, value }): Row => [label, typeof value === 'boolean' ? (value ? words.yes : words.no) : value]),
+    ...fieldRows(facts),
   ];
   messages.push({
     kind: 'notice',
     recipient: facts.notifyEmail,
-    subject: oneLine(words.noticeSubject(facts, when)),
-    text: textBlock([words.noticeIntro], details, []),
-    html: htmlBlock([words.noticeIntro], details, []),
+    subject,
+    ...render(noticeContent(facts, subject, [words.noticeIntro], details)),
     ics,
+    ...(facts.customerEmail ? { replyTo: facts.customerEmail } : {}),
   });
   return messages;
 }
 
+/** Returns a practice notice's content: no greeting, no manage line; answering reaches the customer (Reply-To). */
+function noticeContent(facts: BookingFacts, title: string, intro: string[], rows: Row[]): MailContent {
+  const words = WORDS[facts.locale];
+  return {
+    lang: facts.locale,
+    title,
+    heading: facts.practiceName,
+    intro,
+    rows,
+    manage: false,
+    after: facts.customerEmail ? [words.replyReaches(facts.customerEmail)] : [],
+    footer: [],
+  };
+}
+
+/** A change of a booking: a cancellation (with its reason) or a move (from `previousStartAt`), and its new SEQUENCE. */
+export type BookingChange = { kind: 'cancellation'; sequence: number; reason: string | null } | { kind: 'update'; sequence: number; previousStartAt: number };
+
 /**
- * Returns the customer's message for a change the practice made: a cancellation (with an .ics METHOD:CANCEL) or a
- * move (with the updated .ics), both with the booking's UID and its new `sequence`. No message without an e-mail.
+ * Returns the customer's message for a change: a cancellation (with an .ics METHOD:CANCEL) or a move (with the
+ * updated .ics), both with the booking's UID and its new `sequence`. No message without an e-mail.
  */
-export function changeMessages(
-  facts: BookingFacts,
-  stamp: number,
-  change: { kind: 'cancellation'; sequence: number; reason: string | null } | { kind: 'update'; sequence: number; previousStartAt: number },
-): OutgoingMessage[] {
+export function changeMessages(facts: BookingFacts, stamp: number, change: BookingChange): OutgoingMessage[] {
   if (!facts.customerEmail) return [];
   const words = WORDS[facts.locale];
   const when = localWhen(facts.startAt, facts.timeZone, words.dateLocale);
-  const rows: Row[] = [
-    [words.what, facts.reasonName],
-    [words.when, when],
+  const cancel = change.kind === 'cancellation';
+  const extra: Row[] = [
     ...(change.kind === 'update' ? [[words.previously, localWhen(change.previousStartAt, facts.timeZone, words.dateLocale)] as Row] : []),
     ...(change.kind === 'cancellation' && change.reason ? [[words.cancelReason, change.reason] as Row] : []),
-    [words.where, facts.practiceName],
-    [words.reference, facts.reference],
   ];
-  const cancel = change.kind === 'cancellation';
-  const intro = [words.greeting(facts.customerName), cancel ? words.cancelled : words.moved];
-  const outro: Line[] = cancel ? [words.cancelCalendar, facts.practiceName] : [words.movedCalendar, LINK, facts.practiceName];
+  const subject = oneLine(cancel ? words.cancelledSubject(facts, when) : words.movedSubject(facts, when));
+  const content = customerContent(facts, subject, [cancel ? words.cancelled : words.moved], appointmentRows(facts, when, extra), {
+    note: !cancel,
+    manage: !cancel,
+    after: [cancel ? words.cancelCalendar : words.movedCalendar],
+  });
   return [
     {
       kind: change.kind,
       recipient: facts.customerEmail,
-      subject: oneLine(cancel ? words.cancelledSubject(facts, when) : words.movedSubject(facts, when)),
-      text: textBlock(intro, rows, outro),
-      html: htmlBlock(intro, rows, outro),
+      subject,
+      ...render(content),
       ics: bookingIcs(facts, stamp, change.sequence, cancel ? 'CANCEL' : 'REQUEST'),
     },
   ];
+}
+
+/**
+ * Returns the practice's notice of a change the customer made on the self-service page (issue 24, item 4): what,
+ * with whom, the old and the new time (or the cancellation and its reason), who, and the form's answers; Reply-To
+ * the customer, so that answering reaches them.
+ */
+export function customerChangeNotice(facts: BookingFacts, stamp: number, change: BookingChange): OutgoingMessage {
+  const words = WORDS[facts.locale];
+  const when = localWhen(facts.startAt, facts.timeZone, words.dateLocale);
+  const cancel = change.kind === 'cancellation';
+  const rows: Row[] = [
+    [words.with, facts.scheduleName],
+    [words.what, facts.reasonName],
+    ...(change.kind === 'update'
+      ? [[words.previously, localWhen(change.previousStartAt, facts.timeZone, words.dateLocale)] as Row, [words.now, when] as Row]
+      : [[words.when, when] as Row]),
+    ...(change.kind === 'cancellation' ? [[words.cancelReason, change.reason ?? words.noReason] as Row] : []),
+    [words.reference, facts.reference],
+    ...fieldRows(facts),
+  ];
+  const subject = oneLine(cancel ? words.customerCancelledSubject(facts, when) : words.customerMovedSubject(facts, when));
+  return {
+    kind: 'notice',
+    recipient: facts.notifyEmail,
+    subject,
+    ...render(noticeContent(facts, subject, [cancel ? words.customerCancelled : words.customerMoved], rows)),
+    ics: bookingIcs(facts, stamp, change.sequence, cancel ? 'CANCEL' : 'REQUEST'),
+    ...(facts.customerEmail ? { replyTo: facts.customerEmail } : {}),
+  };
 }
 
 /**
@@ -199,20 +303,12 @@ export function reminderMessage(facts: BookingFacts, stamp: number, sequence: nu
   if (!facts.customerEmail) return undefined;
   const words = WORDS[facts.locale];
   const when = localWhen(facts.startAt, facts.timeZone, words.dateLocale);
-  const rows: Row[] = [
-    [words.what, facts.reasonName],
-    [words.when, when],
-    [words.where, facts.practiceName],
-    [words.reference, facts.reference],
-  ];
-  const intro = [words.greeting(facts.customerName), words.reminder];
-  const outro: Line[] = [words.calendar, LINK, facts.practiceName];
+  const subject = oneLine(words.reminderSubject(facts, when));
   return {
     kind: 'reminder',
     recipient: facts.customerEmail,
-    subject: oneLine(words.reminderSubject(facts, when)),
-    text: textBlock(intro, rows, outro),
-    html: htmlBlock(intro, rows, outro),
+    subject,
+    ...render(customerContent(facts, subject, [words.reminder], appointmentRows(facts, when), { note: true, manage: true, after: [words.calendar] })),
     ics: bookingIcs(facts, stamp, sequence, 'REQUEST'),
   };
 }

@@ -5,7 +5,7 @@ import type { OutgoingMessage } from '../store/outbox.ts';
 /** One SMTP connection setup, from a URL such as `smtp://user:pass@host:587` or `smtps://host:465`. */
 export interface Mailer {
   /** Sends a message; resolves with the server's answer (`250 …`), rejects with the SMTP error. */
-  send(from: string, message: Pick<OutgoingMessage, 'recipient' | 'subject' | 'text' | 'html'> & { ics?: string }, messageId?: string): Promise<string>;
+  send(from: string, message: Pick<OutgoingMessage, 'recipient' | 'subject' | 'text' | 'html' | 'replyTo'> & { ics?: string }, messageId?: string): Promise<string>;
   /** Resolves when the SMTP server accepts a connection (and the login); rejects with its error. */
   verify(): Promise<void>;
   close(): void;
@@ -109,6 +109,7 @@ export function createMailer(url: string): Mailer {
       const info = await (await connect()).sendMail({
         from,
         to: message.recipient,
+        ...(message.replyTo ? { replyTo: message.replyTo } : {}),
         subject: message.subject,
         text: message.text,
         html: message.html,

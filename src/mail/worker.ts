@@ -1,10 +1,10 @@
 import type { Store } from '../store/db.ts';
-import { claim, dueMessages, markDropped, markFailed, markRetry, markSent, type DueMessage, type OutboxEntry } from '../store/outbox.ts';
+import { claim, dueMessages, markDropped, markFailed, markRetry, markSent, type DueMessage } from '../store/outbox.ts';
 import type { Settings } from '../store/settings.ts';
 import { addressOf } from '../domain/checks.ts';
 import { DROPPED } from '../domain/reminders.ts';
 import { createManageToken } from '../store/manage-links.ts';
-import { LINKED_KINDS, MANAGE_MARK, withManageLink } from './messages.ts';
+import { LINKED_KINDS, MANAGE_MARK, manageActionAt, withManageLink } from './messages.ts';
 import { createMailer, describeFailure, smtpCodeOf, type Mailer } from './sender.ts';
 import { startPump } from '../queue/pump.ts';
 import { decideRetry, DEFAULT_RETRY, type AttemptOutcome, type RetrySettings } from '../queue/retry-policy.ts';
@@ -60,19 +60,22 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     return mailer.mailer;
   };
 
-  async function deliver(entry: OutboxEntry, settings: Settings & { mailUrl: string }): Promise<void> {
+  async function deliver(entry: DueMessage, settings: Settings & { mailUrl: string }): Promise<void> {
     const { store } = options;
     const from = settings.mailFrom ?? settings.notifyEmail ?? '';
     const domain = addressOf(from).split('@')[1] || 'planner.invalid';
     let outcome: AttemptOutcome;
     try {
-      // The link to the self-service page is made now, for this mail only, while the page is on (else the mark's
-      // line goes): its token exists in clear only here and in the mail.
+      // What the manage line says is decided now, under the page's current rules and the booking's current start
+      // (issue 24, item 3): the link with its deadline while a change is still possible, else the phone number.
+      // The link is made now, for this mail only: its token exists in clear only here and in the mail.
+      const action = manageActionAt(settings.portal, entry.booking, Math.floor(nowMs() / 1000));
       const link =
-        settings.portal && entry.bookingId !== null && LINKED_KINDS.includes(entry.kind) && entry.text.includes(MANAGE_MARK)
+        action.kind === 'link' && settings.portal && entry.bookingId !== null && LINKED_KINDS.includes(entry.kind) && entry.text.includes(MANAGE_MARK)
           ? `${settings.portal.url}/manage/${createManageToken(store, entry.bookingId, new Date(nowMs()).toISOString())}`
           : undefined;
-      const message = withManageLink(entry, settings.locale, link);
+      const view = { locale: settings.locale, timeZone: settings.timeZone ?? 'UTC', practiceName: settings.practiceName ?? '', phone: settings.phone };
+      const message = withManageLink(entry, view, action, link);
       // A stable Message-ID per message: a receiver can drop the copy of a retry it had already taken.
       await mailerFor(settings.mailUrl).send(from, message, `<outbox-${entry.id}-${entry.retryFrom}@${domain}>`);
       outcome = { delivered: true };

@@ -239,6 +239,8 @@ export interface FeedRow {
   customerName: string;
   email: string | null;
   phone: string;
+  /** What was submitted with the booking (its JSON, parsed). */
+  submission: Record<string, unknown>;
   /** When it was made or last changed (ISO). */
   changedAt: string;
 }
@@ -255,7 +257,7 @@ export function feedBookings(store: Store, scheduleId: number, from: number, to:
       `SELECT b.reference, b.start_at, b.end_at, b.sequence, b.status, r.name AS reason_name,
               b.submission ->> '$.first_name' AS first_name, b.submission ->> '$.last_name' AS last_name,
               b.submission ->> '$.email' AS email, b.submission ->> '$.phone' AS phone,
-              coalesce(b.changed_at, b.created_at) AS changed_at
+              b.submission, coalesce(b.changed_at, b.created_at) AS changed_at
        FROM bookings b JOIN reasons r ON r.id = b.reason_id
        WHERE b.schedule_id = ? AND b.start_at >= ? AND b.start_at < ? ORDER BY b.start_at, b.id`,
     )
@@ -271,6 +273,7 @@ export function feedBookings(store: Store, scheduleId: number, from: number, to:
     last_name: unknown;
     email: unknown;
     phone: unknown;
+    submission: string;
     changed_at: string;
   }[];
   return rows.map((row) => ({
@@ -281,6 +284,7 @@ export function feedBookings(store: Store, scheduleId: number, from: number, to:
     cancelled: row.status === 'cancelled',
     reasonName: row.reason_name,
     ...feedCustomer(row),
+    submission: JSON.parse(row.submission) as Record<string, unknown>,
     changedAt: row.changed_at,
   }));
 }

@@ -13,6 +13,11 @@ export interface OutgoingMessage {
   html: string;
   /** An iCalendar file (RFC 5545) attached as appointment.ics. */
   ics: string;
+  /**
+   * The Reply-To address (the practice's notices: the customer's, so that answering reaches them). Kept in the
+   * row's JSON body beside the text, so no column was needed.
+   */
+  replyTo?: string;
 }
 
 /** A message in the outbox. */
@@ -45,7 +50,7 @@ interface OutboxRow {
 }
 
 function toEntry(row: OutboxRow): OutboxEntry {
-  const body = JSON.parse(row.body) as { text: string; html: string; ics: string };
+  const body = JSON.parse(row.body) as { text: string; html: string; ics: string; replyTo?: string };
   return {
     id: row.id,
     bookingId: row.booking_id,
@@ -72,7 +77,7 @@ const O_COLUMNS = COLUMNS.split(', ').map((column) => `o.${column}`).join(', ');
  * are counted from. Call inside the transaction that writes its booking.
  */
 export function enqueue(store: Store, bookingId: number | null, message: OutgoingMessage, dueAt: number, createdAt: string): number {
-  const body = JSON.stringify({ text: message.text, html: message.html, ics: message.ics });
+  const body = JSON.stringify({ text: message.text, html: message.html, ics: message.ics, ...(message.replyTo ? { replyTo: message.replyTo } : {}) });
   const result = store
     .sql(
       `INSERT INTO outbox (booking_id, kind, recipient, subject, body, next_attempt_at, retry_from, created_at)

@@ -1,7 +1,7 @@
 import ICAL from 'ical.js';
 import { DatabaseSync } from 'node:sqlite';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, bookableDb, cli, cliJson, serve, snapshot, tempDb, type ServerProcess } from '../helpers.ts';
+import { api, bookableDb, cli, cliJson, cliOk, serve, snapshot, tempDb, type ServerProcess } from '../helpers.ts';
 
 const ADA = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
 
@@ -32,6 +32,8 @@ describe('cancel and move (src/app/lifecycle.ts): the CLI changes bookings, a re
   let day: string;
   beforeAll(async () => {
     token = await bookableDb(db);
+    // Two days ahead: a 24 h reminder is written for each booking (the default, 48 h, may fall before now).
+    await cliOk(db, 'reminders', 'set', '24h');
     server = await serve(db, {}, ['--log', 'off']);
     day = (await api(server.url, '/api/days?schedule=1&reason=1', token)).body.data[2];
   });

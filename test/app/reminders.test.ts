@@ -17,7 +17,8 @@ const ADA = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com'
 
 /**
  * An installation in Europe/Berlin with a clock the test moves: schedule 1 open every day 00:00-18:00, 30-minute
- * steps, a year ahead, no notice; reason 1 of 30 minutes. New installations remind 24 h ahead (planner init).
+ * steps, a year ahead, no notice; reason 1 of 30 minutes. New installations remind 48 h ahead (planner init; issue 24,
+ * item 3: a day before the page's default deadline of 24 h).
  */
 function installation(now: string, locale: 'en' | 'de' = 'en') {
   const clock = { now: new Date(now) };
@@ -49,18 +50,18 @@ function installation(now: string, locale: 'en' | 'de' = 'en') {
 }
 
 describe('reminders are written with the booking (src/app/reminders.ts), fixed clock', () => {
-  it('a new installation reminds 24 h ahead; the reminder is due 24 h before, in the booking’s transaction', () => {
+  it('a new installation reminds 48 h ahead; the reminder is due 48 h before, in the booking’s transaction', () => {
     const { ctx, book, reminders } = installation('2026-06-01T06:00:00Z');
-    expect(showReminders(ctx)).toEqual({ offsets: '24h', minutes: [1440], scheduled: 0 });
+    expect(showReminders(ctx)).toEqual({ offsets: '2d', minutes: [2880], scheduled: 0 });
     const booked = book('2026-06-10 09:00:00'); // 07:00Z
     const [reminder, ...rest] = reminders(booked.bookingId);
     expect(rest).toEqual([]);
-    expect(reminder).toMatchObject({ status: 'pending', due: '2026-06-09T07:00:00Z', uid: `${booked.reference}@planner`, sequence: 0, lastError: null });
+    expect(reminder).toMatchObject({ status: 'pending', due: '2026-06-08T07:00:00Z', uid: `${booked.reference}@planner`, sequence: 0, lastError: null });
     expect(reminder!.retryFrom).toBe(reminder!.dueAt); // retries count from the reminder's time
     expect(reminder!.subject).toBe('Reminder: your appointment at Praxis Weber, Wednesday, 10 June 2026, 09:00 CEST');
     expect(reminder!.text).toContain('Hello Ada Lovelace,\nthis is a reminder of your appointment.');
     expect(reminder!.text).toContain(`Reference: ${booked.reference}`);
-    expect(reminder!.text).toContain('\u0000manage-link\u0000\nPraxis Weber\n'); // the worker puts the link there, or takes the line out
+    expect(reminder!.text).toContain('\n\u0000manage-link\u0000\nThe attached calendar file'); // the worker writes what is still possible there
     expect(showReminders(ctx).scheduled).toBe(1);
   });
 
@@ -125,9 +126,9 @@ describe('reminders are written with the booking (src/app/reminders.ts), fixed c
 
   it('changing the offsets applies to bookings made or moved afterwards; existing ones keep their reminders', () => {
     const { ctx, book, reminders } = installation('2026-06-01T06:00:00Z');
-    const first = book('2026-06-10 09:00:00');
+    const first = book('2026-06-10 09:00:00'); // the default: 48 h before
     expect(setReminders(ctx, '2h,24h')).toEqual({ offsets: '24h,2h', minutes: [1440, 120], scheduled: 1 }); // the one of `first` keeps its time
-    expect(reminders(first.bookingId).map((r) => r.due)).toEqual(['2026-06-09T07:00:00Z']);
+    expect(reminders(first.bookingId).map((r) => r.due)).toEqual(['2026-06-08T07:00:00Z']);
     const second = book('2026-06-10 10:00:00');
     expect(reminders(second.bookingId).map((r) => r.due)).toEqual(['2026-06-09T08:00:00Z', '2026-06-10T06:00:00Z']);
     expect(setReminders(ctx, 'off')).toEqual({ offsets: 'off', minutes: [], scheduled: 3 });
@@ -141,7 +142,7 @@ describe('reminders are written with the booking (src/app/reminders.ts), fixed c
   it('a refused value changes nothing', () => {
     const { ctx } = installation('2026-06-01T06:00:00Z');
     expect(() => setReminders(ctx, '24h,45d')).toThrow('"45d" is out of range: each offset is from 1m to 30d');
-    expect(showReminders(ctx).offsets).toBe('24h');
+    expect(showReminders(ctx).offsets).toBe('2d');
   });
 });
 
@@ -152,7 +153,8 @@ describe('"24h before" is 24 real hours, across both daylight-saving changes (Eu
     // Autumn, 2027-10-31 03:00 CEST → 02:00 CET: the day before 01:00 CET on 1 November is 02:00 CEST on the 31st.
     ['autumn', '2027-11-01 01:00:00', '2027-11-01T00:00:00Z', '2027-10-31T00:00:00Z', 'Monday, 1 November 2027, 01:00 CET'],
   ])('%s: a booking the day after the change is reminded exactly 86,400 s before', (_name, slot, startUtc, dueUtc, when) => {
-    const { book, reminders } = installation('2027-03-01T00:00:00Z');
+    const { ctx, book, reminders } = installation('2027-03-01T00:00:00Z');
+    setReminders(ctx, '24h');
     const booked = book(slot);
     expect(new Date(booked.startAt * 1000).toISOString().replace('.000', '')).toBe(startUtc);
     const [reminder] = reminders(booked.bookingId);

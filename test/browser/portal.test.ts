@@ -105,7 +105,7 @@ describe('the self-service page in Chromium (JavaScript off, a 320 px phone)', (
     expect(await slotsOf(s, target)).toContain(chosen);
     const cancelled = (await s.receiver.until(() => s.receiver.received.some((r) => r.json.type === 'booking.cancelled'))).find((r) => r.json.type === 'booking.cancelled')!;
     expect(cancelled.json.data).toMatchObject({ booking_id: booked.booking_id, actor: 'customer', status: 'cancelled' });
-    const cancellation = (await s.smtp.received(4))[3]!;
+    const cancellation = (await s.smtp.received(5))[4]!; // after the update and the practice's notice of the move (issue 24, item 4)
     expect(icsOf(cancellation).method).toBe('CANCEL');
     expect(icsOf(cancellation).event.getFirstPropertyValue('sequence')).toBe(2);
     expect(await cliJson(s.db, 'bookings', 'show', booked.booking_details_id)).toMatchObject({ sequence: 2, status: 'cancelled', cancelReason: 'I am ill' });

@@ -8,10 +8,10 @@ function dayAhead(days: number): string {
 }
 
 describe('planner reminders (CLI subprocess)', () => {
-  it('a new installation reminds 24h ahead; set takes m, h, d or off; show prints them', async () => {
+  it('a new installation reminds 2d (48 h) ahead; set takes m, h, d or off; show prints them', async () => {
     const db = tempDb();
     await initDb(db);
-    expect(await cliJson(db, 'reminders', 'show')).toEqual({ offsets: '24h', minutes: [1440], scheduled: 0 });
+    expect(await cliJson(db, 'reminders', 'show')).toEqual({ offsets: '2d', minutes: [2880], scheduled: 0 });
     expect(await cliOk(db, 'reminders', 'set', '2h,1d,90m')).toBe(
       'Reminders go out 24h, 2h, 90m before each appointment booked or moved from now on.\n' +
         '0 reminder(s) already scheduled keep their times (existing bookings are not rescheduled).\n',
@@ -83,4 +83,43 @@ describe('planner reminders (CLI subprocess)', () => {
     ]);
     expect((await cliJson(db, 'mail', 'queue')).map((e: any) => e.section)).toEqual(['waiting', 'waiting']);
   });
+
+  it('reminders set and portal enable warn when a reminder would arrive after the page\'s deadline (issue 24, item 3); the defaults work together', async () => {
+    const db = tempDb();
+    await initDb(db);
+    // The defaults: a 48 h reminder, changes on the page until 24 h before: no warning.
+    const enabled = await cli(db, 'portal', 'enable', '--url', 'https://booking.example');
+    expect([enabled.code, enabled.stderr]).toEqual([0, '']);
+    // A 24 h reminder arrives as the deadline passes.
+    const late = await cli(db, 'reminders', 'set', '24h,2h');
+    expect(late.code).toBe(0);
+    expect(late.stdout).toMatch(/^Reminders go out 24h, 2h before/);
+    expect(late.stderr).toBe(
+      "planner: warning: the 24h and 2h reminders arrive when the page no longer allows changes (until 24 h before the start), so they give the practice's phone number instead of the link: remind earlier (e.g. planner reminders set 48h) or allow changes until later (e.g. planner portal enable --cancel-until 1)\n",
+    );
+    // portal enable --cancel-until says the same of the reminders as they are; a deadline before both is quiet.
+    const still = await cli(db, 'portal', 'enable', '--cancel-until', '12');
+    expect(still.stderr).toBe(
+      "planner: warning: the 2h reminder arrives when the page no longer allows changes (until 12 h before the start), so it gives the practice's phone number instead of the link: remind earlier (e.g. planner reminders set 36h) or allow changes until later (e.g. planner portal enable --cancel-until 1)\n",
+    );
+    expect((await cli(db, 'portal', 'enable', '--cancel-until', '1')).stderr).toBe('');
+    // Without the page, no deadline: no warning.
+    await cliOk(db, 'portal', 'disable');
+    expect((await cli(db, 'reminders', 'set', '1h')).stderr).toBe('');
+  }, 120_000); // ten CLI runs
+
+  it('portal enable --cancel-until works without --url once a URL is set (issue 24, item 16); the first time it asks for one', async () => {
+    const db = tempDb();
+    await initDb(db);
+    const before = snapshot(db);
+    expect(await cli(db, 'portal', 'enable', '--cancel-until', '12')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'planner: give the public address the first time: planner portal enable --url https://booking.praxis.example\n',
+    });
+    expect(snapshot(db)).toEqual(before);
+    await cliOk(db, 'portal', 'enable', '--url', 'https://booking.example', '--reschedule', 'off');
+    expect(await cliOk(db, 'portal', 'enable', '--cancel-until', '12')).toMatch(/^Self-service page enabled at https:\/\/booking\.example\/manage\/…: customers may cancel until 12 h before the start\.$/m);
+    expect(await cliJson(db, 'portal', 'status')).toEqual({ enabled: true, url: 'https://booking.example', cancelUntilHours: 12, reschedule: false });
+  }, 60_000);
 });

@@ -61,7 +61,9 @@ describe('planner feed url and the feed', () => {
       [`${grace.booking_details_id}@planner`, 1, 'CANCELLED'],
     ]);
     expect(events[0]!.summary).toBe('Check-up – Ada Lovelace');
-    expect(events[0]!.description).toContain('Phone: +44 20 7946 0000');
+    // Every form field, with the form's labels (issue 24, item 11); a cancelled event's title says so.
+    expect(events[0]!.description).toBe(`Reference: ${ada.booking_details_id}\nFirst name: Ada\nLast name: Lovelace\nE-mail: ada@example.com\nPhone: +44 20 7946 0000`);
+    expect(events[1]!.summary).toBe('Cancelled: Check-up – Grace Lovelace');
     expect(events[0]!.startDate.toJSDate().toISOString()).toBe(ada.slot.replace('Z', '.000Z'));
     // node-ical, a second, independent parser
     const parsed = Object.values(nodeIcal.sync.parseICS(text)).filter((entry) => entry?.type === 'VEVENT') as any[];
@@ -101,6 +103,25 @@ describe('planner feed url and the feed', () => {
     const mixed: number[] = [];
     for (let n = 0; n < 20; n++) mixed.push((await fetch(n % 4 === 0 ? rotated : `${server.url}/feed/${String(n).padStart(43, 'z')}.ics`)).status);
     expect(mixed).toEqual(Array.from({ length: 20 }, (_, n) => (n % 4 === 0 ? 200 : 429)));
+  });
+
+  it('follows the installation\'s language; the practice\'s address is each event\'s location (issue 24, items 10 and 11)', async () => {
+    const db = tempDb();
+    const token = await bookableDb(db, { locale: 'de' });
+    await cliOk(db, 'practice', 'set', '--address', 'Hauptstraße 1, 10115 Berlin');
+    await cliOk(db, 'field', 'add', 'versicherung', '--label', 'Versicherung');
+    const server = await serve(db, {}, ['--log', 'off']);
+    const url = (await cliOk(db, 'feed', 'url', '1', '--url', server.url)).split('\n')[0]!;
+    const days = (await api(server.url, '/api/days?schedule=1&reason=1', token)).body.data as string[];
+    const slot = ((await api(server.url, `/api/slots?schedule=1&reason=1&day=${days[1]}`, token)).body.data as string[])[0]!;
+    const submission = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', versicherung: 'privat' };
+    const body = JSON.stringify({ schedule: 1, reason: 1, slot, submission });
+    const booked = (await api(server.url, '/api/bookings', token, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).body;
+    await cliOk(db, 'bookings', 'cancel', booked.booking_details_id, '--no-notify');
+    const event = new ICAL.Event(new ICAL.Component(ICAL.parse(await (await fetch(url)).text())).getFirstSubcomponent('vevent')!);
+    expect(event.summary).toBe('Abgesagt: Check-up – Ada Lovelace');
+    expect(event.description).toBe(`Buchungsnummer: ${booked.booking_details_id}\nVorname: Ada\nNachname: Lovelace\nE-Mail: ada@example.com\nVersicherung: privat`);
+    expect(event.location).toBe('Test Practice, Hauptstraße 1, 10115 Berlin');
   });
 
   it('a reason renamed: a client with only If-Modified-Since gets the new text (issue 23, finding 8)', async () => {

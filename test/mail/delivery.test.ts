@@ -159,7 +159,7 @@ describe('booking e-mails over real SMTP', () => {
     const server = await serve(db);
     const [slot] = await freeSlots(server.url, token);
     expect((await book(server.url, token, slot!, { first_name: 'A', last_name: 'B', email: 'a@b.example' })).status).toBe(201);
-    // Its reminder (when it lies more than 24 h ahead) is counted apart: scheduled, not waiting.
+    // Its reminder (when it lies more than 48 h ahead) is counted apart: scheduled, not waiting.
     expect((await cliJson(db, 'status')).mail).toMatchObject({ configured: false, from: null, pending: 2, failed: 0 });
     expect(await cliOk(db, 'status')).toMatch(/mail +not configured: booking e-mails wait in the outbox until `planner mail set` · 2 message\(s\) waiting, [01] reminder\(s\) scheduled/);
     expect((await cliJson(db, 'mail', 'queue')).filter((entry: any) => entry.section === 'waiting').map((entry: any) => entry.kind)).toEqual(['confirmation', 'notice']);
@@ -196,6 +196,17 @@ describe('planner mail set, show and test', () => {
     await cliOk(db, 'mail', 'set', `smtp://127.0.0.1:${closed}`, '--from', 'desk@practice.example');
     const down = await cli(db, 'mail', 'test', 'admin@practice.example');
     expect(down.stderr).toMatch(/ECONNREFUSED|ECONNECTION/);
+  });
+
+  it('`mail test` writes in the installation\'s language (issue 24, item 10)', async () => {
+    const smtp = await startSmtp();
+    const db = tempDb();
+    await initDb(db, 'de');
+    await cliOk(db, 'mail', 'set', smtp.url, '--from', 'Praxis <desk@practice.example>');
+    await cliOk(db, 'mail', 'test', 'admin@practice.example');
+    const [message] = await smtp.received(1);
+    expect(message!.subject).toBe('planner: Testnachricht von Test Practice');
+    expect(message!.text).toBe(`Diese Testnachricht zeigt, dass Test Practice Buchungs-E-Mails über smtp://127.0.0.1:${smtp.port} senden kann.\n`);
   });
 
   it.each([

@@ -1,6 +1,10 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { mailQueue, setMail } from '../../src/app/mail.ts';
+import { createContext } from '../../src/app/context.ts';
+import { changePractice } from '../../src/app/practice.ts';
+import { openStore } from '../../src/store/db.ts';
+import { setReminders } from '../../src/app/reminders.ts';
 import { startOutboxWorker } from '../../src/mail/worker.ts';
 import { messagesOfBooking } from '../../src/store/outbox.ts';
 import { readSettings, setPortal } from '../../src/store/settings.ts';
@@ -13,8 +17,14 @@ describe('reminders through the outbox worker (in-process, fixed clock, real SMT
   /** A fixture with mail set, three bookings 25 h ahead (Tuesday 2026-06-02 09:00, 09:30, 10:00 in Berlin), and a worker whose clock the test sets. */
   async function setUp() {
     const smtp = await startSmtp();
-    const f = await apiFixture(); // Monday 2026-06-01 08:00 in Berlin; reminders 24h (planner init's default)
+    const f = await apiFixture(); // Monday 2026-06-01 08:00 in Berlin
     setMail(f.ctx, smtp.url, 'desk@test.example');
+    // As the CLI would, from another connection (the server sees it at its next request): reminders 24 h before
+    // (planner init's default is 48h, and these bookings are 25 h ahead), and the practice's phone number.
+    const admin = openStore(f.file);
+    setReminders(createContext(admin), '24h');
+    changePractice(createContext(admin), { phone: '+49 30 1234567' });
+    admin.close();
     const ids: number[] = [];
     const references: string[] = [];
     for (const [slot, email] of [['2026-06-02 09:00:00', 'ada@example.com'], ['2026-06-02 09:30:00', 'bob@example.com'], ['2026-06-02 10:00:00', 'cy@example.com']] as const) {
@@ -32,7 +42,8 @@ describe('reminders through the outbox worker (in-process, fixed clock, real SMT
 
   it('a reminder goes out at its time, not before; one that came due while the server was down is sent if the appointment is ahead; one whose appointment has begun is dropped and shown', async () => {
     const { smtp, f, ids, references, clock, lines, worker, reminderOf } = await setUp();
-    setPortal(f.store, { url: 'https://book.example', cancelUntilHours: 24, reschedule: true }, () => 'k'.repeat(64));
+    // The page allows changes until 12 h before: a 24 h reminder still offers them.
+    setPortal(f.store, { url: 'https://book.example', cancelUntilHours: 12, reschedule: true }, () => 'k'.repeat(64));
     await worker.flush();
     expect(smtp.messages.map((m) => m.subject)).toHaveLength(6); // confirmations and notices, no reminder yet
     expect(smtp.messages.some((m) => m.subject!.startsWith('Reminder:'))).toBe(false);
@@ -51,7 +62,10 @@ describe('reminders through the outbox worker (in-process, fixed clock, real SMT
     expect(mail.subject).toBe('Reminder: your appointment at Test, Tuesday, 2 June 2026, 09:00 CEST');
     expect(mail.messageId).toBe(`<outbox-${first.id}-${first.retryFrom}@test.example>`);
     expect(mail.text).toContain('this is a reminder of your appointment.');
-    expect(mail.text).toMatch(/To cancel or change your appointment, open this page:\nhttps:\/\/book\.example\/manage\/[A-Za-z0-9_-]+\n/);
+    expect(mail.text).toMatch(
+      /\nYou can cancel or move this appointment online until Monday, 1 June 2026, 21:00 CEST\.\nManage your appointment: https:\/\/book\.example\/manage\/[A-Za-z0-9_-]+\n/,
+    );
+    expect(mail.html).toMatch(/<a href="https:\/\/book\.example\/manage\/[A-Za-z0-9_-]+"[^>]*>Manage your appointment<\/a>/);
     const ics = mail.attachments.find((a) => a.filename === 'appointment.ics')!;
     const event = new ICAL.Component(ICAL.parse(ics.content.toString())).getFirstSubcomponent('vevent')!;
     expect([event.getFirstPropertyValue('uid'), event.getFirstPropertyValue('sequence'), event.getFirstPropertyValue('dtstart')!.toString()]).toEqual([
@@ -68,6 +82,11 @@ describe('reminders through the outbox worker (in-process, fixed clock, real SMT
     await worker.stop();
     expect(smtp.messages).toHaveLength(8);
     expect(smtp.messages[7]!.subject).toBe('Reminder: your appointment at Test, Tuesday, 2 June 2026, 10:00 CEST');
+    // It went out after the page's deadline (Monday 22:00): no link, no promise, the phone number instead (issue 24, item 3).
+    expect(smtp.messages[7]!.text).toContain(
+      'Changes online were possible until Monday, 1 June 2026, 22:00 CEST. To cancel or change the appointment now, please call +49 30 1234567.',
+    );
+    expect(`${smtp.messages[7]!.text}${smtp.messages[7]!.html}`).not.toMatch(/manage\/|Manage your appointment|You can cancel/);
     expect([reminderOf(ids[1]!).status, reminderOf(ids[1]!).lastError]).toEqual(['dropped', 'the appointment had begun when the reminder came due']);
     expect(reminderOf(ids[2]!).status).toBe('sent');
     expect(lines).toEqual([`planner: reminder ${reminderOf(ids[1]!).id} dropped: the appointment had begun when the reminder came due`]);

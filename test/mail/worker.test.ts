@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { setMail } from '../../src/app/mail.ts';
+import { setReminders } from '../../src/app/reminders.ts';
 import { smtpCodeOf } from '../../src/mail/sender.ts';
 import { startOutboxWorker } from '../../src/mail/worker.ts';
 import { decideRetry } from '../../src/queue/retry-policy.ts';
@@ -27,6 +28,7 @@ describe('outbox worker (in-process, real SMTP)', () => {
     const smtp = await startSmtp({ reject: (to) => (to === 'ada@example.com' && refusals-- > 0 ? 451 : undefined) });
     const f = await apiFixture();
     setMail(f.ctx, smtp.url, 'desk@test.example');
+    setReminders(f.ctx, '24h'); // a reminder that waits for its time while the others are retried
     const booked = await f.post({ schedule: 1, reason: 1, slot: '2026-06-02 09:00:00', submission: ADA });
     expect(booked.status).toBe(201);
     const lines: string[] = [];

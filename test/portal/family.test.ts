@@ -73,7 +73,7 @@ describe('a family sharing one e-mail address (real server, SMTP, webhook receiv
     expect((await postForm(`${ben.link}/reschedule`, { ...formFields(times.html, '/reschedule')!, slot })).status).toBe(303);
     const confirm = await page(`${ben.link}/cancel`);
     expect((await postForm(`${ben.link}/cancel`, { ...formFields(confirm.html, '/cancel')!, reason: 'Ill' })).status).toBe(303);
-    const mails = await s.smtp.received(6); // 2 × (confirmation + notice), the update, the cancellation
+    const mails = await s.smtp.received(8); // 2 × (confirmation + notice), the update, the cancellation, and the practice's notice of each
     const update = mails.find((mail) => mail.subject?.startsWith('Changed:'))!;
     const cancellation = mails.find((mail) => mail.subject?.startsWith('Cancelled:'))!;
     for (const mail of [update, cancellation]) {

@@ -18,7 +18,7 @@ describe('the self-service page, as a customer uses it (real server, SMTP and we
     const first = (await slotsOf(s, s.days[1]!))[0]!;
     const { booked, link, confirmation } = await bookWithLink(s, first);
     expect(link.startsWith(`${s.server.url}/manage/`)).toBe(true);
-    expect(confirmation.html).toContain(`<a href="${link}">`);
+    expect(confirmation.html).toContain(`<a href="${link}" `); // the button (issue 24, item 8)
 
     // The page: practice, schedule, reason, local time with the zone, the reference; the customer's name escaped.
     const overview = await page(link);
@@ -82,7 +82,7 @@ describe('the self-service page, as a customer uses it (real server, SMTP and we
     expect(gone.html).not.toContain('<form');
     const [cancelEvent] = (await s.receiver.next(webhooksBefore + 2)).slice(webhooksBefore + 1);
     expect(cancelEvent!.json).toMatchObject({ type: 'booking.cancelled', data: { booking_id: booked.booking_id, status: 'cancelled', actor: 'customer' } });
-    const cancellation = (await s.smtp.received(4))[3]!;
+    const cancellation = (await s.smtp.received(5))[4]!; // after the update and the practice's notice of the move (issue 24, item 4)
     expect(icsOf(cancellation).method).toBe('CANCEL');
     expect(icsOf(cancellation).event.getFirstPropertyValue('sequence')).toBe(2);
     expect(linkIn(cancellation)).toBeUndefined();
@@ -313,7 +313,7 @@ describe('the page’s rules on a server of its own', () => {
     expect(await cliJson(db, 'portal', 'status', '--json')).toEqual({ enabled: true, url: 'https://booking.example', cancelUntilHours: 24, reschedule: false });
     const status = await cliOk(db, 'status');
     expect(status).toMatch(/^page +on at https:\/\/booking\.example\/manage\/… · cancel until 24 h before$/m);
-    expect(status).toMatch(/^reminders +24h before each appointment$/m);
-    expect(await cliJson(db, 'status')).toMatchObject({ portal: { url: 'https://booking.example', cancelUntilHours: 24, reschedule: false }, reminderOffsets: [1440] });
+    expect(status).toMatch(/^reminders +2d before each appointment$/m); // the default: a day before the page's deadline (issue 24, item 3)
+    expect(await cliJson(db, 'status')).toMatchObject({ portal: { url: 'https://booking.example', cancelUntilHours: 24, reschedule: false }, reminderOffsets: [2880] });
   });
 });

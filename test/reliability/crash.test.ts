@@ -59,7 +59,7 @@ describe('crash safety: kill -9 while a client streams bookings', () => {
     // No customer without a booking, no message without its booking, no booking without its two messages.
     expect(one('SELECT count(*) FROM customers c WHERE NOT EXISTS (SELECT 1 FROM bookings b WHERE b.customer_id = c.id)')).toBe(0);
     expect(one('SELECT count(*) FROM outbox o WHERE o.booking_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM bookings b WHERE b.id = o.booking_id)')).toBe(0);
-    // Reminders (of the bookings more than 24 h ahead) are not due yet: test/reliability/reminders-crash.test.ts sends them.
+    // Reminders (of the bookings more than 48 h ahead) are not due yet: test/reliability/reminders-crash.test.ts sends them.
     expect(one("SELECT count(*) FROM bookings b WHERE (SELECT count(*) FROM outbox o WHERE o.booking_id = b.id AND o.kind <> 'reminder' AND o.status IN ('pending', 'sent')) <> 2")).toBe(0);
     expect(one('SELECT max(n) FROM (SELECT count(*) AS n FROM bookings GROUP BY start_at)')).toBeLessThanOrEqual(4);
     const messages = one("SELECT count(*) FROM outbox WHERE kind <> 'reminder'") as number;

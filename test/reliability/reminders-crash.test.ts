@@ -7,7 +7,7 @@ import { startSmtp } from '../mail/smtp.ts';
 describe('reminders: sent exactly once, across kill -9 and with two servers on one file', () => {
   it('every reminder arrives, once per Message-ID; a copy only of the one a killed server was sending', async () => {
     const db = tempDb();
-    const token = await bookableDb(db); // 20 slots a day; reminders 24h (planner init's default)
+    const token = await bookableDb(db); // 20 slots a day; reminders 48h (planner init's default)
     const smtp = await startSmtp();
     await cliOk(db, 'mail', 'set', smtp.url, '--from', 'Practice <desk@practice.example>');
     const sql = (text: string) => {

@@ -19,7 +19,7 @@ function tryRun(command: string, ...args: string[]): boolean {
   }
 }
 
-/** Rows per table; `outbox` counts the booking's mails, `reminders` its reminders (one when it lies more than 24 h ahead). */
+/** Rows per table; `outbox` counts the booking's mails, `reminders` its reminders (one when it lies more than 48 h ahead, the default). */
 function counts(db: string): { bookings: number; customers: number; outbox: number; reminders: number } {
   const handle = new DatabaseSync(db, { readOnly: true });
   try {

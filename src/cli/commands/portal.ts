@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import { checkCancelUntil, disablePortal, enablePortal, portalStatus } from '../../app/portal.ts';
+import { reminderDeadlineWarning } from '../../app/reminders.ts';
+import { visible } from '../terminal.ts';
 import { invalid } from '../../errors.ts';
 import { print, printJson, readContext, withContext } from '../shared.ts';
 import { proxyLine } from './proxy.ts';
@@ -20,20 +22,24 @@ export function registerPortal(program: Command): void {
       'turn the page on: mails then carry <url>/manage/<token>; a running server sees it at its next request. ' +
         'Changing only some options keeps the others.',
     )
-    .requiredOption('--url <public-url>', 'the public https address that reaches `planner serve` (http only for loopback), e.g. https://booking.praxis.example')
+    .option('--url <public-url>', 'the public https address that reaches `planner serve` (http only for loopback), e.g. https://booking.praxis.example; needed the first time, then kept')
     .option('--cancel-until <hours>', 'customers may cancel or move until this many hours before the start (default 24)')
     .option('--reschedule <on|off>', 'offer moving to another free time (default on); cancelling is always offered')
     .option('--trust-proxy <addresses>', 'the reverse proxies whose X-Forwarded-For is believed, e.g. 127.0.0.1 (as `planner proxy set`; default none)')
-    .action(async (options: { url: string; cancelUntil?: string; reschedule?: string; trustProxy?: string }, command: Command) => {
+    .action(async (options: { url?: string; cancelUntil?: string; reschedule?: string; trustProxy?: string }, command: Command) => {
       const cancelUntilHours = options.cancelUntil === undefined ? undefined : checkCancelUntil(options.cancelUntil);
       const reschedule = options.reschedule === undefined ? undefined : onOff(options.reschedule);
       const trustProxy = options.trustProxy;
-      const enabled = await withContext(command, (ctx) => enablePortal(ctx, { url: options.url, cancelUntilHours, reschedule, trustProxy }));
+      const { enabled, warning } = await withContext(command, (ctx) => ({
+        enabled: enablePortal(ctx, { url: options.url, cancelUntilHours, reschedule, trustProxy }),
+        warning: reminderDeadlineWarning(ctx),
+      }));
       print(
         `Self-service page enabled at ${enabled.url}/manage/…: customers may cancel${enabled.reschedule ? ' or move' : ''} until ${enabled.cancelUntilHours} h before the start.`,
         ...(enabled.trustedProxies ? [proxyLine(enabled.trustedProxies)] : []),
         'Mails sent from now on carry the link. Route /manage/ to planner in the reverse proxy (README: "Reverse proxy"), then check with planner doctor --url.',
       );
+      if (warning) process.stderr.write(`planner: warning: ${visible(warning)}\n`);
     });
   portal
     .command('disable')

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
-import { setReminders, showReminders } from '../../app/reminders.ts';
+import { reminderDeadlineWarning, setReminders, showReminders } from '../../app/reminders.ts';
+import { visible } from '../terminal.ts';
 import { print, printJson, readContext, withContext } from '../shared.ts';
 
 export function registerReminders(program: Command): void {
   const reminders = program
     .command('reminders')
-    .description('reminder e-mails to customers before their appointment (a new installation: 24h before)');
+    .description('reminder e-mails to customers before their appointment (a new installation: 48h before)');
   reminders
     .command('set')
     .description(
@@ -16,13 +17,14 @@ export function registerReminders(program: Command): void {
     )
     .argument('<offsets>', 'comma-separated offsets before the start, largest first or not (e.g. 24h,2h or 2d,90m), or off')
     .action(async (offsets: string, _options: unknown, command: Command) => {
-      const set = await withContext(command, (ctx) => setReminders(ctx, offsets));
+      const { set, warning } = await withContext(command, (ctx) => ({ set: setReminders(ctx, offsets), warning: reminderDeadlineWarning(ctx) }));
       print(
         set.minutes.length === 0
           ? 'Reminders are off for bookings made or moved from now on.'
           : `Reminders go out ${set.offsets.replaceAll(',', ', ')} before each appointment booked or moved from now on.`,
         `${set.scheduled} reminder(s) already scheduled keep their times (existing bookings are not rescheduled).`,
       );
+      if (warning) process.stderr.write(`planner: warning: ${visible(warning)}\n`);
     });
   reminders
     .command('show')
