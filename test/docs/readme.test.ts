@@ -165,8 +165,8 @@ describe('README admin guide: reminders, the self-service page, buffers and the 
         outputs.push(result.stdout);
       }
     }
-    expect(outputs[1]).toMatch(/^offsets +24h,2h$/m); // the comment beside `reminders show`
-    expect(await cliJson(db, 'reminders', 'show', '--json')).toMatchObject({ minutes: [1440, 120] });
+    expect(outputs[1]).toMatch(/^offsets +2d,2h$/m); // the comment beside `reminders show`
+    expect(await cliJson(db, 'reminders', 'show', '--json')).toMatchObject({ minutes: [2880, 120] });
     expect(await cliJson(db, 'portal', 'status', '--json')).toEqual({ enabled: true, url: 'https://booking.praxis.example', cancelUntilHours: 24, reschedule: true });
     expect((await cliJson(db, 'reason', 'list', '1', '--json'))[0]).toMatchObject({ bufferBeforeMinutes: 5, bufferAfterMinutes: 10 });
     expect(await cliJson(db, 'proxy', 'show', '--json')).toEqual({ trustedProxies: ['127.0.0.1', '::1'] });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatOffsets, parseOffsets, reminderTimes } from '../../src/domain/reminders.ts';
+import { formatOffsets, offsetsAfterDeadline, parseOffsets, reminderTimes } from '../../src/domain/reminders.ts';
 
 describe('parseOffsets (planner reminders set)', () => {
   it.each([
@@ -57,4 +57,14 @@ describe('reminderTimes', () => {
     ]);
     expect(reminderTimes(start, [], start - 86401)).toEqual([]);
   });
+});
+
+describe('offsetsAfterDeadline (issue 24, item 3)', () => {
+  it.each([
+    [[2880], 24, []], // the defaults: 48 h reminder, changes until 24 h before
+    [[1440], 24, [1440]], // arrives as the deadline passes
+    [[1441], 24, []],
+    [[1440, 120], 12, [120]],
+    [[60], 0, []], // changes until the start: never too late
+  ])('%j with --cancel-until %d: %j', (offsets, hours, late) => expect(offsetsAfterDeadline(offsets, hours)).toEqual(late));
 });
