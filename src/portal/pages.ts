@@ -29,7 +29,7 @@ label{display:block;font-weight:700;margin:0 0 4px}
 textarea{display:block;width:100%;min-height:96px;font:inherit;padding:8px;border:1px solid #6b7079;border-radius:6px;background:#fff;color:#1a1a1a}
 .hint{font-size:16px;color:#454a52;margin:4px 0 16px}
 ul.choices{list-style:none;padding:0;margin:0 0 16px;display:grid;grid-template-columns:repeat(auto-fill,minmax(8.5rem,1fr));gap:8px}
-ul.choices li{display:flex}ul.choices .button{margin:0;padding:10px 4px}
+ul.choices li{display:flex}ul.choices .button{margin:0;padding:10px 4px;display:flex;flex-direction:column;justify-content:center;align-items:center}
 ul.choices .current{border-width:4px;border-color:#1a1a1a}.tag{display:block;font-weight:400;font-size:16px}
 ul.choices span.current{display:block;width:100%;min-height:48px;padding:8px 4px;border:2px dashed #3d3d3d;border-radius:8px;background:#fff;text-align:center;font-weight:700}
 h2.group{font-size:19px;margin:16px 0 8px}
