@@ -17,10 +17,21 @@ import {
   type Outcome,
 } from '../app/portal.ts';
 import type { AppContext } from '../app/context.ts';
-import { isDay } from '../domain/dates.ts';
+import { formatLocal, isDay, isSlotText } from '../domain/dates.ts';
 import { parsePlainInt } from '../domain/checks.ts';
-import { cancelPage, daysPage, failedPage, notFoundPage, overviewPage, STYLE_HASH, timesPage, tooManyPage, type Notice, type Page } from '../portal/pages.ts';
-import type { Locale } from '../store/settings.ts';
+import {
+  cancelPage,
+  confirmMovePage,
+  daysPage,
+  failedPage,
+  notFoundPage,
+  overviewPage,
+  STYLE_HASH,
+  timesPage,
+  tooManyPage,
+  type Notice,
+  type Page,
+} from '../portal/pages.ts';
 import { readBodyText } from './body.ts';
 import { tooManyRequests } from './errors.ts';
 import { createLinkGuard } from './link-guard.ts';
@@ -101,11 +112,28 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
     if (action === 'cancel' && managed.state === 'open') return cancelPage(managed, base, formOf(managed, 'cancel', token), notice, status);
     if (action === 'reschedule' && managed.mayMove) {
       const query = getQuery(event);
+      const bookedAt = formatLocal(new Date(managed.booking.startAt * 1000), managed.settings.timeZone); // YYYY-MM-DD HH:MM
       const day = typeof query.day === 'string' && isDay(query.day) ? query.day : undefined;
-      if (day) return timesPage(managed, base, day, slotsToMoveTo(ctx, managed, day), formOf(managed, 'reschedule', token), notice, status);
-      const from = typeof query.from === 'string' && isDay(query.from) ? query.from : '';
-      const days = daysToMoveTo(ctx, managed).filter((one) => one >= from);
-      return daysPage(managed, base, days.slice(0, DAYS_PER_PAGE), days[DAYS_PER_PAGE]);
+      if (day) {
+        const slots = slotsToMoveTo(ctx, managed, day);
+        if (typeof query.time !== 'string' || !isSlotText(`${day} ${query.time}:00`)) return timesPage(managed, base, day, slots, notice, status);
+        // The confirmation step of a time picked; one no longer free (taken meanwhile) gets the day's times again,
+        // as the move itself would (409); the booking's own time (the back button after a move), the times as they are.
+        const slot = slots.find((one) => one.local.slice(11, 16) === query.time);
+        if (slot) return confirmMovePage(managed, base, slot, formOf(managed, 'reschedule', token));
+        if (`${day} ${query.time}` === bookedAt) return timesPage(managed, base, day, slots);
+        return timesPage(managed, base, day, slots, { kind: 'refused', why: 'taken' }, 409);
+      }
+      // Pages of DAYS_PER_PAGE free days, counted from the first; first the page with the booking's own day.
+      const days = daysToMoveTo(ctx, managed);
+      const from = typeof query.from === 'string' && isDay(query.from) ? query.from : bookedAt.slice(0, 10);
+      const at = days.findIndex((one) => one >= from);
+      const start = at < 0 ? Math.max(0, days.length - 1) : at;
+      const first = start - (start % DAYS_PER_PAGE);
+      return daysPage(managed, base, days.slice(first, first + DAYS_PER_PAGE), {
+        ...(first > 0 ? { earlier: days[first - DAYS_PER_PAGE]! } : {}),
+        ...(first + DAYS_PER_PAGE < days.length ? { later: days[first + DAYS_PER_PAGE]! } : {}),
+      });
     }
     // Nothing to do there (any more): the booking as it stands, and why.
     const why = managed.state !== 'open' ? managed.state : action !== 'reschedule' ? undefined : managed.movable ? 'no-reschedule' : 'not-movable';
@@ -132,7 +160,7 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
     const status = outcome.refusal === 'bad-input' || outcome.refusal === 'bad-reason' ? 400 : 409;
     if (outcome.refusal === 'taken' && now.mayMove) {
       const day = (form.get('slot') ?? '').slice(0, 10);
-      return answer(timesPage(now, base, day, slotsToMoveTo(ctx, now, day), formOf(now, 'reschedule', token), notice, status));
+      return answer(timesPage(now, base, day, slotsToMoveTo(ctx, now, day), notice, status));
     }
     if (outcome.refusal === 'bad-reason' && now.state === 'open') return answer(cancelPage(now, base, formOf(now, 'cancel', token), notice, status));
     // A time refused as taken while the reason or schedule went away meanwhile: nothing to move to any more.
@@ -142,8 +170,7 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
 
   const door = (event: H3Event): Promise<Response> | Response => {
     const settings = ctx.settings();
-    const locale: Locale = settings.locale;
-    const notFound = () => answer(notFoundPage(locale));
+    const notFound = () => answer(notFoundPage(settings));
     const segments = event.url.pathname.split('/'); // ['', 'manage', token, action?]
     const token = segments[2] ?? '';
     const action = segments[3] ?? '';
@@ -158,7 +185,7 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
     if (!managed) {
       const throttled = guard.unknown(options.clientAddress(event));
       if (!throttled) return notFound();
-      const page = tooManyPage(locale, throttled.resetSeconds);
+      const page = tooManyPage(settings, throttled.resetSeconds);
       return tooManyRequests(throttled, { content: page.html, headers: { ...PAGE_HEADERS, 'x-planner-page': 'page' } });
     }
     const base = `/manage/${token}`;
@@ -175,7 +202,7 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
       return await door(event);
     } catch (error) {
       options.log(`planner: ${event.req.method} ${loggedPath(event.url.pathname)} failed: ${(error as Error).message}`);
-      return answer(failedPage(ctx.settings().locale));
+      return answer(failedPage(ctx.settings()));
     }
   };
 }

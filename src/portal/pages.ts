@@ -7,9 +7,10 @@ import { createHash } from 'node:crypto';
 import type { FreeSlot } from '../domain/availability.ts';
 import { escapeHtml } from '../mail/messages.ts';
 import { localWhen } from '../mail/translations.ts';
+import { formatLocal } from '../domain/dates.ts';
 import type { Managed, Refusal } from '../app/portal.ts';
 import { PAGE_WORDS, type PageWords } from './words.ts';
-import type { Locale } from '../store/settings.ts';
+import type { Settings } from '../store/settings.ts';
 
 /** The one style sheet. Colours: text #1a1a1a on white (17:1), links #1a56b0 (7:1), buttons white on #1f5fbf (6:1). */
 const CSS = `*{box-sizing:border-box}html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
@@ -28,7 +29,13 @@ label{display:block;font-weight:700;margin:0 0 4px}
 textarea{display:block;width:100%;min-height:96px;font:inherit;padding:8px;border:1px solid #6b7079;border-radius:6px;background:#fff;color:#1a1a1a}
 .hint{font-size:16px;color:#454a52;margin:4px 0 16px}
 ul.choices{list-style:none;padding:0;margin:0 0 16px;display:grid;grid-template-columns:repeat(auto-fill,minmax(8.5rem,1fr));gap:8px}
-ul.choices li{display:flex}ul.choices .button{margin:0;padding:10px 4px}`;
+ul.choices li{display:flex}ul.choices .button{margin:0;padding:10px 4px;display:flex;flex-direction:column;justify-content:center;align-items:center}
+ul.choices .current{border-width:4px;border-color:#1a1a1a}.tag{display:block;font-weight:400;font-size:16px}
+ul.choices span.current{display:block;width:100%;min-height:48px;padding:8px 4px;border:2px dashed #3d3d3d;border-radius:8px;background:#fff;text-align:center;font-weight:700}
+h2.group{font-size:19px;margin:16px 0 8px}
+details.card{padding:12px}summary{cursor:pointer;font-size:16px}details[open] summary{margin-bottom:12px}
+.pager{display:grid;grid-template-columns:1fr 1fr;gap:8px;margin:0 0 12px}.pager .button{margin:0;padding:10px 4px}.pager .later{grid-column:2}
+footer{max-width:36rem;margin:0 auto;padding:0 16px 24px}footer p{margin:0;padding-top:12px;border-top:1px solid #c9ccd1;color:#3d3d3d}`;
 
 /** The Content-Security-Policy source of the style sheet (no other style and no script may run). */
 export const STYLE_HASH = `'sha256-${createHash('sha256').update(CSS).digest('base64')}'`;
@@ -42,32 +49,63 @@ export interface Page {
 /** What the page says above the booking: a change just made, or why one was refused. */
 export type Notice = { kind: 'done'; what: 'cancelled' | 'moved' } | { kind: 'refused'; why: Refusal | 'forbidden' };
 
-function layout(words: PageWords, title: string, body: string): string {
+/** What every page tells of the practice: how to reach it ('' when not given). */
+export type Practice = Pick<Settings, 'locale' | 'practiceName' | 'address' | 'phone' | 'website'>;
+
+/** The `tel:` address of a phone number as people write it (`+49 30 123-45` → `tel:+493012345`). */
+function telHref(phone: string): string {
+  return `tel:${phone.replace(/[^\d+]/g, '')}`;
+}
+
+/** The practice's name, address and phone (a `tel:` link) below every page; nothing when neither is given. */
+function footer(practice: Practice): string {
+  if (!practice.address && !practice.phone) return '';
+  const words = PAGE_WORDS[practice.locale];
+  const lines = [
+    ...(practice.practiceName ? [escapeHtml(practice.practiceName)] : []),
+    ...(practice.address ? [escapeHtml(practice.address)] : []),
+    ...(practice.phone ? [`${escapeHtml(words.phone)}: <a href="${escapeHtml(telHref(practice.phone))}">${escapeHtml(practice.phone)}</a>`] : []),
+  ];
+  return `<footer><p>${lines.join('<br>')}</p></footer>`;
+}
+
+function layout(practice: Practice, title: string, body: string): string {
+  const words = PAGE_WORDS[practice.locale];
   return (
     `<!doctype html><html lang="${words.lang}"><head><meta charset="utf-8">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer">` +
     `<meta name="robots" content="noindex, nofollow"><title>${escapeHtml(title)}</title><style>${CSS}</style></head>` +
-    `<body><main>${body}</main></body></html>`
+    `<body><main>${body}</main>${footer(practice)}</body></html>`
   );
 }
 
-const dayFormats = new Map<string, { short: Intl.DateTimeFormat; long: Intl.DateTimeFormat }>();
+const dayFormats = new Map<string, Record<'short' | 'medium' | 'long', Intl.DateTimeFormat>>();
 
-/** Returns a local day `YYYY-MM-DD` as words (`Tue 24 Nov`, or long: `Tuesday, 24 November 2026`). */
-function dayWords(day: string, dateLocale: string, long = false): string {
+/**
+ * Returns a local day `YYYY-MM-DD` as words: short `Tue 24 Nov`, medium `Tuesday 24 November`, long `Tuesday, 24
+ * November 2026` (each as the locale writes it).
+ */
+function dayWords(day: string, dateLocale: string, length: 'short' | 'medium' | 'long' = 'short'): string {
   let formats = dayFormats.get(dateLocale);
   if (!formats) {
     formats = {
       short: new Intl.DateTimeFormat(dateLocale, { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' }),
+      medium: new Intl.DateTimeFormat(dateLocale, { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long' }),
       long: new Intl.DateTimeFormat(dateLocale, { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }),
     };
     dayFormats.set(dateLocale, formats);
   }
-  return (long ? formats.long : formats.short).format(new Date(`${day}T12:00:00Z`));
+  return formats[length].format(new Date(`${day}T12:00:00Z`));
 }
 
 function wordsOf(managed: Managed): PageWords {
   return PAGE_WORDS[managed.settings.locale];
+}
+
+/** The booking's local day and time now (`YYYY-MM-DD`, `HH:MM`). */
+function bookedLocal(managed: Managed): { day: string; time: string } {
+  const local = formatLocal(new Date(managed.booking.startAt * 1000), managed.settings.timeZone);
+  return { day: local.slice(0, 10), time: local.slice(11, 16) };
 }
 
 function noticeHtml(words: PageWords, notice: Notice | undefined): string {
@@ -76,8 +114,12 @@ function noticeHtml(words: PageWords, notice: Notice | undefined): string {
   return `<p class="note error" role="alert">${escapeHtml(words.refused[notice.why])}</p>`;
 }
 
-/** The booking's facts, as every page shows them. */
-function bookingCard(managed: Managed): string {
+function definitions(rows: [string, string][]): string {
+  return `<dl>${rows.map(([label, value]) => `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl>`;
+}
+
+/** The booking's facts: what, with whom, when, where, the reference and its status. */
+function bookingFacts(managed: Managed): string {
   const words = wordsOf(managed);
   const { booking, settings } = managed;
   const rows: [string, string][] = [
@@ -85,11 +127,28 @@ function bookingCard(managed: Managed): string {
     [words.what, booking.reasonName],
     [words.with, booking.scheduleName],
     [words.when, localWhen(booking.startAt, settings.timeZone, words.dateLocale)],
+    ...(settings.address ? [[words.where, settings.address] as [string, string]] : []),
     [words.reference, booking.reference],
     [words.status, booking.status === 'cancelled' ? words.cancelledStatus : words.booked],
     ...(booking.status === 'cancelled' && booking.cancelReason ? [[words.cancelReason, booking.cancelReason] as [string, string]] : []),
   ];
-  return `<div class="card"><dl>${rows.map(([label, value]) => `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl></div>`;
+  return definitions(rows);
+}
+
+/** The booking's card as the overview and the cancel step show it. */
+function bookingCard(managed: Managed): string {
+  return `<div class="card">${bookingFacts(managed)}</div>`;
+}
+
+/**
+ * The booking's card on the steps of a move: one line (`Booked: Tue 2 Jun, 10:00`, 16 px: one line at 320 px in en
+ * and de) that opens to the whole card, so that the choices show on a phone's first screen. A `<details>`: it opens
+ * without script.
+ */
+function bookingLine(managed: Managed): string {
+  const words = wordsOf(managed);
+  const { day, time } = bookedLocal(managed);
+  return `<details class="card"><summary>${escapeHtml(`${words.booked}: ${dayWords(day, words.dateLocale)}, ${time}`)}</summary>${bookingFacts(managed)}</details>`;
 }
 
 function header(managed: Managed, title: string): string {
@@ -100,6 +159,26 @@ function hidden(fields: Record<string, string>): string {
   return Object.entries(fields)
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('');
+}
+
+/** How to reach the practice when the page can no longer change the booking: its phone, else a reply to the mail. */
+function reachPractice(managed: Managed): string {
+  const words = wordsOf(managed);
+  const { practiceName, phone } = managed.settings;
+  if (!phone) return `<p>${escapeHtml(words.reachByMail(practiceName))}</p>`;
+  return `<p>${escapeHtml(words.reachByPhone(practiceName))}</p><a class="button" href="${escapeHtml(telHref(phone))}">${escapeHtml(words.call(phone))}</a>`;
+}
+
+/** After a cancellation, the way back to the practice: its website and phone, as far as they are given. */
+function wayBack(managed: Managed): string {
+  const words = wordsOf(managed);
+  const { practiceName, phone, website } = managed.settings;
+  if (!website && !phone) return '';
+  return (
+    `<p>${escapeHtml(words.newAppointment)}</p>` +
+    (website ? `<a class="button" href="${escapeHtml(website)}">${escapeHtml(words.website(practiceName))}</a>` : '') +
+    (phone ? `<a class="button secondary" href="${escapeHtml(telHref(phone))}">${escapeHtml(words.call(phone))}</a>` : '')
+  );
 }
 
 /** The booking and what its customer may do now. */
@@ -113,12 +192,14 @@ export function overviewPage(managed: Managed, base: string, notice?: Notice, st
     if (managed.mayMove) actions += `<a class="button" href="${escapeHtml(base)}/reschedule">${escapeHtml(words.change)}</a>`;
     actions += `<a class="button secondary" href="${escapeHtml(base)}/cancel">${escapeHtml(words.cancel)}</a>`;
   } else if (managed.state === 'past-deadline') {
-    state = words.pastDeadline(deadline, managed.settings.practiceName);
+    state = words.pastDeadline(deadline);
+    actions = reachPractice(managed);
   } else {
     state = managed.state === 'started' ? words.started : words.cancelled;
+    if (managed.state === 'cancelled') actions = wayBack(managed);
   }
   const body = `${header(managed, words.title)}${noticeHtml(words, notice)}${bookingCard(managed)}<p>${escapeHtml(state)}</p>${actions}`;
-  return { status, html: layout(words, words.title, body) };
+  return { status, html: layout(managed.settings, words.title, body) };
 }
 
 /** The confirmation step of a cancellation: an optional reason, then one button. */
@@ -132,51 +213,106 @@ export function cancelPage(managed: Managed, base: string, form: Record<string, 
     `<p class="hint">${escapeHtml(words.reasonHint)}</p>` +
     `<button class="button danger" type="submit">${escapeHtml(words.confirmCancel)}</button></form>` +
     `<a class="button secondary" href="${escapeHtml(base)}">${escapeHtml(words.keep)}</a>`;
-  return { status, html: layout(words, words.cancelTitle, body) };
+  return { status, html: layout(managed.settings, words.cancelTitle, body) };
 }
 
-/** The first step of a move: the days with a free time (`more`: the first day of the next page, if any). */
-export function daysPage(managed: Managed, base: string, days: string[], more: string | undefined): Page {
-  const words = wordsOf(managed);
-  const list = days.length
-    ? `<ul class="choices">${days
-        .map((day) => `<li><a class="button secondary" href="${escapeHtml(base)}/reschedule?day=${day}">${escapeHtml(dayWords(day, words.dateLocale))}</a></li>`)
-        .join('')}</ul>`
-    : `<p>${escapeHtml(words.noDays)}</p>`;
-  const next = more ? `<a class="button secondary" href="${escapeHtml(base)}/reschedule?from=${more}">${escapeHtml(words.moreDays)}</a>` : '';
-  const body = `${header(managed, words.change)}${bookingCard(managed)}<h2>${escapeHtml(words.moveTitle)}</h2>${list}${next}<a href="${escapeHtml(base)}">${escapeHtml(words.back)}</a>`;
-  return { status: 200, html: layout(words, words.change, body) };
+/** Where a page of days leads: the first day of the page before and of the page after, if any. */
+export interface DayPages {
+  earlier?: string;
+  later?: string;
 }
 
-/** The second step of a move: the free times of one day, each a button of one POST form. */
-export function timesPage(managed: Managed, base: string, day: string, slots: FreeSlot[], form: Record<string, string>, notice?: Notice, status = 200): Page {
+/** The first step of a move: one page of the days with a free time, the booking's own day marked. */
+export function daysPage(managed: Managed, base: string, days: string[], pages: DayPages): Page {
   const words = wordsOf(managed);
-  const title = words.moveTimes(dayWords(day, words.dateLocale, true));
-  const list = slots.length
-    ? `<form method="post" action="${escapeHtml(base)}/reschedule">${hidden(form)}<p class="hint">${escapeHtml(words.moveHint)}</p><ul class="choices">${slots
-        .map((slot) => `<li><button class="button" type="submit" name="slot" value="${escapeHtml(slot.local)}">${escapeHtml(slot.local.slice(11, 16))}</button></li>`)
-        .join('')}</ul></form>`
-    : `<p>${escapeHtml(words.noTimes)}</p>`;
+  const booked = bookedLocal(managed).day;
+  const dayLink = (day: string) => {
+    const current = day === booked;
+    return (
+      `<li><a class="button secondary${current ? ' current' : ''}" href="${escapeHtml(base)}/reschedule?day=${day}"${current ? ' aria-current="date"' : ''}>` +
+      `${escapeHtml(dayWords(day, words.dateLocale))}${current ? `<span class="tag">${escapeHtml(words.yourAppointment)}</span>` : ''}</a></li>`
+    );
+  };
+  const list = days.length ? `<ul class="choices">${days.map(dayLink).join('')}</ul>` : `<p>${escapeHtml(words.noDays)}</p>`;
+  const pager =
+    pages.earlier || pages.later
+      ? `<nav class="pager" aria-label="${escapeHtml(words.moreDaysLabel)}">` +
+        (pages.earlier ? `<a class="button secondary" href="${escapeHtml(base)}/reschedule?from=${pages.earlier}">${escapeHtml(words.earlierDays)}</a>` : '') +
+        (pages.later ? `<a class="button secondary later" href="${escapeHtml(base)}/reschedule?from=${pages.later}">${escapeHtml(words.moreDays)}</a>` : '') +
+        `</nav>`
+      : '';
+  const body = `${header(managed, words.change)}${bookingLine(managed)}<h2>${escapeHtml(words.moveTitle)}</h2>${list}${pager}<a href="${escapeHtml(base)}">${escapeHtml(words.back)}</a>`;
+  return { status: 200, html: layout(managed.settings, words.change, body) };
+}
+
+/** The part of the day a local time `HH:MM` belongs to: morning before 12:00, evening from 17:00. */
+export function partOfDay(time: string): 'morning' | 'afternoon' | 'evening' {
+  const hour = Number(time.slice(0, 2));
+  return hour < 12 ? 'morning' : hour < 17 ? 'afternoon' : 'evening';
+}
+
+/**
+ * The second step of a move: the free times of one day by part of the day, each a link to the confirmation step;
+ * on the booking's own day its time is shown among them, marked, without a link.
+ */
+export function timesPage(managed: Managed, base: string, day: string, slots: FreeSlot[], notice?: Notice, status = 200): Page {
+  const words = wordsOf(managed);
+  const title = words.moveTimes(dayWords(day, words.dateLocale, 'long'));
+  const booked = bookedLocal(managed);
+  const times = slots.map((slot) => ({ time: slot.local.slice(11, 16), current: false }));
+  if (booked.day === day && slots.length) times.push({ time: booked.time, current: true });
+  times.sort((a, b) => a.time.localeCompare(b.time));
+  const item = ({ time, current }: { time: string; current: boolean }) =>
+    current
+      ? `<li><span class="current" aria-current="time">${escapeHtml(time)}<span class="tag">${escapeHtml(words.yourAppointment)}</span></span></li>`
+      : `<li><a class="button" href="${escapeHtml(`${base}/reschedule?day=${day}&time=${time}`)}">${escapeHtml(time)}</a></li>`;
+  const groups = (['morning', 'afternoon', 'evening'] as const)
+    .map((part) => ({ part, items: times.filter((one) => partOfDay(one.time) === part) }))
+    .filter((group) => group.items.length)
+    .map((group) => `<h2 class="group">${escapeHtml(words.parts[group.part])}</h2><ul class="choices">${group.items.map(item).join('')}</ul>`)
+    .join('');
+  const list = slots.length ? `<p class="hint">${escapeHtml(words.moveHint)}</p>${groups}` : `<p>${escapeHtml(words.noTimes)}</p>`;
   const body =
-    `${header(managed, title)}${noticeHtml(words, notice)}${bookingCard(managed)}${list}` +
-    `<a class="button secondary" href="${escapeHtml(base)}/reschedule">${escapeHtml(words.otherDay)}</a><a href="${escapeHtml(base)}">${escapeHtml(words.back)}</a>`;
-  return { status, html: layout(words, title, body) };
+    `${header(managed, title)}${noticeHtml(words, notice)}${bookingLine(managed)}${list}` +
+    `<a class="button secondary" href="${escapeHtml(base)}/reschedule?from=${day}">${escapeHtml(words.otherDay)}</a><a href="${escapeHtml(base)}">${escapeHtml(words.back)}</a>`;
+  return { status, html: layout(managed.settings, title, body) };
+}
+
+/** The last step of a move: the old and the new time, and one POST form that makes the move. */
+export function confirmMovePage(managed: Managed, base: string, slot: FreeSlot, form: Record<string, string>): Page {
+  const words = wordsOf(managed);
+  const { settings, booking } = managed;
+  const day = slot.local.slice(0, 10);
+  const title = words.moveTo(`${dayWords(day, words.dateLocale, 'medium')}, ${slot.local.slice(11, 16)}`);
+  const rows: [string, string][] = [
+    [words.from, localWhen(booking.startAt, settings.timeZone, words.dateLocale)],
+    [words.to, localWhen(slot.startAt, settings.timeZone, words.dateLocale)],
+    [words.what, booking.reasonName],
+    [words.with, booking.scheduleName],
+  ];
+  const body =
+    `${header(managed, title)}<div class="card">${definitions(rows)}</div>` +
+    `<form method="post" action="${escapeHtml(base)}/reschedule">${hidden({ ...form, slot: slot.local })}` +
+    `<p class="hint">${escapeHtml(words.confirmMoveHint)}</p>` +
+    `<button class="button" type="submit">${escapeHtml(words.confirmMove)}</button></form>` +
+    `<a class="button secondary" href="${escapeHtml(base)}/reschedule?day=${day}">${escapeHtml(words.otherTime)}</a><a href="${escapeHtml(base)}">${escapeHtml(words.back)}</a>`;
+  return { status: 200, html: layout(settings, title, body) };
 }
 
 /** The one page for every link that opens nothing (malformed, unknown, expired, page off, unknown path). */
-export function notFoundPage(locale: Locale): Page {
-  const words = PAGE_WORDS[locale];
-  return { status: 404, html: layout(words, words.notFoundTitle, `<h1>${escapeHtml(words.notFoundTitle)}</h1><p>${escapeHtml(words.notFound)}</p>`) };
+export function notFoundPage(practice: Practice): Page {
+  const words = PAGE_WORDS[practice.locale];
+  return { status: 404, html: layout(practice, words.notFoundTitle, `<h1>${escapeHtml(words.notFoundTitle)}</h1><p>${escapeHtml(words.notFound)}</p>`) };
 }
 
 /** The page of an address throttled for opening too many unknown links. */
-export function tooManyPage(locale: Locale, seconds: number): Page {
-  const words = PAGE_WORDS[locale];
-  return { status: 429, html: layout(words, words.tooManyTitle, `<h1>${escapeHtml(words.tooManyTitle)}</h1><p>${escapeHtml(words.tooMany(seconds))}</p>`) };
+export function tooManyPage(practice: Practice, seconds: number): Page {
+  const words = PAGE_WORDS[practice.locale];
+  return { status: 429, html: layout(practice, words.tooManyTitle, `<h1>${escapeHtml(words.tooManyTitle)}</h1><p>${escapeHtml(words.tooMany(seconds))}</p>`) };
 }
 
 /** The page of a failure on the server's side (the database could not be written): nothing was changed. */
-export function failedPage(locale: Locale): Page {
-  const words = PAGE_WORDS[locale];
-  return { status: 500, html: layout(words, words.failedTitle, `<h1>${escapeHtml(words.failedTitle)}</h1><p>${escapeHtml(words.failed)}</p>`) };
+export function failedPage(practice: Practice): Page {
+  const words = PAGE_WORDS[practice.locale];
+  return { status: 500, html: layout(practice, words.failedTitle, `<h1>${escapeHtml(words.failedTitle)}</h1><p>${escapeHtml(words.failed)}</p>`) };
 }

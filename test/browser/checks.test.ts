@@ -1,6 +1,6 @@
 /** The page checks of chromium.ts find what they are for (so a page that passes them really is readable). */
 import { describe, expect, it } from 'vitest';
-import { checkPage, launchChromium, phonePage } from './chromium.ts';
+import { axeViolations, checkPage, launchChromium, phonePage } from './chromium.ts';
 
 const page = (body: string) =>
   `<!doctype html><html><head><meta name="viewport" content="width=device-width, initial-scale=1"></head><body style="font-size:18px;color:#1a1a1a;background:#fff;margin:0">${body}</body></html>`;
@@ -23,5 +23,13 @@ describe('the page checks (Chromium, JavaScript off)', () => {
       'the page scrolls sideways: 500px wide at 320px',
     ]);
     expect(report.smallestFontPx).toBe(12);
+  });
+
+  it('axe-core names what a page lacks (a language, a title, an image’s text), on a page whose scripts are off', async () => {
+    const tab = await phonePage(await launchChromium());
+    await tab.setContent('<!doctype html><html><head></head><body><main><h1>Hello</h1><img src="x.png"></main></body></html>');
+    expect((await axeViolations(tab)).map((line) => line.split(':')[0])).toEqual(expect.arrayContaining(['html-has-lang', 'document-title', 'image-alt']));
+    await tab.setContent('<!doctype html><html lang="en"><head><title>Fine</title></head><body><main><h1>Hello</h1><p>Text</p></main></body></html>');
+    expect(await axeViolations(tab)).toEqual([]);
   });
 });

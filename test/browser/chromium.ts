@@ -4,7 +4,8 @@
  * horizontal scroll at 320 px, WCAG AA contrast. The checks run through `page.evaluate`, which Playwright runs over
  * the DevTools protocol, so they work on a page whose own scripts are off.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { onCleanup } from '../helpers.ts';
 
@@ -94,4 +95,35 @@ export async function checkPage(page: Page): Promise<PageReport> {
     if (scroller.scrollWidth > scroller.clientWidth) problems.push(`the page scrolls sideways: ${scroller.scrollWidth}px wide at ${scroller.clientWidth}px`);
     return { problems, smallestFontPx, lowestContrast, scrollWidth: scroller.scrollWidth };
   });
+}
+
+/** The rules axe-core runs: WCAG 2.0 to 2.2, A and AA, and its best practices (landmarks, headings, …). */
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa', 'best-practice'];
+
+let axeSource: string | undefined;
+const axePages = new WeakMap<Browser, Page>();
+
+/**
+ * Returns axe-core's violations on the HTML a page shows now, as `rule: element, …` lines (empty when it passes).
+ * axe runs as a script and needs its promises, which do not settle in a page whose scripts are off: it checks the
+ * same HTML in a page of its own, at the same size, with scripts on (the page has none of its own: nothing else
+ * changes).
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const browser = page.context().browser()!;
+  let checker = axePages.get(browser);
+  if (!checker) {
+    const context = await browser.newContext({ viewport: page.viewportSize()!, deviceScaleFactor: 2, isMobile: true, hasTouch: true, javaScriptEnabled: true });
+    checker = await context.newPage();
+    axePages.set(browser, checker);
+  }
+  await checker.setViewportSize(page.viewportSize()!);
+  await checker.setContent(await page.content());
+  axeSource ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  await checker.evaluate(axeSource);
+  const violations = (await checker.evaluate(
+    (tags) => (globalThis as any).axe.run({ runOnly: { type: 'tag', values: tags } }).then((result: any) => result.violations),
+    AXE_TAGS,
+  )) as { id: string; nodes: { target: string[] }[] }[];
+  return violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cliJson, cliOk } from '../helpers.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
-import { bookWithLink, formFields, icsOf, page, postForm, setup, slotsOf, textOf, type Setup } from './page.ts';
+import { bookWithLink, formFields, icsOf, moveForm, offeredSlots, page, postForm, setup, slotsOf, textOf, type Setup } from './page.ts';
 
 const ANNA = { first_name: 'Anna', last_name: 'Family', email: 'family@example.com', phone: '+49 30 1111111' };
 const BEN = { first_name: 'Ben', last_name: 'Family', email: 'Family@Example.com', phone: '+49 30 2222222' };
@@ -69,8 +69,8 @@ describe('a family sharing one e-mail address (real server, SMTP, webhook receiv
     // Ben moves, then cancels, on his page: the update and cancellation mails and both webhooks name Ben.
     const target = s.days[2]!;
     const times = await page(`${ben.link}/reschedule?day=${target}`);
-    const slot = /name="slot" value="([^"]+)"/.exec(times.html)![1]!;
-    expect((await postForm(`${ben.link}/reschedule`, { ...formFields(times.html, '/reschedule')!, slot })).status).toBe(303);
+    const slot = offeredSlots(times.html)[0]!;
+    expect((await postForm(`${ben.link}/reschedule`, await moveForm(ben.link, slot))).status).toBe(303);
     const confirm = await page(`${ben.link}/cancel`);
     expect((await postForm(`${ben.link}/cancel`, { ...formFields(confirm.html, '/cancel')!, reason: 'Ill' })).status).toBe(303);
     const mails = await s.smtp.received(8); // 2 × (confirmation + notice), the update, the cancellation, and the practice's notice of each

@@ -24,9 +24,23 @@ export function formFields(html: string, action: string): Record<string, string>
   return Object.fromEntries([...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [match[1]!, match[2]!]));
 }
 
-/** The times a times page offers (the `slot` values of its buttons). */
+/** The times a times page offers, as slots `YYYY-MM-DD HH:MM:SS` (from its links to the confirmation step). */
 export function offeredSlots(html: string): string[] {
-  return [...html.matchAll(/name="slot" value="([^"]+)"/g)].map((match) => match[1]!);
+  return [...html.matchAll(/\/reschedule\?day=(\d{4}-\d{2}-\d{2})&#38;time=(\d{2}:\d{2})"/g)].map((match) => `${match[1]} ${match[2]}:00`);
+}
+
+/** The address of the confirmation step of a move of the booking at `link` to `slot` (`YYYY-MM-DD HH:MM:SS`). */
+export function confirmUrl(link: string, slot: string): string {
+  return `${link}/reschedule?day=${slot.slice(0, 10)}&time=${slot.slice(11, 16)}`;
+}
+
+/** The fields of the move form on the confirmation step of `slot` (sequence, CSRF token, slot). */
+export async function moveForm(link: string, slot: string): Promise<Record<string, string>> {
+  const confirm = await page(confirmUrl(link, slot));
+  expect(confirm.status).toBe(200);
+  const fields = formFields(confirm.html, '/reschedule');
+  expect(fields?.slot).toBe(slot);
+  return fields!;
 }
 
 /** Posts a form to the page as a browser on the page's own origin would. */

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bookableDb, cli, cliJson, cliOk, serve, snapshot, tempDb } from '../helpers.ts';
 import { expectThrottled } from '../http/throttled.ts';
-import { book, bookingState, bookWithLink, formFields, icsOf, linkIn, offeredSlots, page, postForm, setup, slotsOf, textOf, type Setup } from './page.ts';
+import { book, bookingState, bookWithLink, confirmUrl, formFields, icsOf, linkIn, moveForm, offeredSlots, page, postForm, setup, slotsOf, textOf, type Setup } from './page.ts';
 
 describe('the self-service page, as a customer uses it (real server, SMTP and webhook receiver)', () => {
   let s: Setup;
@@ -31,7 +31,8 @@ describe('the self-service page, as a customer uses it (real server, SMTP and we
     expect(overview.html).not.toContain('<script');
     expect(overview.html).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
 
-    // Move: a day, then a time on it (from the same engine as GET /slots: the booking itself not counted).
+    // Move: a day, then a time on it (from the same engine as GET /slots: the booking itself not counted), then
+    // the confirmation step, whose form makes the move.
     const days = await page(`${link}/reschedule`);
     expect(days.status).toBe(200);
     const target = s.days[2]!;
@@ -39,7 +40,8 @@ describe('the self-service page, as a customer uses it (real server, SMTP and we
     const times = await page(`${link}/reschedule?day=${target}`);
     const offered = offeredSlots(times.html);
     expect(offered).toEqual(await slotsOf(s, target));
-    const form = formFields(times.html, '/reschedule')!;
+    expect(formFields(times.html, '/reschedule')).toBeUndefined(); // picking a time changes nothing yet
+    const form = await moveForm(link, offered[2]!);
     const webhooksBefore = s.receiver.received.length;
     const moved = await postForm(`${link}/reschedule`, { ...form, slot: offered[2]! });
     expect(moved.status).toBe(303);
@@ -113,12 +115,19 @@ describe('the self-service page, as a customer uses it (real server, SMTP and we
     const day = s.days[4]!;
     const times = await page(`${link}/reschedule?day=${day}`);
     const wanted = offeredSlots(times.html)[0]!;
+    const form = await moveForm(link, wanted); // the customer is on the confirmation step
     await book(s, wanted, { first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' }); // someone else wins it
     const before = bookingState(s.db).bookings;
-    const answer = await postForm(`${link}/reschedule`, { ...formFields(times.html, '/reschedule')!, slot: wanted });
+    const answer = await postForm(`${link}/reschedule`, form);
     expect(answer.status).toBe(409);
     expect(textOf(answer.html)).toContain('that time was taken a moment ago');
     expect(offeredSlots(answer.html)).not.toContain(wanted);
+    expect(offeredSlots(answer.html).length).toBeGreaterThan(0); // the day's other times, to choose again
+    // The confirmation step of the taken time, opened now (an old tab of the times page): the same answer.
+    const late = await page(confirmUrl(link, wanted));
+    expect(late.status).toBe(409);
+    expect(textOf(late.html)).toContain('that time was taken a moment ago');
+    expect(formFields(late.html, '/reschedule')).toBeUndefined();
     expect(bookingState(s.db).bookings).toEqual(before);
   });
 
@@ -126,8 +135,8 @@ describe('the self-service page, as a customer uses it (real server, SMTP and we
     const { booked, link } = await bookWithLink(s, (await slotsOf(s, s.days[8]!))[0]!);
     const day = s.days[9]!;
     const times = await page(`${link}/reschedule?day=${day}`);
-    const form = formFields(times.html, '/reschedule')!;
     const [one, two] = offeredSlots(times.html);
+    const form = await moveForm(link, one!);
     const answers = await Promise.all([postForm(`${link}/reschedule`, { ...form, slot: one! }), postForm(`${link}/reschedule`, { ...form, slot: two! })]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([303, 409]);
     const shown = await cliJson(s.db, 'bookings', 'show', booked.booking_details_id);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { cli, cliJson, cliOk } from '../helpers.ts';
-import { bookingState, bookWithLink, formFields, offeredSlots, page, postForm, setup, slotsOf, textOf } from './page.ts';
+import { bookingState, bookWithLink, formFields, moveForm, offeredSlots, page, postForm, setup, slotsOf, textOf } from './page.ts';
 
 describe('the page refuses what it cannot take, and loses nothing (real server)', () => {
   it('a cancel reason with control characters: 400, the cancel form again with a clear text, nothing written; the CLI alike', async () => {
@@ -35,7 +35,7 @@ describe('the page refuses what it cannot take, and loses nothing (real server)'
     const s = await setup();
     const { booked, link } = await bookWithLink(s, (await slotsOf(s, s.days[1]!))[0]!);
     const times = await page(`${link}/reschedule?day=${s.days[2]}`);
-    const moveForm = { ...formFields(times.html, '/reschedule')!, slot: offeredSlots(times.html)[0]! };
+    const form = await moveForm(link, offeredSlots(times.html)[0]!);
     await cliOk(s.db, ...removal);
 
     const overview = await page(link);
@@ -48,7 +48,7 @@ describe('the page refuses what it cannot take, and loses nothing (real server)'
       expect(textOf(refused.html)).toContain('This appointment can no longer be moved here. You can still cancel it');
     }
     const before = bookingState(s.db);
-    const posted = await postForm(`${link}/reschedule`, moveForm);
+    const posted = await postForm(`${link}/reschedule`, form);
     expect(posted.status).toBe(409);
     expect(textOf(posted.html)).toContain('This appointment can no longer be moved here');
     expect(bookingState(s.db)).toEqual(before);

@@ -13,15 +13,16 @@ import { cancelBooking } from '../../src/app/lifecycle.ts';
 import { addReason, changeReason } from '../../src/app/reasons.ts';
 import { availableSlots } from '../../src/app/availability.ts';
 import { enablePortal } from '../../src/app/portal.ts';
+import { changePractice } from '../../src/app/practice.ts';
 import { startRuntime } from '../../src/app/runtime.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { openStore } from '../../src/store/db.ts';
 import { createManageToken } from '../../src/store/manage-links.ts';
 import { snapshot, tempDb } from '../helpers.ts';
-import { formFields, textOf } from './page.ts';
+import { formFields, offeredSlots, textOf } from './page.ts';
 
 /** An installation in `locale` with one booking on Tuesday 2026-06-02 10:00 Berlin, the page on; the clock is `clock.now`. */
-async function installation(locale: 'en' | 'de' = 'en') {
+async function installation(locale: 'en' | 'de' = 'en', practice: { address?: string; phone?: string; website?: string } = {}) {
   const file = tempDb();
   const store = openStore(file);
   const clock = { now: new Date('2026-06-01T06:00:00Z') };
@@ -36,6 +37,7 @@ async function installation(locale: 'en' | 'de' = 'en') {
     'api',
   );
   enablePortal(ctx, { url: 'https://booking.sonne.example', cancelUntilHours: 24 });
+  if (Object.keys(practice).length) changePractice(ctx, practice);
   const token = createManageToken(store, booked.bookingId, clock.now.toISOString());
   const runtime = await startRuntime(store, { now: () => clock.now });
   const app = createHttpApp({ runtime, log: () => {} });
@@ -90,7 +92,7 @@ describe('the page’s rules over time (fixed clock, in-process)', () => {
       { scheduleId: 1, reasonId: 1, slot: '2026-06-03 10:00:00', submission: { first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' } },
       'api',
     );
-    const times = [...(await get(`${link}/reschedule?day=2026-06-03`)).html.matchAll(/name="slot" value="([^"]+)"/g)].map((m) => m[1]!.slice(11, 16));
+    const times = offeredSlots((await get(`${link}/reschedule?day=2026-06-03`)).html).map((slot) => slot.slice(11, 16));
     // Grace keeps 10:00-11:00; a moved check-up needs 30 minutes after it too: 09:00 is the last start before her.
     expect(times).toEqual(['09:00', '11:00', '11:30']);
     expect(times).toEqual(availableSlots(ctx, 1, 1, '2026-06-03', 1).map((slot) => slot.local.slice(11, 16)));
@@ -142,8 +144,8 @@ describe('the page’s rules over time (fixed clock, in-process)', () => {
       admin.close();
       clock.now = new Date(headersAt);
       const cancelForm = formFields((await get(`${link}/cancel`)).html, '/cancel')!;
-      const times = (await get(`${link}/reschedule?day=2026-06-03`)).html;
-      const moveForm = { ...formFields(times, '/reschedule')!, slot: /name="slot" value="([^"]+)"/.exec(times)![1]! };
+      const slot = offeredSlots((await get(`${link}/reschedule?day=2026-06-03`)).html)[0]!;
+      const moveForm = formFields((await get(`${link}/reschedule?day=2026-06-03&time=${slot.slice(11, 16)}`)).html, '/reschedule')!;
       const before = snapshot(file);
       for (const [path, form] of [[`${link}/cancel`, cancelForm], [`${link}/reschedule`, moveForm]] as const) {
         clock.now = new Date(headersAt);
@@ -182,5 +184,40 @@ describe('the page’s rules over time (fixed clock, in-process)', () => {
     const missing = await get(`/manage/${'Q'.repeat(43)}`);
     expect(missing.html).toContain('<html lang="de">');
     expect(textOf(missing.html)).toContain('Dieser Link ist ungültig');
+  });
+
+  it('in German: where and whom to call, the steps of a move, too late, and the way back after a cancel (issue 24)', async () => {
+    const { file, ctx, clock, booked, link, get } = await installation('de', { address: 'Sonnenweg 1, 10115 Berlin', phone: '+49 30 1234567', website: 'https://sonne.example' });
+    const overview = await get(link);
+    expect(overview.html).toContain('<dt>Wo</dt><dd>Sonnenweg 1, 10115 Berlin</dd>');
+    expect(overview.html).toContain('<footer><p>Praxis Sonne<br>Sonnenweg 1, 10115 Berlin<br>Telefon: <a href="tel:+49301234567">+49 30 1234567</a></p></footer>');
+    const days = await get(`${link}/reschedule`);
+    expect(days.html).toContain('<summary>Gebucht: Di., 2. Juni, 10:00</summary>');
+    expect(days.html).toContain('/reschedule?day=2026-06-02" aria-current="date">Di., 2. Juni<span class="tag">Ihr Termin</span></a>');
+    const times = await get(`${link}/reschedule?day=2026-06-03`);
+    expect(textOf(times.html)).toContain('Freie Zeiten am Mittwoch, 3. Juni 2026');
+    expect(times.html).toContain('<h2 class="group">Vormittag</h2>');
+    expect(textOf(times.html)).toContain('Die Verlegung bestätigen Sie im nächsten Schritt.');
+    const confirm = await get(`${link}/reschedule?day=2026-06-03&time=10:00`);
+    expect(confirm.html).toContain('<h1>Auf Mittwoch, 3. Juni, 10:00 verlegen?</h1>');
+    expect(textOf(confirm.html)).toContain('Bisher Dienstag, 2. Juni 2026, 10:00 MESZ Neu Mittwoch, 3. Juni 2026, 10:00 MESZ');
+    expect(textOf(confirm.html)).toContain('Ja, Termin verlegen');
+    expect(textOf(confirm.html)).toContain('Nein, andere Zeit wählen');
+    expect(formFields(confirm.html, '/reschedule')).toMatchObject({ slot: '2026-06-03 10:00:00' });
+
+    clock.now = new Date('2026-06-01T08:00:01Z'); // past the deadline
+    const late = await get(link);
+    expect(textOf(late.html)).toContain('Um den Termin jetzt zu ändern oder abzusagen, rufen Sie bitte Praxis Sonne an.');
+    expect(late.html).toContain('<a class="button" href="tel:+49301234567">+49 30 1234567 anrufen</a>');
+    // As `planner practice set --phone ''` does: another connection (the server's own writes do not refresh its settings).
+    const admin = openStore(file);
+    changePractice(createContext(admin, () => clock.now), { phone: '' });
+    admin.close();
+    const withoutPhone = await get(link);
+    expect(textOf(withoutPhone.html)).toContain('antworten Sie bitte auf Ihre Bestätigungs-E-Mail von Praxis Sonne');
+
+    cancelBooking(ctx, booked.reference, { notify: false });
+    const cancelled = await get(link);
+    expect(cancelled.html).toContain('<p>Für einen neuen Termin:</p><a class="button" href="https://sonne.example">Website von Praxis Sonne</a>');
   });
 });
