@@ -84,7 +84,23 @@ function checkArguments(argv: string[]): void {
   }
 }
 
+/**
+ * A reader that stops early (`planner bookings list | head -1`) closes the pipe, and the next write fails with
+ * EPIPE, which Node raises as an 'error' event: unhandled, a crash with a stack trace (issue 24). The reader wanted
+ * no more: the rest of the output goes nowhere, the command finishes (a change it makes is made, or not, exactly as
+ * without the pipe) and exits with its own code. Any other failure to write is one line and exit 1.
+ */
+function quietWhenReaderLeaves(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') return;
+    if (stream !== process.stderr) process.stderr.write(`planner: cannot write the output: ${error.message}\n`);
+    process.exitCode = 1;
+  });
+}
+
 async function main(argv: string[]): Promise<number> {
+  quietWhenReaderLeaves(process.stdout);
+  quietWhenReaderLeaves(process.stderr);
   const program = createProgram();
   try {
     checkArguments(argv.slice(2));
