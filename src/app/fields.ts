@@ -82,7 +82,7 @@ function checkField(field: UncheckedField): Omit<FormField, 'position'> {
 function placeField(ctx: AppContext, key: string, position: number | undefined): void {
   if (position === undefined) return;
   const keys = listFields(ctx.store).map((field) => field.key);
-  writeFieldOrder(ctx.store, moveTo(keys, key, checkWhole(position, 'position', 1, 1_000_000)));
+  writeFieldOrder(ctx.store, moveTo(keys, key, checkWhole(position, '--position', 1, 1_000_000)));
 }
 
 /** Returns the field or throws `not_found`. */

@@ -3,6 +3,7 @@ import type { AppContext } from '../app/context.ts';
 import { openContext, resolveDbPath } from '../app/runtime.ts';
 import { invalid } from '../errors.ts';
 import { parsePlainInt } from '../domain/checks.ts';
+import { durationIn, type BareUnit } from '../domain/durations.ts';
 import { terminalJson, visible } from './terminal.ts';
 
 /** Returns the database path of this invocation: `--db`, else `PLANNER_DB`, else `data/planner.db`. */
@@ -39,6 +40,16 @@ export function whole(text: string, label: string): number {
   const value = parsePlainInt(text.trim());
   if (value === undefined) throw invalid(`${label} must be a whole number (got "${text}")`);
   return value;
+}
+
+/**
+ * Returns the minutes written in `text` for `option` (`45`, `45m`, `1h30m`, `12h`, `2d`; a bare number counts
+ * minutes unless `bare` says hours), when they lie in [min, max]; else throws naming the option and the value.
+ */
+export function minutes(text: string, option: string, range: { min: number; max: number; bare?: BareUnit }): number {
+  const checked = durationIn(text, option, range);
+  if (!checked.ok) throw invalid(checked.error);
+  return checked.value;
 }
 
 /** Returns the id written in `text` (a whole number >= 1). */

@@ -20,9 +20,10 @@ function bookingJson(item: Booking, zone: string) {
   };
 }
 
-/** Returns a slot argument as `YYYY-MM-DD HH:MM:SS` (seconds may be left out), or refuses it. */
+/** Returns a slot argument as `YYYY-MM-DD HH:MM:SS` (seconds may be left out, `8:00` is `08:00`), or refuses it. */
 function slotArgument(text: string): string {
-  const slot = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(text) ? `${text}:00` : text;
+  const written = text.trim().replace(/^(\d{4}-\d{2}-\d{2}) (\d):/, '$1 0$2:');
+  const slot = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(written) ? `${written}:00` : written;
   if (!isSlotText(slot)) throw invalid(`"${text}" is not a local time YYYY-MM-DD HH:MM:SS`);
   return slot;
 }
