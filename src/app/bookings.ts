@@ -1,5 +1,5 @@
 import { AppError, invalid, notFound } from '../errors.ts';
-import { listFields } from '../store/fields.ts';
+import { listFields, type FormField } from '../store/fields.ts';
 import { createBooking, type CreatedBooking } from './create-booking.ts';
 import { isIdText } from '../domain/checks.ts';
 import { isDay, localDay } from '../domain/dates.ts';
@@ -13,7 +13,7 @@ import { getSchedule } from './schedules.ts';
 export function listBookingsFrom(ctx: AppContext, filter: { scheduleId?: number; fromDay?: string }): Booking[] {
   const settings = requireConfigured(ctx);
   const fromDay = filter.fromDay ?? localDay(ctx.now(), settings.timeZone);
-  if (!isDay(fromDay)) throw invalid(`"${fromDay}" is not a calendar day YYYY-MM-DD`, 'from');
+  if (!isDay(fromDay)) throw invalid(`--from "${fromDay}" is not a calendar day YYYY-MM-DD`, 'from');
   if (filter.scheduleId !== undefined) getSchedule(ctx, filter.scheduleId);
   return listBookings(ctx.store, { fromAt: localToUnix(fromDay, 0, settings.timeZone), scheduleId: filter.scheduleId });
 }
@@ -32,7 +32,8 @@ export function requireBooking(ctx: AppContext, idOrReference: string): Booking 
  * Checkbox fields take true/false (also yes/no, 1/0); everything else is text.
  */
 export function addBooking(ctx: AppContext, order: { scheduleId: number; reasonId: number; slot: string; values: string[] }): CreatedBooking {
-  const checkboxes = new Set(listFields(ctx.store).filter((field) => field.formType === 'checkbox').map((field) => field.key));
+  const form = listFields(ctx.store);
+  const checkboxes = new Set(form.filter((field) => field.formType === 'checkbox').map((field) => field.key));
   // Built from entries: a key such as `__proto__` becomes an own (unknown) field, refused as the API refuses it.
   const submission: Record<string, unknown> = Object.fromEntries(
     order.values.map((pair) => {
@@ -46,7 +47,22 @@ export function addBooking(ctx: AppContext, order: { scheduleId: number; reasonI
   try {
     return createBooking(ctx, { scheduleId: order.scheduleId, reasonId: order.reasonId, slot: order.slot, submission }, 'admin');
   } catch (error) {
-    if (error instanceof AppError && error.code === 'invalid' && error.field) throw invalid(`--field ${error.field}: ${error.message}`, error.field);
+    if (error instanceof AppError && error.code === 'invalid' && error.field) throw invalid(fieldRefusal(form, order.values, error), error.field);
     throw error;
   }
+}
+
+/**
+ * Returns the CLI's line for a form value the submission check refused: the option as typed with the value given,
+ * and what would fit (a select's options, the form's keys). The API keeps the spec's texts (`Must be one of the options`).
+ */
+function fieldRefusal(form: FormField[], pairs: string[], error: AppError): string {
+  const key = error.field!;
+  const field = form.find((candidate) => candidate.key === key);
+  const pair = pairs.findLast((candidate) => candidate.startsWith(`${key}=`));
+  if (error.message === 'Field is required') return `--field ${key} is required (example: --field ${key}=…)`;
+  if (!field) return `--field ${pair ?? key}: no such field (the form has ${form.map((known) => known.key).join(', ')})`;
+  const what = error.message.charAt(0).toLowerCase() + error.message.slice(1);
+  const hint = field.formType === 'select' ? `: ${field.options.join(', ')}` : field.formType === 'checkbox' ? ' (true or false)' : '';
+  return `--field ${pair ?? key}: ${what}${hint}`;
 }

@@ -17,9 +17,9 @@ import { requireConfigured } from './installation.ts';
 import { checkName, checkWhole, getSchedule } from './schedules.ts';
 
 function checkDescription(value: string): string {
-  if (value.length > DESCRIPTION_MAX_LENGTH) throw invalid(`description must be at most ${DESCRIPTION_MAX_LENGTH} characters`, 'description');
-  if (DIRECTION_CONTROL.test(value)) throw invalid(nameMessage('description', 'direction control'), 'description');
-  if (CONTROL.test(value)) throw invalid('description must not contain control characters (line breaks and tabs are fine)', 'description');
+  if (value.length > DESCRIPTION_MAX_LENGTH) throw invalid(`--description must be at most ${DESCRIPTION_MAX_LENGTH} characters (got ${value.length})`, 'description');
+  if (DIRECTION_CONTROL.test(value)) throw invalid(nameMessage('--description', 'direction control'), 'description');
+  if (CONTROL.test(value)) throw invalid('--description must not contain control characters (line breaks and tabs are fine)', 'description');
   return value.trim();
 }
 
