@@ -4,18 +4,51 @@ import { createBooking, type CreatedBooking } from './create-booking.ts';
 import { isIdText } from '../domain/checks.ts';
 import { isDay, localDay } from '../domain/dates.ts';
 import { localToUnix } from '../domain/zone.ts';
-import { findBooking, listBookings, type Booking } from '../store/bookings.ts';
+import { findBooking, listBookings, type Booking, type BookingStatus } from '../store/bookings.ts';
+import { dayNumber, dayText } from '../domain/days.ts';
 import type { AppContext } from './context.ts';
 import { requireConfigured } from './installation.ts';
 import { getSchedule } from './schedules.ts';
 
-/** Returns the bookings from local day `fromDay` (default: today in the installation's zone), by start. */
-export function listBookingsFrom(ctx: AppContext, filter: { scheduleId?: number; fromDay?: string }): Booking[] {
+/** What `planner bookings list` filters by (options as typed). */
+export interface BookingListFilter {
+  scheduleId?: number;
+  /** First local day `YYYY-MM-DD` (default: today in the installation's zone). */
+  fromDay?: string;
+  /** Last local day, inclusive. */
+  toDay?: string;
+  /** `booked` or `cancelled`. */
+  status?: string;
+  /** Part of a name, e-mail, phone or reference, in any case. */
+  search?: string;
+}
+
+/** Longest `--search` text (a name is at most 200 characters). */
+const SEARCH_MAX_LENGTH = 200;
+
+/** Returns the bookings the filter names, by start: one query (store/bookings.ts), whatever the filters. */
+export function listBookingsFrom(ctx: AppContext, filter: BookingListFilter): Booking[] {
   const settings = requireConfigured(ctx);
   const fromDay = filter.fromDay ?? localDay(ctx.now(), settings.timeZone);
   if (!isDay(fromDay)) throw invalid(`--from "${fromDay}" is not a calendar day YYYY-MM-DD`, 'from');
+  if (filter.toDay !== undefined && !isDay(filter.toDay)) throw invalid(`--to "${filter.toDay}" is not a calendar day YYYY-MM-DD`, 'to');
+  if (filter.toDay !== undefined && filter.toDay < fromDay) {
+    throw invalid(`--to ${filter.toDay} is before the first day, ${fromDay}${filter.fromDay === undefined ? ' (today; give --from for earlier days)' : ''}`, 'to');
+  }
+  if (filter.status !== undefined && filter.status !== 'booked' && filter.status !== 'cancelled') {
+    throw invalid(`--status must be booked or cancelled (got "${filter.status}")`, 'status');
+  }
+  const search = filter.search?.trim();
+  if (search === '') throw invalid('--search needs some text: part of a name, an e-mail, a phone number or a reference', 'search');
+  if (search !== undefined && search.length > SEARCH_MAX_LENGTH) throw invalid(`--search must be at most ${SEARCH_MAX_LENGTH} characters (got ${search.length})`, 'search');
   if (filter.scheduleId !== undefined) getSchedule(ctx, filter.scheduleId);
-  return listBookings(ctx.store, { fromAt: localToUnix(fromDay, 0, settings.timeZone), scheduleId: filter.scheduleId });
+  return listBookings(ctx.store, {
+    fromAt: localToUnix(fromDay, 0, settings.timeZone),
+    toAt: filter.toDay === undefined ? undefined : localToUnix(dayText(dayNumber(filter.toDay) + 1), 0, settings.timeZone),
+    scheduleId: filter.scheduleId,
+    status: filter.status as BookingStatus | undefined,
+    search,
+  });
 }
 
 /** Returns one booking by id (`42`) or public reference, or throws `not_found`. */

@@ -67,7 +67,7 @@ describe('planner reminders (CLI subprocess)', () => {
     expect(waiting).not.toMatch(/reminder/);
     expect(scheduled!.split('\n')[0]).toBe('Scheduled reminders (2), sent at their time:');
     expect(scheduled!.split('\n').slice(1, 4).map((line) => line.split(/ {2,}/).slice(1, 3))).toEqual([
-      ['DUE (LOCAL)', 'BOOKING'],
+      ['DUE (Europe/Berlin)', 'BOOKING'],
       [before(24), booked.reference],
       [before(2), booked.reference],
     ]);
