@@ -1,21 +1,54 @@
 import { AppError, invalid, notFound } from '../errors.ts';
-import { listFields } from '../store/fields.ts';
+import { listFields, type FormField } from '../store/fields.ts';
 import { createBooking, type CreatedBooking } from './create-booking.ts';
 import { isIdText } from '../domain/checks.ts';
 import { isDay, localDay } from '../domain/dates.ts';
 import { localToUnix } from '../domain/zone.ts';
-import { findBooking, listBookings, type Booking } from '../store/bookings.ts';
+import { findBooking, listBookings, type Booking, type BookingStatus } from '../store/bookings.ts';
+import { dayNumber, dayText } from '../domain/days.ts';
 import type { AppContext } from './context.ts';
 import { requireConfigured } from './installation.ts';
 import { getSchedule } from './schedules.ts';
 
-/** Returns the bookings from local day `fromDay` (default: today in the installation's zone), by start. */
-export function listBookingsFrom(ctx: AppContext, filter: { scheduleId?: number; fromDay?: string }): Booking[] {
+/** What `planner bookings list` filters by (options as typed). */
+export interface BookingListFilter {
+  scheduleId?: number;
+  /** First local day `YYYY-MM-DD` (default: today in the installation's zone). */
+  fromDay?: string;
+  /** Last local day, inclusive. */
+  toDay?: string;
+  /** `booked` or `cancelled`. */
+  status?: string;
+  /** Part of a name, e-mail, phone or reference, in any case. */
+  search?: string;
+}
+
+/** Longest `--search` text (a name is at most 200 characters). */
+const SEARCH_MAX_LENGTH = 200;
+
+/** Returns the bookings the filter names, by start: one query (store/bookings.ts), whatever the filters. */
+export function listBookingsFrom(ctx: AppContext, filter: BookingListFilter): Booking[] {
   const settings = requireConfigured(ctx);
   const fromDay = filter.fromDay ?? localDay(ctx.now(), settings.timeZone);
-  if (!isDay(fromDay)) throw invalid(`"${fromDay}" is not a calendar day YYYY-MM-DD`, 'from');
+  if (!isDay(fromDay)) throw invalid(`--from "${fromDay}" is not a calendar day YYYY-MM-DD`, 'from');
+  if (filter.toDay !== undefined && !isDay(filter.toDay)) throw invalid(`--to "${filter.toDay}" is not a calendar day YYYY-MM-DD`, 'to');
+  if (filter.toDay !== undefined && filter.toDay < fromDay) {
+    throw invalid(`--to ${filter.toDay} is before the first day, ${fromDay}${filter.fromDay === undefined ? ' (today; give --from for earlier days)' : ''}`, 'to');
+  }
+  if (filter.status !== undefined && filter.status !== 'booked' && filter.status !== 'cancelled') {
+    throw invalid(`--status must be booked or cancelled (got "${filter.status}")`, 'status');
+  }
+  const search = filter.search?.trim();
+  if (search === '') throw invalid('--search needs some text: part of a name, an e-mail, a phone number or a reference', 'search');
+  if (search !== undefined && search.length > SEARCH_MAX_LENGTH) throw invalid(`--search must be at most ${SEARCH_MAX_LENGTH} characters (got ${search.length})`, 'search');
   if (filter.scheduleId !== undefined) getSchedule(ctx, filter.scheduleId);
-  return listBookings(ctx.store, { fromAt: localToUnix(fromDay, 0, settings.timeZone), scheduleId: filter.scheduleId });
+  return listBookings(ctx.store, {
+    fromAt: localToUnix(fromDay, 0, settings.timeZone),
+    toAt: filter.toDay === undefined ? undefined : localToUnix(dayText(dayNumber(filter.toDay) + 1), 0, settings.timeZone),
+    scheduleId: filter.scheduleId,
+    status: filter.status as BookingStatus | undefined,
+    search,
+  });
 }
 
 /** Returns one booking by id (`42`) or public reference, or throws `not_found`. */
@@ -32,7 +65,8 @@ export function requireBooking(ctx: AppContext, idOrReference: string): Booking 
  * Checkbox fields take true/false (also yes/no, 1/0); everything else is text.
  */
 export function addBooking(ctx: AppContext, order: { scheduleId: number; reasonId: number; slot: string; values: string[] }): CreatedBooking {
-  const checkboxes = new Set(listFields(ctx.store).filter((field) => field.formType === 'checkbox').map((field) => field.key));
+  const form = listFields(ctx.store);
+  const checkboxes = new Set(form.filter((field) => field.formType === 'checkbox').map((field) => field.key));
   // Built from entries: a key such as `__proto__` becomes an own (unknown) field, refused as the API refuses it.
   const submission: Record<string, unknown> = Object.fromEntries(
     order.values.map((pair) => {
@@ -46,7 +80,22 @@ export function addBooking(ctx: AppContext, order: { scheduleId: number; reasonI
   try {
     return createBooking(ctx, { scheduleId: order.scheduleId, reasonId: order.reasonId, slot: order.slot, submission }, 'admin');
   } catch (error) {
-    if (error instanceof AppError && error.code === 'invalid' && error.field) throw invalid(`--field ${error.field}: ${error.message}`, error.field);
+    if (error instanceof AppError && error.code === 'invalid' && error.field) throw invalid(fieldRefusal(form, order.values, error), error.field);
     throw error;
   }
+}
+
+/**
+ * Returns the CLI's line for a form value the submission check refused: the option as typed with the value given,
+ * and what would fit (a select's options, the form's keys). The API keeps the spec's texts (`Must be one of the options`).
+ */
+function fieldRefusal(form: FormField[], pairs: string[], error: AppError): string {
+  const key = error.field!;
+  const field = form.find((candidate) => candidate.key === key);
+  const pair = pairs.findLast((candidate) => candidate.startsWith(`${key}=`));
+  if (error.message === 'Field is required') return `--field ${key} is required (example: --field ${key}=…)`;
+  if (!field) return `--field ${pair ?? key}: no such field (the form has ${form.map((known) => known.key).join(', ')})`;
+  const what = error.message.charAt(0).toLowerCase() + error.message.slice(1);
+  const hint = field.formType === 'select' ? `: ${field.options.join(', ')}` : field.formType === 'checkbox' ? ' (true or false)' : '';
+  return `--field ${pair ?? key}: ${what}${hint}`;
 }

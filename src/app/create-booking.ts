@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { checkSubmission, type SubmissionValue } from '../domain/submission.ts';
 import { AppError, invalid } from '../errors.ts';
 import { insertBooking, type BookingSource } from '../store/bookings.ts';
+import { insertBookingEvent } from '../store/booking-events.ts';
 import { findCustomerIdByEmail, insertCustomer } from '../store/customers.ts';
 import { listFields } from '../store/fields.ts';
 import { bookingMessages } from '../mail/messages.ts';
@@ -93,6 +94,7 @@ export function createBooking(ctx: AppContext, order: BookingOrder, source: Book
       createdAt: at,
       buffers: { before: reason.bufferBeforeMinutes * 60, after: reason.bufferAfterMinutes * 60 },
     });
+    insertBookingEvent(ctx.store, bookingId, { at, kind: 'created', actor: source, previousStartAt: null }); // its history (bookings show)
     const settings = requireConfigured(ctx);
     const facts = {
       practiceName: settings.practiceName,

@@ -178,6 +178,17 @@ async function portalCheck(url: string): Promise<Check> {
   };
 }
 
+/** Returns the hint for a --url that does not end in /api (planner's API lives under it), else ''. */
+function withoutApi(url: string): string {
+  let path: string;
+  try {
+    path = new URL(url).pathname.replace(/\/+$/, '');
+  } catch {
+    return '';
+  }
+  return path.endsWith('/api') ? '' : `; planner's API is under /api: try --url ${url}/api`;
+}
+
 /**
  * Calls GET <url>/schedules with the token. A token that matches this installation's hash but gets 401 from the
  * live address means the Authorization header did not arrive: a proxy strips it (the spec warns of this).
@@ -199,8 +210,8 @@ async function liveCheck(url: string, token: string | undefined, tokenHash: stri
     return {
       name: 'live',
       status: 'fail',
-      detail: `${base}/schedules answers 401 to the right token: the Authorization header does not arrive; configure the proxy to pass it (see the README)`,
+      detail: `${base}/schedules answers 401 to the right token: the Authorization header does not arrive; configure the proxy to pass it (see the README)${withoutApi(base)}`,
     };
   }
-  return { name: 'live', status: 'fail', detail: `${base}/schedules answers ${response.status}: ${(await response.text()).slice(0, 200)}` };
+  return { name: 'live', status: 'fail', detail: `${base}/schedules answers ${response.status}: ${(await response.text()).slice(0, 200)}${withoutApi(base)}` };
 }

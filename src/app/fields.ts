@@ -32,13 +32,20 @@ function checkKey(key: string): string {
 
 type UncheckedField = Omit<FormField, 'formType' | 'inputType' | 'position'> & { formType: string; inputType: string };
 
+/** Returns what a default of this field may be, for the message that refuses one. */
+function defaultHint(field: UncheckedField, options: string[]): string {
+  if (field.formType === 'select') return `give one of the options (${options.join(', ')})`;
+  if (field.formType === 'checkbox') return 'give true or false';
+  return `give a value of input type ${field.inputType}`;
+}
+
 /** Returns the field with its values checked together (types, options, default), or throws `invalid`. */
 function checkField(field: UncheckedField): Omit<FormField, 'position'> {
   if (!(FORM_TYPES as readonly string[]).includes(field.formType)) {
-    throw invalid(`--form must be one of ${FORM_TYPES.join(', ')}`, 'form');
+    throw invalid(`--form must be one of ${FORM_TYPES.join(', ')} (got "${field.formType}")`, 'form');
   }
   if (!(INPUT_TYPES as readonly string[]).includes(field.inputType)) {
-    throw invalid(`--input must be one of ${INPUT_TYPES.join(', ')}`, 'input');
+    throw invalid(`--input must be one of ${INPUT_TYPES.join(', ')} (got "${field.inputType}")`, 'input');
   }
   const labelProblem = nameProblem(field.label);
   if (labelProblem) throw invalid(nameMessage('--label', labelProblem), 'label');
@@ -59,7 +66,7 @@ function checkField(field: UncheckedField): Omit<FormField, 'position'> {
   const defaultValue = field.defaultValue;
   // The pre-filled value is sent back in a booking: it must fit the limit a booking's value has.
   const limit = field.formType === 'textarea' ? VALUE_MAX_LENGTH.textarea : VALUE_MAX_LENGTH.other;
-  if (defaultValue.length > limit) throw invalid(`the default value must be at most ${limit} characters`, 'default');
+  if (defaultValue.length > limit) throw invalid(`--default must be at most ${limit} characters (got ${defaultValue.length})`, 'default');
   if (defaultValue !== '') {
     const fits =
       field.formType === 'select'
@@ -67,7 +74,7 @@ function checkField(field: UncheckedField): Omit<FormField, 'position'> {
         : field.formType === 'checkbox'
           ? defaultValue === 'true' || defaultValue === 'false'
           : fitsInputType(field.inputType as InputType, defaultValue);
-    if (!fits) throw invalid(`the default value "${defaultValue}" does not fit the field`, 'default');
+    if (!fits) throw invalid(`--default "${defaultValue}" does not fit the field: ${defaultHint(field, options)}`, 'default');
   }
   return {
     ...field,
@@ -82,7 +89,7 @@ function checkField(field: UncheckedField): Omit<FormField, 'position'> {
 function placeField(ctx: AppContext, key: string, position: number | undefined): void {
   if (position === undefined) return;
   const keys = listFields(ctx.store).map((field) => field.key);
-  writeFieldOrder(ctx.store, moveTo(keys, key, checkWhole(position, 'position', 1, 1_000_000)));
+  writeFieldOrder(ctx.store, moveTo(keys, key, checkWhole(position, '--position', 1, 1_000_000)));
 }
 
 /** Returns the field or throws `not_found`. */
@@ -93,11 +100,13 @@ export function getField(ctx: AppContext, key: string): FormField {
 }
 
 /** Adds a form field at the end of the form (or at `position`, 1 = first). */
-export function addField(ctx: AppContext, key: string, values: FieldChanges & { label: string }): FormField {
+export function addField(ctx: AppContext, key: string, values: FieldChanges): FormField {
   requireConfigured(ctx);
   checkKey(key);
   return ctx.store.tx(() => {
+    // An existing key first: that is the mistake to hear about, not the --label that `field set` would not need.
     if (findField(ctx.store, key)) throw new AppError('conflict', `field "${key}" already exists (change it with \`planner field set ${key}\`)`);
+    if (values.label === undefined) throw invalid(`field add needs --label <text>, the label customers see (example: planner field add ${key} --label "Insurance number")`, 'label');
     const checked = checkField({
       key,
       label: values.label,

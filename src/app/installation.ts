@@ -191,7 +191,7 @@ export function switchApi(ctx: AppContext, enabled: boolean): void {
 export function changeRateLimit(ctx: AppContext, perMinute: number): void {
   requireConfigured(ctx);
   if (!Number.isInteger(perMinute) || perMinute < 1 || perMinute > 1_000_000_000) {
-    throw invalid('the rate limit must be a whole number of requests per minute from 1 to 1000000000');
+    throw invalid(`requests-per-minute must be a whole number from 1 to 1000000000 (got ${perMinute})`);
   }
   setRateLimit(ctx.store, perMinute);
 }

@@ -5,6 +5,7 @@ import { changeMessages, customerChangeNotice, type BookingFacts } from '../mail
 import { listFields } from '../store/fields.ts';
 import { findReason } from '../store/reasons.ts';
 import { cancelBookingRow, findBooking, moveBookingRow, type Booking } from '../store/bookings.ts';
+import { insertBookingEvent } from '../store/booking-events.ts';
 import { enqueue } from '../store/outbox.ts';
 import { emitBookingEvent, type Actor, type BookingEventFacts } from '../webhooks/events.ts';
 import { availabilityOf, findFreeSlot } from './availability.ts';
@@ -113,6 +114,7 @@ export function cancelBooking(ctx: AppContext, idOrReference: string, options: {
     requireInTime(found, options, unixSeconds(now));
     if (found.status === 'cancelled') throw invalid(`booking ${found.reference} is already cancelled`);
     cancelBookingRow(ctx.store, found.id, reason, at);
+    insertBookingEvent(ctx.store, found.id, { at, kind: 'cancelled', actor: options.actor ?? 'admin', previousStartAt: null });
     const cancelled = findBooking(ctx.store, found.id)!;
     dropBookingReminders(ctx, cancelled.id, 'cancelled'); // a cancelled booking gets no more reminders
     const facts = factsOf(ctx, settings, cancelled);
@@ -149,6 +151,7 @@ export function moveBooking(ctx: AppContext, idOrReference: string, slot: string
     const free = findFreeSlot(ctx, { ...input, rules }, found, slot, found.id);
     if (free.startAt === found.startAt) throw invalid(`booking ${found.reference} is already at ${slot}`);
     moveBookingRow(ctx.store, found.id, free.startAt, free.startAt + input.durationMinutes * 60, { before: reason.bufferBeforeMinutes * 60, after: reason.bufferAfterMinutes * 60 }, at);
+    insertBookingEvent(ctx.store, found.id, { at, kind: 'moved', actor: options.actor ?? 'admin', previousStartAt: found.startAt });
     const moved = findBooking(ctx.store, found.id)!;
     // The reminders follow the new time: those of the old time go (with those already due), new ones are written.
     dropBookingReminders(ctx, moved.id, 'moved');

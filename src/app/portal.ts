@@ -7,7 +7,8 @@
 import { isIP } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { isSlotText } from '../domain/dates.ts';
-import { AppError, invalid } from '../errors.ts';
+import { AppError, invalid, valueOrInvalid } from '../errors.ts';
+import { durationIn } from '../domain/durations.ts';
 import type { FreeSlot } from '../domain/availability.ts';
 import { findBooking, type Booking } from '../store/bookings.ts';
 import { findReason } from '../store/reasons.ts';
@@ -19,7 +20,7 @@ import { unixSeconds, type AppContext } from './context.ts';
 import { requireConfigured, type ConfiguredSettings } from './installation.ts';
 import { cancelBooking, moveBooking, TooLate } from './lifecycle.ts';
 import { checkProxyList, trustProxies } from './proxies.ts';
-import { isNote, LINE_BREAK, parsePlainInt } from '../domain/checks.ts';
+import { isNote, LINE_BREAK } from '../domain/checks.ts';
 
 /** Hours before the start until which a customer may cancel or move, unless `--cancel-until` says otherwise. */
 export const DEFAULT_CANCEL_UNTIL_HOURS = 24;
@@ -53,11 +54,14 @@ export function checkPortalUrl(text: string): string {
   return url.origin;
 }
 
-/** Returns the hours of `--cancel-until` (0 to 8760), or throws a clear error. */
+/**
+ * Returns the hours of `--cancel-until` (0 to 8760): a duration as every option takes it (`48`, `48h`, `2d`), where
+ * a bare number counts hours (as it always has here); kept in whole hours. Else throws naming the option and value.
+ */
 export function checkCancelUntil(text: string): number {
-  const hours = parsePlainInt(text.trim());
-  if (hours === undefined || hours < 0 || hours > 8760) throw invalid(`--cancel-until must be a whole number of hours from 0 to 8760 (got "${text}")`);
-  return hours;
+  const minutes = valueOrInvalid(durationIn(text, '--cancel-until', { min: 0, max: 8760 * 60, bare: 'hours' }));
+  if (minutes % 60 !== 0) throw invalid(`--cancel-until is kept in whole hours (got "${text}"): write e.g. 2 or 2h`);
+  return minutes / 60;
 }
 
 /**

@@ -17,9 +17,9 @@ import { requireConfigured } from './installation.ts';
 import { checkName, checkWhole, getSchedule } from './schedules.ts';
 
 function checkDescription(value: string): string {
-  if (value.length > DESCRIPTION_MAX_LENGTH) throw invalid(`description must be at most ${DESCRIPTION_MAX_LENGTH} characters`, 'description');
-  if (DIRECTION_CONTROL.test(value)) throw invalid(nameMessage('description', 'direction control'), 'description');
-  if (CONTROL.test(value)) throw invalid('description must not contain control characters (line breaks and tabs are fine)', 'description');
+  if (value.length > DESCRIPTION_MAX_LENGTH) throw invalid(`--description must be at most ${DESCRIPTION_MAX_LENGTH} characters (got ${value.length})`, 'description');
+  if (DIRECTION_CONTROL.test(value)) throw invalid(nameMessage('--description', 'direction control'), 'description');
+  if (CONTROL.test(value)) throw invalid('--description must not contain control characters (line breaks and tabs are fine)', 'description');
   return value.trim();
 }
 
@@ -41,9 +41,9 @@ export function addReason(
     getSchedule(ctx, scheduleId);
     return insertReason(ctx.store, scheduleId, {
       name: checkName(values.name),
-      durationMinutes: checkWhole(values.durationMinutes, 'duration', 1, DURATION_MAX_MINUTES),
-      bufferBeforeMinutes: checkWhole(values.bufferBeforeMinutes ?? 0, 'buffer-before', 0, BUFFER_MAX_MINUTES),
-      bufferAfterMinutes: checkWhole(values.bufferAfterMinutes ?? 0, 'buffer-after', 0, BUFFER_MAX_MINUTES),
+      durationMinutes: checkWhole(values.durationMinutes, '--duration', 1, DURATION_MAX_MINUTES),
+      bufferBeforeMinutes: checkWhole(values.bufferBeforeMinutes ?? 0, '--buffer-before', 0, BUFFER_MAX_MINUTES),
+      bufferAfterMinutes: checkWhole(values.bufferAfterMinutes ?? 0, '--buffer-after', 0, BUFFER_MAX_MINUTES),
       description: checkDescription(values.description ?? ''),
     });
   });
@@ -64,14 +64,14 @@ export function changeReason(ctx: AppContext, id: number, changes: Partial<Reaso
     const next = { ...current, ...changes };
     updateReason(ctx.store, id, {
       name: checkName(next.name),
-      durationMinutes: checkWhole(next.durationMinutes, 'duration', 1, DURATION_MAX_MINUTES),
-      bufferBeforeMinutes: checkWhole(next.bufferBeforeMinutes, 'buffer-before', 0, BUFFER_MAX_MINUTES),
-      bufferAfterMinutes: checkWhole(next.bufferAfterMinutes, 'buffer-after', 0, BUFFER_MAX_MINUTES),
+      durationMinutes: checkWhole(next.durationMinutes, '--duration', 1, DURATION_MAX_MINUTES),
+      bufferBeforeMinutes: checkWhole(next.bufferBeforeMinutes, '--buffer-before', 0, BUFFER_MAX_MINUTES),
+      bufferAfterMinutes: checkWhole(next.bufferAfterMinutes, '--buffer-after', 0, BUFFER_MAX_MINUTES),
       description: checkDescription(next.description),
     });
     if (changes.position !== undefined) {
       const ids = listReasons(ctx.store, current.scheduleId).map((reason) => reason.id);
-      writeReasonOrder(ctx.store, moveTo(ids, id, checkWhole(changes.position, 'position', 1, 1_000_000)));
+      writeReasonOrder(ctx.store, moveTo(ids, id, checkWhole(changes.position, '--position', 1, 1_000_000)));
     }
     return getReason(ctx, id);
   });

@@ -1,5 +1,5 @@
 import { AppError, invalid, notFound } from '../errors.ts';
-import { DAYS_AHEAD_MAX, nameMessage, nameProblem, STEP_MIN_MINUTES } from '../domain/checks.ts';
+import { DAYS_AHEAD_MAX, nameMessage, nameProblem, NOTICE_MAX_MINUTES, STEP_MAX_MINUTES, STEP_MIN_MINUTES } from '../domain/checks.ts';
 import { countFutureBookings } from '../store/bookings.ts';
 import {
   findSchedule,
@@ -16,10 +16,10 @@ import { requireConfigured } from './installation.ts';
 /** Defaults of a new schedule (documented in the README). */
 export const SCHEDULE_DEFAULTS = { daysAhead: 60, noticeMinutes: 60, stepMinutes: 15, capacity: 1 } as const;
 
-/** Returns `value` when it is a whole number in [min, max], else throws `invalid` naming `label`. */
-export function checkWhole(value: number, label: string, min: number, max: number): number {
+/** Returns `value` when it is a whole number in [min, max], else throws `invalid` naming the option (`--step`) and the value. */
+export function checkWhole(value: number, option: string, min: number, max: number): number {
   if (!Number.isInteger(value) || value < min || value > max) {
-    throw invalid(`${label} must be a whole number from ${min} to ${max}`, label);
+    throw invalid(`${option} must be a whole number from ${min} to ${max} (got ${value})`, option.replace(/^--/, ''));
   }
   return value;
 }
@@ -34,10 +34,10 @@ export function checkName(value: string, label = 'name'): string {
 function checkValues(values: ScheduleValues): ScheduleValues {
   return {
     name: checkName(values.name),
-    daysAhead: checkWhole(values.daysAhead, 'days-ahead', 0, DAYS_AHEAD_MAX),
-    noticeMinutes: checkWhole(values.noticeMinutes, 'notice', 0, 525600),
-    stepMinutes: checkWhole(values.stepMinutes, 'step', STEP_MIN_MINUTES, 1440),
-    capacity: checkWhole(values.capacity, 'capacity', 1, 1000),
+    daysAhead: checkWhole(values.daysAhead, '--days-ahead', 0, DAYS_AHEAD_MAX),
+    noticeMinutes: checkWhole(values.noticeMinutes, '--notice', 0, NOTICE_MAX_MINUTES),
+    stepMinutes: checkWhole(values.stepMinutes, '--step', STEP_MIN_MINUTES, STEP_MAX_MINUTES),
+    capacity: checkWhole(values.capacity, '--capacity', 1, 1000),
   };
 }
 

@@ -33,8 +33,8 @@ export function createProgram(): Command {
     .version(packageJson.version, '-v, --version')
     .option('--db <file>', 'database file (default: $PLANNER_DB, else data/planner.db)')
     .showSuggestionAfterError()
-    // One line on stderr, in the same voice as our own errors.
-    .configureOutput({ outputError: (text, write) => write(`${visible(text.replace(/^error: /, 'planner: ').replace(/\n$/, ''))}\n`) })
+    // One line on stderr, in the same voice as our own errors (a suggestion joins the line: `(Did you mean schedule?)`).
+    .configureOutput({ outputError: (text, write) => write(`${visible(text.replace(/^error: /, 'planner: ').trim().replace(/\s*\n\s*/g, ' '))}\n`) })
     .exitOverride();
   for (const register of [
     registerInit,
@@ -86,11 +86,60 @@ function checkArguments(argv: string[]): void {
   }
 }
 
+/**
+ * A reader that stops early (`planner bookings list | head -1`) closes the pipe, and the next write fails with
+ * EPIPE, which Node raises as an 'error' event: unhandled, a crash with a stack trace (issue 24). The reader wanted
+ * no more: the rest of the output goes nowhere, the command finishes (a change it makes is made, or not, exactly as
+ * without the pipe) and exits with its own code. Any other failure to write is one line and exit 1.
+ */
+function quietWhenReaderLeaves(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') return;
+    if (stream !== process.stderr) process.stderr.write(`planner: cannot write the output: ${error.message}\n`);
+    process.exitCode = 1;
+  });
+}
+
+/**
+ * Returns `argv` with a `help <command…>` turned into what commander reads: `planner help schedule set` and
+ * `planner schedule help set` become `planner schedule set --help` (commander's own help command looks one level
+ * down only). A name that is no command is left without `--help`, so that commander refuses it as an unknown
+ * command, with its suggestion, and exit 1 (commander would show the group's help instead).
+ */
+export function helpArguments(program: Command, argv: string[]): string[] {
+  const words = argv.slice(2);
+  // Where the command names are: not options, nor the value of --db (the one option before a command that takes one).
+  const names = words.flatMap((word, index) => (word.startsWith('-') || words[index - 1] === '--db' ? [] : [index]));
+  const find = (from: Command, name: string) => from.commands.find((candidate) => candidate.name() === name || candidate.aliases().includes(name));
+  let current = program;
+  for (const [position, index] of names.entries()) {
+    const word = words[index]!;
+    if (word !== 'help' || current.commands.length === 0) {
+      const next = find(current, word);
+      if (next === undefined || next.commands.length === 0) return argv; // a command to run, or an unknown one
+      current = next;
+      continue;
+    }
+    const without = [...argv.slice(0, 2), ...words.slice(0, index), ...words.slice(index + 1)];
+    let target = current;
+    for (const rest of names.slice(position + 1)) {
+      if (target.commands.length === 0) break; // the rest are a command's arguments: its help is the answer
+      const next = find(target, words[rest]!);
+      if (next === undefined) return without;
+      target = next;
+    }
+    return [...without, '--help'];
+  }
+  return argv;
+}
+
 async function main(argv: string[]): Promise<number> {
+  quietWhenReaderLeaves(process.stdout);
+  quietWhenReaderLeaves(process.stderr);
   const program = createProgram();
   try {
     checkArguments(argv.slice(2));
-    await program.parseAsync(argv);
+    await program.parseAsync(helpArguments(program, argv));
     return 0;
   } catch (failure) {
     // commander has printed its own one-line message (or help/version) already.

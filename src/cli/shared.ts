@@ -3,6 +3,7 @@ import type { AppContext } from '../app/context.ts';
 import { openContext, resolveDbPath } from '../app/runtime.ts';
 import { invalid } from '../errors.ts';
 import { parsePlainInt } from '../domain/checks.ts';
+import { durationIn, type BareUnit } from '../domain/durations.ts';
 import { terminalJson, visible } from './terminal.ts';
 
 /** Returns the database path of this invocation: `--db`, else `PLANNER_DB`, else `data/planner.db`. */
@@ -41,6 +42,16 @@ export function whole(text: string, label: string): number {
   return value;
 }
 
+/**
+ * Returns the minutes written in `text` for `option` (`45`, `45m`, `1h30m`, `12h`, `2d`; a bare number counts
+ * minutes unless `bare` says hours), when they lie in [min, max]; else throws naming the option and the value.
+ */
+export function minutes(text: string, option: string, range: { min: number; max: number; bare?: BareUnit }): number {
+  const checked = durationIn(text, option, range);
+  if (!checked.ok) throw invalid(checked.error);
+  return checked.value;
+}
+
 /** Returns the id written in `text` (a whole number >= 1). */
 export function id(text: string, label = 'id'): number {
   const value = whole(text, label);
@@ -61,15 +72,54 @@ export function print(...lines: string[]): void {
   process.stdout.write(lines.map((line) => `${visible(line)}\n`).join(''));
 }
 
-/** Writes rows as a table with a header line, columns padded to their widest cell. */
-export function printTable(header: string[], rows: (string | number)[][], empty = '(none)'): void {
+/** Returns the width output may take: the terminal's columns when stdout is a terminal; unlimited otherwise (a pipe, a file). */
+export function outputWidth(): number {
+  return process.stdout.isTTY && process.stdout.columns > 0 ? process.stdout.columns : Infinity;
+}
+
+/** The narrowest a shrunk column gets: its header, or 5 characters. */
+const MIN_COLUMN = 5;
+
+/**
+ * Narrows the `shrink` columns of `widths` (the widest first, each to no less than its header) until the table,
+ * with two spaces between columns, fits `limit`. Columns not named keep their width: the reference, ids, times.
+ */
+function fitWidths(widths: number[], header: string[], shrink: readonly number[], limit: number): void {
+  let excess = widths.reduce((sum, width) => sum + width, 2 * (widths.length - 1)) - limit;
+  const floor = (column: number) => Math.max(header[column]!.length, MIN_COLUMN);
+  while (excess > 0) {
+    const candidates = shrink.filter((column) => widths[column]! > floor(column)).sort((a, b) => widths[b]! - widths[a]!);
+    const widest = candidates[0];
+    if (widest === undefined) return; // as narrow as it gets: the terminal wraps the rest
+    const width = widths[widest]!;
+    const next = candidates[1] === undefined ? 0 : widths[candidates[1]]!;
+    // Down to the next widest at most (so that equal columns then shrink in turn), by one at least.
+    const to = Math.max(floor(widest), Math.min(width - 1, Math.max(next, width - excess)));
+    excess -= width - to;
+    widths[widest] = to;
+  }
+}
+
+/** Returns `cell` cut to `width` characters, its end shown as `…`. */
+function cut(cell: string, width: number): string {
+  return cell.length <= width ? cell : `${Array.from(cell).slice(0, width - 1).join('')}…`;
+}
+
+/**
+ * Writes rows as a table with a header line, columns padded to their widest cell. With `shrink` (the free-text
+ * columns: names, e-mails), a table wider than the terminal is narrowed to fit it, those columns cut with `…`,
+ * the widest first; into a pipe or a file, nothing is cut.
+ */
+export function printTable(header: string[], rows: (string | number)[][], empty = '(none)', options: { shrink?: readonly number[] } = {}): void {
   if (rows.length === 0) {
     print(empty);
     return;
   }
-  const cells = [header, ...rows.map((row) => row.map(String))];
+  // Escaped before measuring: a control character in stored text takes the width of its escape (`\x1b`).
+  const cells = [header, ...rows.map((row) => row.map((cell) => visible(String(cell))))];
   const widths = header.map((_, column) => Math.max(...cells.map((row) => row[column]!.length)));
-  print(...cells.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()));
+  if (options.shrink) fitWidths(widths, header, options.shrink, outputWidth());
+  print(...cells.map((row) => row.map((cell, column) => cut(cell, widths[column]!).padEnd(widths[column]!)).join('  ').trimEnd()));
 }
 
 /** True when a person sits at the terminal: prompts are allowed. */

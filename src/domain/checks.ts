@@ -60,6 +60,10 @@ export const DAYS_AHEAD_MAX = 730;
 
 /** Smallest step between a schedule's slots, in minutes: GET /slots lists at most 1440 / this many times. */
 export const STEP_MIN_MINUTES = 1;
+/** Largest step between a schedule's slots, in minutes (a day). */
+export const STEP_MAX_MINUTES = 1440;
+/** Longest minimum notice of a schedule, in minutes (365 days). */
+export const NOTICE_MAX_MINUTES = 525_600;
 
 /** Longest free-text note: a closure's note, a cancellation's reason. */
 export const NOTE_MAX_LENGTH = 500;

@@ -46,11 +46,12 @@ export function parseDays(spec: string): Checked<number[]> {
   return ok([...days].sort((a, b) => a - b));
 }
 
-const TIME = /^(\d{2}):(\d{2})$/;
+/** `HH:MM`, or `H:MM` with a one-digit hour (`8:00` is `08:00`). */
+const TIME = /^(\d{1,2}):(\d{2})$/;
 
-/** Returns minutes from midnight for `HH:MM` (`24:00` only where `allowEnd`), or the problem. */
+/** Returns minutes from midnight for `HH:MM` or `H:MM` (`24:00` only where `allowEnd`), or the problem. */
 export function parseTime(text: string, allowEnd = false): Checked<number> {
-  const match = TIME.exec(text);
+  const match = TIME.exec(text.trim());
   const hours = match ? Number(match[1]) : NaN;
   const minutes = match ? Number(match[2]) : NaN;
   const fits = match !== null && minutes < 60 && (hours < 24 || (allowEnd && hours === 24 && minutes === 0));

@@ -1,14 +1,14 @@
 /**
  * Reminder offsets: how long before an appointment its reminders are due. Pure: `parseOffsets` reads what
- * `planner reminders set` takes (`24h,2h`, units m, h, d, or `off`) and returns problems as values.
+ * `planner reminders set` takes (`24h,2h`, each a duration as every option takes it: `90`, `90m`, `1h30m`, `2d`;
+ * or `off`) and returns problems as values.
  */
+import { parseDuration } from './durations.ts';
 
 /** The shortest and longest offset, in minutes (1 minute to 30 days), and how many an installation may have. */
 export const MIN_OFFSET_MINUTES = 1;
 export const MAX_OFFSET_MINUTES = 30 * 24 * 60;
 export const MAX_OFFSETS = 5;
-
-const UNIT_MINUTES: Record<string, number> = { m: 1, h: 60, d: 24 * 60 };
 
 /** Returns the offsets of `text` in minutes, largest first (`off`: none), or the problem in one line. */
 export function parseOffsets(text: string): { ok: true; minutes: number[] } | { ok: false; error: string } {
@@ -17,9 +17,9 @@ export function parseOffsets(text: string): { ok: true; minutes: number[] } | { 
   const parts = trimmed.split(',').map((part) => part.trim());
   const minutes: number[] = [];
   for (const part of parts) {
-    const match = /^([0-9]{1,6})([mhd])$/.exec(part);
-    if (!match) return { ok: false, error: `"${part}" is not an offset: write a number and a unit m, h or d (e.g. 24h,2h), or off` };
-    const value = Number(match[1]) * UNIT_MINUTES[match[2]!]!;
+    const parsed = parseDuration(part); // a bare number counts minutes, as for every other duration
+    if (!parsed.ok) return { ok: false, error: `"${part}" is not an offset: write durations such as 24h,2h or 1h30m (a bare number counts minutes), or off` };
+    const value = parsed.value;
     if (value < MIN_OFFSET_MINUTES || value > MAX_OFFSET_MINUTES) return { ok: false, error: `"${part}" is out of range: each offset is from 1m to 30d` };
     if (minutes.includes(value)) return { ok: false, error: `"${part}" is given twice (${formatOffset(value)})` };
     minutes.push(value);

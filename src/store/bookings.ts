@@ -1,4 +1,4 @@
-import type { Store } from './db.ts';
+import { phoneDigits, searchText, type Store } from './db.ts';
 import type { BookedInterval } from '../domain/availability.ts';
 import type { BookedTime } from '../domain/refusal.ts';
 
@@ -18,6 +18,8 @@ export interface Booking {
   customerFirstName: string;
   customerLastName: string;
   customerEmail: string | null;
+  /** The phone number submitted with it ('' when none). */
+  customerPhone: string;
   startAt: number;
   endAt: number;
   submission: Record<string, unknown>;
@@ -71,7 +73,13 @@ function customerOf(submission: Record<string, unknown>) {
   const firstName = submittedText(submission, 'first_name');
   const lastName = submittedText(submission, 'last_name');
   const email = submittedText(submission, 'email').trim();
-  return { customerName: `${firstName} ${lastName}`.trim(), customerFirstName: firstName, customerLastName: lastName, customerEmail: email === '' ? null : email };
+  return {
+    customerName: `${firstName} ${lastName}`.trim(),
+    customerFirstName: firstName,
+    customerLastName: lastName,
+    customerEmail: email === '' ? null : email,
+    customerPhone: submittedText(submission, 'phone').trim(),
+  };
 }
 
 function toBooking(row: BookingRow): Booking {
@@ -105,14 +113,48 @@ const SELECT = `
   JOIN schedules s ON s.id = b.schedule_id
   JOIN reasons r ON r.id = b.reason_id`;
 
-/** Returns the bookings starting at or after `fromAt` (Unix seconds), of one schedule or all, by start. */
-export function listBookings(store: Store, filter: { fromAt: number; scheduleId?: number }): Booking[] {
-  const rows =
-    filter.scheduleId === undefined
-      ? store.sql(`${SELECT} WHERE b.start_at >= ? ORDER BY b.start_at, b.id`).all(filter.fromAt)
-      : store
-          .sql(`${SELECT} WHERE b.schedule_id = ? AND b.start_at >= ? ORDER BY b.start_at, b.id`)
-          .all(filter.scheduleId, filter.fromAt);
+/** What `planner bookings list` asks for: a range of starts, and optionally a schedule, a status and a search text. */
+export interface BookingFilter {
+  /** First start (Unix seconds), inclusive. */
+  fromAt: number;
+  /** End of the range (Unix seconds), exclusive; none: open. */
+  toAt?: number;
+  scheduleId?: number;
+  status?: BookingStatus;
+  /** Part of the name (first and last), e-mail, phone or reference, in any case (`searchText` in db.ts). */
+  search?: string;
+}
+
+/**
+ * Returns the bookings that start in the filter's range, by start: one statement for every combination of filters
+ * (a range of bookings_by_start; the other conditions are checked on its rows). The search compares the text
+ * folded as `searchText` folds it (case, Unicode compatibility forms), and a phone also by its digits alone.
+ */
+export function listBookings(store: Store, filter: BookingFilter): Booking[] {
+  const search = filter.search === undefined ? null : searchText(filter.search);
+  const digits = filter.search === undefined ? '' : phoneDigits(filter.search);
+  const rows = store
+    .sql(
+      `${SELECT}
+       WHERE b.start_at >= :from AND b.start_at < :to
+         AND (:schedule IS NULL OR b.schedule_id = :schedule)
+         AND (:status IS NULL OR b.status = :status)
+         AND (:search IS NULL
+              OR instr(planner_search(b.reference), :search) > 0
+              OR instr(planner_search(concat_ws(' ', b.submission ->> '$.first_name', b.submission ->> '$.last_name')), :search) > 0
+              OR instr(planner_search(b.submission ->> '$.email'), :search) > 0
+              OR instr(planner_search(b.submission ->> '$.phone'), :search) > 0
+              OR (:digits <> '' AND instr(planner_digits(b.submission ->> '$.phone'), :digits) > 0))
+       ORDER BY b.start_at, b.id`,
+    )
+    .all({
+      from: filter.fromAt,
+      to: filter.toAt ?? Number.MAX_SAFE_INTEGER,
+      schedule: filter.scheduleId ?? null,
+      status: filter.status ?? null,
+      search,
+      digits,
+    });
   return (rows as unknown as BookingRow[]).map(toBooking);
 }
 

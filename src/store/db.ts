@@ -32,6 +32,20 @@ export interface Store {
   close(): void;
 }
 
+/** Returns text as searches compare it: Unicode compatibility forms joined (NFKC), lower case. */
+export function searchText(text: string): string {
+  return text.normalize('NFKC').toLowerCase();
+}
+
+/**
+ * Returns the digits of a text that is written like a phone number (digits, spaces, + - / . and parentheses, at
+ * least three digits), so that `30 1234567` finds `+49 30-123 45 67`; else ''.
+ */
+export function phoneDigits(text: string): string {
+  const digits = text.replace(/\D/g, '');
+  return /^[\d\s+\-/.()]+$/.test(text.trim()) && digits.length >= 3 ? digits : '';
+}
+
 /** What one member of `Store.group` came to: its result, or what it threw. */
 export type GroupOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
@@ -82,6 +96,9 @@ export function openStore(file: string, options: { mustExist?: boolean; readOnly
     if (error instanceof AppError) throw error;
     throw new AppError('storage', `cannot open database ${file}: ${(error as Error).message}`);
   }
+  // The search of `planner bookings list` (store/bookings.ts): SQLite's lower() folds ASCII only, not "Müller".
+  db.function('planner_search', { deterministic: true }, (value) => (value === null ? '' : searchText(String(value))));
+  db.function('planner_digits', { deterministic: true }, (value) => (value === null ? '' : phoneDigits(String(value))));
   const statements = new Map<string, StatementSync>();
   let depth = 0;
   // Asked once per API request: its own statement, answering an array instead of building an object.

@@ -300,4 +300,22 @@ export const migrations: readonly string[] = [
   ALTER TABLE settings ADD COLUMN phone TEXT NOT NULL DEFAULT '';
   ALTER TABLE settings ADD COLUMN website TEXT NOT NULL DEFAULT '';
   `,
+  // 9: each change of a booking, who made it and (a move) the time it had before (issue 24), written in the
+  // change's own transaction; `planner bookings show` lists them. What earlier bookings allow is derived: each was
+  // created by its source at its creation; a cancelled one was cancelled at its last change, by someone not recorded
+  // (actor NULL). Earlier moves left no trace but the booking's sequence.
+  `
+  CREATE TABLE booking_events (
+    id             INTEGER PRIMARY KEY,
+    booking_id     INTEGER NOT NULL REFERENCES bookings (id),
+    at             TEXT NOT NULL, -- ISO instant of the change
+    kind           TEXT NOT NULL CHECK (kind IN ('created', 'moved', 'cancelled')),
+    actor          TEXT CHECK (actor IN ('admin', 'customer', 'api')), -- NULL: before planner recorded it
+    previous_start INTEGER -- a move: the start it had before (Unix seconds)
+  ) STRICT;
+  CREATE INDEX booking_events_by_booking ON booking_events (booking_id, id);
+  INSERT INTO booking_events (booking_id, at, kind, actor) SELECT id, created_at, 'created', source FROM bookings ORDER BY id;
+  INSERT INTO booking_events (booking_id, at, kind, actor)
+    SELECT id, changed_at, 'cancelled', NULL FROM bookings WHERE status = 'cancelled' AND changed_at IS NOT NULL ORDER BY id;
+  `,
 ];

@@ -76,12 +76,12 @@ describe('schedules and reasons', () => {
 
   it.each([
     [['schedule', 'add', ''], /name must be 1 to 200 characters/],
-    [['schedule', 'add', 'X', '--days-ahead', '-1'], /days-ahead must be a whole number from 0 to 730/],
-    [['schedule', 'add', 'X', '--step', '0'], /step must be a whole number from 1 to 1440/],
+    [['schedule', 'add', 'X', '--days-ahead', '-1'], /--days-ahead must be a whole number from 0 to 730 \(got -1\)/],
+    [['schedule', 'add', 'X', '--step', '0'], /--step must be from 1m to 1d \(got "0"\)/],
     [['schedule', 'add', 'X', '--capacity', 'two'], /--capacity must be a whole number \(got "two"\)/],
     [['schedule', 'set', '99', '--name', 'Y'], /schedule 99 does not exist/],
     [['schedule', 'set', 'abc'], /schedule id must be a whole number/],
-    [['schedule', 'set', '1', '--notice', '600000'], /notice must be a whole number from 0 to 525600/],
+    [['schedule', 'set', '1', '--notice', '600000'], /--notice must be from 0 to 365d \(got "600000"\)/],
     [['schedule', 'remove', '0'], /schedule id must be 1 or more/],
   ])('schedule refuses %j', async (args, message) => {
     await refused(db, args, message);
@@ -109,9 +109,9 @@ describe('schedules and reasons', () => {
   });
 
   it.each([
-    [['reason', 'add', '1', 'X'], /required option '--duration <minutes>' not specified/],
-    [['reason', 'add', '1', 'X', '--duration', '0'], /duration must be a whole number from 1 to 1440/],
-    [['reason', 'add', '1', 'X', '--duration', '90min'], /--duration must be a whole number/],
+    [['reason', 'add', '1', 'X'], /required option '--duration <duration>' not specified/],
+    [['reason', 'add', '1', 'X', '--duration', '0'], /--duration must be from 1m to 1d \(got "0"\)/],
+    [['reason', 'add', '1', 'X', '--duration', '90min'], /--duration: "90min" is not a duration: write 45 \(minutes\), 45m, 1h30m, 12h or 2d/],
     [['reason', 'add', '42', 'X', '--duration', '10'], /schedule 42 does not exist/],
     [['reason', 'list', '42'], /schedule 42 does not exist/],
     [['reason', 'set', '77', '--name', 'Y'], /reason 77 does not exist/],

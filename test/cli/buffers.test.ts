@@ -17,9 +17,9 @@ describe('reason buffers', () => {
 
     const before = snapshot(db);
     for (const [args, message] of [
-      [['reason', 'set', '2', '--buffer-before', '241'], /buffer-before must be/],
-      [['reason', 'set', '2', '--buffer-after', '-5'], /buffer-after must be/],
-      [['reason', 'add', '1', 'X', '--duration', '30', '--buffer-after', 'soon'], /--buffer-after must be a whole number/],
+      [['reason', 'set', '2', '--buffer-before', '241'], /--buffer-before must be from 0 to 4h \(got "241"\)/],
+      [['reason', 'set', '2', '--buffer-after', '-5'], /--buffer-after: "-5" is not a duration/],
+      [['reason', 'add', '1', 'X', '--duration', '30', '--buffer-after', 'soon'], /--buffer-after: "soon" is not a duration/],
     ] as const) {
       const result = await cli(db, ...args);
       expect(result.code).toBe(1);

@@ -83,7 +83,9 @@ describe('planner init', () => {
     await session.answer('Create "P"', 'n\r');
     expect(await session.exited).toBe(1);
     expect(session.screen()).toContain('init cancelled; nothing was changed');
-    expect((await cliJson(db, 'status')).configured).toBe(false);
+    const status = await cli(db, 'status', '--json');
+    expect(status.code).toBe(1); // not set up (issue 24)
+    expect(JSON.parse(status.stdout).configured).toBe(false);
   });
 
   it('--yes skips the confirmation on a terminal', async () => {
@@ -101,11 +103,13 @@ describe('planner status', () => {
   it('on a missing file says how to start and creates nothing', async () => {
     const db = tempDb();
     const result = await cli(db, 'status');
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain('No installation at');
-    expect(result.stdout).toContain('planner init');
+    expect(result.code).toBe(1); // not set up: a script sees it (issue 24)
+    expect(result.stderr).toContain('no installation at');
+    expect(result.stderr).toContain('planner init');
     expect(existsSync(db)).toBe(false);
-    expect(await cliJson(db, 'status')).toEqual({ database: db, exists: false, configured: false });
+    const json = await cli(db, 'status', '--json');
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toEqual({ database: db, exists: false, configured: false });
   });
 
   it('other commands on a missing file fail with the fix', async () => {

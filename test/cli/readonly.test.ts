@@ -72,7 +72,7 @@ describe('opening a database writes nothing a command does not write', () => {
     const db = tempDb();
     mkdirSync(join(db, '..'), { recursive: true });
     await run('touch', [db]);
-    expect(await cliOk(db, 'status')).toBe(`No installation at ${db} (the file is empty). Start with: planner init (or pass --db <file>).\n`);
+    expect(await cli(db, 'status')).toEqual({ code: 1, stdout: '', stderr: `planner: no installation at ${db} (the file is empty): start with planner init (or pass --db <file>)\n` });
     const list = await cli(db, 'schedule', 'list');
     expect(list).toMatchObject({ code: 1, stderr: `planner: ${db} is empty, not a planner database: run \`planner init\` (or pass --db <file>)\n` });
     expect(statSync(db).size).toBe(0);

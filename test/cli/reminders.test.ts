@@ -26,7 +26,7 @@ describe('planner reminders (CLI subprocess)', () => {
     ['45d', '"45d" is out of range: each offset is from 1m to 30d'],
     ['0m', '"0m" is out of range: each offset is from 1m to 30d'],
     ['2h,120m', '"120m" is given twice (2h)'],
-    ['soon', '"soon" is not an offset: write a number and a unit m, h or d (e.g. 24h,2h), or off'],
+    ['soon', '"soon" is not an offset: write durations such as 24h,2h or 1h30m (a bare number counts minutes), or off'],
     ['1d,2d,3d,4d,5d,6d', 'at most 5 offsets, not 6'],
   ])('refuses %j with one line, exit 1, nothing changed', async (value, message) => {
     const db = tempDb();
@@ -67,7 +67,7 @@ describe('planner reminders (CLI subprocess)', () => {
     expect(waiting).not.toMatch(/reminder/);
     expect(scheduled!.split('\n')[0]).toBe('Scheduled reminders (2), sent at their time:');
     expect(scheduled!.split('\n').slice(1, 4).map((line) => line.split(/ {2,}/).slice(1, 3))).toEqual([
-      ['DUE (LOCAL)', 'BOOKING'],
+      ['DUE (Europe/Berlin)', 'BOOKING'],
       [before(24), booked.reference],
       [before(2), booked.reference],
     ]);

@@ -27,11 +27,13 @@ describe('parseTime', () => {
     ['09:30', false, 570],
     ['23:59', false, 1439],
     ['24:00', true, 1440],
+    ['9:00', false, 540], // a one-digit hour reads as 09:00 (issue 24)
+    ['0:05', false, 5],
   ])('%s (end allowed: %s) is minute %d', (text, allowEnd, minutes) => {
     expect(parseTime(text, allowEnd)).toEqual({ ok: true, value: minutes });
   });
 
-  it.each([['24:00', false], ['24:01', true], ['9:00', false], ['09:60', false], ['25:00', true], ['ab:cd', false]])(
+  it.each([['24:00', false], ['24:01', true], ['9:0', false], ['123:00', false], [':30', false], ['09:60', false], ['25:00', true], ['ab:cd', false]])(
     'refuses %s (end allowed: %s)',
     (text, allowEnd) => {
       expect(parseTime(text, allowEnd)).toEqual({ ok: false, error: expect.stringMatching(/not a time/) });
@@ -46,6 +48,7 @@ describe('parseRanges', () => {
     ['00:00-24:00', [{ start: 0, end: 1440 }]],
     ['closed', []],
     ['09:00-12:00,12:00-13:00', [{ start: 540, end: 780 }]],
+    ['8:00-12:00, 13:00-17:30', [{ start: 480, end: 720 }, { start: 780, end: 1050 }]],
   ])('%s', (spec, ranges) => {
     expect(parseRanges(spec)).toEqual({ ok: true, value: ranges });
   });

@@ -14,22 +14,26 @@ describe('parseOffsets (planner reminders set)', () => {
     ['off', []],
     ['OFF', []],
     ['7d,3d,1d,2h,15m', [10080, 4320, 1440, 120, 15]],
+    // Read as every duration is (issue 24): a bare number is minutes, units combine, upper case too.
+    ['45', [45]],
+    ['24H', [1440]],
+    ['1h30m,30', [90, 30]],
+    ['1d12h', [2160]],
   ])('%j is %j minutes', (text, minutes) => expect(parseOffsets(text)).toEqual({ ok: true, minutes }));
 
   it.each([
-    ['', '"" is not an offset: write a number and a unit m, h or d (e.g. 24h,2h), or off'],
-    ['24', '"24" is not an offset: write a number and a unit m, h or d (e.g. 24h,2h), or off'],
-    ['24H', '"24H" is not an offset: write a number and a unit m, h or d (e.g. 24h,2h), or off'],
-    ['1.5h', '"1.5h" is not an offset: write a number and a unit m, h or d (e.g. 24h,2h), or off'],
-    ['-2h', '"-2h" is not an offset: write a number and a unit m, h or d (e.g. 24h,2h), or off'],
-    ['24h,', '"" is not an offset: write a number and a unit m, h or d (e.g. 24h,2h), or off'],
-    ['1w', '"1w" is not an offset: write a number and a unit m, h or d (e.g. 24h,2h), or off'],
+    ['', '"" is not an offset: write durations such as 24h,2h or 1h30m (a bare number counts minutes), or off'],
+    ['1.5h', '"1.5h" is not an offset: write durations such as 24h,2h or 1h30m (a bare number counts minutes), or off'],
+    ['-2h', '"-2h" is not an offset: write durations such as 24h,2h or 1h30m (a bare number counts minutes), or off'],
+    ['24h,', '"" is not an offset: write durations such as 24h,2h or 1h30m (a bare number counts minutes), or off'],
+    ['30m1h', '"30m1h" is not an offset: write durations such as 24h,2h or 1h30m (a bare number counts minutes), or off'],
+    ['1w', '"1w" is not an offset: write durations such as 24h,2h or 1h30m (a bare number counts minutes), or off'],
     ['0m', '"0m" is out of range: each offset is from 1m to 30d'],
     ['31d', '"31d" is out of range: each offset is from 1m to 30d'],
     ['721h', '"721h" is out of range: each offset is from 1m to 30d'],
     ['24h,1d', '"1d" is given twice (24h)'],
     ['1d,2d,3d,4d,5d,6d', 'at most 5 offsets, not 6'],
-    ['off,2h', '"off" is not an offset: write a number and a unit m, h or d (e.g. 24h,2h), or off'],
+    ['off,2h', '"off" is not an offset: write durations such as 24h,2h or 1h30m (a bare number counts minutes), or off'],
   ])('%j is refused: %s', (text, error) => expect(parseOffsets(text)).toEqual({ ok: false, error }));
 });
 

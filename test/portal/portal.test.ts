@@ -306,7 +306,7 @@ describe('the page’s rules on a server of its own', () => {
       [['--url', 'http://booking.example'], /--url must start with https:\/\//],
       [['--url', 'https://booking.example/book'], /without a path/],
       [['--url', 'not a url'], /is not a URL/],
-      [['--url', 'https://booking.example', '--cancel-until', '-1'], /--cancel-until must be a whole number of hours/],
+      [['--url', 'https://booking.example', '--cancel-until', '-1'], /--cancel-until: "-1" is not a duration/],
       [['--url', 'https://booking.example', '--reschedule', 'maybe'], /--reschedule must be on or off/],
     ] as const) {
       const result = await cli(db, 'portal', 'enable', ...args);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { addBooking, listBookingsFrom, requireBooking } from '../../app/bookings.ts';
 import { cancelBooking, moveBooking } from '../../app/lifecycle.ts';
 import { bookingReminders } from '../../app/reminders.ts';
+import { bookingHistory, localOfStored, type BookingHistory } from '../../app/booking-history.ts';
 import { invalid } from '../../errors.ts';
 import { requireConfigured } from '../../app/installation.ts';
 import { utcText } from '../../domain/days.ts';
@@ -21,11 +22,22 @@ function bookingJson(item: Booking, zone: string) {
   };
 }
 
-/** Returns a slot argument as `YYYY-MM-DD HH:MM:SS` (seconds may be left out), or refuses it. */
+/** Returns a slot argument as `YYYY-MM-DD HH:MM:SS` (seconds may be left out, `8:00` is `08:00`), or refuses it. */
 function slotArgument(text: string): string {
-  const slot = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(text) ? `${text}:00` : text;
+  const written = text.trim().replace(/^(\d{4}-\d{2}-\d{2}) (\d):/, '$1 0$2:');
+  const slot = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(written) ? `${written}:00` : written;
   if (!isSlotText(slot)) throw invalid(`"${text}" is not a local time YYYY-MM-DD HH:MM:SS`);
   return slot;
+}
+
+/** The lines of a booking's history: `  history   2026-01-05 10:12 moved by customer from 2026-01-20 09:00`. */
+function historyLines(history: BookingHistory): string[] {
+  const lines = history.entries.map((entry) => {
+    const by = entry.by === null ? 'by someone not recorded (before planner kept a history)' : `by ${entry.by}`;
+    return `${entry.localAt} ${entry.kind} ${by}${entry.previousLocalStart === null ? '' : ` from ${entry.previousLocalStart}`}`;
+  });
+  if (history.unrecorded > 0) lines.push(`${history.unrecorded} earlier change(s) made before planner kept a history`);
+  return lines.map((line, index) => `  ${index === 0 ? 'history  ' : '         '} ${line}`);
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -36,21 +48,25 @@ export function registerBookings(program: Command): void {
   const group = program.command('bookings').description('see the bookings');
   group
     .command('list')
-    .description('list bookings from a day on (default: today, in the practice time zone)')
+    .description('list bookings from a day on (default: today, in the practice time zone); on a terminal the table fits its width')
     .option('--schedule <id>', 'only this schedule')
-    .option('--from <day>', 'first local day, YYYY-MM-DD')
+    .option('--from <day>', 'first local day, YYYY-MM-DD (default today)')
+    .option('--to <day>', 'last local day, YYYY-MM-DD (inclusive)')
+    .option('--status <status>', 'only booked or only cancelled ones')
+    .option('--search <text>', 'part of a name, an e-mail, a phone number or a reference, in any case')
     .option('--json', 'print JSON')
-    .action(async (options: { schedule?: string; from?: string; json?: boolean }, command: Command) => {
+    .action(async (options: { schedule?: string; from?: string; to?: string; status?: string; search?: string; json?: boolean }, command: Command) => {
       const scheduleId = options.schedule === undefined ? undefined : id(options.schedule, '--schedule');
       await readContext(command, (ctx) => {
         const zone = requireConfigured(ctx).timeZone;
-        const list = listBookingsFrom(ctx, { scheduleId, fromDay: options.from });
+        const list = listBookingsFrom(ctx, { scheduleId, fromDay: options.from, toDay: options.to, status: options.status, search: options.search });
         if (options.json) {
           printJson(list.map((item) => bookingJson(item, zone)));
           return;
         }
+        const filtered = options.search !== undefined || options.status !== undefined || options.to !== undefined;
         printTable(
-          ['ID', 'REFERENCE', 'STATUS', `START (${zone})`, 'MIN', 'SCHEDULE', 'REASON', 'CUSTOMER', 'EMAIL', 'SOURCE'],
+          ['ID', 'REFERENCE', 'STATUS', `START (${zone})`, 'MIN', 'SCHEDULE', 'REASON', 'CUSTOMER', 'EMAIL', 'PHONE', 'SOURCE'],
           list.map((b) => [
             b.id,
             b.reference,
@@ -61,9 +77,11 @@ export function registerBookings(program: Command): void {
             b.reasonName,
             b.customerName,
             b.customerEmail ?? '',
+            b.customerPhone,
             b.source,
           ]),
-          'No bookings from that day on.',
+          filtered ? 'No bookings match.' : 'No bookings from that day on.',
+          { shrink: [5, 6, 7, 8, 9] }, // the free text: schedule, reason, customer, e-mail, phone; never the reference
         );
       });
     });
@@ -95,20 +113,23 @@ export function registerBookings(program: Command): void {
       await readContext(command, (ctx) => {
         const zone = requireConfigured(ctx).timeZone;
         const booking = requireBooking(ctx, key);
-        const item = { ...bookingJson(booking, zone), reminders: bookingReminders(ctx, booking.id) };
+        const history = bookingHistory(ctx, booking, zone);
+        const item = { ...bookingJson(booking, zone), reminders: bookingReminders(ctx, booking.id), history: history.entries };
         if (options.json) {
           printJson(item);
           return;
         }
+        const local = (iso: string | null) => (iso === null ? '' : localOfStored(iso, zone));
         print(
-          `booking ${item.id} (${item.reference}), ${item.status}${item.cancelReason ? `: ${item.cancelReason}` : ''}${item.changedAt ? ` (changed ${item.changedAt})` : ''}`,
+          `booking ${item.id} (${item.reference}), ${item.status}${item.cancelReason ? `: ${item.cancelReason}` : ''}${item.changedAt ? ` (changed ${local(item.changedAt)})` : ''}`,
           `  when      ${item.localStart} ${zone} (${item.start}), ${(item.endAt - item.startAt) / 60} min`,
           `  schedule  ${item.scheduleName} (${item.scheduleId})`,
           `  reason    ${item.reasonName} (${item.reasonId})`,
           `  customer  ${item.customerName} (${item.customerId})${item.customerEmail ? ` <${item.customerEmail}>` : ''}`,
-          `  source    ${item.source}, created ${item.createdAt}`,
+          `  source    ${item.source}, created ${local(item.createdAt)}`,
           ...Object.entries(item.submission).map(([key, value]) => `  ${key.padEnd(9)} ${String(value)}`),
           ...item.reminders.map((r) => `  reminder  ${r.dueLocal} ${zone}: ${r.status}${r.reason ? ` (${r.reason})` : ''}`),
+          ...historyLines(history),
         );
       });
     });

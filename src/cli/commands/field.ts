@@ -49,9 +49,9 @@ function withFieldOptions(command: Command): Command {
 export function registerField(program: Command): void {
   const field = program.command('field').description('fields of the booking form');
   withFieldOptions(field.command('add').description('add a form field').argument('<key>', 'name used in submissions, e.g. insurance_number'))
-    .requiredOption('--label <text>', 'label shown to customers')
+    .option('--label <text>', 'label shown to customers (required)')
     .action(async (key: string, options: FieldOptions, command: Command) => {
-      const changes = { ...fieldChanges(options), label: options.label! };
+      const changes = fieldChanges(options);
       const added = await withContext(command, (ctx) => addField(ctx, key, changes));
       if (options.json) printJson(added);
       else print(`Added ${describeField(added)}.`);

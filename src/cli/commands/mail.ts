@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { mailQueue, mailSettings, retryMail, sendTestMail, setMail, userWithoutPassword, type MailQueueEntry } from '../../app/mail.ts';
+import { requireConfigured } from '../../app/installation.ts';
 import { id, interactive, print, printJson, printTable, readContext, withContext } from '../shared.ts';
 
 /** How many scheduled reminders the table shows (the next ones); --json lists all. */
@@ -55,29 +56,29 @@ export function registerMail(program: Command): void {
     )
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
-      const entries = await readContext(command, (ctx) => mailQueue(ctx));
+      const { entries, zone } = await readContext(command, (ctx) => ({ entries: mailQueue(ctx), zone: requireConfigured(ctx).timeZone }));
       if (options.json) {
         printJson(entries.map(({ text: _text, html: _html, ics: _ics, ...entry }) => entry));
         return;
       }
       const of = (section: MailQueueEntry['section']) => entries.filter((entry) => entry.section === section);
-      const utc = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 19).replace('T', ' ');
+      // Every time in the installation's zone, named in the header (issue 24).
       printTable(
-        ['ID', 'KIND', 'TO', 'STATUS', 'ATTEMPTS', 'NEXT TRY (UTC)', 'LAST ERROR'],
-        [...of('waiting'), ...of('failed')].map((e) => [e.id, e.kind, e.recipient, e.status, e.attempts, e.status === 'pending' ? utc(e.nextAttemptAt) : '', e.lastError ?? '']),
+        ['ID', 'KIND', 'TO', 'STATUS', 'ATTEMPTS', `NEXT TRY (${zone})`, 'LAST ERROR'],
+        [...of('waiting'), ...of('failed')].map((e) => [e.id, e.kind, e.recipient, e.status, e.attempts, e.status === 'pending' ? e.dueLocal : '', e.lastError ?? '']),
         of('scheduled').length === 0 ? 'The outbox is empty: every message has been sent.' : 'No mail waiting: every message due has been sent.',
       );
       const scheduled = of('scheduled');
       if (scheduled.length > 0) {
         print('', `Scheduled reminders (${scheduled.length}), sent at their time:`);
         const shown = scheduled.slice(0, SCHEDULED_SHOWN);
-        printTable(['ID', 'DUE (LOCAL)', 'BOOKING', 'TO'], shown.map((e) => [e.id, e.dueLocal, e.bookingReference ?? '', e.recipient]));
+        printTable(['ID', `DUE (${zone})`, 'BOOKING', 'TO'], shown.map((e) => [e.id, e.dueLocal, e.bookingReference ?? '', e.recipient]));
         if (scheduled.length > shown.length) print(`… and ${scheduled.length - shown.length} more (planner mail queue --json lists all)`);
       }
       const dropped = of('dropped');
       if (dropped.length > 0) {
         print('', 'Reminders not sent in the last 7 days (they came due too late):');
-        printTable(['ID', 'DUE (LOCAL)', 'BOOKING', 'TO', 'REASON'], dropped.map((e) => [e.id, e.dueLocal, e.bookingReference ?? '', e.recipient, e.lastError ?? '']));
+        printTable(['ID', `DUE (${zone})`, 'BOOKING', 'TO', 'REASON'], dropped.map((e) => [e.id, e.dueLocal, e.bookingReference ?? '', e.recipient, e.lastError ?? '']));
       }
     });
   mail

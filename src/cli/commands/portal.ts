@@ -23,7 +23,7 @@ export function registerPortal(program: Command): void {
         'Changing only some options keeps the others.',
     )
     .option('--url <public-url>', 'the public https address that reaches `planner serve` (http only for loopback), e.g. https://booking.praxis.example; needed the first time, then kept')
-    .option('--cancel-until <hours>', 'customers may cancel or move until this many hours before the start (default 24)')
+    .option('--cancel-until <duration>', 'customers may cancel or move until this long before the start: 48 (a bare number counts hours), 48h or 2d (default 24h)')
     .option('--reschedule <on|off>', 'offer moving to another free time (default on); cancelling is always offered')
     .option('--trust-proxy <addresses>', 'the reverse proxies whose X-Forwarded-For is believed, e.g. 127.0.0.1 (as `planner proxy set`; default none)')
     .action(async (options: { url?: string; cancelUntil?: string; reschedule?: string; trustProxy?: string }, command: Command) => {

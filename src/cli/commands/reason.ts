@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { addReason, changeReason, reasonsOf, removeReason } from '../../app/reasons.ts';
 import type { ReasonValues } from '../../store/reasons.ts';
-import { id, print, printJson, printTable, readContext, whole, withContext } from '../shared.ts';
+import { BUFFER_MAX_MINUTES, DURATION_MAX_MINUTES } from '../../domain/checks.ts';
+import { id, minutes, print, printJson, printTable, readContext, whole, withContext } from '../shared.ts';
 
 interface ReasonOptions {
   name?: string;
@@ -13,11 +14,15 @@ interface ReasonOptions {
   json?: boolean;
 }
 
+/** What --duration and the buffers may be, in minutes (`45`, `45m`, `1h30m`). */
+const DURATION = { min: 1, max: DURATION_MAX_MINUTES };
+const BUFFER = { min: 0, max: BUFFER_MAX_MINUTES };
+
 /** The buffers given as options (only those given). */
 function buffersOf(options: ReasonOptions): { bufferBeforeMinutes?: number; bufferAfterMinutes?: number } {
   return {
-    ...(options.bufferBefore === undefined ? {} : { bufferBeforeMinutes: whole(options.bufferBefore, '--buffer-before') }),
-    ...(options.bufferAfter === undefined ? {} : { bufferAfterMinutes: whole(options.bufferAfter, '--buffer-after') }),
+    ...(options.bufferBefore === undefined ? {} : { bufferBeforeMinutes: minutes(options.bufferBefore, '--buffer-before', BUFFER) }),
+    ...(options.bufferAfter === undefined ? {} : { bufferAfterMinutes: minutes(options.bufferAfter, '--buffer-after', BUFFER) }),
   };
 }
 
@@ -32,14 +37,14 @@ export function registerReason(program: Command): void {
     .description('add a reason to a schedule')
     .argument('<schedule-id>')
     .argument('<name>')
-    .requiredOption('--duration <minutes>', 'length of the appointment in minutes')
+    .requiredOption('--duration <duration>', 'length of the appointment: 45, 45m, 1h30m or 2h (a bare number counts minutes; at most 24h)')
     .option('--description <text>', 'description shown to customers')
-    .option('--buffer-before <minutes>', 'time kept free before each appointment, 0 to 240 (default 0); may lie outside the opening hours')
-    .option('--buffer-after <minutes>', 'time kept free after each appointment, 0 to 240 (default 0); may lie outside the opening hours')
+    .option('--buffer-before <duration>', 'time kept free before each appointment: 10, 10m or 1h, 0 to 4h (default 0); may lie outside the opening hours')
+    .option('--buffer-after <duration>', 'time kept free after each appointment: 10, 10m or 1h, 0 to 4h (default 0); may lie outside the opening hours')
     .option('--json', 'print {"id": …}')
     .action(async (scheduleText: string, name: string, options: ReasonOptions, command: Command) => {
       const scheduleId = id(scheduleText, 'schedule-id');
-      const durationMinutes = whole(options.duration!, '--duration');
+      const durationMinutes = minutes(options.duration!, '--duration', DURATION);
       const buffers = buffersOf(options);
       const newId = await withContext(command, (ctx) =>
         addReason(ctx, scheduleId, { name, durationMinutes, description: options.description, ...buffers }),
@@ -68,17 +73,17 @@ export function registerReason(program: Command): void {
     .description('change a reason')
     .argument('<id>')
     .option('--name <name>', 'new name')
-    .option('--duration <minutes>', 'new duration in minutes')
+    .option('--duration <duration>', 'new duration: 45, 45m, 1h30m (a bare number counts minutes)')
     .option('--description <text>', 'new description ("" clears it)')
-    .option('--buffer-before <minutes>', 'new buffer before, 0 to 240 (applies to bookings made or moved from now on)')
-    .option('--buffer-after <minutes>', 'new buffer after, 0 to 240 (applies to bookings made or moved from now on)')
+    .option('--buffer-before <duration>', 'new buffer before, 0 to 4h, e.g. 10 or 10m (applies to bookings made or moved from now on)')
+    .option('--buffer-after <duration>', 'new buffer after, 0 to 4h, e.g. 10 or 10m (applies to bookings made or moved from now on)')
     .option('--position <n>', 'place in the list (1 = first)')
     .option('--json', 'print the reason as JSON')
     .action(async (idText: string, options: ReasonOptions, command: Command) => {
       const reasonId = id(idText, 'reason id');
       const changes: Partial<ReasonValues> = {};
       if (options.name !== undefined) changes.name = options.name;
-      if (options.duration !== undefined) changes.durationMinutes = whole(options.duration, '--duration');
+      if (options.duration !== undefined) changes.durationMinutes = minutes(options.duration, '--duration', DURATION);
       if (options.description !== undefined) changes.description = options.description;
       if (options.position !== undefined) changes.position = whole(options.position, '--position');
       Object.assign(changes, buffersOf(options));

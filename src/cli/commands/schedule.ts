@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { addSchedule, changeSchedule, removeSchedule, schedules } from '../../app/schedules.ts';
 import type { Schedule, ScheduleValues } from '../../store/schedules.ts';
-import { id, print, printJson, printTable, readContext, whole, withContext } from '../shared.ts';
+import { NOTICE_MAX_MINUTES, STEP_MAX_MINUTES, STEP_MIN_MINUTES } from '../../domain/checks.ts';
+import { id, minutes, print, printJson, printTable, readContext, whole, withContext } from '../shared.ts';
 
 interface ScheduleOptions {
   name?: string;
@@ -17,8 +18,8 @@ function scheduleValues(options: ScheduleOptions): Partial<ScheduleValues> {
   const values: Partial<ScheduleValues> = {};
   if (options.name !== undefined) values.name = options.name;
   if (options.daysAhead !== undefined) values.daysAhead = whole(options.daysAhead, '--days-ahead');
-  if (options.notice !== undefined) values.noticeMinutes = whole(options.notice, '--notice');
-  if (options.step !== undefined) values.stepMinutes = whole(options.step, '--step');
+  if (options.notice !== undefined) values.noticeMinutes = minutes(options.notice, '--notice', { min: 0, max: NOTICE_MAX_MINUTES });
+  if (options.step !== undefined) values.stepMinutes = minutes(options.step, '--step', { min: STEP_MIN_MINUTES, max: STEP_MAX_MINUTES });
   if (options.capacity !== undefined) values.capacity = whole(options.capacity, '--capacity');
   return values;
 }
@@ -26,8 +27,8 @@ function scheduleValues(options: ScheduleOptions): Partial<ScheduleValues> {
 function withScheduleOptions(command: Command): Command {
   return command
     .option('--days-ahead <n>', 'look-ahead in days (default 60)')
-    .option('--notice <minutes>', 'minimum notice before a slot (default 60)')
-    .option('--step <minutes>', 'minutes between candidate starts (default 15)')
+    .option('--notice <duration>', 'minimum notice before a slot: 90, 90m, 1h30m, 12h or 2d (a bare number counts minutes; default 60)')
+    .option('--step <duration>', 'time between candidate starts: 15, 15m or 1h (a bare number counts minutes; default 15)')
     .option('--capacity <n>', 'bookings that may overlap (default 1)');
 }
 

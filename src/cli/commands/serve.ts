@@ -20,11 +20,11 @@ const STOP_GRACE_MS = 10_000;
 /** Serves the API on the database of `command` until SIGINT or SIGTERM. */
 export async function serve(command: Command, options: ServeOptions): Promise<void> {
   const port = whole(options.port, '--port');
-  if (port < 0 || port > 65535) throw invalid('--port must be from 0 to 65535');
+  if (port < 0 || port > 65535) throw invalid(`--port must be from 0 to 65535 (got ${port})`);
   const requestTimeout = whole(options.timeout ?? '10', '--timeout');
-  if (requestTimeout < 1 || requestTimeout > 3600) throw invalid('--timeout must be from 1 to 3600 seconds');
+  if (requestTimeout < 1 || requestTimeout > 3600) throw invalid(`--timeout must be from 1 to 3600 seconds (got ${requestTimeout})`);
   const format = options.log ?? 'text';
-  if (!['text', 'json', 'off'].includes(format)) throw invalid('--log must be text, json or off');
+  if (!['text', 'json', 'off'].includes(format)) throw invalid(`--log must be text, json or off (got "${format}")`);
   const accessLog =
     format === 'off'
       ? undefined

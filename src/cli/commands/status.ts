@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { getStatus, type Status } from '../../app/installation.ts';
 import { formatLocal } from '../../domain/dates.ts';
+import { AppError } from '../../errors.ts';
 import { formatOffsets } from '../../domain/reminders.ts';
 import { dbPath, print, printJson, readContext } from '../shared.ts';
 
@@ -45,13 +46,17 @@ export function registerStatus(program: Command): void {
       const file = dbPath(command);
       // Looking must not create nor write: a mistyped --db would otherwise leave a new file behind, and an empty
       // file would get the schema written into it.
+      // Not set up (no file, an empty one, or one before `init`) is a failure a script must see: exit 1.
       if (!existsSync(file) || statSync(file).size === 0) {
-        if (options.json) printJson({ database: file, exists: existsSync(file), configured: false });
-        else print(`No installation at ${file}${existsSync(file) ? ' (the file is empty)' : ''}. Start with: planner init (or pass --db <file>).`);
+        const missing = `no installation at ${file}${existsSync(file) ? ' (the file is empty)' : ''}: start with planner init (or pass --db <file>)`;
+        if (!options.json) throw new AppError('not_configured', missing);
+        printJson({ database: file, exists: existsSync(file), configured: false });
+        process.exitCode = 1;
         return;
       }
       await readContext(command, (ctx) => {
         const status = getStatus(ctx);
+        if (!status.configured) process.exitCode = 1;
         if (options.json) {
           printJson({ ...status, exists: true });
           return;
@@ -71,6 +76,7 @@ export function registerStatus(program: Command): void {
           ...webhookLines(status.webhooks),
           `data         ${counts.schedules} schedule(s), ${counts.reasons} reason(s), ${counts.fields} form field(s), ${counts.customers} customer(s), ${counts.bookings} booking(s) (${counts.upcoming} upcoming)`,
         );
+        if (!status.configured) process.stderr.write(`planner: ${status.database} is not set up yet: run planner init\n`);
       });
     });
 }
