@@ -51,14 +51,15 @@ describe('bookings show: who made each change, and from when a move came', () =>
     const runtime = await startRuntime(store, { now: () => clock.now });
     onCleanup(() => runtime.close());
     const app = createHttpApp({ runtime, log: () => {} });
-    const times = await (await app.request(`${link}/reschedule?day=2026-06-03`)).text();
-    const slot = /name="slot" value="([^"]+)"/.exec(times)![1]!;
+    // The page's confirmation step for the first time of 3 June carries the move form.
+    const confirm = await (await app.request(`${link}/reschedule?day=2026-06-03&time=09:00`)).text();
+    const slot = /name="slot" value="([^"]+)"/.exec(confirm)![1]!;
     expect(slot).toBe('2026-06-03 09:00:00');
     clock.now = new Date('2026-06-01T07:30:00Z'); // 09:30 Berlin
     const moved = await app.request(`${link}/reschedule`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://booking.sonne.example' },
-      body: new URLSearchParams({ ...formFields(times, '/reschedule')!, slot }).toString(),
+      body: new URLSearchParams({ ...formFields(confirm, '/reschedule')!, slot }).toString(),
     });
     expect(moved.status).toBe(303);
     await runtime.stop();

@@ -7,7 +7,7 @@ import { DatabaseSync } from 'node:sqlite';
 import type { ParsedMail } from 'mailparser';
 import { describe, expect, it } from 'vitest';
 import { cliOk } from '../helpers.ts';
-import { bookWithLink, formFields, offeredSlots, page, postForm, setup, slotsOf } from '../portal/page.ts';
+import { bookWithLink, formFields, moveForm, offeredSlots, page, postForm, setup, slotsOf } from '../portal/page.ts';
 
 const ADA = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
 
@@ -33,7 +33,7 @@ describe('the practice hears of each change a customer makes (real server, page,
     const target = s.days[2]!;
     const times = await page(`${link}/reschedule?day=${target}`);
     const slot = offeredSlots(times.html)[1]!;
-    expect((await postForm(`${link}/reschedule`, { ...formFields(times.html, '/reschedule')!, slot })).status).toBe(303);
+    expect((await postForm(`${link}/reschedule`, await moveForm(link, slot))).status).toBe(303); // through the confirmation step
     const moved = await mailWith(s.smtp, /^Moved by the customer:/);
     expect(moved.to).toMatchObject({ value: [{ address: 'desk@practice.example' }] });
     expect(replyTo(moved)).toEqual(['ada@example.com']);
