@@ -106,7 +106,7 @@ function quietWhenReaderLeaves(stream: NodeJS.WriteStream): void {
  * down only). A name that is no command is left without `--help`, so that commander refuses it as an unknown
  * command, with its suggestion, and exit 1 (commander would show the group's help instead).
  */
-export function helpArguments(program: Command, argv: string[]): string[] {
+function helpArguments(program: Command, argv: string[]): string[] {
   const words = argv.slice(2);
   // Where the command names are: not options, nor the value of --db (the one option before a command that takes one).
   const names = words.flatMap((word, index) => (word.startsWith('-') || words[index - 1] === '--db' ? [] : [index]));

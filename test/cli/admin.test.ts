@@ -216,8 +216,8 @@ describe('form fields', () => {
     [['field', 'add', 'x', '--label', 'X', '--form', 'radio'], /--form must be one of textbox, textarea, checkbox, select/],
     [['field', 'add', 'x', '--label', 'X', '--form', 'select'], /a select field needs --options/],
     [['field', 'add', 'x', '--label', 'X', '--options', 'a,b'], /--options is only for fields with --form select/],
-    [['field', 'add', 'x', '--label', 'X', '--input', 'number', '--default', 'ten'], /default value "ten" does not fit/],
-    [['field', 'add', 'x'], /required option '--label <text>' not specified/],
+    [['field', 'add', 'x', '--label', 'X', '--input', 'number', '--default', 'ten'], /--default "ten" does not fit the field: give a value of input type number/],
+    [['field', 'add', 'x'], /field add needs --label <text>/],
     [['field', 'add', 'email', '--label', 'Again'], /field "email" already exists/],
     [['field', 'set', 'nothing', '--label', 'X'], /field "nothing" does not exist/],
     [['field', 'set', 'email', '--input', 'text'], /its input type stays email/],
@@ -230,8 +230,8 @@ describe('form fields', () => {
 
   // The OpenAPI document declares these limits (FormField value and options): a booking could send no more.
   it('field refuses a default value or a choice longer than a booking may send', async () => {
-    await refused(db, ['field', 'add', 'x', '--label', 'X', '--default', 'a'.repeat(501)], /the default value must be at most 500 characters/);
-    await refused(db, ['field', 'add', 'x', '--label', 'X', '--form', 'textarea', '--default', 'a'.repeat(5001)], /the default value must be at most 5000 characters/);
+    await refused(db, ['field', 'add', 'x', '--label', 'X', '--default', 'a'.repeat(501)], /--default must be at most 500 characters \(got 501\)/);
+    await refused(db, ['field', 'add', 'x', '--label', 'X', '--form', 'textarea', '--default', 'a'.repeat(5001)], /--default must be at most 5000 characters \(got 5001\)/);
     await refused(db, ['field', 'add', 'x', '--label', 'X', '--form', 'select', '--options', `a,${'b'.repeat(501)}`], /each of --options must be at most 500 characters/);
     await cliOk(db, 'field', 'add', 'x', '--label', 'X', '--form', 'textarea', '--default', 'a'.repeat(5000)); // the limit itself fits
     await cliOk(db, 'field', 'remove', 'x');

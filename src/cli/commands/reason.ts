@@ -65,7 +65,7 @@ export function registerReason(program: Command): void {
         printTable(
           ['ID', 'NAME', 'MINUTES', 'BUFFERS', 'POSITION', 'DESCRIPTION'],
           list.map((r) => [r.id, r.name, r.durationMinutes, `${r.bufferBeforeMinutes}/${r.bufferAfterMinutes}`, r.position, r.description]),
-          `No reasons yet. Add one: planner reason add ${scheduleId} <name> --duration <minutes>`,
+          `No reasons yet. Add one: planner reason add ${scheduleId} <name> --duration <duration>`,
         );
     });
   reason
