@@ -3,6 +3,8 @@ import type { AppContext } from '../app/context.ts';
 import { openContext, resolveDbPath } from '../app/runtime.ts';
 import { invalid } from '../errors.ts';
 import { parsePlainInt } from '../domain/checks.ts';
+import { formatLocal } from '../domain/dates.ts';
+import { utcText } from '../domain/days.ts';
 import { durationIn, type BareUnit } from '../domain/durations.ts';
 import { terminalJson, visible } from './terminal.ts';
 
@@ -57,6 +59,17 @@ export function id(text: string, label = 'id'): number {
   const value = whole(text, label);
   if (value < 1) throw invalid(`${label} must be 1 or more (got "${text}")`);
   return value;
+}
+
+/** Returns a booking for scripts: its instants as ISO UTC strings, plus the local start in the installation's zone. */
+export function bookingJson<T extends { startAt: number; endAt: number }>(item: T, zone: string) {
+  return {
+    ...item,
+    start: utcText(item.startAt),
+    end: utcText(item.endAt),
+    localStart: formatLocal(new Date(item.startAt * 1000), zone),
+    timeZone: zone,
+  };
 }
 
 /** Writes `value` as JSON on stdout, with no character a terminal would obey (src/cli/terminal.ts). */

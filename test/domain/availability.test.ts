@@ -1,35 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { freeDays, freeSlots, lookAhead, type AvailabilityInput, type BookedInterval } from '../../src/domain/availability.ts';
-import { parseRanges, type MinuteRange } from '../../src/domain/hours.ts';
-import { valueOrInvalid } from '../../src/errors.ts';
+import { freeDays, freeSlots, lookAhead, type BookedInterval } from '../../src/domain/availability.ts';
+import { at, engineInput, week, type Overrides } from './engine-input.ts';
 
-const at = (iso: string) => Date.parse(iso) / 1000;
-
-/** Returns a week with `ranges` on the given ISO weekdays. */
-function week(days: Record<number, string>): MinuteRange[][] {
-  const result: MinuteRange[][] = Array.from({ length: 8 }, () => []);
-  for (const [day, spec] of Object.entries(days)) result[Number(day)] = valueOrInvalid(parseRanges(spec));
-  return result;
-}
-
-// Monday 2026-06-01 08:00 in Berlin (CEST, UTC+2).
-const MONDAY_8 = at('2026-06-01T06:00:00Z');
-
-type Overrides = Partial<Omit<AvailabilityInput, 'rules'>> & { rules?: Partial<AvailabilityInput['rules']> };
-
-function input(overrides: Overrides = {}): AvailabilityInput {
-  return {
-    zone: 'Europe/Berlin',
-    now: MONDAY_8,
-    durationMinutes: 30,
-    bufferBeforeMinutes: 0,
-    bufferAfterMinutes: 0,
-    closures: [],
-    week: week({ 1: '09:00-12:00' }),
-    ...overrides,
-    rules: { daysAhead: 14, noticeMinutes: 0, stepMinutes: 15, capacity: 1, ...overrides.rules },
-  };
-}
+const input = engineInput;
 
 const times = (slots: { local: string }[]) => slots.map((slot) => slot.local.slice(11, 16));
 const booked = (from: string, to: string): BookedInterval => ({ startAt: at(from), endAt: at(to) });

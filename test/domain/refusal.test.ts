@@ -1,37 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { fc, test as property } from '@fast-check/vitest';
-import { freeSlots, freeSlotsByDay, lookAhead, nextFreeSlots, nextWindow, type AvailabilityInput } from '../../src/domain/availability.ts';
-import { parseRanges, type MinuteRange } from '../../src/domain/hours.ts';
+import { freeSlots, freeSlotsByDay, lookAhead, nextFreeSlots, nextWindow } from '../../src/domain/availability.ts';
 import { strandedBookings, whyNotFree, type BookedTime } from '../../src/domain/refusal.ts';
-import { valueOrInvalid } from '../../src/errors.ts';
-
-const at = (iso: string) => Date.parse(iso) / 1000;
-
-function week(days: Record<number, string>): MinuteRange[][] {
-  const result: MinuteRange[][] = Array.from({ length: 8 }, () => []);
-  for (const [day, spec] of Object.entries(days)) result[Number(day)] = valueOrInvalid(parseRanges(spec));
-  return result;
-}
-
-// Monday 2026-06-01 08:00 in Berlin (CEST, UTC+2).
-const MONDAY_8 = at('2026-06-01T06:00:00Z');
-
-type Overrides = Partial<Omit<AvailabilityInput, 'rules'>> & { rules?: Partial<AvailabilityInput['rules']> };
+import { at, engineInput, MONDAY_8, week, type Overrides } from './engine-input.ts';
 
 /** Mon and Tue 09:00-12:00, 15-minute step, 30-minute appointments, 14 days ahead, capacity 1, no notice. */
-function input(overrides: Overrides = {}): AvailabilityInput {
-  return {
-    zone: 'Europe/Berlin',
-    now: MONDAY_8,
-    durationMinutes: 30,
-    bufferBeforeMinutes: 0,
-    bufferAfterMinutes: 0,
-    closures: [],
-    week: week({ 1: '09:00-12:00', 2: '09:00-12:00' }),
-    ...overrides,
-    rules: { daysAhead: 14, noticeMinutes: 0, stepMinutes: 15, capacity: 1, ...overrides.rules },
-  };
-}
+const input = (overrides: Overrides = {}) => engineInput(overrides, { 1: '09:00-12:00', 2: '09:00-12:00' });
 
 /** A booking whose appointment is [from, to) and that keeps `before`/`after` minutes around it. */
 function booked(from: string, to: string, before = 0, after = 0): BookedTime {

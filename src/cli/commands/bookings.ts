@@ -7,20 +7,8 @@ import { invalid } from '../../errors.ts';
 import { requireConfigured } from '../../app/installation.ts';
 import { utcText } from '../../domain/days.ts';
 import { formatLocal, isSlotText } from '../../domain/dates.ts';
-import type { Booking } from '../../store/bookings.ts';
-import { id, print, printJson, printTable, readContext, withContext } from '../shared.ts';
+import { bookingJson, id, print, printJson, printTable, readContext, withContext } from '../shared.ts';
 import { explainingRefusal } from './slots.ts';
-
-/** Returns the booking for scripts: instants as ISO UTC strings, plus the local start in the installation's zone. */
-function bookingJson(item: Booking, zone: string) {
-  return {
-    ...item,
-    start: utcText(item.startAt),
-    end: utcText(item.endAt),
-    localStart: formatLocal(new Date(item.startAt * 1000), zone),
-    timeZone: zone,
-  };
-}
 
 /** Returns a slot argument as `YYYY-MM-DD HH:MM:SS` (seconds may be left out, `8:00` is `08:00`), or refuses it. */
 function slotArgument(text: string): string {

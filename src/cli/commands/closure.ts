@@ -2,18 +2,13 @@ import type { Command } from 'commander';
 import { addClosure, closuresOf, removeClosure, type StrandedBooking } from '../../app/hours.ts';
 import { requireConfigured } from '../../app/installation.ts';
 import { formatLocal } from '../../domain/dates.ts';
-import { utcText } from '../../domain/days.ts';
 import { invalid } from '../../errors.ts';
-import { id, print, printJson, printTable, readContext, withContext } from '../shared.ts';
+import { bookingJson, id, print, printJson, printTable, readContext, withContext } from '../shared.ts';
 
 /** Returns a stranded booking for scripts: the instants as ISO UTC, the local start, and the commands that fix it. */
 export function strandedJson(item: StrandedBooking, zone: string) {
   return {
-    ...item,
-    start: utcText(item.startAt),
-    end: utcText(item.endAt),
-    localStart: formatLocal(new Date(item.startAt * 1000), zone),
-    timeZone: zone,
+    ...bookingJson(item, zone),
     fix: {
       slots: `planner slots ${item.scheduleId} ${item.reasonId}`,
       move: `planner bookings move ${item.reference} "YYYY-MM-DD HH:MM"`,
