@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { setMail } from '../../src/app/mail.ts';
+import { createContext } from '../../src/app/context.ts';
 import { setReminders } from '../../src/app/reminders.ts';
+import { openStore } from '../../src/store/db.ts';
 import { smtpCodeOf } from '../../src/mail/sender.ts';
 import { startOutboxWorker } from '../../src/mail/worker.ts';
 import { decideRetry } from '../../src/queue/retry-policy.ts';
@@ -28,7 +30,11 @@ describe('outbox worker (in-process, real SMTP)', () => {
     const smtp = await startSmtp({ reject: (to) => (to === 'ada@example.com' && refusals-- > 0 ? 451 : undefined) });
     const f = await apiFixture();
     setMail(f.ctx, smtp.url, 'desk@test.example');
-    setReminders(f.ctx, '24h'); // a reminder that waits for its time while the others are retried
+    // A reminder that waits for its time while the others are retried (the default, 48h, lies before now for this
+    // booking): set as the CLI would, from another connection, so the server sees it at its next request.
+    const admin = openStore(f.file);
+    setReminders(createContext(admin), '24h');
+    admin.close();
     const booked = await f.post({ schedule: 1, reason: 1, slot: '2026-06-02 09:00:00', submission: ADA });
     expect(booked.status).toBe(201);
     const lines: string[] = [];
