@@ -6,6 +6,7 @@ import { migrations } from '../store/migrations.ts';
 import { outboxCounts } from '../store/outbox.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { isConfigured } from './installation.ts';
+import { reminderDeadlineWarning } from './reminders.ts';
 import { looksLikeToken } from '../domain/token.ts';
 import { loadArgon2 } from './token.ts';
 
@@ -142,6 +143,8 @@ export async function diagnose(ctx: AppContext, options: DoctorOptions): Promise
   }
 
   const portal = settings.portal;
+  const lateReminders = reminderDeadlineWarning(ctx);
+  if (lateReminders) checks.push({ name: 'reminders', status: 'warn', detail: lateReminders });
   checks.push(
     portal
       ? { name: 'portal', status: 'ok', detail: `on at ${portal.url}/manage/…, cancel${portal.reschedule ? ' or move' : ''} until ${portal.cancelUntilHours} h before` }

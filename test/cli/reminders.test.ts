@@ -102,11 +102,14 @@ describe('planner reminders (CLI subprocess)', () => {
     expect(still.stderr).toBe(
       "planner: warning: the 2h reminder arrives when the page no longer allows changes (until 12 h before the start), so it gives the practice's phone number instead of the link: remind earlier (e.g. planner reminders set 36h) or allow changes until later (e.g. planner portal enable --cancel-until 1)\n",
     );
+    // doctor says the same while it holds.
+    expect((await cli(db, 'doctor')).stdout).toMatch(/^warn +reminders +the 2h reminder arrives when the page no longer allows changes \(until 12 h before the start\)/m);
     expect((await cli(db, 'portal', 'enable', '--cancel-until', '1')).stderr).toBe('');
+    expect((await cli(db, 'doctor')).stdout).not.toMatch(/^warn +reminders/m);
     // Without the page, no deadline: no warning.
     await cliOk(db, 'portal', 'disable');
     expect((await cli(db, 'reminders', 'set', '1h')).stderr).toBe('');
-  }, 120_000); // ten CLI runs
+  }, 120_000); // twelve CLI runs
 
   it('portal enable --cancel-until works without --url once a URL is set (issue 24, item 16); the first time it asks for one', async () => {
     const db = tempDb();

@@ -8,7 +8,7 @@ import { findWebhook, listDeliveries, webhookHealth } from '../../src/store/webh
 import { emitBookingEvent } from '../../src/webhooks/events.ts';
 import { guardedLookup } from '../../src/webhooks/url.ts';
 import { startWebhookWorker } from '../../src/webhooks/worker.ts';
-import { api, bookableDb, cli, cliJson, serve, snapshot, tempDb } from '../helpers.ts';
+import { api, bookableDb, cli, cliJson, cliOk, serve, snapshot, tempDb } from '../helpers.ts';
 import { freePort } from '../mail/smtp.ts';
 import { startReceiver, verifySignature } from './receiver.ts';
 
@@ -70,6 +70,11 @@ describe('webhook delivery: at least once, through a receiver outage and a serve
     const queued = (await cliJson(db, 'webhook', 'deliveries')) as { eventId: string; type: string; status: string }[];
     expect(queued).toHaveLength(6);
     expect(queued.every((d) => d.status === 'pending')).toBe(true);
+    // The table shows the next try in the installation's zone, named in the header (issue 24).
+    const table = await cliOk(db, 'webhook', 'deliveries');
+    expect(table).toMatch(/NEXT TRY \(Europe\/Berlin\)/);
+    const next = (queued[0] as unknown as { nextAttemptAt: number }).nextAttemptAt;
+    expect(table).toContain(new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Berlin', dateStyle: 'short', timeStyle: 'short' }).format(next * 1000));
 
     const receiver = await startReceiver(port);
     server = await serve(db, { PLANNER_WEBHOOK_RETRY_SECONDS: '1' }, ['--log', 'off']);

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { addWebhook, deliveries, removeWebhook, retryDelivery, testWebhook, webhooks } from '../../app/webhooks.ts';
+import { requireConfigured } from '../../app/installation.ts';
+import { formatLocal } from '../../domain/dates.ts';
 import { id, print, printJson, printTable, readContext, withContext } from '../shared.ts';
 
-const utc = (unix: number) => new Date(unix * 1000).toISOString().slice(0, 19).replace('T', ' ');
 
 export function registerWebhook(program: Command): void {
   const hook = program.command('webhook').description('signed webhooks for new, cancelled and changed bookings');
@@ -62,14 +63,15 @@ export function registerWebhook(program: Command): void {
     .option('--failed', 'only those that failed for good')
     .option('--json', 'print JSON')
     .action(async (options: { failed?: boolean; json?: boolean }, command: Command) => {
-      const list = await readContext(command, (ctx) => deliveries(ctx, options.failed === true));
+      const { list, zone } = await readContext(command, (ctx) => ({ list: deliveries(ctx, options.failed === true), zone: requireConfigured(ctx).timeZone }));
       if (options.json) {
         printJson(list);
         return;
       }
       printTable(
-        ['ID', 'HOOK', 'EVENT', 'EVENT ID', 'STATUS', 'ATTEMPTS', 'NEXT TRY (UTC)', 'LAST ERROR'],
-        list.map((d) => [d.id, d.webhookId, d.type, d.eventId, d.status, d.attempts, d.status === 'pending' ? utc(d.nextAttemptAt) : '', d.lastError ?? '']),
+        // Times in the installation's zone, named in the header, as in `mail queue` (issue 24).
+        ['ID', 'HOOK', 'EVENT', 'EVENT ID', 'STATUS', 'ATTEMPTS', `NEXT TRY (${zone})`, 'LAST ERROR'],
+        list.map((d) => [d.id, d.webhookId, d.type, d.eventId, d.status, d.attempts, d.status === 'pending' ? formatLocal(new Date(d.nextAttemptAt * 1000), zone) : '', d.lastError ?? '']),
         options.failed ? 'No failed deliveries.' : 'No deliveries yet.',
       );
     });
