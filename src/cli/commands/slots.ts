@@ -84,7 +84,7 @@ export function registerSlots(program: Command): void {
     .argument('<schedule-id>')
     .argument('<reason-id>')
     .option('--day <day>', 'first local day, YYYY-MM-DD (default: today)')
-    .option('--days <n>', 'how many days from it (default 7)', '7')
+    .option('--days <n>', 'how many days from it', '7')
     .option('--json', 'print JSON: {"timeZone", "days": [{"day", "slots": ["YYYY-MM-DD HH:MM:SS", …]}]}')
     .action(async (scheduleText: string, reasonText: string, options: { day?: string; days: string; json?: boolean }, command: Command) => {
       const scheduleId = id(scheduleText, 'schedule-id');
