@@ -97,6 +97,10 @@ describe('planner init and practice: the settings from init can be changed (issu
     expect(await cliJson(db, 'practice', 'show')).toMatchObject({ practiceName: 'Praxis Weber', timeZone: 'Europe/London', phone: '+44 20 7946 0000', locale: 'en' });
     expect((await cliJson(db, 'status')).timeZone).toBe('Europe/London');
 
+    // A new language: the form's labels (perhaps the practice's own words) stay, and it says how to change them.
+    expect(await cliOk(db, 'practice', 'set', '--locale', 'de')).toMatch(/^Mails, the page and the feed now speak de; the form's labels keep their words/m);
+    expect((await cliJson(db, 'field', 'list'))[0].label).toBe('First name');
+
     // '' clears a contact setting.
     await cliOk(db, 'practice', 'set', '--phone', '');
     expect((await cliJson(db, 'practice', 'show')).phone).toBe('');

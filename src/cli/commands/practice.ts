@@ -80,6 +80,9 @@ export function registerPractice(program: Command): void {
           : `The time zone changed from ${before.timeZone} to ${after.timeZone}: ${shiftedBookings} upcoming booking(s) keep their instant and now show another local time (planner bookings list); the opening hours stay the same local times.`,
       );
     }
+    if (after.locale !== before.locale) {
+      lines.push(`Mails, the page and the feed now speak ${after.locale}; the form's labels keep their words (they may be your own): planner field set <key> --label … changes one.`);
+    }
     print('Saved.', ...lines);
   });
 }
