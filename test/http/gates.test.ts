@@ -208,6 +208,6 @@ describe('serve: start and stop', () => {
   it('refuses a bad port', async () => {
     const result = await cli(tempDb(), 'serve', '--port', '70000');
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe('planner: --port must be from 0 to 65535\n');
+    expect(result.stderr).toBe('planner: --port must be from 0 to 65535 (got 70000)\n');
   });
 });

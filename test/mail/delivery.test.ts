@@ -72,7 +72,7 @@ describe('booking e-mails over real SMTP', () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/is not a free slot/);
     const missing = await cli(db, 'bookings', 'add', '1', '1', slot!.replace(/..:..:..$/, '17:00:00'), '--field', 'first_name=A');
-    expect(missing.stderr).toBe('planner: --field last_name: Field is required\n');
+    expect(missing.stderr).toBe('planner: --field last_name is required (example: --field last_name=…)\n');
   });
 
   it('an SMTP outage loses nothing: bookings answer at once, and after a restart every message arrives exactly once', async () => {

@@ -177,7 +177,7 @@ describe('fuzz: bad input against the real server', () => {
     const day = (await api(server.url, '/api/days?schedule=1&reason=1', token)).body.data[1];
     const cliAnswer = await cli(db, 'bookings', 'add', '1', '1', `${day} 10:00`, '--field', 'first_name=A', '--field', 'last_name=B', '--field', 'email=a@b.example', '--field', '__proto__=x');
     expect(cliAnswer.code).toBe(1);
-    expect(cliAnswer.stderr).toBe('planner: --field __proto__: Unknown field\n');
+    expect(cliAnswer.stderr).toBe('planner: --field __proto__=x: no such field (the form has first_name, last_name, email, phone)\n'); // the option as typed (issue 24)
     expect(snapshot(db)).toEqual(before);
     expect(server.output()).not.toMatch(/\n\s+at |failed:/);
   });
