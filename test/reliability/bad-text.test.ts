@@ -49,13 +49,13 @@ describe('bad text', () => {
       [['schedule', 'add', 'Dr.\nWeber'], /^planner: name must be one line/],
       [['schedule', 'add', 'Ada\u202egnp.exe'], /^planner: name must not contain text-direction controls \(U\+202A to U\+202E, U\+2066 to U\+2069\)\n$/],
       [['reason', 'add', '1', 'Check\u2066up', '--duration', '15'], /^planner: name must not contain text-direction controls/],
-      [['reason', 'set', '1', '--description', 'x\u202ey'], /^planner: description must not contain text-direction controls/],
+      [['reason', 'set', '1', '--description', 'x\u202ey'], /^planner: --description must not contain text-direction controls/],
       [['field', 'add', 'notes', '--label', 'No\u2029tes'], /^planner: --label must be one line/],
       [['closure', 'add', '1', '2030-01-01', '--note', 'off\u202e'], /^planner: the note must be at most 500 characters, without control characters or text-direction controls\n$/],
       // issue 23: control characters, which drive a terminal, in notes and descriptions too
       [['closure', 'add', '1', '2030-01-01', '--note', 'off\u001b[2J'], /^planner: the note must be at most 500 characters, without control characters/],
       [['closure', 'add', '1', '2030-01-01', '--note', 'off\u009b2J'], /^planner: the note must be at most 500 characters, without control characters/],
-      [['reason', 'set', '1', '--description', 'x\u0007y'], /^planner: description must not contain control characters \(line breaks and tabs are fine\)\n$/],
+      [['reason', 'set', '1', '--description', 'x\u0007y'], /^planner: --description must not contain control characters \(line breaks and tabs are fine\)\n$/],
       [['schedule', 'add', 'Dr.\u009bWeber'], /^planner: name must be one line, without control characters\n$/],
     ];
     for (const [args, message] of refusals) {
