@@ -2,28 +2,9 @@ import type { Command } from 'commander';
 import { checkInitAnswer, initInstallation, refuseInitialised, type InitAnswers } from '../../app/installation.ts';
 import { AppError, invalid } from '../../errors.ts';
 import { interactive, print, withContext } from '../shared.ts';
-import { contactOptions } from './practice.ts';
+import { contactOptions, FLAGS, givenSettings, type PracticeOptions } from './practice.ts';
 
-interface InitOptions {
-  name?: string;
-  timezone?: string;
-  notify?: string;
-  locale?: string;
-  address?: string;
-  phone?: string;
-  website?: string;
-  yes?: boolean;
-}
-
-const FLAGS: Record<keyof InitAnswers, string> = {
-  practiceName: '--name <practice>',
-  timeZone: '--timezone <IANA zone>',
-  notifyEmail: '--notify <email>',
-  locale: '--locale en|de',
-  address: '--address <text>',
-  phone: '--phone <number>',
-  website: '--website <url>',
-};
+type InitOptions = PracticeOptions & { yes?: boolean };
 
 /** The machine's own zone as the prompt's default, when it is a place name (a server's `Etc/UTC` is not). */
 function machineZone(): string | undefined {
@@ -33,20 +14,7 @@ function machineZone(): string | undefined {
 
 /** Asks for each answer not given as a flag (on a terminal only), then confirms unless --yes. */
 async function collectAnswers(options: InitOptions): Promise<InitAnswers> {
-  const given: Partial<InitAnswers> = {
-    practiceName: options.name,
-    timeZone: options.timezone,
-    notifyEmail: options.notify,
-    locale: options.locale,
-    address: options.address,
-    phone: options.phone,
-    website: options.website,
-  };
-  // Flags are checked before any question, so a typo fails fast.
-  for (const [name, value] of Object.entries(given) as [keyof InitAnswers, string | undefined][]) {
-    const problem = value === undefined ? undefined : checkInitAnswer(name, value);
-    if (problem) throw invalid(`${FLAGS[name].split(' ')[0]}: ${problem}`);
-  }
+  const given: Partial<InitAnswers> = givenSettings(options); // checked before any question, so a typo fails fast
   const missing = (['practiceName', 'timeZone', 'notifyEmail'] as const).filter((name) => given[name] === undefined);
   if (!interactive()) {
     if (missing.length > 0) {

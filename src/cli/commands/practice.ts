@@ -4,7 +4,8 @@ import { checkInitAnswer } from '../../app/installation.ts';
 import { invalid } from '../../errors.ts';
 import { print, printJson, readContext, withContext } from '../shared.ts';
 
-interface PracticeOptions {
+/** The options `init` and `practice set` share, as commander names them. */
+export interface PracticeOptions {
   name?: string;
   timezone?: string;
   notify?: string;
@@ -12,6 +13,38 @@ interface PracticeOptions {
   address?: string;
   phone?: string;
   website?: string;
+}
+
+/** Each setting's option as typed, for error lines and for what `init` says is missing. */
+export const FLAGS: Record<keyof PracticeSettings, string> = {
+  practiceName: '--name <practice>',
+  timeZone: '--timezone <IANA zone>',
+  notifyEmail: '--notify <email>',
+  locale: '--locale en|de',
+  address: '--address <text>',
+  phone: '--phone <number>',
+  website: '--website <url>',
+};
+
+/**
+ * Returns the settings given as options (undefined: not given), each checked as `init` checks it before the file is
+ * opened: a bad one throws one line naming the option as typed.
+ */
+export function givenSettings(options: PracticeOptions): Partial<Record<keyof PracticeSettings, string>> {
+  const given = {
+    practiceName: options.name,
+    timeZone: options.timezone,
+    notifyEmail: options.notify,
+    locale: options.locale,
+    address: options.address,
+    phone: options.phone,
+    website: options.website,
+  };
+  for (const [name, value] of Object.entries(given) as [keyof PracticeSettings, string | undefined][]) {
+    const problem = value === undefined ? undefined : checkInitAnswer(name, value);
+    if (problem) throw invalid(`${FLAGS[name].split(' ')[0]}: ${problem}`);
+  }
+  return given;
 }
 
 /** The practice's settings as `practice show` and `practice set` print them. */
@@ -56,20 +89,7 @@ export function registerPractice(program: Command): void {
       .option('--notify <email>', 'address that receives booking notices')
       .option('--locale <locale>', 'language of mails, the page and the feed: en or de'),
   ).action(async (options: PracticeOptions, command: Command) => {
-    const changes = {
-      practiceName: options.name,
-      timeZone: options.timezone,
-      notifyEmail: options.notify,
-      locale: options.locale,
-      address: options.address,
-      phone: options.phone,
-      website: options.website,
-    };
-    const flags = ['--name', '--timezone', '--notify', '--locale', '--address', '--phone', '--website'];
-    Object.entries(changes).forEach(([name, value], index) => {
-      const problem = value === undefined ? undefined : checkInitAnswer(name as keyof PracticeSettings, value);
-      if (problem) throw invalid(`${flags[index]}: ${problem}`); // the option as typed, before the file is opened
-    });
+    const changes = givenSettings(options);
     const change = await withContext(command, (ctx) => changePractice(ctx, changes));
     const { before, after, shiftedBookings } = change;
     const lines = practiceLines(after);
