@@ -39,3 +39,12 @@ export function valueOrInvalid<T>(checked: Checked<T>, field?: string): T {
   if (!checked.ok) throw invalid(checked.error, field);
   return checked.value;
 }
+
+/**
+ * Returns `error` when it is the core's own; any other (the database refused a write) as a storage error whose
+ * message, `what` and the cause, is for the log, not the client. Both ways a change of bookings is written use it:
+ * alone (`inBookingTransaction`) and in a group commit (app/commit-group.ts).
+ */
+export function asAppError(error: unknown, what: string): AppError {
+  return error instanceof AppError ? error : new AppError('storage', `${what}: ${(error as Error).message}`);
+}

@@ -5,7 +5,7 @@
  * the commit, so a 201 still means the booking, its mails and its webhook events are on disk; a member that fails
  * is rolled back alone and answered with its own error, as if it had been alone.
  */
-import { AppError } from '../errors.ts';
+import { asAppError } from '../errors.ts';
 import type { GroupOutcome, Store } from '../store/db.ts';
 
 /** At most this many bookings share a transaction: the write lock is not held for long. */
@@ -36,8 +36,7 @@ export function createCommitGroup(store: Store, what: string) {
     outcomes.forEach((outcome, index) => {
       const member = members[index]!;
       if (outcome.ok) member.done(outcome.value);
-      else if (outcome.error instanceof AppError) member.fail(outcome.error);
-      else member.fail(new AppError('storage', `${what}: ${(outcome.error as Error).message}`));
+      else member.fail(asAppError(outcome.error, what));
     });
   };
   return <T>(run: () => T): Promise<T> =>

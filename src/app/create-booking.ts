@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { checkSubmission, type SubmissionValue } from '../domain/submission.ts';
-import { AppError, invalid } from '../errors.ts';
-import { insertBooking, type BookingSource } from '../store/bookings.ts';
+import { asAppError, invalid } from '../errors.ts';
+import { findBooking, insertBooking, type BookingSource } from '../store/bookings.ts';
 import { insertBookingEvent } from '../store/booking-events.ts';
 import { findCustomerIdByEmail, insertCustomer } from '../store/customers.ts';
 import { listFields } from '../store/fields.ts';
@@ -11,6 +11,7 @@ import { enqueue } from '../store/outbox.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { requireConfigured } from './installation.ts';
 import { availabilityOf, findFreeSlot, scheduleAndReason } from './availability.ts';
+import { bookingFacts, eventFacts } from './booking-facts.ts';
 import { EMAIL_FIELD } from './fields.ts';
 import { scheduleReminders } from './reminders.ts';
 
@@ -52,8 +53,7 @@ export function inBookingTransaction<T>(ctx: AppContext, what: string, change: (
   try {
     return ctx.store.tx(change);
   } catch (error) {
-    if (error instanceof AppError) throw error;
-    throw new AppError('storage', `${what}: ${(error as Error).message}`);
+    throw asAppError(error, what);
   }
 }
 
@@ -76,7 +76,7 @@ export function createBooking(ctx: AppContext, order: BookingOrder, source: Book
   // The transaction rolls back on any error: nothing half-written.
   return inBookingTransaction(ctx, 'the booking could not be saved', () => {
     // Read again under the write lock: another process may have booked, or changed hours, meanwhile.
-    const { input, schedule, reason } = availabilityOf(ctx, order.scheduleId, order.reasonId);
+    const { input, reason } = availabilityOf(ctx, order.scheduleId, order.reasonId);
     const slot = findFreeSlot(ctx, input, order, order.slot);
     // The record groups bookings by address; the booking keeps what was submitted (store/customers.ts).
     const customerId = (email === null ? undefined : findCustomerIdByEmail(ctx.store, email)) ?? insertCustomer(ctx.store, email, at);
@@ -96,46 +96,15 @@ export function createBooking(ctx: AppContext, order: BookingOrder, source: Book
     });
     insertBookingEvent(ctx.store, bookingId, { at, kind: 'created', actor: source, previousStartAt: null }); // its history (bookings show)
     const settings = requireConfigured(ctx);
-    const facts = {
-      practiceName: settings.practiceName,
-      notifyEmail: settings.notifyEmail,
-      locale: settings.locale,
-      timeZone: settings.timeZone,
-      address: settings.address,
-      phone: settings.phone,
-      scheduleName: schedule.name,
-      reasonName: reason.name,
-      reasonDescription: reason.description,
-      reference,
-      startAt: slot.startAt,
-      endAt,
-      source,
-      customerEmail: email,
-      customerName: [text(values.first_name), text(values.last_name)].filter(Boolean).join(' '),
-      fields: fields.filter((field) => field.key in values).map((field) => ({ label: field.label, value: values[field.key]! })),
-    };
+    // Read back as a change reads it: the mails and the event say what the store holds (app/booking-facts.ts).
+    const booking = findBooking(ctx.store, bookingId)!;
+    const facts = bookingFacts(settings, booking, reason.description, fields);
     // The mails are written with the booking: if one is written, so is the other.
     for (const message of bookingMessages(facts, unixSeconds(now))) enqueue(ctx.store, bookingId, message, unixSeconds(now), at);
     // And its reminders, each due at its time before the start.
     scheduleReminders(ctx, facts, { id: bookingId, sequence: 0 }, settings.reminderOffsets, now);
     // So is the webhook event: every hook that asked for new bookings gets one delivery of it.
-    emitBookingEvent(
-      ctx.store,
-      'booking.created',
-      {
-        bookingId,
-        reference,
-        customerId,
-        scheduleId: order.scheduleId,
-        reasonId: order.reasonId,
-        startAt: slot.startAt,
-        status: 'booked',
-        actor: source,
-        customer: { firstName: text(values.first_name), lastName: text(values.last_name), email },
-      },
-      unixSeconds(now),
-      at,
-    );
+    emitBookingEvent(ctx.store, 'booking.created', eventFacts(booking, source), unixSeconds(now), at);
     return { bookingId, reference, customerId, startAt: slot.startAt, endAt };
   });
 }

@@ -1,5 +1,4 @@
 import { isNote } from '../domain/checks.ts';
-import { submittedFields } from '../domain/submission.ts';
 import { AppError, invalid } from '../errors.ts';
 import { changeMessages, customerChangeNotice, type BookingFacts } from '../mail/messages.ts';
 import { listFields } from '../store/fields.ts';
@@ -7,53 +6,18 @@ import { findReason } from '../store/reasons.ts';
 import { cancelBookingRow, findBooking, moveBookingRow, type Booking } from '../store/bookings.ts';
 import { insertBookingEvent } from '../store/booking-events.ts';
 import { enqueue } from '../store/outbox.ts';
-import { emitBookingEvent, type Actor, type BookingEventFacts } from '../webhooks/events.ts';
+import { emitBookingEvent, type Actor } from '../webhooks/events.ts';
 import { availabilityOf, findFreeSlot } from './availability.ts';
+import { bookingFacts, eventFacts } from './booking-facts.ts';
 import { requireBooking } from './bookings.ts';
 import { inBookingTransaction } from './create-booking.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { requireConfigured, type ConfiguredSettings } from './installation.ts';
 import { dropBookingReminders, scheduleReminders } from './reminders.ts';
 
-/**
- * The facts the messages of a change are written from, as the booking stands now: the reason's description (none
- * when the reason was removed) and what was submitted, labelled by the form's fields, for the practice's notice.
- */
+/** The facts of the mails of a change, as the booking stands now (the reason's description: none once it was removed). */
 function factsOf(ctx: AppContext, settings: ConfiguredSettings, booking: Booking): BookingFacts {
-  return {
-    practiceName: settings.practiceName,
-    notifyEmail: settings.notifyEmail,
-    locale: settings.locale,
-    timeZone: settings.timeZone,
-    address: settings.address,
-    phone: settings.phone,
-    scheduleName: booking.scheduleName,
-    reasonName: booking.reasonName,
-    reasonDescription: findReason(ctx.store, booking.reasonId)?.description ?? '',
-    reference: booking.reference,
-    startAt: booking.startAt,
-    endAt: booking.endAt,
-    source: booking.source,
-    customerEmail: booking.customerEmail,
-    customerName: booking.customerName,
-    fields: submittedFields(listFields(ctx.store), booking.submission),
-  };
-}
-
-/** What a webhook event says of the booking as it stands now. */
-export function eventFactsOf(booking: Booking, actor: Actor, previousStartAt?: number): BookingEventFacts {
-  return {
-    bookingId: booking.id,
-    reference: booking.reference,
-    customerId: booking.customerId,
-    scheduleId: booking.scheduleId,
-    reasonId: booking.reasonId,
-    startAt: booking.startAt,
-    previousStartAt,
-    status: booking.status,
-    actor,
-    customer: { firstName: booking.customerFirstName, lastName: booking.customerLastName, email: booking.customerEmail },
-  };
+  return bookingFacts(settings, booking, findReason(ctx.store, booking.reasonId)?.description ?? '', listFields(ctx.store));
 }
 
 /** Who changes a booking, and (from a form the customer saw) the version they saw. */
@@ -124,7 +88,7 @@ export function cancelBooking(ctx: AppContext, idOrReference: string, options: {
     }
     // A change the customer made on the page is news to the practice (issue 24, item 4).
     if (options.actor === 'customer') enqueue(ctx.store, cancelled.id, customerChangeNotice(facts, unixSeconds(now), change), unixSeconds(now), at);
-    emitBookingEvent(ctx.store, 'booking.cancelled', eventFactsOf(cancelled, options.actor ?? 'admin'), unixSeconds(now), at);
+    emitBookingEvent(ctx.store, 'booking.cancelled', eventFacts(cancelled, options.actor ?? 'admin'), unixSeconds(now), at);
     return cancelled;
   });
 }
@@ -162,7 +126,7 @@ export function moveBooking(ctx: AppContext, idOrReference: string, slot: string
       for (const message of changeMessages(facts, unixSeconds(now), change)) enqueue(ctx.store, moved.id, message, unixSeconds(now), at);
     }
     if (options.actor === 'customer') enqueue(ctx.store, moved.id, customerChangeNotice(facts, unixSeconds(now), change), unixSeconds(now), at);
-    emitBookingEvent(ctx.store, 'booking.changed', eventFactsOf(moved, options.actor ?? 'admin', found.startAt), unixSeconds(now), at);
+    emitBookingEvent(ctx.store, 'booking.changed', eventFacts(moved, options.actor ?? 'admin', found.startAt), unixSeconds(now), at);
     return moved;
   });
 }
