@@ -1,7 +1,9 @@
-/** Failed token attempts one address may make per minute before its further attempts are answered 429. */
+import { WINDOW_SECONDS } from './rate-limit.ts';
+
+/** Failures (wrong tokens, unknown page links or feed addresses) one address may make per minute before its further ones are answered 429 (door-guard.ts). */
 export const FAILED_ATTEMPTS_PER_MINUTE = 20;
 
-const WINDOW_MS = 60_000;
+const WINDOW_MS = WINDOW_SECONDS * 1000;
 /** A throttled address may still have one new token checked (with argon2) this often. */
 const PROBE_EVERY_MS = 5_000;
 /** Addresses remembered at most: a flood from many addresses cannot grow memory without bound. */

@@ -5,6 +5,7 @@
 import { STATUS_CODES } from 'node:http';
 import { AppError, type ErrorCode } from '../errors.ts';
 import { ERROR_MAX_LENGTH } from '../schemas/api.ts';
+import { WINDOW_SECONDS } from './rate-limit.ts';
 import { errorBody, json, type ExtraHeaders } from './respond.ts';
 
 /** A limit that counts calls in a one-minute window, as the rate-limit fields describe it. */
@@ -21,7 +22,7 @@ export interface RatePolicy {
 /** Returns the IETF draft rate-limit fields (draft-ietf-httpapi-ratelimit-headers) of `policy` with `remaining` calls. */
 export function rateLimitHeaders(policy: RatePolicy, remaining: number): ExtraHeaders {
   return {
-    'ratelimit-policy': `"${policy.name}";q=${policy.limit};w=60`,
+    'ratelimit-policy': `"${policy.name}";q=${policy.limit};w=${WINDOW_SECONDS}`,
     ratelimit: `"${policy.name}";r=${remaining};t=${policy.resetSeconds}`,
   };
 }

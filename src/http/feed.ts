@@ -1,7 +1,7 @@
 /**
  * The calendar feed's door: `GET /feed/<secret>.ics`, outside the /api gates. ETag and Last-Modified from the
  * feed's data, 304 when the calendar app has it already. A wrong secret gets a 404, and an address that sends many
- * a 429 (src/http/link-guard.ts).
+ * a 429 (src/http/door-guard.ts).
  */
 import { STATUS_CODES } from 'node:http';
 import type { H3Event } from 'h3';
@@ -10,7 +10,7 @@ import type { AppContext } from '../app/context.ts';
 import { HTTP_ERRORS, plainErrorResponse, tooManyRequests } from './errors.ts';
 import { isCanonicalPath } from './handle.ts';
 import { loggedPath } from './logged-path.ts';
-import { createLinkGuard } from './link-guard.ts';
+import { createDoorGuard } from './door-guard.ts';
 
 const HEADERS = { 'referrer-policy': 'no-referrer', 'x-content-type-options': 'nosniff' };
 /** The headers of the feed's error answers (plain text, the texts of src/http/errors.ts). */
@@ -31,7 +31,7 @@ function isFresh(request: Headers, etag: string, lastModified: Date | undefined)
 /** Returns the handler of every request whose path is under `/feed/`. */
 export function createFeedDoor(options: { ctx: AppContext; nowMs: () => number; log: (line: string) => void; clientAddress: (event: H3Event) => string }) {
   const { ctx, nowMs } = options;
-  const guard = createLinkGuard(nowMs);
+  const guard = createDoorGuard('unknown-link', nowMs);
   return (event: H3Event): Response => {
     const match = /^\/feed\/([^/]+)\.ics$/.exec(event.url.pathname);
     const method = event.req.method;
@@ -44,7 +44,7 @@ export function createFeedDoor(options: { ctx: AppContext; nowMs: () => number; 
       return plainErrorResponse(HTTP_ERRORS.internal, ERROR_HEADERS);
     }
     if (!feed) {
-      // Every address is looked up; too many unknown ones from one client: 429 (src/http/link-guard.ts).
+      // Every address is looked up; too many unknown ones from one client: 429 (src/http/door-guard.ts).
       const throttled = guard.unknown(options.clientAddress(event));
       if (!throttled) return plainErrorResponse(HTTP_ERRORS.notFound, ERROR_HEADERS);
       return tooManyRequests(throttled, { content: `${HTTP_ERRORS.tooManyRequests.body.error}\n`, headers: ERROR_HEADERS });

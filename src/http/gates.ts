@@ -6,7 +6,7 @@
 import type { H3Event } from 'h3';
 import { isConfigured } from '../app/installation.ts';
 import type { Settings } from '../store/settings.ts';
-import { createAuthThrottle, FAILED_ATTEMPTS_PER_MINUTE } from './auth-throttle.ts';
+import { createDoorGuard } from './door-guard.ts';
 import { errorResponse, HTTP_ERRORS, rateLimitHeaders, tooManyRequests } from './errors.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import { createTokenGate, type Verdict } from './token-gate.ts';
@@ -19,7 +19,7 @@ export function createGates(options: { settings: () => Settings; nowMs: () => nu
   const { nowMs } = options;
   const gate = createTokenGate();
   const limiter = createRateLimiter();
-  const throttle = createAuthThrottle();
+  const guard = createDoorGuard('failed-token', nowMs);
 
   /** Counts an authenticated call and lets it through with its rate-limit headers, or answers 429. */
   const admit = (event: H3Event, settings: Settings, next: () => unknown) => {
@@ -36,18 +36,18 @@ export function createGates(options: { settings: () => Settings; nowMs: () => nu
     // spec §7: both 503 cases affect every call; §5: then the token; §8: then the rate limit.
     if (!isConfigured(settings)) return errorResponse(HTTP_ERRORS.notConfigured);
     if (!settings.apiEnabled) return errorResponse(HTTP_ERRORS.apiDisabled);
-    // Guessing is throttled per address: after FAILED_ATTEMPTS_PER_MINUTE failures, 429 until the minute ends
-    // (a new token from there is still checked once every 5 s: the valid one gets through).
+    // Guessing is throttled per address (door-guard.ts): after FAILED_ATTEMPTS_PER_MINUTE failures, 429 until the
+    // minute ends (a new token from there is still checked once every 5 s: the valid one gets through).
     const address = options.clientAddress(event);
-    const blockedFor = throttle.blockedFor(address, nowMs());
+    const refusal = guard.refusal(address);
     const decide = (verdict: Verdict) => {
       if (verdict === true) return admit(event, settings, next);
       if (verdict === 'replaced') return errorResponse(HTTP_ERRORS.unauthorized); // a client not updated yet: not a guess
-      if (blockedFor > 0) return tooManyRequests({ name: 'failed-token', limit: FAILED_ATTEMPTS_PER_MINUTE, resetSeconds: blockedFor });
-      throttle.fail(address, nowMs());
+      if (refusal) return tooManyRequests(refusal);
+      guard.fail(address);
       return errorResponse(HTTP_ERRORS.unauthorized);
     };
-    const verdict = gate.check(event.req.headers.get('authorization'), settings.tokenHash, () => blockedFor === 0 || throttle.probe(address, nowMs()));
+    const verdict = gate.check(event.req.headers.get('authorization'), settings.tokenHash, () => refusal === undefined || guard.probe(address));
     return verdict instanceof Promise ? verdict.then(decide) : decide(verdict);
   };
 }

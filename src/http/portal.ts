@@ -2,10 +2,9 @@
  * The self-service page's door: `/manage/<token>[/cancel|/reschedule]`, outside the `/api` gates. HTML only, no
  * script; every answer (also the 404 and 429) carries the same security headers. Forms are POST with a CSRF
  * token bound to the link, the booking and its sequence (so a form sent twice, or from an old tab, changes
- * nothing), and with a same-origin check. Unknown links are throttled per address (src/http/link-guard.ts).
+ * nothing), and with a same-origin check (form-guard.ts); every answer's headers come from page-answer.ts.
+ * Unknown links are throttled per address (door-guard.ts).
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
 import { getQuery, type H3Event } from 'h3';
 import {
   customerCancel,
@@ -26,7 +25,6 @@ import {
   failedPage,
   notFoundPage,
   overviewPage,
-  STYLE_HASH,
   timesPage,
   tooManyPage,
   type Notice,
@@ -34,32 +32,16 @@ import {
 } from '../portal/pages.ts';
 import { readBodyText } from './body.ts';
 import { tooManyRequests } from './errors.ts';
-import { createLinkGuard } from './link-guard.ts';
+import { formToken, isCrossSite, isFormToken } from './form-guard.ts';
+import { PAGE_HEADERS, pageAnswer, seeOther } from './page-answer.ts';
+import { createDoorGuard } from './door-guard.ts';
 import { isCanonicalPath } from './handle.ts';
 import { loggedPath } from './logged-path.ts';
-
-/** The headers of every page answer. */
-export const PAGE_HEADERS: Readonly<Record<string, string>> = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
-  'content-security-policy': `default-src 'none'; style-src ${STYLE_HASH}; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-};
 
 /** Largest form body: a reason of 500 characters, percent-encoded, and the hidden fields. */
 const FORM_LIMIT = 8192;
 /** Days offered per page of a move. */
 const DAYS_PER_PAGE = 14;
-
-function answer(page: Page, headers: Record<string, string> = {}): Response {
-  return new Response(page.html, { status: page.status, statusText: STATUS_CODES[page.status], headers: { ...PAGE_HEADERS, 'x-planner-page': page.status === 404 ? 'not-found' : 'page', ...headers } });
-}
-
-function redirect(location: string): Response {
-  return new Response(null, { status: 303, statusText: STATUS_CODES[303], headers: { ...PAGE_HEADERS, location } });
-}
 
 export interface PortalDoorOptions {
   ctx: AppContext;
@@ -76,36 +58,20 @@ export interface PortalDoorOptions {
 /** Returns the handler of every request whose path is `/manage` or under `/manage/`. */
 export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) => Promise<Response> {
   const { ctx, nowMs } = options;
-  const guard = createLinkGuard(nowMs);
+  const guard = createDoorGuard('unknown-link', nowMs);
 
-  /** The form token of `action` on the booking as `managed` shows it, for the link `token`. */
-  const formToken = (managed: Managed, action: string, token: string, sequence: number) =>
-    createHmac('sha256', managed.settings.portalSecret ?? '')
-      .update(`${action}\n${managed.booking.id}\n${sequence}\n${token}`)
-      .digest('base64url');
+  /** What the form token of `action` binds: the link `token`, the booking and the `sequence` the form shows. */
+  const bound = (managed: Managed, action: string, token: string, sequence: number) => [action, managed.booking.id, sequence, token];
   const formOf = (managed: Managed, action: string, token: string) => ({
     sequence: String(managed.booking.sequence),
-    csrf: formToken(managed, action, token, managed.booking.sequence),
+    csrf: formToken(managed.settings.portalSecret ?? '', bound(managed, action, token, managed.booking.sequence)),
   });
 
-  /** The sequence the posted form was made for, when its CSRF token is right for it; else undefined. */
+  /** The sequence the posted form was made for, when its form token is right for it; else undefined. */
   const checkedSequence = (managed: Managed, action: string, token: string, form: URLSearchParams): number | undefined => {
     const sequence = parsePlainInt(form.get('sequence') ?? '');
-    const sent = Buffer.from(form.get('csrf') ?? '');
     if (sequence === undefined) return undefined;
-    const expected = Buffer.from(formToken(managed, action, token, sequence));
-    return sent.length === expected.length && timingSafeEqual(sent, expected) ? sequence : undefined;
-  };
-
-  /**
-   * True when the browser says the form came from another site: Fetch Metadata (`Sec-Fetch-Site`), or an `Origin`
-   * that names another origin. `Origin: null` is not one: under the page's own `Referrer-Policy: no-referrer`,
-   * Chromium sends that for the page's own forms (found by test/browser/); the CSRF token still has to match.
-   */
-  const crossSite = (event: H3Event, managed: Managed) => {
-    const origin = event.req.headers.get('origin');
-    const site = event.req.headers.get('sec-fetch-site');
-    return (origin !== null && origin !== 'null' && origin !== managed.settings.portal.url) || (site !== null && site !== 'same-origin' && site !== 'none');
+    return isFormToken(managed.settings.portalSecret ?? '', bound(managed, action, token, sequence), form.get('csrf') ?? '') ? sequence : undefined;
   };
 
   const show = (managed: Managed, base: string, token: string, action: string, event: H3Event, notice?: Notice, status?: number): Page => {
@@ -141,18 +107,18 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
   };
 
   const post = async (managed: Managed, base: string, token: string, action: string, event: H3Event): Promise<Response> => {
-    if (crossSite(event, managed)) return answer(overviewPage(managed, base, { kind: 'refused', why: 'forbidden' }, 403));
+    if (isCrossSite(event.req.headers, managed.settings.portal.url)) return pageAnswer(overviewPage(managed, base, { kind: 'refused', why: 'forbidden' }, 403));
     const type = (event.req.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     const text = type === 'application/x-www-form-urlencoded' ? await readBodyText(event, FORM_LIMIT, options.bodyTimeoutMs) : undefined;
-    if (typeof text !== 'string') return answer(overviewPage(managed, base, { kind: 'refused', why: 'bad-input' }, 400), { connection: 'close' });
+    if (typeof text !== 'string') return pageAnswer(overviewPage(managed, base, { kind: 'refused', why: 'bad-input' }, 400), { connection: 'close' });
     const form = new URLSearchParams(text);
     const sequence = checkedSequence(managed, action, token, form);
-    if (sequence === undefined) return answer(overviewPage(managed, base, { kind: 'refused', why: 'forbidden' }, 403));
+    if (sequence === undefined) return pageAnswer(overviewPage(managed, base, { kind: 'refused', why: 'forbidden' }, 403));
     const outcome: Outcome =
       action === 'cancel' ? customerCancel(ctx, managed, sequence, form.get('reason') ?? '') : customerMove(ctx, managed, sequence, form.get('slot') ?? '');
     if (outcome.ok) {
       options.afterChange();
-      return redirect(`${base}?done=${action === 'cancel' ? 'cancelled' : 'moved'}`);
+      return seeOther(`${base}?done=${action === 'cancel' ? 'cancelled' : 'moved'}`);
     }
     // Refused: the page as it stands now (re-read: the refusal may be because it changed), with the reason.
     const now = openManaged(ctx, token) ?? managed;
@@ -160,17 +126,17 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
     const status = outcome.refusal === 'bad-input' || outcome.refusal === 'bad-reason' ? 400 : 409;
     if (outcome.refusal === 'taken' && now.mayMove) {
       const day = (form.get('slot') ?? '').slice(0, 10);
-      return answer(timesPage(now, base, day, slotsToMoveTo(ctx, now, day), notice, status));
+      return pageAnswer(timesPage(now, base, day, slotsToMoveTo(ctx, now, day), notice, status));
     }
-    if (outcome.refusal === 'bad-reason' && now.state === 'open') return answer(cancelPage(now, base, formOf(now, 'cancel', token), notice, status));
+    if (outcome.refusal === 'bad-reason' && now.state === 'open') return pageAnswer(cancelPage(now, base, formOf(now, 'cancel', token), notice, status));
     // A time refused as taken while the reason or schedule went away meanwhile: nothing to move to any more.
     const shown: Notice = outcome.refusal === 'taken' && now.state === 'open' && !now.movable ? { kind: 'refused', why: 'not-movable' } : notice;
-    return answer(overviewPage(now, base, shown, status));
+    return pageAnswer(overviewPage(now, base, shown, status));
   };
 
   const door = (event: H3Event): Promise<Response> | Response => {
     const settings = ctx.settings();
-    const notFound = () => answer(notFoundPage(settings));
+    const notFound = () => pageAnswer(notFoundPage(settings));
     const segments = event.url.pathname.split('/'); // ['', 'manage', token, action?]
     const token = segments[2] ?? '';
     const action = segments[3] ?? '';
@@ -180,7 +146,7 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
     if (method !== 'GET' && method !== 'HEAD' && !(method === 'POST' && action !== '')) return notFound();
 
     // Every link is looked up; an address that sent 20 unknown ones this minute gets 429 for its further unknown
-    // ones (src/http/link-guard.ts says why a real link from there still opens).
+    // ones (src/http/door-guard.ts says why a real link from there still opens).
     const managed = openManaged(ctx, token);
     if (!managed) {
       const throttled = guard.unknown(options.clientAddress(event));
@@ -194,7 +160,7 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
     // The notice of a change just made (Post/Redirect/Get), only where the booking shows that change.
     const shows = done === 'cancelled' ? managed.booking.status === 'cancelled' : done === 'moved' && managed.booking.sequence > 0;
     const notice: Notice | undefined = action === '' && shows ? { kind: 'done', what: done as 'cancelled' | 'moved' } : undefined;
-    return answer(show(managed, base, token, action, event, notice));
+    return pageAnswer(show(managed, base, token, action, event, notice));
   };
 
   return async (event: H3Event) => {
@@ -202,7 +168,7 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
       return await door(event);
     } catch (error) {
       options.log(`planner: ${event.req.method} ${loggedPath(event.url.pathname)} failed: ${(error as Error).message}`);
-      return answer(failedPage(ctx.settings()));
+      return pageAnswer(failedPage(ctx.settings()));
     }
   };
 }

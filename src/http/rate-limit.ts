@@ -7,7 +7,12 @@ export interface RateDecision {
   resetSeconds: number;
 }
 
-const WINDOW_MS = 60_000;
+/**
+ * Every count at the doors runs in a fixed window of this many seconds: the rate limit per token (here), the throttle
+ * of failed tokens and unknown secrets (auth-throttle.ts), and what the RateLimit-Policy field says (`w`, errors.ts).
+ */
+export const WINDOW_SECONDS = 60;
+const WINDOW_MS = WINDOW_SECONDS * 1000;
 
 /**
  * A fixed one-minute window per key (the key is the token's identity, so a new token starts fresh).

@@ -1,0 +1,30 @@
+/**
+ * How every HTML page of the customer doors is answered (the self-service page today): the same security headers on
+ * every answer, also the 404, the 429 and the redirect after a form (Post/Redirect/Get).
+ */
+import { STATUS_CODES } from 'node:http';
+import { STYLE_HASH, type Page } from '../portal/pages.ts';
+
+/** The headers of every page answer: no cache, no referrer, no script, no frame; the one style sheet by its hash. */
+export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'referrer-policy': 'no-referrer',
+  'content-security-policy': `default-src 'none'; style-src ${STYLE_HASH}; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+};
+
+/** Returns the answer of `page` with its status; `x-planner-page` lets `planner doctor` tell planner's own 404 from a proxy's. */
+export function pageAnswer(page: Page, headers: Record<string, string> = {}): Response {
+  return new Response(page.html, {
+    status: page.status,
+    statusText: STATUS_CODES[page.status],
+    headers: { ...PAGE_HEADERS, 'x-planner-page': page.status === 404 ? 'not-found' : 'page', ...headers },
+  });
+}
+
+/** Returns a 303 to `location`, the answer to a form that changed something. */
+export function seeOther(location: string): Response {
+  return new Response(null, { status: 303, statusText: STATUS_CODES[303], headers: { ...PAGE_HEADERS, location } });
+}
