@@ -6,8 +6,8 @@ import { DROPPED } from '../domain/reminders.ts';
 import { createManageToken } from '../store/manage-links.ts';
 import { LINKED_KINDS, MANAGE_MARK, manageActionAt, withManageLink } from './messages.ts';
 import { createMailer, describeFailure, smtpCodeOf, type Mailer } from './sender.ts';
-import { startPump } from '../queue/pump.ts';
-import { decideRetry, DEFAULT_RETRY, type AttemptOutcome, type RetrySettings } from '../queue/retry-policy.ts';
+import { startOutboxLoop } from '../queue/outbox-loop.ts';
+import type { AttemptOutcome, RetrySettings } from '../queue/retry-policy.ts';
 
 /** A sender holds a message this long; if it dies meanwhile, another may send it. */
 const LEASE_SECONDS = 120;
@@ -49,8 +49,9 @@ export interface OutboxWorker {
  */
 export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   const nowMs = options.nowMs ?? Date.now;
-  const retry = options.retry ?? DEFAULT_RETRY;
+  const { store } = options;
   let mailer: { url: string; mailer: Mailer } | undefined;
+  let settings: Settings & { mailUrl: string }; // read once per pass
 
   const mailerFor = (url: string): Mailer => {
     if (mailer?.url !== url) {
@@ -60,11 +61,9 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     return mailer.mailer;
   };
 
-  async function deliver(entry: DueMessage, settings: Settings & { mailUrl: string }): Promise<void> {
-    const { store } = options;
+  async function attempt(entry: DueMessage): Promise<AttemptOutcome> {
     const from = settings.mailFrom ?? settings.notifyEmail ?? '';
     const domain = addressOf(from).split('@')[1] || 'planner.invalid';
-    let outcome: AttemptOutcome;
     try {
       // What the manage line says is decided now, under the page's current rules and the booking's current start
       // (issue 24, item 3): the link with its deadline while a change is still possible, else the phone number.
@@ -78,43 +77,39 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       const message = withManageLink(entry, view, action, link);
       // A stable Message-ID per message: a receiver can drop the copy of a retry it had already taken.
       await mailerFor(settings.mailUrl).send(from, message, `<outbox-${entry.id}-${entry.retryFrom}@${domain}>`);
-      outcome = { delivered: true };
+      return { delivered: true };
     } catch (error) {
-      outcome = { delivered: false, reason: describeFailure(error), smtpCode: smtpCodeOf(error) };
-    }
-    const decision = decideRetry(outcome, entry, Math.floor(nowMs() / 1000), retry);
-    if (decision.kind === 'sent') {
-      markSent(store, entry.id, new Date(nowMs()).toISOString());
-    } else if (decision.kind === 'failed') {
-      markFailed(store, entry.id, decision.reason);
-      options.log(`planner: mail ${entry.id} (${entry.kind}) failed${decision.permanent ? ' for good' : ''}: ${decision.reason}`);
-    } else {
-      markRetry(store, entry.id, decision.reason, decision.at);
-      options.log(`planner: mail ${entry.id} (${entry.kind}) not delivered, next try in ${decision.delaySeconds} s: ${decision.reason}`);
+      return { delivered: false, reason: describeFailure(error), smtpCode: smtpCodeOf(error) };
     }
   }
 
-  const pump = startPump(
-    async () => {
-      const settings = options.settings();
-      if (!settings.mailUrl) return false; // not configured: the messages wait
-      const now = Math.floor(nowMs() / 1000);
-      const batch = dueMessages(options.store, now, 20);
-      for (const entry of batch) {
-        if (pump.stopped()) return false;
-        // A reminder that came due too late (the server was down, or its retries ran past the start) is dropped,
-        // with the reason, instead of sent; `planner mail queue` shows it.
+  const pump = startOutboxLoop<DueMessage>(
+    {
+      what: 'outbox',
+      leaseSeconds: LEASE_SECONDS,
+      beginPass() {
+        const current = options.settings();
+        if (!current.mailUrl) return false; // not configured: the messages wait
+        settings = current as Settings & { mailUrl: string };
+        return true;
+      },
+      due: (now, limit) => dueMessages(store, now, limit),
+      // A reminder that came due too late (the server was down, or its retries ran past the start) is dropped,
+      // with the reason, instead of sent; `planner mail queue` shows it.
+      settle(entry, now) {
         const late = reminderTooLate(entry, now);
-        if (late !== undefined) {
-          if (markDropped(options.store, entry.id, late, now)) options.log(`planner: reminder ${entry.id} dropped: ${late}`);
-          continue;
-        }
-        if (!claim(options.store, entry.id, now, now + LEASE_SECONDS)) continue; // another server took it
-        await deliver(entry, settings as Settings & { mailUrl: string });
-      }
-      return batch.length === 20; // more may be waiting
+        if (late === undefined) return false;
+        if (markDropped(store, entry.id, late, now)) options.log(`planner: reminder ${entry.id} dropped: ${late}`);
+        return true;
+      },
+      claim: (id, now, until) => claim(store, id, now, until),
+      attempt,
+      sent: (id, at) => markSent(store, id, at),
+      failed: (id, reason) => markFailed(store, id, reason),
+      retry: (id, reason, at) => markRetry(store, id, reason, at),
+      describe: (entry) => `mail ${entry.id} (${entry.kind})`,
     },
-    { pollMs: options.pollMs ?? 1000, log: options.log, what: 'outbox' },
+    { log: options.log, nowMs, retry: options.retry, pollMs: options.pollMs },
   );
   return {
     kick: pump.kick,

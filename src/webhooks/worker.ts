@@ -1,6 +1,7 @@
 import type { Store } from '../store/db.ts';
-import { startPump, type Pump } from '../queue/pump.ts';
-import { decideRetry, DEFAULT_RETRY, type AttemptOutcome, type RetrySettings } from '../queue/retry-policy.ts';
+import { startOutboxLoop } from '../queue/outbox-loop.ts';
+import type { Pump } from '../queue/pump.ts';
+import type { AttemptOutcome, RetrySettings } from '../queue/retry-policy.ts';
 import { claimDelivery, dueDeliveries, findWebhook, markDelivered, markDeliveryFailed, markDeliveryRetry, type Delivery } from '../store/webhooks.ts';
 import { postWebhook } from './sender.ts';
 
@@ -27,45 +28,32 @@ export interface WebhookWorkerOptions {
  */
 export function startWebhookWorker(options: WebhookWorkerOptions): Pump {
   const nowMs = options.nowMs ?? Date.now;
-  const retry = options.retry ?? DEFAULT_RETRY;
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+  const { store } = options;
 
-  async function deliver(delivery: Delivery): Promise<void> {
-    const { store } = options;
+  async function attempt(delivery: Delivery): Promise<AttemptOutcome | undefined> {
     const hook = findWebhook(store, delivery.webhookId);
-    if (!hook) return; // removed meanwhile: its deliveries went with it
-    let outcome: AttemptOutcome;
+    if (!hook) return undefined; // removed meanwhile: its deliveries went with it
     try {
       const answer = await postWebhook(hook, delivery, { timeoutMs, nowMs: nowMs() });
-      outcome = answer.status >= 200 && answer.status < 300 ? { delivered: true } : { delivered: false, reason: `HTTP ${answer.status}` };
+      return answer.status >= 200 && answer.status < 300 ? { delivered: true } : { delivered: false, reason: `HTTP ${answer.status}` };
     } catch (error) {
-      outcome = { delivered: false, reason: (error as Error).message };
-    }
-    const decision = decideRetry(outcome, delivery, Math.floor(nowMs() / 1000), retry);
-    const what = `webhook delivery ${delivery.id} (${delivery.type}) to hook ${hook.id}`;
-    if (decision.kind === 'sent') {
-      markDelivered(store, delivery.id, new Date(nowMs()).toISOString());
-    } else if (decision.kind === 'failed') {
-      markDeliveryFailed(store, delivery.id, decision.reason);
-      options.log(`planner: ${what} failed: ${decision.reason}`);
-    } else {
-      markDeliveryRetry(store, delivery.id, decision.reason, decision.at);
-      options.log(`planner: ${what} not delivered, next try in ${decision.delaySeconds} s: ${decision.reason}`);
+      return { delivered: false, reason: (error as Error).message };
     }
   }
 
-  const pump = startPump(
-    async () => {
-      const now = Math.floor(nowMs() / 1000);
-      const batch = dueDeliveries(options.store, now, 20);
-      for (const delivery of batch) {
-        if (pump.stopped()) return false;
-        if (!claimDelivery(options.store, delivery.id, now, now + LEASE_SECONDS)) continue;
-        await deliver(delivery);
-      }
-      return batch.length === 20;
+  return startOutboxLoop<Delivery>(
+    {
+      what: 'webhook queue',
+      leaseSeconds: LEASE_SECONDS,
+      due: (now, limit) => dueDeliveries(store, now, limit),
+      claim: (id, now, until) => claimDelivery(store, id, now, until),
+      attempt,
+      sent: (id, at) => markDelivered(store, id, at),
+      failed: (id, reason) => markDeliveryFailed(store, id, reason),
+      retry: (id, reason, at) => markDeliveryRetry(store, id, reason, at),
+      describe: (delivery) => `webhook delivery ${delivery.id} (${delivery.type}) to hook ${delivery.webhookId}`,
     },
-    { pollMs: options.pollMs ?? 1000, log: options.log, what: 'webhook queue' },
+    { log: options.log, nowMs, retry: options.retry, pollMs: options.pollMs },
   );
-  return pump;
 }
