@@ -6,7 +6,8 @@
  */
 import { createContext } from '../src/app/context.ts';
 import { addClosure, setHours } from '../src/app/hours.ts';
-import { initInstallation, switchApi } from '../src/app/installation.ts';
+import { switchApi } from '../src/app/api.ts';
+import { initInstallation } from '../src/app/init.ts';
 import { addReason } from '../src/app/reasons.ts';
 import { addSchedule } from '../src/app/schedules.ts';
 import { dayText, isoWeekday, SECONDS_PER_DAY } from '../src/domain/days.ts';

@@ -20,7 +20,7 @@ import { readWeeklyHours } from '../store/hours.ts';
 import { findReason, listReasons, type Reason } from '../store/reasons.ts';
 import { findSchedule, listSchedules, type Schedule } from '../store/schedules.ts';
 import { unixSeconds, type AppContext } from './context.ts';
-import { requireConfigured } from './installation.ts';
+import { requireConfigured } from './configured.ts';
 
 /** Returns the schedules customers can book. */
 export function bookableSchedules(ctx: AppContext): Schedule[] {

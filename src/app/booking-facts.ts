@@ -8,7 +8,7 @@ import type { BookingFacts } from '../mail/messages.ts';
 import type { Booking } from '../store/bookings.ts';
 import type { FormField } from '../store/fields.ts';
 import type { Actor, BookingEventFacts } from '../webhooks/events.ts';
-import type { ConfiguredSettings } from './installation.ts';
+import type { ConfiguredSettings } from './configured.ts';
 
 /**
  * The facts of the mails of `booking` as it stands: the practice from `settings`, the reason's description ('' when

@@ -7,7 +7,7 @@ import { localToUnix } from '../domain/zone.ts';
 import { findBooking, listBookings, type Booking, type BookingStatus } from '../store/bookings.ts';
 import { dayNumber, dayText } from '../domain/days.ts';
 import type { AppContext } from './context.ts';
-import { requireConfigured } from './installation.ts';
+import { requireConfigured } from './configured.ts';
 import { getSchedule } from './schedules.ts';
 
 /** What `planner bookings list` filters by (options as typed). */

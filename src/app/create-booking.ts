@@ -9,7 +9,7 @@ import { bookingMessages } from '../mail/messages.ts';
 import { emitBookingEvent } from '../webhooks/events.ts';
 import { enqueue } from '../store/outbox.ts';
 import { unixSeconds, type AppContext } from './context.ts';
-import { requireConfigured } from './installation.ts';
+import { requireConfigured } from './configured.ts';
 import { availabilityOf, findFreeSlot, scheduleAndReason } from './availability.ts';
 import { bookingFacts, eventFacts } from './booking-facts.ts';
 import { EMAIL_FIELD } from './fields.ts';

@@ -5,7 +5,8 @@ import { isTimeZone, timeZoneProblem } from '../domain/zone.ts';
 import { migrations } from '../store/migrations.ts';
 import { outboxCounts } from '../store/outbox.ts';
 import { unixSeconds, type AppContext } from './context.ts';
-import { isConfigured } from './installation.ts';
+import { isConfigured } from './configured.ts';
+import { pageRules } from './portal.ts';
 import { reminderDeadlineWarning } from './reminders.ts';
 import { looksLikeToken } from '../domain/token.ts';
 import { loadArgon2 } from './token.ts';
@@ -147,7 +148,7 @@ export async function diagnose(ctx: AppContext, options: DoctorOptions): Promise
   if (lateReminders) checks.push({ name: 'reminders', status: 'warn', detail: lateReminders });
   checks.push(
     portal
-      ? { name: 'portal', status: 'ok', detail: `on at ${portal.url}/manage/…, cancel${portal.reschedule ? ' or move' : ''} until ${portal.cancelUntilHours} h before` }
+      ? { name: 'portal', status: 'ok', detail: `on at ${portal.url}/manage/…, ${pageRules(portal)}` }
       : { name: 'portal', status: 'ok', detail: 'off: mails carry no self-service link (planner portal enable)' },
   );
 

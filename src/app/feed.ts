@@ -13,7 +13,7 @@ import { feedMadeAt, markFeedServed, openFeed, rotateFeedSecret } from '../store
 import { findSchedule } from '../store/schedules.ts';
 import { getSchedule } from './schedules.ts';
 import { unixSeconds, type AppContext } from './context.ts';
-import { requireConfigured } from './installation.ts';
+import { requireConfigured } from './configured.ts';
 import { checkPortalUrl } from './portal.ts';
 
 /** How far back the feed reaches: 30 days of past appointments. */

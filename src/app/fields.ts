@@ -5,7 +5,7 @@ import { moveTo } from '../domain/lists.ts';
 import { VALUE_MAX_LENGTH } from '../domain/submission.ts';
 import { deleteField, findField, insertField, listFields, updateField, writeFieldOrder, type FormField } from '../store/fields.ts';
 import type { AppContext } from './context.ts';
-import { requireConfigured } from './installation.ts';
+import { requireConfigured } from './configured.ts';
 import { checkWhole } from './schedules.ts';
 
 /** The field that identifies customers and receives their confirmation. */

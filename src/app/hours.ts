@@ -8,7 +8,7 @@ import { deleteClosure, findClosure, insertClosure, listClosures, type Closure }
 import { readWeeklyHours, replaceHours, type WeeklyHours } from '../store/hours.ts';
 import { listSchedules } from '../store/schedules.ts';
 import { unixSeconds, type AppContext } from './context.ts';
-import { requireConfigured } from './installation.ts';
+import { requireConfigured } from './configured.ts';
 import { getSchedule } from './schedules.ts';
 
 /** An upcoming booked appointment that its schedule's hours and closures no longer allow: the customer is not told. */

@@ -1,4 +1,4 @@
-import { isNote } from '../domain/checks.ts';
+import { isNote, NOTE_MAX_LENGTH } from '../domain/checks.ts';
 import { AppError, invalid } from '../errors.ts';
 import { changeMessages, customerChangeNotice, type BookingFacts } from '../mail/messages.ts';
 import { listFields } from '../store/fields.ts';
@@ -12,7 +12,7 @@ import { bookingFacts, eventFacts } from './booking-facts.ts';
 import { requireBooking } from './bookings.ts';
 import { inBookingTransaction } from './create-booking.ts';
 import { unixSeconds, type AppContext } from './context.ts';
-import { requireConfigured, type ConfiguredSettings } from './installation.ts';
+import { requireConfigured, type ConfiguredSettings } from './configured.ts';
 import { dropBookingReminders, scheduleReminders } from './reminders.ts';
 
 /** The facts of the mails of a change, as the booking stands now (the reason's description: none once it was removed). */
@@ -69,7 +69,7 @@ function requireSequence(found: Booking, expected: number | undefined): void {
 export function cancelBooking(ctx: AppContext, idOrReference: string, options: { reason?: string; notify: boolean } & ChangeBy): Booking {
   const settings = requireConfigured(ctx);
   const reason = options.reason?.trim() || null;
-  if (reason !== null && !isNote(reason, true)) throw invalid('--reason must be one line of at most 500 characters, without control characters or text-direction controls');
+  if (reason !== null && !isNote(reason, true)) throw invalid(`--reason must be one line of at most ${NOTE_MAX_LENGTH} characters, without control characters or text-direction controls`);
   return inBookingTransaction(ctx, 'the booking could not be cancelled', () => {
     const now = ctx.now(); // the time of the change: read under the write lock
     const at = now.toISOString();

@@ -7,7 +7,7 @@ import { formatLocal } from '../domain/dates.ts';
 import { queueMessages, requeueFailed, type QueueEntry } from '../store/outbox.ts';
 import { setMailSettings } from '../store/settings.ts';
 import { unixSeconds, type AppContext } from './context.ts';
-import { requireConfigured } from './installation.ts';
+import { requireConfigured } from './configured.ts';
 
 /**
  * Checks and stores the SMTP URL (`smtp://` or `smtps://`) and the sender address. `password` goes into the URL's

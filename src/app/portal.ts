@@ -17,7 +17,7 @@ import { bookingOfManageToken } from '../store/manage-links.ts';
 import { setPortal, type PortalSettings } from '../store/settings.ts';
 import { availableDays, availableSlots } from './availability.ts';
 import { unixSeconds, type AppContext } from './context.ts';
-import { requireConfigured, type ConfiguredSettings } from './installation.ts';
+import { requireConfigured, type ConfiguredSettings } from './configured.ts';
 import { cancelBooking, moveBooking, TooLate } from './lifecycle.ts';
 import { checkProxyList, trustProxies } from './proxies.ts';
 import { isNote, LINE_BREAK } from '../domain/checks.ts';
@@ -26,6 +26,14 @@ import { isNote, LINE_BREAK } from '../domain/checks.ts';
 export const DEFAULT_CANCEL_UNTIL_HOURS = 24;
 /** A link opens its booking until this long after the appointment's end; then it is as unknown as a wrong one. */
 export const LINK_LIFETIME_SECONDS = 30 * 86_400;
+
+/**
+ * What the page lets a customer do, as `planner status`, `planner doctor` and `planner portal` say it: "cancel or
+ * move until 24 h before" (without "or move" when moving is off).
+ */
+export function pageRules(portal: Pick<PortalSettings, 'reschedule' | 'cancelUntilHours'>): string {
+  return `cancel${portal.reschedule ? ' or move' : ''} until ${portal.cancelUntilHours} h before`;
+}
 
 function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '');
@@ -94,10 +102,17 @@ export function disablePortal(ctx: AppContext): void {
   setPortal(ctx.store, null, () => '');
 }
 
+/** What `planner portal status` tells (its `--json` too): the page's address and rules, or null ones when off. */
+export type PortalStatus =
+  | { enabled: true; url: string; cancelUntilHours: number; reschedule: boolean }
+  | { enabled: false; url: null; cancelUntilHours: null; reschedule: null };
+
 /** What `planner portal status` shows. */
-export function portalStatus(ctx: AppContext): { enabled: boolean; url: string | null; cancelUntilHours: number | null; reschedule: boolean | null } {
+export function portalStatus(ctx: AppContext): PortalStatus {
   const { portal } = requireConfigured(ctx);
-  return { enabled: portal !== null, url: portal?.url ?? null, cancelUntilHours: portal?.cancelUntilHours ?? null, reschedule: portal?.reschedule ?? null };
+  return portal
+    ? { enabled: true, url: portal.url, cancelUntilHours: portal.cancelUntilHours, reschedule: portal.reschedule }
+    : { enabled: false, url: null, cancelUntilHours: null, reschedule: null };
 }
 
 /** Where a booking stands for its customer: changes are possible only while `open`. */

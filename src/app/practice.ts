@@ -7,7 +7,8 @@ import { offsetAt, offsetTable } from '../domain/zone.ts';
 import { upcomingStarts } from '../store/bookings.ts';
 import { setPractice, type Locale, type PracticeSettings } from '../store/settings.ts';
 import { unixSeconds, type AppContext } from './context.ts';
-import { checkInitAnswer, requireConfigured } from './installation.ts';
+import { requireConfigured } from './configured.ts';
+import { checkInitAnswer } from './init.ts';
 
 export type { PracticeSettings };
 

@@ -7,7 +7,7 @@ import { checkTrustedProxies } from '../domain/proxies.ts';
 import { invalid } from '../errors.ts';
 import { setTrustedProxies } from '../store/settings.ts';
 import type { AppContext } from './context.ts';
-import { requireConfigured } from './installation.ts';
+import { requireConfigured } from './configured.ts';
 
 /** Returns the list as stored (`127.0.0.1,10.0.0.0/8`, '' for none), or throws a clear error naming `option`. */
 export function checkProxyList(text: string, option = 'the proxy list'): string {

@@ -13,7 +13,7 @@ import {
   type ReasonValues,
 } from '../store/reasons.ts';
 import { unixSeconds, type AppContext } from './context.ts';
-import { requireConfigured } from './installation.ts';
+import { requireConfigured } from './configured.ts';
 import { checkName, checkWhole, getSchedule } from './schedules.ts';
 
 function checkDescription(value: string): string {

@@ -10,7 +10,7 @@ import { reminderMessage, type BookingFacts } from '../mail/messages.ts';
 import { countScheduledReminders, dropReminders, enqueue, messagesOfBooking } from '../store/outbox.ts';
 import { setReminderOffsets } from '../store/settings.ts';
 import { unixSeconds, type AppContext } from './context.ts';
-import { requireConfigured } from './installation.ts';
+import { requireConfigured } from './configured.ts';
 
 /**
  * Writes the reminders of a booking as it now stands: one per offset whose time is after `now` (an offset whose

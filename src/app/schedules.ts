@@ -11,7 +11,7 @@ import {
   type ScheduleValues,
 } from '../store/schedules.ts';
 import { unixSeconds, type AppContext } from './context.ts';
-import { requireConfigured } from './installation.ts';
+import { requireConfigured } from './configured.ts';
 
 /** Defaults of a new schedule (documented in the README). */
 export const SCHEDULE_DEFAULTS = { daysAhead: 60, noticeMinutes: 60, stepMinutes: 15, capacity: 1 } as const;

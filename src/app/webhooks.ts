@@ -6,7 +6,7 @@ import { newWebhookSecret } from '../webhooks/sign.ts';
 import { checkWebhookUrl } from '../webhooks/url.ts';
 import { WEBHOOK_TIMEOUT_MS } from '../webhooks/worker.ts';
 import { unixSeconds, type AppContext } from './context.ts';
-import { requireConfigured } from './installation.ts';
+import { requireConfigured } from './configured.ts';
 
 /** Parses `--events a,b` (default: all three), refusing unknown names. */
 export function parseEvents(text: string | undefined): EventType[] {

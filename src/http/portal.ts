@@ -38,7 +38,7 @@ import { createDoorGuard } from './door-guard.ts';
 import { isCanonicalPath } from './handle.ts';
 import { loggedPath } from './logged-path.ts';
 
-/** Largest form body: a reason of 500 characters, percent-encoded, and the hidden fields. */
+/** Largest form body: a reason of NOTE_MAX_LENGTH (500) characters, percent-encoded, and the hidden fields. */
 const FORM_LIMIT = 8192;
 /** Days offered per page of a move. */
 const DAYS_PER_PAGE = 14;

@@ -49,6 +49,14 @@ function icsTime(unix: number): string {
 }
 
 /**
+ * The UID of a booking's event, the same in the mails' .ics and in the calendar feed: a change or a cancellation
+ * (a higher SEQUENCE) updates the event a calendar already has of it.
+ */
+export function eventUid(reference: string): string {
+  return `${reference}@planner`;
+}
+
+/**
  * Returns the calendar file: one VEVENT, UID from the booking reference, times in UTC (RFC 5545).
  * `stamp` is when it was made (DTSTAMP); the organizer is the practice, the attendee the customer. A change keeps
  * the UID and raises `sequence` (RFC 5546 §2.1.4), so calendars update or (METHOD:CANCEL) remove the same event.
@@ -61,7 +69,7 @@ export function bookingIcs(facts: BookingFacts, stamp: number, sequence = 0, met
     'CALSCALE:GREGORIAN',
     `METHOD:${method}`,
     'BEGIN:VEVENT',
-    `UID:${facts.reference}@planner`,
+    `UID:${eventUid(facts.reference)}`,
     `DTSTAMP:${icsTime(stamp)}`,
     `DTSTART:${icsTime(facts.startAt)}`,
     `DTEND:${icsTime(facts.endAt)}`,
@@ -104,7 +112,7 @@ export function feedIcs(name: string, events: readonly FeedEvent[], locale: Loca
     ];
     lines.push(
       'BEGIN:VEVENT',
-      `UID:${event.reference}@planner`,
+      `UID:${eventUid(event.reference)}`,
       `DTSTAMP:${icsTime(event.changedAt)}`,
       `LAST-MODIFIED:${icsTime(event.changedAt)}`,
       `DTSTART:${icsTime(event.startAt)}`,

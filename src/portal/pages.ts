@@ -8,6 +8,7 @@ import type { FreeSlot } from '../domain/availability.ts';
 import { escapeHtml } from '../mail/messages.ts';
 import { localWhen } from '../mail/translations.ts';
 import { formatLocal } from '../domain/dates.ts';
+import { NOTE_MAX_LENGTH } from '../domain/checks.ts';
 import type { Managed, Refusal } from '../app/portal.ts';
 import { PAGE_WORDS, type PageWords } from './words.ts';
 import type { Settings } from '../store/settings.ts';
@@ -209,7 +210,7 @@ export function cancelPage(managed: Managed, base: string, form: Record<string, 
     `${header(managed, words.cancelTitle)}${noticeHtml(words, notice)}${bookingCard(managed)}` +
     `<form method="post" action="${escapeHtml(base)}/cancel">${hidden(form)}` +
     `<label for="reason">${escapeHtml(words.reasonLabel)}</label>` +
-    `<textarea id="reason" name="reason" maxlength="500" rows="3"></textarea>` +
+    `<textarea id="reason" name="reason" maxlength="${NOTE_MAX_LENGTH}" rows="3"></textarea>` +
     `<p class="hint">${escapeHtml(words.reasonHint)}</p>` +
     `<button class="button danger" type="submit">${escapeHtml(words.confirmCancel)}</button></form>` +
     `<a class="button secondary" href="${escapeHtml(base)}">${escapeHtml(words.keep)}</a>`;

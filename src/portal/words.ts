@@ -1,9 +1,11 @@
 /** The self-service page's words in each locale (store/settings.ts Locale); the same keys in each. Pure. */
+import { NOTE_MAX_LENGTH } from '../domain/checks.ts';
+import { WORDS } from '../mail/translations.ts';
 
 export const PAGE_WORDS = {
   en: {
     lang: 'en',
-    dateLocale: 'en-GB',
+    dateLocale: WORDS.en.dateLocale, // dates are written as in the mails (mail/translations.ts)
     title: 'Your appointment',
     name: 'Name',
     what: 'Appointment',
@@ -32,7 +34,7 @@ export const PAGE_WORDS = {
     doneMoved: 'Your appointment has been moved. The new time is shown below; a confirmation is on its way to you by e-mail.',
     cancelTitle: 'Cancel this appointment?',
     reasonLabel: 'Reason (optional)',
-    reasonHint: 'A few words, at most 500 characters. The practice sees it.',
+    reasonHint: `A few words, at most ${NOTE_MAX_LENGTH} characters. The practice sees it.`,
     confirmCancel: 'Yes, cancel the appointment',
     keep: 'No, keep it',
     back: 'Back to the appointment',
@@ -61,7 +63,7 @@ export const PAGE_WORDS = {
       taken: 'Sorry, that time was taken a moment ago by someone else. Nothing was changed; please choose another time.',
       'no-reschedule': 'This practice does not offer changing the time here. You can cancel, or contact the practice.',
       'not-movable': 'This appointment can no longer be moved here. You can still cancel it, or contact the practice.',
-      'bad-reason': 'The reason could not be taken: please write at most 500 characters of plain text, or leave it empty.',
+      'bad-reason': `The reason could not be taken: please write at most ${NOTE_MAX_LENGTH} characters of plain text, or leave it empty.`,
       'bad-input': 'That did not work: please check what you entered and try again.',
       forbidden: 'This form could not be accepted. Please open the link from your e-mail again and try once more.',
     },
@@ -74,7 +76,7 @@ export const PAGE_WORDS = {
   },
   de: {
     lang: 'de',
-    dateLocale: 'de-DE',
+    dateLocale: WORDS.de.dateLocale,
     title: 'Ihr Termin',
     name: 'Name',
     what: 'Termin',
@@ -103,7 +105,7 @@ export const PAGE_WORDS = {
     doneMoved: 'Ihr Termin wurde verlegt. Die neue Zeit steht unten; eine Bestätigung ist per E-Mail unterwegs.',
     cancelTitle: 'Diesen Termin absagen?',
     reasonLabel: 'Grund (freiwillig)',
-    reasonHint: 'Ein paar Worte, höchstens 500 Zeichen. Die Praxis sieht ihn.',
+    reasonHint: `Ein paar Worte, höchstens ${NOTE_MAX_LENGTH} Zeichen. Die Praxis sieht ihn.`,
     confirmCancel: 'Ja, Termin absagen',
     keep: 'Nein, Termin behalten',
     back: 'Zurück zum Termin',
@@ -132,7 +134,7 @@ export const PAGE_WORDS = {
       taken: 'Diese Zeit wurde gerade eben von jemand anderem gebucht. Es wurde nichts geändert; bitte wählen Sie eine andere Zeit.',
       'no-reschedule': 'Diese Praxis bietet das Verlegen hier nicht an. Sie können absagen oder sich an die Praxis wenden.',
       'not-movable': 'Dieser Termin kann hier nicht mehr verlegt werden. Sie können ihn weiterhin absagen oder sich an die Praxis wenden.',
-      'bad-reason': 'Der Grund konnte nicht übernommen werden: Bitte schreiben Sie höchstens 500 Zeichen einfachen Text, oder lassen Sie das Feld leer.',
+      'bad-reason': `Der Grund konnte nicht übernommen werden: Bitte schreiben Sie höchstens ${NOTE_MAX_LENGTH} Zeichen einfachen Text, oder lassen Sie das Feld leer.`,
       'bad-input': 'Das hat nicht geklappt: Bitte prüfen Sie Ihre Eingabe und versuchen Sie es noch einmal.',
       forbidden: 'Dieses Formular konnte nicht angenommen werden. Bitte öffnen Sie den Link aus Ihrer E-Mail erneut und versuchen Sie es noch einmal.',
     },

@@ -15,7 +15,7 @@ export const migrations: readonly string[] = [
     api_enabled   INTEGER NOT NULL DEFAULT 0 CHECK (api_enabled IN (0, 1)),
     token_hash    TEXT,
     token_created_at TEXT,
-    rate_limit    INTEGER NOT NULL DEFAULT 300 CHECK (rate_limit >= 1),
+    rate_limit    INTEGER NOT NULL DEFAULT 300 CHECK (rate_limit >= 1), -- DEFAULT_RATE_LIMIT (app/api.ts)
     mail_url      TEXT,
     mail_from     TEXT
   ) STRICT;
@@ -24,9 +24,9 @@ export const migrations: readonly string[] = [
   CREATE TABLE schedules (
     id             INTEGER PRIMARY KEY,
     name           TEXT NOT NULL,
-    days_ahead     INTEGER NOT NULL CHECK (days_ahead BETWEEN 0 AND 730),
-    notice_minutes INTEGER NOT NULL CHECK (notice_minutes BETWEEN 0 AND 525600),
-    step_minutes   INTEGER NOT NULL CHECK (step_minutes BETWEEN 1 AND 1440),
+    days_ahead     INTEGER NOT NULL CHECK (days_ahead BETWEEN 0 AND 730), -- DAYS_AHEAD_MAX (domain/checks.ts)
+    notice_minutes INTEGER NOT NULL CHECK (notice_minutes BETWEEN 0 AND 525600), -- NOTICE_MAX_MINUTES
+    step_minutes   INTEGER NOT NULL CHECK (step_minutes BETWEEN 1 AND 1440), -- STEP_MIN_MINUTES, STEP_MAX_MINUTES
     capacity       INTEGER NOT NULL CHECK (capacity BETWEEN 1 AND 1000),
     created_at     TEXT NOT NULL,
     removed_at     TEXT

@@ -5,7 +5,7 @@ import { createContext, type AppContext } from '../../src/app/context.ts';
 import { createBooking } from '../../src/app/create-booking.ts';
 import { createDaysCache, DAYS_CACHE_ENTRIES } from '../../src/app/days-cache.ts';
 import { addClosure, setHours } from '../../src/app/hours.ts';
-import { initInstallation } from '../../src/app/installation.ts';
+import { initInstallation } from '../../src/app/init.ts';
 import { cancelBooking, moveBooking } from '../../src/app/lifecycle.ts';
 import { addReason, changeReason } from '../../src/app/reasons.ts';
 import { addSchedule } from '../../src/app/schedules.ts';

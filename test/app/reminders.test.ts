@@ -4,7 +4,7 @@ import { createContext, type AppContext } from '../../src/app/context.ts';
 import { createBooking } from '../../src/app/create-booking.ts';
 import { changeField } from '../../src/app/fields.ts';
 import { setHours } from '../../src/app/hours.ts';
-import { initInstallation } from '../../src/app/installation.ts';
+import { initInstallation } from '../../src/app/init.ts';
 import { cancelBooking, moveBooking } from '../../src/app/lifecycle.ts';
 import { addReason } from '../../src/app/reasons.ts';
 import { setReminders, showReminders } from '../../src/app/reminders.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../../src/app/context.ts';
-import { initInstallation, switchApi } from '../../src/app/installation.ts';
+import { switchApi } from '../../src/app/api.ts';
+import { initInstallation } from '../../src/app/init.ts';
 import { openContext, openRuntime, readRuntimeSettings } from '../../src/app/runtime.ts';
 import { tempDb } from '../helpers.ts';
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createContext, type AppContext } from '../../src/app/context.ts';
 import { createBooking } from '../../src/app/create-booking.ts';
 import { addClosure, setHours } from '../../src/app/hours.ts';
-import { initInstallation } from '../../src/app/installation.ts';
+import { initInstallation } from '../../src/app/init.ts';
 import { cancelBooking } from '../../src/app/lifecycle.ts';
 import { addReason } from '../../src/app/reasons.ts';
 import { addSchedule, removeSchedule } from '../../src/app/schedules.ts';

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../src/app/context.ts';
 import { createBooking } from '../../src/app/create-booking.ts';
 import { setHours } from '../../src/app/hours.ts';
-import { initInstallation } from '../../src/app/installation.ts';
+import { initInstallation } from '../../src/app/init.ts';
 import { enablePortal } from '../../src/app/portal.ts';
 import { addReason } from '../../src/app/reasons.ts';
 import { startRuntime } from '../../src/app/runtime.ts';

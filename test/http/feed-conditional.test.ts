@@ -8,7 +8,7 @@ import { createContext } from '../../src/app/context.ts';
 import { createBooking } from '../../src/app/create-booking.ts';
 import { makeFeedUrl } from '../../src/app/feed.ts';
 import { setHours } from '../../src/app/hours.ts';
-import { initInstallation } from '../../src/app/installation.ts';
+import { initInstallation } from '../../src/app/init.ts';
 import { addReason, changeReason } from '../../src/app/reasons.ts';
 import { startRuntime } from '../../src/app/runtime.ts';
 import { addSchedule, changeSchedule } from '../../src/app/schedules.ts';

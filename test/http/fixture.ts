@@ -1,7 +1,8 @@
 import { createContext, type AppContext } from '../../src/app/context.ts';
 import { addField } from '../../src/app/fields.ts';
 import { addClosure, setHours } from '../../src/app/hours.ts';
-import { initInstallation, switchApi } from '../../src/app/installation.ts';
+import { switchApi } from '../../src/app/api.ts';
+import { initInstallation } from '../../src/app/init.ts';
 import { addReason } from '../../src/app/reasons.ts';
 import { startRuntime } from '../../src/app/runtime.ts';
 import { addSchedule } from '../../src/app/schedules.ts';

@@ -2,7 +2,7 @@ import type { StatementSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { generate } from '../../bench/generate.ts';
 import { createContext } from '../../src/app/context.ts';
-import { changeRateLimit } from '../../src/app/installation.ts';
+import { changeRateLimit } from '../../src/app/api.ts';
 import { startRuntime } from '../../src/app/runtime.ts';
 import { changeSchedule } from '../../src/app/schedules.ts';
 import { rotateToken } from '../../src/app/token.ts';

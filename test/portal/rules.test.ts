@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../../src/app/context.ts';
 import { createBooking } from '../../src/app/create-booking.ts';
-import { initInstallation } from '../../src/app/installation.ts';
+import { initInstallation } from '../../src/app/init.ts';
 import { setHours } from '../../src/app/hours.ts';
 import { addSchedule } from '../../src/app/schedules.ts';
 import { cancelBooking } from '../../src/app/lifecycle.ts';

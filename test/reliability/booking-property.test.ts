@@ -4,7 +4,7 @@ import { availableDays, availableSlots } from '../../src/app/availability.ts';
 import { createContext } from '../../src/app/context.ts';
 import { createBooking } from '../../src/app/create-booking.ts';
 import { setHours } from '../../src/app/hours.ts';
-import { initInstallation } from '../../src/app/installation.ts';
+import { initInstallation } from '../../src/app/init.ts';
 import { addReason } from '../../src/app/reasons.ts';
 import { addSchedule } from '../../src/app/schedules.ts';
 import { AppError } from '../../src/errors.ts';

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { changeRateLimit, getStatus, switchApi } from '../../app/installation.ts';
+import { changeRateLimit, DEFAULT_RATE_LIMIT, switchApi } from '../../app/api.ts';
+import { getStatus } from '../../app/status.ts';
 import { print, printJson, readContext, whole, withContext } from '../shared.ts';
 
 export function registerApi(program: Command): void {
@@ -32,7 +33,7 @@ export function registerApi(program: Command): void {
     });
   api
     .command('limit')
-    .description('set the rate limit in requests per minute per token (default 300)')
+    .description(`set the rate limit in requests per minute per token (default ${DEFAULT_RATE_LIMIT})`)
     .argument('<requests-per-minute>')
     .action(async (perMinute: string, _options: unknown, command: Command) => {
       const value = whole(perMinute, 'requests-per-minute');

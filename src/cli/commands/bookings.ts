@@ -4,7 +4,7 @@ import { cancelBooking, moveBooking } from '../../app/lifecycle.ts';
 import { bookingReminders } from '../../app/reminders.ts';
 import { bookingHistory, localOfStored, type BookingHistory } from '../../app/booking-history.ts';
 import { invalid } from '../../errors.ts';
-import { requireConfigured } from '../../app/installation.ts';
+import { requireConfigured } from '../../app/configured.ts';
 import { utcText } from '../../domain/days.ts';
 import { formatLocal, isSlotText } from '../../domain/dates.ts';
 import { bookingJson, id, print, printJson, printTable, readContext, withContext } from '../shared.ts';

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { availableDays, availableSlots } from '../../app/availability.ts';
 import type { AppContext } from '../../app/context.ts';
 import { createDemo } from '../../app/demo.ts';
-import { isConfigured } from '../../app/installation.ts';
+import { isConfigured } from '../../app/configured.ts';
 import { AppError } from '../../errors.ts';
 import { print, whole, withContext } from '../shared.ts';
 import { serve, type ServeOptions } from './serve.ts';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { hoursOf, setHours } from '../../app/hours.ts';
-import { requireConfigured } from '../../app/installation.ts';
+import { requireConfigured } from '../../app/configured.ts';
 import { formatRange, WEEKDAYS } from '../../domain/hours.ts';
 import type { WeeklyHours } from '../../store/hours.ts';
 import { id, print, printJson, readContext, withContext } from '../shared.ts';

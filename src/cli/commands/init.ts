@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { checkInitAnswer, initInstallation, refuseInitialised, type InitAnswers } from '../../app/installation.ts';
+import { checkInitAnswer, initInstallation, refuseInitialised, type InitAnswers } from '../../app/init.ts';
 import { AppError, invalid } from '../../errors.ts';
 import { interactive, print, withContext } from '../shared.ts';
 import { contactOptions, FLAGS, givenSettings, type PracticeOptions } from './practice.ts';

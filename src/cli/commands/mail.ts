@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { mailQueue, mailSettings, retryMail, sendTestMail, setMail, userWithoutPassword, type MailQueueEntry } from '../../app/mail.ts';
-import { requireConfigured } from '../../app/installation.ts';
+import { requireConfigured } from '../../app/configured.ts';
 import { id, interactive, print, printJson, printTable, readContext, withContext } from '../shared.ts';
 
 /** How many scheduled reminders the table shows (the next ones); --json lists all. */

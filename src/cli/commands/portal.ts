@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { checkCancelUntil, disablePortal, enablePortal, portalStatus } from '../../app/portal.ts';
+import { checkCancelUntil, disablePortal, enablePortal, pageRules, portalStatus } from '../../app/portal.ts';
 import { reminderDeadlineWarning } from '../../app/reminders.ts';
 import { visible } from '../terminal.ts';
 import { invalid } from '../../errors.ts';
@@ -10,6 +10,11 @@ function onOff(text: string): boolean {
   if (text === 'on') return true;
   if (text === 'off') return false;
   throw invalid(`--reschedule must be on or off (got "${text}")`);
+}
+
+/** The line that says the page is on, where, and what customers may do there. */
+function enabledLine(portal: { url: string; reschedule: boolean; cancelUntilHours: number }): string {
+  return `Self-service page enabled at ${portal.url}/manage/…: customers may ${pageRules(portal)} the start.`;
 }
 
 export function registerPortal(program: Command): void {
@@ -35,7 +40,7 @@ export function registerPortal(program: Command): void {
         warning: reminderDeadlineWarning(ctx),
       }));
       print(
-        `Self-service page enabled at ${enabled.url}/manage/…: customers may cancel${enabled.reschedule ? ' or move' : ''} until ${enabled.cancelUntilHours} h before the start.`,
+        enabledLine(enabled),
         ...(enabled.trustedProxies ? [proxyLine(enabled.trustedProxies)] : []),
         'Mails sent from now on carry the link. Route /manage/ to planner in the reverse proxy (README: "Reverse proxy"), then check with planner doctor --url.',
       );
@@ -58,7 +63,7 @@ export function registerPortal(program: Command): void {
       else if (!status.enabled) print('Self-service page disabled (planner portal enable --url <public-url> turns it on).');
       else
         print(
-          `Self-service page enabled at ${status.url}/manage/…: customers may cancel${status.reschedule ? ' or move' : ''} until ${status.cancelUntilHours} h before the start.`,
+          enabledLine(status),
         );
     });
 }

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { visible } from '../terminal.ts';
 import { invalid } from '../../errors.ts';
 import { loadArgon2 } from '../../app/token.ts';
-import { isConfigured } from '../../app/installation.ts';
+import { isConfigured } from '../../app/configured.ts';
 import { openRuntime } from '../../app/runtime.ts';
 import type { AccessEntry } from '../../http/app.ts';
 import { dbPath, print, whole } from '../shared.ts';

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
-import { getStatus, type Status } from '../../app/installation.ts';
+import { getStatus, type Status } from '../../app/status.ts';
+import { pageRules } from '../../app/portal.ts';
 import { formatLocal } from '../../domain/dates.ts';
 import { AppError } from '../../errors.ts';
 import { formatOffsets } from '../../domain/reminders.ts';
@@ -71,7 +72,7 @@ export function registerStatus(program: Command): void {
           `api          ${api.enabled ? 'enabled' : 'disabled'} · token ${api.tokenPresent ? `present (created ${api.tokenCreatedAt})` : 'none (planner token new)'} · limit ${api.rateLimitPerMinute}/min`,
           `mail         ${mailLine(status.mail, status.timeZone)}`,
           `reminders    ${status.reminderOffsets.length ? `${formatOffsets(status.reminderOffsets)} before each appointment` : 'off (planner reminders set)'}`,
-          `page         ${status.portal ? `on at ${status.portal.url}/manage/… · cancel${status.portal.reschedule ? ' or move' : ''} until ${status.portal.cancelUntilHours} h before` : 'off (planner portal enable)'}`,
+          `page         ${status.portal ? `on at ${status.portal.url}/manage/… · ${pageRules(status.portal)}` : 'off (planner portal enable)'}`,
           `proxies      ${status.trustedProxies.length ? `${status.trustedProxies.join(', ')} trusted for X-Forwarded-For` : 'none trusted: X-Forwarded-For is ignored (planner proxy set)'}`,
           ...webhookLines(status.webhooks),
           `data         ${counts.schedules} schedule(s), ${counts.reasons} reason(s), ${counts.fields} form field(s), ${counts.customers} customer(s), ${counts.bookings} booking(s) (${counts.upcoming} upcoming)`,

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { addWebhook, deliveries, removeWebhook, retryDelivery, testWebhook, webhooks } from '../../app/webhooks.ts';
-import { requireConfigured } from '../../app/installation.ts';
+import { requireConfigured } from '../../app/configured.ts';
 import { formatLocal } from '../../domain/dates.ts';
 import { id, print, printJson, printTable, readContext, withContext } from '../shared.ts';
 

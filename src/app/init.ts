@@ -1,23 +1,18 @@
+/**
+ * `planner init`: what its answers may be (shared by its flags, its prompts and `planner practice set`), the defaults
+ * of a new installation, and the one transaction that completes it.
+ */
 import { AppError, invalid } from '../errors.ts';
 import { isEmail, isPhone, nameMessage, nameProblem } from '../domain/checks.ts';
 import { DEFAULT_FIELDS, DEFAULT_LABELS } from '../domain/form.ts';
 import { timeZoneProblem } from '../domain/zone.ts';
-import { webhookHealth } from '../store/webhooks.ts';
-import { markConfigured, setApiEnabled, setRateLimit, type Locale, type PortalSettings, type Settings } from '../store/settings.ts';
+import { markConfigured, type Locale } from '../store/settings.ts';
 import { insertField } from '../store/fields.ts';
-import { countRows, type Counts } from '../store/stats.ts';
-import { outboxCounts, type OutboxCounts } from '../store/outbox.ts';
-import { unixSeconds, type AppContext } from './context.ts';
+import type { AppContext } from './context.ts';
+import { isConfigured, requireConfigured, type ConfiguredSettings } from './configured.ts';
 
+/** The languages of the mails, the page and the form's default labels. */
 export const LOCALES: readonly Locale[] = ['en', 'de'];
-
-/** The settings of a configured installation: the fields `init` fills are present. */
-export type ConfiguredSettings = Settings & { practiceName: string; timeZone: string; notifyEmail: string; configuredAt: string };
-
-/** Returns true when `planner init` has completed. */
-export function isConfigured(settings: Settings): settings is ConfiguredSettings {
-  return settings.configuredAt !== null;
-}
 
 /** Throws `conflict` when `planner init` has completed already: init asks this before its questions, and again in its transaction. */
 export function refuseInitialised(ctx: AppContext): void {
@@ -26,15 +21,6 @@ export function refuseInitialised(ctx: AppContext): void {
 
 function alreadyInitialised(ctx: AppContext): AppError {
   return new AppError('conflict', `this installation is already initialised (${ctx.store.file}); nothing was changed`);
-}
-
-/** Returns the settings, or throws `not_configured` with the fix when `init` has not run. */
-export function requireConfigured(ctx: AppContext): ConfiguredSettings {
-  const settings = ctx.settings();
-  if (!isConfigured(settings)) {
-    throw new AppError('not_configured', 'planner is not set up yet: run `planner init` first');
-  }
-  return settings;
 }
 
 export interface InitAnswers {
@@ -126,72 +112,3 @@ export function initInstallation(ctx: AppContext, answers: InitAnswers): Configu
   return requireConfigured(ctx);
 }
 
-/** What `planner status` shows. Never contains the token. */
-export interface Status {
-  database: string;
-  schemaVersion: number;
-  configured: boolean;
-  practiceName: string | null;
-  timeZone: string | null;
-  locale: Locale;
-  notifyEmail: string | null;
-  /** Where customers find and reach the practice ('' when not given). */
-  address: string;
-  phone: string;
-  website: string;
-  api: { enabled: boolean; tokenPresent: boolean; tokenCreatedAt: string | null; rateLimitPerMinute: number };
-  /** The outbox: waiting, scheduled reminders, failed, and waiting after a failed attempt (since, last error). */
-  mail: { configured: boolean; from: string | null } & OutboxCounts;
-  /** The customers' self-service page (null while off) and the reminder offsets in minutes. */
-  portal: PortalSettings | null;
-  reminderOffsets: number[];
-  /** The reverse proxies whose X-Forwarded-For is believed (`planner proxy set`); empty: none. */
-  trustedProxies: string[];
-  /** Every hook, with deliveries waiting (and how many of those are being retried) or failed: a failing hook shows here. */
-  webhooks: { id: number; url: string; waiting: number; retrying: number; failed: number; lastError: string | null }[];
-  counts: Counts;
-}
-
-/** Returns the installation's state at a glance. */
-export function getStatus(ctx: AppContext): Status {
-  const settings = ctx.settings();
-  return {
-    database: ctx.store.file,
-    schemaVersion: ctx.store.schemaVersion(),
-    configured: isConfigured(settings),
-    practiceName: settings.practiceName,
-    timeZone: settings.timeZone,
-    locale: settings.locale,
-    notifyEmail: settings.notifyEmail,
-    address: settings.address,
-    phone: settings.phone,
-    website: settings.website,
-    api: {
-      enabled: settings.apiEnabled,
-      tokenPresent: settings.tokenHash !== null,
-      tokenCreatedAt: settings.tokenCreatedAt,
-      rateLimitPerMinute: settings.rateLimit,
-    },
-    mail: { configured: settings.mailUrl !== null, from: settings.mailFrom, ...outboxCounts(ctx.store, unixSeconds(ctx.now())) },
-    portal: settings.portal,
-    reminderOffsets: settings.reminderOffsets,
-    trustedProxies: settings.trustedProxies === '' ? [] : settings.trustedProxies.split(','),
-    webhooks: webhookHealth(ctx.store).map(({ webhookId, ...health }) => ({ id: webhookId, ...health })),
-    counts: countRows(ctx.store, unixSeconds(ctx.now())),
-  };
-}
-
-/** Turns the API on or off; a running server sees it at its next request. */
-export function switchApi(ctx: AppContext, enabled: boolean): void {
-  requireConfigured(ctx);
-  setApiEnabled(ctx.store, enabled);
-}
-
-/** Sets the rate limit in requests per minute per token (1 … 1,000,000,000: the benchmark needs high values). */
-export function changeRateLimit(ctx: AppContext, perMinute: number): void {
-  requireConfigured(ctx);
-  if (!Number.isInteger(perMinute) || perMinute < 1 || perMinute > 1_000_000_000) {
-    throw invalid(`requests-per-minute must be a whole number from 1 to 1000000000 (got ${perMinute})`);
-  }
-  setRateLimit(ctx.store, perMinute);
-}

@@ -1,0 +1,67 @@
+/**
+ * What `planner status` prints, read in one place: the settings, the outbox's and the webhooks' health, and the
+ * counts of what the installation holds. `planner api status` shows its `api` part; the words are
+ * src/cli/commands/status.ts's.
+ */
+import type { Locale, PortalSettings } from '../store/settings.ts';
+import { webhookHealth } from '../store/webhooks.ts';
+import { countRows, type Counts } from '../store/stats.ts';
+import { outboxCounts, type OutboxCounts } from '../store/outbox.ts';
+import { unixSeconds, type AppContext } from './context.ts';
+import { isConfigured } from './configured.ts';
+
+/** What `planner status` shows. Never contains the token. */
+export interface Status {
+  database: string;
+  schemaVersion: number;
+  configured: boolean;
+  practiceName: string | null;
+  timeZone: string | null;
+  locale: Locale;
+  notifyEmail: string | null;
+  /** Where customers find and reach the practice ('' when not given). */
+  address: string;
+  phone: string;
+  website: string;
+  api: { enabled: boolean; tokenPresent: boolean; tokenCreatedAt: string | null; rateLimitPerMinute: number };
+  /** The outbox: waiting, scheduled reminders, failed, and waiting after a failed attempt (since, last error). */
+  mail: { configured: boolean; from: string | null } & OutboxCounts;
+  /** The customers' self-service page (null while off) and the reminder offsets in minutes. */
+  portal: PortalSettings | null;
+  reminderOffsets: number[];
+  /** The reverse proxies whose X-Forwarded-For is believed (`planner proxy set`); empty: none. */
+  trustedProxies: string[];
+  /** Every hook, with deliveries waiting (and how many of those are being retried) or failed: a failing hook shows here. */
+  webhooks: { id: number; url: string; waiting: number; retrying: number; failed: number; lastError: string | null }[];
+  counts: Counts;
+}
+
+/** Returns the installation's state at a glance. */
+export function getStatus(ctx: AppContext): Status {
+  const settings = ctx.settings();
+  return {
+    database: ctx.store.file,
+    schemaVersion: ctx.store.schemaVersion(),
+    configured: isConfigured(settings),
+    practiceName: settings.practiceName,
+    timeZone: settings.timeZone,
+    locale: settings.locale,
+    notifyEmail: settings.notifyEmail,
+    address: settings.address,
+    phone: settings.phone,
+    website: settings.website,
+    api: {
+      enabled: settings.apiEnabled,
+      tokenPresent: settings.tokenHash !== null,
+      tokenCreatedAt: settings.tokenCreatedAt,
+      rateLimitPerMinute: settings.rateLimit,
+    },
+    mail: { configured: settings.mailUrl !== null, from: settings.mailFrom, ...outboxCounts(ctx.store, unixSeconds(ctx.now())) },
+    portal: settings.portal,
+    reminderOffsets: settings.reminderOffsets,
+    trustedProxies: settings.trustedProxies === '' ? [] : settings.trustedProxies.split(','),
+    webhooks: webhookHealth(ctx.store).map(({ webhookId, ...health }) => ({ id: webhookId, ...health })),
+    counts: countRows(ctx.store, unixSeconds(ctx.now())),
+  };
+}
+
