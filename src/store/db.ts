@@ -234,7 +234,10 @@ function canWrite(file: string): boolean {
   }
 }
 
-/** Applies the migrations the file lacks, each in its own immediate transaction. */
+/**
+ * Applies the migrations the file lacks, all in one immediate transaction: an upgrade completes, or leaves the file
+ * as it was, at a version the program that wrote it can still open (a failed upgrade is never half done).
+ */
 function migrate(store: Store): void {
   const latest = migrations.length;
   if (store.schemaVersion() === latest) return;

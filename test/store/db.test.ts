@@ -41,6 +41,25 @@ describe('openStore', () => {
     expect(() => openStore(file)).toThrow(/newer than this planner understands/);
   });
 
+  it('an upgrade that fails part-way leaves the file as it was: the migrations the file lacks run in one transaction', () => {
+    const file = tempDb();
+    const raw = new DatabaseSync(file);
+    for (const migration of migrations.slice(0, 2)) raw.exec(migration);
+    // A table that migration 6 creates, there already: migrations 3 to 5 succeed, then 6 fails.
+    raw.exec('PRAGMA user_version = 2; CREATE TABLE booking_changes (id INTEGER PRIMARY KEY);');
+    raw.close();
+    expect(() => openStore(file)).toThrow(/booking_changes already exists/);
+    const after = new DatabaseSync(file, { readOnly: true });
+    try {
+      expect(after.prepare('PRAGMA user_version').get()).toEqual({ user_version: 2 });
+      // Migration 3's column and migration 5's table are gone with the rest.
+      expect((after.prepare('PRAGMA table_info(bookings)').all() as { name: string }[]).map((column) => column.name)).not.toContain('sequence');
+      expect(after.prepare("SELECT name FROM sqlite_schema WHERE name = 'feeds'").all()).toEqual([]);
+    } finally {
+      after.close();
+    }
+  });
+
   it('migration 3 keeps the bookings and messages of a version 2 file (booked, sequence 0)', () => {
     const file = tempDb();
     const raw = new DatabaseSync(file);
