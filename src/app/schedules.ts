@@ -1,5 +1,5 @@
 import { AppError, invalid, notFound } from '../errors.ts';
-import { DAYS_AHEAD_MAX, nameMessage, nameProblem, NOTICE_MAX_MINUTES, STEP_MAX_MINUTES, STEP_MIN_MINUTES } from '../domain/checks.ts';
+import { CAPACITY_MAX, DAYS_AHEAD_MAX, nameMessage, nameProblem, NOTICE_MAX_MINUTES, STEP_MAX_MINUTES, STEP_MIN_MINUTES } from '../domain/checks.ts';
 import { countFutureBookings } from '../store/bookings.ts';
 import {
   findSchedule,
@@ -37,7 +37,7 @@ function checkValues(values: ScheduleValues): ScheduleValues {
     daysAhead: checkWhole(values.daysAhead, '--days-ahead', 0, DAYS_AHEAD_MAX),
     noticeMinutes: checkWhole(values.noticeMinutes, '--notice', 0, NOTICE_MAX_MINUTES),
     stepMinutes: checkWhole(values.stepMinutes, '--step', STEP_MIN_MINUTES, STEP_MAX_MINUTES),
-    capacity: checkWhole(values.capacity, '--capacity', 1, 1000),
+    capacity: checkWhole(values.capacity, '--capacity', 1, CAPACITY_MAX),
   };
 }
 

@@ -64,6 +64,8 @@ export const STEP_MIN_MINUTES = 1;
 export const STEP_MAX_MINUTES = 1440;
 /** Longest minimum notice of a schedule, in minutes (365 days). */
 export const NOTICE_MAX_MINUTES = 525_600;
+/** Most bookings that may overlap in a schedule. */
+export const CAPACITY_MAX = 1000;
 
 /** Longest free-text note: a closure's note, a cancellation's reason. */
 export const NOTE_MAX_LENGTH = 500;

@@ -27,7 +27,7 @@ export const migrations: readonly string[] = [
     days_ahead     INTEGER NOT NULL CHECK (days_ahead BETWEEN 0 AND 730), -- DAYS_AHEAD_MAX (domain/checks.ts)
     notice_minutes INTEGER NOT NULL CHECK (notice_minutes BETWEEN 0 AND 525600), -- NOTICE_MAX_MINUTES
     step_minutes   INTEGER NOT NULL CHECK (step_minutes BETWEEN 1 AND 1440), -- STEP_MIN_MINUTES, STEP_MAX_MINUTES
-    capacity       INTEGER NOT NULL CHECK (capacity BETWEEN 1 AND 1000),
+    capacity       INTEGER NOT NULL CHECK (capacity BETWEEN 1 AND 1000), -- CAPACITY_MAX
     created_at     TEXT NOT NULL,
     removed_at     TEXT
   ) STRICT;
@@ -37,7 +37,7 @@ export const migrations: readonly string[] = [
     schedule_id      INTEGER NOT NULL REFERENCES schedules (id),
     name             TEXT NOT NULL,
     description      TEXT NOT NULL DEFAULT '',
-    duration_minutes INTEGER NOT NULL CHECK (duration_minutes BETWEEN 1 AND 1440),
+    duration_minutes INTEGER NOT NULL CHECK (duration_minutes BETWEEN 1 AND 1440), -- DURATION_MAX_MINUTES
     position         INTEGER NOT NULL,
     removed_at       TEXT
   ) STRICT;
