@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { appointmentEnd, buffersOf } from '../domain/blocking.ts';
 import { checkSubmission, type SubmissionValue } from '../domain/submission.ts';
 import { asAppError, invalid } from '../errors.ts';
 import { findBooking, insertBooking, type BookingSource } from '../store/bookings.ts';
@@ -80,7 +81,7 @@ export function createBooking(ctx: AppContext, order: BookingOrder, source: Book
     const slot = findFreeSlot(ctx, input, order, order.slot);
     // The record groups bookings by address; the booking keeps what was submitted (store/customers.ts).
     const customerId = (email === null ? undefined : findCustomerIdByEmail(ctx.store, email)) ?? insertCustomer(ctx.store, email, at);
-    const endAt = slot.startAt + input.durationMinutes * 60;
+    const endAt = appointmentEnd(slot.startAt, input);
     const reference = newReference();
     const bookingId = insertBooking(ctx.store, {
       reference,
@@ -92,7 +93,7 @@ export function createBooking(ctx: AppContext, order: BookingOrder, source: Book
       submission: values,
       source,
       createdAt: at,
-      buffers: { before: reason.bufferBeforeMinutes * 60, after: reason.bufferAfterMinutes * 60 },
+      buffers: buffersOf(reason),
     });
     insertBookingEvent(ctx.store, bookingId, { at, kind: 'created', actor: source, previousStartAt: null }); // its history (bookings show)
     const settings = requireConfigured(ctx);

@@ -7,9 +7,11 @@
  * every call and never kept.
  */
 import { dayFreedom, dayWindow, lookAhead, type AvailabilityInput, type Window } from '../domain/availability.ts';
+import { startsReaching } from '../domain/blocking.ts';
 import { dayText, SECONDS_PER_DAY } from '../domain/days.ts';
 import { offsetAt, offsetTable, type OffsetTable } from '../domain/zone.ts';
-import { bookedIntervals, bookingChangesSince, lastBookingChange, type BookingChange } from '../store/bookings.ts';
+import { bookingChangesSince, lastBookingChange, type BookingChange } from '../store/booking-changes.ts';
+import { bookedTimes } from '../store/booked-times.ts';
 import { availabilityInput } from './availability.ts';
 import type { AppContext } from './context.ts';
 
@@ -60,10 +62,7 @@ export function createDaysCache(options: { maxEntries?: number } = {}): DaysCach
 
   /** Forgets the days of `entry` that a change of its schedule touched: those with a start the change's time reaches. */
   const forget = (entry: Entry, change: BookingChange) => {
-    const { input } = entry;
-    // A start s is affected when [s - before, s + duration + after) overlaps [fromAt, toAt).
-    const lo = change.fromAt - (input.durationMinutes + input.bufferAfterMinutes) * 60;
-    const hi = change.toAt + input.bufferBeforeMinutes * 60;
+    const { earliest: lo, latest: hi } = startsReaching({ from: change.fromAt, to: change.toAt }, entry.input);
     // Local day of an instant: exact within the table's range, else the widest the offsets allow.
     const known = (at: number) => at >= entry.tableFrom && at <= entry.tableTo;
     const first = Math.floor((known(lo) ? lo + offsetAt(entry.table, lo) : lo - MAX_OFFSET) / SECONDS_PER_DAY);
@@ -120,7 +119,7 @@ export function createDaysCache(options: { maxEntries?: number } = {}): DaysCach
       for (const [first, last] of runsOf(missing)) {
         const span = dayWindow(first, last, input.now);
         const wanted = (day: number) => day < settled || !entry.days.has(day);
-        const found = dayFreedom(input, span, bookedIntervals(ctx.store, scheduleId, span.from, span.to), wanted);
+        const found = dayFreedom(input, span, bookedTimes(ctx.store, scheduleId, span.from, span.to), wanted);
         computed += found.size;
         for (const [day, free] of found) {
           if (day < settled) fresh.set(day, free);

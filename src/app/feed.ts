@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { lookAhead } from '../domain/availability.ts';
 import { AppError, invalid } from '../errors.ts';
 import { feedIcs } from '../mail/calendar.ts';
-import { feedBookings } from '../store/bookings.ts';
+import { feedBookings } from '../store/feed-rows.ts';
 import { listFields } from '../store/fields.ts';
 import { submittedFields } from '../domain/submission.ts';
 import { feedMadeAt, markFeedServed, openFeed, rotateFeedSecret } from '../store/feeds.ts';

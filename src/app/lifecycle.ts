@@ -1,3 +1,4 @@
+import { appointmentEnd, buffersOf } from '../domain/blocking.ts';
 import { isNote, NOTE_MAX_LENGTH } from '../domain/checks.ts';
 import { AppError, invalid } from '../errors.ts';
 import { changeMessages, customerChangeNotice, type BookingFacts } from '../mail/messages.ts';
@@ -114,7 +115,7 @@ export function moveBooking(ctx: AppContext, idOrReference: string, slot: string
     const rules = options.force ? { ...input.rules, noticeMinutes: 0 } : input.rules;
     const free = findFreeSlot(ctx, { ...input, rules }, found, slot, found.id);
     if (free.startAt === found.startAt) throw invalid(`booking ${found.reference} is already at ${slot}`);
-    moveBookingRow(ctx.store, found.id, free.startAt, free.startAt + input.durationMinutes * 60, { before: reason.bufferBeforeMinutes * 60, after: reason.bufferAfterMinutes * 60 }, at);
+    moveBookingRow(ctx.store, found.id, free.startAt, appointmentEnd(free.startAt, input), buffersOf(reason), at);
     insertBookingEvent(ctx.store, found.id, { at, kind: 'moved', actor: options.actor ?? 'admin', previousStartAt: found.startAt });
     const moved = findBooking(ctx.store, found.id)!;
     // The reminders follow the new time: those of the old time go (with those already due), new ones are written.

@@ -2,6 +2,7 @@
  * The availability engine: which local days and slot starts of a schedule are free for a reason's duration.
  * Pure: the caller passes the clock, the zone, the opening hours, closures and the bookings of the window.
  */
+import { buffersOf } from './blocking.ts';
 import type { MinuteRange } from './hours.ts';
 import { dayNumber, dayText, isoWeekday, SECONDS_PER_DAY } from './days.ts';
 import { offsetAt, offsetTable, wallToUnix, wallToUnixCompatible, type OffsetTable } from './zone.ts';
@@ -112,8 +113,7 @@ function walkFreeSlots(
 ): void {
   const { rules, durationMinutes } = input;
   const duration = durationMinutes * 60;
-  const before = input.bufferBeforeMinutes * 60;
-  const after = input.bufferAfterMinutes * 60;
+  const { before, after } = buffersOf(input);
   const earliest = input.now + rules.noticeMinutes * 60;
   const table: OffsetTable = offsetTable(input.zone, window.firstDay * SECONDS_PER_DAY - SECONDS_PER_DAY, window.to + SECONDS_PER_DAY);
   const closed = closedDays(input.closures, window);
@@ -133,7 +133,8 @@ function walkFreeSlots(
         if (startAt + duration > rangeEnd) break; // later starts end later still
         if (startAt < rangeStart) continue;
         if (startAt < earliest) continue;
-        // Capacity counts what each booking keeps, buffers included; this one's too (they need not fit the hours).
+        // Capacity counts what each booking keeps, buffers included; this one's too (they need not fit the hours):
+        // the span `blockedSpan` (blocking.ts) gives, written out in this hot loop.
         if (overlapping(startAt - before, startAt + duration + after) >= rules.capacity) continue;
         const local = `${text} ${pad(Math.floor(minute / 60))}:${pad(minute % 60)}:00`;
         if (visit(day, { local, startAt })) {

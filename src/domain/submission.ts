@@ -92,3 +92,28 @@ export function submittedFields(fields: readonly { key: string; label: string }[
     return typeof value === 'string' || typeof value === 'boolean' ? [{ label: field.label, value }] : [];
   });
 }
+
+/** Returns the submitted value of `key` when it is text (a field made a checkbox holds true or false), else ''. */
+function submittedText(submission: Record<string, unknown>, key: string): string {
+  const value = submission[key];
+  return typeof value === 'string' ? value : '';
+}
+
+/**
+ * The customer as submitted with one booking: every appointment shows what was given for it (issue 23), never the
+ * details of whoever first booked with the same e-mail address (families share one). The customer record only
+ * groups bookings by address (src/store/customers.ts). Read by the admin's view (store/bookings.ts) and the feed
+ * (store/feed-rows.ts).
+ */
+export function submittedCustomer(submission: Record<string, unknown>) {
+  const firstName = submittedText(submission, 'first_name');
+  const lastName = submittedText(submission, 'last_name');
+  const email = submittedText(submission, 'email').trim();
+  return {
+    customerName: `${firstName} ${lastName}`.trim(),
+    customerFirstName: firstName,
+    customerLastName: lastName,
+    customerEmail: email === '' ? null : email,
+    customerPhone: submittedText(submission, 'phone').trim(),
+  };
+}

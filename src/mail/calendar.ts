@@ -1,5 +1,5 @@
 /** The calendar file (.ics, RFC 5545) attached to the booking e-mails. Pure. */
-import type { FeedRow } from '../store/bookings.ts';
+import type { FeedRow } from '../store/feed-rows.ts';
 import type { Locale } from '../store/settings.ts';
 import type { BookingFacts } from './messages.ts';
 import { WORDS } from './translations.ts';

@@ -1,6 +1,12 @@
+/**
+ * The bookings as the admin sees and changes them: the rows with the names they refer to (`planner bookings`, a
+ * booking's page and mails), and the writes of a booking, a cancellation and a move. The other readers of the table
+ * have modules of their own: the availability window (booked-times.ts), the practitioner's feed (feed-rows.ts) and
+ * the log of changes the cache of free days follows (booking-changes.ts).
+ */
 import { phoneDigits, searchText, type Store } from './db.ts';
-import type { BookedInterval } from '../domain/availability.ts';
-import type { BookedTime } from '../domain/refusal.ts';
+import type { Buffers } from '../domain/blocking.ts';
+import { submittedCustomer } from '../domain/submission.ts';
 
 export type BookingSource = 'api' | 'admin';
 export type BookingStatus = 'booked' | 'cancelled';
@@ -58,30 +64,6 @@ export function upcomingStarts(store: Store, fromAt: number): number[] {
   );
 }
 
-/** Returns the submitted value of `key` when it is text (a field made a checkbox holds true or false), else ''. */
-function submittedText(submission: Record<string, unknown>, key: string): string {
-  const value = submission[key];
-  return typeof value === 'string' ? value : '';
-}
-
-/**
- * The customer as submitted with this booking: every appointment shows what was given for it (issue 23), never the
- * details of whoever first booked with the same e-mail address (families share one). The customer record only
- * groups bookings by address (src/store/customers.ts).
- */
-function customerOf(submission: Record<string, unknown>) {
-  const firstName = submittedText(submission, 'first_name');
-  const lastName = submittedText(submission, 'last_name');
-  const email = submittedText(submission, 'email').trim();
-  return {
-    customerName: `${firstName} ${lastName}`.trim(),
-    customerFirstName: firstName,
-    customerLastName: lastName,
-    customerEmail: email === '' ? null : email,
-    customerPhone: submittedText(submission, 'phone').trim(),
-  };
-}
-
 function toBooking(row: BookingRow): Booking {
   const submission = JSON.parse(row.submission) as Record<string, unknown>;
   return {
@@ -92,7 +74,7 @@ function toBooking(row: BookingRow): Booking {
     reasonId: row.reason_id,
     reasonName: row.reason_name,
     customerId: row.customer_id,
-    ...customerOf(submission),
+    ...submittedCustomer(submission),
     startAt: row.start_at,
     endAt: row.end_at,
     submission,
@@ -214,45 +196,6 @@ export function insertBooking(
   return Number(result.lastInsertRowid);
 }
 
-/** Seconds a booking keeps free before and after itself. */
-export interface Buffers {
-  before: number;
-  after: number;
-}
-
-/** The longest buffer, in seconds (reasons allow 240 minutes): how far the query below looks past its window. */
-const BUFFER_MAX_SECONDS = 240 * 60;
-
-/**
- * Returns the intervals the bookings of a schedule keep, buffers included, that come within a buffer of [from, to),
- * in the order they begin: one range of `bookings_by_schedule_keeps` for a whole window. No booking keeps more than a
- * day and two buffers, so one that begins before `from - 1 day - 2 buffers` cannot reach it. Cancelled bookings never
- * count. `except` leaves one booking out (the one being moved).
- */
-export function bookedIntervals(store: Store, scheduleId: number, from: number, to: number, except = 0): BookedInterval[] {
-  return store
-    .sql(
-      `SELECT keeps_from AS startAt, end_at + buffer_after AS endAt FROM bookings
-       WHERE schedule_id = ? AND keeps_from >= ? AND keeps_from < ? AND end_at + buffer_after > ? AND status = 'booked' AND id <> ?
-       ORDER BY keeps_from`,
-    )
-    .all(scheduleId, from - 86_400 - 2 * BUFFER_MAX_SECONDS, to + BUFFER_MAX_SECONDS, from - BUFFER_MAX_SECONDS, except) as unknown as BookedInterval[];
-}
-
-/**
- * Returns what `bookedIntervals` returns, each with its appointment without buffers (`appointmentStartAt`,
- * `appointmentEndAt`): for telling why a time is refused, off the hot paths.
- */
-export function bookedTimes(store: Store, scheduleId: number, from: number, to: number, except = 0): BookedTime[] {
-  return store
-    .sql(
-      `SELECT keeps_from AS startAt, end_at + buffer_after AS endAt, start_at AS appointmentStartAt, end_at AS appointmentEndAt FROM bookings
-       WHERE schedule_id = ? AND keeps_from >= ? AND keeps_from < ? AND end_at + buffer_after > ? AND status = 'booked' AND id <> ?
-       ORDER BY keeps_from`,
-    )
-    .all(scheduleId, from - 86_400 - 2 * BUFFER_MAX_SECONDS, to + BUFFER_MAX_SECONDS, from - BUFFER_MAX_SECONDS, except) as unknown as BookedTime[];
-}
-
 /** Marks a booking cancelled (with the admin's reason) and counts the change in its sequence. */
 export function cancelBookingRow(store: Store, id: number, reason: string | null, at: string): void {
   store
@@ -268,88 +211,4 @@ export function moveBookingRow(store: Store, id: number, startAt: number, endAt:
   store
     .sql('UPDATE bookings SET start_at = ?, end_at = ?, buffer_before = ?, buffer_after = ?, sequence = sequence + 1, changed_at = ? WHERE id = ?')
     .run(startAt, endAt, buffers.before, buffers.after, at, id);
-}
-
-/** A booking as the practitioner's feed shows it. */
-export interface FeedRow {
-  reference: string;
-  startAt: number;
-  endAt: number;
-  sequence: number;
-  cancelled: boolean;
-  reasonName: string;
-  customerName: string;
-  email: string | null;
-  phone: string;
-  /** What was submitted with the booking (its JSON, parsed). */
-  submission: Record<string, unknown>;
-  /** When it was made or last changed (ISO). */
-  changedAt: string;
-}
-
-function feedCustomer(row: { first_name: unknown; last_name: unknown; email: unknown; phone: unknown }) {
-  const { customerName, customerEmail } = customerOf({ first_name: row.first_name, last_name: row.last_name, email: row.email });
-  return { customerName, email: customerEmail, phone: typeof row.phone === 'string' ? row.phone : '' };
-}
-
-/** Returns the bookings of a schedule starting in [from, to), cancelled ones too, by start: one indexed range. */
-export function feedBookings(store: Store, scheduleId: number, from: number, to: number): FeedRow[] {
-  const rows = store
-    .sql(
-      `SELECT b.reference, b.start_at, b.end_at, b.sequence, b.status, r.name AS reason_name,
-              b.submission ->> '$.first_name' AS first_name, b.submission ->> '$.last_name' AS last_name,
-              b.submission ->> '$.email' AS email, b.submission ->> '$.phone' AS phone,
-              b.submission, coalesce(b.changed_at, b.created_at) AS changed_at
-       FROM bookings b JOIN reasons r ON r.id = b.reason_id
-       WHERE b.schedule_id = ? AND b.start_at >= ? AND b.start_at < ? ORDER BY b.start_at, b.id`,
-    )
-    .all(scheduleId, from, to) as unknown as {
-    reference: string;
-    start_at: number;
-    end_at: number;
-    sequence: number;
-    status: BookingStatus;
-    reason_name: string;
-    // What was submitted with the booking (issue 23); not text when a field was made a checkbox, absent when removed.
-    first_name: unknown;
-    last_name: unknown;
-    email: unknown;
-    phone: unknown;
-    submission: string;
-    changed_at: string;
-  }[];
-  return rows.map((row) => ({
-    reference: row.reference,
-    startAt: row.start_at,
-    endAt: row.end_at,
-    sequence: row.sequence,
-    cancelled: row.status === 'cancelled',
-    reasonName: row.reason_name,
-    ...feedCustomer(row),
-    submission: JSON.parse(row.submission) as Record<string, unknown>,
-    changedAt: row.changed_at,
-  }));
-}
-
-/** One change of a booking as the log of migration 6 keeps it: the time the booking kept before or after it. */
-export interface BookingChange {
-  id: number;
-  scheduleId: number;
-  fromAt: number;
-  toAt: number;
-}
-
-/**
- * Returns the changes logged after `afterId`, oldest first (a range of the primary key: nothing when nothing
- * changed). The log keeps the last 10,000; a caller whose `afterId` was pruned sees the first id skip ahead.
- */
-export function bookingChangesSince(store: Store, afterId: number): BookingChange[] {
-  return store
-    .sql('SELECT id, schedule_id AS scheduleId, from_at AS fromAt, to_at AS toAt FROM booking_changes WHERE id > ? ORDER BY id')
-    .all(afterId) as unknown as BookingChange[];
-}
-
-/** Returns the id of the last logged change of a booking (0 when none). */
-export function lastBookingChange(store: Store): number {
-  return (store.sql('SELECT coalesce(max(id), 0) AS id FROM booking_changes').get() as { id: number }).id;
 }

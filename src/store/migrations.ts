@@ -234,12 +234,13 @@ export const migrations: readonly string[] = [
 
   -- Buffers before and after an appointment (issue 16): time a booking keeps from other bookings of its schedule
   -- (capacity counts overlap including them). A booking keeps the buffers its reason had when it was made or moved.
-  ALTER TABLE reasons ADD COLUMN buffer_before_minutes INTEGER NOT NULL DEFAULT 0 CHECK (buffer_before_minutes BETWEEN 0 AND 240);
-  ALTER TABLE reasons ADD COLUMN buffer_after_minutes INTEGER NOT NULL DEFAULT 0 CHECK (buffer_after_minutes BETWEEN 0 AND 240);
-  ALTER TABLE bookings ADD COLUMN buffer_before INTEGER NOT NULL DEFAULT 0 CHECK (buffer_before BETWEEN 0 AND 14400); -- seconds
-  ALTER TABLE bookings ADD COLUMN buffer_after INTEGER NOT NULL DEFAULT 0 CHECK (buffer_after BETWEEN 0 AND 14400); -- seconds
+  ALTER TABLE reasons ADD COLUMN buffer_before_minutes INTEGER NOT NULL DEFAULT 0 CHECK (buffer_before_minutes BETWEEN 0 AND 240); -- BUFFER_MAX_MINUTES
+  ALTER TABLE reasons ADD COLUMN buffer_after_minutes INTEGER NOT NULL DEFAULT 0 CHECK (buffer_after_minutes BETWEEN 0 AND 240); -- BUFFER_MAX_MINUTES
+  ALTER TABLE bookings ADD COLUMN buffer_before INTEGER NOT NULL DEFAULT 0 CHECK (buffer_before BETWEEN 0 AND 14400); -- seconds: BUFFER_MAX_SECONDS
+  ALTER TABLE bookings ADD COLUMN buffer_after INTEGER NOT NULL DEFAULT 0 CHECK (buffer_after BETWEEN 0 AND 14400); -- seconds: BUFFER_MAX_SECONDS
   -- Where the time a booking keeps begins: the availability query reads a schedule's bookings in this order (an
   -- index on a virtual column: nothing stored in the rows, no sort per request).
+  -- The time a booking blocks, [keeps_from, end_at + buffer_after), is blockedSpan of domain/blocking.ts.
   ALTER TABLE bookings ADD COLUMN keeps_from INTEGER GENERATED ALWAYS AS (start_at - buffer_before) VIRTUAL;
   CREATE INDEX bookings_by_schedule_keeps ON bookings (schedule_id, keeps_from);
 
@@ -257,7 +258,7 @@ export const migrations: readonly string[] = [
   CREATE TABLE booking_changes (
     id          INTEGER PRIMARY KEY AUTOINCREMENT, -- never reused, also after the log was emptied
     schedule_id INTEGER NOT NULL,
-    from_at     INTEGER NOT NULL, -- the time the booking kept (buffers included), before or after the change
+    from_at     INTEGER NOT NULL, -- the time the booking kept (buffers included: blockedSpan, domain/blocking.ts), before or after the change
     to_at       INTEGER NOT NULL
   ) STRICT;
   CREATE TRIGGER booking_changes_on_insert AFTER INSERT ON bookings BEGIN
