@@ -3,7 +3,7 @@ import { parseDays, parseRanges, type MinuteRange } from '../domain/hours.ts';
 import { isNote } from '../domain/checks.ts';
 import { isDay, localDay } from '../domain/dates.ts';
 import { strandedBookings, type Stranding } from '../domain/refusal.ts';
-import { listBookings } from '../store/bookings.ts';
+import { listBookings, type Booking } from '../store/bookings.ts';
 import { deleteClosure, findClosure, insertClosure, listClosures, type Closure } from '../store/closures.ts';
 import { readWeeklyHours, replaceHours, type WeeklyHours } from '../store/hours.ts';
 import { listSchedules } from '../store/schedules.ts';
@@ -12,17 +12,8 @@ import { requireConfigured } from './configured.ts';
 import { getSchedule } from './schedules.ts';
 
 /** An upcoming booked appointment that its schedule's hours and closures no longer allow: the customer is not told. */
-export interface StrandedBooking {
-  id: number;
-  reference: string;
-  scheduleId: number;
-  scheduleName: string;
-  reasonId: number;
-  reasonName: string;
-  startAt: number;
-  endAt: number;
-  customerName: string;
-  customerEmail: string | null;
+export interface StrandedBooking
+  extends Pick<Booking, 'id' | 'reference' | 'scheduleId' | 'scheduleName' | 'reasonId' | 'reasonName' | 'startAt' | 'endAt' | 'customerName' | 'customerEmail'> {
   /** The phone number given with the booking ('' when none). */
   phone: string;
   /** On a closed day, or not wholly inside the opening hours. */

@@ -1,7 +1,7 @@
 import { appointmentEnd, buffersOf } from '../domain/blocking.ts';
 import { isNote, NOTE_MAX_LENGTH } from '../domain/checks.ts';
 import { AppError, invalid } from '../errors.ts';
-import { changeMessages, customerChangeNotice, type BookingFacts } from '../mail/messages.ts';
+import { changeMessages, customerChangeNotice, type BookingChange as MailChange, type BookingFacts } from '../mail/messages.ts';
 import { listFields } from '../store/fields.ts';
 import { findReason } from '../store/reasons.ts';
 import { cancelBookingRow, findBooking, moveBookingRow, type Booking } from '../store/bookings.ts';
@@ -63,6 +63,36 @@ function requireSequence(found: Booking, expected: number | undefined): void {
 }
 
 /**
+ * Runs a change of the booking `idOrReference` in one write transaction: reads the clock and the booking under the
+ * lock, checks that the booking is still the version the change was asked for and that the change is in time, then
+ * lets `change` write it and returns what `change` returns (the booking as it stands after).
+ */
+function changeBooking(ctx: AppContext, what: string, idOrReference: string, by: ChangeBy, change: (found: Booking, now: Date) => Booking): Booking {
+  return inBookingTransaction(ctx, what, () => {
+    const now = ctx.now(); // the time of the change: read under the write lock
+    const found = requireBooking(ctx, idOrReference);
+    requireSequence(found, by.expectedSequence);
+    requireInTime(found, by, unixSeconds(now));
+    return change(found, now);
+  });
+}
+
+/**
+ * Writes, in the change's transaction, what tells of it: the customer's mails (unless `notify` is false), the
+ * practice's notice of a change the customer made on the page (issue 24, item 4), and the webhook event.
+ */
+function tellChange(ctx: AppContext, changed: Booking, facts: BookingFacts, change: MailChange, by: { notify: boolean } & ChangeBy, now: Date): void {
+  const stamp = unixSeconds(now);
+  const at = now.toISOString();
+  if (by.notify) {
+    for (const message of changeMessages(facts, stamp, change)) enqueue(ctx.store, changed.id, message, stamp, at);
+  }
+  if (by.actor === 'customer') enqueue(ctx.store, changed.id, customerChangeNotice(facts, stamp, change), stamp, at);
+  const event = eventFacts(changed, by.actor ?? 'admin', change.kind === 'update' ? change.previousStartAt : undefined);
+  emitBookingEvent(ctx.store, change.kind === 'update' ? 'booking.changed' : 'booking.cancelled', event, stamp, at);
+}
+
+/**
  * Cancels a booking: it stays (status cancelled, with the reason) and its time is free again at once. In the same
  * transaction: the customer's cancellation mail with an .ics METHOD:CANCEL of the same UID (unless `notify` is
  * false), its pending reminders dropped, and the `booking.cancelled` webhook event.
@@ -71,25 +101,14 @@ export function cancelBooking(ctx: AppContext, idOrReference: string, options: {
   const settings = requireConfigured(ctx);
   const reason = options.reason?.trim() || null;
   if (reason !== null && !isNote(reason, true)) throw invalid(`--reason must be one line of at most ${NOTE_MAX_LENGTH} characters, without control characters or text-direction controls`);
-  return inBookingTransaction(ctx, 'the booking could not be cancelled', () => {
-    const now = ctx.now(); // the time of the change: read under the write lock
+  return changeBooking(ctx, 'the booking could not be cancelled', idOrReference, options, (found, now) => {
     const at = now.toISOString();
-    const found = requireBooking(ctx, idOrReference);
-    requireSequence(found, options.expectedSequence);
-    requireInTime(found, options, unixSeconds(now));
     if (found.status === 'cancelled') throw invalid(`booking ${found.reference} is already cancelled`);
     cancelBookingRow(ctx.store, found.id, reason, at);
     insertBookingEvent(ctx.store, found.id, { at, kind: 'cancelled', actor: options.actor ?? 'admin', previousStartAt: null });
     const cancelled = findBooking(ctx.store, found.id)!;
     dropBookingReminders(ctx, cancelled.id, 'cancelled'); // a cancelled booking gets no more reminders
-    const facts = factsOf(ctx, settings, cancelled);
-    const change = { kind: 'cancellation', sequence: cancelled.sequence, reason } as const;
-    if (options.notify) {
-      for (const message of changeMessages(facts, unixSeconds(now), change)) enqueue(ctx.store, cancelled.id, message, unixSeconds(now), at);
-    }
-    // A change the customer made on the page is news to the practice (issue 24, item 4).
-    if (options.actor === 'customer') enqueue(ctx.store, cancelled.id, customerChangeNotice(facts, unixSeconds(now), change), unixSeconds(now), at);
-    emitBookingEvent(ctx.store, 'booking.cancelled', eventFacts(cancelled, options.actor ?? 'admin'), unixSeconds(now), at);
+    tellChange(ctx, cancelled, factsOf(ctx, settings, cancelled), { kind: 'cancellation', sequence: cancelled.sequence, reason }, options, now);
     return cancelled;
   });
 }
@@ -104,12 +123,8 @@ export function cancelBooking(ctx: AppContext, idOrReference: string, options: {
  */
 export function moveBooking(ctx: AppContext, idOrReference: string, slot: string, options: { notify: boolean; force: boolean } & ChangeBy): Booking {
   const settings = requireConfigured(ctx);
-  return inBookingTransaction(ctx, 'the booking could not be moved', () => {
-    const now = ctx.now(); // the time of the change: read under the write lock
+  return changeBooking(ctx, 'the booking could not be moved', idOrReference, options, (found, now) => {
     const at = now.toISOString();
-    const found = requireBooking(ctx, idOrReference);
-    requireSequence(found, options.expectedSequence);
-    requireInTime(found, options, unixSeconds(now));
     if (found.status === 'cancelled') throw invalid(`booking ${found.reference} is cancelled: book a new appointment instead`);
     const { input, reason } = availabilityOf(ctx, found.scheduleId, found.reasonId);
     const rules = options.force ? { ...input.rules, noticeMinutes: 0 } : input.rules;
@@ -121,13 +136,8 @@ export function moveBooking(ctx: AppContext, idOrReference: string, slot: string
     // The reminders follow the new time: those of the old time go (with those already due), new ones are written.
     dropBookingReminders(ctx, moved.id, 'moved');
     const facts = factsOf(ctx, settings, moved);
-    const change = { kind: 'update', sequence: moved.sequence, previousStartAt: found.startAt } as const;
     scheduleReminders(ctx, facts, moved, settings.reminderOffsets, now);
-    if (options.notify) {
-      for (const message of changeMessages(facts, unixSeconds(now), change)) enqueue(ctx.store, moved.id, message, unixSeconds(now), at);
-    }
-    if (options.actor === 'customer') enqueue(ctx.store, moved.id, customerChangeNotice(facts, unixSeconds(now), change), unixSeconds(now), at);
-    emitBookingEvent(ctx.store, 'booking.changed', eventFacts(moved, options.actor ?? 'admin', found.startAt), unixSeconds(now), at);
+    tellChange(ctx, moved, facts, { kind: 'update', sequence: moved.sequence, previousStartAt: found.startAt }, options, now);
     return moved;
   });
 }

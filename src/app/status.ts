@@ -3,7 +3,7 @@
  * counts of what the installation holds. `planner api status` shows its `api` part; the words are
  * src/cli/commands/status.ts's.
  */
-import type { Locale, PortalSettings } from '../store/settings.ts';
+import type { PortalSettings, Settings } from '../store/settings.ts';
 import { webhookHealth } from '../store/webhooks.ts';
 import { countRows, type Counts } from '../store/stats.ts';
 import { outboxCounts, type OutboxCounts } from '../store/outbox.ts';
@@ -11,18 +11,10 @@ import { unixSeconds, type AppContext } from './context.ts';
 import { isConfigured } from './configured.ts';
 
 /** What `planner status` shows. Never contains the token. */
-export interface Status {
+export interface Status extends Pick<Settings, 'practiceName' | 'timeZone' | 'locale' | 'notifyEmail' | 'address' | 'phone' | 'website'> {
   database: string;
   schemaVersion: number;
   configured: boolean;
-  practiceName: string | null;
-  timeZone: string | null;
-  locale: Locale;
-  notifyEmail: string | null;
-  /** Where customers find and reach the practice ('' when not given). */
-  address: string;
-  phone: string;
-  website: string;
   api: { enabled: boolean; tokenPresent: boolean; tokenCreatedAt: string | null; rateLimitPerMinute: number };
   /** The outbox: waiting, scheduled reminders, failed, and waiting after a failed attempt (since, last error). */
   mail: { configured: boolean; from: string | null } & OutboxCounts;
