@@ -7,9 +7,9 @@
  * every call and never kept.
  */
 import { dayFreedom, dayWindow, lookAhead, type AvailabilityInput, type Window } from '../domain/availability.ts';
-import { startsReaching } from '../domain/blocking.ts';
+import { daysTouchedBy, type KnownOffsets } from '../domain/blocking.ts';
 import { dayText, SECONDS_PER_DAY } from '../domain/days.ts';
-import { offsetAt, offsetTable, type OffsetTable } from '../domain/zone.ts';
+import { MAX_UTC_OFFSET, offsetTable } from '../domain/zone.ts';
 import { bookingChangesSince, lastBookingChange, type BookingChange } from '../store/booking-changes.ts';
 import { bookedTimes } from '../store/booked-times.ts';
 import { availabilityInput } from './availability.ts';
@@ -22,8 +22,6 @@ export const DAYS_CACHE_ENTRIES = 256;
 const RUN_GAP_DAYS = 3;
 /** At most this many queries per call: more runs than this are read as one range. */
 const MAX_RUNS = 8;
-/** UTC offsets lie within ±14 h: a local day's instants lie within these bounds of its number × 1 day. */
-const MAX_OFFSET = 14 * 3600;
 
 interface Entry {
   scheduleId: number;
@@ -31,9 +29,7 @@ interface Entry {
   signature: string;
   input: AvailabilityInput;
   /** The zone's offsets around the window as last asked (the engine's own table): where a change lies in local days. */
-  table: OffsetTable;
-  tableFrom: number;
-  tableTo: number;
+  offsets: KnownOffsets;
   /** Per day number (settled days only): its `YYYY-MM-DD` when it has a free slot, else null. */
   days: Map<number, string | null>;
 }
@@ -62,11 +58,7 @@ export function createDaysCache(options: { maxEntries?: number } = {}): DaysCach
 
   /** Forgets the days of `entry` that a change of its schedule touched: those with a start the change's time reaches. */
   const forget = (entry: Entry, change: BookingChange) => {
-    const { earliest: lo, latest: hi } = startsReaching({ from: change.fromAt, to: change.toAt }, entry.input);
-    // Local day of an instant: exact within the table's range, else the widest the offsets allow.
-    const known = (at: number) => at >= entry.tableFrom && at <= entry.tableTo;
-    const first = Math.floor((known(lo) ? lo + offsetAt(entry.table, lo) : lo - MAX_OFFSET) / SECONDS_PER_DAY);
-    const last = Math.floor((known(hi) ? hi + offsetAt(entry.table, hi) : hi + MAX_OFFSET) / SECONDS_PER_DAY);
+    const { first, last } = daysTouchedBy({ from: change.fromAt, to: change.toAt }, entry.input, entry.offsets);
     for (let day = first; day <= last; day++) entry.days.delete(day);
   };
 
@@ -92,11 +84,11 @@ export function createDaysCache(options: { maxEntries?: number } = {}): DaysCach
     const signature = JSON.stringify(rest);
     let entry = entries.get(key);
     if (entry) entries.delete(key); // re-inserted below: the Map's order is the order of use
-    const tableFrom = (window.firstDay - 1) * SECONDS_PER_DAY;
-    const tableTo = window.to + SECONDS_PER_DAY;
-    const table = offsetTable(input.zone, tableFrom, tableTo); // the table the engine reads for this window
-    if (entry?.signature !== signature) entry = { scheduleId, signature, input, table, tableFrom, tableTo, days: new Map() };
-    Object.assign(entry, { input, table, tableFrom, tableTo });
+    const from = (window.firstDay - 1) * SECONDS_PER_DAY;
+    const to = window.to + SECONDS_PER_DAY;
+    const offsets = { table: offsetTable(input.zone, from, to), from, to }; // the table the engine reads for this window
+    if (entry?.signature !== signature) entry = { scheduleId, signature, input, offsets, days: new Map() };
+    Object.assign(entry, { input, offsets });
     entries.set(key, entry);
     if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
     return entry;
@@ -110,7 +102,7 @@ export function createDaysCache(options: { maxEntries?: number } = {}): DaysCach
       const entry = entryFor(scheduleId, reasonId, input, window);
       // Days from `settled` on cannot have a start before now + notice: their answer does not depend on the clock.
       const earliest = input.now + input.rules.noticeMinutes * 60;
-      const settled = Math.ceil((earliest + MAX_OFFSET) / SECONDS_PER_DAY);
+      const settled = Math.ceil((earliest + MAX_UTC_OFFSET) / SECONDS_PER_DAY);
       for (const day of entry.days.keys()) if (day < window.firstDay || day > window.lastDay) entry.days.delete(day);
 
       const missing: number[] = [];

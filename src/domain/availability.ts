@@ -2,10 +2,10 @@
  * The availability engine: which local days and slot starts of a schedule are free for a reason's duration.
  * Pure: the caller passes the clock, the zone, the opening hours, closures and the bookings of the window.
  */
-import { buffersOf } from './blocking.ts';
+import { blockedSpan, buffersOf } from './blocking.ts';
 import type { MinuteRange } from './hours.ts';
 import { dayNumber, dayText, isoWeekday, SECONDS_PER_DAY } from './days.ts';
-import { offsetAt, offsetTable, wallToUnix, wallToUnixCompatible, type OffsetTable } from './zone.ts';
+import { MAX_UTC_OFFSET, offsetAt, offsetTable, wallToUnix, wallToUnixCompatible, type OffsetTable } from './zone.ts';
 
 export interface ScheduleRules {
   daysAhead: number;
@@ -60,7 +60,7 @@ export function lookAhead(input: Pick<AvailabilityInput, 'zone' | 'now' | 'rules
 /** Returns the window of the local days firstDay … lastDay, bookings ending after `now` only. */
 export function dayWindow(firstDay: number, lastDay: number, now: number): Window {
   // Offsets stay within ±14 h, so these bounds hold every instant of those local days.
-  return { firstDay, lastDay, from: Math.max(now, firstDay * SECONDS_PER_DAY - 14 * 3600), to: (lastDay + 1) * SECONDS_PER_DAY + 14 * 3600 };
+  return { firstDay, lastDay, from: Math.max(now, firstDay * SECONDS_PER_DAY - MAX_UTC_OFFSET), to: (lastDay + 1) * SECONDS_PER_DAY + MAX_UTC_OFFSET };
 }
 
 /**
@@ -113,7 +113,7 @@ function walkFreeSlots(
 ): void {
   const { rules, durationMinutes } = input;
   const duration = durationMinutes * 60;
-  const { before, after } = buffersOf(input);
+  const buffers = buffersOf(input);
   const earliest = input.now + rules.noticeMinutes * 60;
   const table: OffsetTable = offsetTable(input.zone, window.firstDay * SECONDS_PER_DAY - SECONDS_PER_DAY, window.to + SECONDS_PER_DAY);
   const closed = closedDays(input.closures, window);
@@ -133,9 +133,9 @@ function walkFreeSlots(
         if (startAt + duration > rangeEnd) break; // later starts end later still
         if (startAt < rangeStart) continue;
         if (startAt < earliest) continue;
-        // Capacity counts what each booking keeps, buffers included; this one's too (they need not fit the hours):
-        // the span `blockedSpan` (blocking.ts) gives, written out in this hot loop.
-        if (overlapping(startAt - before, startAt + duration + after) >= rules.capacity) continue;
+        // Capacity counts what each booking keeps, buffers included; this one's too (they need not fit the hours).
+        const blocked = blockedSpan(startAt, startAt + duration, buffers);
+        if (overlapping(blocked.from, blocked.to) >= rules.capacity) continue;
         const local = `${text} ${pad(Math.floor(minute / 60))}:${pad(minute % 60)}:00`;
         if (visit(day, { local, startAt })) {
           skipDay = true;

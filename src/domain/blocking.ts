@@ -3,9 +3,12 @@
  * before and after it (issue 16). Pure. The engine counts it forwards (`walkFreeSlots` in availability.ts: a start
  * is free when the span it would block meets too few others); the store keeps it as the virtual column `keeps_from`
  * and `end_at + buffer_after` (migration 5), which the triggers of migration 6 log on every change; the server's
- * cache of free days counts it backwards (`startsReaching`: which starts a change may have freed or taken).
+ * cache of free days counts it backwards (`startsReaching`, `daysTouchedBy`: which starts, on which local days, a
+ * change may have freed or taken).
  */
 import { BUFFER_MAX_MINUTES, DURATION_MAX_MINUTES } from './checks.ts';
+import { SECONDS_PER_DAY } from './days.ts';
+import { MAX_UTC_OFFSET, offsetAt, type OffsetTable } from './zone.ts';
 
 /** Seconds a booking keeps free before and after its appointment. */
 export interface Buffers {
@@ -15,6 +18,13 @@ export interface Buffers {
 
 /** A span of time in Unix seconds, `from` inclusive, `to` exclusive. */
 export interface Span {
+  from: number;
+  to: number;
+}
+
+/** A zone's offsets (zone.ts) and the instants, from `from` to `to`, for which the table is exact. */
+export interface KnownOffsets {
+  table: OffsetTable;
   from: number;
   to: number;
 }
@@ -58,4 +68,17 @@ export function startsReaching(changed: Span, reason: BlockingMinutes): { earlie
     earliest: changed.from - (reason.durationMinutes + reason.bufferAfterMinutes) * 60,
     latest: changed.to + reason.bufferBeforeMinutes * 60,
   };
+}
+
+/**
+ * The local days (day numbers, `first` to `last`) that hold every start of `reason` a change of `changed` reaches:
+ * the days of the two bounds of `startsReaching` and those between. A bound outside the instants `offsets` knows is
+ * widened by the largest UTC offset, so that its day is never missed.
+ */
+export function daysTouchedBy(changed: Span, reason: BlockingMinutes, offsets: KnownOffsets): { first: number; last: number } {
+  const { earliest, latest } = startsReaching(changed, reason);
+  const known = (at: number) => at >= offsets.from && at <= offsets.to;
+  const first = known(earliest) ? earliest + offsetAt(offsets.table, earliest) : earliest - MAX_UTC_OFFSET;
+  const last = known(latest) ? latest + offsetAt(offsets.table, latest) : latest + MAX_UTC_OFFSET;
+  return { first: Math.floor(first / SECONDS_PER_DAY), last: Math.floor(last / SECONDS_PER_DAY) };
 }

@@ -64,6 +64,9 @@ export function localToUnix(day: string, minute: number, zone: string): number {
   return Math.floor(zoned.epochMilliseconds / 1000);
 }
 
+/** UTC offsets lie within ±14 h (seconds): a local day's instants lie within this of its day number × 1 day. */
+export const MAX_UTC_OFFSET = 14 * 3600;
+
 /**
  * A zone's UTC offsets over a window of time, read from the zone rules once (a few Temporal calls), so that
  * thousands of wall-clock times convert with arithmetic. `offsets[i]` holds from `starts[i]` on (seconds).

@@ -2,22 +2,14 @@
  * The availability window's reading of bookings, the hot path of GET /days and /slots and of every booking's
  * check: the time each booking of a schedule blocks (its appointment and buffers, src/domain/blocking.ts), in the
  * order it begins, from one range of the index `bookings_by_schedule_keeps` (on the virtual column `keeps_from`,
- * migration 5). Cancelled bookings never count.
+ * migration 5). Cancelled bookings never count. The one store module without a row type and a mapper: its columns
+ * are named in SQL as the engine reads them, because it is the hottest read (every GET /slots, every booking's check
+ * under the write lock, a year of bookings for a first GET /days), and a mapper over the 12,243 rows of the
+ * benchmark's busiest schedule made that read take 15–23 ms instead of 9–14 ms (a rough reading, on a busy machine).
  */
 import { BUFFER_MAX_SECONDS, LONGEST_BLOCK_SECONDS } from '../domain/blocking.ts';
 import type { BookedTime } from '../domain/refusal.ts';
 import type { Store } from './db.ts';
-
-interface BookedRow {
-  keeps_from: number;
-  keeps_to: number;
-  start_at: number;
-  end_at: number;
-}
-
-function toBookedTime(row: BookedRow): BookedTime {
-  return { startAt: row.keeps_from, endAt: row.keeps_to, appointmentStartAt: row.start_at, appointmentEndAt: row.end_at };
-}
 
 /**
  * Returns the time the bookings of a schedule block that comes within a buffer of [from, to), in the order it
@@ -29,10 +21,10 @@ function toBookedTime(row: BookedRow): BookedTime {
 export function bookedTimes(store: Store, scheduleId: number, from: number, to: number, except = 0): BookedTime[] {
   const rows = store
     .sql(
-      `SELECT keeps_from, end_at + buffer_after AS keeps_to, start_at, end_at FROM bookings
+      `SELECT keeps_from AS startAt, end_at + buffer_after AS endAt, start_at AS appointmentStartAt, end_at AS appointmentEndAt FROM bookings
        WHERE schedule_id = ? AND keeps_from >= ? AND keeps_from < ? AND end_at + buffer_after > ? AND status = 'booked' AND id <> ?
        ORDER BY keeps_from`,
     )
     .all(scheduleId, from - LONGEST_BLOCK_SECONDS, to + BUFFER_MAX_SECONDS, from - BUFFER_MAX_SECONDS, except);
-  return (rows as unknown as BookedRow[]).map(toBookedTime);
+  return rows as unknown as BookedTime[];
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { appointmentEnd, blockedSpan, buffersOf, LONGEST_BLOCK_SECONDS, startsReaching } from '../../src/domain/blocking.ts';
+import { appointmentEnd, blockedSpan, buffersOf, daysTouchedBy, LONGEST_BLOCK_SECONDS, startsReaching } from '../../src/domain/blocking.ts';
+import { dayText } from '../../src/domain/days.ts';
+import { offsetTable } from '../../src/domain/zone.ts';
 
 const T = Date.UTC(2031, 2, 3, 10, 0, 0) / 1000; // 10:00 UTC
 const at = (hhmm: string) => T + (Number(hhmm.slice(0, 2)) - 10) * 3600 + Number(hhmm.slice(3, 5)) * 60;
@@ -41,5 +43,28 @@ describe('the time a booking blocks', () => {
     expect(meets(earliest + 60)).toBe(true);
     expect(meets(latest)).toBe(false); // 10:45 − 15 min begins at 10:30
     expect(meets(latest - 60)).toBe(true);
+  });
+});
+
+describe('daysTouchedBy: the local days whose starts a change reaches (Europe/Berlin, UTC+2 in June)', () => {
+  const utc = (time: string, day: string) => Date.parse(`${day}T${time}:00Z`) / 1000;
+  /** The zone's offsets, known from the start of one day to the start of another. */
+  const known = (first: string, last: string) => {
+    const [from, to] = [utc('00:00', first), utc('00:00', last)];
+    return { table: offsetTable('Europe/Berlin', from, to), from, to };
+  };
+  const june = known('2026-06-01', '2026-07-01');
+  const july = known('2026-07-01', '2026-08-01');
+  const reason = { durationMinutes: 45, bufferBeforeMinutes: 15, bufferAfterMinutes: 10 };
+
+  it.each([
+    // the change (UTC) and its day; the local days touched; the offsets known
+    ['08:00', '08:30', '2026-06-10', ['2026-06-10', '2026-06-10'], june], // 10:00-10:30 local: starts 09:05-10:45
+    ['22:10', '22:40', '2026-06-10', ['2026-06-10', '2026-06-11'], june], // 00:10 local on the 11th: starts from 23:15 on the 10th
+    ['23:00', '23:30', '2026-06-10', ['2026-06-11', '2026-06-11'], june], // 01:00 local on the 11th: the UTC day is the 10th
+    ['08:00', '08:30', '2026-06-10', ['2026-06-09', '2026-06-10'], july], // offsets unknown there: widened by 14 hours
+  ] as const)('a change of %s-%sZ on %s touches %j', (from, to, day, expected, offsets) => {
+    const { first, last } = daysTouchedBy({ from: utc(from, day), to: utc(to, day) }, reason, offsets);
+    expect([dayText(first), dayText(last)]).toEqual(expected);
   });
 });
