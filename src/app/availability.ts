@@ -13,7 +13,7 @@ import { dayNumber, dayText } from '../domain/days.ts';
 import { whyNotFree, type Refusal } from '../domain/refusal.ts';
 import { localToUnix } from '../domain/zone.ts';
 import { AppError, notFound } from '../errors.ts';
-import { bookedTimes } from '../store/booked-times.ts';
+import { bookedIntervals, bookedTimes } from '../store/booked-times.ts';
 import { listClosures, type Closure } from '../store/closures.ts';
 import { listFields, type FormField } from '../store/fields.ts';
 import { readWeeklyHours } from '../store/hours.ts';
@@ -83,7 +83,7 @@ export function availabilityOf(
 export function availableDays(ctx: AppContext, scheduleId: number, reasonId: number, except = 0): string[] {
   const input = availabilityInput(ctx, scheduleId, reasonId);
   const window = lookAhead(input);
-  return freeDays(input, window, bookedTimes(ctx.store, scheduleId, window.from, window.to, except));
+  return freeDays(input, window, bookedIntervals(ctx.store, scheduleId, window.from, window.to, except));
 }
 
 /** Returns the free slots of one local day (`YYYY-MM-DD`, already checked to be a real day); `except` as above. */
@@ -93,7 +93,7 @@ export function availableSlots(ctx: AppContext, scheduleId: number, reasonId: nu
 
 function slotsOfDay(ctx: AppContext, input: AvailabilityInput, scheduleId: number, day: string, except = 0): FreeSlot[] {
   const window = dayWindow(dayNumber(day), dayNumber(day), input.now);
-  return freeSlots(input, day, bookedTimes(ctx.store, scheduleId, window.from, window.to, except));
+  return freeSlots(input, day, bookedIntervals(ctx.store, scheduleId, window.from, window.to, except));
 }
 
 /**
@@ -148,7 +148,7 @@ export function explainRefusal(ctx: AppContext, refused: SlotNotFree): RefusalAd
   const refusal = whyNotFree(input, slot, bookedTimes(ctx.store, scheduleId, window.from, window.to, except)) ?? { why: 'taken' };
   const after = localToUnix(slot.slice(0, 10), Number(slot.slice(11, 13)) * 60 + Number(slot.slice(14, 16)), input.zone);
   const rest = nextWindow(input, after);
-  const next = nextFreeSlots(input, after, 3, rest.firstDay > rest.lastDay ? [] : bookedTimes(ctx.store, scheduleId, rest.from, rest.to, except));
+  const next = nextFreeSlots(input, after, 3, rest.firstDay > rest.lastDay ? [] : bookedIntervals(ctx.store, scheduleId, rest.from, rest.to, except));
   return { refusal, next };
 }
 
@@ -175,7 +175,7 @@ export function freeTimes(ctx: AppContext, scheduleId: number, reasonId: number,
   const today = dayText(allowed.firstDay);
   const first = dayNumber(range.fromDay ?? today);
   const window = dayWindow(Math.max(first, allowed.firstDay), Math.min(first + range.days - 1, allowed.lastDay), input.now);
-  const bookings = window.firstDay > window.lastDay ? [] : bookedTimes(ctx.store, scheduleId, window.from, window.to);
+  const bookings = window.firstDay > window.lastDay ? [] : bookedIntervals(ctx.store, scheduleId, window.from, window.to);
   return { schedule, reason, timeZone: input.zone, days: freeSlotsByDay(input, window, bookings), lastDay: dayText(allowed.lastDay), today };
 }
 

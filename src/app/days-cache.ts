@@ -11,7 +11,7 @@ import { daysTouchedBy, type KnownOffsets } from '../domain/blocking.ts';
 import { dayText, SECONDS_PER_DAY } from '../domain/days.ts';
 import { MAX_UTC_OFFSET, offsetTable } from '../domain/zone.ts';
 import { bookingChangesSince, lastBookingChange, type BookingChange } from '../store/booking-changes.ts';
-import { bookedTimes } from '../store/booked-times.ts';
+import { bookedIntervals } from '../store/booked-times.ts';
 import { availabilityInput } from './availability.ts';
 import type { AppContext } from './context.ts';
 
@@ -111,7 +111,7 @@ export function createDaysCache(options: { maxEntries?: number } = {}): DaysCach
       for (const [first, last] of runsOf(missing)) {
         const span = dayWindow(first, last, input.now);
         const wanted = (day: number) => day < settled || !entry.days.has(day);
-        const found = dayFreedom(input, span, bookedTimes(ctx.store, scheduleId, span.from, span.to), wanted);
+        const found = dayFreedom(input, span, bookedIntervals(ctx.store, scheduleId, span.from, span.to), wanted);
         computed += found.size;
         for (const [day, free] of found) {
           if (day < settled) fresh.set(day, free);

@@ -26,7 +26,7 @@ describe('CONTRIBUTING.md', () => {
   });
 
   it('finds each name it places in a file ("`name` in `src/…`") in that file', () => {
-    const pairs = [...index.matchAll(/`([A-Za-z_]\w*)(?:\(\))?`\s+(?:in|there:?)\s+`?(src\/[\w./-]+\.ts)/g)].map((match) => [match[1]!, match[2]!]);
+    const pairs = [...index.matchAll(/`([A-Za-z_]\w*)(?:\(\))?`\s+(?:in|there:?)\s+`?(src\/[\w./-]+\.ts)/g)].map((match): [string, string] => [match[1]!, match[2]!]);
     expect(pairs.length).toBeGreaterThan(50);
     const missing = pairs.filter(([name, path]) => !new RegExp(`\\b${name}\\b`).test(readFileSync(join(ROOT, path), 'utf8')));
     expect(missing).toEqual([]);
