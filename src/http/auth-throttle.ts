@@ -1,6 +1,9 @@
 import { WINDOW_SECONDS } from './rate-limit.ts';
 
-/** Failures (wrong tokens, unknown page links or feed addresses) one address may make per minute before its further ones are answered 429 (door-guard.ts). */
+/**
+ * Failures (wrong tokens, unknown page links or feed addresses) one address may make per minute before its further
+ * ones are answered 429 (door-guard.ts).
+ */
 export const FAILED_ATTEMPTS_PER_MINUTE = 20;
 
 const WINDOW_MS = WINDOW_SECONDS * 1000;
@@ -10,9 +13,10 @@ const PROBE_EVERY_MS = 5_000;
 const MAX_ADDRESSES = 10_000;
 
 /**
- * Counts failed token attempts per client address in a fixed one-minute window (opened by the address's
- * first failure). Once an address has failed `FAILED_ATTEMPTS_PER_MINUTE` times, its attempts are not
- * checked any more until the window ends, but for one new token every 5 s: at most 12 argon2 runs a minute.
+ * Counts failures per client address in a fixed one-minute window (opened by the address's first failure): the
+ * mechanism under every door's guard (door-guard.ts). Once an address has failed `FAILED_ATTEMPTS_PER_MINUTE`
+ * times, its tokens are not checked any more until the window ends, but for one new token every 5 s: at most 12
+ * argon2 runs a minute.
  * A request with the valid token is let through when the gate knows it without argon2, and otherwise is
  * checked at the next probe, so users behind the same address (a proxy) are not locked out by someone
  * guessing, nor by a client that still sends the token that was just replaced.

@@ -3,8 +3,7 @@
  * pass of the pump it reads a batch of due items, takes each with a lease (so a second server, or one that died
  * mid-send, cannot send it twice within the lease), tries it once, and records what the retry policy decides: sent,
  * a retry at a later time, or failed. A queue says only how its items are read, taken, tried and recorded.
- * A worker that does not send items with retries (the calendar sync of issue 25 fetches on a timer) uses the pump
- * (pump.ts) alone.
+ * A worker that does not send queued items with retries (one that fetches on a timer) uses the pump (pump.ts) alone.
  */
 import { startPump, type Pump } from './pump.ts';
 import { decideRetry, DEFAULT_RETRY, type AttemptOutcome, type RetrySettings } from './retry-policy.ts';
@@ -16,7 +15,7 @@ export const BATCH_SIZE = 20;
 export interface QueueItem {
   id: number;
   attempts: number;
-  /** Unix seconds of the first attempt of this round (the 48 h of the retry policy count from it). */
+  /** Unix seconds its retries are counted from (the 48 h of the retry policy): when it first came due. */
   retryFrom: number;
 }
 
