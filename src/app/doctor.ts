@@ -7,6 +7,7 @@ import { outboxCounts } from '../store/outbox.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { isConfigured } from './configured.ts';
 import { pageRules } from './portal.ts';
+import { readReplication, replicationSummary } from './replication.ts';
 import { reminderDeadlineWarning } from './reminders.ts';
 import { looksLikeToken } from '../domain/token.ts';
 import { loadArgon2 } from './token.ts';
@@ -151,6 +152,9 @@ export async function diagnose(ctx: AppContext, options: DoctorOptions): Promise
       ? { name: 'portal', status: 'ok', detail: `on at ${portal.url}/manage/…, ${pageRules(portal)}` }
       : { name: 'portal', status: 'ok', detail: 'off: mails carry no self-service link (planner portal enable)' },
   );
+
+  const replication = replicationSummary(await readReplication(ctx.store.file), now.getTime());
+  checks.push({ name: 'replication', status: replication.ok ? 'ok' : 'fail', detail: replication.text });
 
   if (options.url) {
     checks.push(await liveCheck(options.url, options.token, settings.tokenHash));

@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { getStatus, type Status } from '../../app/status.ts';
 import { pageRules } from '../../app/portal.ts';
+import { readReplication, replicationSummary } from '../../app/replication.ts';
 import { formatLocal } from '../../domain/dates.ts';
 import { AppError } from '../../errors.ts';
 import { formatOffsets } from '../../domain/reminders.ts';
@@ -55,11 +56,13 @@ export function registerStatus(program: Command): void {
         process.exitCode = 1;
         return;
       }
+      const replication = await readReplication(file);
       await readContext(command, (ctx) => {
         const status = getStatus(ctx);
+        const replicated = replicationSummary(replication, ctx.now().getTime());
         if (!status.configured) process.exitCode = 1;
         if (options.json) {
-          printJson({ ...status, exists: true });
+          printJson({ ...status, exists: true, replication });
           return;
         }
         const { api, counts } = status;
@@ -75,6 +78,7 @@ export function registerStatus(program: Command): void {
           `page         ${status.portal ? `on at ${status.portal.url}/manage/… · ${pageRules(status.portal)}` : 'off (planner portal enable)'}`,
           `proxies      ${status.trustedProxies.length ? `${status.trustedProxies.join(', ')} trusted for X-Forwarded-For` : 'none trusted: X-Forwarded-For is ignored (planner proxy set)'}`,
           ...webhookLines(status.webhooks),
+          `replication  ${replicated.text}`,
           `data         ${counts.schedules} schedule(s), ${counts.reasons} reason(s), ${counts.fields} form field(s), ${counts.customers} customer(s), ${counts.bookings} booking(s) (${counts.upcoming} upcoming)`,
         );
         if (!status.configured) process.stderr.write(`planner: ${status.database} is not set up yet: run planner init\n`);

@@ -1,0 +1,126 @@
+/**
+ * The real parts of the replication tests (issue 26): Debian's OpenSSH server as an SFTP replica, started with its
+ * own configuration, host key and client key in a temporary folder (key authentication only), and real Litestream
+ * (the binary of the devDependency @flydotio/litestream-linux-x64) running `planner serve` under `-exec`.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../mail/smtp.ts';
+import { BIN, onCleanup, ROOT, tempDir, watchOutput } from '../helpers.ts';
+
+export const LITESTREAM = join(ROOT, 'node_modules/@flydotio/litestream-linux-x64/litestream');
+const SSHD = '/usr/sbin/sshd';
+
+export interface SftpServer {
+  host: string;
+  user: string;
+  keyPath: string;
+  /** A folder on the server's side (the same machine) for a replica. */
+  folder(name: string): string;
+  stop(): Promise<void>;
+}
+
+/** Kills `child` with `signal` and resolves once it has exited. */
+export async function killed(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exit = once(child, 'exit');
+  child.kill(signal);
+  await exit;
+}
+
+/** Starts sshd on a free port of 127.0.0.1 with key authentication only; stopped when the test ends. */
+export async function startSftp(): Promise<SftpServer> {
+  const dir = tempDir();
+  for (const key of ['host_key', 'client_key']) execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'planner-test', '-f', join(dir, key)]);
+  writeFileSync(join(dir, 'authorized_keys'), readFileSync(join(dir, 'client_key.pub')));
+  const port = await freePort();
+  const config = join(dir, 'sshd_config');
+  writeFileSync(
+    config,
+    [
+      `Port ${port}`,
+      'ListenAddress 127.0.0.1',
+      `HostKey ${join(dir, 'host_key')}`,
+      `PidFile ${join(dir, 'sshd.pid')}`,
+      `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
+      'PubkeyAuthentication yes',
+      'PasswordAuthentication no',
+      'KbdInteractiveAuthentication no',
+      'PermitRootLogin prohibit-password',
+      'UsePAM no',
+      'StrictModes no',
+      'Subsystem sftp internal-sftp',
+      'LogLevel INFO',
+      '',
+    ].join('\n'),
+  );
+  mkdirSync('/run/sshd', { recursive: true, mode: 0o755 }); // sshd's privilege-separation folder (made by its init script)
+  const child = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const { waitFor } = watchOutput(child, 'sshd');
+  await waitFor(/Server listening on 127\.0\.0\.1 port/);
+  const server: SftpServer = {
+    host: `127.0.0.1:${port}`,
+    user: userInfo().username,
+    keyPath: join(dir, 'client_key'),
+    folder: (name) => join(dir, name),
+    stop: () => killed(child),
+  };
+  onCleanup(() => server.stop());
+  return server;
+}
+
+/** The two replicas of the tests: an SFTP server and a folder (a second disk, a mounted share). */
+export function litestreamConfig(db: string, replicas: { sftp?: SftpServer; folder?: string }): string {
+  // As deploy/litestream.yml: the WAL is looked at every 100 ms and shipped every 900 ms, so a change reaches each
+  // replica within a second of its commit.
+  const lines = ['dbs:', `  - path: ${db}`, '    monitor-interval: 100ms', '    replicas:'];
+  if (replicas.sftp) {
+    const { sftp } = replicas;
+    lines.push('      - type: sftp', `        host: ${sftp.host}`, `        user: ${sftp.user}`, `        key-path: ${sftp.keyPath}`, `        path: ${sftp.folder('replica')}`, '        sync-interval: 900ms');
+  }
+  if (replicas.folder) lines.push('      - type: file', `        path: ${replicas.folder}`, '        sync-interval: 900ms');
+  const file = join(tempDir(), 'litestream.yml');
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+export interface Replicated {
+  url: string;
+  /** Litestream's process; `server` is the `planner serve` it runs. */
+  litestream: ChildProcess;
+  serverPid: number;
+  output: () => string;
+  waitFor(pattern: RegExp): Promise<RegExpExecArray>;
+}
+
+/** Starts `litestream replicate -exec "planner serve …"`, as deploy/planner-litestream.service does. */
+export async function serveReplicated(db: string, config: string, env: Record<string, string> = {}): Promise<Replicated> {
+  const serveCommand = [process.execPath, BIN, 'serve', '--port', '0', '--log', 'off', '--db', db].join(' ');
+  const child = spawn(LITESTREAM, ['replicate', '-config', config, '-exec', serveCommand], {
+    cwd: ROOT,
+    env: { ...process.env, PLANNER_DB: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  onCleanup(() => killed(child, 'SIGKILL'));
+  const { output, waitFor } = watchOutput(child, 'litestream');
+  const url = (await waitFor(/serving (http:\/\/\S+)\/api/))[1]!;
+  // Litestream's child (a Go program starts it from any of its threads: read every thread's children).
+  const children = readdirSync(`/proc/${child.pid}/task`).flatMap((task) => readFileSync(`/proc/${child.pid}/task/${task}/children`, 'utf8').trim().split(/\s+/));
+  const serverPid = Number(children.find((pid) => pid !== '' && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('serve')));
+  onCleanup(() => {
+    try {
+      process.kill(serverPid, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  });
+  return { url, litestream: child, serverPid, output, waitFor };
+}
+
+/** Runs `litestream restore` of `db` from the replica named `replica` into `output`; returns what it printed. */
+export function restore(config: string, db: string, replica: 'sftp' | 'file', output: string): string {
+  return execFileSync(LITESTREAM, ['restore', '-config', config, '-replica', replica, '-o', output, db], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
