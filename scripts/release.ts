@@ -1,7 +1,9 @@
 /**
  * `npm run release`: release/planner-<version>-linux-x64.tar.gz, what an admin downloads. It holds one folder,
- * planner-<version>-linux-x64/, with the executable `planner`, `planner.service`, `README.md`, `LICENSE` and
- * `SHA256SUMS` (the sums of the other four). Beside the tarball: `<tarball>.sha256`, its own sum, to check the
+ * planner-<version>-linux-x64/, with the executable `planner`, `planner.service`, `README.md`, `LICENSE`, and for
+ * off-site replication (issue 26) Litestream's executable `litestream` (from the devDependency
+ * @flydotio/litestream-linux-x64) with its license `LICENSE.litestream`, an example `litestream.yml` and
+ * `planner-litestream.service`; and `SHA256SUMS` (the sums of all the others). Beside the tarball: `<tarball>.sha256`, its own sum, to check the
  * download before unpacking it. `npm run release` builds the executable first (`npm run build:bin`).
  * The archive is reproducible for the same inputs: sorted names, owner root, fixed modes and times.
  */
@@ -27,6 +29,10 @@ const files: [from: string, to: string, mode: number][] = [
   [join(root, 'deploy/planner.service'), 'planner.service', 0o644],
   [join(root, 'README.md'), 'README.md', 0o644],
   [join(root, 'LICENSE'), 'LICENSE', 0o644],
+  [join(root, 'node_modules/@flydotio/litestream-linux-x64/litestream'), 'litestream', 0o755],
+  [join(root, 'deploy/LICENSE.litestream'), 'LICENSE.litestream', 0o644],
+  [join(root, 'deploy/litestream.yml'), 'litestream.yml', 0o644],
+  [join(root, 'deploy/planner-litestream.service'), 'planner-litestream.service', 0o644],
 ];
 const sums: string[] = [];
 for (const [from, to, mode] of files) {

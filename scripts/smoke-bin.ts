@@ -9,7 +9,7 @@ import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import packageJson from '../package.json' with { type: 'json' };
 
@@ -104,6 +104,20 @@ try {
   server.kill('SIGTERM');
   const [code] = await once(server, 'exit');
   check('SIGTERM exits 0', code === 0, String(code));
+
+  // From the release tarball: Litestream beside the executable, found by it (issue 26). A configuration naming the
+  // database, with nothing replicating yet, is reported as such: the executable ran the litestream beside it.
+  const litestream = join(dirname(binary), 'litestream');
+  if (existsSync(litestream)) {
+    const said = await new Promise<string>((done) => execFile(litestream, ['version'], (_e, out) => done(out.trim())));
+    check('litestream version', said === 'v0.3.13', said);
+    const config = join(work, 'litestream.yml');
+    writeFileSync(config, `dbs:\n  - path: ${db}\n    replicas:\n      - type: file\n        path: ${join(work, 'replica')}\n`);
+    const status = await new Promise<string>((done) =>
+      execFile(binary, ['status', '--db', db], { env: { ...env, PLANNER_LITESTREAM_CONFIG: config }, cwd: work }, (_e, out) => done(out)),
+    );
+    check('status reads the replication with the litestream beside it', /replication .*holds a generation yet/.test(status), status.split('\n').find((line) => line.startsWith('replication')));
+  }
 
   // Installed read-only, run by a service user without a writable home (root here can act as `nobody`).
   const installed = join(work, 'opt/planner');
