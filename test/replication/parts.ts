@@ -3,7 +3,7 @@
  * own configuration, host key and client key in a temporary folder (key authentication only), and real Litestream
  * (the binary of the devDependency @flydotio/litestream-linux-x64) running `planner serve` under `-exec`.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
@@ -122,5 +122,7 @@ export async function serveReplicated(db: string, config: string, env: Record<st
 
 /** Runs `litestream restore` of `db` from the replica named `replica` into `output`; returns what it printed. */
 export function restore(config: string, db: string, replica: 'sftp' | 'file', output: string): string {
-  return execFileSync(LITESTREAM, ['restore', '-config', config, '-replica', replica, '-o', output, db], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const run = spawnSync(LITESTREAM, ['restore', '-config', config, '-replica', replica, '-o', output, db], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`litestream restore from ${replica} failed (${run.status ?? run.signal}): ${run.stderr}${run.stdout}`);
+  return run.stdout + run.stderr;
 }
