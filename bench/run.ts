@@ -7,9 +7,9 @@
 import autocannon from 'autocannon';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { generate, ZONE } from './generate.ts';
 import { SECONDS_PER_DAY } from '../src/domain/days.ts';
@@ -395,6 +395,119 @@ if (existsSync(executable)) {
   log('dist/planner is not built (npm run build:bin): 6b. is left out');
 }
 
+// 8. Replication with Litestream (issue 26). a) Planner's own figures with Litestream replicating its file beside it
+// (a folder replica, as tested), against the same figures without it, alternately: within 10 %. b) A replicated
+// database of about 500,000 bookings (ten years of a busy practice) restored on a "new machine": how long
+// `litestream restore` takes, and how long a fresh `planner serve` on it takes to its first answer.
+const LITESTREAM = join(ROOT, 'node_modules/@flydotio/litestream-linux-x64/litestream');
+/** Writes a configuration that replicates `file` to the folder `replica`, as deploy/litestream.yml does to SFTP. */
+function litestreamConfig(file: string, replica: string): string {
+  const config = join(work, `litestream-${basename(file)}.yml`);
+  writeFileSync(config, `dbs:\n  - path: ${file}\n    monitor-interval: 100ms\n    replicas:\n      - type: file\n        path: ${replica}\n        sync-interval: 900ms\n`);
+  return config;
+}
+/** Starts `litestream replicate` and resolves once its first snapshot is written. */
+async function replicate(config: string): Promise<{ stop(): Promise<void> }> {
+  const child = spawn(LITESTREAM, ['replicate', '-config', config], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  await new Promise<void>((done, fail) => {
+    const collect = (chunk: Buffer) => {
+      out += chunk;
+      if (out.includes('snapshot written')) done();
+    };
+    child.stdout!.on('data', collect);
+    child.stderr!.on('data', collect);
+    child.once('exit', (code) => fail(new Error(`litestream exited with ${code}: ${out}`)));
+  });
+  return {
+    async stop() {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+function folderBytes(folder: string): number {
+  return readdirSync(folder, { recursive: true, encoding: 'utf8' }).reduce((sum, name) => sum + (statSync(join(folder, name)).isFile() ? statSync(join(folder, name)).size : 0), 0);
+}
+{
+  const replServer = await startServer(db);
+  const replApi = `${replServer.url}/api`;
+  const fresh = await freeTargets(replApi, 1200);
+  let taken = 0;
+  const measure = async () => {
+    const reads = await load({ url: slotsUrl.replace(api, replApi), headers: auth, duration: 3 });
+    let lastAnswer = 0;
+    const began = performance.now();
+    const posted = await load(
+      {
+        url: `${replApi}/bookings`,
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        amount: 200,
+        requests: [
+          {
+            setupRequest: (request) => {
+              const target = fresh[taken++ % fresh.length]!;
+              return { ...request, body: JSON.stringify({ ...target, submission: { first_name: 'Replica', last_name: `Client ${taken}`, email: `replica${taken}@bench.example` } }) };
+            },
+          },
+        ],
+      },
+      () => (lastAnswer = performance.now()),
+    );
+    return { slotsPerSecond: reads.rps, bookingsPerSecond: posted.total / ((lastAnswer - began) / 1000), errors: reads.errors + reads.non2xx + posted.errors + posted.non2xx };
+  };
+  const without: Awaited<ReturnType<typeof measure>>[] = [];
+  const beside: Awaited<ReturnType<typeof measure>>[] = [];
+  const litestream = await replicate(litestreamConfig(db, join(work, 'replica-main')));
+  await litestream.stop(); // the first snapshot of the whole file is taken before the rounds: a one-off
+  for (let round = 0; round < 3; round++) {
+    without.push(await measure());
+    const running = await replicate(litestreamConfig(db, join(work, 'replica-main')));
+    beside.push(await measure());
+    await running.stop();
+  }
+  await replServer.stop();
+  const pick = (runs: typeof without) => ({
+    slotsPerSecond: median(runs.map((run) => run.slotsPerSecond)),
+    bookingsPerSecond: median(runs.map((run) => run.bookingsPerSecond)),
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+  });
+  const a = pick(beside);
+  const b = pick(without);
+  results.replicationBeside = { with: a, without: b, slotsRatio: a.slotsPerSecond / b.slotsPerSecond, bookingsRatio: a.bookingsPerSecond / b.bookingsPerSecond, target: '>= 0.9' };
+}
+{
+  const file = join(work, 'ten-years.db');
+  const made = generate({ file, now, schedules: 1, fill: 0.03, pastBookings: 0 });
+  rmSync(file, { force: true });
+  const sized = generate({ file, now, schedules: 1, fill: 0.03, pastBookings: 500_000 - made.bookings });
+  await cli(file, 'api', 'limit', '1000000000');
+  const restoreKey = await token(file);
+  const replica = join(work, 'replica-ten-years');
+  const config = litestreamConfig(file, replica);
+  const litestream = await replicate(config);
+  await litestream.stop();
+  const restored = join(work, 'new-machine', 'planner.db');
+  const restoreStart = performance.now();
+  await new Promise<void>((done, fail) => execFile(LITESTREAM, ['restore', '-config', config, '-o', restored, file], (error, _out, stderr) => (error ? fail(new Error(stderr)) : done())));
+  const restoreSeconds = (performance.now() - restoreStart) / 1000;
+  const serveStart = performance.now();
+  const fresh = await startServer(restored);
+  const first = await fetch(`${fresh.url}/api/schedules`, { headers: { authorization: `Bearer ${restoreKey}` } });
+  const firstAnswerMs = performance.now() - serveStart;
+  await fresh.stop();
+  results.restore = {
+    bookings: sized.bookings + sized.pastBookings,
+    databaseMiB: statSync(file).size / 2 ** 20,
+    replicaMiB: folderBytes(replica) / 2 ** 20,
+    restoreSeconds,
+    firstAnswerMs,
+    firstStatus: first.status,
+  };
+}
+
 // 5. Growth: GET /days server time by look-ahead (same file) and by total bookings (same look-ahead).
 const growthWindow: Record<string, unknown>[] = [];
 {
@@ -449,6 +562,9 @@ const rows: string[][] = [
         ['6b. RSS of the single executable, under load (MiB)', `at most ${f1(sea.steadyMax)} over 20 s of reads and bookings (end ${f1(sea.end)})`, '', '', sea.loadTarget, verdict(sea.steadyMax <= 120)],
       ]
     : [['6b. RSS of the single executable', 'not measured: dist/planner is not built (npm run build:bin)', '', '', '<= 80 idle, <= 120 under load', '']]),
+  ['8. Litestream replicating beside it: GET /slots', `${Math.round(r.replicationBeside.with.slotsPerSecond)} req/s`, `${Math.round(r.replicationBeside.without.slotsPerSecond)} req/s without Litestream`, f2(r.replicationBeside.slotsRatio), r.replicationBeside.target, verdict(r.replicationBeside.slotsRatio >= 0.9 && r.replicationBeside.with.errors === 0)],
+  ['8. Litestream replicating beside it: POST /bookings', `${Math.round(r.replicationBeside.with.bookingsPerSecond)} bookings/s`, `${Math.round(r.replicationBeside.without.bookingsPerSecond)} bookings/s without Litestream`, f2(r.replicationBeside.bookingsRatio), r.replicationBeside.target, verdict(r.replicationBeside.bookingsRatio >= 0.9)],
+  ['8. Restore on a new machine', `${r.restore.bookings} bookings (${f1(r.restore.databaseMiB)} MiB, replica ${f1(r.restore.replicaMiB)} MiB): \`litestream restore\` ${f1(r.restore.restoreSeconds)} s, then ${Math.round(r.restore.firstAnswerMs)} ms from starting planner serve to its first answer (${r.restore.firstStatus})`, '', '', '', ''],
   ['7. Start-up', `planner --version ${Math.round(r.startup.versionMs)} ms, planner status ${Math.round(r.startup.statusMs)} ms`, '', '', '', ''],
 ];
 const table = [

@@ -4,15 +4,17 @@
  * in, the server and Litestream are killed at a moment the test picks at random, the disk is gone (the database, its
  * -wal and -shm deleted), and planner starts again on what `litestream restore` brings back.
  */
+import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { setTimeout as delay } from 'node:timers/promises';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { api, bookableDb, cliOk, serve, tempDb, tempDir } from '../helpers.ts';
+import { api, bookableDb, BIN, cliOk, serve, tempDb, tempDir } from '../helpers.ts';
 import { startSmtp } from '../mail/smtp.ts';
-import { litestreamConfig, restore, serveReplicated, startSftp } from './parts.ts';
+import { commandsOf, readmeBlock } from '../docs/readme.ts';
+import { LITESTREAM, litestreamConfig, restore, serveReplicated, startSftp } from './parts.ts';
 
 /** A commit reaches each replica within this: the WAL is looked at every 100 ms and shipped every 900 ms. */
 const LOSS_WINDOW_MS = 1000;
@@ -79,7 +81,7 @@ describe('replication with Litestream: the server and its disk die', () => {
     console.log(`replication: the folder replica holds ${replicaBytes} bytes for ${acknowledged.length} bookings and the installation`);
     const before = acknowledged.filter((booking) => booking.at < killedAt - LOSS_WINDOW_MS);
     const lastSecond = acknowledged.filter((booking) => booking.at >= killedAt - LOSS_WINDOW_MS);
-    expect(before.length, `bookings acknowledged more than a second before the kill at ${killAfterMs} ms`).toBeGreaterThan(40);
+    expect(before.length, `bookings acknowledged more than a second before the kill at ${killAfterMs} ms`).toBeGreaterThan(20);
 
     const restored: Record<'sftp' | 'file', string> = { sftp: join(tempDir(), 'planner.db'), file: join(tempDir(), 'planner.db') };
     for (const replica of ['sftp', 'file'] as const) {
@@ -106,6 +108,22 @@ describe('replication with Litestream: the server and its disk die', () => {
         handle.close();
       }
     }
+
+    // The README's "Restore on a new machine", as written (the service's paths made this test's; systemctl aside):
+    // the file comes back where it was, and doctor passes it.
+    for (const command of commandsOf(readmeBlock('Restore on a new machine', 'sh')).filter((line) => !line.includes('systemctl'))) {
+      const [program, ...args] = command
+        .replace('sudo -u planner ', '')
+        .replaceAll('/etc/litestream.yml', config)
+        .replaceAll('/var/lib/planner/planner.db', db)
+        .split(' ');
+      const run = spawnSync(program === 'litestream' ? LITESTREAM : process.execPath, program === 'litestream' ? args : [BIN, ...args], {
+        encoding: 'utf8',
+        env: { ...process.env, PLANNER_DB: db, PLANNER_LITESTREAM_CONFIG: config },
+      });
+      expect(run.status, `${command}\n${run.stdout}${run.stderr}`).toBe(0);
+    }
+    expect(existsSync(db)).toBe(true);
 
     // Planner goes on from the restored file: the mails still waiting there leave (one the dead server sent just
     // before the kill may leave again, with the same Message-ID: at least once, none lost), and a retry of an
