@@ -13,6 +13,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { api, bookableDb, BIN, cliOk, serve, tempDb, tempDir } from '../helpers.ts';
 import { startSmtp } from '../mail/smtp.ts';
+import { startReceiver } from '../webhooks/receiver.ts';
 import { commandsOf, readmeBlock } from '../docs/readme.ts';
 import { LITESTREAM, litestreamConfig, restore, serveReplicated, startSftp } from './parts.ts';
 
@@ -37,6 +38,9 @@ describe('replication with Litestream: the server and its disk die', () => {
     // The mail server is elsewhere: it lives through the disaster.
     const smtp = await startSmtp();
     await cliOk(db, 'mail', 'set', smtp.url, '--from', 'Practice <desk@practice.example>');
+    // So is the webhook receiver.
+    const receiver = await startReceiver();
+    await cliOk(db, 'webhook', 'add', receiver.url, '--allow-insecure', '--events', 'booking.created');
     const sftp = await startSftp();
     const folder = join(tempDir(), 'replica');
     const config = litestreamConfig(db, { sftp, folder });
@@ -125,9 +129,9 @@ describe('replication with Litestream: the server and its disk die', () => {
     }
     expect(existsSync(db)).toBe(true);
 
-    // Planner goes on from the restored file: the mails still waiting there leave (one the dead server sent just
-    // before the kill may leave again, with the same Message-ID: at least once, none lost), and a retry of an
-    // acknowledged request gets its stored answer and books nothing.
+    // Planner goes on from the restored file: the mails and webhook deliveries still waiting there leave (one the
+    // dead server sent just before the kill may leave again, with the same Message-ID or event id: at least once,
+    // none lost), and a retry of an acknowledged request gets its stored answer and books nothing.
     const handle = new DatabaseSync(restored.sftp, { readOnly: true });
     const rows = handle.prepare("SELECT id, retry_from, status = 'pending' AND lease_until > unixepoch() AS leased FROM outbox WHERE kind <> 'reminder'").all() as {
       id: number;
@@ -140,9 +144,17 @@ describe('replication with Litestream: the server and its disk die', () => {
     // The message the dead server was sending stays leased to it for 120 s, then the new one sends it too.
     expect(rows.filter((row) => row.leased).length).toBeLessThanOrEqual(1);
     const expected = rows.filter((row) => !row.leased).map((row) => `<outbox-${row.id}-${row.retry_from}@practice.example>`);
+    const events = new DatabaseSync(restored.sftp, { readOnly: true });
+    const deliveries = events.prepare('SELECT event_id, status = \'pending\' AND lease_until > unixepoch() AS leased FROM webhook_deliveries').all() as { event_id: string; leased: number }[];
+    events.close();
+    expect(deliveries.length).toBe(bookings);
+    expect(deliveries.filter((row) => row.leased).length).toBeLessThanOrEqual(1);
+    const expectedEvents = deliveries.filter((row) => !row.leased).map((row) => row.event_id);
     const server = await serve(restored.sftp, {}, ['--log', 'off']);
     const arrived = () => new Set(smtp.messages.map((mail) => mail.messageId));
     while (!expected.every((id) => arrived().has(id))) await smtp.received(smtp.messages.length + 1);
+    const delivered = () => new Set(receiver.received.map((request) => request.json.id as string));
+    await receiver.until(() => expectedEvents.every((id) => delivered().has(id)));
 
     const first = before[0]!;
     const retry = await api(server.url, '/api/bookings', token, {
