@@ -41,7 +41,7 @@ export function litestreamBinary(env: NodeJS.ProcessEnv = process.env): string {
   if (env.PLANNER_LITESTREAM) return env.PLANNER_LITESTREAM;
   const beside = join(dirname(process.execPath), 'litestream');
   if (existsSync(beside)) return beside;
-  // A clone: bin/planner.js, two folders above node_modules.
+  // A clone: node_modules beside the bin/ folder of bin/planner.js, which started this process.
   const installed = join(dirname(process.argv[1] ?? ''), '..', 'node_modules', '@flydotio', 'litestream-linux-x64', 'litestream');
   if (process.argv[1] && existsSync(installed)) return installed;
   return 'litestream';
