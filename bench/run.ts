@@ -280,27 +280,34 @@ const copy = join(work, 'floor.db');
 const source = new DatabaseSync(db);
 source.prepare('VACUUM INTO ?').run(copy);
 source.close();
-let next = 0;
+/** Free slots to book, and how many of them are taken. */
+interface Pool {
+  targets: { schedule: number; reason: number; slot: string }[];
+  next: number;
+}
+const mainPool: Pool = { targets, next: 0 };
 /**
- * POSTs `amount` bookings of the targets (from `next` on), each with a fresh Idempotency-Key when `keyed`; returns the
- * load result and the bookings per second. autocannon notices the end of a count-bounded run only at its next
- * one-second tick, so the rate is taken from the first request to the last answer instead of from its samples.
+ * POSTs `amount` bookings of the pool's targets (from its `next` on) to the API at `base`, each with a fresh
+ * Idempotency-Key when `keyed`; returns the load result and the bookings per second. autocannon notices the end of
+ * a count-bounded run only at its next one-second tick, so the rate is taken from the first request to the last
+ * answer instead of from its samples.
  */
-async function postBookings(amount: number, keyed: boolean) {
+async function postBookings(amount: number, keyed: boolean, base = api, pool = mainPool) {
   let lastAnswer = 0;
   const started = performance.now();
   const result = await load(
     {
-      url: `${api}/bookings`,
+      url: `${base}/bookings`,
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
       amount,
       requests: [
         {
           setupRequest: (request) => {
-            const target = targets[next++ % targets.length]!;
-            const submission = { first_name: 'Bench', last_name: `Client ${next}`, email: `post${next}@bench.example` };
-            const headers = keyed ? { ...request.headers, 'idempotency-key': `bench-${next}` } : request.headers;
+            const n = pool.next++;
+            const target = pool.targets[n % pool.targets.length]!;
+            const submission = { first_name: 'Bench', last_name: `Client ${n}`, email: `post${n}@bench.example` };
+            const headers = keyed ? { ...request.headers, 'idempotency-key': `bench-${n}` } : request.headers;
             return { ...request, headers, body: JSON.stringify({ ...target, submission }) };
           },
         },
@@ -433,30 +440,11 @@ function folderBytes(folder: string): number {
 {
   const replServer = await startServer(db);
   const replApi = `${replServer.url}/api`;
-  const fresh = await freeTargets(replApi, 1200);
-  let taken = 0;
+  const pool: Pool = { targets: await freeTargets(replApi, 1200), next: 0 };
   const measure = async () => {
     const reads = await load({ url: slotsUrl.replace(api, replApi), headers: auth, duration: 3 });
-    let lastAnswer = 0;
-    const began = performance.now();
-    const posted = await load(
-      {
-        url: `${replApi}/bookings`,
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        amount: 200,
-        requests: [
-          {
-            setupRequest: (request) => {
-              const target = fresh[taken++ % fresh.length]!;
-              return { ...request, body: JSON.stringify({ ...target, submission: { first_name: 'Replica', last_name: `Client ${taken}`, email: `replica${taken}@bench.example` } }) };
-            },
-          },
-        ],
-      },
-      () => (lastAnswer = performance.now()),
-    );
-    return { slotsPerSecond: reads.rps, bookingsPerSecond: posted.total / ((lastAnswer - began) / 1000), errors: reads.errors + reads.non2xx + posted.errors + posted.non2xx };
+    const posted = await postBookings(200, false, replApi, pool);
+    return { slotsPerSecond: reads.rps, bookingsPerSecond: posted.rate, errors: reads.errors + reads.non2xx + posted.result.errors + posted.result.non2xx };
   };
   const without: Awaited<ReturnType<typeof measure>>[] = [];
   const beside: Awaited<ReturnType<typeof measure>>[] = [];
