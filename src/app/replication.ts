@@ -33,7 +33,7 @@ export interface ReplicaPosition {
 
 export type Replication =
   | { state: 'off'; config: string; reason: string }
-  | { state: 'unreadable'; config: string; problem: string }
+  | { state: 'unreadable'; config: string; named: boolean; problem: string }
   | { state: 'on'; config: string; replicas: ReplicaPosition[] };
 
 /** The litestream binary this installation uses (see the module's comment). */
@@ -87,9 +87,11 @@ export async function readReplication(dbFile: string, env: NodeJS.ProcessEnv = p
   if (!existsSync(config)) return { state: 'off', config, reason: `no Litestream configuration at ${config}` };
   const binary = litestreamBinary(env);
   const path = resolve(dbFile);
+  let named = false;
   try {
     const databases = rows(await litestream(binary, ['databases', '-config', config]));
-    if (!databases.some(([named]) => named === path)) return { state: 'off', config, reason: `${config} does not name ${path}` };
+    named = databases.some(([listed]) => listed === path);
+    if (!named) return { state: 'off', config, reason: `${config} does not name ${path}` };
     const generations = rows(await litestream(binary, ['generations', '-config', config, path]));
     // One row per replica and generation; the newest generation of each replica is the one it restores.
     const newest = new Map<string, ReplicaPosition>();
@@ -99,10 +101,10 @@ export async function readReplication(dbFile: string, env: NodeJS.ProcessEnv = p
       const known = newest.get(name);
       if (!known || end > known.end) newest.set(name, { name, generation, end, lagSeconds });
     }
-    if (newest.size === 0) return { state: 'unreadable', config, problem: `no replica of ${path} holds a generation yet: is litestream replicate running?` };
+    if (newest.size === 0) return { state: 'unreadable', config, named, problem: `no replica of ${path} holds a generation yet: is litestream replicate running?` };
     return { state: 'on', config, replicas: [...newest.values()] };
   } catch (error) {
-    return { state: 'unreadable', config, problem: (error as Error).message };
+    return { state: 'unreadable', config, named, problem: (error as Error).message };
   }
 }
 
@@ -127,7 +129,10 @@ function span(seconds: number): string {
  */
 export function replicationSummary(replication: Replication, nowMs: number): { ok: boolean; text: string } {
   if (replication.state === 'off') return { ok: true, text: `off: ${replication.reason} (README: "Off-site replication")` };
-  if (replication.state === 'unreadable') return { ok: false, text: `${replication.config} names this database, but its replica cannot be read: ${replication.problem}` };
+  if (replication.state === 'unreadable') {
+    const what = replication.named ? `${replication.config} names this database, but its replica cannot be read` : `${replication.config} cannot be read`;
+    return { ok: false, text: `${what}: ${replication.problem}` };
+  }
   const each = replication.replicas.map(
     (replica) => `${replica.name}: ${span(replica.lagSeconds)} behind, newest change ${span((nowMs - Date.parse(replica.end)) / 1000)} ago`,
   );

@@ -3,10 +3,11 @@
  * each replica's position, behind (doctor fails), and a configuration whose replica holds nothing (doctor fails).
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync, utimesSync } from 'node:fs';
+import { readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliOk, cliWith, initDb, onCleanup, tempDb, tempDir, watchOutput } from '../helpers.ts';
+import { goDurationSeconds } from '../../src/app/replication.ts';
 import { killed, LITESTREAM, litestreamConfig } from './parts.ts';
 
 /** Every file below `folder`. */
@@ -15,6 +16,32 @@ function filesBelow(folder: string): string[] {
 }
 
 describe('planner status and doctor: the replication', () => {
+  it.each([
+    ['-872ms', -0.872],
+    ['0s', 0],
+    ['3.5s', 3.5],
+    ['1m2s', 62],
+    ['2h0m3s', 7203],
+    ['10m0s', 600],
+    ['1.5µs', 0.0000015],
+    ['soon', undefined],
+    ['', undefined],
+  ])('reads litestream\'s lag %j as %s seconds', (text, seconds) => {
+    const read = goDurationSeconds(text);
+    if (seconds === undefined) expect(read).toBeUndefined();
+    else expect(read).toBeCloseTo(seconds, 9);
+  });
+
+  it('a configuration litestream cannot read: doctor fails with its words', async () => {
+    const db = tempDb();
+    await initDb(db);
+    const broken = join(tempDir(), 'litestream.yml');
+    writeFileSync(broken, 'dbs: [this is not\n');
+    const doctor = await cliWith(db, { env: { PLANNER_LITESTREAM_CONFIG: broken } }, 'doctor');
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toContain(`fail  replication ${broken} cannot be read: `);
+  });
+
   it('off: no configuration, or one that names another database; doctor passes', async () => {
     const db = tempDb();
     await initDb(db);
