@@ -5,7 +5,7 @@
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../mail/smtp.ts';
@@ -125,4 +125,19 @@ export function restore(config: string, db: string, replica: 'sftp' | 'file', ou
   const run = spawnSync(LITESTREAM, ['restore', '-config', config, '-replica', replica, '-o', output, db], { encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`litestream restore from ${replica} failed (${run.status ?? run.signal}): ${run.stderr}${run.stdout}`);
   return run.stdout + run.stderr;
+}
+
+/**
+ * The recovery README's "Restore on a new machine" gives for an SFTP replica whose restore fails: Litestream 0.3.13
+ * writes a WAL file on an SFTP server in place, so a server that dies while uploading one leaves it cut off (found by
+ * the disaster test: an empty newest file, and `litestream restore` failing with "context canceled"). That file holds
+ * at most the last sync interval's changes: remove it, and restore again. Returns the file removed.
+ */
+export function removeNewestWalFile(replicaFolder: string): string {
+  const wal = readdirSync(join(replicaFolder, 'generations'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .flatMap((generation) => readdirSync(join(replicaFolder, 'generations', generation.name, 'wal')).map((file) => join(replicaFolder, 'generations', generation.name, 'wal', file)));
+  const newest = wal.sort((a, b) => statSync(a).mtimeMs - statSync(b).mtimeMs || a.localeCompare(b)).at(-1)!;
+  rmSync(newest);
+  return newest;
 }
