@@ -7,6 +7,7 @@ import { outboxCounts } from '../store/outbox.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { isConfigured } from './configured.ts';
 import { pageRules } from './portal.ts';
+import { calendars } from './calendar-views.ts';
 import { readReplication, replicationSummary } from './replication.ts';
 import { reminderDeadlineWarning } from './reminders.ts';
 import { looksLikeToken } from '../domain/token.ts';
@@ -153,12 +154,44 @@ export async function diagnose(ctx: AppContext, options: DoctorOptions): Promise
       : { name: 'portal', status: 'ok', detail: 'off: mails carry no self-service link (planner portal enable)' },
   );
 
+  checks.push(...calendarChecks(ctx));
+
   const replication = replicationSummary(await readReplication(ctx.store.file), now.getTime());
   checks.push({ name: 'replication', status: replication.ok ? 'ok' : 'fail', detail: replication.text });
 
   if (options.url) {
     checks.push(await liveCheck(options.url, options.token, settings.tokenHash));
     if (portal) checks.push(await portalCheck(portal.url));
+  }
+  return checks;
+}
+
+/**
+ * The practitioner's calendars: a failing one fails (new events in it do not block), with the fix; one not synced
+ * for three of its intervals (and an hour) warns that no planner serve syncs it; bookings that busy times overlap warn.
+ */
+function calendarChecks(ctx: AppContext): Check[] {
+  const now = ctx.now().getTime();
+  const checks: Check[] = [];
+  const list = calendars(ctx);
+  for (const calendar of list) {
+    const name = `calendar ${calendar.id}`;
+    const synced = calendar.lastSuccess ? Date.parse(calendar.lastSuccess) : 0;
+    if (calendar.state === 'failing') {
+      checks.push({
+        name,
+        status: 'fail',
+        detail: `${calendar.label}: failing since ${calendar.failingSince}: ${calendar.lastError}; its last busy times still block, new events are not seen. Fix the address or password (planner calendar remove ${calendar.id}, then add it again), or the server, then planner calendar sync ${calendar.id}`,
+      });
+    } else if (now - synced > Math.max(3 * calendar.everyMinutes * 60_000, 3_600_000)) {
+      checks.push({ name, status: 'warn', detail: `${calendar.label}: last synced ${calendar.lastSuccess}: is planner serve running? (planner calendar sync ${calendar.id} syncs now)` });
+    } else {
+      checks.push({ name, status: 'ok', detail: `${calendar.label} (${calendar.kind}, ${calendar.url}): synced ${calendar.lastSuccess}, ${calendar.busy} busy time(s) in the window` });
+    }
+  }
+  const conflicts = [...new Set(list.flatMap((calendar) => calendar.conflicts.map((conflict) => conflict.reference)))];
+  if (conflicts.length > 0) {
+    checks.push({ name: 'calendar conflicts', status: 'warn', detail: `${conflicts.length} upcoming booking(s) overlap a busy time: ${conflicts.join(', ')}; move or cancel them (planner calendar list)` });
   }
   return checks;
 }

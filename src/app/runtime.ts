@@ -55,7 +55,7 @@ export interface RuntimeOptions {
   now?: () => Date;
   /** Where the workers report (default stderr). */
   log?: (line: string) => void;
-  /** Start the outbox and webhook workers (`planner serve`); tests that drive a worker with their own clock do not. */
+  /** Start the outbox, webhook and calendar workers (`planner serve`); tests that drive a worker with their own clock do not. */
   workers?: boolean;
   /** Read once for RuntimeSettings (default process.env). */
   env?: NodeJS.ProcessEnv;
@@ -73,9 +73,11 @@ export async function startRuntime(store: Store, options: RuntimeOptions = {}): 
     const { startOutboxWorker } = await import('../mail/worker.ts');
     const { startWebhookWorker } = await import('../webhooks/worker.ts');
     const nowMs = () => ctx.now().getTime();
+    const { startCalendarSync } = await import('./calendars.ts');
     workers = [
       startOutboxWorker({ store, settings: watch.refresh, log, retry: environment.mailRetry, nowMs }),
       startWebhookWorker({ store, log, retry: environment.webhookRetry, nowMs }),
+      startCalendarSync(ctx, { log, refresh: watch.refresh }),
     ];
   }
   return {

@@ -9,6 +9,7 @@ import { countRows, type Counts } from '../store/stats.ts';
 import { outboxCounts, type OutboxCounts } from '../store/outbox.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { isConfigured } from './configured.ts';
+import { calendars, type CalendarView } from './calendar-views.ts';
 
 /** What `planner status` shows. Never contains the token. */
 export interface Status extends Pick<Settings, 'practiceName' | 'timeZone' | 'locale' | 'notifyEmail' | 'address' | 'phone' | 'website'> {
@@ -25,6 +26,8 @@ export interface Status extends Pick<Settings, 'practiceName' | 'timeZone' | 'lo
   trustedProxies: string[];
   /** Every hook, with deliveries waiting (and how many of those are being retried) or failed: a failing hook shows here. */
   webhooks: { id: number; url: string; waiting: number; retrying: number; failed: number; lastError: string | null }[];
+  /** The practitioner's own calendars (masked), each ok or failing, with the bookings their busy times overlap. */
+  calendars: CalendarView[];
   counts: Counts;
 }
 
@@ -53,6 +56,7 @@ export function getStatus(ctx: AppContext): Status {
     reminderOffsets: settings.reminderOffsets,
     trustedProxies: settings.trustedProxies === '' ? [] : settings.trustedProxies.split(','),
     webhooks: webhookHealth(ctx.store).map(({ webhookId, ...health }) => ({ id: webhookId, ...health })),
+    calendars: isConfigured(settings) ? calendars(ctx) : [],
     counts: countRows(ctx.store, unixSeconds(ctx.now())),
   };
 }

@@ -23,6 +23,7 @@ import { registerSlots } from './commands/slots.ts';
 import { registerStatus } from './commands/status.ts';
 import { registerToken } from './commands/token.ts';
 import { registerWebhook } from './commands/webhook.ts';
+import { registerCalendar } from './commands/calendar.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 import { visible } from './terminal.ts';
 
@@ -52,6 +53,7 @@ export function createProgram(): Command {
     registerMail,
     registerReminders,
     registerWebhook,
+    registerCalendar,
     registerPortal,
     registerProxy,
     registerFeed,

@@ -139,3 +139,20 @@ export function printTable(header: string[], rows: (string | number)[][], empty 
 export function interactive(): boolean {
   return Boolean(process.stdin.isTTY && process.stdout.isTTY);
 }
+
+/**
+ * Returns a password that must not be given on the command line (other users and the shell history see it): the
+ * first line of standard input with `fromStdin` (a secrets file may end with a line break), else the environment
+ * variable `env`, else a masked prompt asking `question` on a terminal. Undefined when none of those gives one.
+ */
+export async function secretInput(fromStdin: boolean, env: string, question: string): Promise<string | undefined> {
+  if (fromStdin) {
+    let text = '';
+    for await (const chunk of process.stdin) text += chunk;
+    return text.split(/\r?\n/, 1)[0];
+  }
+  if (process.env[env]) return process.env[env];
+  if (!interactive()) return undefined;
+  const { password } = await import('@inquirer/prompts');
+  return password({ message: question, mask: '*' });
+}

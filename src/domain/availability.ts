@@ -14,10 +14,34 @@ export interface ScheduleRules {
   capacity: number;
 }
 
-/** A booked interval [startAt, endAt) in Unix seconds: what a booking keeps, its buffers included. */
+/**
+ * A booked interval [startAt, endAt) in Unix seconds: what a booking keeps, its buffers included, or a busy time of
+ * the practitioner's own calendar (issue 25), which takes EVERY_PLACE.
+ */
 export interface BookedInterval {
   startAt: number;
   endAt: number;
+  /** The places of the capacity it takes: 1 when not given (a booking); EVERY_PLACE for a busy time. */
+  places?: number;
+}
+
+/** What a busy time of the practitioner's calendar takes: every place of any capacity. */
+export const EVERY_PLACE = Number.POSITIVE_INFINITY;
+
+/**
+ * Returns bookings and busy times (each list in the order it begins) as one list in that order: what the engine
+ * counts. A merge of two sorted lists, no sort; the bookings list itself when there is no busy time.
+ */
+export function withBusy<B extends BookedInterval>(bookings: readonly B[], busy: readonly B[]): readonly B[] {
+  if (busy.length === 0) return bookings;
+  const merged: B[] = [];
+  let b = 0;
+  for (const time of busy) {
+    while (b < bookings.length && bookings[b]!.startAt <= time.startAt) merged.push(bookings[b++]!);
+    merged.push(time);
+  }
+  while (b < bookings.length) merged.push(bookings[b++]!);
+  return merged;
 }
 
 export interface AvailabilityInput {
@@ -64,16 +88,26 @@ export function dayWindow(firstDay: number, lastDay: number, now: number): Windo
 }
 
 /**
- * Counts, for candidate intervals given in increasing order, how many booked intervals overlap each one.
- * One pass over the bookings (sorted by start) for all candidates: no query or scan per day or slot.
+ * Counts, for candidate intervals given in increasing order, the places the booked intervals that overlap each one
+ * take (a busy time takes them all). One pass over the bookings (sorted by start) for all candidates: no query or
+ * scan per day or slot.
  */
 function overlapCounter(bookings: readonly BookedInterval[]) {
   let next = 0;
   let active: BookedInterval[] = [];
+  let places = 0;
   return (start: number, end: number): number => {
-    while (next < bookings.length && bookings[next]!.startAt < end) active.push(bookings[next++]!);
-    if (active.some((booking) => booking.endAt <= start)) active = active.filter((booking) => booking.endAt > start);
-    return active.length;
+    while (next < bookings.length && bookings[next]!.startAt < end) {
+      const booking = bookings[next++]!;
+      active.push(booking);
+      places += booking.places ?? 1;
+    }
+    if (active.some((booking) => booking.endAt <= start)) {
+      active = active.filter((booking) => booking.endAt > start);
+      places = 0;
+      for (const booking of active) places += booking.places ?? 1;
+    }
+    return places;
   };
 }
 

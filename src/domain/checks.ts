@@ -67,6 +67,10 @@ export const NOTICE_MAX_MINUTES = 525_600;
 /** Most bookings that may overlap in a schedule. */
 export const CAPACITY_MAX = 1000;
 
+/** `planner calendar add --every`: minutes between syncs of a practitioner's calendar (default, most). */
+export const SYNC_EVERY_DEFAULT_MINUTES = 5;
+export const SYNC_EVERY_MAX_MINUTES = 1440;
+
 /** Longest free-text note: a closure's note, a cancellation's reason. */
 export const NOTE_MAX_LENGTH = 500;
 

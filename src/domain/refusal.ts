@@ -4,7 +4,7 @@
  * the engine instead: a time is refused exactly when the engine does not offer it, and the reason is found by asking
  * it again with rules set aside one at a time.
  */
-import { daySlots, freeSlots, localDayOf, lookAhead, rangeInstants, type AvailabilityInput, type BookedInterval } from './availability.ts';
+import { daySlots, EVERY_PLACE, freeSlots, localDayOf, lookAhead, rangeInstants, type AvailabilityInput, type BookedInterval } from './availability.ts';
 import { dayNumber, dayText, isoWeekday, SECONDS_PER_DAY } from './days.ts';
 import { offsetTable, wallToUnix, wallToUnixCompatible } from './zone.ts';
 
@@ -34,6 +34,8 @@ export type Refusal<C extends ClosedDays = ClosedDays> =
   | { why: 'hours' }
   /** Inside the hours, but not a start the schedule's step gives (or not on a whole minute). */
   | { why: 'grid' }
+  /** A busy time of the practitioner's own calendar (issue 25) meets the appointment or its buffers. */
+  | { why: 'busy' }
   /** The appointments booked at that time fill the capacity. */
   | { why: 'taken' }
   /** Only buffers (this reason's, or those other bookings keep) fill the capacity. */
@@ -73,8 +75,12 @@ export function whyNotFree<C extends ClosedDays>(
     const everyMinute = daySlots({ ...open, rules: { ...open.rules, stepMinutes: 1 } }, day, []);
     return everyMinute.some((free) => free.local === minuteSlot) ? { why: 'grid' } : { why: 'hours' };
   }
+  // A busy time of the practitioner's calendar, alone, refuses it.
+  const busy = bookings.filter((booked) => booked.places === EVERY_PLACE);
+  if (busy.length > 0 && !daySlots(open, day, busy).some((free) => free.local === slot)) return { why: 'busy' };
   // Only the capacity is left: the appointments alone, without anyone's buffers, tell taken from buffer.
   const appointments = bookings
+    .filter((booked) => booked.places !== EVERY_PLACE)
     .map((booked) => ({ startAt: booked.appointmentStartAt, endAt: booked.appointmentEndAt }))
     .sort((a, b) => a.startAt - b.startAt);
   const withoutBuffers: AvailabilityInput = { ...open, bufferBeforeMinutes: 0, bufferAfterMinutes: 0 };

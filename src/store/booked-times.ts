@@ -6,11 +6,14 @@
  * are named in SQL as the engine reads them, because it is the hottest read (every GET /slots, every booking's check
  * under the write lock, a year of bookings for a first GET /days), and a mapper over the 12,243 rows of the
  * benchmark's busiest schedule made that read take 15–23 ms instead of 9–14 ms (a rough reading, on a busy machine).
+ * The busy times of the practitioner's own calendars (issue 25, busy-times.ts) join them here, each taking every
+ * place of the capacity: so every reader of bookings (the API, the page, the CLI, the cache of free days) counts them.
  */
 import { BUFFER_MAX_SECONDS, LONGEST_BLOCK_SECONDS } from '../domain/blocking.ts';
-import type { BookedInterval } from '../domain/availability.ts';
+import { EVERY_PLACE, withBusy, type BookedInterval } from '../domain/availability.ts';
 import type { BookedTime } from '../domain/refusal.ts';
 import type { Store } from './db.ts';
+import { busyIntervals } from './busy-times.ts';
 
 /**
  * Which bookings of a schedule can reach the window [from, to): those that block time within a buffer of it. No
@@ -27,18 +30,29 @@ function reaching(scheduleId: number, from: number, to: number, except: number):
 }
 
 /** Returns the time the bookings of a schedule block that comes within a buffer of [from, to): what the engine counts. */
-export function bookedIntervals(store: Store, scheduleId: number, from: number, to: number, except = 0): BookedInterval[] {
+export function bookedIntervals(store: Store, scheduleId: number, from: number, to: number, except = 0): readonly BookedInterval[] {
   const rows = store.sql(`SELECT keeps_from AS startAt, end_at + buffer_after AS endAt ${REACHING}`).all(...reaching(scheduleId, from, to, except));
-  return rows as unknown as BookedInterval[];
+  return withBusy(rows as unknown as BookedInterval[], busyOf(store, scheduleId, from, to));
+}
+
+/** The busy times that can reach [from, to) (within a buffer of it), each taking every place, as the engine reads them. */
+function busyOf(store: Store, scheduleId: number, from: number, to: number) {
+  return busyIntervals(store, scheduleId, from - BUFFER_MAX_SECONDS, to + BUFFER_MAX_SECONDS).map(({ startAt, endAt }) => ({
+    startAt,
+    endAt,
+    places: EVERY_PLACE,
+    appointmentStartAt: startAt,
+    appointmentEndAt: endAt,
+  }));
 }
 
 /**
  * Returns what `bookedIntervals` returns, each with its appointment without buffers (`appointmentStartAt`,
  * `appointmentEndAt`): for telling why a time is refused, off the hot paths.
  */
-export function bookedTimes(store: Store, scheduleId: number, from: number, to: number, except = 0): BookedTime[] {
+export function bookedTimes(store: Store, scheduleId: number, from: number, to: number, except = 0): readonly BookedTime[] {
   const rows = store
     .sql(`SELECT keeps_from AS startAt, end_at + buffer_after AS endAt, start_at AS appointmentStartAt, end_at AS appointmentEndAt ${REACHING}`)
     .all(...reaching(scheduleId, from, to, except));
-  return rows as unknown as BookedTime[];
+  return withBusy(rows as unknown as BookedTime[], busyOf(store, scheduleId, from, to));
 }

@@ -319,4 +319,46 @@ export const migrations: readonly string[] = [
   INSERT INTO booking_events (booking_id, at, kind, actor)
     SELECT id, changed_at, 'cancelled', NULL FROM bookings WHERE status = 'cancelled' AND changed_at IS NOT NULL ORDER BY id;
   `,
+  // 10: the practitioner's own calendars (issue 25), whose busy times block the whole schedule. A calendar's URL and
+  // password are secrets that planner must send, so they cannot be hashed: masked in every output, never logged. A
+  // busy time keeps only what blocks: its span, its calendar and a hash of its event's UID (never a title, place or
+  // attendee). Spans are cut at most BUSY_PIECE_SECONDS long (store/busy-times.ts), so that a window's busy times
+  // are one range of the index. The triggers log each change in booking_changes, so that a server's cache of free
+  // days forgets only the days a changed busy time touches.
+  `
+  CREATE TABLE calendars (
+    id             INTEGER PRIMARY KEY,
+    schedule_id    INTEGER NOT NULL REFERENCES schedules (id),
+    label          TEXT NOT NULL,
+    kind           TEXT NOT NULL CHECK (kind IN ('ics', 'caldav')),
+    url            TEXT NOT NULL, -- a secret (Google's secret address): masked in every output
+    user_name      TEXT,
+    password       TEXT,          -- a secret: sent to the calendar's server, so kept as given
+    every_minutes  INTEGER NOT NULL CHECK (every_minutes BETWEEN 1 AND 1440), -- SYNC_EVERY_MAX_MINUTES
+    allow_insecure INTEGER NOT NULL DEFAULT 0 CHECK (allow_insecure IN (0, 1)),
+    fetch_state    TEXT NOT NULL DEFAULT '{}', -- ETag, Last-Modified, ctag or sync-token of the last fetch (JSON)
+    created_at     TEXT NOT NULL,
+    synced_at      INTEGER, -- the last successful sync (Unix seconds)
+    tried_at       INTEGER, -- the last attempt, successful or not
+    failing_since  INTEGER, -- the first failed attempt since the last success; NULL: not failing
+    last_error     TEXT,
+    alerted        INTEGER NOT NULL DEFAULT 0 CHECK (alerted IN (0, 1)) -- the practice was mailed that it is failing
+  ) STRICT;
+
+  CREATE TABLE busy_times (
+    calendar_id INTEGER NOT NULL REFERENCES calendars (id),
+    schedule_id INTEGER NOT NULL,
+    start_at    INTEGER NOT NULL,
+    end_at      INTEGER NOT NULL CHECK (end_at > start_at),
+    uid_hash    TEXT NOT NULL,
+    PRIMARY KEY (calendar_id, start_at, end_at, uid_hash)
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX busy_times_by_schedule ON busy_times (schedule_id, start_at);
+  CREATE TRIGGER busy_changes_on_insert AFTER INSERT ON busy_times BEGIN
+    INSERT INTO booking_changes (schedule_id, from_at, to_at) VALUES (new.schedule_id, new.start_at, new.end_at);
+  END;
+  CREATE TRIGGER busy_changes_on_delete AFTER DELETE ON busy_times BEGIN
+    INSERT INTO booking_changes (schedule_id, from_at, to_at) VALUES (old.schedule_id, old.start_at, old.end_at);
+  END;
+  `,
 ];

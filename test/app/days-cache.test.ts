@@ -11,6 +11,8 @@ import { addReason, changeReason } from '../../src/app/reasons.ts';
 import { addSchedule } from '../../src/app/schedules.ts';
 import { AppError } from '../../src/errors.ts';
 import { openStore } from '../../src/store/db.ts';
+import { busyPieces, replaceBusy } from '../../src/store/busy-times.ts';
+import { insertCalendar } from '../../src/store/calendars.ts';
 import { tempDb } from '../helpers.ts';
 
 const ADA = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
@@ -63,6 +65,44 @@ describe('the cache of free days (src/app/days-cache.ts)', () => {
     clock.now = new Date('2026-06-02T06:00:00Z');
     expect(cache.days(ctx, 1, 1)).toEqual(availableDays(ctx, 1, 1));
     expect(cache.stats().days).toBeLessThanOrEqual(61);
+  });
+
+  it('a sync that changes one busy time of the practitioner’s calendar (issue 25) makes it forget only the days that time touches', () => {
+    const { ctx, other } = installation('2026-06-01T06:00:00Z');
+    const cache = createDaysCache();
+    // 2,000 busy times over the window (a short one every 45 minutes, day and night) from another connection, as a sync writes them.
+    const start = Date.parse('2026-06-01T06:00:00Z') / 1000;
+    const busy = Array.from({ length: 2000 }, (_, i) => ({ startAt: start + i * 2700, endAt: start + i * 2700 + 600, uidHash: `u${i}` }));
+    const calendar = insertCalendar(other.store, {
+      scheduleId: 1, label: 'Own', kind: 'caldav', url: 'https://dav.example/cal/', user: 'anna', password: 'secret',
+      everyMinutes: 5, allowInsecure: false, fetchState: '{}', createdAt: '2026-06-01T06:00:00Z', syncedAt: start,
+    });
+    replaceBusy(other.store, calendar, 1, busyPieces(busy));
+    expect(cache.days(ctx, 1, 1)).toEqual(availableDays(ctx, 1, 1));
+    const mark = cache.stats().computed;
+    expect(cache.days(ctx, 1, 1)).toEqual(availableDays(ctx, 1, 1));
+    const unsettled = cache.stats().computed - mark;
+
+    // The same set again (a sync that found a change elsewhere in the file): nothing written, nothing forgotten.
+    expect(replaceBusy(other.store, calendar, 1, busyPieces(busy))).toEqual({ added: 0, removed: 0 });
+    let before = cache.stats().computed;
+    cache.days(ctx, 1, 1);
+    expect(cache.stats().computed - before).toBe(unsettled);
+
+    // One event moved from Wednesday 10 June to Friday 12 June, midday: those two days are computed again, no other.
+    const moved = busy.findIndex((time) => new Date(time.startAt * 1000).toISOString() >= '2026-06-10T10:00');
+    busy[moved] = { startAt: Date.parse('2026-06-12T10:00:00Z') / 1000, endAt: Date.parse('2026-06-12T10:10:00Z') / 1000, uidHash: busy[moved]!.uidHash };
+    expect(replaceBusy(other.store, calendar, 1, busyPieces(busy))).toEqual({ added: 1, removed: 1 });
+    before = cache.stats().computed;
+    expect(cache.days(ctx, 1, 1)).toEqual(availableDays(ctx, 1, 1));
+    expect(cache.stats().computed - before - unsettled).toBe(2);
+
+    // A busy time over the whole of Thursday 11 June: the day goes from the answer, at once.
+    expect(cache.days(ctx, 1, 1)).toContain('2026-06-11');
+    busy.push({ startAt: Date.parse('2026-06-10T22:00:00Z') / 1000, endAt: Date.parse('2026-06-11T22:00:00Z') / 1000, uidHash: 'allday' });
+    replaceBusy(other.store, calendar, 1, busyPieces(busy));
+    expect(cache.days(ctx, 1, 1)).not.toContain('2026-06-11');
+    expect(cache.days(ctx, 1, 1)).toEqual(availableDays(ctx, 1, 1));
   });
 
   it('follows changes by another connection (the CLI, a second server): bookings, hours, closures, reasons', () => {

@@ -9,6 +9,8 @@ import { addReason } from '../../src/app/reasons.ts';
 import { addSchedule } from '../../src/app/schedules.ts';
 import { AppError } from '../../src/errors.ts';
 import { openStore } from '../../src/store/db.ts';
+import { busyPieces, replaceBusy } from '../../src/store/busy-times.ts';
+import { insertCalendar } from '../../src/store/calendars.ts';
 import { tempDb } from '../helpers.ts';
 
 const NOW = new Date('2026-03-27T07:00:00Z'); // a Friday: the look-ahead crosses Berlin's spring-forward night
@@ -35,12 +37,19 @@ const practice = fc.record({
 /** One booking attempt: which reason and day, and which offered slot (or any grid time, offered or not). */
 const attempt = fc.record({ reason: fc.nat(), day: fc.nat(), pick: fc.nat(), offered: fc.boolean(), minute: fc.nat({ max: 287 }) });
 
+/**
+ * Busy times of the practitioner's own calendar (issue 25): up to four, within the look-ahead, 5 minutes to 10 hours
+ * long, starting on any 5-minute mark of the first four days after NOW.
+ */
+const busyTimes = fc.array(fc.record({ at: fc.nat({ max: 4 * 288 }), minutes: fc.integer({ min: 1, max: 120 }).map((n) => n * 5) }), { maxLength: 4 });
+
 let acceptedInAll = 0;
+let busyOffered = 0;
 
 describe('no double booking (property)', () => {
-  test.prop([practice, fc.array(attempt, { minLength: 1, maxLength: 30 })], { numRuns: 150 })(
-    'accepted bookings (buffers included) never exceed capacity at any instant, and every offered slot can be booked',
-    (p, attempts) => {
+  test.prop([practice, fc.array(attempt, { minLength: 1, maxLength: 30 }), busyTimes], { numRuns: 150 })(
+    'accepted bookings (buffers included) never exceed capacity at any instant nor meet a busy time, and every offered slot can be booked',
+    (p, attempts, busyMarks) => {
       const store = openStore(tempDb());
       try {
         const ctx = createContext(store, () => NOW);
@@ -54,6 +63,17 @@ describe('no double booking (property)', () => {
         const secondStart = firstEnd + p.gap;
         if (p.second > 0 && secondStart + p.second <= 287) ranges.push(`${hhmm(secondStart * 5)}-${hhmm((secondStart + p.second) * 5)}`);
         setHours(ctx, schedule, 'mon-sun', ranges.join(','));
+        // The practitioner's calendar, written as a sync writes it (busy times take every place of the capacity).
+        const busy = busyMarks.map((mark, i) => {
+          const startAt = NOW.getTime() / 1000 + mark.at * 300;
+          return { startAt, endAt: startAt + mark.minutes * 60, uidHash: `event-${i}` };
+        });
+        const calendar = insertCalendar(store, {
+          scheduleId: schedule, label: 'Own', kind: 'ics', url: 'https://calendar.example/own.ics', user: null, password: null,
+          everyMinutes: 5, allowInsecure: false, fetchState: '{}', createdAt: NOW.toISOString(), syncedAt: null,
+        });
+        replaceBusy(store, calendar, schedule, busyPieces(busy));
+        const meetsBusy = (from: number, to: number) => busy.some((time) => time.startAt < to && from < time.endAt);
 
         const accepted: { startAt: number; endAt: number }[] = [];
         for (const [n, a] of attempts.entries()) {
@@ -65,6 +85,12 @@ describe('no double booking (property)', () => {
           const offered = availableSlots(ctx, schedule, reason, day);
           const slot = a.offered && offered.length > 0 ? offered[a.pick % offered.length]!.local : `${day} ${hhmm(a.minute * 5)}:00`;
           const wasOffered = offered.some((free) => free.local === slot);
+          // Nothing offered meets a busy time, buffers included.
+          for (const free of offered) {
+            const kept = { from: free.startAt - p.buffers[index]!.before * 60, to: free.startAt + (p.durations[index]! + p.buffers[index]!.after) * 60 };
+            expect(meetsBusy(kept.from, kept.to), `${free.local} was offered over a busy time`).toBe(false);
+            if (busy.length > 0) busyOffered++;
+          }
           const submission = { first_name: 'F', last_name: `L${n}`, email: `c${n}@p.example` };
           try {
             const created = createBooking(ctx, { scheduleId: schedule, reasonId: reason, slot, submission }, 'api');
@@ -81,6 +107,7 @@ describe('no double booking (property)', () => {
         const edges = accepted.flatMap((b) => [[b.startAt, 1], [b.endAt, -1]] as const).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
         let open = 0;
         for (const [, step] of edges) expect((open += step)).toBeLessThanOrEqual(p.capacity);
+        for (const kept of accepted) expect(meetsBusy(kept.startAt, kept.endAt), 'a booking was accepted over a busy time').toBe(false);
       } finally {
         store.close();
       }
@@ -88,7 +115,8 @@ describe('no double booking (property)', () => {
   );
 
   test('the runs above did book (the property was not vacuous)', () => {
-    process.stderr.write(`property: ${acceptedInAll} bookings accepted\n`);
-    expect(acceptedInAll).toBeGreaterThan(250); // about 2.6 a run: half the attempts aim at any grid time
+    process.stderr.write(`property: ${acceptedInAll} bookings accepted, ${busyOffered} times offered beside busy times\n`);
+    expect(acceptedInAll).toBeGreaterThan(200); // about 2 a run: half the attempts aim at any grid time, busy times take some
+    expect(busyOffered).toBeGreaterThan(500); // the busy times left times to offer around them
   });
 });

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { mailQueue, mailSettings, retryMail, sendTestMail, setMail, userWithoutPassword, type MailQueueEntry } from '../../app/mail.ts';
 import { requireConfigured } from '../../app/configured.ts';
-import { id, interactive, print, printJson, printTable, readContext, withContext } from '../shared.ts';
+import { id, print, printJson, printTable, readContext, secretInput, withContext } from '../shared.ts';
 
 /** How many scheduled reminders the table shows (the next ones); --json lists all. */
 const SCHEDULED_SHOWN = 20;
@@ -98,15 +98,8 @@ export function registerMail(program: Command): void {
  * otherwise (`setMail` then says what is missing).
  */
 async function smtpPassword(url: string, fromStdin: boolean): Promise<string | undefined> {
-  if (fromStdin) {
-    let text = '';
-    for await (const chunk of process.stdin) text += chunk;
-    return text.split(/\r?\n/, 1)[0]; // the first line: a secrets file may end with a line break
-  }
+  if (fromStdin) return secretInput(true, 'PLANNER_SMTP_PASSWORD', '');
   const user = userWithoutPassword(url);
   if (user === undefined) return undefined; // setMail names what is wrong, if anything
-  if (process.env.PLANNER_SMTP_PASSWORD) return process.env.PLANNER_SMTP_PASSWORD;
-  if (!interactive()) return undefined;
-  const { password } = await import('@inquirer/prompts');
-  return password({ message: `SMTP password of ${user}`, mask: '*' });
+  return secretInput(false, 'PLANNER_SMTP_PASSWORD', `SMTP password of ${user}`);
 }

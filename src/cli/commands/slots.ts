@@ -44,6 +44,8 @@ function reasonText(refused: SlotNotFree, advice: RefusalAdvice, move: boolean):
         : `it is outside the opening hours (${hoursOfDay(refused)})`;
     case 'grid':
       return `it is off the schedule's ${input.rules.stepMinutes}-minute step: times start every ${input.rules.stepMinutes} minutes from the opening (${hoursOfDay(refused)})`;
+    case 'busy':
+      return `the practitioner's own calendar is busy then (planner calendar busy ${refused.scheduleId} --from ${refused.slot.slice(0, 10)} shows it)`;
     case 'taken':
       return input.rules.capacity === 1 ? 'it is taken by another booking' : `all ${input.rules.capacity} places at that time are booked`;
     case 'buffer':

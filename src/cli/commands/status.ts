@@ -20,6 +20,24 @@ function webhookLines(hooks: Status['webhooks']): string[] {
   });
 }
 
+/** One line per calendar of the practitioner's, a failing one with its error and the fix; then the bookings busy times overlap. */
+function calendarLines(list: Status['calendars'], zone: string | null): string[] {
+  if (list.length === 0) return ['calendars    none (planner calendar add)'];
+  const local = (iso: string | null) => (iso ? formatLocal(new Date(iso), zone ?? 'UTC') : 'never');
+  const lines = list.map((calendar, index) => {
+    const state =
+      calendar.state === 'ok'
+        ? `ok · synced ${local(calendar.lastSuccess)} · ${calendar.busy} busy time(s) in the window`
+        : `FAILING since ${local(calendar.failingSince)}: ${calendar.lastError} · its last busy times still block; fix the address or password, then planner calendar sync ${calendar.id}`;
+    return `${index === 0 ? 'calendars   ' : '            '} ${calendar.id} ${calendar.label} (schedule ${calendar.scheduleId}, ${calendar.kind}) · ${state}`;
+  });
+  const conflicts = [...new Set(list.flatMap((calendar) => calendar.conflicts.map((conflict) => conflict.reference)))];
+  if (conflicts.length > 0) {
+    lines.push(`             ${conflicts.length} upcoming booking(s) overlap a busy time: ${conflicts.join(', ')} (planner calendar list; move or cancel them)`);
+  }
+  return lines;
+}
+
 function mailLine(mail: Status['mail'], zone: string | null): string {
   const waiting = `${mail.pending} message(s) waiting, ${mail.scheduled} reminder(s) scheduled, ${mail.failed} failed${mail.failed ? ' (planner mail queue)' : ''}`;
   if (mail.retrying > 0) {
@@ -78,6 +96,7 @@ export function registerStatus(program: Command): void {
           `page         ${status.portal ? `on at ${status.portal.url}/manage/… · ${pageRules(status.portal)}` : 'off (planner portal enable)'}`,
           `proxies      ${status.trustedProxies.length ? `${status.trustedProxies.join(', ')} trusted for X-Forwarded-For` : 'none trusted: X-Forwarded-For is ignored (planner proxy set)'}`,
           ...webhookLines(status.webhooks),
+          ...calendarLines(status.calendars, status.timeZone),
           `replication  ${replicated.text}`,
           `data         ${counts.schedules} schedule(s), ${counts.reasons} reason(s), ${counts.fields} form field(s), ${counts.customers} customer(s), ${counts.bookings} booking(s) (${counts.upcoming} upcoming)`,
         );

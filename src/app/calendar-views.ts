@@ -1,0 +1,126 @@
+/**
+ * The practitioner's own calendars as every output shows them (issue 25): `planner calendar list` and `busy`,
+ * `status` and `doctor`. The address is masked and the password never shown. Reads only: the sync is calendars.ts.
+ */
+import { maskCalendarUrl } from '../calendar/fetch.ts';
+import { formatLocal } from '../domain/dates.ts';
+import { dayNumber, dayText, SECONDS_PER_DAY } from '../domain/days.ts';
+import { localToUnix } from '../domain/zone.ts';
+import { notFound } from '../errors.ts';
+import { busyConflicts, busyOfSchedule, countBusy, type BusyConflict } from '../store/busy-times.ts';
+import { listCalendars, type CalendarKind, type CalendarRow } from '../store/calendars.ts';
+import { findSchedule, type Schedule } from '../store/schedules.ts';
+import { requireConfigured } from './configured.ts';
+import { unixSeconds, type AppContext } from './context.ts';
+
+/**
+ * The instants a schedule's calendars must cover: a day before now to a day after the look-ahead's last day (a sync
+ * reads a day further, calendars.ts).
+ */
+export function busyWindow(schedule: Pick<Schedule, 'daysAhead'>, now: number): { from: number; to: number } {
+  return { from: now - SECONDS_PER_DAY, to: now + (schedule.daysAhead + 2) * SECONDS_PER_DAY };
+}
+
+/** A calendar as every output shows it: the URL masked, never the password. */
+export interface CalendarView {
+  id: number;
+  scheduleId: number;
+  label: string;
+  kind: CalendarKind;
+  url: string;
+  user: string | null;
+  everyMinutes: number;
+  /** The last successful sync, ISO. */
+  lastSuccess: string | null;
+  /** Busy times (pieces of at most a day) within the schedule's window now. */
+  busy: number;
+  state: 'ok' | 'failing';
+  failingSince: string | null;
+  lastError: string | null;
+  /** Upcoming bookings a busy time of this calendar overlaps. */
+  conflicts: ConflictView[];
+}
+
+/** A booked appointment that a busy time overlaps: the admin moves or cancels it. */
+export interface ConflictView {
+  reference: string;
+  scheduleId: number;
+  calendarId: number;
+  /** Local `YYYY-MM-DD HH:MM` in the installation's zone. */
+  start: string;
+}
+
+const iso = (at: number | null) => (at === null ? null : new Date(at * 1000).toISOString());
+
+function conflictViews(conflicts: readonly BusyConflict[], zone: string): ConflictView[] {
+  return conflicts.map((c) => ({ reference: c.reference, scheduleId: c.scheduleId, calendarId: c.calendarId, start: formatLocal(new Date(c.startAt * 1000), zone) }));
+}
+
+export function viewOf(ctx: AppContext, calendar: CalendarRow, conflicts: readonly ConflictView[]): CalendarView {
+  const schedule = findSchedule(ctx.store, calendar.scheduleId);
+  const window = busyWindow(schedule ?? { daysAhead: 0 }, unixSeconds(ctx.now()));
+  return {
+    id: calendar.id,
+    scheduleId: calendar.scheduleId,
+    label: calendar.label,
+    kind: calendar.kind,
+    url: maskCalendarUrl(calendar.url),
+    user: calendar.user,
+    everyMinutes: calendar.everyMinutes,
+    lastSuccess: iso(calendar.syncedAt),
+    busy: countBusy(ctx.store, calendar.id, window.from, window.to),
+    state: calendar.failingSince === null ? 'ok' : 'failing',
+    failingSince: iso(calendar.failingSince),
+    lastError: calendar.lastError,
+    conflicts: conflicts.filter((conflict) => conflict.calendarId === calendar.id),
+  };
+}
+
+/** Returns every upcoming booking a busy time overlaps (optionally of one calendar), in the order they begin. */
+export function calendarConflicts(ctx: AppContext, calendarId?: number): ConflictView[] {
+  const zone = requireConfigured(ctx).timeZone;
+  return conflictViews(busyConflicts(ctx.store, unixSeconds(ctx.now()), calendarId), zone);
+}
+
+/** Returns every calendar as shown: masked, with its state, busy times in the window and conflicts. */
+export function calendars(ctx: AppContext): CalendarView[] {
+  const conflicts = calendarConflicts(ctx);
+  return listCalendars(ctx.store).map((calendar) => viewOf(ctx, calendar, conflicts));
+}
+
+/** A busy time as `planner calendar busy` shows it. */
+export interface BusyView {
+  calendarId: number;
+  calendar: string;
+  /** Local `YYYY-MM-DD HH:MM` in the installation's zone. */
+  start: string;
+  end: string;
+  startAt: number;
+  endAt: number;
+}
+
+/** Returns the busy times of a schedule on `days` local days from `fromDay` (default today), as planner derived them. */
+export function busyTimesOfSchedule(ctx: AppContext, scheduleId: number, fromDay: string | undefined, days: number): { timeZone: string; busy: BusyView[] } {
+  const zone = requireConfigured(ctx).timeZone;
+  scheduleOf(ctx, scheduleId);
+  const first = fromDay ?? formatLocal(ctx.now(), zone).slice(0, 10);
+  const from = localToUnix(first, 0, zone);
+  const to = localToUnix(dayText(dayNumber(first) + days), 0, zone);
+  const labels = new Map(listCalendars(ctx.store).map((calendar) => [calendar.id, calendar.label]));
+  const busy = busyOfSchedule(ctx.store, scheduleId, from, to).map((time) => ({
+    calendarId: time.calendarId,
+    calendar: labels.get(time.calendarId) ?? '',
+    start: formatLocal(new Date(time.startAt * 1000), zone),
+    end: formatLocal(new Date(time.endAt * 1000), zone),
+    startAt: time.startAt,
+    endAt: time.endAt,
+  }));
+  return { timeZone: zone, busy };
+}
+
+/** Returns the schedule with `scheduleId`, or throws not_found naming where to look. */
+export function scheduleOf(ctx: AppContext, scheduleId: number): Schedule {
+  const schedule = findSchedule(ctx.store, scheduleId);
+  if (!schedule) throw notFound(`schedule ${scheduleId} does not exist (planner schedule list shows them)`);
+  return schedule;
+}

@@ -1,0 +1,248 @@
+/**
+ * The practitioner's own calendars (issue 25): added, listed, synced and removed, and the busy times they give the
+ * engine. A sync fetches (calendar/fetch.ts, conditionally), reads the busy times over the schedule's window
+ * (calendar/busy.ts, in slices that give the event loop back) and writes only what changed, in one transaction with
+ * the calendar's state. A sync that fails keeps the busy times it had: a calendar that cannot be read never frees a
+ * busy time. After an hour of failing, the practice is mailed once, and once more when the calendar reads again.
+ */
+import { busyTimesSliced } from '../calendar/busy.ts';
+import { checkCalendarUrl, fetchCalendar, type FetchLimits, type FetchState } from '../calendar/fetch.ts';
+import { SECONDS_PER_DAY } from '../domain/days.ts';
+import { nameMessage, nameProblem, SYNC_EVERY_DEFAULT_MINUTES, SYNC_EVERY_MAX_MINUTES } from '../domain/checks.ts';
+import { AppError, invalid, notFound } from '../errors.ts';
+import { busyPieces, deleteBusy, replaceBusy } from '../store/busy-times.ts';
+import {
+  deleteCalendar,
+  dueCalendars,
+  findCalendar,
+  insertCalendar,
+  listCalendars,
+  markAlerted,
+  markFailing,
+  markSynced,
+  type CalendarKind,
+  type CalendarRow,
+} from '../store/calendars.ts';
+import { enqueue } from '../store/outbox.ts';
+import type { Schedule } from '../store/schedules.ts';
+import { busyWindow, calendarConflicts, scheduleOf, viewOf, type CalendarView, type ConflictView } from './calendar-views.ts';
+import { requireConfigured } from './configured.ts';
+import { unixSeconds, type AppContext } from './context.ts';
+import { calendarAlert } from '../mail/calendar-alert.ts';
+import { startPump, type Pump } from '../queue/pump.ts';
+
+/** How long a calendar fails before the practice is mailed. */
+export const ALERT_AFTER_SECONDS = 3600;
+
+/** What a sync may be given instead of the defaults: the limits (tests make the time-out short). */
+export interface SyncOptions {
+  limits?: Partial<FetchLimits>;
+}
+
+/** Returns the one line of a failed fetch or read, never with a secret of `calendar` in it. */
+function failureLine(error: unknown, calendar: { url: string; password: string | null }): string {
+  let line = String((error as Error)?.message ?? error).split('\n', 1)[0]!;
+  for (const secret of [calendar.url, calendar.password]) if (secret) line = line.split(secret).join('…');
+  return line;
+}
+
+/**
+ * What a calendar's last successful sync remembers: the fetch's own state (ETag, ctag, …), and up to which instant
+ * and in which zone its busy times were read. A recurring event keeps giving busy times as the window moves on
+ * without its calendar changing, and a floating or all-day one moves with the zone: so "nothing changed" is asked
+ * only while the window stays within what was read, in the same zone; else the calendar is read whole again.
+ */
+interface SyncState extends FetchState {
+  readTo?: number;
+  zone?: string;
+}
+
+/** How far past the window a sync reads: a calendar that never changes is read whole once a day. */
+const READ_AHEAD_SECONDS = SECONDS_PER_DAY;
+
+/** Fetches and reads a calendar: its busy times cut into pieces, or `unchanged`. Throws with one line. */
+async function readCalendar(
+  ctx: AppContext,
+  calendar: { url: string; user: string | null; password: string | null; allowInsecure: boolean; kind: CalendarKind | undefined; fetchState: string },
+  schedule: Schedule,
+  options: SyncOptions,
+) {
+  const zone = requireConfigured(ctx).timeZone;
+  const window = busyWindow(schedule, unixSeconds(ctx.now()));
+  const source = { url: calendar.url, user: calendar.user ?? undefined, password: calendar.password ?? undefined, allowInsecure: calendar.allowInsecure };
+  const { readTo, zone: readIn, ...last } = JSON.parse(calendar.fetchState) as SyncState;
+  const conditional = readTo !== undefined && window.to <= readTo && readIn === zone ? last : {};
+  const read = { from: window.from, to: window.to + READ_AHEAD_SECONDS };
+  const fetched = await fetchCalendar(source, calendar.kind, conditional, read, options.limits);
+  if (fetched.unchanged) return { kind: fetched.kind, state: { ...fetched.state, readTo, zone } as SyncState, busy: undefined };
+  const busy = await busyTimesSliced(fetched.texts, { zone, from: read.from, to: read.to });
+  return { kind: fetched.kind, state: { ...fetched.state, readTo: read.to, zone } as SyncState, busy: busyPieces(busy) };
+}
+
+/** What `planner calendar add` was given. */
+export interface CalendarInput {
+  label?: string;
+  user?: string;
+  password?: string;
+  everyMinutes?: number;
+  allowInsecure: boolean;
+}
+
+/**
+ * Adds a calendar to a schedule after one successful sync; when that fails, throws its one line and writes
+ * nothing. The kind (an .ics address or a CalDAV collection) is found by asking the server.
+ */
+export async function addCalendar(ctx: AppContext, scheduleId: number, urlText: string, input: CalendarInput, options: SyncOptions = {}): Promise<CalendarView> {
+  requireConfigured(ctx);
+  const schedule = scheduleOf(ctx, scheduleId);
+  const url = checkCalendarUrl(urlText, input.allowInsecure);
+  const everyMinutes = input.everyMinutes ?? SYNC_EVERY_DEFAULT_MINUTES;
+  if (!Number.isInteger(everyMinutes) || everyMinutes < 1 || everyMinutes > SYNC_EVERY_MAX_MINUTES) {
+    throw invalid(`--every must be from 1 to ${SYNC_EVERY_MAX_MINUTES} minutes (got ${everyMinutes})`);
+  }
+  const label = (input.label ?? new URL(url).hostname).trim();
+  const problem = nameProblem(label);
+  if (problem) throw invalid(nameMessage('--name', problem));
+  if (input.password !== undefined && !input.user) throw invalid('a password needs a user name: give --user <name>');
+  if (input.user && !input.password) {
+    throw invalid('--user needs a password: type it at the prompt, or give it with --password-stdin or PLANNER_CALENDAR_PASSWORD');
+  }
+  const same = listCalendars(ctx.store).find((calendar) => calendar.scheduleId === scheduleId && calendar.url === url);
+  if (same) throw new AppError('conflict', `calendar ${same.id} already reads this address for schedule ${scheduleId} (planner calendar list)`);
+  const secrets = { url, password: input.password ?? null };
+  let read;
+  try {
+    read = await readCalendar(ctx, { ...secrets, user: input.user ?? null, allowInsecure: input.allowInsecure, kind: undefined, fetchState: '{}' }, schedule, options);
+  } catch (error) {
+    throw invalid(`the calendar could not be read, nothing was added: ${failureLine(error, secrets)}`);
+  }
+  const now = unixSeconds(ctx.now());
+  const id = ctx.store.tx(() => {
+    const added = insertCalendar(ctx.store, {
+      scheduleId,
+      label,
+      kind: read.kind,
+      url,
+      user: input.user ?? null,
+      password: input.password ?? null,
+      everyMinutes,
+      allowInsecure: input.allowInsecure,
+      fetchState: JSON.stringify(read.state),
+      createdAt: ctx.now().toISOString(),
+      syncedAt: now,
+    });
+    replaceBusy(ctx.store, added, scheduleId, read.busy ?? []);
+    return added;
+  });
+  return viewOf(ctx, findCalendar(ctx.store, id)!, calendarConflicts(ctx, id));
+}
+
+/** What one sync did. */
+export interface SyncOutcome {
+  id: number;
+  label: string;
+  ok: boolean;
+  /** false: the server said nothing changed (304, the same ctag or sync-token), or what it gave was the same. */
+  changed: boolean;
+  added: number;
+  removed: number;
+  /** The failure's one line (ok false). */
+  error: string | null;
+  /** Upcoming bookings a busy time of this calendar overlaps, after the sync. */
+  conflicts: ConflictView[];
+}
+
+/**
+ * Syncs one calendar now. On success its busy times become what the calendar says (only the changed ones written)
+ * and it is no longer failing; on failure its busy times stay, and it is marked failing since its first failure.
+ * Mails the practice when it has failed for ALERT_AFTER_SECONDS (once), and when it reads again after that.
+ */
+export async function syncCalendar(ctx: AppContext, calendar: CalendarRow, options: SyncOptions = {}): Promise<SyncOutcome> {
+  const schedule = scheduleOf(ctx, calendar.scheduleId);
+  const settings = requireConfigured(ctx);
+  let read;
+  try {
+    read = await readCalendar(ctx, calendar, schedule, options);
+  } catch (error) {
+    const line = failureLine(error, calendar);
+    const now = unixSeconds(ctx.now());
+    ctx.store.tx(() => {
+      markFailing(ctx.store, calendar.id, now, line);
+      const since = calendar.failingSince ?? now;
+      if (!calendar.alerted && now - since >= ALERT_AFTER_SECONDS && settings.notifyEmail) {
+        const message = calendarAlert({ settings, label: calendar.label, scheduleName: schedule.name, calendarId: calendar.id, failingSince: since, error: line, recovered: false });
+        enqueue(ctx.store, null, message, now, ctx.now().toISOString());
+        markAlerted(ctx.store, calendar.id);
+      }
+    });
+    return { id: calendar.id, label: calendar.label, ok: false, changed: false, added: 0, removed: 0, error: line, conflicts: calendarConflicts(ctx, calendar.id) };
+  }
+  const now = unixSeconds(ctx.now());
+  const changes = ctx.store.tx(() => {
+    const written = read.busy ? replaceBusy(ctx.store, calendar.id, calendar.scheduleId, read.busy) : { added: 0, removed: 0 };
+    if (calendar.alerted && settings.notifyEmail) {
+      const message = calendarAlert({ settings, label: calendar.label, scheduleName: schedule.name, calendarId: calendar.id, failingSince: calendar.failingSince ?? now, error: calendar.lastError ?? '', recovered: true });
+      enqueue(ctx.store, null, message, now, ctx.now().toISOString());
+    }
+    markSynced(ctx.store, calendar.id, now, JSON.stringify(read.state));
+    return written;
+  });
+  return {
+    id: calendar.id,
+    label: calendar.label,
+    ok: true,
+    changed: changes.added + changes.removed > 0,
+    ...changes,
+    error: null,
+    conflicts: calendarConflicts(ctx, calendar.id),
+  };
+}
+
+/** Syncs the calendar `id`, or every calendar when none is given, one after the other. */
+export async function syncCalendars(ctx: AppContext, id?: number, options: SyncOptions = {}): Promise<SyncOutcome[]> {
+  requireConfigured(ctx);
+  const list = id === undefined ? listCalendars(ctx.store) : [findCalendar(ctx.store, id) ?? calendarNotFound(id)];
+  const outcomes: SyncOutcome[] = [];
+  for (const calendar of list) outcomes.push(await syncCalendar(ctx, calendar, options));
+  return outcomes;
+}
+
+function calendarNotFound(id: number): never {
+  throw notFound(`calendar ${id} does not exist (planner calendar list shows them)`);
+}
+
+/** Removes a calendar and its busy times (the times it blocked are free again at once). */
+export function removeCalendar(ctx: AppContext, id: number): CalendarView {
+  const calendar = findCalendar(ctx.store, id) ?? calendarNotFound(id);
+  const view = viewOf(ctx, calendar, []);
+  ctx.store.tx(() => {
+    deleteBusy(ctx.store, id);
+    deleteCalendar(ctx.store, id);
+  });
+  return view;
+}
+
+
+/** How often the server looks for calendars whose sync is due (one query; calendars added or removed count at once). */
+export const CALENDAR_POLL_MS = 5_000;
+
+/**
+ * Syncs each calendar at its interval in the background of `planner serve`, one at a time. Logs a calendar that
+ * starts failing, one that reads again, and a sync that changed busy times (one line each, never the address), not
+ * every failed attempt.
+ */
+export function startCalendarSync(ctx: AppContext, options: { log: (line: string) => void; refresh: () => unknown; pollMs?: number }): Pump {
+  return startPump(
+    async () => {
+      options.refresh(); // the installation's zone and notify address as another process may have changed them
+      for (const calendar of dueCalendars(ctx.store, unixSeconds(ctx.now()))) {
+        const outcome = await syncCalendar(ctx, calendar);
+        if (!outcome.ok && calendar.failingSince === null) options.log(`planner: calendar ${calendar.id} (${calendar.label}) could not be synced: ${outcome.error}; its last busy times still block`);
+        if (outcome.ok && calendar.failingSince !== null) options.log(`planner: calendar ${calendar.id} (${calendar.label}) reads again`);
+        if (outcome.changed) options.log(`planner: calendar ${calendar.id} (${calendar.label}): ${outcome.added} busy time(s) added, ${outcome.removed} removed`);
+      }
+      return false;
+    },
+    { pollMs: options.pollMs ?? CALENDAR_POLL_MS, log: options.log, what: 'calendars' },
+  );
+}

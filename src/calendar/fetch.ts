@@ -1,0 +1,310 @@
+/**
+ * Fetches a practitioner's calendar (issue 25): an iCalendar address (`https://…`, `webcal://…`: Google's secret
+ * address, a published iCloud or Outlook calendar) or a CalDAV calendar collection (Nextcloud, iCloud, Fastmail,
+ * Radicale, Baïkal). Which one is found by asking: a PROPFIND whose answer names a CalDAV calendar is one, anything
+ * else is read as an .ics. Conditional: an .ics with `If-None-Match` and `If-Modified-Since`; CalDAV with the
+ * collection's `getctag` or sync-token (RFC 6578), and when those changed (or the server has neither) one
+ * `calendar-query` REPORT limited to the window. Guarded and bounded like webhooks (src/webhooks/url.ts): the address
+ * guard at connect time, at most 3 redirects each checked again, 20 s for the whole fetch, 10 MiB of body.
+ *
+ * Plain node:http, not a CalDAV library: the two requests planner needs are a few lines each, and the guard must sit
+ * in the connection's own DNS lookup (`lookup`), which tsdav (over fetch) cannot take. The multistatus answers are
+ * read for the few elements needed, with any namespace prefix (servers write `d:`, `D:`, `cal:`, `C:` or none).
+ */
+import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { invalid } from '../errors.ts';
+import { guardedLookup, isInternalAddress } from '../webhooks/url.ts';
+
+export type CalendarKind = 'ics' | 'caldav';
+
+/** Where a calendar is, and how to log in (CalDAV, or an .ics behind HTTP Basic). */
+export interface CalendarSource {
+  url: string;
+  user?: string;
+  password?: string;
+  allowInsecure: boolean;
+}
+
+/** What the last successful fetch remembers, stored as JSON by the caller. */
+export interface FetchState {
+  etag?: string;
+  lastModified?: string;
+  ctag?: string;
+  syncToken?: string;
+}
+
+export type Fetched =
+  | { kind: CalendarKind; unchanged: true; state: FetchState }
+  | { kind: CalendarKind; unchanged: false; texts: string[]; state: FetchState };
+
+export interface FetchLimits {
+  /** The whole fetch: every request and redirect. */
+  timeoutMs: number;
+  /** The body of one answer, decoded. */
+  maxBytes: number;
+  maxRedirects: number;
+}
+
+export const FETCH_LIMITS: FetchLimits = { timeoutMs: 20_000, maxBytes: 10 * 2 ** 20, maxRedirects: 3 };
+
+/** A fetch that failed: one line naming the host, never the URL's secret parts nor the password. */
+export class CalendarFetchError extends Error {}
+
+const USER_AGENT = 'planner-calendar/1';
+
+/**
+ * Checks a calendar address as given to `planner calendar add`: `webcal://` is read as `https://`; http(s) only; no
+ * user or password in it (`--user` and the prompt); plain http and local or private addresses only with
+ * `allowInsecure`, the webhooks' rule. Names are checked again at every connection, after DNS. Returns the URL.
+ */
+export function checkCalendarUrl(text: string, allowInsecure: boolean): string {
+  let url: URL;
+  try {
+    url = new URL(text.trim().replace(/^webcals?:\/\//i, 'https://'));
+  } catch {
+    throw invalid(`"${maskCalendarUrl(text)}" is not a URL: give the calendar's full address, e.g. https://calendar.example.com/…/basic.ics`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid(`a calendar address must start with https:// or webcal:// (got ${url.protocol})`);
+  if (url.username || url.password) throw invalid('a calendar address must not contain a user or password: give --user, and the password at the prompt or with --password-stdin');
+  if (!allowInsecure) {
+    if (url.protocol === 'http:') throw invalid('a calendar address must use https:// (plain http only with --allow-insecure)');
+    const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
+    if (host === 'localhost' || host.endsWith('.localhost') || isInternalAddress(host)) {
+      throw invalid(`${url.hostname} is a local or private address: allowed only with --allow-insecure`);
+    }
+  }
+  url.hash = '';
+  return url.toString();
+}
+
+/** A path segment that carries a secret: long with a digit (tokens, ids, GUIDs, hex), or Google's `private-…`. */
+function secretSegment(segment: string): boolean {
+  return (segment.length >= 16 && /\d/.test(segment)) || /^private/i.test(segment);
+}
+
+/**
+ * Returns the URL for every output: scheme, host and port, the path with each segment that carries a secret (see
+ * `secretSegment`: Google's `private-<hex>`, iCloud's published token, Outlook's GUID and hex) as `…`, the query
+ * as `?…`, no fragment. A CalDAV collection's path (`/remote.php/dav/calendars/anna/personal/`) stays readable.
+ */
+export function maskCalendarUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text.trim().replace(/^webcals?:\/\//i, 'https://'));
+  } catch {
+    return '…';
+  }
+  const path = url.pathname
+    .split('/')
+    .map((segment) => (secretSegment(decodeURIComponentSafe(segment)) ? '…' : segment))
+    .join('/');
+  return `${url.protocol}//${url.host}${path}${url.search ? '?…' : ''}`;
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** One answer, its body decoded and read whole (within the limit). */
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** One fetch's requests: the same deadline and limits for all of them, and the source's login. */
+interface Session {
+  source: CalendarSource;
+  limits: FetchLimits;
+  signal: AbortSignal;
+  /** The host as every error line names it. */
+  host: string;
+}
+
+/** Reads `response`'s body, decoded, up to `limit` bytes; rejects with one line above it. */
+function readBody(response: IncomingMessage, session: Session): Promise<string> {
+  const encoding = String(response.headers['content-encoding'] ?? '').toLowerCase();
+  const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : undefined;
+  const stream = decoder ? response.pipe(decoder) : response;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > session.limits.maxBytes) {
+        response.destroy();
+        decoder?.destroy();
+        reject(new CalendarFetchError(`${session.host} answered more than ${Math.round(session.limits.maxBytes / 2 ** 20)} MiB: planner reads at most that much of a calendar`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    stream.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    stream.on('error', (error: Error) => reject(failure(error, session)));
+  });
+}
+
+/** The one line of a request that failed before an answer. */
+function failure(error: NodeJS.ErrnoException, session: Session): Error {
+  if (error instanceof CalendarFetchError) return error;
+  if (session.signal.aborted || error.name === 'AbortError' || error.name === 'TimeoutError') {
+    return new CalendarFetchError(`${session.host} did not answer within ${session.limits.timeoutMs / 1000} s`);
+  }
+  if (error.code === 'EINTERNAL') return new CalendarFetchError(`${session.host} resolves to a local or private address: allowed only with --allow-insecure`);
+  return new CalendarFetchError(`could not reach ${session.host}: ${error.code ?? error.message}`);
+}
+
+/**
+ * Sends one request and follows redirects (at most `maxRedirects`, each new address checked as `calendar add`
+ * checks one); the login goes only to the first address's origin. Resolves with the final answer.
+ */
+async function send(session: Session, method: string, address: string, headers: Record<string, string>, body?: string): Promise<Answer> {
+  let url = new URL(address);
+  const origin = url.origin;
+  for (let redirects = 0; ; redirects++) {
+    const answer = await once(session, method, url, origin, headers, body);
+    const location = answer.headers.location;
+    if (answer.status < 300 || answer.status >= 400 || answer.status === 304 || !location) return answer;
+    if (redirects >= session.limits.maxRedirects) throw new CalendarFetchError(`${session.host} redirected more than ${session.limits.maxRedirects} times`);
+    let next: string;
+    try {
+      next = checkCalendarUrl(new URL(location, url).toString(), session.source.allowInsecure);
+    } catch (error) {
+      throw new CalendarFetchError(`${session.host} redirected to an address planner does not follow: ${(error as Error).message}`);
+    }
+    url = new URL(next);
+    if (answer.status === 303) {
+      method = 'GET';
+      body = undefined;
+    }
+  }
+}
+
+function once(session: Session, method: string, url: URL, origin: string, headers: Record<string, string>, body: string | undefined): Promise<Answer> {
+  const { source } = session;
+  const all: Record<string, string> = { 'user-agent': USER_AGENT, 'accept-encoding': 'gzip, deflate, br', ...headers };
+  if (source.user && url.origin === origin) all.authorization = `Basic ${Buffer.from(`${source.user}:${source.password ?? ''}`).toString('base64')}`;
+  if (body !== undefined) all['content-length'] = String(Buffer.byteLength(body));
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers: all, lookup: guardedLookup(source.allowInsecure), agent: false, signal: session.signal }, (response) => {
+      readBody(response, session).then((text) => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }), reject);
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => reject(failure(error, session)));
+    req.end(body);
+  });
+}
+
+/** Throws the one line for an answer that is not a success. */
+function refuse(answer: Answer, session: Session): never {
+  if (answer.status === 401 || answer.status === 403) {
+    throw new CalendarFetchError(
+      `${session.host} refused the ${session.source.user ? 'user name or password' : 'request without a login'} (HTTP ${answer.status}): ${session.source.user ? 'check --user and the password' : 'give --user and a password'}`,
+    );
+  }
+  if (answer.status === 404) throw new CalendarFetchError(`${session.host} has no calendar at this address (HTTP 404)`);
+  throw new CalendarFetchError(`${session.host} answered HTTP ${answer.status}`);
+}
+
+const PROPFIND = `<?xml version="1.0" encoding="utf-8"?>
+<d:propfind xmlns:d="DAV:" xmlns:cs="http://calendarserver.org/ns/"><d:prop><d:resourcetype/><cs:getctag/><d:sync-token/></d:prop></d:propfind>`;
+
+/** Returns the text of every element `name` (any namespace prefix) in `xml`. */
+function elements(xml: string, name: string): string[] {
+  const pattern = new RegExp(`<(?:[\\w.-]+:)?${name}(?:\\s[^>]*)?(?:/>|>([\\s\\S]*?)</(?:[\\w.-]+:)?${name}\\s*>)`, 'g');
+  return [...xml.matchAll(pattern)].map((match) => match[1] ?? '');
+}
+
+/** Returns XML character data as text: CDATA kept, the five entities and numeric references decoded. */
+function xmlText(text: string): string {
+  return text.replace(/<!\[CDATA\[([\s\S]*?)\]\]>|&(#x[0-9a-f]+|#\d+|lt|gt|amp|quot|apos);/gi, (_, cdata: string | undefined, entity: string | undefined) => {
+    if (cdata !== undefined) return cdata;
+    const named: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+    const lower = entity!.toLowerCase();
+    if (named[lower]) return named[lower];
+    return String.fromCodePoint(lower.startsWith('#x') ? parseInt(lower.slice(2), 16) : parseInt(lower.slice(1), 10));
+  });
+}
+
+/** What a PROPFIND on the address says: a CalDAV calendar (with its ctag and sync-token), or not one. */
+async function askCollection(session: Session): Promise<{ caldav: boolean; ctag?: string; syncToken?: string; answer: Answer }> {
+  const answer = await send(session, 'PROPFIND', session.source.url, { depth: '0', 'content-type': 'application/xml; charset=utf-8' }, PROPFIND);
+  if (answer.status !== 207) return { caldav: false, answer };
+  const types = elements(answer.body, 'resourcetype').join(' ');
+  const caldav = /<(?:[\w.-]+:)?calendar[\s/>]/.test(types);
+  const ctag = elements(answer.body, 'getctag').map(xmlText).find((value) => value.trim() !== '')?.trim();
+  const syncToken = elements(answer.body, 'sync-token').map(xmlText).find((value) => value.trim() !== '')?.trim();
+  return { caldav, ctag, syncToken, answer };
+}
+
+/** `YYYYMMDDTHHMMSSZ` of Unix seconds, as CalDAV's time-range takes it. */
+function utcStamp(at: number): string {
+  return `${new Date(at * 1000).toISOString().replace(/[-:]/g, '').slice(0, 15)}Z`;
+}
+
+/** The events of the collection that meet the window: one calendar-query REPORT. */
+async function queryCollection(session: Session, window: { from: number; to: number }): Promise<string[]> {
+  const query = `<?xml version="1.0" encoding="utf-8"?>
+<c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav">
+  <d:prop><d:getetag/><c:calendar-data/></d:prop>
+  <c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VEVENT"><c:time-range start="${utcStamp(window.from)}" end="${utcStamp(window.to)}"/></c:comp-filter></c:comp-filter></c:filter>
+</c:calendar-query>`;
+  const answer = await send(session, 'REPORT', session.source.url, { depth: '1', 'content-type': 'application/xml; charset=utf-8' }, query);
+  if (answer.status !== 207) refuse(answer, session);
+  return elements(answer.body, 'calendar-data')
+    .map(xmlText)
+    .filter((text) => text.trim() !== '');
+}
+
+/** Fetches the .ics at the address, conditionally. */
+async function fetchIcs(session: Session, state: FetchState): Promise<Fetched> {
+  const headers: Record<string, string> = { accept: 'text/calendar, */*;q=0.5' };
+  if (state.etag) headers['if-none-match'] = state.etag;
+  if (state.lastModified) headers['if-modified-since'] = state.lastModified;
+  const answer = await send(session, 'GET', session.source.url, headers);
+  if (answer.status === 304) return { kind: 'ics', unchanged: true, state };
+  if (answer.status !== 200) refuse(answer, session);
+  const text = answer.body.replace(/^\uFEFF/, '');
+  if (!/^\s*BEGIN:VCALENDAR/i.test(text)) {
+    throw new CalendarFetchError(`${session.host} did not answer with a calendar (got ${String(answer.headers['content-type'] ?? 'no content type').split(';')[0]})`);
+  }
+  const etag = typeof answer.headers.etag === 'string' ? answer.headers.etag : undefined;
+  const lastModified = typeof answer.headers['last-modified'] === 'string' ? answer.headers['last-modified'] : undefined;
+  return { kind: 'ics', unchanged: false, texts: [text], state: { ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) } };
+}
+
+/**
+ * Fetches the calendar at `source`: `kind` undefined asks the server first (PROPFIND). Unchanged since `state` (a
+ * 304, the same ctag or sync-token) resolves `unchanged`; otherwise the calendar's texts (an .ics, or each CalDAV
+ * resource that meets `window`, Unix seconds) and the state to remember. Rejects with a CalendarFetchError.
+ */
+export async function fetchCalendar(
+  source: CalendarSource,
+  kind: CalendarKind | undefined,
+  state: FetchState,
+  window: { from: number; to: number },
+  limits: Partial<FetchLimits> = {},
+): Promise<Fetched> {
+  const all = { ...FETCH_LIMITS, ...limits };
+  const session: Session = { source, limits: all, signal: AbortSignal.timeout(all.timeoutMs), host: new URL(source.url).host };
+  if (kind === 'ics') return fetchIcs(session, state);
+  const collection = await askCollection(session);
+  if (!collection.caldav) {
+    if (kind === 'caldav') {
+      if (collection.answer.status !== 207) refuse(collection.answer, session);
+      throw new CalendarFetchError(`${session.host} no longer has a CalDAV calendar at this address`);
+    }
+    if (collection.answer.status === 401 && source.user) refuse(collection.answer, session);
+    return fetchIcs(session, {});
+  }
+  const fresh: FetchState = { ...(collection.ctag ? { ctag: collection.ctag } : {}), ...(collection.syncToken ? { syncToken: collection.syncToken } : {}) };
+  const same = (fresh.ctag !== undefined && fresh.ctag === state.ctag) || (fresh.syncToken !== undefined && fresh.syncToken === state.syncToken);
+  if (same && kind === 'caldav') return { kind: 'caldav', unchanged: true, state: fresh };
+  return { kind: 'caldav', unchanged: false, texts: await queryCollection(session, window), state: fresh };
+}

@@ -1,0 +1,156 @@
+import type { Command } from 'commander';
+import { busyTimesOfSchedule, calendarConflicts, calendars, type ConflictView } from '../../app/calendar-views.ts';
+import { requireConfigured } from '../../app/configured.ts';
+import { SYNC_EVERY_DEFAULT_MINUTES, SYNC_EVERY_MAX_MINUTES } from '../../domain/checks.ts';
+import { formatLocal, isDay } from '../../domain/dates.ts';
+import { AppError, invalid } from '../../errors.ts';
+import { id, print, printJson, printTable, readContext, secretInput, whole, withContext } from '../shared.ts';
+
+/** The longest span `calendar busy --days` lists. */
+const BUSY_DAYS_MAX = 400;
+
+/** Prints the bookings that busy times overlap, with what to do about them (nothing when there are none). */
+function printConflicts(conflicts: readonly ConflictView[]): void {
+  if (conflicts.length === 0) return;
+  print(
+    `${conflicts.length} upcoming booking(s) overlap a busy time of the practitioner's calendar (planner leaves them as they are; move or cancel them: planner bookings move <reference> <new-slot>, planner bookings cancel <reference>):`,
+    ...conflicts.map((conflict) => `  ${conflict.reference}  ${conflict.start}  schedule ${conflict.scheduleId}  calendar ${conflict.calendarId}`),
+  );
+}
+
+interface AddOptions {
+  name?: string;
+  user?: string;
+  passwordStdin?: boolean;
+  every?: string;
+  allowInsecure?: boolean;
+  json?: boolean;
+}
+
+export function registerCalendar(program: Command): void {
+  const calendar = program.command('calendar').description('the practitioner’s own calendars (iCalendar address or CalDAV): their busy times block booking');
+  calendar
+    .command('add')
+    .description('add a calendar to a schedule; syncs it once, and adds nothing when that fails')
+    .argument('<schedule-id>')
+    .argument('<url>', 'an iCalendar address (https://…, webcal://…) or a CalDAV calendar collection; told apart by asking the server')
+    .option('--name <label>', 'how lists and mails name it (default: the address’s host)')
+    .option('--user <name>', 'user name for the calendar’s server; the password comes from a prompt, --password-stdin or PLANNER_CALENDAR_PASSWORD')
+    .option('--password-stdin', 'read the password from the first line of standard input')
+    .option('--every <minutes>', `minutes between syncs, 1 to ${SYNC_EVERY_MAX_MINUTES}`, String(SYNC_EVERY_DEFAULT_MINUTES))
+    .option('--allow-insecure', 'allow plain http and local or private addresses (as for webhooks)')
+    .option('--json', 'print JSON')
+    .action(async (scheduleText: string, url: string, options: AddOptions, command: Command) => {
+      const scheduleId = id(scheduleText, 'schedule-id');
+      const everyMinutes = whole(options.every ?? String(SYNC_EVERY_DEFAULT_MINUTES), '--every');
+      const password =
+        options.user || options.passwordStdin
+          ? await secretInput(options.passwordStdin === true, 'PLANNER_CALENDAR_PASSWORD', `Password of ${options.user} for the calendar`)
+          : undefined;
+      const { addCalendar } = await import('../../app/calendars.ts'); // the fetch and the parser: only for these commands
+      const added = await withContext(command, (ctx) =>
+        addCalendar(ctx, scheduleId, url, { label: options.name, user: options.user, password, everyMinutes, allowInsecure: options.allowInsecure === true }),
+      );
+      if (options.json) {
+        printJson(added);
+        return;
+      }
+      print(
+        `Calendar ${added.id} (${added.label}, ${added.kind}, ${added.url}) added to schedule ${scheduleId}: ${added.busy} busy time(s) in the schedule's window now block booking.`,
+        `A running planner serve syncs it every ${added.everyMinutes} minute(s); planner calendar busy ${scheduleId} shows what blocks.`,
+      );
+      printConflicts(added.conflicts);
+    });
+  calendar
+    .command('list')
+    .description('list the calendars: address masked, last success, busy times in the window, state')
+    .option('--json', 'print JSON')
+    .action(async (options: { json?: boolean }, command: Command) => {
+      const { list, zone, conflicts } = await readContext(command, (ctx) => ({
+        list: calendars(ctx),
+        zone: requireConfigured(ctx).timeZone,
+        conflicts: calendarConflicts(ctx),
+      }));
+      if (options.json) {
+        printJson(list);
+        return;
+      }
+      const local = (iso: string | null) => (iso ? formatLocal(new Date(iso), zone) : 'never');
+      printTable(
+        ['ID', 'SCHEDULE', 'LABEL', 'KIND', 'URL', `LAST SUCCESS (${zone})`, 'BUSY', 'STATE'],
+        list.map((c) => [
+          c.id,
+          c.scheduleId,
+          c.label,
+          c.kind,
+          c.url,
+          local(c.lastSuccess),
+          c.busy,
+          c.state === 'ok' ? 'ok' : `failing since ${local(c.failingSince)}: ${c.lastError}`,
+        ]),
+        'No calendars. Add one: planner calendar add <schedule-id> <url>',
+      );
+      printConflicts(conflicts);
+    });
+  calendar
+    .command('sync')
+    .description('sync now (one calendar, or all); exits 1 when one fails')
+    .argument('[id]')
+    .option('--json', 'print JSON')
+    .action(async (text: string | undefined, options: { json?: boolean }, command: Command) => {
+      const calendarId = text === undefined ? undefined : id(text);
+      const { syncCalendars } = await import('../../app/calendars.ts');
+      const outcomes = await withContext(command, (ctx) => syncCalendars(ctx, calendarId));
+      const failed = outcomes.filter((outcome) => !outcome.ok);
+      if (options.json) printJson(outcomes);
+      else {
+        for (const outcome of outcomes.filter((o) => o.ok)) {
+          print(
+            outcome.changed
+              ? `Calendar ${outcome.id} (${outcome.label}): synced, ${outcome.added} busy time(s) added, ${outcome.removed} removed.`
+              : `Calendar ${outcome.id} (${outcome.label}): synced, nothing changed.`,
+          );
+        }
+        if (outcomes.length === 0) print('No calendars. Add one: planner calendar add <schedule-id> <url>');
+        const conflicts = new Map(outcomes.flatMap((o) => o.conflicts).map((c) => [c.reference, c]));
+        printConflicts([...conflicts.values()]);
+      }
+      if (failed.length > 0) {
+        const lines = failed.map((outcome) => `calendar ${outcome.id} (${outcome.label}) could not be synced: ${outcome.error}`);
+        throw new AppError('conflict', `${lines.join('; ')}; its last busy times still block (planner calendar list shows since when)`);
+      }
+    });
+  calendar
+    .command('busy')
+    .description('the busy times planner derived for a schedule, in local time, each with its calendar')
+    .argument('<schedule-id>')
+    .option('--from <day>', 'first local day, YYYY-MM-DD (default today)')
+    .option('--days <n>', `how many days, 1 to ${BUSY_DAYS_MAX}`, '7')
+    .option('--json', 'print JSON')
+    .action(async (scheduleText: string, options: { from?: string; days: string; json?: boolean }, command: Command) => {
+      const scheduleId = id(scheduleText, 'schedule-id');
+      if (options.from !== undefined && !isDay(options.from)) throw invalid(`--from must be a day, YYYY-MM-DD (got "${options.from}")`);
+      const days = whole(options.days, '--days');
+      if (days < 1 || days > BUSY_DAYS_MAX) throw invalid(`--days must be from 1 to ${BUSY_DAYS_MAX} (got ${days})`);
+      const { timeZone, busy } = await readContext(command, (ctx) => busyTimesOfSchedule(ctx, scheduleId, options.from, days));
+      if (options.json) {
+        printJson(busy.map((time) => ({ ...time, timeZone })));
+        return;
+      }
+      printTable(
+        [`START (${timeZone})`, 'END', 'CALENDAR'],
+        busy.map((time) => [time.start, time.end, `${time.calendarId} ${time.calendar}`]),
+        'No busy times in those days.',
+      );
+    });
+  calendar
+    .command('remove')
+    .description('remove a calendar: its busy times no longer block')
+    .argument('<id>')
+    .action(async (text: string, _options: unknown, command: Command) => {
+      const calendarId = id(text);
+      const { removeCalendar } = await import('../../app/calendars.ts');
+      const removed = await withContext(command, (ctx) => removeCalendar(ctx, calendarId));
+      print(`Calendar ${calendarId} (${removed.label}) removed: its busy times no longer block.`);
+    });
+}

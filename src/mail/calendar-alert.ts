@@ -1,0 +1,69 @@
+/**
+ * The practice's mail about its own calendar (issue 25): after an hour of failing syncs, and once more when the
+ * calendar reads again. It names the calendar by its label, never by its address (a secret), and says what still
+ * holds: the busy times read last keep blocking, events added since then are not seen.
+ */
+import { formatLocal } from '../domain/dates.ts';
+import type { OutgoingMessage } from '../store/outbox.ts';
+import type { Settings } from '../store/settings.ts';
+import { htmlMail, textMail, type MailContent } from './layout.ts';
+
+export interface CalendarAlertFacts {
+  settings: Pick<Settings, 'practiceName' | 'timeZone' | 'locale' | 'notifyEmail'>;
+  calendarId: number;
+  label: string;
+  scheduleName: string;
+  /** The first failed sync, Unix seconds. */
+  failingSince: number;
+  /** The last failure's one line (already without secrets). */
+  error: string;
+  recovered: boolean;
+}
+
+const WORDS = {
+  en: {
+    failingSubject: (label: string) => `Calendar "${label}" cannot be read: new events in it do not block times`,
+    failing: (label: string, schedule: string, since: string) =>
+      `planner has not been able to read the calendar "${label}" (schedule ${schedule}) since ${since}.`,
+    failingHolds:
+      'The busy times it read last still block booking times. Events added or moved in that calendar since then are not seen, so their times may be offered to customers.',
+    fix: (id: number) => `To see why and try again: planner calendar list, then planner calendar sync ${id}.`,
+    error: 'Last error',
+    recoveredSubject: (label: string) => `Calendar "${label}" can be read again`,
+    recovered: (label: string, schedule: string, since: string) =>
+      `planner reads the calendar "${label}" (schedule ${schedule}) again; it could not from ${since} until now. Its busy times are up to date.`,
+  },
+  de: {
+    failingSubject: (label: string) => `Kalender „${label}“ nicht lesbar: neue Termine darin sperren keine Zeiten`,
+    failing: (label: string, schedule: string, since: string) =>
+      `planner kann den Kalender „${label}“ (Terminplan ${schedule}) seit ${since} nicht lesen.`,
+    failingHolds:
+      'Die zuletzt gelesenen belegten Zeiten sperren weiterhin Buchungszeiten. Termine, die seitdem in diesem Kalender hinzukamen oder verschoben wurden, sieht planner nicht; ihre Zeiten können Kunden angeboten werden.',
+    fix: (id: number) => `Ursache und neuer Versuch: planner calendar list, dann planner calendar sync ${id}.`,
+    error: 'Letzter Fehler',
+    recoveredSubject: (label: string) => `Kalender „${label}“ wieder lesbar`,
+    recovered: (label: string, schedule: string, since: string) =>
+      `planner liest den Kalender „${label}“ (Terminplan ${schedule}) wieder; seit ${since} war das nicht möglich. Seine belegten Zeiten sind aktuell.`,
+  },
+} as const;
+
+/** Returns the practice's mail that a calendar fails (or, `recovered`, reads again). */
+export function calendarAlert(facts: CalendarAlertFacts): OutgoingMessage {
+  const { settings } = facts;
+  const words = WORDS[settings.locale];
+  const since = `${formatLocal(new Date(facts.failingSince * 1000), settings.timeZone!)} (${settings.timeZone})`;
+  const subject = facts.recovered ? words.recoveredSubject(facts.label) : words.failingSubject(facts.label);
+  const content: MailContent = {
+    lang: settings.locale,
+    title: subject,
+    heading: settings.practiceName ?? '',
+    intro: facts.recovered
+      ? [words.recovered(facts.label, facts.scheduleName, since)]
+      : [words.failing(facts.label, facts.scheduleName, since), words.failingHolds, words.fix(facts.calendarId)],
+    rows: facts.recovered ? [] : [[words.error, facts.error]],
+    manage: false,
+    after: [],
+    footer: [],
+  };
+  return { kind: 'notice', recipient: settings.notifyEmail!, subject, text: textMail(content), html: htmlMail(content), ics: '' };
+}

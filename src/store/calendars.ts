@@ -1,0 +1,147 @@
+/**
+ * The practitioner's own calendars (issue 25, migration 10): where each is fetched from, how often, and how its
+ * last syncs went. Its busy times are in busy-times.ts. The URL and password are secrets: this module hands them
+ * only to the sync (app/calendars.ts), which masks them in everything it shows.
+ */
+import type { Store } from './db.ts';
+
+export type CalendarKind = 'ics' | 'caldav';
+
+/** A calendar as the sync reads it, secrets included. */
+export interface CalendarRow {
+  id: number;
+  scheduleId: number;
+  label: string;
+  kind: CalendarKind;
+  url: string;
+  user: string | null;
+  password: string | null;
+  everyMinutes: number;
+  allowInsecure: boolean;
+  /** What the last fetch remembers (ETag, Last-Modified, ctag, sync-token), as JSON. */
+  fetchState: string;
+  createdAt: string;
+  /** The last successful sync, Unix seconds. */
+  syncedAt: number | null;
+  triedAt: number | null;
+  failingSince: number | null;
+  lastError: string | null;
+  alerted: boolean;
+}
+
+interface Row {
+  id: number;
+  schedule_id: number;
+  label: string;
+  kind: CalendarKind;
+  url: string;
+  user_name: string | null;
+  password: string | null;
+  every_minutes: number;
+  allow_insecure: number;
+  fetch_state: string;
+  created_at: string;
+  synced_at: number | null;
+  tried_at: number | null;
+  failing_since: number | null;
+  last_error: string | null;
+  alerted: number;
+}
+
+function toCalendar(row: Row): CalendarRow {
+  return {
+    id: row.id,
+    scheduleId: row.schedule_id,
+    label: row.label,
+    kind: row.kind,
+    url: row.url,
+    user: row.user_name,
+    password: row.password,
+    everyMinutes: row.every_minutes,
+    allowInsecure: row.allow_insecure === 1,
+    fetchState: row.fetch_state,
+    createdAt: row.created_at,
+    syncedAt: row.synced_at,
+    triedAt: row.tried_at,
+    failingSince: row.failing_since,
+    lastError: row.last_error,
+    alerted: row.alerted === 1,
+  };
+}
+
+const COLUMNS = `id, schedule_id, label, kind, url, user_name, password, every_minutes, allow_insecure, fetch_state, created_at,
+  synced_at, tried_at, failing_since, last_error, alerted`;
+
+/** Returns every calendar, by id. */
+export function listCalendars(store: Store): CalendarRow[] {
+  return (store.sql(`SELECT ${COLUMNS} FROM calendars ORDER BY id`).all() as unknown as Row[]).map(toCalendar);
+}
+
+/** Returns the calendar with `id`. */
+export function findCalendar(store: Store, id: number): CalendarRow | undefined {
+  const row = store.sql(`SELECT ${COLUMNS} FROM calendars WHERE id = ?`).get(id);
+  return row ? toCalendar(row as unknown as Row) : undefined;
+}
+
+/**
+ * Returns the calendars whose next sync is due at `now` (never tried, or tried `every_minutes` or longer ago), of
+ * schedules that were not removed.
+ */
+export function dueCalendars(store: Store, now: number): CalendarRow[] {
+  const rows = store
+    .sql(
+      `SELECT ${COLUMNS} FROM calendars WHERE (tried_at IS NULL OR tried_at + every_minutes * 60 <= ?)
+       AND schedule_id IN (SELECT id FROM schedules WHERE removed_at IS NULL) ORDER BY id`,
+    )
+    .all(now);
+  return (rows as unknown as Row[]).map(toCalendar);
+}
+
+/** What `planner calendar add` writes: a calendar that has just synced once. */
+export type NewCalendar = Pick<CalendarRow, 'scheduleId' | 'label' | 'kind' | 'url' | 'user' | 'password' | 'everyMinutes' | 'allowInsecure' | 'fetchState' | 'createdAt' | 'syncedAt'>;
+
+/** Inserts a calendar and returns its id. */
+export function insertCalendar(store: Store, calendar: NewCalendar): number {
+  const result = store
+    .sql(
+      `INSERT INTO calendars (schedule_id, label, kind, url, user_name, password, every_minutes, allow_insecure, fetch_state, created_at, synced_at, tried_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      calendar.scheduleId,
+      calendar.label,
+      calendar.kind,
+      calendar.url,
+      calendar.user,
+      calendar.password,
+      calendar.everyMinutes,
+      calendar.allowInsecure ? 1 : 0,
+      calendar.fetchState,
+      calendar.createdAt,
+      calendar.syncedAt,
+      calendar.syncedAt,
+    );
+  return Number(result.lastInsertRowid);
+}
+
+/** Records a successful sync at `at`: not failing any more, the fetch's new state. */
+export function markSynced(store: Store, id: number, at: number, fetchState: string): void {
+  store
+    .sql('UPDATE calendars SET synced_at = ?, tried_at = ?, fetch_state = ?, failing_since = NULL, last_error = NULL, alerted = 0 WHERE id = ?')
+    .run(at, at, fetchState, id);
+}
+
+/** Records a failed sync at `at` with its one-line error; failing since the first failure after the last success. */
+export function markFailing(store: Store, id: number, at: number, error: string): void {
+  store.sql('UPDATE calendars SET tried_at = ?, failing_since = coalesce(failing_since, ?), last_error = ? WHERE id = ?').run(at, at, error, id);
+}
+
+/** Records that the practice was mailed that the calendar is failing. */
+export function markAlerted(store: Store, id: number): void {
+  store.sql('UPDATE calendars SET alerted = 1 WHERE id = ?').run(id);
+}
+
+/** Deletes a calendar (its busy times first: busy-times.ts `deleteBusy`). */
+export function deleteCalendar(store: Store, id: number): void {
+  store.sql('DELETE FROM calendars WHERE id = ?').run(id);
+}

@@ -1,0 +1,86 @@
+/**
+ * Issue 25, "never silent, never wrong", with the clock in the test's hand: a calendar that cannot be read keeps
+ * its busy times and is marked failing at once; after an hour of failing the practice is mailed once, and once
+ * more when it reads again. The calendar is served by a real HTTP server; the sync is planner's own code.
+ */
+import { describe, expect, it } from 'vitest';
+import { addCalendar, syncCalendars } from '../../src/app/calendars.ts';
+import { calendars } from '../../src/app/calendar-views.ts';
+import { createContext } from '../../src/app/context.ts';
+import { setHours } from '../../src/app/hours.ts';
+import { initInstallation } from '../../src/app/init.ts';
+import { addReason } from '../../src/app/reasons.ts';
+import { addSchedule } from '../../src/app/schedules.ts';
+import { openStore } from '../../src/store/db.ts';
+import { unsentMessages } from '../../src/store/outbox.ts';
+import { tempDb } from '../helpers.ts';
+import { startIcsServer } from './ics-server.ts';
+
+const CALENDAR = [
+  'BEGIN:VCALENDAR',
+  'VERSION:2.0',
+  'PRODID:-//planner tests//EN',
+  'BEGIN:VEVENT',
+  'UID:seminar-1',
+  'DTSTAMP:20261101T000000Z',
+  'DTSTART:20261203T090000Z',
+  'DTEND:20261203T170000Z',
+  'SUMMARY:Seminar',
+  'END:VEVENT',
+  'END:VCALENDAR',
+  '',
+].join('\r\n');
+
+describe('a calendar that cannot be read (issue 25)', () => {
+  it('keeps its busy times, is failing at once, mails the practice once after an hour and once when it reads again', async () => {
+    const ics = await startIcsServer();
+    ics.set('/anna.ics', CALENDAR);
+    const clock = { now: new Date('2026-12-01T08:00:00Z') };
+    const store = openStore(tempDb());
+    const ctx = createContext(store, () => clock.now);
+    initInstallation(ctx, { practiceName: 'Praxis', timeZone: 'Europe/Berlin', notifyEmail: 'desk@praxis.example', locale: 'en' });
+    addSchedule(ctx, { name: 'Dr. A', daysAhead: 30, noticeMinutes: 0, stepMinutes: 30, capacity: 1 });
+    addReason(ctx, 1, { name: 'Check-up', durationMinutes: 30 });
+    setHours(ctx, 1, 'mon-sun', '08:00-18:00');
+    const added = await addCalendar(ctx, 1, `${ics.url}/anna.ics`, { label: 'Anna', allowInsecure: true });
+    expect(added).toMatchObject({ state: 'ok', busy: 1 });
+    const busyRows = () => store.db.prepare('SELECT start_at, end_at FROM busy_times ORDER BY start_at').all();
+    const kept = busyRows();
+    const mails = () => unsentMessages(store).filter((message) => message.bookingId === null);
+
+    for (const fault of ['status 500', 'not a calendar', 'status 401'] as const) {
+      if (fault === 'status 500') ics.fail('/anna.ics', 500);
+      if (fault === 'status 401') ics.fail('/anna.ics', 401);
+      if (fault === 'not a calendar') ics.set('/anna.ics', '<html>maintenance</html>');
+      clock.now = new Date(clock.now.getTime() + 10 * 60_000);
+      const [outcome] = await syncCalendars(ctx, 1);
+      expect(outcome, fault).toMatchObject({ ok: false });
+      expect(busyRows(), fault).toEqual(kept); // never turns busy into free
+      expect(calendars(ctx)[0], fault).toMatchObject({ state: 'failing', failingSince: '2026-12-01T08:10:00.000Z', busy: 1 });
+    }
+    expect(mails()).toEqual([]); // 30 minutes of failing: no mail yet
+
+    clock.now = new Date('2026-12-01T09:09:59Z'); // 59:59 after the first failure
+    await syncCalendars(ctx, 1);
+    expect(mails()).toEqual([]);
+    clock.now = new Date('2026-12-01T09:10:00Z'); // one hour
+    await syncCalendars(ctx, 1);
+    clock.now = new Date('2026-12-01T09:20:00Z');
+    await syncCalendars(ctx, 1);
+    expect(mails()).toHaveLength(1);
+    const [alert] = mails();
+    expect(alert).toMatchObject({ kind: 'notice', recipient: 'desk@praxis.example', subject: 'Calendar "Anna" cannot be read: new events in it do not block times' });
+    expect(alert!.text).toContain('since 2026-12-01 09:10 (Europe/Berlin)');
+    expect(alert!.text).toContain('planner calendar sync 1');
+    expect(alert!.text).not.toContain(ics.url);
+
+    ics.set('/anna.ics', CALENDAR);
+    clock.now = new Date('2026-12-01T09:30:00Z');
+    const [back] = await syncCalendars(ctx, 1);
+    expect(back).toMatchObject({ ok: true });
+    expect(calendars(ctx)[0]).toMatchObject({ state: 'ok', failingSince: null, lastError: null });
+    expect(mails().map((message) => message.subject)).toEqual([alert!.subject, 'Calendar "Anna" can be read again']);
+    expect(busyRows()).toEqual(kept);
+    store.close();
+  });
+});
