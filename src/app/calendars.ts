@@ -10,7 +10,20 @@ import { checkCalendarUrl, fetchCalendar, type FetchLimits, type FetchState } fr
 import { SECONDS_PER_DAY } from '../domain/days.ts';
 import { nameMessage, nameProblem, SYNC_EVERY_DEFAULT_MINUTES, SYNC_EVERY_MAX_MINUTES } from '../domain/checks.ts';
 import { AppError, invalid, notFound } from '../errors.ts';
-import { busyPieces, deleteBusy, replaceBusy } from '../store/busy-times.ts';
+import {
+  applyBusyChanges,
+  BUSY_PAGE_ROWS,
+  BUSY_WRITE_ROWS,
+  busyChanges,
+  busyPieces,
+  deleteBusy,
+  dropUncounted,
+  storedBusyPage,
+  switchGeneration,
+  countGeneration,
+  type BusyChanges,
+  type BusySpan,
+} from '../store/busy-times.ts';
 import {
   deleteCalendar,
   dueCalendars,
@@ -79,6 +92,46 @@ async function readCalendar(
   return { kind: fetched.kind, state: { ...fetched.state, readTo: read.to, zone } as SyncState, busy: busyPieces(busy) };
 }
 
+/** Gives the event loop a turn. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Works out what turns the kept busy times of `calendarId` into `wanted`, reading them a page at a time between
+ * turns of the event loop (issue 25: a sync never holds it for long). The transaction then writes only the changes;
+ * should another process have written meanwhile, the changes still leave every wanted piece there (applyBusyChanges),
+ * and the next sync removes what is left over: a busy time is never freed by it.
+ */
+async function changesTo(ctx: AppContext, calendarId: number, wanted: readonly BusySpan[]): Promise<BusyChanges> {
+  const kept: BusySpan[] = [];
+  for (let page = storedBusyPage(ctx.store, calendarId, undefined, BUSY_PAGE_ROWS); ; page = storedBusyPage(ctx.store, calendarId, page.at(-1), BUSY_PAGE_ROWS)) {
+    kept.push(...page);
+    await turn();
+    if (page.length < BUSY_PAGE_ROWS) return busyChanges(kept, wanted);
+  }
+}
+
+/** Deletes the busy times of `calendarId` that do not count, a transaction of BUSY_WRITE_ROWS at a time. */
+async function dropAllUncounted(ctx: AppContext, calendarId: number): Promise<void> {
+  while (ctx.store.tx(() => dropUncounted(ctx.store, calendarId, BUSY_WRITE_ROWS)) === BUSY_WRITE_ROWS) await turn();
+}
+
+/**
+ * Writes `busy` as a new generation of `calendar`'s busy times, a transaction of BUSY_WRITE_ROWS at a time with a
+ * turn of the event loop between: none of it counts until the sync switches to it. What an unfinished one (a kill)
+ * left is deleted first. `whole()`, asked in the switching transaction, says that the generation holds exactly what
+ * was written (no other process's sync wrote or deleted beside it).
+ */
+async function stageGeneration(ctx: AppContext, calendar: CalendarRow, busy: readonly BusySpan[]): Promise<{ generation: number; whole(): boolean }> {
+  await dropAllUncounted(ctx, calendar.id);
+  const generation = calendar.generation + 1;
+  const target = { id: calendar.id, scheduleId: calendar.scheduleId, generation };
+  for (let from = 0; from < busy.length; from += BUSY_WRITE_ROWS) {
+    ctx.store.tx(() => applyBusyChanges(ctx.store, target, { remove: [], add: busy.slice(from, from + BUSY_WRITE_ROWS) }));
+    await turn();
+  }
+  return { generation, whole: () => countGeneration(ctx.store, calendar.id, generation) === busy.length };
+}
+
 /** What `planner calendar add` was given. */
 export interface CalendarInput {
   label?: string;
@@ -131,7 +184,7 @@ export async function addCalendar(ctx: AppContext, scheduleId: number, urlText: 
       createdAt: ctx.now().toISOString(),
       syncedAt: now,
     });
-    replaceBusy(ctx.store, added, scheduleId, read.busy ?? []);
+    applyBusyChanges(ctx.store, { id: added, scheduleId, generation: 0 }, { remove: [], add: read.busy ?? [] });
     return added;
   });
   return viewOf(ctx, findCalendar(ctx.store, id)!, calendarConflicts(ctx, id));
@@ -177,22 +230,36 @@ export async function syncCalendar(ctx: AppContext, calendar: CalendarRow, optio
     });
     return { id: calendar.id, label: calendar.label, ok: false, changed: false, added: 0, removed: 0, error: line, conflicts: calendarConflicts(ctx, calendar.id) };
   }
+  const changes = read.busy && (await changesTo(ctx, calendar.id, read.busy));
+  // Many changes: a new generation, written in small transactions, that the last one switches to.
+  const staged = changes && changes.add.length + changes.remove.length > BUSY_WRITE_ROWS ? await stageGeneration(ctx, calendar, read.busy!) : undefined;
   const now = unixSeconds(ctx.now());
-  const changes = ctx.store.tx(() => {
-    const written = read.busy ? replaceBusy(ctx.store, calendar.id, calendar.scheduleId, read.busy) : { added: 0, removed: 0 };
+  const written = ctx.store.tx(() => {
+    let counts = { added: 0, removed: 0 };
+    if (staged) {
+      if (!staged.whole() || !switchGeneration(ctx.store, calendar.id, calendar.generation, staged.generation)) return undefined;
+      counts = { added: changes!.add.length, removed: changes!.remove.length };
+    } else if (changes) {
+      counts = applyBusyChanges(ctx.store, calendar, changes);
+    }
     if (calendar.alerted && settings.notifyEmail) {
       const message = calendarAlert({ settings, label: calendar.label, scheduleName: schedule.name, calendarId: calendar.id, failingSince: calendar.failingSince ?? now, error: calendar.lastError ?? '', recovered: true });
       enqueue(ctx.store, null, message, now, ctx.now().toISOString());
     }
     markSynced(ctx.store, calendar.id, now, JSON.stringify(read.state));
-    return written;
+    return counts;
   });
+  if (staged) await dropAllUncounted(ctx, calendar.id);
+  if (!written) {
+    const error = 'another sync of this calendar wrote at the same time: nothing was changed, the next sync reads it again';
+    return { id: calendar.id, label: calendar.label, ok: false, changed: false, added: 0, removed: 0, error, conflicts: calendarConflicts(ctx, calendar.id) };
+  }
   return {
     id: calendar.id,
     label: calendar.label,
     ok: true,
-    changed: changes.added + changes.removed > 0,
-    ...changes,
+    changed: written.added + written.removed > 0,
+    ...written,
     error: null,
     conflicts: calendarConflicts(ctx, calendar.id),
   };

@@ -24,15 +24,12 @@
 import { createHash } from 'node:crypto';
 import ICAL from 'ical.js';
 import { Temporal } from 'temporal-polyfill';
+import { byBusyOrder, type BusySpan } from '../domain/blocking.ts';
 import { isTimeZone, MAX_UTC_OFFSET, offsetTable, wallToUnixCompatible } from '../domain/zone.ts';
 import { WINDOWS_ZONES } from './windows-zones.ts';
 
 /** A span that blocks: Unix seconds, [startAt, endAt), and the hash of its event's UID. */
-export interface BusyTime {
-  startAt: number;
-  endAt: number;
-  uidHash: string;
-}
+export type BusyTime = BusySpan;
 
 export interface BusyOptions {
   /** The practice's IANA zone: floating times, DATE values and unknown TZIDs are read in it. */
@@ -446,7 +443,7 @@ export function* busySteps(texts: readonly string[], options: BusyOptions): Gene
   }
   for (const component of parsed.freebusy) freeBusySpans(component, zones, options, out);
   yield;
-  out.sort((a, b) => a.startAt - b.startAt || a.endAt - b.endAt || (a.uidHash < b.uidHash ? -1 : a.uidHash > b.uidHash ? 1 : 0));
+  out.sort(byBusyOrder);
   yield;
   return out.filter((time, index) => {
     const before = out[index - 1];
@@ -467,7 +464,7 @@ export function busyTimesOf(texts: readonly string[], options: BusyOptions): Bus
  * Reads the busy times of `texts` like `busyTimesOf`, giving the event loop back whenever `budgetMs` have passed:
  * a sync in `planner serve` never holds requests up for long (issue 25: at most 20 ms at a time).
  */
-export async function busyTimesSliced(texts: readonly string[], options: BusyOptions, budgetMs = 10): Promise<BusyTime[]> {
+export async function busyTimesSliced(texts: readonly string[], options: BusyOptions, budgetMs = 5): Promise<BusyTime[]> {
   const steps = busySteps(texts, options);
   let slice = performance.now();
   for (;;) {

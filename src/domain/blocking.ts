@@ -82,3 +82,15 @@ export function daysTouchedBy(changed: Span, reason: BlockingMinutes, offsets: K
   const last = known(latest) ? latest + offsetAt(offsets.table, latest) : latest + MAX_UTC_OFFSET;
   return { first: Math.floor(first / SECONDS_PER_DAY), last: Math.floor(last / SECONDS_PER_DAY) };
 }
+
+/** A busy time of the practitioner's own calendar (issue 25): Unix seconds, [startAt, endAt), and the hash of its event's UID. */
+export interface BusySpan {
+  startAt: number;
+  endAt: number;
+  uidHash: string;
+}
+
+/** The one order of busy times wherever they are sorted or compared: start, end, UID hash (as SQLite orders them). */
+export function byBusyOrder(a: BusySpan, b: BusySpan): number {
+  return a.startAt - b.startAt || a.endAt - b.endAt || (a.uidHash < b.uidHash ? -1 : a.uidHash > b.uidHash ? 1 : 0);
+}

@@ -27,6 +27,8 @@ export interface CalendarRow {
   failingSince: number | null;
   lastError: string | null;
   alerted: boolean;
+  /** The generation of busy times that counts (store/busy-times.ts). */
+  generation: number;
 }
 
 interface Row {
@@ -46,6 +48,7 @@ interface Row {
   failing_since: number | null;
   last_error: string | null;
   alerted: number;
+  generation: number;
 }
 
 function toCalendar(row: Row): CalendarRow {
@@ -66,11 +69,12 @@ function toCalendar(row: Row): CalendarRow {
     failingSince: row.failing_since,
     lastError: row.last_error,
     alerted: row.alerted === 1,
+    generation: row.generation,
   };
 }
 
 const COLUMNS = `id, schedule_id, label, kind, url, user_name, password, every_minutes, allow_insecure, fetch_state, created_at,
-  synced_at, tried_at, failing_since, last_error, alerted`;
+  synced_at, tried_at, failing_since, last_error, alerted, generation`;
 
 /** Returns every calendar, by id. */
 export function listCalendars(store: Store): CalendarRow[] {

@@ -323,8 +323,10 @@ export const migrations: readonly string[] = [
   // password are secrets that planner must send, so they cannot be hashed: masked in every output, never logged. A
   // busy time keeps only what blocks: its span, its calendar and a hash of its event's UID (never a title, place or
   // attendee). Spans are cut at most BUSY_PIECE_SECONDS long (store/busy-times.ts), so that a window's busy times
-  // are one range of the index. The triggers log each change in booking_changes, so that a server's cache of free
-  // days forgets only the days a changed busy time touches.
+  // are one range of the index. Only the busy times of their calendar's generation count: a sync that changes many
+  // writes a new generation in small transactions and switches to it in one short one (store/busy-times.ts). The
+  // triggers log each change that counts in booking_changes, so that a server's cache of free days forgets only the
+  // days a changed busy time touches (a switch: the days from the first to the last busy time of either generation).
   `
   CREATE TABLE calendars (
     id             INTEGER PRIMARY KEY,
@@ -342,23 +344,32 @@ export const migrations: readonly string[] = [
     tried_at       INTEGER, -- the last attempt, successful or not
     failing_since  INTEGER, -- the first failed attempt since the last success; NULL: not failing
     last_error     TEXT,
-    alerted        INTEGER NOT NULL DEFAULT 0 CHECK (alerted IN (0, 1)) -- the practice was mailed that it is failing
+    alerted        INTEGER NOT NULL DEFAULT 0 CHECK (alerted IN (0, 1)), -- the practice was mailed that it is failing
+    generation     INTEGER NOT NULL DEFAULT 0 -- the busy times that count: those of this generation
   ) STRICT;
 
   CREATE TABLE busy_times (
     calendar_id INTEGER NOT NULL REFERENCES calendars (id),
+    generation  INTEGER NOT NULL, -- counts only while it is its calendar's generation
     schedule_id INTEGER NOT NULL,
     start_at    INTEGER NOT NULL,
     end_at      INTEGER NOT NULL CHECK (end_at > start_at),
     uid_hash    TEXT NOT NULL,
-    PRIMARY KEY (calendar_id, start_at, end_at, uid_hash)
+    PRIMARY KEY (calendar_id, generation, start_at, end_at, uid_hash)
   ) STRICT, WITHOUT ROWID;
   CREATE INDEX busy_times_by_schedule ON busy_times (schedule_id, start_at);
-  CREATE TRIGGER busy_changes_on_insert AFTER INSERT ON busy_times BEGIN
+  CREATE TRIGGER busy_changes_on_insert AFTER INSERT ON busy_times
+    WHEN new.generation = (SELECT generation FROM calendars WHERE id = new.calendar_id) BEGIN
     INSERT INTO booking_changes (schedule_id, from_at, to_at) VALUES (new.schedule_id, new.start_at, new.end_at);
   END;
-  CREATE TRIGGER busy_changes_on_delete AFTER DELETE ON busy_times BEGIN
+  CREATE TRIGGER busy_changes_on_delete AFTER DELETE ON busy_times
+    WHEN old.generation = (SELECT generation FROM calendars WHERE id = old.calendar_id) BEGIN
     INSERT INTO booking_changes (schedule_id, from_at, to_at) VALUES (old.schedule_id, old.start_at, old.end_at);
+  END;
+  CREATE TRIGGER busy_changes_on_switch AFTER UPDATE OF generation ON calendars BEGIN
+    INSERT INTO booking_changes (schedule_id, from_at, to_at)
+      SELECT new.schedule_id, min(start_at), max(end_at) FROM busy_times
+      WHERE calendar_id = new.id AND generation IN (old.generation, new.generation) HAVING count(*) > 0;
   END;
   `,
 ];

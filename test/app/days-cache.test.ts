@@ -11,7 +11,7 @@ import { addReason, changeReason } from '../../src/app/reasons.ts';
 import { addSchedule } from '../../src/app/schedules.ts';
 import { AppError } from '../../src/errors.ts';
 import { openStore } from '../../src/store/db.ts';
-import { busyPieces, replaceBusy } from '../../src/store/busy-times.ts';
+import { applyBusyChanges, busyPieces, countBusy, dropUncounted, replaceBusy, switchGeneration } from '../../src/store/busy-times.ts';
 import { insertCalendar } from '../../src/store/calendars.ts';
 import { tempDb } from '../helpers.ts';
 
@@ -77,14 +77,14 @@ describe('the cache of free days (src/app/days-cache.ts)', () => {
       scheduleId: 1, label: 'Own', kind: 'caldav', url: 'https://dav.example/cal/', user: 'anna', password: 'secret',
       everyMinutes: 5, allowInsecure: false, fetchState: '{}', createdAt: '2026-06-01T06:00:00Z', syncedAt: start,
     });
-    replaceBusy(other.store, calendar, 1, busyPieces(busy));
+    replaceBusy(other.store, { id: calendar, scheduleId: 1, generation: 0 }, busyPieces(busy));
     expect(cache.days(ctx, 1, 1)).toEqual(availableDays(ctx, 1, 1));
     const mark = cache.stats().computed;
     expect(cache.days(ctx, 1, 1)).toEqual(availableDays(ctx, 1, 1));
     const unsettled = cache.stats().computed - mark;
 
     // The same set again (a sync that found a change elsewhere in the file): nothing written, nothing forgotten.
-    expect(replaceBusy(other.store, calendar, 1, busyPieces(busy))).toEqual({ added: 0, removed: 0 });
+    expect(replaceBusy(other.store, { id: calendar, scheduleId: 1, generation: 0 }, busyPieces(busy))).toEqual({ added: 0, removed: 0 });
     let before = cache.stats().computed;
     cache.days(ctx, 1, 1);
     expect(cache.stats().computed - before).toBe(unsettled);
@@ -92,7 +92,7 @@ describe('the cache of free days (src/app/days-cache.ts)', () => {
     // One event moved from Wednesday 10 June to Friday 12 June, midday: those two days are computed again, no other.
     const moved = busy.findIndex((time) => new Date(time.startAt * 1000).toISOString() >= '2026-06-10T10:00');
     busy[moved] = { startAt: Date.parse('2026-06-12T10:00:00Z') / 1000, endAt: Date.parse('2026-06-12T10:10:00Z') / 1000, uidHash: busy[moved]!.uidHash };
-    expect(replaceBusy(other.store, calendar, 1, busyPieces(busy))).toEqual({ added: 1, removed: 1 });
+    expect(replaceBusy(other.store, { id: calendar, scheduleId: 1, generation: 0 }, busyPieces(busy))).toEqual({ added: 1, removed: 1 });
     before = cache.stats().computed;
     expect(cache.days(ctx, 1, 1)).toEqual(availableDays(ctx, 1, 1));
     expect(cache.stats().computed - before - unsettled).toBe(2);
@@ -100,9 +100,26 @@ describe('the cache of free days (src/app/days-cache.ts)', () => {
     // A busy time over the whole of Thursday 11 June: the day goes from the answer, at once.
     expect(cache.days(ctx, 1, 1)).toContain('2026-06-11');
     busy.push({ startAt: Date.parse('2026-06-10T22:00:00Z') / 1000, endAt: Date.parse('2026-06-11T22:00:00Z') / 1000, uidHash: 'allday' });
-    replaceBusy(other.store, calendar, 1, busyPieces(busy));
+    replaceBusy(other.store, { id: calendar, scheduleId: 1, generation: 0 }, busyPieces(busy));
     expect(cache.days(ctx, 1, 1)).not.toContain('2026-06-11');
     expect(cache.days(ctx, 1, 1)).toEqual(availableDays(ctx, 1, 1));
+
+    // A sync with many changes writes a new generation beside the old one: it does not count (nor reach the cache)
+    // until the switch, and then it does, in full.
+    const freed = busyPieces(busy.filter((time) => time.uidHash !== 'allday'));
+    applyBusyChanges(other.store, { id: calendar, scheduleId: 1, generation: 1 }, { remove: [], add: freed });
+    const counting = cache.days(ctx, 1, 1);
+    expect(counting).toEqual(availableDays(ctx, 1, 1));
+    expect(countBusy(other.store, calendar, 0, Number.MAX_SAFE_INTEGER)).toBe(busyPieces(busy).length);
+    expect(switchGeneration(other.store, calendar, 1, 2)).toBe(false); // not the generation that counts: no switch
+    expect(switchGeneration(other.store, calendar, 0, 1)).toBe(true);
+    expect(countBusy(other.store, calendar, 0, Number.MAX_SAFE_INTEGER)).toBe(freed.length);
+    const switched = cache.days(ctx, 1, 1);
+    expect(switched).toEqual(availableDays(ctx, 1, 1));
+    expect(counting).not.toContain('2026-06-11');
+    expect(switched).toContain('2026-06-11'); // Thursday is free again
+    expect(dropUncounted(other.store, calendar, 100_000)).toBe(busyPieces(busy).length);
+    expect(cache.days(ctx, 1, 1)).toEqual(switched);
   });
 
   it('follows changes by another connection (the CLI, a second server): bookings, hours, closures, reasons', () => {

@@ -120,6 +120,14 @@ describe('the rules, one by one', () => {
     expect(spans([text])).toEqual(['2026-12-01T10:00Z/2026-12-01T11:00Z', '2026-12-03T10:00Z/2026-12-03T11:00Z', '2026-12-03T15:00Z/2026-12-03T16:00Z']);
   });
 
+  it('an override of an occurrence the rule never makes (the series shortened later) still blocks: the calendar shows it', () => {
+    const text = calendar(
+      vevent('UID:s', 'DTSTART:20261201T100000Z', 'DTEND:20261201T110000Z', 'RRULE:FREQ=DAILY;COUNT=1'),
+      vevent('UID:s', 'RECURRENCE-ID:20261205T100000Z', 'DTSTART:20261205T120000Z', 'DTEND:20261205T130000Z'),
+    );
+    expect(spans([text])).toEqual(['2026-12-01T10:00Z/2026-12-01T11:00Z', '2026-12-05T12:00Z/2026-12-05T13:00Z']);
+  });
+
   it('across both clock changes a series keeps its local time (Europe/Berlin, 09:00 on Mondays)', () => {
     const series = (from: string, count: number) =>
       calendar(vevent('UID:dst', `DTSTART;TZID=Europe/Berlin:${from}`, `DTEND;TZID=Europe/Berlin:${from.slice(0, 9)}093000`, `RRULE:FREQ=WEEKLY;COUNT=${count}`));
@@ -195,10 +203,11 @@ describe('in slices (issue 25: a sync never holds the event loop for more than 2
     const started = performance.now();
     const sliced = await busyTimesSliced([text], year);
     const ms = performance.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 2)); // the timer sees the last slice too
     clearInterval(timer);
     expect(sliced).toEqual(busyTimesOf([text], year));
     expect(sliced.length).toBeGreaterThan(4800 + 200 * 50);
     process.stderr.write(`5,000 events, 200 weekly series: ${sliced.length} busy times in ${Math.round(ms)} ms; the loop held at most ${longest.toFixed(1)} ms\n`);
-    expect(longest).toBeLessThan(20 + 15); // 10 ms slices; a timer's own lateness on a busy machine on top
+    expect(longest).toBeLessThan(20 + 15); // 5 ms slices and a pause of the garbage collector; a busy machine's own lateness on top (bench section 9 holds the 20 ms)
   });
 });

@@ -28,14 +28,16 @@ describe('calendar sync killed with SIGKILL (issue 25)', () => {
     const db = tempDb();
     await bookableDb(db);
     await cliOk(db, 'schedule', 'set', '1', '--days-ahead', '500'); // room for 20,000 half-hour steps (417 days)
-    const base = Math.floor(Date.now() / 1000);
+    const base = Math.floor(Date.now() / 3_600_000) * 3600; // a whole hour: no event crosses a UTC midnight (one piece each)
     const sets = [calendar(base, 20_000, 0), calendar(base, 20_000, 5)];
     ics.set('/big.ics', sets[0]!);
     await cliOk(db, 'calendar', 'add', '1', `${ics.url}/big.ics`, '--allow-insecure');
     const busy = () => {
       const raw = new DatabaseSync(db, { readOnly: true });
       try {
-        return raw.prepare('SELECT min(start_at) AS first, count(*) AS n, sum(start_at % 1800) AS shifted FROM busy_times').get() as { first: number; n: number; shifted: number };
+        // What counts: the busy times of the calendar's generation (a killed sync may leave an unfinished one beside it).
+        const counted = 'FROM busy_times t JOIN calendars c ON c.id = t.calendar_id AND c.generation = t.generation';
+        return raw.prepare(`SELECT min(t.start_at) AS first, count(*) AS n, sum(t.start_at % 1800) AS shifted ${counted}`).get() as { first: number; n: number; shifted: number };
       } finally {
         raw.close();
       }
@@ -73,8 +75,12 @@ describe('calendar sync killed with SIGKILL (issue 25)', () => {
     }
     process.stderr.write(`kills: ${outcomes.join(' ')}\n`);
     expect(outcomes.filter((outcome) => outcome.startsWith('SIGKILL')).length).toBeGreaterThanOrEqual(3); // killed, not finished
+    // A sync that finishes deletes what killed ones left: only the generation that counts stays.
+    ics.set('/big.ics', sets[1 - current]!);
+    await cliOk(db, 'calendar', 'sync', '1');
     const raw = new DatabaseSync(db, { readOnly: true });
     expect(raw.prepare('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' });
+    expect(raw.prepare('SELECT count(*) AS n FROM busy_times').get()).toEqual({ n: 20_000 });
     raw.close();
   }, 180_000);
 });

@@ -72,7 +72,7 @@ describe('no double booking (property)', () => {
           scheduleId: schedule, label: 'Own', kind: 'ics', url: 'https://calendar.example/own.ics', user: null, password: null,
           everyMinutes: 5, allowInsecure: false, fetchState: '{}', createdAt: NOW.toISOString(), syncedAt: null,
         });
-        replaceBusy(store, calendar, schedule, busyPieces(busy));
+        replaceBusy(store, { id: calendar, scheduleId: schedule, generation: 0 }, busyPieces(busy));
         const meetsBusy = (from: number, to: number) => busy.some((time) => time.startAt < to && from < time.endAt);
 
         const accepted: { startAt: number; endAt: number }[] = [];
