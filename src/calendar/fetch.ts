@@ -49,6 +49,12 @@ export interface FetchLimits {
 
 export const FETCH_LIMITS: FetchLimits = { timeoutMs: 20_000, maxBytes: 10 * 2 ** 20, maxRedirects: 3 };
 
+/** `bytes` as a person reads it: 10 MiB, 64 KiB, 1000 bytes. */
+function sizeOf(bytes: number): string {
+  for (const [unit, size] of [['MiB', 2 ** 20], ['KiB', 2 ** 10]] as const) if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
+  return `${bytes} bytes`;
+}
+
 /** A fetch that failed: one line naming the host, never the URL's secret parts nor the password. */
 export class CalendarFetchError extends Error {}
 
@@ -140,7 +146,7 @@ function readBody(response: IncomingMessage, session: Session): Promise<string> 
       if (size > session.limits.maxBytes) {
         response.destroy();
         decoder?.destroy();
-        reject(new CalendarFetchError(`${session.host} answered more than ${Math.round(session.limits.maxBytes / 2 ** 20)} MiB: planner reads at most that much of a calendar`));
+        reject(new CalendarFetchError(`${session.host} answered more than ${sizeOf(session.limits.maxBytes)}: planner reads at most that much of a calendar`));
         return;
       }
       chunks.push(chunk);
@@ -272,7 +278,9 @@ async function fetchIcs(session: Session, state: FetchState): Promise<Fetched> {
   if (answer.status !== 200) refuse(answer, session);
   const text = answer.body.replace(/^\uFEFF/, '');
   if (!/^\s*BEGIN:VCALENDAR/i.test(text)) {
-    throw new CalendarFetchError(`${session.host} did not answer with a calendar (got ${String(answer.headers['content-type'] ?? 'no content type').split(';')[0]})`);
+    const type = String(answer.headers['content-type'] ?? 'no content type').split(';')[0]!.trim();
+    const html = /^\s*</.test(text) ? ', a web page' : '';
+    throw new CalendarFetchError(`${session.host} did not answer with iCalendar data (${type}${html}, not beginning with BEGIN:VCALENDAR): check the address`);
   }
   const etag = typeof answer.headers.etag === 'string' ? answer.headers.etag : undefined;
   const lastModified = typeof answer.headers['last-modified'] === 'string' ? answer.headers['last-modified'] : undefined;

@@ -5,7 +5,7 @@
  * Radicale stopped, the sync fails in one line, `status` and `doctor` say so, and the busy times stay.
  */
 import { describe, expect, it } from 'vitest';
-import { api, bookableDb, cli, cliJson, cliOk, cliWith, serve, snapshot, tempDb } from '../helpers.ts';
+import { api, bookableDb, cli, cliJson, cliOk, cliOnTerminal, cliWith, serve, snapshot, tempDb } from '../helpers.ts';
 import { startIcsServer } from './ics-server.ts';
 import { startRadicale } from './radicale.ts';
 
@@ -129,6 +129,18 @@ describe('planner calendar with a real CalDAV server (Radicale)', () => {
     expect(free).not.toContain(`${day} 15:00:00`);
     expect(free).toContain(`${day} 14:30:00`);
   }, 120_000);
+
+  it('on a terminal, asks for the password with a masked prompt, and the password is never on the screen', async () => {
+    const radicale = await startRadicale();
+    const db = tempDb();
+    await bookableDb(db);
+    const terminal = cliOnTerminal(db, 'calendar', 'add', '1', radicale.url, '--user', radicale.user, '--allow-insecure', '--name', 'Anna');
+    await terminal.answer(`Password of ${radicale.user} for the calendar`, `${radicale.password}\r`);
+    expect(await terminal.exited).toBe(0);
+    expect(terminal.screen()).not.toContain(radicale.password);
+    expect(terminal.screen()).toContain('*'.repeat(radicale.password.length));
+    expect((await cliJson(db, 'calendar', 'list', '--json'))[0]).toMatchObject({ label: 'Anna', kind: 'caldav', state: 'ok' });
+  }, 60_000);
 });
 
 describe('planner calendar with an .ics address', () => {

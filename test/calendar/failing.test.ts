@@ -1,7 +1,8 @@
 /**
  * Issue 25, "never silent, never wrong", with the clock in the test's hand: a calendar that cannot be read keeps
  * its busy times and is marked failing at once; after an hour of failing the practice is mailed once, and once
- * more when it reads again. The calendar is served by a real HTTP server; the sync is planner's own code.
+ * more when it reads again, whatever the fault (a status, not iCalendar, a file cut off, no answer, too large). The
+ * calendar is served by a real HTTP server; the sync is planner's own code.
  */
 import { describe, expect, it } from 'vitest';
 import { addCalendar, syncCalendars } from '../../src/app/calendars.ts';
@@ -48,29 +49,36 @@ describe('a calendar that cannot be read (issue 25)', () => {
     const kept = busyRows();
     const mails = () => unsentMessages(store).filter((message) => message.bookingId === null);
 
-    for (const fault of ['status 500', 'not a calendar', 'status 401'] as const) {
-      if (fault === 'status 500') ics.fail('/anna.ics', 500);
-      if (fault === 'status 401') ics.fail('/anna.ics', 401);
-      if (fault === 'not a calendar') ics.set('/anna.ics', '<html>maintenance</html>');
-      clock.now = new Date(clock.now.getTime() + 10 * 60_000);
-      const [outcome] = await syncCalendars(ctx, 1);
+    const faults = [
+      ['status 500', () => ics.fail('/anna.ics', 500), {}, /answered HTTP 500$/],
+      ['not a calendar', () => ics.set('/anna.ics', '<html>maintenance</html>'), {}, /did not answer with iCalendar data \(text\/calendar, a web page, not beginning with BEGIN:VCALENDAR\): check the address$/],
+      ['cut off', () => ics.set('/anna.ics', CALENDAR.slice(0, CALENDAR.indexOf('END:VEVENT'))), {}, /^the calendar ends in the middle of a component: it was cut off/],
+      ['time-out', () => ics.hang('/anna.ics'), { limits: { timeoutMs: 300 } }, /did not answer within 0\.3 s$/],
+      ['too large', () => ics.set('/anna.ics', CALENDAR.replace('SUMMARY:Seminar', `SUMMARY:${'x'.repeat(2000)}`)), { limits: { maxBytes: 1000 } }, /answered more than 1000 bytes: planner reads at most that much of a calendar$/],
+      ['status 401', () => ics.fail('/anna.ics', 401), {}, /refused the request without a login \(HTTP 401\): give --user and a password$/],
+    ] as const;
+    for (const [fault, make, options, line] of faults) {
+      make();
+      clock.now = new Date(clock.now.getTime() + 5 * 60_000);
+      const [outcome] = await syncCalendars(ctx, 1, options);
       expect(outcome, fault).toMatchObject({ ok: false });
+      expect(outcome!.error, fault).toMatch(line);
       expect(busyRows(), fault).toEqual(kept); // never turns busy into free
-      expect(calendars(ctx)[0], fault).toMatchObject({ state: 'failing', failingSince: '2026-12-01T08:10:00.000Z', busy: 1 });
+      expect(calendars(ctx)[0], fault).toMatchObject({ state: 'failing', failingSince: '2026-12-01T08:05:00.000Z', busy: 1 });
     }
-    expect(mails()).toEqual([]); // 30 minutes of failing: no mail yet
+    expect(mails()).toEqual([]); // 25 minutes of failing: no mail yet
 
-    clock.now = new Date('2026-12-01T09:09:59Z'); // 59:59 after the first failure
+    clock.now = new Date('2026-12-01T09:04:59Z'); // 59:59 after the first failure
     await syncCalendars(ctx, 1);
     expect(mails()).toEqual([]);
-    clock.now = new Date('2026-12-01T09:10:00Z'); // one hour
+    clock.now = new Date('2026-12-01T09:05:00Z'); // one hour
     await syncCalendars(ctx, 1);
     clock.now = new Date('2026-12-01T09:20:00Z');
     await syncCalendars(ctx, 1);
     expect(mails()).toHaveLength(1);
     const [alert] = mails();
     expect(alert).toMatchObject({ kind: 'notice', recipient: 'desk@praxis.example', subject: 'Calendar "Anna" cannot be read: new events in it do not block times' });
-    expect(alert!.text).toContain('since 2026-12-01 09:10 (Europe/Berlin)');
+    expect(alert!.text).toContain('since 2026-12-01 09:05 (Europe/Berlin)');
     expect(alert!.text).toContain('planner calendar sync 1');
     expect(alert!.text).not.toContain(ics.url);
 
