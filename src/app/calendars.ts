@@ -5,7 +5,7 @@
  * the calendar's state. A sync that fails keeps the busy times it had: a calendar that cannot be read never frees a
  * busy time. After an hour of failing, the practice is mailed once, and once more when the calendar reads again.
  */
-import { busyTimesSliced } from '../calendar/busy.ts';
+import { busyTimesSliced, warmBusyReader } from '../calendar/busy.ts';
 import { checkCalendarUrl, fetchCalendar, type FetchLimits, type FetchState } from '../calendar/fetch.ts';
 import { SECONDS_PER_DAY } from '../domain/days.ts';
 import { nameMessage, nameProblem, SYNC_EVERY_DEFAULT_MINUTES, SYNC_EVERY_MAX_MINUTES } from '../domain/checks.ts';
@@ -299,6 +299,8 @@ export const CALENDAR_POLL_MS = 5_000;
  * every failed attempt.
  */
 export function startCalendarSync(ctx: AppContext, options: { log: (line: string) => void; refresh: () => unknown; pollMs?: number }): Pump {
+  // Only where calendars are: a server without them never loads what this warms.
+  if (listCalendars(ctx.store).length > 0) warmBusyReader(requireConfigured(ctx).timeZone);
   return startPump(
     async () => {
       options.refresh(); // the installation's zone and notify address as another process may have changed them

@@ -208,6 +208,6 @@ describe('in slices (issue 25: a sync never holds the event loop for more than 2
     expect(sliced).toEqual(busyTimesOf([text], year));
     expect(sliced.length).toBeGreaterThan(4800 + 200 * 50);
     process.stderr.write(`5,000 events, 200 weekly series: ${sliced.length} busy times in ${Math.round(ms)} ms; the loop held at most ${longest.toFixed(1)} ms\n`);
-    expect(longest).toBeLessThan(20 + 15); // 5 ms slices and a pause of the garbage collector; a busy machine's own lateness on top (bench section 9 holds the 20 ms)
+    expect(longest).toBeLessThan(20 + 15); // 3 ms slices and a pause of the garbage collector, the first use of ical.js (warmBusyReader) and a busy machine's lateness on top: bench section 9 holds the 20 ms
   });
 });
