@@ -8,7 +8,7 @@ import { dayNumber, dayText, SECONDS_PER_DAY } from '../domain/days.ts';
 import { localToUnix } from '../domain/zone.ts';
 import { notFound } from '../errors.ts';
 import { busyConflicts, busyOfSchedule, countBusy, type BusyConflict } from '../store/busy-times.ts';
-import { listCalendars, type CalendarKind, type CalendarRow } from '../store/calendars.ts';
+import { listCalendars, type CalendarRow } from '../store/calendars.ts';
 import { findSchedule, type Schedule } from '../store/schedules.ts';
 import { requireConfigured } from './configured.ts';
 import { unixSeconds, type AppContext } from './context.ts';
@@ -22,14 +22,9 @@ export function busyWindow(schedule: Pick<Schedule, 'daysAhead'>, now: number): 
 }
 
 /** A calendar as every output shows it: the URL masked, never the password. */
-export interface CalendarView {
-  id: number;
-  scheduleId: number;
-  label: string;
-  kind: CalendarKind;
+export interface CalendarView extends Pick<CalendarRow, 'id' | 'scheduleId' | 'label' | 'kind' | 'user' | 'everyMinutes'> {
+  /** Masked: maskCalendarUrl. */
   url: string;
-  user: string | null;
-  everyMinutes: number;
   /** The last successful sync, ISO. */
   lastSuccess: string | null;
   /** Busy times (pieces of at most a day) within the schedule's window now. */

@@ -28,6 +28,19 @@ import { byBusyOrder, type BusySpan } from '../domain/blocking.ts';
 import { isTimeZone, MAX_UTC_OFFSET, offsetTable, wallToUnixCompatible } from '../domain/zone.ts';
 import { WINDOWS_ZONES } from './windows-zones.ts';
 
+/** The fields of a wall time (seconds as if UTC): what Temporal and ical.js build a local time from. */
+function wallFields(wall: number) {
+  const date = new Date(wall * 1000);
+  return {
+    year: date.getUTCFullYear(),
+    month: date.getUTCMonth() + 1,
+    day: date.getUTCDate(),
+    hour: date.getUTCHours(),
+    minute: date.getUTCMinutes(),
+    second: date.getUTCSeconds(),
+  };
+}
+
 /** A span that blocks: Unix seconds, [startAt, endAt), and the hash of its event's UID. */
 export type BusyTime = BusySpan;
 
@@ -97,15 +110,7 @@ class Zones {
     const table = offsetTable(zone, from, to);
     zoner = (wall) => {
       if (wall > from + MAX_UTC_OFFSET && wall < to - MAX_UTC_OFFSET) return wallToUnixCompatible(table, wall);
-      const date = new Date(wall * 1000);
-      const local = Temporal.PlainDateTime.from({
-        year: date.getUTCFullYear(),
-        month: date.getUTCMonth() + 1,
-        day: date.getUTCDate(),
-        hour: date.getUTCHours(),
-        minute: date.getUTCMinutes(),
-        second: date.getUTCSeconds(),
-      });
+      const local = Temporal.PlainDateTime.from(wallFields(wall));
       return Math.floor(local.toZonedDateTime(zone, { disambiguation: 'compatible' }).epochMilliseconds / 1000);
     };
     this.iana.set(zone, zoner);
@@ -122,15 +127,7 @@ class Zones {
     if (iana) zoner = this.ianaZoner(iana);
     else if (vtimezone) {
       zoner = (wall) => {
-        const date = new Date(wall * 1000);
-        const time = ICAL.Time.fromData({
-          year: date.getUTCFullYear(),
-          month: date.getUTCMonth() + 1,
-          day: date.getUTCDate(),
-          hour: date.getUTCHours(),
-          minute: date.getUTCMinutes(),
-          second: date.getUTCSeconds(),
-        });
+        const time = ICAL.Time.fromData(wallFields(wall));
         return wall - vtimezone.utcOffset(time);
       };
     } else zoner = this.practice;

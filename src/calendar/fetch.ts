@@ -15,7 +15,7 @@ import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage 
 import { request as httpsRequest } from 'node:https';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { invalid } from '../errors.ts';
-import { guardedLookup, isInternalAddress } from '../webhooks/url.ts';
+import { guardedLookup, isLocalHostname } from '../webhooks/url.ts';
 
 export type CalendarKind = 'ics' | 'caldav';
 
@@ -76,10 +76,7 @@ export function checkCalendarUrl(text: string, allowInsecure: boolean): string {
   if (url.username || url.password) throw invalid('a calendar address must not contain a user or password: give --user, and the password at the prompt or with --password-stdin');
   if (!allowInsecure) {
     if (url.protocol === 'http:') throw invalid('a calendar address must use https:// (plain http only with --allow-insecure)');
-    const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
-    if (host === 'localhost' || host.endsWith('.localhost') || isInternalAddress(host)) {
-      throw invalid(`${url.hostname} is a local or private address: allowed only with --allow-insecure`);
-    }
+    if (isLocalHostname(url.hostname)) throw invalid(`${url.hostname} is a local or private address: allowed only with --allow-insecure`);
   }
   url.hash = '';
   return url.toString();

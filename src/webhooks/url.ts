@@ -31,6 +31,16 @@ export function isInternalAddress(address: string): boolean {
 }
 
 /**
+ * Whether a URL's host names this machine or a private network: localhost (and `LOCALHOST.`, `x.localhost`: the URL
+ * parser lowercases but keeps a trailing dot) or an address that is not public unicast (`isInternalAddress`). What
+ * `--allow-insecure` allows for webhooks and the practitioner's calendars alike.
+ */
+export function isLocalHostname(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  return host === 'localhost' || host.endsWith('.localhost') || isInternalAddress(host);
+}
+
+/**
  * Checks a webhook URL as given to `planner webhook add`: http(s) only, no credentials; plain http, `localhost`
  * and internal IP literals only with `allowInsecure`. Names are checked again at each delivery, after DNS.
  */
@@ -45,11 +55,7 @@ export function checkWebhookUrl(text: string, allowInsecure: boolean): string {
   if (url.username || url.password) throw invalid('a webhook URL must not contain a user or password: the signature authenticates planner');
   if (!allowInsecure) {
     if (url.protocol === 'http:') throw invalid('a webhook URL must use https:// (plain http only with --allow-insecure)');
-    // `LOCALHOST.` and `localhost.` are localhost too (the URL parser lowercases, but keeps a trailing dot).
-    const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
-    if (host === 'localhost' || host.endsWith('.localhost') || isInternalAddress(host)) {
-      throw invalid(`${url.hostname} is a local or private address: allowed only with --allow-insecure`);
-    }
+    if (isLocalHostname(url.hostname)) throw invalid(`${url.hostname} is a local or private address: allowed only with --allow-insecure`);
   }
   return url.toString();
 }
