@@ -2,9 +2,10 @@
  * The busy times of the practitioner's own calendars (issue 25, migration 10): what blocks the whole schedule. A
  * busy time is kept as pieces of at most BUSY_PIECE_SECONDS, cut at fixed instants, so that the busy times that
  * reach a window are one range of the index `busy_times_by_schedule` (a week's seminar is seven rows, not one row
- * that a range on its start would have to look a week back for). A sync writes only the pieces that changed: the
- * triggers of migration 10 log each in booking_changes, and a server's cache of free days forgets only the days they
- * touch.
+ * that a range on its start would have to look a week back for). Only the pieces of their calendar's generation
+ * count. A sync writes only the pieces that changed, in place when they are few (BUSY_WRITE_ROWS), else as a new
+ * generation it then switches to (app/calendars.ts). The triggers of migration 10 log each change that counts in
+ * booking_changes, and a server's cache of free days forgets only the days it touches.
  */
 import { byBusyOrder, LONGEST_BLOCK_SECONDS, type BusySpan } from '../domain/blocking.ts';
 import { SECONDS_PER_DAY } from '../domain/days.ts';
