@@ -60,6 +60,15 @@ export const MAX_EVENTS = 20_000;
 export const SERIES_CAP = 5_000;
 /** The most steps one series' RRULE is iterated (those before the window count): a runaway rule stops here. */
 const SERIES_STEPS = 200_000;
+/** The most busy times one read may give (all series and events together); above it the read fails. */
+export const MAX_BUSY_TIMES = 200_000;
+/**
+ * The most candidates ical.js may test for one next occurrence of a rule. Its iterator has no bound of its own for
+ * DAILY and shorter rules whose BY-parts never match (`FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30` never ends) or match
+ * rarely (`FREQ=SECONDLY;BYMONTH=12` tests every second until December): one call would hold the event loop for
+ * good. Past the window planner stops such a rule; within it, above this many, the read fails with one line.
+ */
+const CANDIDATES_PER_OCCURRENCE = 10_000;
 /** Units of work (components, occurrences) between two chances to give the event loop back. */
 const STEP = 25;
 
@@ -299,14 +308,15 @@ function addZone(indexed: Indexed, component: ICAL.Component): void {
   if (tzid && !indexed.vtimezones.has(tzid)) indexed.vtimezones.set(tzid, new ICAL.Timezone(component));
 }
 
-/** Parses the components of one UID into its series (if any) and its overrides or lone occurrences. */
-function parseGroup(uid: string, parts: readonly Part[]): Group {
+/** Parses the components of one UID into its series (if any) and its overrides or lone occurrences, yielding between them. */
+function* parseGroup(uid: string, parts: readonly Part[]): Generator<void, Group> {
   const group: Group = { uid, overrides: [] };
-  for (const part of parts) {
+  for (const [index, part] of parts.entries()) {
     const component = parseComponent(part);
     if (component.hasProperty('recurrence-id')) group.overrides.push(component);
     else if (!group.master) group.master = component;
     else group.overrides.push(component); // a second event without RECURRENCE-ID under one UID: an event of its own
+    if (index % STEP === STEP - 1) yield;
   }
   return group;
 }
@@ -337,6 +347,53 @@ function keyOf(moment: Moment): number {
   return unixOf(moment);
 }
 
+/** Thrown inside ical.js's iterator once it has passed the window: no occurrence after it can count. */
+const PAST_THE_WINDOW = Symbol('past the window');
+
+/**
+ * Returns `rule`'s iterator from `dtstart`, bounded: `next()` answers null once the candidates it tests pass
+ * `endWall` (a wall time), and throws CalendarDataError after CANDIDATES_PER_OCCURRENCE candidates for one
+ * occurrence. ical.js tests each candidate in `check_contracting_rules`, which is wrapped here.
+ */
+function boundedIterator(rule: ICAL.Recur, dtstart: ICAL.Time, endWall: number): { next(): ICAL.Time | null } {
+  type Iterator = { next(): ICAL.Time | null; last: ICAL.Time; check_contracting_rules(): boolean };
+  const unreadable = (error: unknown) =>
+    error instanceof CalendarDataError ? error : new CalendarDataError(`an event has a repeat rule planner cannot read (RRULE:${rule.toString()}): ${String((error as Error)?.message ?? error).split('\n', 1)[0]}`);
+  let iterator: Iterator;
+  try {
+    iterator = rule.iterator(dtstart) as unknown as Iterator;
+  } catch (error) {
+    throw unreadable(error);
+  }
+  const contracting = iterator.check_contracting_rules.bind(iterator);
+  let candidates = 0;
+  iterator.check_contracting_rules = () => {
+    if (wallOf(iterator.last) > endWall) throw PAST_THE_WINDOW;
+    if (++candidates > CANDIDATES_PER_OCCURRENCE) {
+      throw new CalendarDataError(`an event repeats by a rule planner cannot expand in reasonable time (RRULE:${rule.toString()}): change or remove that event`);
+    }
+    return contracting();
+  };
+  return {
+    next() {
+      candidates = 0;
+      try {
+        return iterator.next();
+      } catch (error) {
+        if (error === PAST_THE_WINDOW) return null;
+        throw unreadable(error);
+      }
+    },
+  };
+}
+
+/** Throws when a read gives more busy times than MAX_BUSY_TIMES (a calendar planner would need too long to keep). */
+function checkTotal(out: readonly BusyTime[]): void {
+  if (out.length > MAX_BUSY_TIMES) {
+    throw new CalendarDataError(`the calendar gives more than ${MAX_BUSY_TIMES.toLocaleString('en')} busy times in the schedule's window: planner reads at most that many`);
+  }
+}
+
 /** Expands a series over the window, with its overrides, into `out`. Yields every STEP occurrences. */
 function* expandSeries(group: Group, zones: Zones, options: BusyOptions, hash: string, out: BusyTime[]): Generator<void, void> {
   const master = group.master!;
@@ -347,10 +404,11 @@ function* expandSeries(group: Group, zones: Zones, options: BusyOptions, hash: s
   const busy = isBusy(master);
   const overrides = new Map<number, ICAL.Component>();
   const unmatched = new Set<ICAL.Component>();
-  for (const override of group.overrides) {
+  for (const [index, override] of group.overrides.entries()) {
     const id = momentProperty(override, 'recurrence-id', zones);
     if (id) overrides.set(keyOf(inZoneOf(id, start)), override);
     unmatched.add(override);
+    if (index % STEP === STEP - 1) yield;
   }
   const excluded = new Set<number>();
   const excludedDays = new Set<number>();
@@ -395,7 +453,7 @@ function* expandSeries(group: Group, zones: Zones, options: BusyOptions, hash: s
     rule.until = null;
     const untilKey = until ? (until.isDate ? undefined : until.zone?.tzid === 'UTC' ? wallOf(until) : start.zoner(wallOf(until))) : undefined;
     const untilDay = until?.isDate ? Math.floor(wallOf(until) / 86_400) : undefined;
-    const iterator = rule.iterator(master.getFirstPropertyValue('dtstart') as ICAL.Time);
+    const iterator = boundedIterator(rule, master.getFirstPropertyValue('dtstart') as ICAL.Time, windowEndWall);
     for (let steps = 0; steps < SERIES_STEPS; steps++) {
       const next = iterator.next();
       if (!next) break;
@@ -403,7 +461,10 @@ function* expandSeries(group: Group, zones: Zones, options: BusyOptions, hash: s
       if (untilDay !== undefined && Math.floor(moment.wall / 86_400) > untilDay) break;
       if (untilKey !== undefined && unixOf(moment) > untilKey) break;
       if (moment.wall > windowEndWall) break;
-      if (steps % STEP === 0) yield;
+      if (steps % STEP === 0) {
+        checkTotal(out);
+        yield;
+      }
       if (moment.wall < windowStartWall) continue;
       if (!occurrence(moment)) break;
     }
@@ -422,9 +483,11 @@ function* expandSeries(group: Group, zones: Zones, options: BusyOptions, hash: s
   }
   // Overrides of occurrences the rule did not give here (moved in from outside the window, or of an excluded
   // one): each is an event of its own.
+  let left = 0;
   for (const override of unmatched) {
     const span = loneSpan(override, zones);
     if (span && span.endAt > options.from && span.startAt < options.to) out.push({ ...span, uidHash: hash });
+    if (++left % STEP === 0) yield;
   }
 }
 
@@ -453,9 +516,14 @@ export function* busySteps(texts: readonly string[], options: BusyOptions): Gene
   const out: BusyTime[] = [];
   let work = 0;
   for (const [uid, parts] of indexed.groups) {
-    if (++work % STEP === 0) yield;
+    work += parts.length;
+    if (work >= STEP) {
+      work = 0;
+      checkTotal(out);
+      yield;
+    }
     if (/@planner$/i.test(uid)) continue; // planner's own feed, subscribed into the same calendar
-    const group = parseGroup(uid, parts);
+    const group = yield* parseGroup(uid, parts);
     const hash = uidHash(uid);
     if (group.master && (group.master.hasProperty('rrule') || group.master.hasProperty('rdate'))) {
       yield* expandSeries(group, zones, options, hash, out);
@@ -465,12 +533,20 @@ export function* busySteps(texts: readonly string[], options: BusyOptions): Gene
     const overridden = new Set(group.overrides.map((override) => momentProperty(override, 'recurrence-id', zones)).filter((id) => id !== undefined).map(keyOf));
     const master = group.master && momentProperty(group.master, 'dtstart', zones);
     const replaced = master !== undefined && overridden.has(keyOf(master));
-    for (const component of [...(group.master && !replaced ? [group.master] : []), ...group.overrides]) {
+    for (const [index, component] of [...(group.master && !replaced ? [group.master] : []), ...group.overrides].entries()) {
       const span = loneSpan(component, zones);
       if (span && span.endAt > options.from && span.startAt < options.to && span.endAt > span.startAt) out.push({ ...span, uidHash: hash });
+      if (index % STEP === STEP - 1) yield;
     }
   }
-  for (const part of indexed.freebusy) freeBusySpans(parseComponent(part), zones, options, out);
+  for (const [index, part] of indexed.freebusy.entries()) {
+    freeBusySpans(parseComponent(part), zones, options, out);
+    if (index % STEP === STEP - 1) {
+      checkTotal(out);
+      yield;
+    }
+  }
+  checkTotal(out);
   yield;
   out.sort(byBusyOrder);
   yield;

@@ -260,9 +260,31 @@ async function queryCollection(session: Session, window: { from: number; to: num
 </c:calendar-query>`;
   const answer = await send(session, 'REPORT', session.source.url, { depth: '1', 'content-type': 'application/xml; charset=utf-8' }, query);
   if (answer.status !== 207) refuse(answer, session);
-  return elements(answer.body, 'calendar-data')
-    .map(xmlText)
-    .filter((text) => text.trim() !== '');
+  const texts: string[] = [];
+  for (const response of elements(answer.body, 'response')) {
+    // A resource the server does not give whole (free/busy-only sharing: 403 for calendar-data; results cut short:
+    // 507) is no empty calendar: the sync fails and the busy times read last stay.
+    const propstats = elements(response, 'propstat');
+    const own = statusOf(propstats.reduce((rest, propstat) => rest.replace(propstat, ''), response));
+    if (own !== undefined && own !== 200) throw new CalendarFetchError(`${session.host} did not give every event (HTTP ${own} for one of them)`);
+    for (const propstat of propstats) {
+      const data = elements(propstat, 'calendar-data');
+      if (data.length === 0) continue;
+      const status = statusOf(propstat);
+      if (status !== undefined && status !== 200) {
+        throw new CalendarFetchError(`${session.host} did not give the events' data (HTTP ${status}): planner needs to read the calendar, not its free/busy only`);
+      }
+      texts.push(...data.map(xmlText).filter((text) => text.trim() !== ''));
+    }
+  }
+  return texts;
+}
+
+/** The status code of the first `<status>` in `xml` (`HTTP/1.1 403 Forbidden` → 403). */
+function statusOf(xml: string): number | undefined {
+  const status = elements(xml, 'status')[0];
+  const code = status && /HTTP\/\d(?:\.\d)?\s+(\d{3})/.exec(status)?.[1];
+  return code ? Number(code) : undefined;
 }
 
 /** Fetches the .ics at the address, conditionally. */

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { busyTimesOf, busyTimesSliced, CalendarDataError, ianaZoneOf, uidHash, type BusyOptions } from '../../src/calendar/busy.ts';
+import { busyTimesOf, busyTimesSliced, CalendarDataError, ianaZoneOf, MAX_BUSY_TIMES, uidHash, type BusyOptions } from '../../src/calendar/busy.ts';
 
 const WINDOW: BusyOptions = { zone: 'Europe/Berlin', from: Date.parse('2026-11-30T00:00:00Z') / 1000, to: Date.parse('2027-01-05T00:00:00Z') / 1000 };
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
@@ -173,6 +173,32 @@ describe('a calendar planner cannot read fails with one line, never with an even
     expect(error).toBeInstanceOf(CalendarDataError);
     expect((error as Error).message).toMatch(message);
     expect((error as Error).message).not.toContain('secret');
+  });
+
+  it('a rule whose BY-parts never or rarely match ends at the window, or fails in one line, and never holds the reader (review of issue 25)', () => {
+    // Never matches (30 February): ical.js alone tests candidates for ever; planner stops at the window's end.
+    expect(spans([calendar(vevent('UID:never', 'DTSTART:20261201T090000Z', 'DURATION:PT1H', 'RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30'))])).toEqual([
+      '2026-12-01T09:00Z/2026-12-01T10:00Z',
+    ]);
+    // Matches only after millions of candidates (every second of December, from a start in January).
+    const seconds = calendar(vevent('UID:seconds', 'DTSTART:20260105T090000Z', 'DURATION:PT1H', 'RRULE:FREQ=SECONDLY;BYMONTH=12'));
+    const window = { zone: 'Europe/Berlin', from: Date.parse('2026-01-01T00:00:00Z') / 1000, to: Date.parse('2027-01-01T00:00:00Z') / 1000 };
+    const started = performance.now();
+    expect(() => busyTimesOf([seconds], window)).toThrow(
+      new CalendarDataError('an event repeats by a rule planner cannot expand in reasonable time (RRULE:FREQ=SECONDLY;BYMONTH=12): change or remove that event'),
+    );
+    expect(performance.now() - started).toBeLessThan(1000);
+    // A rule ical.js refuses: its words, as a calendar data error (the sync keeps the busy times it had).
+    expect(() => busyTimesOf([calendar(vevent('UID:weekly', 'DTSTART:20261201T090000Z', 'DURATION:PT1H', 'RRULE:FREQ=WEEKLY;BYMONTHDAY=30'))], WINDOW)).toThrow(
+      /^an event has a repeat rule planner cannot read \(RRULE:FREQ=WEEKLY;BYMONTHDAY=30\): /,
+    );
+  });
+
+  it('more busy times than MAX_BUSY_TIMES in the window: one line, not a reader that runs out of memory', () => {
+    const daily = (i: number) => vevent(`UID:d${i}`, 'DTSTART:20261201T000000Z', 'DURATION:PT1M', 'RRULE:FREQ=MINUTELY;INTERVAL=30');
+    const text = calendar(...Array.from({ length: 150 }, (_, i) => daily(i)));
+    const year = { zone: 'Europe/Berlin', from: Date.parse('2026-12-01T00:00:00Z') / 1000, to: Date.parse('2027-12-01T00:00:00Z') / 1000 };
+    expect(() => busyTimesOf([text], year)).toThrow(`the calendar gives more than ${MAX_BUSY_TIMES.toLocaleString('en')} busy times in the schedule's window: planner reads at most that many`);
   });
 
   it('more events than the limit', () => {

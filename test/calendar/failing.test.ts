@@ -4,6 +4,9 @@
  * more when it reads again, whatever the fault (a status, not iCalendar, a file cut off, no answer, too large). The
  * calendar is served by a real HTTP server; the sync is planner's own code.
  */
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { addCalendar, syncCalendars } from '../../src/app/calendars.ts';
 import { calendars } from '../../src/app/calendar-views.ts';
@@ -89,6 +92,54 @@ describe('a calendar that cannot be read (issue 25)', () => {
     expect(calendars(ctx)[0]).toMatchObject({ state: 'ok', failingSince: null, lastError: null });
     expect(mails().map((message) => message.subject)).toEqual([alert!.subject, 'Calendar "Anna" can be read again']);
     expect(busyRows()).toEqual(kept);
+    store.close();
+  });
+
+  it('a CalDAV answer that withholds the events (free/busy-only sharing: 403 for calendar-data) fails the sync and keeps the busy times', async () => {
+    let mode: 'ok' | 'forbidden' | 'cut short' = 'ok';
+    let ctag = 1;
+    const event = CALENDAR.replace(/\r\n/g, '\n').replace(/&/g, '&amp;').replace(/</g, '&lt;');
+    const caldav = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => {
+        response.writeHead(207, { 'content-type': 'application/xml; charset=utf-8' });
+        if (request.method === 'PROPFIND') {
+          return response.end(`<?xml version="1.0"?><d:multistatus xmlns:d="DAV:" xmlns:cs="http://calendarserver.org/ns/" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:response><d:href>/cal/</d:href><d:propstat><d:prop><d:resourcetype><d:collection/><c:calendar/></d:resourcetype><cs:getctag>${ctag}</cs:getctag></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>`);
+        }
+        const data =
+          mode === 'ok'
+            ? `<d:propstat><d:prop><d:getetag>"1"</d:getetag><c:calendar-data>${event}</c:calendar-data></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat>`
+            : mode === 'forbidden'
+              ? `<d:propstat><d:prop><d:getetag>"1"</d:getetag></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat><d:propstat><d:prop><c:calendar-data/></d:prop><d:status>HTTP/1.1 403 Forbidden</d:status></d:propstat>`
+              : '';
+        const own = mode === 'cut short' ? '<d:status>HTTP/1.1 507 Insufficient Storage</d:status>' : '';
+        response.end(`<?xml version="1.0"?><d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:response><d:href>/cal/seminar.ics</d:href>${data}${own}</d:response></d:multistatus>`);
+      });
+    });
+    caldav.listen(0, '127.0.0.1');
+    await once(caldav, 'listening');
+    const clock = { now: new Date('2026-12-01T08:00:00Z') };
+    const store = openStore(tempDb());
+    const ctx = createContext(store, () => clock.now);
+    initInstallation(ctx, { practiceName: 'Praxis', timeZone: 'Europe/Berlin', notifyEmail: 'desk@praxis.example', locale: 'en' });
+    addSchedule(ctx, { name: 'Dr. A', daysAhead: 30, noticeMinutes: 0, stepMinutes: 30, capacity: 1 });
+    const url = `http://127.0.0.1:${(caldav.address() as AddressInfo).port}/cal/`;
+    expect(await addCalendar(ctx, 1, url, { label: 'Anna', allowInsecure: true })).toMatchObject({ kind: 'caldav', state: 'ok', busy: 1 });
+    const busyRows = () => store.db.prepare('SELECT start_at, end_at FROM busy_times ORDER BY start_at').all();
+    const kept = busyRows();
+    for (const [fault, line] of [
+      ['forbidden', /did not give the events' data \(HTTP 403\): planner needs to read the calendar, not its free\/busy only$/],
+      ['cut short', /did not give every event \(HTTP 507 for one of them\)$/],
+    ] as const) {
+      mode = fault;
+      ctag++;
+      clock.now = new Date(clock.now.getTime() + 5 * 60_000);
+      const [outcome] = await syncCalendars(ctx, 1);
+      expect(outcome, fault).toMatchObject({ ok: false });
+      expect(outcome!.error, fault).toMatch(line);
+      expect(busyRows(), fault).toEqual(kept);
+    }
+    caldav.close();
     store.close();
   });
 });
