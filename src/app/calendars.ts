@@ -50,6 +50,8 @@ export const ALERT_AFTER_SECONDS = 3600;
 /** What a sync may be given instead of the defaults: the limits (tests make the time-out short). */
 export interface SyncOptions {
   limits?: Partial<FetchLimits>;
+  /** false: the outcome lists no conflicts (the server's loop, which shows none, does not look for them). */
+  conflicts?: boolean;
 }
 
 /** Returns the one line of a failed fetch or read, never with a secret of `calendar` in it. */
@@ -228,7 +230,7 @@ export async function syncCalendar(ctx: AppContext, calendar: CalendarRow, optio
         markAlerted(ctx.store, calendar.id);
       }
     });
-    return { id: calendar.id, label: calendar.label, ok: false, changed: false, added: 0, removed: 0, error: line, conflicts: calendarConflicts(ctx, calendar.id) };
+    return { id: calendar.id, label: calendar.label, ok: false, changed: false, added: 0, removed: 0, error: line, conflicts: conflictsOf(ctx, calendar.id, options) };
   }
   const changes = read.busy && (await changesTo(ctx, calendar.id, read.busy));
   // Many changes: a new generation, written in small transactions, that the last one switches to.
@@ -239,6 +241,8 @@ export async function syncCalendar(ctx: AppContext, calendar: CalendarRow, optio
     if (staged) {
       if (!staged.whole() || !switchGeneration(ctx.store, calendar.id, calendar.generation, staged.generation)) return undefined;
       counts = { added: changes!.add.length, removed: changes!.remove.length };
+    } else if (findCalendar(ctx.store, calendar.id)?.generation !== calendar.generation) {
+      return undefined; // another process switched generations while this one read: its changes are of a dead set
     } else if (changes) {
       counts = applyBusyChanges(ctx.store, calendar, changes);
     }
@@ -252,7 +256,7 @@ export async function syncCalendar(ctx: AppContext, calendar: CalendarRow, optio
   if (staged) await dropAllUncounted(ctx, calendar.id);
   if (!written) {
     const error = 'another sync of this calendar wrote at the same time: nothing was changed, the next sync reads it again';
-    return { id: calendar.id, label: calendar.label, ok: false, changed: false, added: 0, removed: 0, error, conflicts: calendarConflicts(ctx, calendar.id) };
+    return { id: calendar.id, label: calendar.label, ok: false, changed: false, added: 0, removed: 0, error, conflicts: conflictsOf(ctx, calendar.id, options) };
   }
   return {
     id: calendar.id,
@@ -261,8 +265,12 @@ export async function syncCalendar(ctx: AppContext, calendar: CalendarRow, optio
     changed: written.added + written.removed > 0,
     ...written,
     error: null,
-    conflicts: calendarConflicts(ctx, calendar.id),
+    conflicts: conflictsOf(ctx, calendar.id, options),
   };
+}
+
+function conflictsOf(ctx: AppContext, calendarId: number, options: SyncOptions): ConflictView[] {
+  return options.conflicts === false ? [] : calendarConflicts(ctx, calendarId);
 }
 
 /** Syncs the calendar `id`, or every calendar when none is given, one after the other. */
@@ -305,7 +313,7 @@ export function startCalendarSync(ctx: AppContext, options: { log: (line: string
     async () => {
       options.refresh(); // the installation's zone and notify address as another process may have changed them
       for (const calendar of dueCalendars(ctx.store, unixSeconds(ctx.now()))) {
-        const outcome = await syncCalendar(ctx, calendar);
+        const outcome = await syncCalendar(ctx, calendar, { conflicts: false });
         if (!outcome.ok && calendar.failingSince === null) options.log(`planner: calendar ${calendar.id} (${calendar.label}) could not be synced: ${outcome.error}; its last busy times still block`);
         if (outcome.ok && calendar.failingSince !== null) options.log(`planner: calendar ${calendar.id} (${calendar.label}) reads again`);
         if (outcome.changed) options.log(`planner: calendar ${calendar.id} (${calendar.label}): ${outcome.added} busy time(s) added, ${outcome.removed} removed`);

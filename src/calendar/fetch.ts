@@ -82,9 +82,15 @@ export function checkCalendarUrl(text: string, allowInsecure: boolean): string {
   return url.toString();
 }
 
-/** A path segment that carries a secret: long with a digit (tokens, ids, GUIDs, hex), or Google's `private-…`. */
+/**
+ * A path segment that may carry a secret: 16 characters or more unless lower-case words (tokens with or without
+ * digits: Nextcloud's public token of 16 mixed-case letters, iCloud's, Outlook's GUIDs and hex), 8 or more with a
+ * digit (ids), or Google's `private-…`. Words of a path (`remote.php`, `public-calendars`, a user and calendar name)
+ * stay readable.
+ */
 function secretSegment(segment: string): boolean {
-  return (segment.length >= 16 && /\d/.test(segment)) || /^private/i.test(segment);
+  const words = /^[a-z]+(?:[-_.][a-z]+)*$/.test(segment); // `public-calendars`, `remote.php`: a path's own words
+  return (segment.length >= 16 && !words) || (segment.length >= 8 && /\d/.test(segment)) || /^private/i.test(segment);
 }
 
 /**

@@ -194,15 +194,18 @@ export interface BusyConflict {
  * that order), each reaching into one range of the bookings' index as the engine reads it (booked-times.ts).
  */
 export function busyConflicts(store: Store, now: number, calendarId?: number): BusyConflict[] {
+  // Of one calendar: its rows by the primary key; of all: every kept piece (a condition that serves both would
+  // make SQLite read every piece of every calendar for one).
+  const which = calendarId === undefined ? 't.end_at > ?' : 't.calendar_id = ? AND t.end_at > ?';
   const rows = store
     .sql(
       `SELECT b.id AS bookingId, b.reference AS reference, b.schedule_id AS scheduleId, b.start_at AS startAt, b.end_at AS endAt, min(t.calendar_id) AS calendarId
        FROM busy_times t CROSS JOIN calendars c ON c.id = t.calendar_id AND c.generation = t.generation CROSS JOIN bookings b
          ON b.schedule_id = t.schedule_id AND b.keeps_from > t.start_at - ${LONGEST_BLOCK_SECONDS} AND b.keeps_from < t.end_at AND b.end_at + b.buffer_after > t.start_at
-       WHERE t.end_at > ? AND (? IS NULL OR t.calendar_id = ?) AND b.status = 'booked' AND b.end_at > ?
+       WHERE ${which} AND b.status = 'booked' AND b.end_at > ?
        GROUP BY b.id ORDER BY b.start_at, b.id`,
     )
-    .all(now, calendarId ?? null, calendarId ?? null, now);
+    .all(...(calendarId === undefined ? [now, now] : [calendarId, now, now]));
   return rows as unknown as BusyConflict[];
 }
 
