@@ -77,6 +77,11 @@ export function calendarConflicts(ctx: AppContext, calendarId?: number): Conflic
   return conflictViews(busyConflicts(ctx.store, unixSeconds(ctx.now()), calendarId), zone);
 }
 
+/** The conflicts of `calendars` together, each booking once (in the order they come): what the lists print. */
+export function everyConflict(calendars: readonly { conflicts: readonly ConflictView[] }[]): ConflictView[] {
+  return [...new Map(calendars.flatMap((calendar) => calendar.conflicts).map((conflict) => [conflict.reference, conflict])).values()];
+}
+
 /** Returns every calendar as shown: masked, with its state, busy times in the window and conflicts. */
 export function calendars(ctx: AppContext): CalendarView[] {
   const conflicts = calendarConflicts(ctx);

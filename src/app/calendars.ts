@@ -230,7 +230,7 @@ export async function syncCalendar(ctx: AppContext, calendar: CalendarRow, optio
         markAlerted(ctx.store, calendar.id);
       }
     });
-    return { id: calendar.id, label: calendar.label, ok: false, changed: false, added: 0, removed: 0, error: line, conflicts: conflictsOf(ctx, calendar.id, options) };
+    return outcomeOf(ctx, calendar, options, { error: line });
   }
   const changes = read.busy && (await changesTo(ctx, calendar.id, read.busy));
   // Many changes: a new generation, written in small transactions, that the last one switches to.
@@ -254,23 +254,23 @@ export async function syncCalendar(ctx: AppContext, calendar: CalendarRow, optio
     return counts;
   });
   if (staged) await dropAllUncounted(ctx, calendar.id);
-  if (!written) {
-    const error = 'another sync of this calendar wrote at the same time: nothing was changed, the next sync reads it again';
-    return { id: calendar.id, label: calendar.label, ok: false, changed: false, added: 0, removed: 0, error, conflicts: conflictsOf(ctx, calendar.id, options) };
-  }
+  if (!written) return outcomeOf(ctx, calendar, options, { error: 'another sync of this calendar wrote at the same time: nothing was changed, the next sync reads it again' });
+  return outcomeOf(ctx, calendar, options, written);
+}
+
+/** The outcome of a sync of `calendar`: what it wrote, or the line it failed with; and the conflicts unless not asked. */
+function outcomeOf(ctx: AppContext, calendar: CalendarRow, options: SyncOptions, result: { added: number; removed: number } | { error: string }): SyncOutcome {
+  const { added, removed } = 'error' in result ? { added: 0, removed: 0 } : result;
   return {
     id: calendar.id,
     label: calendar.label,
-    ok: true,
-    changed: written.added + written.removed > 0,
-    ...written,
-    error: null,
-    conflicts: conflictsOf(ctx, calendar.id, options),
+    ok: !('error' in result),
+    changed: added + removed > 0,
+    added,
+    removed,
+    error: 'error' in result ? result.error : null,
+    conflicts: options.conflicts === false ? [] : calendarConflicts(ctx, calendar.id),
   };
-}
-
-function conflictsOf(ctx: AppContext, calendarId: number, options: SyncOptions): ConflictView[] {
-  return options.conflicts === false ? [] : calendarConflicts(ctx, calendarId);
 }
 
 /** Syncs the calendar `id`, or every calendar when none is given, one after the other. */
@@ -296,7 +296,6 @@ export function removeCalendar(ctx: AppContext, id: number): CalendarView {
   });
   return view;
 }
-
 
 /** How often the server looks for calendars whose sync is due (one query; calendars added or removed count at once). */
 export const CALENDAR_POLL_MS = 5_000;

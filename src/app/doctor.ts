@@ -7,7 +7,7 @@ import { outboxCounts } from '../store/outbox.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { isConfigured } from './configured.ts';
 import { pageRules } from './portal.ts';
-import { calendars } from './calendar-views.ts';
+import { calendars, everyConflict } from './calendar-views.ts';
 import { readReplication, replicationSummary } from './replication.ts';
 import { reminderDeadlineWarning } from './reminders.ts';
 import { looksLikeToken } from '../domain/token.ts';
@@ -189,7 +189,7 @@ function calendarChecks(ctx: AppContext): Check[] {
       checks.push({ name, status: 'ok', detail: `${calendar.label} (${calendar.kind}, ${calendar.url}): synced ${calendar.lastSuccess}, ${calendar.busy} busy time(s) in the window` });
     }
   }
-  const conflicts = [...new Set(list.flatMap((calendar) => calendar.conflicts.map((conflict) => conflict.reference)))];
+  const conflicts = everyConflict(list).map((conflict) => conflict.reference);
   if (conflicts.length > 0) {
     checks.push({ name: 'calendar conflicts', status: 'warn', detail: `${conflicts.length} upcoming booking(s) overlap a busy time: ${conflicts.join(', ')}; move or cancel them (planner calendar list)` });
   }

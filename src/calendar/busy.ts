@@ -83,9 +83,14 @@ function wallOf(time: ICAL.Time): number {
 /** Converts wall-clock seconds of one zone to Unix seconds. */
 type Zoner = (wall: number) => number;
 
+/** A TZID parameter as its VTIMEZONE names it: trimmed, without the quotes some writers put around it. */
+function tzidName(tzid: string): string {
+  return tzid.trim().replace(/^"|"$/g, '').trim();
+}
+
 /** Returns the IANA zone a TZID names, directly, as a Windows name, or behind a prefix; undefined for none. */
 export function ianaZoneOf(tzid: string): string | undefined {
-  const name = tzid.trim().replace(/^"|"$/g, '').trim();
+  const name = tzidName(tzid);
   if (isTimeZone(name)) return name;
   const windows = WINDOWS_ZONES.get(name);
   if (windows) return windows;
@@ -132,7 +137,7 @@ class Zones {
     let zoner = this.byTzid.get(tzid);
     if (zoner) return zoner;
     const iana = ianaZoneOf(tzid);
-    const vtimezone = this.vtimezones.get(tzid.trim().replace(/^"|"$/g, ''));
+    const vtimezone = this.vtimezones.get(tzidName(tzid));
     if (iana) zoner = this.ianaZoner(iana);
     else if (vtimezone) {
       zoner = (wall) => {

@@ -1,10 +1,13 @@
 import type { Command } from 'commander';
-import { busyTimesOfSchedule, calendarConflicts, calendars, type ConflictView } from '../../app/calendar-views.ts';
+import { busyTimesOfSchedule, calendars, everyConflict, type ConflictView } from '../../app/calendar-views.ts';
 import { requireConfigured } from '../../app/configured.ts';
 import { SYNC_EVERY_DEFAULT_MINUTES, SYNC_EVERY_MAX_MINUTES } from '../../domain/checks.ts';
 import { formatLocal, isDay } from '../../domain/dates.ts';
 import { AppError, invalid } from '../../errors.ts';
 import { id, print, printJson, printTable, readContext, secretInput, whole, withContext } from '../shared.ts';
+
+/** What the lists say when there is no calendar. */
+const NO_CALENDARS = 'No calendars. Add one: planner calendar add <schedule-id> <url>';
 
 /** The longest span `calendar busy --days` lists. */
 const BUSY_DAYS_MAX = 400;
@@ -66,11 +69,7 @@ export function registerCalendar(program: Command): void {
     .description('list the calendars: address masked, last success, busy times in the window, state')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
-      const { list, zone, conflicts } = await readContext(command, (ctx) => ({
-        list: calendars(ctx),
-        zone: requireConfigured(ctx).timeZone,
-        conflicts: calendarConflicts(ctx),
-      }));
+      const { list, zone } = await readContext(command, (ctx) => ({ list: calendars(ctx), zone: requireConfigured(ctx).timeZone }));
       if (options.json) {
         printJson(list);
         return;
@@ -88,9 +87,10 @@ export function registerCalendar(program: Command): void {
           c.busy,
           c.state === 'ok' ? 'ok' : `failing since ${local(c.failingSince)}: ${c.lastError}`,
         ]),
-        'No calendars. Add one: planner calendar add <schedule-id> <url>',
+        NO_CALENDARS,
       );
-      printConflicts(conflicts);
+      // Each calendar's view holds its own (calendars() read them once): all of them, in the order they begin.
+      printConflicts(everyConflict(list).sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0)));
     });
   calendar
     .command('sync')
@@ -111,9 +111,8 @@ export function registerCalendar(program: Command): void {
               : `Calendar ${outcome.id} (${outcome.label}): synced, nothing changed.`,
           );
         }
-        if (outcomes.length === 0) print('No calendars. Add one: planner calendar add <schedule-id> <url>');
-        const conflicts = new Map(outcomes.flatMap((o) => o.conflicts).map((c) => [c.reference, c]));
-        printConflicts([...conflicts.values()]);
+        if (outcomes.length === 0) print(NO_CALENDARS);
+        printConflicts(everyConflict(outcomes));
       }
       if (failed.length > 0) {
         const lines = failed.map((outcome) => `calendar ${outcome.id} (${outcome.label}) could not be synced: ${outcome.error}`);

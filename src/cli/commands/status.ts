@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
+import { everyConflict } from '../../app/calendar-views.ts';
 import { getStatus, type Status } from '../../app/status.ts';
 import { pageRules } from '../../app/portal.ts';
 import { readReplication, replicationSummary } from '../../app/replication.ts';
@@ -31,7 +32,7 @@ function calendarLines(list: Status['calendars'], zone: string | null): string[]
         : `FAILING since ${local(calendar.failingSince)}: ${calendar.lastError} · its last busy times still block; fix the address or password, then planner calendar sync ${calendar.id}`;
     return `${index === 0 ? 'calendars   ' : '            '} ${calendar.id} ${calendar.label} (schedule ${calendar.scheduleId}, ${calendar.kind}) · ${state}`;
   });
-  const conflicts = [...new Set(list.flatMap((calendar) => calendar.conflicts.map((conflict) => conflict.reference)))];
+  const conflicts = everyConflict(list).map((conflict) => conflict.reference);
   if (conflicts.length > 0) {
     lines.push(`             ${conflicts.length} upcoming booking(s) overlap a busy time: ${conflicts.join(', ')} (planner calendar list; move or cancel them)`);
   }
