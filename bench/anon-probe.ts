@@ -12,7 +12,7 @@ cli('schedule', 'add', 'Dr. A'); cli('api', 'enable'); cli('api', 'limit', '1000
 cli('reason', 'add', '1', 'Check-up', '--duration', '30'); cli('hours', 'set', '1', 'mon-fri', '08:00-18:00');
 const token = JSON.parse(cli('token', 'new', '--json')).token;
 const command = target.endsWith('.js') || target.endsWith('.cjs') ? [process.execPath, target] : [target];
-const server = spawn(command[0]!, [...command.slice(1), 'serve', '--port', '0', '--log', 'off', '--db', db], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, PKG_NATIVE_CACHE_PATH: dir } });
+const server = spawn(command[0]!, [...command.slice(1), 'serve', '--port', '0', '--log', 'off', '--db', db], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, PKG_NATIVE_CACHE_PATH: dir, NODE_OPTIONS: process.env.SERVER_OPTIONS ?? '' } });
 let out = '';
 const url = await new Promise<string>((done) => server.stdout!.on('data', (c) => { out += c; const m = /serving (http:\/\/\S+)\/api/.exec(out); if (m) done(m[1]!); }));
 const anon = () => Number(/^Anonymous:\s+(\d+) kB/m.exec(readFileSync(`/proc/${server.pid}/smaps_rollup`, 'utf8'))![1]) / 1024;
@@ -25,5 +25,5 @@ for (const path of ['/api/schedules', '/api/days?schedule=1&reason=1', '/api/slo
 }
 clearInterval(sampler);
 console.log(`${process.env.NODE_OPTIONS ?? ''}\tidle ${idle.toFixed(1)} MiB\tunder reads at most ${Math.max(...samples).toFixed(1)} MiB`);
-server.kill();
+server.kill(); await new Promise((r) => server.on("exit", r));
 process.exit(0);

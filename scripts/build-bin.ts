@@ -42,6 +42,8 @@ const stage = join(root, 'dist/sea');
 rmSync(stage, { recursive: true, force: true });
 mkdirSync(stage, { recursive: true });
 copyFileSync(bundle, join(stage, 'planner.cjs'));
+// The chunks it loads when first needed (the server, the mail transport, the calendar reader, the prompts).
+for (const folder of ['chunks', 'shared']) cpSync(join(root, 'dist', folder), join(stage, folder), { recursive: true, filter: (path) => !path.endsWith('.mjs') });
 writeFileSync(
   join(stage, 'package.json'),
   JSON.stringify({ name: 'planner', version: packageJson.version, bin: 'planner.cjs', pkg: { assets: [] } }, null, 2),

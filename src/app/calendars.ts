@@ -5,7 +5,6 @@
  * the calendar's state. A sync that fails keeps the busy times it had: a calendar that cannot be read never frees a
  * busy time. After an hour of failing, the practice is mailed once, and once more when the calendar reads again.
  */
-import { busyTimesSliced, warmBusyReader } from '../calendar/busy.ts';
 import { checkCalendarUrl, fetchCalendar, type FetchLimits, type FetchState } from '../calendar/fetch.ts';
 import { SECONDS_PER_DAY } from '../domain/days.ts';
 import { nameMessage, nameProblem, SYNC_EVERY_DEFAULT_MINUTES, SYNC_EVERY_MAX_MINUTES } from '../domain/checks.ts';
@@ -90,6 +89,8 @@ async function readCalendar(
   const read = { from: window.from, to: window.to + READ_AHEAD_SECONDS };
   const fetched = await fetchCalendar(source, calendar.kind, conditional, read, options.limits);
   if (fetched.unchanged) return { kind: fetched.kind, state: { ...fetched.state, readTo, zone } as SyncState, busy: undefined };
+  // The reader (ical.js) is loaded at the first read: a server without calendars never holds it (issue 29).
+  const { busyTimesSliced } = await import('../calendar/busy.ts');
   const busy = await busyTimesSliced(fetched.texts, { zone, from: read.from, to: read.to });
   return { kind: fetched.kind, state: { ...fetched.state, readTo: read.to, zone } as SyncState, busy: busyPieces(busy) };
 }
@@ -307,7 +308,10 @@ export const CALENDAR_POLL_MS = 5_000;
  */
 export function startCalendarSync(ctx: AppContext, options: { log: (line: string) => void; refresh: () => unknown; pollMs?: number }): Pump {
   // Only where calendars are: a server without them never loads what this warms.
-  if (listCalendars(ctx.store).length > 0) warmBusyReader(requireConfigured(ctx).timeZone);
+  if (listCalendars(ctx.store).length > 0) {
+    const zone = requireConfigured(ctx).timeZone;
+    void import('../calendar/busy.ts').then(({ warmBusyReader }) => warmBusyReader(zone));
+  }
   return startPump(
     async () => {
       options.refresh(); // the installation's zone and notify address as another process may have changed them

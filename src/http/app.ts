@@ -5,12 +5,9 @@ import { answerForHttpError, errorResponse, HTTP_ERRORS } from './errors.ts';
 import { createClientAddress } from './client-address.ts';
 import { createGates } from './gates.ts';
 import { isCanonicalPath } from './handle.ts';
-import { createFeedDoor } from './feed.ts';
 import { loggedPath } from './logged-path.ts';
-import { createPortalDoor } from './portal.ts';
 import { jsonText } from './respond.ts';
 import { registerRoutes } from './routes.ts';
-import { openApiDocument } from '../schemas/openapi.ts';
 
 export interface HttpOptions {
   /** The process's store, context (with its clock: tests pass their own) and settings watch. */
@@ -70,31 +67,39 @@ export function createHttpApp(options: HttpOptions): H3 {
   });
 
   // spec §9: the document describes, it does not book: served without a token, also while disabled or not configured.
-  const document = JSON.stringify(openApiDocument());
+  // Built at its first request, as the page and the feed below: a server that never serves them never loads their
+  // code (issue 29: anonymous memory; docs/performance.md says what each saves).
+  let document: Promise<string> | undefined;
+  const openApiText = () => (document ??= import('../schemas/openapi.ts').then(({ openApiDocument }) => JSON.stringify(openApiDocument())));
 
   // One rule for the client's address at every door that counts per address (trusted proxies only: issue 23).
   const clientAddress = createClientAddress(() => watch.refresh());
   const gates = createGates({ settings: () => watch.refresh(), nowMs, clientAddress });
-  const portal = createPortalDoor({
-    ctx: { ...ctx, settings: () => watch.refresh() },
-    nowMs,
-    afterChange: options.afterBooking ?? (() => {}),
-    bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
-    log,
-    clientAddress,
-  });
-
-  const feed = createFeedDoor({ ctx: { ...ctx, settings: () => watch.refresh() }, nowMs, log, clientAddress });
+  let portal: Promise<(event: H3Event) => Promise<Response>> | undefined;
+  const portalDoor = () =>
+    (portal ??= import('./portal.ts').then(({ createPortalDoor }) =>
+      createPortalDoor({
+        ctx: { ...ctx, settings: () => watch.refresh() },
+        nowMs,
+        afterChange: options.afterBooking ?? (() => {}),
+        bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
+        log,
+        clientAddress,
+      }),
+    ));
+  let feed: Promise<(event: H3Event) => Response> | undefined;
+  const feedDoor = () =>
+    (feed ??= import('./feed.ts').then(({ createFeedDoor }) => createFeedDoor({ ctx: { ...ctx, settings: () => watch.refresh() }, nowMs, log, clientAddress })));
 
   app.use((event, next) => {
     const path = event.url.pathname;
     // The practitioner's calendar feed (issue 16): a door of its own, keyed by the secret in its URL.
-    if (path.startsWith('/feed/')) return feed(event);
+    if (path.startsWith('/feed/')) return feedDoor().then((door) => door(event));
     // The customer's self-service page: a door of its own, outside the /api gates (HTML; off unless enabled).
-    if (isPortalPath(path)) return portal(event);
+    if (isPortalPath(path)) return portalDoor().then((door) => door(event));
     if (path !== '/api' && !path.startsWith('/api/')) return errorResponse(HTTP_ERRORS.notFound);
     if (path === '/api/openapi.json' && (event.req.method === 'GET' || event.req.method === 'HEAD') && isCanonicalPath(event)) {
-      return jsonText(200, document, { 'cache-control': 'no-cache' });
+      return openApiText().then((text) => jsonText(200, text, { 'cache-control': 'no-cache' }));
     }
     return gates(event, next);
   });

@@ -1,6 +1,5 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { openApiDocument } from '../../schemas/openapi.ts';
 import { print } from '../shared.ts';
 
 export function registerOpenApi(program: Command): void {
@@ -8,7 +7,8 @@ export function registerOpenApi(program: Command): void {
     .command('openapi')
     .description('print the OpenAPI 3.1 document of the booking API (the one served at /api/openapi.json)')
     .option('--out <file>', 'write it to a file instead')
-    .action((options: { out?: string }) => {
+    .action(async (options: { out?: string }) => {
+      const { openApiDocument } = await import('../../schemas/openapi.ts'); // the schema builder: only for this command
       const text = `${JSON.stringify(openApiDocument(), null, 2)}\n`;
       if (options.out) {
         writeFileSync(options.out, text);
