@@ -8,17 +8,13 @@
  *   leave little alive, so more frequent scavenges cost little: the benchmark's figures did not move.
  * - `--heap-growing-percent=20`: a full collection comes when the old generation has grown 20 % past what the
  *   last one left alive (V8 picks 10 % to 300 % by its own measure of speed).
- * - `--no-maglev` (issue 29): no mid-tier compiler. Maglev compiles on V8's background threads, whose malloc arenas
- *   kept what it used: the single executable's anonymous memory under the bench's load peaked at 56–64 MiB with it
- *   and 47–50 MiB without (docs/performance.md, "What holds anonymous memory"). Hot code is still optimised, by
- *   TurboFan, as before; the request rates of the benchmark did not move.
  * Neither caps the heap: a server that needs more memory gets it (no `--max-old-space-size`, which would crash it
  * instead). Both are read by V8 at each collection, so setting them at run time works for `node bin/planner.js`
  * and for the single executable alike; a test (test/http/heap.test.ts) shows they take effect.
  */
 import { setFlagsFromString } from 'node:v8';
 
-export const HEAP_FLAGS = ['--semi-space-growth-factor=1', '--heap-growing-percent=20', '--no-maglev'] as const;
+export const HEAP_FLAGS = ['--semi-space-growth-factor=1', '--heap-growing-percent=20'] as const;
 
 /** Sets the heap's heuristics for a long-running server (idempotent; the CLI's short commands leave V8 as it is). */
 export function tuneHeapForServer(): void {

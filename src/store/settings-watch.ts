@@ -62,8 +62,8 @@ function walIndexWatch(file: string): () => boolean {
  * a request was sent is still seen by that request.
  */
 export function watchStore(store: Store): StoreWatch {
+  // The header is first read at the first request, which therefore asks SQLite too.
   const moved = walIndexWatch(store.file);
-  moved();
   let version = store.dataVersion();
   let generation = 0;
   let settings = readSettings(store);
