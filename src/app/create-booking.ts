@@ -3,7 +3,7 @@ import { appointmentEnd, buffersOf } from '../domain/blocking.ts';
 import { checkSubmission, type SubmissionValue } from '../domain/submission.ts';
 import { asAppError, invalid } from '../errors.ts';
 import { findBooking, insertBooking, type BookingSource } from '../store/bookings.ts';
-import { insertBookingEvent } from '../store/booking-events.ts';
+import { insertBookingEvent, type BookingActor } from '../store/booking-events.ts';
 import { findCustomerIdByEmail, insertCustomer } from '../store/customers.ts';
 import { listFields } from '../store/fields.ts';
 import { bookingMessages } from '../mail/messages.ts';
@@ -64,7 +64,7 @@ export function inBookingTransaction<T>(ctx: AppContext, what: string, change: (
  * for the last place of a slot cannot both succeed: the second sees the first's booking. Errors: not_found
  * (schedule, reason, slot not free), invalid with `field` (the submission), storage (the database could not be written).
  */
-export function createBooking(ctx: AppContext, order: BookingOrder, source: BookingSource): CreatedBooking {
+export function createBooking(ctx: AppContext, order: BookingOrder, source: BookingSource, actor: BookingActor = source): CreatedBooking {
   // Cheap checks before the write lock: unknown schedule or reason (404 first), then the submission (400).
   scheduleAndReason(ctx, order.scheduleId, order.reasonId);
   const fields = listFields(ctx.store);
@@ -95,7 +95,7 @@ export function createBooking(ctx: AppContext, order: BookingOrder, source: Book
       createdAt: at,
       buffers: buffersOf(reason),
     });
-    insertBookingEvent(ctx.store, bookingId, { at, kind: 'created', actor: source, previousStartAt: null }); // its history (bookings show)
+    insertBookingEvent(ctx.store, bookingId, { at, kind: 'created', actor, previousStartAt: null }); // its history (bookings show)
     const settings = requireConfigured(ctx);
     // Read back as a change reads it: the mails and the event say what the store holds (app/booking-facts.ts).
     const booking = findBooking(ctx.store, bookingId)!;
@@ -105,7 +105,7 @@ export function createBooking(ctx: AppContext, order: BookingOrder, source: Book
     // And its reminders, each due at its time before the start.
     scheduleReminders(ctx, facts, { id: bookingId, sequence: 0 }, settings.reminderOffsets, now);
     // So is the webhook event: every hook that asked for new bookings gets one delivery of it.
-    emitBookingEvent(ctx.store, 'booking.created', eventFacts(booking, source), unixSeconds(now), at);
+    emitBookingEvent(ctx.store, 'booking.created', eventFacts(booking, actor), unixSeconds(now), at);
     return { bookingId, reference, customerId, startAt: slot.startAt, endAt };
   });
 }

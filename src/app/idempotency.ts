@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { AppError } from '../errors.ts';
+import type { BookingActor } from '../store/booking-events.ts';
 import { keepAnswer, keptAnswer, type KeptAnswer } from '../store/idempotency.ts';
 import type { CreatedBooking } from './create-booking.ts';
 import { createBooking, type BookingOrder } from './create-booking.ts';
@@ -41,12 +42,19 @@ export function keptFor(ctx: AppContext, key: string, fingerprint: string): Keye
  * Books `order` once for `key`: under the write lock, the kept answer if there is one (a request with the same key
  * that committed first), else the booking and its 201 (`answerOf(created)`), kept in the same transaction.
  */
-export function bookOnce(ctx: AppContext, order: BookingOrder, key: string, fingerprint: string, answerOf: (created: CreatedBooking) => string): KeyedAnswer {
+export function bookOnce(
+  ctx: AppContext,
+  order: BookingOrder,
+  key: string,
+  fingerprint: string,
+  answerOf: (created: CreatedBooking) => string,
+  actor: BookingActor = 'api',
+): KeyedAnswer {
   const now = unixSeconds(ctx.now());
   return ctx.store.tx(() => {
     const kept = keptAnswer(ctx.store, key, now - KEY_LIFETIME_SECONDS);
     if (kept) return replay(kept, fingerprint);
-    const body = answerOf(createBooking(ctx, order, 'api'));
+    const body = answerOf(createBooking(ctx, order, 'api', actor));
     keepAnswer(ctx.store, key, { fingerprint, status: 201, body }, now, now - KEY_LIFETIME_SECONDS);
     return { status: 201, body, replayed: false };
   });

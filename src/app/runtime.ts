@@ -4,6 +4,7 @@ import { BASE_SECONDS, type RetrySettings } from '../queue/retry-policy.ts';
 import { openStore, type Store } from '../store/db.ts';
 import { watchStore, type StoreWatch } from '../store/settings-watch.ts';
 import { createContext, type AppContext } from './context.ts';
+import { FORM_MIN_SECONDS } from './booking-page.ts';
 
 /** Returns the database path from `--db`, else `PLANNER_DB`, else `data/planner.db` (relative to the working directory). */
 export function resolveDbPath(option: string | undefined): string {
@@ -14,6 +15,8 @@ export function resolveDbPath(option: string | undefined): string {
 export interface RuntimeSettings {
   mailRetry: RetrySettings;
   webhookRetry: RetrySettings;
+  /** The booking page's shortest time between a form made and sent (PLANNER_FORM_MIN_SECONDS, default 3; tests of the flow set 0). */
+  formMinSeconds: number;
 }
 
 /** Returns the first retry delay in seconds from the environment variable `name` (default BASE_SECONDS). */
@@ -23,11 +26,20 @@ function retryBase(env: NodeJS.ProcessEnv, name: 'PLANNER_MAIL_RETRY_SECONDS' | 
   return value;
 }
 
+/** Returns PLANNER_FORM_MIN_SECONDS (0 to 60), else the booking page's default of 3 s (app/booking-page.ts). */
+function formMinSeconds(env: NodeJS.ProcessEnv): number {
+  if (env.PLANNER_FORM_MIN_SECONDS === undefined || env.PLANNER_FORM_MIN_SECONDS === '') return FORM_MIN_SECONDS;
+  const value = Number(env.PLANNER_FORM_MIN_SECONDS);
+  if (!Number.isInteger(value) || value < 0 || value > 60) throw invalid('PLANNER_FORM_MIN_SECONDS must be a whole number of seconds from 0 to 60');
+  return value;
+}
+
 /** Returns the settings in `env`, or throws a clear error for a value that is not usable. */
 export function readRuntimeSettings(env: NodeJS.ProcessEnv = process.env): RuntimeSettings {
   return {
     mailRetry: { baseSeconds: retryBase(env, 'PLANNER_MAIL_RETRY_SECONDS') },
     webhookRetry: { baseSeconds: retryBase(env, 'PLANNER_WEBHOOK_RETRY_SECONDS') },
+    formMinSeconds: formMinSeconds(env),
   };
 }
 

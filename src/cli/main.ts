@@ -24,6 +24,7 @@ import { registerStatus } from './commands/status.ts';
 import { registerToken } from './commands/token.ts';
 import { registerWebhook } from './commands/webhook.ts';
 import { registerCalendar } from './commands/calendar.ts';
+import { registerBookingPage } from './commands/booking-page.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 import { visible } from './terminal.ts';
 
@@ -55,6 +56,7 @@ export function createProgram(): Command {
     registerWebhook,
     registerCalendar,
     registerPortal,
+    registerBookingPage,
     registerProxy,
     registerFeed,
     registerDemo,

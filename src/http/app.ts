@@ -1,5 +1,5 @@
 import { H3, HTTPError, type H3Event } from 'h3';
-import type { DaysCache } from '../app/days-cache.ts';
+import { createDaysCache, type DaysCache } from '../app/days-cache.ts';
 import type { Runtime } from '../app/runtime.ts';
 import { answerForHttpError, errorResponse, HTTP_ERRORS } from './errors.ts';
 import { createClientAddress } from './client-address.ts';
@@ -11,7 +11,7 @@ import { registerRoutes } from './routes.ts';
 
 export interface HttpOptions {
   /** The process's store, context (with its clock: tests pass their own) and settings watch. */
-  runtime: Pick<Runtime, 'ctx' | 'watch'>;
+  runtime: Pick<Runtime, 'ctx' | 'watch'> & { environment?: Pick<Runtime['environment'], 'formMinSeconds'> };
   /** Where unexpected errors are reported (never with a token in them). */
   log?: (line: string) => void;
   /** Called after each booking the API or the self-service page made or changed (the workers send its mails at once). */
@@ -35,6 +35,10 @@ export interface AccessEntry {
 
 function isPortalPath(path: string): boolean {
   return path === '/manage' || path.startsWith('/manage/');
+}
+
+function isBookingPagePath(path: string): boolean {
+  return path === '/book' || path.startsWith('/book/');
 }
 
 /**
@@ -87,6 +91,22 @@ export function createHttpApp(options: HttpOptions): H3 {
         clientAddress,
       }),
     ));
+  // One cache of free days for GET /api/days and the booking page's days.
+  const daysCache = options.daysCache ?? createDaysCache();
+  let bookingPage: Promise<(event: H3Event) => Promise<Response>> | undefined;
+  const bookingPageDoor = () =>
+    (bookingPage ??= import('./booking-page.ts').then(({ createBookingPageDoor }) =>
+      createBookingPageDoor({
+        ctx: { ...ctx, settings: () => watch.refresh() },
+        nowMs,
+        afterBooking: options.afterBooking ?? (() => {}),
+        bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
+        log,
+        clientAddress,
+        daysCache,
+        ...(options.runtime.environment ? { formMinSeconds: options.runtime.environment.formMinSeconds } : {}),
+      }),
+    ));
   let feed: Promise<(event: H3Event) => Response> | undefined;
   const feedDoor = () =>
     (feed ??= import('./feed.ts').then(({ createFeedDoor }) => createFeedDoor({ ctx: { ...ctx, settings: () => watch.refresh() }, nowMs, log, clientAddress })));
@@ -97,6 +117,8 @@ export function createHttpApp(options: HttpOptions): H3 {
     if (path.startsWith('/feed/')) return feedDoor().then((door) => door(event));
     // The customer's self-service page: a door of its own, outside the /api gates (HTML; off unless enabled).
     if (isPortalPath(path)) return portalDoor().then((door) => door(event));
+    // The public booking page (issue 27): a door of its own too (HTML; off unless enabled).
+    if (isBookingPagePath(path)) return bookingPageDoor().then((door) => door(event));
     if (path !== '/api' && !path.startsWith('/api/')) return errorResponse(HTTP_ERRORS.notFound);
     if (path === '/api/openapi.json' && (event.req.method === 'GET' || event.req.method === 'HEAD') && isCanonicalPath(event)) {
       return openApiText().then((text) => jsonText(200, text, { 'cache-control': 'no-cache' }));
@@ -109,7 +131,7 @@ export function createHttpApp(options: HttpOptions): H3 {
     afterBooking: options.afterBooking ?? (() => {}),
     generation: watch.generation,
     bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
-    ...(options.daysCache ? { daysCache: options.daysCache } : {}),
+    daysCache,
   });
   return app;
 }

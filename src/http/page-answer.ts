@@ -15,6 +15,16 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'x-frame-options': 'DENY',
 };
 
+/**
+ * The headers of the booking page's answers (issue 27): the same, but for the origins the admin let show it in a
+ * frame (`--embed-from`): `frame-ancestors` names them and `X-Frame-Options` (which cannot) is left out.
+ */
+export function pageHeaders(embedFrom: readonly string[]): Record<string, string> {
+  if (embedFrom.length === 0) return { ...PAGE_HEADERS };
+  const { 'x-frame-options': _, ...rest } = PAGE_HEADERS;
+  return { ...rest, 'content-security-policy': PAGE_HEADERS['content-security-policy']!.replace("frame-ancestors 'none'", `frame-ancestors ${embedFrom.join(' ')}`) };
+}
+
 /** Returns the answer of `page` with its status; `x-planner-page` lets `planner doctor` tell planner's own 404 from a proxy's. */
 export function pageAnswer(page: Page, headers: Record<string, string> = {}): Response {
   return new Response(page.html, {

@@ -36,7 +36,17 @@ ul.choices span.current{display:block;width:100%;min-height:48px;padding:8px 4px
 h2.group{font-size:19px;margin:16px 0 8px}
 details.card{padding:12px}summary{cursor:pointer;font-size:16px}details[open] summary{margin-bottom:12px}
 .pager{display:grid;grid-template-columns:1fr 1fr;gap:8px;margin:0 0 12px}.pager .button{margin:0;padding:10px 4px}.pager .later{grid-column:2}
-footer{max-width:36rem;margin:0 auto;padding:0 16px 24px}footer p{margin:0;padding-top:12px;border-top:1px solid #c9ccd1;color:#3d3d3d}`;
+footer{max-width:36rem;margin:0 auto;padding:0 16px 24px}footer p{margin:0;padding-top:12px;border-top:1px solid #c9ccd1;color:#3d3d3d}
+.sr{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
+.trap{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
+.field{margin:0 0 16px}.req{font-weight:400;font-size:16px;color:#454a52}
+input.text,select{display:block;width:100%;min-height:48px;font:inherit;padding:8px;border:1px solid #6b7079;border-radius:6px;background:#fff;color:#1a1a1a}
+[aria-invalid=true]{border:2px solid #a4261d}.field-error{color:#a4261d;font-weight:700;margin:4px 0 0}
+.check{display:flex;gap:10px;align-items:flex-start}.check input{width:24px;height:24px;margin:3px 0 0;flex:none}
+fieldset{border:0;padding:0;margin:0 0 16px;min-width:0}legend{font-size:21px;line-height:1.3;font-weight:700;margin:0 0 12px;padding:0}
+ul.times{list-style:none;padding:0;margin:0 0 16px;display:grid;grid-template-columns:repeat(auto-fill,minmax(6.5rem,1fr));gap:8px}
+ul.times label{display:flex;align-items:center;gap:8px;min-height:48px;margin:0;padding:8px 12px;border:2px solid #1f5fbf;border-radius:8px;background:#fff;cursor:pointer}
+ul.times input{width:22px;height:22px;margin:0;flex:none}.links{margin:0 0 16px;padding-left:20px}ul.offers{list-style:none;padding:0;margin:0 0 16px}.links li{margin:0 0 8px}`;
 
 /** The Content-Security-Policy source of the style sheet (no other style and no script may run). */
 export const STYLE_HASH = `'sha256-${createHash('sha256').update(CSS).digest('base64')}'`;
@@ -54,7 +64,7 @@ export type Notice = { kind: 'done'; what: 'cancelled' | 'moved' } | { kind: 're
 export type Practice = Pick<Settings, 'locale' | 'practiceName' | 'address' | 'phone' | 'website'>;
 
 /** The `tel:` address of a phone number as people write it (`+49 30 123-45` → `tel:+493012345`). */
-function telHref(phone: string): string {
+export function telHref(phone: string): string {
   return `tel:${phone.replace(/[^\d+]/g, '')}`;
 }
 
@@ -70,7 +80,7 @@ function footer(practice: Practice): string {
   return `<footer><p>${lines.join('<br>')}</p></footer>`;
 }
 
-function layout(practice: Practice, title: string, body: string): string {
+export function layout(practice: Practice, title: string, body: string): string {
   const words = PAGE_WORDS[practice.locale];
   return (
     `<!doctype html><html lang="${words.lang}"><head><meta charset="utf-8">` +
@@ -86,7 +96,7 @@ const dayFormats = new Map<string, Record<'short' | 'medium' | 'long', Intl.Date
  * Returns a local day `YYYY-MM-DD` as words: short `Tue 24 Nov`, medium `Tuesday 24 November`, long `Tuesday, 24
  * November 2026` (each as the locale writes it).
  */
-function dayWords(day: string, dateLocale: string, length: 'short' | 'medium' | 'long' = 'short'): string {
+export function dayWords(day: string, dateLocale: string, length: 'short' | 'medium' | 'long' = 'short'): string {
   let formats = dayFormats.get(dateLocale);
   if (!formats) {
     formats = {
@@ -115,7 +125,7 @@ function noticeHtml(words: PageWords, notice: Notice | undefined): string {
   return `<p class="note error" role="alert">${escapeHtml(words.refused[notice.why])}</p>`;
 }
 
-function definitions(rows: [string, string][]): string {
+export function definitions(rows: [string, string][]): string {
   return `<dl>${rows.map(([label, value]) => `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl>`;
 }
 
@@ -156,7 +166,7 @@ function header(managed: Managed, title: string): string {
   return `<h1>${escapeHtml(title)}</h1><p class="practice">${escapeHtml(managed.settings.practiceName)}</p>`;
 }
 
-function hidden(fields: Record<string, string>): string {
+export function hidden(fields: Record<string, string>): string {
   return Object.entries(fields)
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('');

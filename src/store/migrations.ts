@@ -372,4 +372,10 @@ export const migrations: readonly string[] = [
       WHERE calendar_id = new.id AND generation IN (old.generation, new.generation) HAVING count(*) > 0;
   END;
   `,
+  // 11: the public booking page (issue 27): NULL while it is off, else its settings as JSON (store/settings.ts
+  // BookingPageSettings). Its bookings are the API's (source 'api'), made by the customer (event actor 'customer').
+  `
+  ALTER TABLE settings ADD COLUMN booking_page TEXT;
+  CREATE INDEX bookings_by_customer ON bookings (customer_id, start_at); -- a customer's future bookings, one index step
+  `,
 ];

@@ -32,6 +32,22 @@ export interface Settings {
   portalSecret: string | null;
   /** The reverse proxies whose X-Forwarded-For is believed, as domain/proxies.ts writes them ('' for none). */
   trustedProxies: string;
+  /** The public booking page (`planner booking-page enable`): null while it is off. */
+  bookingPage: BookingPageSettings | null;
+}
+
+/** The public booking page's settings (issue 27), kept as JSON in `settings.booking_page`. */
+export interface BookingPageSettings {
+  /** The schedules it offers: 'all' (every bookable one, also those added later) or these ids. */
+  schedules: 'all' | number[];
+  /** The origins that may show it in a frame (`frame-ancestors`); empty: none. */
+  embedFrom: string[];
+  /** The practice's privacy notice, linked from the consent line; null: no consent line. */
+  privacyUrl: string | null;
+  /** Bookings the page accepts from one client address in an hour. */
+  perHour: number;
+  /** Future bookings one e-mail address may hold through the page. */
+  perEmail: number;
 }
 
 /** The self-service page's settings (`planner portal enable`). */
@@ -65,6 +81,7 @@ interface SettingsRow {
   portal_reschedule: number;
   portal_secret: string | null;
   trusted_proxies: string;
+  booking_page: string | null;
 }
 
 /** Returns the settings row. */
@@ -89,7 +106,13 @@ export function readSettings(store: Store): Settings {
     portal: row.portal_url === null ? null : { url: row.portal_url, cancelUntilHours: row.portal_cancel_until, reschedule: row.portal_reschedule === 1 },
     portalSecret: row.portal_secret,
     trustedProxies: row.trusted_proxies,
+    bookingPage: row.booking_page === null ? null : (JSON.parse(row.booking_page) as BookingPageSettings),
   };
+}
+
+/** Turns the booking page on with `page`, or off (null). */
+export function setBookingPage(store: Store, page: BookingPageSettings | null): void {
+  store.sql('UPDATE settings SET booking_page = ? WHERE id = 1').run(page === null ? null : JSON.stringify(page));
 }
 
 /** What `planner init` asks and `planner practice set` changes. */

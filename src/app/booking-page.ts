@@ -1,0 +1,144 @@
+/**
+ * The public booking page (`/book/`, issue 27): turning it on and off, what it offers, and its bookings. A booking
+ * made there is the API's booking (createBooking: the same transaction, engine, mails, reminders and webhooks),
+ * made once per form (bookOnce, the form's key as its Idempotency-Key) with the actor `customer`.
+ */
+import { AppError, invalid } from '../errors.ts';
+import { setBookingPage, type BookingPageSettings } from '../store/settings.ts';
+import type { Reason } from '../store/reasons.ts';
+import type { Schedule } from '../store/schedules.ts';
+import { bookableReasons, bookableSchedules } from './availability.ts';
+import { unixSeconds, type AppContext } from './context.ts';
+import { requireConfigured } from './configured.ts';
+import { checkPortalUrl } from './portal.ts';
+import { parsePlainInt } from '../domain/checks.ts';
+import { findSchedule } from '../store/schedules.ts';
+import { emailKey } from '../store/customers.ts';
+
+/** Bookings the page takes from one client address in an hour, unless `--per-hour` says otherwise. */
+export const DEFAULT_PER_HOUR = 5;
+/** Future bookings one e-mail address may hold through the page, unless `--per-email` says otherwise. */
+export const DEFAULT_PER_EMAIL = 3;
+/** A form is refused when sent sooner than this after the page made it (a person reads and types; a script does not). */
+export const FORM_MIN_SECONDS = 3;
+/** A form is refused when sent later than this after the page made it (its times may be gone; a fresh form is offered). */
+export const FORM_MAX_SECONDS = 2 * 3600;
+
+/** What `booking-page enable` changes; what is not given keeps its value (first time: all schedules, 5, 3). */
+export interface BookingPageOptions {
+  schedules?: string;
+  embedFrom?: string;
+  privacyUrl?: string;
+  perHour?: string;
+  perEmail?: string;
+}
+
+function checkSchedules(ctx: AppContext, text: string): 'all' | number[] {
+  if (text.trim() === 'all') return 'all';
+  const ids = text.split(',').map((part) => parsePlainInt(part.trim()));
+  if (ids.length === 0 || ids.some((id) => id === undefined || id < 1)) {
+    throw invalid(`--schedules takes schedule ids separated by commas, or all (got "${text}"): e.g. --schedules 1,2`);
+  }
+  for (const id of ids as number[]) {
+    if (!findSchedule(ctx.store, id)) throw new AppError('not_found', `schedule ${id} does not exist (planner schedule list shows the ids)`);
+  }
+  return [...new Set(ids as number[])];
+}
+
+/** Returns `--embed-from` as origins (`https://host[:port]`), or throws naming the one that is not. */
+function checkEmbedFrom(text: string): string[] {
+  if (text.trim() === '' || text.trim() === 'none') return [];
+  return [
+    ...new Set(
+      text.split(',').map((part) => {
+        let url: URL;
+        try {
+          url = new URL(part.trim());
+        } catch {
+          throw invalid(`--embed-from takes origins such as https://www.praxis.example, separated by commas (got "${part.trim()}")`);
+        }
+        if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== part.trim().replace(/\/$/, '')) {
+          throw invalid(`--embed-from takes origins only, without a path (got "${part.trim()}"): e.g. https://www.praxis.example`);
+        }
+        return url.origin;
+      }),
+    ),
+  ];
+}
+
+function checkPrivacyUrl(text: string): string | null {
+  if (text.trim() === '' || text.trim() === 'none') return null;
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    throw invalid(`--privacy-url "${text}" is not a URL (example: https://www.praxis.example/privacy)`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid(`--privacy-url must be an http(s) address (got "${text}")`);
+  return url.href;
+}
+
+function checkCount(text: string, option: string, max: number): number {
+  const value = parsePlainInt(text.trim());
+  if (value === undefined || value < 1 || value > max) throw invalid(`${option} takes a whole number from 1 to ${max} (got "${text}")`);
+  return value;
+}
+
+/**
+ * Turns the page on, or changes its settings; it is served at the self-service page's public address
+ * (`planner portal enable --url`), which must be set first.
+ */
+export function enableBookingPage(ctx: AppContext, options: BookingPageOptions): BookingPageSettings & { url: string } {
+  const settings = requireConfigured(ctx);
+  if (!settings.portal) {
+    throw invalid('the booking page is served at the self-service page\'s public address: run planner portal enable --url https://booking.praxis.example first');
+  }
+  const before = settings.bookingPage;
+  const page: BookingPageSettings = {
+    schedules: options.schedules === undefined ? (before?.schedules ?? 'all') : checkSchedules(ctx, options.schedules),
+    embedFrom: options.embedFrom === undefined ? (before?.embedFrom ?? []) : checkEmbedFrom(options.embedFrom),
+    privacyUrl: options.privacyUrl === undefined ? (before?.privacyUrl ?? null) : checkPrivacyUrl(options.privacyUrl),
+    perHour: options.perHour === undefined ? (before?.perHour ?? DEFAULT_PER_HOUR) : checkCount(options.perHour, '--per-hour', 10_000),
+    perEmail: options.perEmail === undefined ? (before?.perEmail ?? DEFAULT_PER_EMAIL) : checkCount(options.perEmail, '--per-email', 1000),
+  };
+  setBookingPage(ctx.store, page);
+  return { ...page, url: `${checkPortalUrl(settings.portal.url)}/book/` };
+}
+
+/** Turns the page off: `/book/` answers the not-found page. */
+export function disableBookingPage(ctx: AppContext): void {
+  requireConfigured(ctx);
+  setBookingPage(ctx.store, null);
+}
+
+/** What `booking-page status` shows. */
+export type BookingPageStatus =
+  | { enabled: false }
+  | ({ enabled: true; url: string | null; served: boolean; offers: { id: number; name: string; reasons: string[] }[] } & BookingPageSettings);
+
+export function bookingPageStatus(ctx: AppContext): BookingPageStatus {
+  const settings = requireConfigured(ctx);
+  const page = settings.bookingPage;
+  if (!page) return { enabled: false };
+  const offers = pageOffers(ctx, page).map(({ schedule, reasons }) => ({ id: schedule.id, name: schedule.name, reasons: reasons.map((reason) => reason.name) }));
+  return { enabled: true, url: settings.portal ? `${settings.portal.url}/book/` : null, served: settings.portal !== null, offers, ...page };
+}
+
+/** What the page offers: its schedules that are bookable now, each with its bookable reasons (none left out empty). */
+export function pageOffers(ctx: AppContext, page: BookingPageSettings): { schedule: Schedule; reasons: Reason[] }[] {
+  return bookableSchedules(ctx)
+    .filter((schedule) => page.schedules === 'all' || page.schedules.includes(schedule.id))
+    .map((schedule) => ({ schedule, reasons: bookableReasons(ctx, schedule.id) }))
+    .filter((offer) => offer.reasons.length > 0);
+}
+
+/** How many future bookings (not cancelled) the customer with `email` holds. */
+export function futureBookingsOf(ctx: AppContext, email: string): number {
+  const row = ctx.store
+    .sql(
+      `SELECT count(*) AS n FROM bookings b JOIN customers c ON c.id = b.customer_id
+       WHERE c.email_key = ? AND b.status = 'booked' AND b.start_at > ?`,
+    )
+    .get(emailKey(email), unixSeconds(ctx.now())) as { n: number };
+  return row.n;
+}

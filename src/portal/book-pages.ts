@@ -1,0 +1,291 @@
+/**
+ * The booking page's HTML (issue 27): server-rendered, no script, the self-service page's one style sheet and
+ * layout (pages.ts). Every step is a plain link or form, so it works with JavaScript off and in a frame without
+ * cookies: what was chosen travels in the query string (GET) or in hidden fields (POST). Pure: every value comes in
+ * as an argument, and every text goes through `escapeHtml`. Dates and times are written out for screen readers
+ * ("Wednesday, 2 December 2026, 10:00"), durations as words ("45 minutes").
+ */
+import type { FreeSlot } from '../domain/availability.ts';
+import type { FieldDefinition } from '../domain/form.ts';
+import { escapeHtml } from '../mail/messages.ts';
+import { dayWords, definitions, hidden, layout, telHref, type Page, type Practice } from './pages.ts';
+import { BOOK_WORDS, durationWords, type BookWords } from './book-words.ts';
+
+/** What every page of the booking page needs: the practice as pages show it, and its words. */
+export interface BookView {
+  practice: Practice & { practiceName: string };
+  privacyUrl: string | null;
+  /** Whether there is more than one thing to book (then the pages offer to choose another). */
+  manyOffers: boolean;
+}
+
+/** One thing to book: a reason of a schedule. */
+export interface Offer {
+  scheduleId: number;
+  scheduleName: string;
+  reasonId: number;
+  reasonName: string;
+  description: string;
+  minutes: number;
+}
+
+/** The form's own fields, made by the page and checked when it comes back (src/http/booking-page.ts). */
+export type FormTicket = Record<'key' | 'issued' | 'sig', string>;
+
+/** What the customer typed, by field key (a ticked checkbox: 'on'), and the problems found, by field key. */
+export interface Entry {
+  values: Record<string, string>;
+  errors: Record<string, string>;
+}
+
+/** The name of a form field's input: prefixed, so that no field's key meets the page's own names. */
+export const fieldName = (key: string) => `f.${key}`;
+/** The honeypot: a field people do not see and leave empty. */
+export const TRAP_NAME = 'homepage';
+
+function wordsOf(view: BookView): BookWords {
+  return BOOK_WORDS[view.practice.locale];
+}
+
+/** `Wednesday, 2 December 2026, 10:00` (as the locale writes it) of a slot's local text. */
+export function slotWords(words: BookWords, local: string): string {
+  return `${dayWords(local.slice(0, 10), words.dateLocale, 'long')}, ${local.slice(11, 16)}`;
+}
+
+const query = (parts: Record<string, string | number>) =>
+  Object.entries(parts)
+    .map(([name, value]) => `${name}=${encodeURIComponent(String(value))}`)
+    .join('&');
+
+function page(view: BookView, title: string, body: string, status = 200): Page {
+  const words = wordsOf(view);
+  const head = `<h1>${escapeHtml(title)}</h1><p class="practice">${escapeHtml(view.practice.practiceName)}</p>`;
+  return { status, html: layout(view.practice, `${title} · ${words.title}`, head + body) };
+}
+
+function notice(text: string, kind: 'error' | 'done' = 'error'): string {
+  return `<p class="note ${kind === 'done' ? 'done' : 'error'}" role="${kind === 'done' ? 'status' : 'alert'}">${escapeHtml(text)}</p>`;
+}
+
+/** The chosen appointment in a card: what, with whom, how long and (once chosen) when. */
+function offerCard(view: BookView, offer: Offer, local?: string): string {
+  const words = wordsOf(view);
+  const rows: [string, string][] = [
+    [words.what, offer.reasonName],
+    [words.withLabel, offer.scheduleName],
+    [words.duration, durationWords(words, offer.minutes)],
+    ...(local ? [[words.when, slotWords(words, local)] as [string, string]] : []),
+  ];
+  return `<div class="card">${definitions(rows)}</div>`;
+}
+
+/** The way back to the first step, where there is more than one thing to book. */
+function otherWhat(view: BookView): string {
+  return view.manyOffers ? `<p><a href="/book/">${escapeHtml(wordsOf(view).otherWhat)}</a></p>` : '';
+}
+
+/** Step 1: what to book, by schedule (skipped by the door when there is only one thing). */
+export function choosePage(view: BookView, offers: Offer[]): Page {
+  const words = wordsOf(view);
+  if (offers.length === 0) return page(view, words.title, `<p>${escapeHtml(words.nothing)}</p>`);
+  const schedules = [...new Set(offers.map((offer) => offer.scheduleId))];
+  const body = schedules
+    .map((id) => {
+      const mine = offers.filter((offer) => offer.scheduleId === id);
+      const items = mine
+        .map(
+          (offer) =>
+            `<li><a class="button secondary" href="/book/days?${escapeHtml(query({ schedule: offer.scheduleId, reason: offer.reasonId }))}">` +
+            `${escapeHtml(offer.reasonName)}<span class="tag">${escapeHtml(durationWords(words, offer.minutes))}</span></a></li>`,
+        )
+        .join('');
+      return `<h2>${escapeHtml(words.with(mine[0]!.scheduleName))}</h2><ul class="offers">${items}</ul>`;
+    })
+    .join('');
+  return page(view, words.title, `<p>${escapeHtml(words.chooseWhat)}</p>${body}`);
+}
+
+/** Where a page of days leads: the first day of the page before and of the page after, if any. */
+export interface DayPages {
+  earlier?: string;
+  later?: string;
+}
+
+/** Step 2: one page of the days with a free time, each a link to its times. */
+export function daysPage(view: BookView, offer: Offer, days: string[], pages: DayPages): Page {
+  const words = wordsOf(view);
+  const base = { schedule: offer.scheduleId, reason: offer.reasonId };
+  const link = (day: string) =>
+    `<li><a class="button secondary" href="/book/times?${escapeHtml(query({ ...base, day }))}">` +
+    `<span aria-hidden="true">${escapeHtml(dayWords(day, words.dateLocale))}</span><span class="sr">${escapeHtml(dayWords(day, words.dateLocale, 'long'))}</span></a></li>`;
+  const list = days.length ? `<ul class="choices">${days.map(link).join('')}</ul>` : `<p>${escapeHtml(words.noDays)}</p>`;
+  const pager =
+    pages.earlier || pages.later
+      ? `<nav class="pager" aria-label="${escapeHtml(words.moreDaysLabel)}">` +
+        (pages.earlier ? `<a class="button secondary" href="/book/days?${escapeHtml(query({ ...base, from: pages.earlier }))}">${escapeHtml(words.earlierDays)}</a>` : '') +
+        (pages.later ? `<a class="button secondary later" href="/book/days?${escapeHtml(query({ ...base, from: pages.later }))}">${escapeHtml(words.laterDays)}</a>` : '') +
+        `</nav>`
+      : '';
+  return page(view, words.daysTitle, `${offerCard(view, offer)}${list}${pager}${otherWhat(view)}`);
+}
+
+/**
+ * Step 3: the free times of a day as radio buttons in a fieldset whose legend names the day. Fresh, the form goes
+ * by GET to the details; after a time was taken (`carried`: what was typed, and the form's ticket) by POST, so that
+ * nothing typed is lost.
+ */
+export function timesPage(
+  view: BookView,
+  offer: Offer,
+  day: string,
+  slots: FreeSlot[],
+  options: { carried?: Record<string, string>; notice?: string; status?: number } = {},
+): Page {
+  const words = wordsOf(view);
+  const longDay = dayWords(day, words.dateLocale, 'long');
+  const base = { schedule: String(offer.scheduleId), reason: String(offer.reasonId), day };
+  const back = `<p><a href="/book/days?${escapeHtml(query({ schedule: offer.scheduleId, reason: offer.reasonId, from: day }))}">${escapeHtml(words.otherDay)}</a></p>`;
+  if (slots.length === 0) {
+    return page(view, words.timesTitle, `${options.notice ? notice(options.notice) : ''}${offerCard(view, offer)}<p>${escapeHtml(words.noTimes)}</p>${back}`, options.status);
+  }
+  const item = (slot: FreeSlot, index: number) => {
+    const time = slot.local.slice(11, 16);
+    return (
+      `<li><label><input type="radio" name="time" value="${time}"${index === 0 ? ' required' : ''}>` +
+      `<span aria-hidden="true">${time}</span><span class="sr">${escapeHtml(`${longDay}, ${time}`)}</span></label></li>`
+    );
+  };
+  const method = options.carried ? 'post' : 'get';
+  const form =
+    `<form method="${method}" action="/book/details">${hidden({ ...base, ...(options.carried ?? {}) })}` +
+    `<fieldset><legend>${escapeHtml(words.timesLegend(longDay))}</legend><ul class="times">${slots.map(item).join('')}</ul></fieldset>` +
+    `<button class="button" type="submit">${escapeHtml(words.continue)}</button></form>`;
+  return page(view, words.timesTitle, `${options.notice ? notice(options.notice) : ''}${offerCard(view, offer)}${form}${back}${otherWhat(view)}`, options.status);
+}
+
+const AUTOCOMPLETE: Record<string, string> = { first_name: 'given-name', last_name: 'family-name', email: 'email', phone: 'tel', name: 'name' };
+
+/** One field of the form, with its label, its required mark, its value and its error (tied by aria-describedby). */
+function fieldHtml(words: BookWords, field: FieldDefinition, entry: Entry): string {
+  const id = `f-${field.key}`;
+  const error = entry.errors[field.key];
+  const value = entry.values[field.key] ?? field.defaultValue;
+  const described = error ? ` aria-describedby="e-${field.key}" aria-invalid="true"` : '';
+  const required = field.required ? ' required' : '';
+  const mark = field.required ? ` <span class="req">(${escapeHtml(words.required)})</span>` : '';
+  const errorHtml = error ? `<p class="field-error" id="e-${field.key}">${escapeHtml(error)}</p>` : '';
+  const name = escapeHtml(fieldName(field.key));
+  if (field.formType === 'checkbox') {
+    const checked = (entry.values[field.key] ?? (field.defaultValue === 'true' ? 'on' : '')) === 'on' ? ' checked' : '';
+    return `<div class="field"><div class="check"><input type="checkbox" id="${id}" name="${name}" value="on"${checked}${required}${described}><label for="${id}">${escapeHtml(field.label)}${mark}</label></div>${errorHtml}</div>`;
+  }
+  const label = `<label for="${id}">${escapeHtml(field.label)}${mark}</label>`;
+  if (field.formType === 'select') {
+    const options = [`<option value="">${escapeHtml(words.choose)}</option>`, ...field.options.map((option) => `<option${option === value ? ' selected' : ''}>${escapeHtml(option)}</option>`)];
+    return `<div class="field">${label}<select id="${id}" name="${name}"${required}${described}>${options.join('')}</select>${errorHtml}</div>`;
+  }
+  if (field.formType === 'textarea') {
+    return `<div class="field">${label}<textarea id="${id}" name="${name}" rows="4"${required}${described}>${escapeHtml(value)}</textarea>${errorHtml}</div>`;
+  }
+  const autocomplete = AUTOCOMPLETE[field.key] ?? (field.inputType === 'email' ? 'email' : field.inputType === 'tel' ? 'tel' : undefined);
+  return (
+    `<div class="field">${label}<input class="text" type="${field.inputType}" id="${id}" name="${name}" value="${escapeHtml(value)}"` +
+    `${autocomplete ? ` autocomplete="${autocomplete}"` : ''}${field.inputType === 'email' || field.inputType === 'tel' ? ' spellcheck="false"' : ''}${required}${described}>${errorHtml}</div>`
+  );
+}
+
+/** The consent line, linking the practice's privacy notice (only when one is set). */
+function consent(view: BookView): string {
+  if (!view.privacyUrl) return '';
+  const words = wordsOf(view);
+  return `<p class="hint">${escapeHtml(words.consent)} <a href="${escapeHtml(view.privacyUrl)}">${escapeHtml(words.privacy)}</a></p>`;
+}
+
+/** The hidden fields that carry the choice and the form's ticket through the form, review and booking. */
+export function carry(offer: Offer, slot: string, ticket: FormTicket): Record<string, string> {
+  return { schedule: String(offer.scheduleId), reason: String(offer.reasonId), slot, ...ticket };
+}
+
+/** Step 4: the installation's form fields, with what was typed and the errors next to their fields. */
+export function detailsPage(view: BookView, offer: Offer, slot: FreeSlot, fields: FieldDefinition[], entry: Entry, ticket: FormTicket, status = 200): Page {
+  const words = wordsOf(view);
+  const problems = fields.filter((field) => entry.errors[field.key]);
+  const summary = problems.length
+    ? `<div class="note error" role="alert"><p>${escapeHtml(words.fix(problems.length))}</p><ul class="links">${problems
+        .map((field) => `<li><a href="#f-${field.key}">${escapeHtml(field.label)}: ${escapeHtml(entry.errors[field.key]!)}</a></li>`)
+        .join('')}</ul></div>`
+    : '';
+  const trap = `<div class="trap" aria-hidden="true"><label for="trap">${escapeHtml(words.trap)}</label><input type="text" id="trap" name="${TRAP_NAME}" value="" tabindex="-1" autocomplete="off"></div>`;
+  const body =
+    `${summary}${offerCard(view, offer, slot.local)}` +
+    `<form method="post" action="/book/review" novalidate>${hidden(carry(offer, slot.local, ticket))}` +
+    `${fields.map((field) => fieldHtml(words, field, entry)).join('')}${trap}${consent(view)}` +
+    `<button class="button" type="submit">${escapeHtml(words.toReview)}</button></form>` +
+    `<p><a href="/book/times?${escapeHtml(query({ schedule: offer.scheduleId, reason: offer.reasonId, day: slot.local.slice(0, 10) }))}">${escapeHtml(words.otherDay)}</a></p>`;
+  return page(view, words.detailsTitle, body, status);
+}
+
+/** The typed values as hidden fields (the review's form, and the times page after a time was taken). */
+export function typedFields(fields: FieldDefinition[], values: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(fields.filter((field) => values[field.key] !== undefined && values[field.key] !== '').map((field) => [fieldName(field.key), values[field.key]!]));
+}
+
+/** Step 5: everything as it will be booked, and one button that books; a second one goes back to the form. */
+export function reviewPage(view: BookView, offer: Offer, slot: FreeSlot, fields: FieldDefinition[], values: Record<string, string>, ticket: FormTicket): Page {
+  const words = wordsOf(view);
+  const shown: [string, string][] = fields
+    .filter((field) => (values[field.key] ?? '') !== '')
+    .map((field) => [field.label, field.formType === 'checkbox' ? (values[field.key] === 'on' ? words.yes : words.no) : values[field.key]!]);
+  const body =
+    `${offerCard(view, offer, slot.local)}${shown.length ? `<div class="card">${definitions(shown)}</div>` : ''}` +
+    `<form method="post" action="/book/confirm">${hidden({ ...carry(offer, slot.local, ticket), ...typedFields(fields, values) })}` +
+    `<p class="hint">${escapeHtml(words.reviewHint)}</p>` +
+    `<button class="button" type="submit">${escapeHtml(words.book)}</button>` +
+    `<button class="button secondary" type="submit" formaction="/book/details">${escapeHtml(words.changeDetails)}</button></form>`;
+  return page(view, words.reviewTitle, body);
+}
+
+/** The booked appointment as the confirmation shows it. */
+export interface BookedView {
+  offer: Offer;
+  local: string;
+  reference: string;
+  email: string;
+  calendar: { google: string; outlook: string; ics: string };
+  /** The self-service link (made for this page), when the practice's rules allow a change now. */
+  manageUrl?: string;
+  replayed: boolean;
+}
+
+/** Step 6: the booking, where and how to reach the practice, add-to-calendar links, and the self-service link. */
+export function donePage(view: BookView, booked: BookedView): Page {
+  const words = wordsOf(view);
+  const { practice } = view;
+  const rows: [string, string][] = [
+    [words.what, booked.offer.reasonName],
+    [words.withLabel, booked.offer.scheduleName],
+    [words.when, slotWords(words, booked.local)],
+    [words.duration, durationWords(words, booked.offer.minutes)],
+    ...(practice.address ? [[words.where, practice.address] as [string, string]] : []),
+    [words.reference, booked.reference],
+  ];
+  const phone = practice.phone ? `<p>${escapeHtml(words.phone)}: <a href="${escapeHtml(telHref(practice.phone))}">${escapeHtml(practice.phone)}</a></p>` : '';
+  const calendar =
+    `<h2>${escapeHtml(words.addToCalendar)}</h2><ul class="links">` +
+    `<li><a href="${escapeHtml(booked.calendar.google)}">${escapeHtml(words.google)}</a></li>` +
+    `<li><a href="${escapeHtml(booked.calendar.outlook)}">${escapeHtml(words.outlook)}</a></li>` +
+    `<li><a href="${escapeHtml(booked.calendar.ics)}" download="appointment.ics">${escapeHtml(words.icsFile)}</a></li></ul>`;
+  const manage = booked.manageUrl
+    ? `<a class="button secondary" href="${escapeHtml(booked.manageUrl)}">${escapeHtml(words.manage)}</a><p class="hint">${escapeHtml(words.manageHint)}</p>`
+    : '';
+  const body =
+    `${notice(booked.replayed ? words.alreadyBooked : booked.email ? words.mailOnItsWay(booked.email) : words.mailOnItsWayNoAddress, 'done')}` +
+    `<div class="card">${definitions(rows)}${phone}</div>${calendar}${manage}<p><a href="/book/">${escapeHtml(words.bookAnother)}</a></p>`;
+  return page(view, words.doneTitle, body);
+}
+
+/** A refusal of the whole form (too old, too fast, trap, from another site, too many): one clear page, nothing written. */
+export function refusedPage(view: BookView, text: string, status: number): Page {
+  const words = wordsOf(view);
+  return page(view, words.title, `${notice(text)}<a class="button" href="/book/">${escapeHtml(words.startAgain)}</a>`, status);
+}

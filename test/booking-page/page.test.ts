@@ -1,0 +1,233 @@
+/**
+ * The booking page (issue 27) over HTTP, against a real `planner serve`, a real SMTP server and a webhook receiver:
+ * a booking through every step, its mails, webhook and confirmation; a form sent twice; a time taken meanwhile; each
+ * abuse rule, each refused with one page and nothing written; the frame headers; and the CLI that turns it on.
+ */
+import { createHmac } from 'node:crypto';
+import { DatabaseSync } from 'node:sqlite';
+import { describe, expect, it } from 'vitest';
+import { api, cli, cliJson, cliOk, snapshot, tempDb, initDb } from '../helpers.ts';
+import { get, hiddenFields, links, MARIA, pageSetup, post, times, toReview, unescape, written } from './flow.ts';
+
+/** The page secret's form token of `parts`, as src/http/form-guard.ts makes it (to make a ticket the clock cannot). */
+function tokenFor(db: string, parts: (string | number)[]): string {
+  const handle = new DatabaseSync(db, { readOnly: true });
+  const { portal_secret: secret } = handle.prepare('SELECT portal_secret FROM settings').get() as { portal_secret: string };
+  handle.close();
+  return createHmac('sha256', secret).update(parts.join('\n')).digest('base64url');
+}
+
+describe('the booking page over HTTP', () => {
+  it('a customer books through every step: one booking made by the customer, its mails and webhook, and a confirmation with calendar links and the self-service link', async () => {
+    const s = await pageSetup();
+    const { review, slot } = await toReview(s);
+    expect(review['f.email']).toBe('maria@example.com');
+    const done = await post(`${s.base}/book/confirm`, review);
+    expect(done.status, done.html).toBe(200);
+    expect(done.html).toContain('<h1>Your appointment is booked</h1>');
+    expect(done.html).toContain('A confirmation is on its way to maria@example.com.');
+    expect(unescape(done.html)).toContain('Hauptstraße 1, 10115 Berlin');
+    expect(done.html).toContain('href="tel:+49301234567"');
+    expect(done.html).toMatch(/<dd>30 minutes<\/dd>/);
+    const reference = /<dt>Reference<\/dt><dd>([A-Z0-9]{16})<\/dd>/.exec(done.html)![1]!;
+    const booking = (await cliJson(s.db, 'bookings', 'show', reference)) as any;
+    expect(booking.slot ?? booking.start ?? JSON.stringify(booking)).toBeDefined();
+    // The same engine and transaction as the API: the slot is gone from GET /slots' view, via the page's days.
+    const calendar = links(done.html, 'https://calendar.google.com/');
+    expect(calendar[0]).toContain('action=TEMPLATE');
+    expect(links(done.html, 'https://outlook.live.com/')[0]).toContain('startdt=');
+    const ics = links(done.html, '/book/event/')[0]!;
+    const file = await get(`${s.base}${ics}`);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
+    expect(file.html).toContain(`UID:${reference}`);
+    expect((await get(`${s.base}${ics.replace(/k=.*/, 'k=wrong')}`)).status).toBe(404);
+    // The self-service link opens the booking.
+    const manage = links(done.html, `${s.base}/manage/`)[0]!;
+    expect((await get(manage)).html).toContain(reference);
+    // The mails (the customer's confirmation and the practice's notice) and the webhook, with actor customer.
+    const mails = await s.smtp.received(2);
+    const to = mails.map((mail) => (mail.to as any).text);
+    expect(to).toContain('maria@example.com');
+    expect(mails.find((mail) => (mail.to as any).text === 'maria@example.com')!.text).toContain(`${s.base}/manage/`);
+    const [delivery] = await s.receiver.next(1);
+    expect(delivery!.json.type).toBe('booking.created');
+    expect(delivery!.json.data.actor).toBe('customer');
+    expect(delivery!.json.data.booking_details_id ?? delivery!.json.data.reference).toBe(reference);
+    const history = await cliOk(s.db, 'bookings', 'show', reference);
+    expect(history).toMatch(/customer/);
+    expect(slot).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:00$/);
+    await s.server.stop();
+  });
+
+  it('a form sent twice makes one booking: the second answer is the same confirmation', async () => {
+    const s = await pageSetup();
+    const { review } = await toReview(s);
+    const [first, second] = await Promise.all([post(`${s.base}/book/confirm`, review), post(`${s.base}/book/confirm`, review)]);
+    const third = await post(`${s.base}/book/confirm`, review);
+    const references = [first, second, third].map((answer) => /<dt>Reference<\/dt><dd>([A-Z0-9]{16})<\/dd>/.exec(answer.html)?.[1]);
+    expect(new Set(references).size).toBe(1);
+    expect(references[0]).toBeDefined();
+    expect(third.html).toContain('This form was sent before: this is the appointment it booked.');
+    expect(written(s.db).bookings).toBe(1);
+    await s.receiver.next(1);
+    await s.smtp.received(2);
+    expect(written(s.db).deliveries).toBe(1);
+    await s.server.stop();
+  });
+
+  it('a time taken meanwhile returns to the day’s times with a clear notice, keeping what was typed; the next time books', async () => {
+    const s = await pageSetup();
+    const { review, slot } = await toReview(s);
+    const token = (await cliJson(s.db, 'token', 'new')).token;
+    await cliOk(s.db, 'api', 'enable');
+    const taken = await api(s.base, '/api/bookings', token, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ schedule: 1, reason: 1, slot, submission: { first_name: 'Other', last_name: 'Person', email: 'other@example.com' } }),
+    });
+    expect(taken.status).toBe(201);
+    const before = written(s.db);
+    const back = await post(`${s.base}/book/confirm`, review);
+    expect(back.status).toBe(409);
+    expect(back.html).toContain('this time was booked by someone else just now');
+    expect(written(s.db)).toEqual(before);
+    const carried = hiddenFields(back.html, '/book/details');
+    expect(carried['f.first_name']).toBe('Maria');
+    expect(carried.key).toBe(review.key);
+    expect(times(back.html)).not.toContain(slot.slice(11, 16));
+    // Another time: the details come back filled in, then review and book.
+    const details = await post(`${s.base}/book/details`, { ...carried, time: times(back.html)[0]! });
+    expect(details.status).toBe(200);
+    expect(details.html).toContain('value="Maria"');
+    const again = await post(`${s.base}/book/review`, { ...hiddenFields(details.html, '/book/review'), ...MARIA, homepage: '' });
+    const done = await post(`${s.base}/book/confirm`, hiddenFields(again.html, '/book/confirm'));
+    expect(done.status).toBe(200);
+    expect(written(s.db).bookings).toBe(2);
+    await s.server.stop();
+  });
+
+  it('a field left out or wrong: the form again with each error next to its field and everything typed still there; nothing written', async () => {
+    const s = await pageSetup();
+    const first = await get(`${s.base}/book/`);
+    const timesPage = await get(`${s.base}${links(first.html, '/book/times?')[0]}`);
+    const details = await get(`${s.base}/book/details?${new URLSearchParams({ ...hiddenFields(timesPage.html, '/book/details'), time: times(timesPage.html)[0]! })}`);
+    const before = snapshot(s.db);
+    const wrong = await post(`${s.base}/book/review`, { ...hiddenFields(details.html, '/book/review'), 'f.first_name': 'Maria', 'f.last_name': '', 'f.email': 'not-an-address', homepage: '' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.html).toContain('Please correct the 2 fields marked below.');
+    expect(wrong.html).toMatch(/id="f-last_name" name="f\.last_name" value="" autocomplete="family-name" required aria-describedby="e-last_name" aria-invalid="true"/);
+    expect(wrong.html).toContain('<p class="field-error" id="e-email">Please enter an e-mail address such as name@example.com.</p>');
+    expect(wrong.html).toContain('value="not-an-address"');
+    expect(wrong.html).toContain('value="Maria"');
+    expect(snapshot(s.db)).toEqual(before);
+    // Without a time chosen: the times again, with the notice.
+    const noTime = await get(`${s.base}/book/details?${new URLSearchParams(hiddenFields(timesPage.html, '/book/details'))}`);
+    expect(noTime.status).toBe(400);
+    expect(noTime.html).toContain('Please choose a time.');
+    await s.server.stop();
+  });
+
+  it('each abuse rule refuses with one clear page and writes nothing', async () => {
+    const s = await pageSetup({ env: { PLANNER_FORM_MIN_SECONDS: '3' }, page: ['--per-hour', '1', '--per-email', '1'] });
+    const { review } = await toReview(s);
+    const before = written(s.db);
+    const refused = async (answer: Promise<{ status: number; html: string }>, status: number, text: string) => {
+      const got = await answer;
+      expect(got.status, got.html).toBe(status);
+      expect(got.html).toContain(text);
+      expect(got.html).toContain('<a class="button" href="/book/">Start again</a>');
+      expect(written(s.db)).toEqual(before);
+    };
+    // From another site, and a ticket the page did not make.
+    await refused(post(`${s.base}/book/confirm`, review, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }), 403, 'sent from another site');
+    await refused(post(`${s.base}/book/confirm`, { ...review, sig: 'A'.repeat(43) }), 403, 'sent from another site');
+    // Sooner than 3 s after the form was made (this one was made just now).
+    await refused(post(`${s.base}/book/confirm`, review), 400, 'This form was sent too quickly.');
+    // Older than 2 hours: a ticket made 2 h 1 s ago (signed with the page's secret, as the page would have).
+    const issued = String(Math.floor(Date.now() / 1000) - 7201);
+    await refused(post(`${s.base}/book/confirm`, { ...review, issued, sig: tokenFor(s.db, ['book', review.key!, issued]) }), 400, 'This form is too old');
+    // The honeypot, filled in as a form-filling script does.
+    await refused(post(`${s.base}/book/review`, { ...review, homepage: 'https://spam.example' }), 400, 'This form could not be accepted.');
+    // A ticket made 10 s ago books (then per hour: one from this address; per e-mail: one future booking).
+    const old = String(Math.floor(Date.now() / 1000) - 10);
+    const fresh = { ...review, issued: old, sig: tokenFor(s.db, ['book', review.key!, old]) };
+    expect((await post(`${s.base}/book/confirm`, fresh)).status).toBe(200);
+    await s.smtp.received(2); // its mails are sent (the confirmation's link is written then)
+    await s.receiver.next(1);
+    const one = written(s.db);
+    expect(one.bookings).toBe(1);
+    // The second booking from the same address within the hour (another time, its own form): 429 with Retry-After.
+    const other = (await toReview(s, MARIA, 1)).review;
+    const second = { ...other, issued: old, sig: tokenFor(s.db, ['book', other.key!, old]) };
+    const hour = await post(`${s.base}/book/confirm`, second);
+    expect(hour.status).toBe(429);
+    expect(Number(hour.headers.get('retry-after'))).toBeGreaterThan(3000);
+    expect(hour.html).toContain('Too many bookings were made from your connection.');
+    expect(written(s.db)).toEqual(one);
+    // From another address (a trusted proxy says so), the same e-mail address: it holds its one future booking.
+    await cliOk(s.db, 'proxy', 'set', '127.0.0.1');
+    const email = await post(`${s.base}/book/confirm`, second, { 'x-forwarded-for': '203.0.113.9' });
+    expect(email.status, email.html).toBe(409);
+    expect(email.html).toContain('This e-mail address already has 1 upcoming appointment');
+    expect(written(s.db)).toEqual(one);
+    await s.server.stop();
+  });
+
+  it('frames: none by default; --embed-from names the origins for /book/ only; off: not found', async () => {
+    const s = await pageSetup();
+    const plain = await get(`${s.base}/book/`);
+    expect(plain.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(plain.headers.get('x-frame-options')).toBe('DENY');
+    expect(plain.headers.get('set-cookie')).toBeNull();
+    await cliOk(s.db, 'booking-page', 'enable', '--embed-from', 'https://www.praxis.example,https://praxis.example');
+    const framed = await get(`${s.base}/book/`);
+    expect(framed.headers.get('content-security-policy')).toContain('frame-ancestors https://www.praxis.example https://praxis.example;');
+    expect(framed.headers.get('x-frame-options')).toBeNull();
+    const manage = await get(`${s.base}/manage/${'a'.repeat(43)}`);
+    expect(manage.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(manage.headers.get('x-frame-options')).toBe('DENY');
+    const openapi = await get(`${s.base}/api/openapi.json`);
+    expect(Object.keys(JSON.parse(openapi.html).paths)).toEqual(['/schedules', '/reasons', '/days', '/slots', '/forms', '/bookings']);
+    await cliOk(s.db, 'booking-page', 'disable');
+    expect((await get(`${s.base}/book/`)).status).toBe(404);
+    await s.server.stop();
+  });
+});
+
+describe('planner booking-page', () => {
+  it('needs the public address first; refuses bad options in one line and changes nothing; status says what it offers', async () => {
+    const db = tempDb();
+    await initDb(db);
+    await cliOk(db, 'schedule', 'add', 'Dr. Weber');
+    const before = snapshot(db);
+    const first = await cli(db, 'booking-page', 'enable');
+    expect(first.code).toBe(1);
+    expect(first.stderr).toBe("planner: the booking page is served at the self-service page's public address: run planner portal enable --url https://booking.praxis.example first\n");
+    expect(snapshot(db)).toEqual(before);
+    await cliOk(db, 'portal', 'enable', '--url', 'https://booking.praxis.example');
+    const portalOn = snapshot(db);
+    for (const [args, message] of [
+      [['--schedules', '1,x'], '--schedules takes schedule ids separated by commas, or all (got "1,x"): e.g. --schedules 1,2'],
+      [['--schedules', '7'], 'schedule 7 does not exist (planner schedule list shows the ids)'],
+      [['--embed-from', 'https://www.praxis.example/page'], '--embed-from takes origins only, without a path (got "https://www.praxis.example/page"): e.g. https://www.praxis.example'],
+      [['--privacy-url', 'ftp://x'], '--privacy-url must be an http(s) address (got "ftp://x")'],
+      [['--per-hour', '0'], '--per-hour takes a whole number from 1 to 10000 (got "0")'],
+      [['--per-email', 'many'], '--per-email takes a whole number from 1 to 1000 (got "many")'],
+    ] as const) {
+      const refused = await cli(db, 'booking-page', 'enable', ...args);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toBe(`planner: ${message}\n`);
+      expect(snapshot(db)).toEqual(portalOn);
+    }
+    await cliOk(db, 'booking-page', 'enable', '--privacy-url', 'https://www.praxis.example/privacy', '--per-hour', '10');
+    const status = await cliJson(db, 'booking-page', 'status', '--json');
+    expect(status).toMatchObject({ enabled: true, url: 'https://booking.praxis.example/book/', schedules: 'all', perHour: 10, perEmail: 3, privacyUrl: 'https://www.praxis.example/privacy', embedFrom: [] });
+    // Options not given keep their values.
+    await cliOk(db, 'booking-page', 'enable', '--per-email', '2');
+    expect(await cliJson(db, 'booking-page', 'status', '--json')).toMatchObject({ perHour: 10, perEmail: 2, privacyUrl: 'https://www.praxis.example/privacy' });
+    expect(await cliOk(db, 'booking-page', 'status')).toContain('Abuse limits: 10 booking(s) an hour per address, 2 future booking(s) per e-mail address');
+    await cliOk(db, 'booking-page', 'disable');
+    expect(await cliJson(db, 'booking-page', 'status', '--json')).toEqual({ enabled: false });
+  });
+});
