@@ -57,7 +57,9 @@ async function startServer(db: string, executable?: string): Promise<Server> {
   // BENCH_SERVER_FLAGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server while it is measured.
   const flags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
   const command = executable ? [executable] : [process.execPath, ...flags, BIN];
-  const child = spawn(command[0]!, [...command.slice(1), 'serve', '--port', '0', '--log', 'off', '--db', db], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // The booking page's forms are sent at once here (row 10 measures the server, not a customer's reading time).
+  const env = { ...process.env, PLANNER_FORM_MIN_SECONDS: '0' };
+  const child = spawn(command[0]!, [...command.slice(1), 'serve', '--port', '0', '--log', 'off', '--db', db], { stdio: ['ignore', 'pipe', 'inherit'], env });
   children.push(child);
   let out = '';
   const url = await new Promise<string>((done, fail) => {
@@ -375,6 +377,82 @@ const floorRate = targets.length / ((performance.now() - floorStart) / 1000);
 floorDb.close();
 results.bookings = { posted, bookingsPerSecond: postRate, floorPerSecond: floorRate, ratio: postRate / floorRate, target: '>= 0.3' };
 results.keyedBookings = { posted: keyed.result, bookingsPerSecond: keyed.rate, plainPerSecond: postRate, ratio: keyed.rate / postRate, target: '>= 0.9' };
+
+// 10. The booking page (issue 27): each page's server time and size, and whole bookings through it (every request of
+// a customer's flow: the first page, the days, the times, the form, the review, the booking), 10 customers at once.
+await cli(db, 'portal', 'enable', '--url', server.url, '--cancel-until', '0');
+await cli(db, 'booking-page', 'enable', '--per-hour', '10000', '--per-email', '1000');
+const pageTargets = await freeTargets(api, 310);
+const hiddenIn = (html: string) =>
+  Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [match[1]!, match[2]!.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)))]));
+const pageTimes: Record<string, number[]> = {};
+const pageBytes: Record<string, number> = {};
+/** One request of the flow; records its Server-Timing and size under `step`. */
+async function pageStep(step: string, url: string, form?: Record<string, string>): Promise<string> {
+  const response = await fetch(
+    url,
+    form
+      ? { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'null', 'sec-fetch-site': 'same-origin' }, body: new URLSearchParams(form).toString() }
+      : {},
+  );
+  const html = await response.text();
+  if (response.status !== 200) throw new Error(`${step} answered ${response.status}`);
+  (pageTimes[step] ??= []).push(Number(/dur=([\d.]+)/.exec(response.headers.get('server-timing') ?? '')?.[1]));
+  pageBytes[step] = Math.max(pageBytes[step] ?? 0, Buffer.byteLength(html));
+  return html;
+}
+/** A customer's booking of `target` through every page. */
+async function bookThroughPage(target: { schedule: number; reason: number; slot: string }, n: number): Promise<void> {
+  const choice = `schedule=${target.schedule}&reason=${target.reason}`;
+  const day = target.slot.slice(0, 10);
+  await pageStep('choose', `${server.url}/book/`);
+  await pageStep('days', `${server.url}/book/days?${choice}`);
+  await pageStep('times', `${server.url}/book/times?${choice}&day=${day}`);
+  const details = await pageStep('details', `${server.url}/book/details?${choice}&day=${day}&time=${target.slot.slice(11, 16)}`);
+  const typed = { 'f.first_name': 'Page', 'f.last_name': `Client ${n}`, 'f.email': `page${n}@bench.example`, homepage: '' };
+  const review = await pageStep('review', `${server.url}/book/review`, { ...hiddenIn(details), ...typed });
+  const done = await pageStep('confirm', `${server.url}/book/confirm`, hiddenIn(review));
+  if (!done.includes('class="note done"')) throw new Error('a booking through the page was not confirmed');
+}
+for (let n = 0; n < 10; n++) await bookThroughPage(pageTargets[n]!, n); // warm-up
+for (const step of Object.keys(pageTimes)) pageTimes[step] = [];
+let nextPage = 10;
+const pageStarted = performance.now();
+await Promise.all(
+  Array.from({ length: 10 }, async () => {
+    while (nextPage < pageTargets.length) {
+      const n = nextPage++;
+      await bookThroughPage(pageTargets[n]!, n);
+    }
+  }),
+);
+const pageRate = (pageTargets.length - 10) / ((performance.now() - pageStarted) / 1000);
+// Server time of each page alone, one request at a time (the load above shares the two cores with its client).
+const quietTarget = pageTargets.at(-1)!;
+const quiet: Record<string, number> = {};
+for (const [step, url] of [
+  ['choose', `${server.url}/book/`],
+  ['days', `${server.url}/book/days?schedule=${quietTarget.schedule}&reason=${quietTarget.reason}`],
+  ['times', `${server.url}/book/times?schedule=${quietTarget.schedule}&reason=${quietTarget.reason}&day=${quietTarget.slot.slice(0, 10)}`],
+] as const) {
+  const times: number[] = [];
+  for (let i = 0; i < 60; i++) {
+    const response = await fetch(url);
+    await response.arrayBuffer();
+    times.push(Number(/dur=([\d.]+)/.exec(response.headers.get('server-timing') ?? '')?.[1]));
+  }
+  quiet[step] = median(times);
+}
+results.bookingPage = {
+  bookings: pageTargets.length - 10,
+  bookingsPerSecond: pageRate,
+  apiPerSecond: postRate,
+  ratio: pageRate / postRate,
+  serverMs: Object.fromEntries(Object.entries(pageTimes).map(([step, times]) => [step, median(times)])),
+  quietServerMs: quiet,
+  bytes: pageBytes,
+  target: '<= 1 ms and <= 15 KB a page',
+};
 
 // 6. Memory: after the full run, then after the same read load twice more. A leak would grow each round.
 rss.end = rssMiB(server.pid);
@@ -706,6 +784,16 @@ const rows: string[][] = [
   ['3b. Calendar feed (schedule 2)', `${r.feed.events} events, ${Math.round(r.feed.bytes / 1024)} KiB in ${f2(r.feed.ms)} ms (whole answer)`, '', '', r.feed.target, verdict(r.feed.events >= 5000 && r.feed.ms <= 250)],
   ['4. POST /bookings', `${Math.round(r.bookings.bookingsPerSecond)} bookings/s, ${r.bookings.posted.non2xx + r.bookings.posted.errors} errors of ${r.bookings.posted.total}`, `${Math.round(r.bookings.floorPerSecond)} direct inserts/s (same rows, same pragmas)`, f2(r.bookings.ratio), r.bookings.target, verdict(r.bookings.ratio >= 0.3 && r.bookings.posted.non2xx + r.bookings.posted.errors === 0)],
   ['4b. POST /bookings with an Idempotency-Key', `${Math.round(r.keyedBookings.bookingsPerSecond)} bookings/s, ${r.keyedBookings.posted.non2xx + r.keyedBookings.posted.errors} errors of ${r.keyedBookings.posted.total}`, `${Math.round(r.keyedBookings.plainPerSecond)} bookings/s without a key (4.)`, f2(r.keyedBookings.ratio), r.keyedBookings.target, verdict(r.keyedBookings.ratio >= 0.9)],
+  ...(() => {
+    const page = r.bookingPage;
+    const rendered = ['choose', 'days', 'times', 'details', 'review'];
+    const worst = Math.max(...rendered.map((step) => Math.max(page.serverMs[step], page.quietServerMs[step] ?? 0)));
+    const largest = Math.max(...Object.values(page.bytes as Record<string, number>));
+    return [
+      ['10. Booking page: server time and size of each page', `${rendered.map((step) => `${step} ${f2(page.serverMs[step])} ms (${f1(page.bytes[step] / 1024)} KB)`).join(', ')}; alone: ${Object.entries(page.quietServerMs).map(([step, ms]) => `${step} ${f2(ms as number)} ms`).join(', ')}; the booking itself ${f2(page.serverMs.confirm)} ms with its commit (${f1(page.bytes.confirm / 1024)} KB)`, '', '', page.target, verdict(worst <= 1 && largest <= 15 * 1024)],
+      ['10. A whole booking through the page (6 requests, 10 customers at once)', `${Math.round(page.bookingsPerSecond)} bookings/s (${page.bookings} bookings)`, `${Math.round(page.apiPerSecond)} bookings/s by POST /bookings (4.)`, f2(page.ratio), '', ''],
+    ];
+  })(),
   ['5. /days by look-ahead', growthWindow.map((g: any) => `${g.daysAhead} d: ${f2(g.serverMs)} ms (${g.windowRows} rows)`).join('; '), '', '', '', ''],
   ['5. /days by total bookings', growthTotal.map((g: any) => `${g.totalBookings}: ${f2(g.serverMs)} ms`).join('; '), '', '', 'flat', ''],
   ['6. RSS of `node bin/planner.js serve` (MiB)', `start ${f1(rss.start!)}, warm ${f1(rss.warm!)}, after the run ${f1(rss.end!)}, after two more rounds ${f1(rss.again1!)} and ${f1(rss.again2!)}`, '', '', 'flat', verdict(rss.again2! - rss.end! < 10)],

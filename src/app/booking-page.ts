@@ -5,9 +5,9 @@
  */
 import { AppError, invalid } from '../errors.ts';
 import { setBookingPage, type BookingPageSettings } from '../store/settings.ts';
-import type { Reason } from '../store/reasons.ts';
+import { listAllReasons, type Reason } from '../store/reasons.ts';
 import type { Schedule } from '../store/schedules.ts';
-import { bookableReasons, bookableSchedules } from './availability.ts';
+import { bookableSchedules } from './availability.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { requireConfigured } from './configured.ts';
 import { checkPortalUrl } from './portal.ts';
@@ -124,11 +124,12 @@ export function bookingPageStatus(ctx: AppContext): BookingPageStatus {
   return { enabled: true, url: settings.portal ? `${settings.portal.url}/book/` : null, served: settings.portal !== null, offers, ...page };
 }
 
-/** What the page offers: its schedules that are bookable now, each with its bookable reasons (none left out empty). */
+/** What the page offers: its schedules that are bookable now, each with its reasons (none left out empty). Two queries. */
 export function pageOffers(ctx: AppContext, page: BookingPageSettings): { schedule: Schedule; reasons: Reason[] }[] {
+  const reasons = listAllReasons(ctx.store);
   return bookableSchedules(ctx)
     .filter((schedule) => page.schedules === 'all' || page.schedules.includes(schedule.id))
-    .map((schedule) => ({ schedule, reasons: bookableReasons(ctx, schedule.id) }))
+    .map((schedule) => ({ schedule, reasons: reasons.filter((reason) => reason.scheduleId === schedule.id) }))
     .filter((offer) => offer.reasons.length > 0);
 }
 

@@ -325,11 +325,16 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
   }
 
   return async (event: H3Event) => {
+    const started = performance.now();
+    let response: Response;
     try {
-      return await door(event);
+      response = await door(event);
     } catch (error) {
       options.log(`planner: ${event.req.method} ${loggedPath(event.url.pathname)} failed: ${(error as Error).message}`);
-      return answer(failedPage(ctx.settings()), ctx.settings());
+      response = answer(failedPage(ctx.settings()), ctx.settings());
     }
+    // As every API answer: the page's own time (the benchmark's row 10 reads it).
+    response.headers.set('server-timing', `app;dur=${(performance.now() - started).toFixed(3)}`);
+    return response;
   };
 }

@@ -221,7 +221,7 @@ export function detailsPage(view: BookView, offer: Offer, slot: FreeSlot, fields
     `<form method="post" action="/book/review" novalidate>${hidden(carry(offer, slot.local, ticket))}` +
     `${fields.map((field) => fieldHtml(words, field, entry)).join('')}${trap}${consent(view)}` +
     `<button class="button" type="submit">${escapeHtml(words.toReview)}</button></form>` +
-    `<p><a href="/book/times?${escapeHtml(query({ schedule: offer.scheduleId, reason: offer.reasonId, day: slot.local.slice(0, 10) }))}">${escapeHtml(words.otherDay)}</a></p>`;
+    `<p><a href="/book/times?${escapeHtml(query({ schedule: offer.scheduleId, reason: offer.reasonId, day: slot.local.slice(0, 10) }))}">${escapeHtml(words.otherTime)}</a></p>`;
   return page(view, words.detailsTitle, body, status);
 }
 

@@ -41,7 +41,7 @@ footer{max-width:36rem;margin:0 auto;padding:0 16px 24px}footer p{margin:0;paddi
 .trap{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
 .field{margin:0 0 16px}.req{font-weight:400;font-size:16px;color:#454a52}
 input.text,select{display:block;width:100%;min-height:48px;font:inherit;padding:8px;border:1px solid #6b7079;border-radius:6px;background:#fff;color:#1a1a1a}
-[aria-invalid=true]{border:2px solid #a4261d}.field-error{color:#a4261d;font-weight:700;margin:4px 0 0}
+input.text[aria-invalid=true],select[aria-invalid=true],textarea[aria-invalid=true]{border:2px solid #a4261d}.field-error{color:#a4261d;font-weight:700;margin:4px 0 0}
 .check{display:flex;gap:10px;align-items:flex-start}.check input{width:24px;height:24px;margin:3px 0 0;flex:none}
 fieldset{border:0;padding:0;margin:0 0 16px;min-width:0}legend{font-size:21px;line-height:1.3;font-weight:700;margin:0 0 12px;padding:0}
 ul.times{list-style:none;padding:0;margin:0 0 16px;display:grid;grid-template-columns:repeat(auto-fill,minmax(6.5rem,1fr));gap:8px}

@@ -49,6 +49,12 @@ export function listReasons(store: Store, scheduleId: number): Reason[] {
   return (rows as unknown as ReasonRow[]).map(toReason);
 }
 
+/** Returns the reasons of every schedule (not removed), by schedule and then in display order: one query. */
+export function listAllReasons(store: Store): Reason[] {
+  const rows = store.sql(`SELECT ${COLUMNS} FROM reasons WHERE removed_at IS NULL ORDER BY schedule_id, position, id`).all();
+  return (rows as unknown as ReasonRow[]).map(toReason);
+}
+
 /** Returns the reason with `id` unless it does not exist or was removed. */
 export function findReason(store: Store, id: number): Reason | undefined {
   const row = store.sql(`SELECT ${COLUMNS} FROM reasons WHERE id = ? AND removed_at IS NULL`).get(id);
