@@ -3,7 +3,7 @@
  * counts of what the installation holds. `planner api status` shows its `api` part; the words are
  * src/cli/commands/status.ts's.
  */
-import type { PortalSettings, Settings } from '../store/settings.ts';
+import type { BookingPageSettings, PortalSettings, Settings } from '../store/settings.ts';
 import { webhookHealth } from '../store/webhooks.ts';
 import { countRows, type Counts } from '../store/stats.ts';
 import { outboxCounts, type OutboxCounts } from '../store/outbox.ts';
@@ -21,6 +21,8 @@ export interface Status extends Pick<Settings, 'practiceName' | 'timeZone' | 'lo
   mail: { configured: boolean; from: string | null } & OutboxCounts;
   /** The customers' self-service page (null while off) and the reminder offsets in minutes. */
   portal: PortalSettings | null;
+  /** The public booking page (null while off). */
+  bookingPage: BookingPageSettings | null;
   reminderOffsets: number[];
   /** The reverse proxies whose X-Forwarded-For is believed (`planner proxy set`); empty: none. */
   trustedProxies: string[];
@@ -53,6 +55,7 @@ export function getStatus(ctx: AppContext): Status {
     },
     mail: { configured: settings.mailUrl !== null, from: settings.mailFrom, ...outboxCounts(ctx.store, unixSeconds(ctx.now())) },
     portal: settings.portal,
+    bookingPage: settings.bookingPage,
     reminderOffsets: settings.reminderOffsets,
     trustedProxies: settings.trustedProxies === '' ? [] : settings.trustedProxies.split(','),
     webhooks: webhookHealth(ctx.store).map(({ webhookId, ...health }) => ({ id: webhookId, ...health })),

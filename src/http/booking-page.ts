@@ -176,11 +176,12 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
         return show(choosePage(view, offers));
       }
       if (path.startsWith('/book/event/')) return calendarFile(event, settings);
+      const gone = () => refuse(words.notFound, 404);
       const offer = offerOf(query.schedule, query.reason);
-      if (!offer) return notFound();
+      if (!offer) return gone();
       if (path === '/book/days') return show(daysOf(view, offer, typeof query.from === 'string' && isDay(query.from) ? query.from : undefined));
       const day = typeof query.day === 'string' && isDay(query.day) ? query.day : undefined;
-      if (!day) return notFound();
+      if (!day) return gone();
       if (path === '/book/times') return show(timesPage(view, offer, day, slotsOf(offer, day)));
       if (path === '/book/details') {
         const time = typeof query.time === 'string' ? query.time : '';
@@ -190,7 +191,7 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
         if (!slot) return show(timesPage(view, offer, day, slots, { notice: words.refusal.gone, status: 409 }));
         return show(detailsPage(view, offer, slot, fields(), { values: {}, errors: {} }, ticketFor(secret)));
       }
-      return notFound();
+      return gone();
     }
     if (method !== 'POST' || !['/book/details', '/book/review', '/book/confirm'].includes(path)) return notFound();
 
@@ -211,7 +212,7 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
     // The times page after a time was taken sends day and time; the review's "change" sends the slot.
     const local = form.get('slot') ?? `${form.get('day') ?? ''} ${form.get('time') ?? ''}:00`;
     const kept = keptAnswer(ctx.store, KEY_PREFIX + ticket.key, unixSeconds(ctx.now()) - KEY_LIFETIME_SECONDS);
-    if (path === '/book/confirm' && kept) return done(view, settings, kept.body, true); // sent twice: what it booked
+    if (kept) return done(view, settings, kept.body, true); // this form has booked (sent twice, or back and again): what it booked
     const slot = freeSlot(offer, local);
     const day = local.slice(0, 10);
     if (!slot) {

@@ -65,6 +65,7 @@ export const BOOK_WORDS = {
       perEmail: (count: number) => `This e-mail address already has ${count} upcoming ${count === 1 ? 'appointment' : 'appointments'}, the most that can be booked here. Please contact the practice.`,
     },
     startAgain: 'Start again',
+    notFound: 'This page does not exist, or no longer offers anything to book. Please start again.',
     errors: {
       'Field is required': 'Please fill in this field.',
       'Invalid e-mail address': 'Please enter an e-mail address such as name@example.com.',
@@ -140,6 +141,7 @@ export const BOOK_WORDS = {
       perEmail: (count: number) => `Für diese E-Mail-Adresse ${count === 1 ? 'ist schon 1 Termin' : `sind schon ${count} Termine`} gebucht, mehr sind hier nicht möglich. Bitte wenden Sie sich an die Praxis.`,
     },
     startAgain: 'Neu beginnen',
+    notFound: 'Diese Seite gibt es nicht, oder hier ist nichts mehr zu buchen. Bitte beginnen Sie neu.',
     errors: {
       'Field is required': 'Bitte füllen Sie dieses Feld aus.',
       'Invalid e-mail address': 'Bitte geben Sie eine E-Mail-Adresse wie name@example.com ein.',

@@ -25,6 +25,7 @@ describe('the booking page over HTTP', () => {
     const done = await post(`${s.base}/book/confirm`, review);
     expect(done.status, done.html).toBe(200);
     expect(done.html).toContain('<h1>Your appointment is booked</h1>');
+    expect(Buffer.byteLength(done.html)).toBeLessThanOrEqual(15 * 1024); // issue 27: at most 15 KB a page (bench row 10 has each)
     expect(done.html).toContain('A confirmation is on its way to maria@example.com.');
     expect(unescape(done.html)).toContain('Hauptstraße 1, 10115 Berlin');
     expect(done.html).toContain('href="tel:+49301234567"');
@@ -189,6 +190,11 @@ describe('the booking page over HTTP', () => {
     expect(manage.headers.get('x-frame-options')).toBe('DENY');
     const openapi = await get(`${s.base}/api/openapi.json`);
     expect(Object.keys(JSON.parse(openapi.html).paths)).toEqual(['/schedules', '/reasons', '/days', '/slots', '/forms', '/bookings']);
+    // A schedule it does not offer, a day that is not one: the page's own "start again" (404).
+    const unknown = await get(`${s.base}/book/days?schedule=9&reason=1`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.html).toContain('This page does not exist, or no longer offers anything to book.');
+    expect((await get(`${s.base}/book/times?schedule=1&reason=1&day=2026-02-30`)).status).toBe(404);
     await cliOk(s.db, 'booking-page', 'disable');
     expect((await get(`${s.base}/book/`)).status).toBe(404);
     await s.server.stop();

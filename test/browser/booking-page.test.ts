@@ -15,6 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { cliOk, onCleanup, ROOT } from '../helpers.ts';
 import { pageSetup, written } from '../booking-page/flow.ts';
 import { axeViolations, checkPage, launchChromium, phonePage } from './chromium.ts';
+import { readmeBlocks } from '../docs/readme.ts';
 
 declare const document: any;
 
@@ -179,8 +180,13 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
   });
 
   it('inside a frame of an allowed origin it books (no cookies, no script); a frame of another origin is refused', async () => {
+    // The practice's site: the README's iframe snippet, its example address pointed at this test's server.
+    const iframe = readmeBlocks('The booking page', 'html').find((block) => block.includes('<iframe'))!;
+    expect(iframe).toContain('src="https://booking.praxis.example/book/"');
     const host = (frameUrl: () => string) => {
-      const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>Praxis</title><iframe src="${frameUrl()}" title="Booking" width="360" height="1200"></iframe>`));
+      const server = createServer((_req, res) =>
+        res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>Praxis</title>${iframe.replace('https://booking.praxis.example/book/', frameUrl())}`),
+      );
       server.listen(0, '127.0.0.1');
       onCleanup(() => server.close());
       return server;

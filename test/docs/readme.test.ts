@@ -158,13 +158,13 @@ describe('README admin guide', () => {
   }, 120_000);
 });
 
-describe('README admin guide: reminders, the self-service page, buffers and the calendar feed', () => {
+describe('README admin guide: reminders, the self-service page, the booking page, buffers and the calendar feed', () => {
   it('their blocks run as written on an installation and leave what they say', async () => {
     const db = tempDb();
     await bookableDb(db);
     const env = newcomerEnv({ PLANNER_DB: db });
     const outputs: string[] = [];
-    for (const section of ['Reminders', 'The self-service page', 'Buffers between appointments', 'Reverse proxy: pass the Authorization header', 'Calendar feed for the practitioner']) {
+    for (const section of ['Reminders', 'The self-service page', 'The booking page', 'Buffers between appointments', 'Reverse proxy: pass the Authorization header', 'Calendar feed for the practitioner']) {
       for (const line of commandsOf(readmeBlock(section, 'sh'))) {
         const result = await run('sh', ['-c', line], { cwd: ROOT, env }).catch((error: { stderr: string }) => {
           throw new Error(`README line failed: ${line}\n${error.stderr}`);
@@ -175,6 +175,14 @@ describe('README admin guide: reminders, the self-service page, buffers and the 
     expect(outputs[1]).toMatch(/^offsets +2d,2h$/m); // the comment beside `reminders show`
     expect(await cliJson(db, 'reminders', 'show', '--json')).toMatchObject({ minutes: [2880, 120] });
     expect(await cliJson(db, 'portal', 'status', '--json')).toEqual({ enabled: true, url: 'https://booking.praxis.example', cancelUntilHours: 24, reschedule: true });
+    expect(await cliJson(db, 'booking-page', 'status', '--json')).toMatchObject({
+      enabled: true,
+      url: 'https://booking.praxis.example/book/',
+      embedFrom: ['https://www.praxis.example'],
+      privacyUrl: 'https://www.praxis.example/privacy',
+      perHour: 5,
+      perEmail: 3,
+    });
     expect((await cliJson(db, 'reason', 'list', '1', '--json'))[0]).toMatchObject({ bufferBeforeMinutes: 5, bufferAfterMinutes: 10 });
     expect(await cliJson(db, 'proxy', 'show', '--json')).toEqual({ trustedProxies: ['127.0.0.1', '::1'] });
     const [made, rotated] = outputs.slice(-2).map((output) => output.split('\n')[0]!);

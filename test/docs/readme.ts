@@ -10,6 +10,11 @@ import { ROOT, watchOutput } from '../helpers.ts';
  * fails the test that runs it instead of passing on nothing.
  */
 export function readmeBlock(heading: string, lang: string): string {
+  return readmeBlocks(heading, lang)[0]!;
+}
+
+/** Every fenced code block in `lang` under the README heading `heading`, in order; throws when there is none. */
+export function readmeBlocks(heading: string, lang: string): string[] {
   const lines = readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n');
   // Heading levels by line (0: not a heading); a `# comment` inside a code block is not one.
   let fenced = false;
@@ -21,9 +26,9 @@ export function readmeBlock(heading: string, lang: string): string {
   if (start < 0) throw new Error(`README.md has no heading "${heading}"`);
   const end = levels.findIndex((level, index) => index > start && level > 0 && level <= levels[start]!);
   const section = lines.slice(start + 1, end < 0 ? undefined : end).join('\n');
-  const block = new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(section)?.[1];
-  if (block === undefined) throw new Error(`README.md has no \`\`\`${lang} block under "${heading}"`);
-  return block;
+  const blocks = [...section.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((match) => match[1]!);
+  if (blocks.length === 0) throw new Error(`README.md has no \`\`\`${lang} block under "${heading}"`);
+  return blocks;
 }
 
 /** The commands of a shell block: one per line (a trailing `\` joins the next line), blank lines dropped. */
