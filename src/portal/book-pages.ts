@@ -8,7 +8,7 @@
 import type { FreeSlot } from '../domain/availability.ts';
 import type { FieldDefinition } from '../domain/form.ts';
 import { escapeHtml } from '../mail/messages.ts';
-import { dayWords, definitions, hidden, layout, telHref, type Page, type Practice } from './pages.ts';
+import { dayPager, dayWords, definitions, hidden, layout, telHref, type DayPages, type Page, type Practice } from './pages.ts';
 import { BOOK_WORDS, durationWords, type BookWords } from './book-words.ts';
 
 /** What every page of the booking page needs: the practice as pages show it, and its words. */
@@ -105,12 +105,6 @@ export function choosePage(view: BookView, offers: Offer[]): Page {
   return page(view, words.title, `<p>${escapeHtml(words.chooseWhat)}</p>${body}`);
 }
 
-/** Where a page of days leads: the first day of the page before and of the page after, if any. */
-export interface DayPages {
-  earlier?: string;
-  later?: string;
-}
-
 /** Step 2: one page of the days with a free time, each a link to its times. */
 export function daysPage(view: BookView, offer: Offer, days: string[], pages: DayPages): Page {
   const words = wordsOf(view);
@@ -119,13 +113,11 @@ export function daysPage(view: BookView, offer: Offer, days: string[], pages: Da
     `<li><a class="button secondary" href="/book/times?${escapeHtml(query({ ...base, day }))}">` +
     `<span aria-hidden="true">${escapeHtml(dayWords(day, words.dateLocale))}</span><span class="sr">${escapeHtml(dayWords(day, words.dateLocale, 'long'))}</span></a></li>`;
   const list = days.length ? `<ul class="choices">${days.map(link).join('')}</ul>` : `<p>${escapeHtml(words.noDays)}</p>`;
-  const pager =
-    pages.earlier || pages.later
-      ? `<nav class="pager" aria-label="${escapeHtml(words.moreDaysLabel)}">` +
-        (pages.earlier ? `<a class="button secondary" href="/book/days?${escapeHtml(query({ ...base, from: pages.earlier }))}">${escapeHtml(words.earlierDays)}</a>` : '') +
-        (pages.later ? `<a class="button secondary later" href="/book/days?${escapeHtml(query({ ...base, from: pages.later }))}">${escapeHtml(words.laterDays)}</a>` : '') +
-        `</nav>`
-      : '';
+  const pager = dayPager(
+    words.moreDaysLabel,
+    pages.earlier && [`/book/days?${query({ ...base, from: pages.earlier })}`, words.earlierDays],
+    pages.later && [`/book/days?${query({ ...base, from: pages.later })}`, words.laterDays],
+  );
   return page(view, words.daysTitle, `${offerCard(view, offer)}${list}${pager}${otherWhat(view)}`);
 }
 

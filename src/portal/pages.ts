@@ -245,15 +245,20 @@ export function daysPage(managed: Managed, base: string, days: string[], pages: 
     );
   };
   const list = days.length ? `<ul class="choices">${days.map(dayLink).join('')}</ul>` : `<p>${escapeHtml(words.noDays)}</p>`;
-  const pager =
-    pages.earlier || pages.later
-      ? `<nav class="pager" aria-label="${escapeHtml(words.moreDaysLabel)}">` +
-        (pages.earlier ? `<a class="button secondary" href="${escapeHtml(base)}/reschedule?from=${pages.earlier}">${escapeHtml(words.earlierDays)}</a>` : '') +
-        (pages.later ? `<a class="button secondary later" href="${escapeHtml(base)}/reschedule?from=${pages.later}">${escapeHtml(words.moreDays)}</a>` : '') +
-        `</nav>`
-      : '';
+  const pager = dayPager(words.moreDaysLabel, pages.earlier && [`${base}/reschedule?from=${pages.earlier}`, words.earlierDays], pages.later && [`${base}/reschedule?from=${pages.later}`, words.moreDays]);
   const body = `${header(managed, words.change)}${bookingLine(managed)}<h2>${escapeHtml(words.moveTitle)}</h2>${list}${pager}<a href="${escapeHtml(base)}">${escapeHtml(words.back)}</a>`;
   return { status: 200, html: layout(managed.settings, words.change, body) };
+}
+
+/** The links to the page of days before and after (`[href, text]` each, when there is one), as a `nav`; '' for none. */
+export function dayPager(label: string, earlier: [string, string] | undefined | '', later: [string, string] | undefined | ''): string {
+  if (!earlier && !later) return '';
+  return (
+    `<nav class="pager" aria-label="${escapeHtml(label)}">` +
+    (earlier ? `<a class="button secondary" href="${escapeHtml(earlier[0])}">${escapeHtml(earlier[1])}</a>` : '') +
+    (later ? `<a class="button secondary later" href="${escapeHtml(later[0])}">${escapeHtml(later[1])}</a>` : '') +
+    `</nav>`
+  );
 }
 
 /** The part of the day a local time `HH:MM` belongs to: morning before 12:00, evening from 17:00. */

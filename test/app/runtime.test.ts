@@ -8,12 +8,17 @@ import { tempDb } from '../helpers.ts';
 const NOW = new Date('2026-06-01T06:00:00Z');
 
 describe('readRuntimeSettings', () => {
-  it('takes the retry bases from the environment, 30 s when unset', () => {
-    expect(readRuntimeSettings({})).toEqual({ mailRetry: { baseSeconds: 30 }, webhookRetry: { baseSeconds: 30 } });
-    expect(readRuntimeSettings({ PLANNER_MAIL_RETRY_SECONDS: '0.2', PLANNER_WEBHOOK_RETRY_SECONDS: '1' })).toEqual({
+  it('takes the retry bases (30 s when unset) and the booking page form minimum (3 s when unset) from the environment', () => {
+    expect(readRuntimeSettings({})).toEqual({ mailRetry: { baseSeconds: 30 }, webhookRetry: { baseSeconds: 30 }, formMinSeconds: 3 });
+    expect(readRuntimeSettings({ PLANNER_MAIL_RETRY_SECONDS: '0.2', PLANNER_WEBHOOK_RETRY_SECONDS: '1', PLANNER_FORM_MIN_SECONDS: '0' })).toEqual({
       mailRetry: { baseSeconds: 0.2 },
       webhookRetry: { baseSeconds: 1 },
+      formMinSeconds: 0,
     });
+  });
+
+  it.each(['-1', '61', '2.5', 'soon'])('refuses PLANNER_FORM_MIN_SECONDS=%s with a message that names it', (value) => {
+    expect(() => readRuntimeSettings({ PLANNER_FORM_MIN_SECONDS: value })).toThrow('PLANNER_FORM_MIN_SECONDS must be a whole number of seconds from 0 to 60');
   });
 
   it.each([

@@ -14,7 +14,7 @@ import type { Frame, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { cliOk, onCleanup, ROOT } from '../helpers.ts';
 import { pageSetup, written } from '../booking-page/flow.ts';
-import { axeViolations, checkPage, launchChromium, phonePage } from './chromium.ts';
+import { expectReadable, launchChromium, phonePage } from './chromium.ts';
 import { readmeBlocks } from '../docs/readme.ts';
 
 declare const document: any;
@@ -23,22 +23,15 @@ const SHOTS = process.env.PLANNER_SCREENSHOTS === '1' ? join(ROOT, 'docs/booking
 
 /** Checks the page as it is now at 320 and 360 px and by axe-core; saves its screenshots (360 and 1280 px) when asked. */
 async function look(page: Page, name: string): Promise<void> {
-  const report = await checkPage(page);
-  expect(report.problems, `${name}: ${report.problems.join('; ')}`).toEqual([]);
-  expect(await axeViolations(page), `${name}: axe-core`).toEqual([]);
   expect(await page.locator('h1').count(), `${name}: one h1`).toBe(1);
   expect(await page.evaluate(() => document.scripts.length)).toBe(0);
-  const size = page.viewportSize()!;
-  await page.setViewportSize({ width: 360, height: 640 });
-  const wider = await checkPage(page);
-  expect(wider.problems, `${name} at 360 px: ${wider.problems.join('; ')}`).toEqual([]);
-  if (SHOTS) {
+  await expectReadable(page, name, async () => {
+    if (!SHOTS) return;
     mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: join(SHOTS, `${name}-360.png`), fullPage: true });
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.screenshot({ path: join(SHOTS, `${name}-1280.png`), fullPage: true });
-  }
-  await page.setViewportSize(size);
+  });
 }
 
 /** Runs `action` (a click that loads a new page) and resolves once that page has loaded. */

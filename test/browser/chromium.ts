@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { onCleanup } from '../helpers.ts';
 
 // The page's own globals, as the checks below use them inside the browser (this module is not compiled with the DOM
@@ -126,4 +127,22 @@ export async function axeViolations(page: Page): Promise<string[]> {
     AXE_TAGS,
   )) as { id: string; nodes: { target: string[] }[] }[];
   return violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * Expects the page as it is now to be readable at its width and at 360 px (checkPage) and to pass axe-core, naming
+ * `name` in what fails; returns the report at its width and leaves the page at 360 px (where the screenshots of
+ * docs/ are taken). Runs `atWide`, if given, at 360 px before the page goes back to its size.
+ */
+export async function expectReadable(page: Page, name: string, atWide?: () => Promise<unknown>): Promise<PageReport> {
+  const report = await checkPage(page);
+  expect(report.problems, `${name}: ${report.problems.join('; ')}`).toEqual([]);
+  expect(await axeViolations(page), `${name}: axe-core`).toEqual([]);
+  const size = page.viewportSize()!;
+  await page.setViewportSize({ width: 360, height: 640 });
+  const wider = await checkPage(page);
+  expect(wider.problems, `${name} at 360 px: ${wider.problems.join('; ')}`).toEqual([]);
+  await atWide?.();
+  await page.setViewportSize(size);
+  return report;
 }

@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { cliJson, cliOk, ROOT } from '../helpers.ts';
 import { book, bookingState, bookWithLink, confirmUrl, icsOf, setup, slotsOf } from '../portal/page.ts';
-import { axeViolations, checkPage, launchChromium, phonePage, type PageReport } from './chromium.ts';
+import { expectReadable, launchChromium, phonePage, type PageReport } from './chromium.ts';
 
 // The page's globals, as the checks below use them inside the browser (not compiled with the DOM library).
 declare const document: any;
@@ -29,19 +29,11 @@ const SHOTS = process.env.PLANNER_SCREENSHOTS === '1' ? join(ROOT, 'docs/portal'
  * asked for, saves its screenshot at 360 px as docs/portal/<name>.png.
  */
 async function look(page: Page, name: string, reports: Record<string, PageReport>): Promise<void> {
-  const report = await checkPage(page);
-  expect(report.problems, `${name}: ${report.problems.join('; ')}`).toEqual([]);
-  expect(await axeViolations(page), `${name}: axe-core`).toEqual([]);
-  reports[name] = report;
-  const size = page.viewportSize()!;
-  await page.setViewportSize({ width: 360, height: 640 });
-  const wider = await checkPage(page);
-  expect(wider.problems, `${name} at 360 px: ${wider.problems.join('; ')}`).toEqual([]);
-  if (SHOTS) {
+  reports[name] = await expectReadable(page, name, async () => {
+    if (!SHOTS) return;
     mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-  }
-  await page.setViewportSize(size);
+  });
 }
 
 /** Runs `action` (a click that loads a new page) and resolves once that page has loaded. */
