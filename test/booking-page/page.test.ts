@@ -88,6 +88,8 @@ describe('the booking page over HTTP', () => {
       body: JSON.stringify({ schedule: 1, reason: 1, slot, submission: { first_name: 'Other', last_name: 'Person', email: 'other@example.com' } }),
     });
     expect(taken.status).toBe(201);
+    await s.smtp.received(2); // its mails are sent (the confirmation's link is written then), and its webhook
+    await s.receiver.next(1);
     const before = written(s.db);
     const back = await post(`${s.base}/book/confirm`, review);
     expect(back.status).toBe(409);
