@@ -17,7 +17,7 @@ import { emailKey } from '../store/customers.ts';
 
 /** Bookings the page takes from one client address in an hour, unless `--per-hour` says otherwise. */
 export const DEFAULT_PER_HOUR = 5;
-/** Future bookings one e-mail address may hold through the page, unless `--per-email` says otherwise. */
+/** The page books no more for an e-mail address that holds this many future bookings (made anywhere), unless `--per-email` says otherwise. */
 export const DEFAULT_PER_EMAIL = 3;
 /** A form is refused when sent sooner than this after the page made it (a person reads and types; a script does not). */
 export const FORM_MIN_SECONDS = 3;

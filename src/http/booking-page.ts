@@ -13,7 +13,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { getQuery, type H3Event } from 'h3';
-import { SlotNotFree, availableSlots, scheduleAndReason } from '../app/availability.ts';
+import { SlotNotFree, availableSlots } from '../app/availability.ts';
+import { findReason } from '../store/reasons.ts';
 import { futureBookingsOf, FORM_MAX_SECONDS, FORM_MIN_SECONDS, pageOffers } from '../app/booking-page.ts';
 import { bookingFacts } from '../app/booking-facts.ts';
 import type { AppContext } from '../app/context.ts';
@@ -189,7 +190,7 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
         if (time === '') return show(timesPage(view, offer, day, slots, { notice: words.chooseTime, status: 400 }));
         const slot = slots.find((one) => one.local === `${day} ${time}:00`);
         if (!slot) return show(timesPage(view, offer, day, slots, { notice: words.refusal.gone, status: 409 }));
-        return show(detailsPage(view, offer, slot, fields(), { values: {}, errors: {} }, ticketFor(secret)));
+        return show(detailsPage(view, offer, slot, fields(), { values: null, errors: {} }, ticketFor(secret)));
       }
       return gone();
     }
@@ -198,21 +199,24 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
     // Every form: from this site, a body we can read, a ticket made here and not too old, and a time still offered.
     if (isCrossSite(event.req.headers, settings.portal.url)) return refuse(words.refusal.forbidden, 403);
     const type = (event.req.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    const text = type === 'application/x-www-form-urlencoded' ? await readBodyText(event, FORM_LIMIT, options.bodyTimeoutMs) : undefined;
-    if (typeof text !== 'string') return refuse(words.refusal.trap, 400, { connection: 'close' });
+    if (type !== 'application/x-www-form-urlencoded') return refuse(words.refusal.unreadable, 415);
+    const text = await readBodyText(event, FORM_LIMIT, options.bodyTimeoutMs);
+    // Too large (413), too slow or cut off: the body was not read to its end, so the connection closes.
+    if (typeof text !== 'string') return refuse(words.refusal.unreadable, text.status, { connection: 'close' });
     const form = new URLSearchParams(text);
     const ticket = ticketIn(secret, form);
-    if (!ticket) return refuse(words.refusal.forbidden, 403);
+    if (!ticket) return refuse(words.refusal.ticket, 403);
     const age = Math.floor(nowMs() / 1000) - Number(ticket.issued);
     if (age > FORM_MAX_SECONDS || age < -60) return refuse(words.refusal.stale, 400);
+    // This form has booked (sent twice, or back and again): what it booked, also if the offer has gone since.
+    const kept = keptAnswer(ctx.store, KEY_PREFIX + ticket.key, unixSeconds(ctx.now()) - KEY_LIFETIME_SECONDS);
+    if (kept) return done(view, settings, kept.body, true);
     const offer = offerOf(form.get('schedule') ?? '', form.get('reason') ?? '');
     if (!offer) return refuse(words.refusal.gone, 409);
     const formFields = fields();
     const values = typedIn(formFields, form);
     // The times page after a time was taken sends day and time; the review's "change" sends the slot.
     const local = form.get('slot') ?? `${form.get('day') ?? ''} ${form.get('time') ?? ''}:00`;
-    const kept = keptAnswer(ctx.store, KEY_PREFIX + ticket.key, unixSeconds(ctx.now()) - KEY_LIFETIME_SECONDS);
-    if (kept) return done(view, settings, kept.body, true); // this form has booked (sent twice, or back and again): what it booked
     const slot = freeSlot(offer, local);
     const day = local.slice(0, 10);
     if (!slot) {
@@ -282,23 +286,24 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
   function done(view: BookView, settings: Settings, body: string, replayed: boolean): Response {
     const { reference } = JSON.parse(body) as { reference: string };
     const booking = findBooking(ctx.store, reference)!;
-    const { reason } = scheduleAndReason(ctx, booking.scheduleId, booking.reasonId);
     const now = unixSeconds(ctx.now());
     const action = manageActionAt(settings.portal, { startAt: booking.startAt, cancelled: booking.status === 'cancelled' }, now);
-    // The link is made for this page, as the mail makes its own: the token exists in clear only in this answer.
-    const manageUrl = action.kind === 'link' ? `${settings.portal!.url}/manage/${createManageToken(ctx.store, booking.id, ctx.now().toISOString())}` : undefined;
+    // The link is made for this answer, as the mail makes its own: the token exists in clear only here. Once: a form
+    // sent again is pointed to the mail (no new link per resend).
+    const manageUrl = action.kind === 'link' && !replayed ? `${settings.portal!.url}/manage/${createManageToken(ctx.store, booking.id, ctx.now().toISOString())}` : undefined;
     const utc = (at: number) => new Date(at * 1000).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
     const title = `${booking.reasonName} · ${settings.practiceName ?? ''}`;
     const google = `https://calendar.google.com/calendar/render?${new URLSearchParams({ action: 'TEMPLATE', text: title, dates: `${utc(booking.startAt)}/${utc(booking.endAt)}`, details: booking.reference, location: settings.address })}`;
     const outlook = `https://outlook.live.com/calendar/0/action/compose?${new URLSearchParams({ subject: title, startdt: new Date(booking.startAt * 1000).toISOString(), enddt: new Date(booking.endAt * 1000).toISOString(), body: booking.reference, location: settings.address })}`;
     const ics = `/book/event/${booking.reference}.ics?k=${formToken(settings.portalSecret!, ['ics', booking.reference])}`;
+    // From the booking itself: its reason or schedule may have been removed since (`--force` keeps the bookings).
     const offer: Offer = {
       scheduleId: booking.scheduleId,
       scheduleName: booking.scheduleName,
       reasonId: booking.reasonId,
       reasonName: booking.reasonName,
-      description: reason.description,
-      minutes: reason.durationMinutes,
+      description: '',
+      minutes: Math.round((booking.endAt - booking.startAt) / 60),
     };
     const local = new Intl.DateTimeFormat('sv-SE', { timeZone: settings.timeZone!, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
       .format(new Date(booking.startAt * 1000));
@@ -312,8 +317,7 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
     const key = getQuery(event).k;
     const booking = match && typeof key === 'string' && isFormToken(settings.portalSecret!, ['ics', match[1]!], key) ? findBooking(ctx.store, match[1]!) : undefined;
     if (!booking) return answer(notFoundPage(settings), settings);
-    const { reason } = scheduleAndReason(ctx, booking.scheduleId, booking.reasonId);
-    const facts = bookingFacts(requireConfigured(ctx), booking, reason.description, listFields(ctx.store));
+    const facts = bookingFacts(requireConfigured(ctx), booking, findReason(ctx.store, booking.reasonId)?.description ?? '', listFields(ctx.store));
     const text = bookingIcs(facts, unixSeconds(ctx.now()), booking.sequence, booking.status === 'cancelled' ? 'CANCEL' : 'REQUEST');
     return new Response(text, {
       status: 200,

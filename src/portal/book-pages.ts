@@ -32,14 +32,24 @@ export interface Offer {
 /** The form's own fields, made by the page and checked when it comes back (src/http/booking-page.ts). */
 export type FormTicket = Record<'key' | 'issued' | 'sig', string>;
 
-/** What the customer typed, by field key (a ticked checkbox: 'on'), and the problems found, by field key. */
+/**
+ * What the customer typed, by field key (a ticked checkbox: 'on'), and the problems found, by field key. A fresh
+ * form (`values` null) shows each field's default; once posted, only what was sent: a default the customer cleared or
+ * a checkbox they unticked stays so.
+ */
 export interface Entry {
-  values: Record<string, string>;
+  values: Record<string, string> | null;
   errors: Record<string, string>;
 }
 
 /** The name of a form field's input: prefixed, so that no field's key meets the page's own names. */
 export const fieldName = (key: string) => `f.${key}`;
+/**
+ * Links that lead away from the page open in a tab of their own: inside a practice's frame, the self-service page
+ * (never framed), Google's and Microsoft's calendars and the privacy notice would refuse to show.
+ */
+const OUTSIDE = ' target="_blank" rel="noopener"';
+
 /** The honeypot: a field people do not see and leave empty. */
 export const TRAP_NAME = 'homepage';
 
@@ -161,14 +171,15 @@ const AUTOCOMPLETE: Record<string, string> = { first_name: 'given-name', last_na
 function fieldHtml(words: BookWords, field: FieldDefinition, entry: Entry): string {
   const id = `f-${field.key}`;
   const error = entry.errors[field.key];
-  const value = entry.values[field.key] ?? field.defaultValue;
+  const value = entry.values ? (entry.values[field.key] ?? '') : field.defaultValue;
   const described = error ? ` aria-describedby="e-${field.key}" aria-invalid="true"` : '';
   const required = field.required ? ' required' : '';
   const mark = field.required ? ` <span class="req">(${escapeHtml(words.required)})</span>` : '';
   const errorHtml = error ? `<p class="field-error" id="e-${field.key}">${escapeHtml(error)}</p>` : '';
   const name = escapeHtml(fieldName(field.key));
   if (field.formType === 'checkbox') {
-    const checked = (entry.values[field.key] ?? (field.defaultValue === 'true' ? 'on' : '')) === 'on' ? ' checked' : '';
+    const ticked = entry.values ? entry.values[field.key] === 'on' : field.defaultValue === 'true';
+    const checked = ticked ? ' checked' : '';
     return `<div class="field"><div class="check"><input type="checkbox" id="${id}" name="${name}" value="on"${checked}${required}${described}><label for="${id}">${escapeHtml(field.label)}${mark}</label></div>${errorHtml}</div>`;
   }
   const label = `<label for="${id}">${escapeHtml(field.label)}${mark}</label>`;
@@ -190,7 +201,7 @@ function fieldHtml(words: BookWords, field: FieldDefinition, entry: Entry): stri
 function consent(view: BookView): string {
   if (!view.privacyUrl) return '';
   const words = wordsOf(view);
-  return `<p class="hint">${escapeHtml(words.consent)} <a href="${escapeHtml(view.privacyUrl)}">${escapeHtml(words.privacy)}</a></p>`;
+  return `<p class="hint">${escapeHtml(words.consent)} <a href="${escapeHtml(view.privacyUrl)}"${OUTSIDE}>${escapeHtml(words.privacy)}</a></p>`;
 }
 
 /** The hidden fields that carry the choice and the form's ticket through the form, review and booking. */
@@ -217,9 +228,12 @@ export function detailsPage(view: BookView, offer: Offer, slot: FreeSlot, fields
   return page(view, words.detailsTitle, body, status);
 }
 
-/** The typed values as hidden fields (the review's form, and the times page after a time was taken). */
+/**
+ * The typed values as hidden fields (the review's form, and the times page after a time was taken): every field,
+ * empty ones too, a checkbox as 'on' or '', so that what the customer cleared or unticked is not filled in again.
+ */
 export function typedFields(fields: FieldDefinition[], values: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(fields.filter((field) => values[field.key] !== undefined && values[field.key] !== '').map((field) => [fieldName(field.key), values[field.key]!]));
+  return Object.fromEntries(fields.map((field) => [fieldName(field.key), values[field.key] ?? '']));
 }
 
 /** Step 5: everything as it will be booked, and one button that books; a second one goes back to the form. */
@@ -264,12 +278,14 @@ export function donePage(view: BookView, booked: BookedView): Page {
   const phone = practice.phone ? `<p>${escapeHtml(words.phone)}: <a href="${escapeHtml(telHref(practice.phone))}">${escapeHtml(practice.phone)}</a></p>` : '';
   const calendar =
     `<h2>${escapeHtml(words.addToCalendar)}</h2><ul class="links">` +
-    `<li><a href="${escapeHtml(booked.calendar.google)}">${escapeHtml(words.google)}</a></li>` +
-    `<li><a href="${escapeHtml(booked.calendar.outlook)}">${escapeHtml(words.outlook)}</a></li>` +
+    `<li><a href="${escapeHtml(booked.calendar.google)}"${OUTSIDE}>${escapeHtml(words.google)}</a></li>` +
+    `<li><a href="${escapeHtml(booked.calendar.outlook)}"${OUTSIDE}>${escapeHtml(words.outlook)}</a></li>` +
     `<li><a href="${escapeHtml(booked.calendar.ics)}" download="appointment.ics">${escapeHtml(words.icsFile)}</a></li></ul>`;
   const manage = booked.manageUrl
-    ? `<a class="button secondary" href="${escapeHtml(booked.manageUrl)}">${escapeHtml(words.manage)}</a><p class="hint">${escapeHtml(words.manageHint)}</p>`
-    : '';
+    ? `<a class="button secondary" href="${escapeHtml(booked.manageUrl)}"${OUTSIDE}>${escapeHtml(words.manage)}</a><p class="hint">${escapeHtml(words.manageHint)}</p>`
+    : booked.replayed
+      ? `<p>${escapeHtml(words.manageInMail)}</p>`
+      : '';
   const body =
     `${notice(booked.replayed ? words.alreadyBooked : booked.email ? words.mailOnItsWay(booked.email) : words.mailOnItsWayNoAddress, 'done')}` +
     `<div class="card">${definitions(rows)}${phone}</div>${calendar}${manage}<p><a href="/book/">${escapeHtml(words.bookAnother)}</a></p>`;

@@ -52,6 +52,7 @@ export const BOOK_WORDS = {
     icsFile: 'Calendar file (.ics)',
     manage: 'Cancel or change the appointment',
     manageHint: 'The same link is in your confirmation e-mail.',
+    manageInMail: 'To cancel or change it, use the link in your confirmation e-mail.',
     bookAnother: 'Book another appointment',
     alreadyBooked: 'This form was sent before: this is the appointment it booked.',
     refusal: {
@@ -61,6 +62,8 @@ export const BOOK_WORDS = {
       early: 'This form was sent too quickly. Please check your details and send it again.',
       trap: 'This form could not be accepted. Please try again, or contact the practice.',
       forbidden: 'This form was sent from another site and was not accepted.',
+      ticket: 'This form could not be checked (it was not made by this page, or was changed). Please start again.',
+      unreadable: 'This form could not be read. Please start again.',
       perHour: (minutes: number) => `Too many bookings were made from your connection. Please try again in ${minutes} minutes, or contact the practice.`,
       perEmail: (count: number) => `This e-mail address already has ${count} upcoming ${count === 1 ? 'appointment' : 'appointments'}, the most that can be booked here. Please contact the practice.`,
     },
@@ -128,6 +131,7 @@ export const BOOK_WORDS = {
     icsFile: 'Kalenderdatei (.ics)',
     manage: 'Termin absagen oder verschieben',
     manageHint: 'Derselbe Link steht in Ihrer Bestätigungs-E-Mail.',
+    manageInMail: 'Zum Absagen oder Verschieben nutzen Sie den Link in Ihrer Bestätigungs-E-Mail.',
     bookAnother: 'Weiteren Termin buchen',
     alreadyBooked: 'Dieses Formular wurde schon gesendet: Das ist der Termin, den es gebucht hat.',
     refusal: {
@@ -137,6 +141,8 @@ export const BOOK_WORDS = {
       early: 'Dieses Formular wurde zu schnell gesendet. Bitte prüfen Sie Ihre Angaben und senden Sie es noch einmal.',
       trap: 'Dieses Formular konnte nicht angenommen werden. Bitte versuchen Sie es noch einmal oder wenden Sie sich an die Praxis.',
       forbidden: 'Dieses Formular wurde von einer anderen Website gesendet und nicht angenommen.',
+      ticket: 'Dieses Formular konnte nicht geprüft werden (es stammt nicht von dieser Seite oder wurde verändert). Bitte beginnen Sie neu.',
+      unreadable: 'Dieses Formular konnte nicht gelesen werden. Bitte beginnen Sie neu.',
       perHour: (minutes: number) => `Von Ihrer Verbindung wurden zu viele Termine gebucht. Bitte versuchen Sie es in ${minutes} Minuten noch einmal oder wenden Sie sich an die Praxis.`,
       perEmail: (count: number) => `Für diese E-Mail-Adresse ${count === 1 ? 'ist schon 1 Termin' : `sind schon ${count} Termine`} gebucht, mehr sind hier nicht möglich. Bitte wenden Sie sich an die Praxis.`,
     },

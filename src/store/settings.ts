@@ -46,7 +46,7 @@ export interface BookingPageSettings {
   privacyUrl: string | null;
   /** Bookings the page accepts from one client address in an hour. */
   perHour: number;
-  /** Future bookings one e-mail address may hold through the page. */
+  /** The page books no more for an e-mail address that holds this many future bookings (made anywhere). */
   perEmail: number;
 }
 

@@ -71,6 +71,20 @@ describe('the booking page over HTTP', () => {
     expect(references[0]).toBeDefined();
     expect(third.html).toContain('This form was sent before: this is the appointment it booked.');
     expect(written(s.db).bookings).toBe(1);
+    // A resend makes no new self-service link (one per answer would be a link per POST): it points to the mail.
+    const linksBefore = written(s.db).links;
+    const fourth = await post(`${s.base}/book/confirm`, review);
+    expect(fourth.html).toContain('To cancel or change it, use the link in your confirmation e-mail.');
+    expect(links(fourth.html, `${s.base}/manage/`)).toEqual([]);
+    expect(written(s.db).links).toBe(linksBefore);
+    // Its reason removed since (bookings kept): the resend and the calendar file still show the booking.
+    await cliOk(s.db, 'reason', 'remove', '1', '--force');
+    const after = await post(`${s.base}/book/review`, review);
+    expect(after.status).toBe(200);
+    expect(after.html).toContain(references[0]!);
+    const ics = await get(`${s.base}${links(first.html, '/book/event/')[0]}`);
+    expect(ics.status).toBe(200);
+    expect(ics.html).toContain(`UID:${references[0]}`);
     await s.receiver.next(1);
     await s.smtp.received(2);
     expect(written(s.db).deliveries).toBe(1);
@@ -111,7 +125,12 @@ describe('the booking page over HTTP', () => {
   });
 
   it('a field left out or wrong: the form again with each error next to its field and everything typed still there; nothing written', async () => {
-    const s = await pageSetup();
+    const s = await pageSetup({
+      more: async (db) => {
+        await cliOk(db, 'field', 'add', 'news', '--form', 'checkbox', '--default', 'true', '--label', 'Newsletter');
+        await cliOk(db, 'field', 'add', 'insurer', '--default', 'AOK', '--label', 'Insurer');
+      },
+    });
     const first = await get(`${s.base}/book/`);
     const timesPage = await get(`${s.base}${links(first.html, '/book/times?')[0]}`);
     const details = await get(`${s.base}/book/details?${new URLSearchParams({ ...hiddenFields(timesPage.html, '/book/details'), time: times(timesPage.html)[0]! })}`);
@@ -123,7 +142,24 @@ describe('the booking page over HTTP', () => {
     expect(wrong.html).toContain('<p class="field-error" id="e-email">Please enter an e-mail address such as name@example.com.</p>');
     expect(wrong.html).toContain('value="not-an-address"');
     expect(wrong.html).toContain('value="Maria"');
+    // What the customer unticked or cleared stays so (a browser sends nothing for an unticked box).
+    expect(details.html).toMatch(/name="f\.news" value="on" checked/);
+    expect(details.html).toContain('name="f.insurer" value="AOK"');
+    expect(wrong.html).toMatch(/name="f\.news" value="on">/);
+    expect(wrong.html).toContain('name="f.insurer" value=""');
     expect(snapshot(s.db)).toEqual(before);
+    // Through the review and "Change my details": still unticked and empty.
+    const review = await post(`${s.base}/book/review`, { ...hiddenFields(details.html, '/book/review'), ...MARIA, homepage: '' });
+    const carried = hiddenFields(review.html, '/book/confirm');
+    expect(carried['f.news']).toBe('');
+    expect(carried['f.insurer']).toBe('');
+    const changing = await post(`${s.base}/book/details`, carried);
+    expect(changing.html).toMatch(/name="f\.news" value="on">/);
+    expect(changing.html).toContain('name="f.insurer" value=""');
+    const booked = await post(`${s.base}/book/confirm`, hiddenFields(review.html, '/book/confirm'));
+    expect(booked.status).toBe(200);
+    const reference = /<dt>Reference<\/dt><dd>([A-Z0-9]{16})<\/dd>/.exec(booked.html)![1]!;
+    expect((await cliJson(s.db, 'bookings', 'show', reference)).submission).toEqual({ first_name: 'Maria', last_name: 'Schmidt', email: 'maria@example.com', news: false });
     // Without a time chosen: the times again, with the notice.
     const noTime = await get(`${s.base}/book/details?${new URLSearchParams(hiddenFields(timesPage.html, '/book/details'))}`);
     expect(noTime.status).toBe(400);
@@ -144,7 +180,10 @@ describe('the booking page over HTTP', () => {
     };
     // From another site, and a ticket the page did not make.
     await refused(post(`${s.base}/book/confirm`, review, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }), 403, 'sent from another site');
-    await refused(post(`${s.base}/book/confirm`, { ...review, sig: 'A'.repeat(43) }), 403, 'sent from another site');
+    await refused(post(`${s.base}/book/confirm`, { ...review, sig: 'A'.repeat(43) }), 403, 'This form could not be checked');
+    // Not a form, or one too large to read.
+    await refused(get(`${s.base}/book/confirm`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'null' }, body: JSON.stringify(review) }), 415, 'This form could not be read.');
+    await refused(post(`${s.base}/book/confirm`, { ...review, 'f.first_name': 'x'.repeat(70_000) }), 413, 'This form could not be read.');
     // Sooner than 3 s after the form was made (this one was made just now).
     await refused(post(`${s.base}/book/confirm`, review), 400, 'This form was sent too quickly.');
     // Older than 2 hours: a ticket made 2 h 1 s ago (signed with the page's secret, as the page would have).

@@ -207,6 +207,12 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
     await loads(frame, () => frame.getByRole('button', { name: 'Book the appointment' }).click());
     expect(await frame.locator('h1').innerText()).toBe('Your appointment is booked');
     expect(await page.context().cookies()).toEqual([]);
+    // The self-service page is never framed: its link opens a tab of its own, where it shows the booking.
+    const manage = frame.locator(`a[href^="${s.base}/manage/"]`);
+    expect(await manage.getAttribute('target')).toBe('_blank');
+    const [opened] = await Promise.all([page.context().waitForEvent('page'), manage.click()]);
+    await opened.waitForLoadState('load');
+    expect(await opened.locator('h1').innerText()).toBe('Your appointment');
     expect(written(s.db).bookings).toBe(1);
     // The same page in a frame of an origin not named: Chromium does not show it.
     const refused = await phonePage(browser);

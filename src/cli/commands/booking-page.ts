@@ -24,7 +24,7 @@ export function registerBookingPage(program: Command): void {
     .option('--embed-from <origins>', 'the sites that may show it in a frame, e.g. https://www.praxis.example (none: no site)')
     .option('--privacy-url <url>', 'the practice\'s privacy notice, linked from a consent line on the form (none: no line)')
     .option('--per-hour <n>', 'bookings accepted from one client address in an hour (default 5)')
-    .option('--per-email <n>', 'future bookings one e-mail address may hold through the page (default 3)')
+    .option('--per-email <n>', 'the page takes no booking for an e-mail address that holds this many future bookings, however made (default 3)')
     .action(async (options: { schedules?: string; embedFrom?: string; privacyUrl?: string; perHour?: string; perEmail?: string }, command: Command) => {
       const enabled = await withContext(command, (ctx) => enableBookingPage(ctx, options));
       print(...describe(enabled), 'Route /book/ to planner in the reverse proxy (README: "The booking page"); a running server shows it at its next request.');
