@@ -25,6 +25,7 @@ import { registerToken } from './commands/token.ts';
 import { registerWebhook } from './commands/webhook.ts';
 import { registerCalendar } from './commands/calendar.ts';
 import { registerBookingPage } from './commands/booking-page.ts';
+import { registerCustomer } from './commands/customer.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 import { visible } from './terminal.ts';
 
@@ -57,6 +58,7 @@ export function createProgram(): Command {
     registerCalendar,
     registerPortal,
     registerBookingPage,
+    registerCustomer,
     registerProxy,
     registerFeed,
     registerDemo,

@@ -1,0 +1,151 @@
+/**
+ * A customer's personal data (issue 28, work in progress): finding a person, and everything planner holds about
+ * them, for an access request (GDPR art. 15). A customer is the record that groups bookings by e-mail address
+ * (store/customers.ts); what each booking submitted is kept on the booking.
+ */
+import { AppError, invalid } from '../errors.ts';
+import { emailKey } from '../store/customers.ts';
+import { requireConfigured } from './configured.ts';
+import type { AppContext } from './context.ts';
+import { localOfStored } from './booking-history.ts';
+
+/** One person found by `customer find`: their record, the names and phones their bookings carry, and the bookings. */
+export interface CustomerMatch {
+  customerId: number;
+  email: string | null;
+  names: string[];
+  phones: string[];
+  bookings: number;
+  references: string[];
+}
+
+const REFERENCE = /^[23456789A-HJ-NP-Z]{16}$/;
+
+/**
+ * Returns the people whose e-mail address, a submitted value (name, phone, any field) or booking reference holds
+ * `text` (case-insensitive), each with their bookings counted. One query.
+ */
+export function findCustomers(ctx: AppContext, text: string): CustomerMatch[] {
+  const needle = text.trim();
+  if (needle.length < 2) throw invalid('give at least 2 characters to look for (a name, an e-mail address, a phone number or a booking reference)');
+  const like = `%${needle.replace(/[\\%_]/g, (match) => `\\${match}`)}%`;
+  const rows = ctx.store
+    .sql(
+      `SELECT c.id AS customerId, c.email AS email, b.reference AS reference, b.submission AS submission
+       FROM customers c JOIN bookings b ON b.customer_id = c.id
+       WHERE c.id IN (
+         SELECT b2.customer_id FROM bookings b2 JOIN customers c2 ON c2.id = b2.customer_id
+         WHERE c2.email_key LIKE ? ESCAPE '\\' OR b2.submission LIKE ? ESCAPE '\\' OR b2.reference = ?
+       )
+       ORDER BY c.id, b.id`,
+    )
+    .all(like, like, needle.toUpperCase()) as { customerId: number; email: string | null; reference: string; submission: string }[];
+  const found = new Map<number, CustomerMatch>();
+  for (const row of rows) {
+    let match = found.get(row.customerId);
+    if (!match) {
+      match = { customerId: row.customerId, email: row.email, names: [], phones: [], bookings: 0, references: [] };
+      found.set(row.customerId, match);
+    }
+    const submission = JSON.parse(row.submission) as Record<string, unknown>;
+    const name = [submission.first_name, submission.last_name].filter((part) => typeof part === 'string' && part !== '').join(' ');
+    if (name && !match.names.includes(name)) match.names.push(name);
+    if (typeof submission.phone === 'string' && submission.phone !== '' && !match.phones.includes(submission.phone)) match.phones.push(submission.phone);
+    match.bookings++;
+    match.references.push(row.reference);
+  }
+  return [...found.values()];
+}
+
+/** Returns the customer that `key` names: an e-mail address, or a booking reference (its customer). */
+export function customerOf(ctx: AppContext, key: string): number {
+  const text = key.trim();
+  const byReference = REFERENCE.test(text.toUpperCase())
+    ? (ctx.store.sql('SELECT customer_id AS id FROM bookings WHERE reference = ?').get(text.toUpperCase()) as { id: number } | undefined)
+    : undefined;
+  const row = byReference ?? (text.includes('@') ? (ctx.store.sql('SELECT id FROM customers WHERE email_key = ?').get(emailKey(text)) as { id: number } | undefined) : undefined);
+  if (!row) throw new AppError('not_found', `no customer with the e-mail address or booking reference "${text}" (planner customer find <text> looks for one)`);
+  return row.id;
+}
+
+/** Everything planner holds about one customer (`customer export`): JSON, times in UTC and local. */
+export interface CustomerExport {
+  exportedAt: string;
+  customer: { id: number; email: string | null; createdAt: string };
+  bookings: {
+    id: number;
+    reference: string;
+    schedule: string;
+    reason: string;
+    start: string;
+    localStart: string;
+    status: string;
+    source: string;
+    createdAt: string;
+    cancelReason: string | null;
+    submission: Record<string, unknown>;
+  }[];
+  mails: { booking: string; kind: string; to: string; subject: string; status: string; createdAt: string; sentAt: string | null; text: string; html: string; ics: string | null }[];
+  webhookDeliveries: { booking: string; type: string; url: string; status: string; createdAt: string; deliveredAt: string | null; payload: unknown }[];
+  selfService: { booking: string; linkMadeAt: string }[];
+  changes: { booking: string; at: string; kind: string; by: string | null }[];
+}
+
+/** Returns everything planner holds about the customer `key` names (an e-mail address or a booking reference). */
+export function exportCustomer(ctx: AppContext, key: string): CustomerExport {
+  const zone = requireConfigured(ctx).timeZone;
+  const id = customerOf(ctx, key);
+  const customer = ctx.store.sql('SELECT id, email, created_at AS createdAt FROM customers WHERE id = ?').get(id) as CustomerExport['customer'];
+  const bookings = (
+    ctx.store
+      .sql(
+        `SELECT b.id, b.reference, s.name AS schedule, r.name AS reason, b.start_at AS startAt, b.status, b.source,
+                b.created_at AS createdAt, b.cancel_reason AS cancelReason, b.submission
+         FROM bookings b JOIN schedules s ON s.id = b.schedule_id JOIN reasons r ON r.id = b.reason_id
+         WHERE b.customer_id = ? ORDER BY b.id`,
+      )
+      .all(id) as ({ startAt: number; submission: string } & Omit<CustomerExport['bookings'][number], 'start' | 'localStart' | 'submission'>)[]
+  ).map(({ startAt, submission, ...row }) => ({
+    ...row,
+    start: new Date(startAt * 1000).toISOString(),
+    localStart: localOfStored(new Date(startAt * 1000).toISOString(), zone),
+    submission: JSON.parse(submission) as Record<string, unknown>,
+  }));
+  const referenceOf = new Map(bookings.map((booking) => [booking.id, booking.reference]));
+  const ids = JSON.stringify([...referenceOf.keys()]);
+  const mails = (
+    ctx.store
+      .sql(
+        `SELECT booking_id AS bookingId, kind, recipient, subject, body, status, created_at AS createdAt, sent_at AS sentAt
+         FROM outbox WHERE booking_id IN (SELECT value FROM json_each(?)) ORDER BY id`,
+      )
+      .all(ids) as { bookingId: number; kind: string; recipient: string; subject: string; body: string; status: string; createdAt: string; sentAt: string | null }[]
+  ).map((row) => {
+    const body = JSON.parse(row.body) as { text?: string; html?: string; ics?: string };
+    return { booking: referenceOf.get(row.bookingId)!, kind: row.kind, to: row.recipient, subject: row.subject, status: row.status, createdAt: row.createdAt, sentAt: row.sentAt, text: body.text ?? '', html: body.html ?? '', ics: body.ics ?? null };
+  });
+  const webhookDeliveries = (
+    ctx.store
+      .sql(
+        `SELECT d.payload, d.type, w.url, d.status, d.created_at AS createdAt, d.delivered_at AS deliveredAt
+         FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+         WHERE json_extract(d.payload, '$.data.booking_id') IN (SELECT value FROM json_each(?)) ORDER BY d.id`,
+      )
+      .all(ids) as { payload: string; type: string; url: string; status: string; createdAt: string; deliveredAt: string | null }[]
+  ).map(({ payload, ...row }) => {
+    const parsed = JSON.parse(payload) as { data: { booking_id: number } };
+    return { booking: referenceOf.get(parsed.data.booking_id)!, ...row, payload: parsed };
+  });
+  const selfService = (
+    ctx.store.sql('SELECT booking_id AS bookingId, created_at AS at FROM manage_links WHERE booking_id IN (SELECT value FROM json_each(?)) ORDER BY created_at').all(ids) as { bookingId: number; at: string }[]
+  ).map((row) => ({ booking: referenceOf.get(row.bookingId)!, linkMadeAt: row.at }));
+  const changes = (
+    ctx.store.sql('SELECT booking_id AS bookingId, at, kind, actor FROM booking_events WHERE booking_id IN (SELECT value FROM json_each(?)) ORDER BY id').all(ids) as {
+      bookingId: number;
+      at: string;
+      kind: string;
+      actor: string | null;
+    }[]
+  ).map((row) => ({ booking: referenceOf.get(row.bookingId)!, at: row.at, kind: row.kind, by: row.actor }));
+  return { exportedAt: ctx.now().toISOString(), customer, bookings, mails, webhookDeliveries, selfService, changes };
+}

@@ -1,0 +1,41 @@
+import { writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { exportCustomer, findCustomers } from '../../app/customers.ts';
+import { visible } from '../terminal.ts';
+import { print, printJson, readContext } from '../shared.ts';
+
+export function registerCustomer(program: Command): void {
+  const customer = program.command('customer').description("a customer's personal data: find a person, and everything planner holds about them");
+  customer
+    .command('find')
+    .description('people by name, e-mail address, phone number, any submitted value, or booking reference, with their bookings counted')
+    .argument('<text>')
+    .option('--json', 'print JSON')
+    .action(async (text: string, options: { json?: boolean }, command: Command) => {
+      const found = await readContext(command, (ctx) => findCustomers(ctx, text));
+      if (options.json) return printJson(found);
+      if (found.length === 0) return print(`No customer holds "${visible(text)}".`);
+      print(
+        ...found.map(
+          (match) =>
+            `customer ${match.customerId}  ${visible(match.email ?? '(no e-mail address)')}  ${visible(match.names.join(' / ') || '(no name)')}${match.phones.length ? `  ${visible(match.phones.join(' / '))}` : ''}  ${match.bookings} booking(s): ${match.references.join(', ')}`,
+        ),
+      );
+    });
+  customer
+    .command('export')
+    .description('everything planner holds about a person, as JSON: bookings with every field, mails, webhook deliveries, self-service links, changes')
+    .argument('<email-or-reference>')
+    .option('--out <file>', 'write the JSON to a file (default: standard output)')
+    .action(async (key: string, options: { out?: string }, command: Command) => {
+      const data = await readContext(command, (ctx) => exportCustomer(ctx, key));
+      const summary = `customer ${data.customer.id} (${visible(data.customer.email ?? 'no e-mail address')}): ${data.bookings.length} booking(s), ${data.mails.length} mail(s), ${data.webhookDeliveries.length} webhook deliveries, ${data.selfService.length} self-service link(s), ${data.changes.length} change(s)`;
+      if (options.out) {
+        writeFileSync(options.out, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
+        print(`Wrote ${options.out}: ${summary}.`);
+      } else {
+        process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+        process.stderr.write(`${summary}\n`);
+      }
+    });
+}

@@ -1,0 +1,66 @@
+/**
+ * Issue 28 (work in progress): `planner customer find` and `customer export` against a real server, SMTP server and
+ * webhook receiver: the export holds every value submitted, every mail, the webhook deliveries, the self-service
+ * links and the changes.
+ */
+import { describe, expect, it } from 'vitest';
+import { api, cli, cliJson, cliOk } from '../helpers.ts';
+import { pageSetup } from '../booking-page/flow.ts';
+
+describe('planner customer find and export', () => {
+  it('an export holds every value submitted and every mail; find finds by name, phone, e-mail and reference', async () => {
+    const s = await pageSetup({ more: async (db) => void (await cliOk(db, 'field', 'add', 'insurer', '--label', 'Insurer')) });
+    await cliOk(s.db, 'api', 'enable');
+    const token = (await cliJson(s.db, 'token', 'new')).token;
+    const days = (await api(s.base, '/api/days?schedule=1&reason=1', token)).body.data as string[];
+    const slots = (await api(s.base, `/api/slots?schedule=1&reason=1&day=${days[1]}`, token)).body.data as string[];
+    const submission = { first_name: 'Erika', last_name: 'Mustermann', email: 'Erika@Example.com', phone: '+49 30 555 0101', insurer: 'Techniker Krankenkasse' };
+    const booked = await api(s.base, '/api/bookings', token, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ schedule: 1, reason: 1, slot: slots[0], submission }) });
+    expect(booked.status).toBe(201);
+    const other = await api(s.base, '/api/bookings', token, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ schedule: 1, reason: 1, slot: slots[2], submission: { first_name: 'Max', last_name: 'Other', email: 'max@example.com' } }),
+    });
+    expect(other.status).toBe(201);
+    await s.smtp.received(4);
+    await s.receiver.next(2);
+    const reference = booked.body.booking_details_id as string;
+    await cliOk(s.db, 'bookings', 'move', reference, slots[3]!.slice(0, 16));
+    await s.smtp.received(5);
+
+    for (const text of ['erika', 'Mustermann', '555 0101', 'erika@example.com', reference.toLowerCase()]) {
+      const found = await cliJson(s.db, 'customer', 'find', text);
+      expect(found, text).toHaveLength(1);
+      expect(found[0]).toMatchObject({ email: 'Erika@Example.com', names: ['Erika Mustermann'], phones: ['+49 30 555 0101'], bookings: 1, references: [reference] });
+    }
+    expect(await cliJson(s.db, 'customer', 'find', 'nobody-here')).toEqual([]);
+    const short = await cli(s.db, 'customer', 'find', 'e');
+    expect(short.code).toBe(1);
+    expect(short.stderr).toBe('planner: give at least 2 characters to look for (a name, an e-mail address, a phone number or a booking reference)\n');
+
+    for (const key of ['erika@example.com', reference]) {
+      const exported = JSON.parse(await cliOk(s.db, 'customer', 'export', key));
+      expect(exported.customer.email).toBe('Erika@Example.com');
+      expect(exported.bookings).toHaveLength(1);
+      expect(exported.bookings[0].submission).toEqual(submission);
+      // Every mail of the booking: the confirmation, the practice's notice and the update of the move; with bodies.
+      const kinds = exported.mails.map((mail: any) => mail.kind).sort();
+      expect(kinds).toEqual(['confirmation', 'notice', 'update']);
+      for (const mail of exported.mails) expect(mail.text).toContain('Mustermann');
+      expect(exported.mails.find((mail: any) => mail.kind === 'confirmation').to).toBe('Erika@Example.com');
+      expect(exported.webhookDeliveries.map((delivery: any) => delivery.type).sort()).toEqual(['booking.changed', 'booking.created']);
+      expect(exported.selfService.length).toBeGreaterThanOrEqual(1); // the confirmation's link
+      expect(exported.changes.map((change: any) => [change.kind, change.by])).toEqual([
+        ['created', 'api'],
+        ['moved', 'admin'],
+      ]);
+      // Nothing of the other customer.
+      expect(JSON.stringify(exported)).not.toContain('max@example.com');
+    }
+    const missing = await cli(s.db, 'customer', 'export', 'nobody@example.com');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe('planner: no customer with the e-mail address or booking reference "nobody@example.com" (planner customer find <text> looks for one)\n');
+    await s.server.stop();
+  });
+});
