@@ -5,6 +5,10 @@ import { openStore, type Store } from '../store/db.ts';
 import { watchStore, type StoreWatch } from '../store/settings-watch.ts';
 import { createContext, type AppContext } from './context.ts';
 import { FORM_MIN_SECONDS } from './booking-page.ts';
+import { startPump } from '../queue/pump.ts';
+
+/** How often the server applies the retention (`planner retention set`): once a day, and once at start. */
+export const RETENTION_POLL_MS = 86_400_000;
 
 /** Returns the database path from `--db`, else `PLANNER_DB`, else `data/planner.db` (relative to the working directory). */
 export function resolveDbPath(option: string | undefined): string {
@@ -91,6 +95,18 @@ export async function startRuntime(store: Store, options: RuntimeOptions = {}): 
       startWebhookWorker({ store, log, retry: environment.webhookRetry, nowMs }),
       startCalendarSync(ctx, { log, refresh: watch.refresh }),
     ];
+    // The retention (issue 28): at start and then once a day; not kicked by bookings (nothing of theirs is due).
+    const { applyRetention, RETENTION_BATCH } = await import('./erase.ts');
+    const retention = startPump(
+      async () => {
+        watch.refresh();
+        const anonymised = applyRetention(ctx);
+        if (anonymised > 0) log(`planner: retention: ${anonymised} booking(s) that ended more than ${ctx.settings().retentionMonths} months ago anonymised`);
+        return anonymised === RETENTION_BATCH;
+      },
+      { pollMs: RETENTION_POLL_MS, log, what: 'retention' },
+    );
+    workers.push({ kick: () => {}, stop: () => retention.stop() });
   }
   return {
     ctx,

@@ -1,5 +1,5 @@
 import { invalid, notFound } from '../errors.ts';
-import { deleteWebhook, EVENT_TYPES, findDelivery, findWebhook, insertWebhook, listDeliveries, listWebhooks, requeueDelivery, webhookHealth, type Delivery, type EventType } from '../store/webhooks.ts';
+import { DEFAULT_EVENTS, deleteWebhook, EVENT_TYPES, findDelivery, findWebhook, insertWebhook, listDeliveries, listWebhooks, requeueDelivery, webhookHealth, type Delivery, type EventType } from '../store/webhooks.ts';
 import { newEventId, type EventPayload } from '../webhooks/events.ts';
 import { postWebhook } from '../webhooks/sender.ts';
 import { newWebhookSecret } from '../webhooks/sign.ts';
@@ -8,9 +8,9 @@ import { WEBHOOK_TIMEOUT_MS } from '../webhooks/worker.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { requireConfigured } from './configured.ts';
 
-/** Parses `--events a,b` (default: all three), refusing unknown names. */
+/** Parses `--events a,b` (default: the three booking events; `customer.erased` is opt-in), refusing unknown names. */
 export function parseEvents(text: string | undefined): EventType[] {
-  if (text === undefined) return [...EVENT_TYPES];
+  if (text === undefined) return [...DEFAULT_EVENTS];
   const names = [...new Set(text.split(',').map((name) => name.trim()).filter(Boolean))];
   const unknown = names.find((name) => !(EVENT_TYPES as readonly string[]).includes(name));
   if (unknown !== undefined || names.length === 0) throw invalid(`--events takes ${EVENT_TYPES.join(', ')} (comma-separated)${unknown ? `, not "${unknown}"` : ''}`);

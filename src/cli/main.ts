@@ -26,6 +26,7 @@ import { registerWebhook } from './commands/webhook.ts';
 import { registerCalendar } from './commands/calendar.ts';
 import { registerBookingPage } from './commands/booking-page.ts';
 import { registerCustomer } from './commands/customer.ts';
+import { registerAudit, registerRetention } from './commands/retention.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 import { visible } from './terminal.ts';
 
@@ -59,6 +60,8 @@ export function createProgram(): Command {
     registerPortal,
     registerBookingPage,
     registerCustomer,
+    registerRetention,
+    registerAudit,
     registerProxy,
     registerFeed,
     registerDemo,

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { insertAudit, osUser } from '../store/audit.ts';
 import type { AppContext } from '../app/context.ts';
 import { openContext, resolveDbPath } from '../app/runtime.ts';
 import { invalid } from '../errors.ts';
@@ -18,7 +19,20 @@ export function dbPath(command: Command): string {
  * `create`: make the file if it is missing (init, demo, serve); otherwise a missing file is an error.
  */
 export async function withContext<T>(command: Command, fn: (ctx: AppContext) => T | Promise<T>, create = false): Promise<T> {
-  return run(openContext(dbPath(command), { mustExist: !create }), fn);
+  return run(openContext(dbPath(command), { mustExist: !create }), async (ctx) => {
+    const result = await fn(ctx);
+    // The audit log (issue 28): which command changed data, and the system user who ran it; never its arguments
+    // (they may hold personal data), and only once it succeeded.
+    insertAudit(ctx.store, { at: new Date().toISOString(), actor: 'admin', osUser: osUser(), action: commandPath(command), bookingId: null, reference: null, detail: '' });
+    return result;
+  });
+}
+
+/** `bookings cancel` for the command `planner bookings cancel`. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at && at.parent; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
 }
 
 /**

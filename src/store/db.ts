@@ -91,6 +91,8 @@ export function openStore(file: string, options: { mustExist?: boolean; readOnly
       db.exec('PRAGMA journal_mode = WAL');
       // FULL: a booking whose 201 was sent survives a power cut, not only a crash.
       db.exec('PRAGMA synchronous = FULL');
+      // Deleted and overwritten content is zeroed, not left in free space (issue 28: erased data is gone from the file).
+      db.exec('PRAGMA secure_delete = ON');
     }
   } catch (error) {
     if (error instanceof AppError) throw error;

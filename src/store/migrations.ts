@@ -378,4 +378,33 @@ export const migrations: readonly string[] = [
   ALTER TABLE settings ADD COLUMN booking_page TEXT;
   CREATE INDEX bookings_by_customer ON bookings (customer_id, start_at); -- a customer's future bookings, one index step
   `,
+  // 12: personal data (issue 28). A booking's personal data can be erased (its skeleton stays: time, schedule,
+  // reason, status); the retention in months after which the server anonymises ended bookings (NULL: off); the
+  // audit log, which names bookings by id and reference only. A message or delivery of an erased booking that was
+  // still waiting when it was erased (the erase's own cancellation) loses its personal data once it is sent.
+  `
+  ALTER TABLE bookings ADD COLUMN erased_at TEXT;
+  ALTER TABLE settings ADD COLUMN retention_months INTEGER;
+  CREATE TABLE audit_log (
+    id         INTEGER PRIMARY KEY,
+    at         TEXT NOT NULL,
+    actor      TEXT NOT NULL CHECK (actor IN ('admin', 'api', 'customer', 'server')),
+    os_user    TEXT, -- the command's operating-system user (admin), else NULL
+    action     TEXT NOT NULL, -- e.g. 'bookings cancel', 'customer export', 'customer erase', 'retention'
+    booking_id INTEGER,
+    reference  TEXT,
+    detail     TEXT NOT NULL DEFAULT '' -- never personal data
+  ) STRICT;
+  CREATE INDEX audit_log_by_time ON audit_log (at);
+  CREATE TRIGGER outbox_scrub_erased AFTER UPDATE OF status ON outbox
+    WHEN new.status != 'pending' AND new.recipient != '[erased]'
+      AND (SELECT erased_at FROM bookings WHERE id = new.booking_id) IS NOT NULL BEGIN
+    UPDATE outbox SET recipient = '[erased]', subject = '[erased]', body = '{}' WHERE id = new.id;
+  END;
+  CREATE TRIGGER deliveries_scrub_erased AFTER UPDATE OF status ON webhook_deliveries
+    WHEN new.status != 'pending' AND json_extract(new.payload, '$.data.customer') IS NOT NULL
+      AND (SELECT erased_at FROM bookings WHERE id = json_extract(new.payload, '$.data.booking_id')) IS NOT NULL BEGIN
+    UPDATE webhook_deliveries SET payload = json_remove(payload, '$.data.customer') WHERE id = new.id;
+  END;
+  `,
 ];

@@ -34,6 +34,8 @@ export interface Settings {
   trustedProxies: string;
   /** The public booking page (`planner booking-page enable`): null while it is off. */
   bookingPage: BookingPageSettings | null;
+  /** Months after its end that the server anonymises a booking (`planner retention set`); null: off. */
+  retentionMonths: number | null;
 }
 
 /** The public booking page's settings (issue 27), kept as JSON in `settings.booking_page`. */
@@ -82,6 +84,7 @@ interface SettingsRow {
   portal_secret: string | null;
   trusted_proxies: string;
   booking_page: string | null;
+  retention_months: number | null;
 }
 
 /** Returns the settings row. */
@@ -107,7 +110,13 @@ export function readSettings(store: Store): Settings {
     portalSecret: row.portal_secret,
     trustedProxies: row.trusted_proxies,
     bookingPage: row.booking_page === null ? null : (JSON.parse(row.booking_page) as BookingPageSettings),
+    retentionMonths: row.retention_months,
   };
+}
+
+/** Sets the months after which bookings are anonymised, or turns it off (null). */
+export function setRetention(store: Store, months: number | null): void {
+  store.sql('UPDATE settings SET retention_months = ? WHERE id = 1').run(months);
 }
 
 /** Turns the booking page on with `page`, or off (null). */

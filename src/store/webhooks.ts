@@ -1,6 +1,8 @@
 import type { Store } from './db.ts';
 
-export const EVENT_TYPES = ['booking.created', 'booking.cancelled', 'booking.changed'] as const;
+export const EVENT_TYPES = ['booking.created', 'booking.cancelled', 'booking.changed', 'customer.erased'] as const;
+/** A new hook's events unless `--events` names others: `customer.erased` is opt-in (issue 28). */
+export const DEFAULT_EVENTS = ['booking.created', 'booking.cancelled', 'booking.changed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 

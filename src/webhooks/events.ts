@@ -64,3 +64,18 @@ export function emitBookingEvent(store: Store, type: EventType, facts: BookingEv
     enqueueDelivery(store, { webhookId: hook.id, eventId: id, type, payload: JSON.stringify(payload) }, nowAt, at);
   }
 }
+
+/**
+ * Writes `customer.erased` (issue 28) for every hook that asked for it (opt-in: not among a new hook's default
+ * events): the customer's id and their bookings' ids and references only, so that integrators can erase their copies.
+ */
+export function emitCustomerErased(store: Store, erased: { customerId: number; bookings: { id: number; reference: string }[] }, nowAt: number, at: string): void {
+  const hooks = listWebhooks(store).filter((hook) => hook.events.includes('customer.erased'));
+  if (hooks.length === 0) return;
+  const id = newEventId();
+  const data = { user_id: erased.customerId, bookings: erased.bookings.map((booking) => ({ booking_id: booking.id, booking_details_id: booking.reference })) };
+  for (const hook of hooks) {
+    const payload: EventPayload = { id, type: 'customer.erased', created_at: at, data };
+    enqueueDelivery(store, { webhookId: hook.id, eventId: id, type: 'customer.erased', payload: JSON.stringify(payload) }, nowAt, at);
+  }
+}

@@ -1,8 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { exportCustomer, findCustomers } from '../../app/customers.ts';
+import { eraseCustomer } from '../../app/erase.ts';
+import { invalid } from '../../errors.ts';
 import { visible } from '../terminal.ts';
-import { print, printJson, readContext } from '../shared.ts';
+import { print, printJson, readContext, withContext } from '../shared.ts';
 
 export function registerCustomer(program: Command): void {
   const customer = program.command('customer').description("a customer's personal data: find a person, and everything planner holds about them");
@@ -28,7 +30,8 @@ export function registerCustomer(program: Command): void {
     .argument('<email-or-reference>')
     .option('--out <file>', 'write the JSON to a file (default: standard output)')
     .action(async (key: string, options: { out?: string }, command: Command) => {
-      const data = await readContext(command, (ctx) => exportCustomer(ctx, key));
+      // An export is written to the audit log (by withContext: the command, its user and when).
+      const data = await withContext(command, (ctx) => exportCustomer(ctx, key));
       const summary = `customer ${data.customer.id} (${visible(data.customer.email ?? 'no e-mail address')}): ${data.bookings.length} booking(s), ${data.mails.length} mail(s), ${data.webhookDeliveries.length} webhook deliveries, ${data.selfService.length} self-service link(s), ${data.changes.length} change(s)`;
       if (options.out) {
         writeFileSync(options.out, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
@@ -37,5 +40,25 @@ export function registerCustomer(program: Command): void {
         process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
         process.stderr.write(`${summary}\n`);
       }
+    });
+  customer
+    .command('erase')
+    .description("cancels the person's future bookings, then replaces their personal data everywhere with a placeholder; bookings keep time, schedule, reason and status")
+    .argument('<email-or-reference>')
+    .option('--no-notify', 'cancel without the usual mails and webhooks')
+    .option('--yes', 'do not ask (needed without a terminal)')
+    .action(async (key: string, options: { notify: boolean; yes?: boolean }, command: Command) => {
+      if (!options.yes) {
+        if (!process.stdin.isTTY) throw invalid('customer erase cannot be undone: confirm with --yes (no terminal to ask on)');
+        const { confirm } = await import('@inquirer/prompts');
+        const sure = await confirm({ message: `Erase the personal data of ${key}, and cancel their future bookings? This cannot be undone.`, default: false });
+        if (!sure) return print('Nothing erased.');
+      }
+      const erased = await withContext(command, (ctx) => eraseCustomer(ctx, key, { notify: options.notify }));
+      print(
+        `Erased customer ${erased.customerId}: ${erased.erased.length} booking(s) keep their time, schedule, reason and status; their personal data is gone from the file.`,
+        ...(erased.cancelled.length ? [`Cancelled first: ${erased.cancelled.join(', ')}${options.notify ? ' (the customer is told)' : ' (without mails or webhooks)'}.`] : []),
+        'Backups and a replica keep older copies until they rotate (README: "Personal data (GDPR)").',
+      );
     });
 }

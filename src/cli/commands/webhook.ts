@@ -11,7 +11,7 @@ export function registerWebhook(program: Command): void {
     .command('add')
     .description('add a hook; prints its signing secret once')
     .argument('<https-url>')
-    .option('--events <list>', 'booking.created,booking.cancelled,booking.changed (default: all)')
+    .option('--events <list>', 'booking.created,booking.cancelled,booking.changed,customer.erased (default: the three booking events; customer.erased only when named)')
     .option('--include-customer', 'also send the customer’s name and e-mail (personal data)')
     .option('--allow-insecure', 'allow plain http and local or private addresses (for testing)')
     .option('--json', 'print JSON')

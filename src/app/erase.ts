@@ -1,0 +1,93 @@
+/**
+ * Erasing a customer's personal data (issue 28): on request (`planner customer erase`), and on schedule (the
+ * server anonymises bookings that ended more than `retention` months ago). Both keep each booking's skeleton, so
+ * that counts and statistics stay true, and leave an audit entry that names bookings by id and reference only.
+ */
+import { invalid } from '../errors.ts';
+import { insertAudit, osUser } from '../store/audit.ts';
+import { eraseBookings, eraseCustomersWithoutData, truncateWal } from '../store/personal-data.ts';
+import { setRetention } from '../store/settings.ts';
+import { emitCustomerErased } from '../webhooks/events.ts';
+import { parsePlainInt } from '../domain/checks.ts';
+import { unixSeconds, type AppContext } from './context.ts';
+import { requireConfigured } from './configured.ts';
+import { customerOf } from './customers.ts';
+import { cancelBooking } from './lifecycle.ts';
+
+export interface Erased {
+  customerId: number;
+  cancelled: string[];
+  erased: string[];
+}
+
+/**
+ * Erases the customer `key` names (an e-mail address or a booking reference): cancels their future bookings (with
+ * the usual mails and webhooks unless `notify` is false), then replaces their personal data everywhere
+ * (store/personal-data.ts), in one transaction; then empties the WAL.
+ */
+export function eraseCustomer(ctx: AppContext, key: string, options: { notify: boolean }): Erased {
+  requireConfigured(ctx);
+  const customerId = customerOf(ctx, key);
+  const now = ctx.now();
+  const at = now.toISOString();
+  const result = ctx.store.tx(() => {
+    const future = ctx.store
+      .sql("SELECT reference FROM bookings WHERE customer_id = ? AND status = 'booked' AND start_at > ? ORDER BY start_at")
+      .all(customerId, unixSeconds(now)) as { reference: string }[];
+    for (const { reference } of future) cancelBooking(ctx, reference, { notify: options.notify, reason: '', actor: 'admin' });
+    const ids = (ctx.store.sql('SELECT id FROM bookings WHERE customer_id = ? AND erased_at IS NULL ORDER BY id').all(customerId) as { id: number }[]).map((row) => row.id);
+    const erased = eraseBookings(ctx.store, ids, at, at);
+    eraseCustomersWithoutData(ctx.store, [customerId]);
+    insertAudit(ctx.store, { at, actor: 'admin', osUser: osUser(), action: 'customer erase', bookingId: null, reference: null, detail: `customer ${customerId}: ${erased.length} booking(s) erased (${erased.join(', ')}), ${future.length} cancelled` });
+    emitCustomerErased(ctx.store, { customerId, bookings: ids.map((id, index) => ({ id, reference: erased[index]! })) }, unixSeconds(now), at);
+    return { customerId, cancelled: future.map((row) => row.reference), erased };
+  });
+  truncateWal(ctx.store);
+  return result;
+}
+
+/** Returns `retention set`'s months (1 to 600), or null for `off`; else a clear error. */
+export function checkRetention(text: string): number | null {
+  if (text.trim() === 'off') return null;
+  const months = parsePlainInt(text.trim());
+  if (months === undefined || months < 1 || months > 600) throw invalid(`retention takes a whole number of months from 1 to 600, or off (got "${text}")`);
+  return months;
+}
+
+export function changeRetention(ctx: AppContext, months: number | null): void {
+  requireConfigured(ctx);
+  setRetention(ctx.store, months);
+  insertAudit(ctx.store, { at: ctx.now().toISOString(), actor: 'admin', osUser: osUser(), action: 'retention set', bookingId: null, reference: null, detail: months === null ? 'off' : `${months} months` });
+}
+
+/** The instant `months` calendar months before `now` (UTC). */
+export function monthsBefore(now: Date, months: number): Date {
+  const cut = new Date(now);
+  cut.setUTCMonth(cut.getUTCMonth() - months);
+  return cut;
+}
+
+/**
+ * The retention pass: anonymises the bookings that ended more than the retention's months ago and are not erased
+ * yet, as an erase does (without cancelling: they are over), at most `limit` a pass; returns how many.
+ */
+export const RETENTION_BATCH = 1000;
+
+export function applyRetention(ctx: AppContext, limit = RETENTION_BATCH): number {
+  const settings = ctx.settings();
+  if (settings.retentionMonths === null || settings.retentionMonths === undefined) return 0;
+  const now = ctx.now();
+  const at = now.toISOString();
+  const before = unixSeconds(monthsBefore(now, settings.retentionMonths));
+  const rows = ctx.store
+    .sql('SELECT id, customer_id AS customerId FROM bookings WHERE end_at < ? AND erased_at IS NULL ORDER BY end_at LIMIT ?')
+    .all(before, limit) as { id: number; customerId: number }[];
+  if (rows.length === 0) return 0;
+  ctx.store.tx(() => {
+    const erased = eraseBookings(ctx.store, rows.map((row) => row.id), at, at);
+    eraseCustomersWithoutData(ctx.store, [...new Set(rows.map((row) => row.customerId))]);
+    insertAudit(ctx.store, { at, actor: 'server', osUser: null, action: 'retention', bookingId: null, reference: null, detail: `${erased.length} booking(s) anonymised, ended before ${new Date(before * 1000).toISOString()}: ${erased.join(', ')}` });
+  });
+  truncateWal(ctx.store);
+  return rows.length;
+}

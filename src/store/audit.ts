@@ -1,0 +1,46 @@
+/** The audit log (issue 28): who changed what. Entries name bookings by id and reference only, never personal data. */
+import { userInfo } from 'node:os';
+import type { Store } from './db.ts';
+
+/** The operating-system user who ran the command ('' where the system cannot tell). */
+export function osUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return '';
+  }
+}
+
+export type AuditActor = 'admin' | 'api' | 'customer' | 'server';
+
+export interface AuditEntry {
+  at: string;
+  actor: AuditActor;
+  osUser: string | null;
+  action: string;
+  bookingId: number | null;
+  reference: string | null;
+  detail: string;
+}
+
+export function insertAudit(store: Store, entry: AuditEntry): void {
+  store
+    .sql('INSERT INTO audit_log (at, actor, os_user, action, booking_id, reference, detail) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    .run(entry.at, entry.actor, entry.osUser, entry.action, entry.bookingId, entry.reference, entry.detail);
+}
+
+/**
+ * The log from `from` (ISO instant) on, oldest first: the entries written for commands, exports and erasures, with
+ * every change of a booking (made, moved, cancelled) from its history, by whoever made it (the API, the page, the CLI).
+ */
+export function auditLog(store: Store, from: string): AuditEntry[] {
+  return store
+    .sql(
+      `SELECT at, actor, os_user AS osUser, action, booking_id AS bookingId, reference, detail FROM audit_log WHERE at >= ?
+       UNION ALL
+       SELECT e.at, coalesce(e.actor, 'admin'), NULL, 'booking ' || e.kind, e.booking_id, b.reference, ''
+       FROM booking_events e JOIN bookings b ON b.id = e.booking_id WHERE e.at >= ?
+       ORDER BY 1, 4`,
+    )
+    .all(from, from) as unknown as AuditEntry[];
+}

@@ -1,0 +1,69 @@
+/**
+ * Where a customer's personal data is stored, and its erasure (issue 28). A booking keeps its skeleton (time,
+ * schedule, reason, status, its history of changes); what the customer submitted, the mails written to them (and
+ * about them, to the practice), the webhook payloads that carried their name and address, the kept answers of
+ * their bookings' Idempotency-Keys and their self-service links go. The file's connections run with
+ * `secure_delete`, so what is overwritten is zeroed; the caller checkpoints the WAL afterwards (`truncateWal`).
+ */
+import type { Store } from './db.ts';
+
+/** What replaces an erased text where one must stay (a mail's recipient and subject, a name). */
+export const ERASED = '[erased]';
+
+/**
+ * Erases the personal data of `bookingIds` (already cancelled where they had to be) at `at`; messages and deliveries
+ * created at `keepFrom` or later stay as they are while they wait (the erase's own cancellation: the triggers of
+ * migration 12 scrub them once sent). Returns the references of the bookings erased.
+ */
+export function eraseBookings(store: Store, bookingIds: readonly number[], at: string, keepFrom: string): string[] {
+  if (bookingIds.length === 0) return [];
+  const ids = JSON.stringify(bookingIds);
+  const references = (store.sql('SELECT reference FROM bookings WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id').all(ids) as { reference: string }[]).map((row) => row.reference);
+  store.sql(`UPDATE bookings SET submission = '{}', cancel_reason = NULL, erased_at = ? WHERE id IN (SELECT value FROM json_each(?))`).run(at, ids);
+  // Mails: those that waited are dropped, unless the erase itself wrote them (its cancellation); the others scrubbed.
+  store.sql(`DELETE FROM outbox WHERE booking_id IN (SELECT value FROM json_each(?)) AND status = 'pending' AND created_at < ?`).run(ids, keepFrom);
+  store
+    .sql(`UPDATE outbox SET recipient = '${ERASED}', subject = '${ERASED}', body = '{}' WHERE booking_id IN (SELECT value FROM json_each(?)) AND status != 'pending'`)
+    .run(ids);
+  store
+    .sql(
+      `UPDATE webhook_deliveries SET payload = json_remove(payload, '$.data.customer')
+       WHERE json_extract(payload, '$.data.booking_id') IN (SELECT value FROM json_each(?)) AND json_extract(payload, '$.data.customer') IS NOT NULL
+         AND (status != 'pending' OR created_at < ?)`,
+    )
+    .run(ids, keepFrom);
+  store
+    .sql(`DELETE FROM idempotency_keys WHERE json_extract(body, '$.booking_id') IN (SELECT value FROM json_each(?)) OR json_extract(body, '$.reference') IN (SELECT value FROM json_each(?))`)
+    .run(ids, JSON.stringify(references));
+  store.sql('DELETE FROM manage_links WHERE booking_id IN (SELECT value FROM json_each(?))').run(ids);
+  return references;
+}
+
+/** Erases the customer records of `customerIds` whose bookings are all erased (the record is their e-mail address). */
+export function eraseCustomersWithoutData(store: Store, customerIds: readonly number[]): number {
+  return store
+    .sql(
+      `UPDATE customers SET email = NULL, email_key = NULL, first_name = '${ERASED}', last_name = '', phone = '', fields = '{}'
+       WHERE id IN (SELECT value FROM json_each(?)) AND email_key IS NOT NULL
+         AND NOT EXISTS (SELECT 1 FROM bookings b WHERE b.customer_id = customers.id AND b.erased_at IS NULL)`,
+    )
+    .run(JSON.stringify(customerIds)).changes as number;
+}
+
+/** Writes the WAL's pages into the file and empties it, so that no older copy of an erased row stays in it. */
+export function truncateWal(store: Store): void {
+  store.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+}
+
+/** True when outbox message `id` belongs to an erased booking (the trigger of migration 12 scrubbed it when sent). */
+export function isErasedMessage(store: Store, id: number): boolean {
+  return (store.sql('SELECT recipient FROM outbox WHERE id = ?').get(id) as { recipient: string } | undefined)?.recipient === ERASED;
+}
+
+/** True when webhook delivery `id` is of an erased booking. */
+export function isErasedDelivery(store: Store, id: number): boolean {
+  const row = store.sql("SELECT (SELECT erased_at FROM bookings WHERE id = json_extract(payload, '$.data.booking_id')) AS erased FROM webhook_deliveries WHERE id = ?").get(id) as
+    | { erased: string | null }
+    | undefined;
+  return row?.erased != null;
+}

@@ -1,0 +1,103 @@
+/**
+ * Issue 28: `planner customer erase` while the server runs: the customer's future bookings are cancelled with the
+ * usual mails and webhooks, then their e-mail address, name and phone number are gone from the bytes of the file and
+ * its WAL; the other customer's stay. The self-service link is revoked, `bookings show` and the export show no
+ * personal data, `customer.erased` is signed, and the audit log names the erase without personal data.
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
+import { describe, expect, it } from 'vitest';
+import { api, cli, cliJson, cliOk } from '../helpers.ts';
+import { pageSetup, get } from '../booking-page/flow.ts';
+import { startReceiver, verifySignature } from '../webhooks/receiver.ts';
+
+/** Every byte of the database file and its WAL, as Latin-1 text (to search for UTF-8 strings as bytes). */
+function rawBytes(db: string): string {
+  return [db, `${db}-wal`].filter((file) => existsSync(file)).map((file) => readFileSync(file).toString('latin1')).join('\n');
+}
+
+const ERIKA = { first_name: 'Erika', last_name: 'Mustermannova', email: 'Erika.Personal@Example.com', phone: '+49 30 555 0101' };
+const SECRETS = ['Erika.Personal@Example.com', 'erika.personal@example.com', 'Mustermannova', '+49 30 555 0101'];
+
+describe('planner customer erase', () => {
+  it('cancels the future bookings with their mails, and the e-mail address, name and phone are gone from the file and WAL', async () => {
+    const s = await pageSetup();
+    const full = await startReceiver();
+    const hook = await cliJson(s.db, 'webhook', 'add', full.url, '--allow-insecure', '--include-customer', '--events', 'booking.created,booking.cancelled,customer.erased');
+    await cliOk(s.db, 'api', 'enable');
+    const token = (await cliJson(s.db, 'token', 'new')).token;
+    const days = (await api(s.base, '/api/days?schedule=1&reason=1', token)).body.data as string[];
+    const slots = (await api(s.base, `/api/slots?schedule=1&reason=1&day=${days[2]}`, token)).body.data as string[];
+    const book = async (slot: string, submission: Record<string, string>) => {
+      const answer = await api(s.base, '/api/bookings', token, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': `key-${slot.replace(/\D/g, '')}` },
+        body: JSON.stringify({ schedule: 1, reason: 1, slot, submission }),
+      });
+      expect(answer.status).toBe(201);
+      return answer.body.booking_details_id as string;
+    };
+    const first = await book(slots[0]!, ERIKA);
+    const second = await book(slots[2]!, ERIKA);
+    const max = await book(slots[4]!, { first_name: 'Max', last_name: 'Keepme', email: 'max.keep@example.com' });
+    const mails = await s.smtp.received(6);
+    const toErika = (mail: (typeof mails)[number]) => ((mail.to as any).text as string).toLowerCase().includes(ERIKA.email.toLowerCase());
+    const link = /http:\/\/\S+\/manage\/[A-Za-z0-9_-]{43}/.exec(mails.find(toErika)!.text!)![0];
+    await full.next(3);
+    for (const value of SECRETS) expect(rawBytes(s.db), value).toContain(value);
+
+    const erased = await cliOk(s.db, 'customer', 'erase', 'erika.personal@example.com', '--yes');
+    expect(erased).toContain(`Cancelled first: ${first}, ${second} (the customer is told).`);
+    // The usual mails of a cancellation by the practice go out (to the customer), and the webhooks.
+    const after = await s.smtp.received(8);
+    expect(after.slice(6).filter(toErika)).toHaveLength(2);
+    const events = await full.next(6);
+    const erasedEvent = events.find((event) => event.json.type === 'customer.erased')!;
+    expect(erasedEvent.json.data).toEqual({ user_id: expect.any(Number), bookings: [{ booking_id: expect.any(Number), booking_details_id: first }, { booking_id: expect.any(Number), booking_details_id: second }] });
+    expect(verifySignature(hook.secret, erasedEvent.headers['planner-signature'] as string, erasedEvent.body, Math.floor(Date.now() / 1000))).toBe(true);
+    expect(JSON.stringify(erasedEvent.json)).not.toContain('Erika');
+    // Once the server has recorded those sends (its worker scrubs them then), nothing of Erika is in the file.
+    const handle = new DatabaseSync(s.db, { readOnly: true });
+    const waiting = () =>
+      (handle.prepare(`SELECT count(*) AS n FROM outbox WHERE status = 'pending' UNION ALL SELECT count(*) FROM webhook_deliveries WHERE status = 'pending'`).all() as { n: number }[]).some((row) => row.n > 0);
+    for (let tries = 0; tries < 100 && waiting(); tries++) await new Promise((done) => setTimeout(done, 50)); // bounded: 5 s
+    handle.close();
+    await cli(s.db, 'status'); // a reader that leaves the WAL as it is
+    const bytes = rawBytes(s.db);
+    for (const value of SECRETS) expect(bytes.includes(value), value).toBe(false);
+    expect(bytes).toContain('max.keep@example.com');
+    expect(bytes).toContain('Keepme');
+    // The skeleton stays: time, schedule, reason, status; the history too.
+    const shown = await cliJson(s.db, 'bookings', 'show', first);
+    expect(shown).toMatchObject({ reference: first, status: 'cancelled', submission: {}, customerEmail: null });
+    expect(shown.history.map((entry: any) => entry.kind)).toEqual(['created', 'cancelled']);
+    expect(JSON.stringify(shown)).not.toContain('Erika');
+    // The self-service link is revoked; the export by reference shows nothing personal; by address finds nobody.
+    expect((await get(link)).status).toBe(404);
+    const exported = JSON.parse(await cliOk(s.db, 'customer', 'export', first));
+    expect(JSON.stringify(exported)).not.toMatch(/Erika|Mustermannova|555 0101/);
+    expect(exported.bookings).toHaveLength(2);
+    expect((await cli(s.db, 'customer', 'export', ERIKA.email)).code).toBe(1);
+    expect(await cliJson(s.db, 'customer', 'find', 'Mustermannova')).toEqual([]);
+    expect((await cliJson(s.db, 'customer', 'find', 'Keepme'))[0].references).toEqual([max]);
+    // The audit log: the erase, by whom, naming bookings by reference only.
+    const audit = await cliJson(s.db, 'audit');
+    const entry = audit.find((one: any) => one.action === 'customer erase' && one.detail !== '');
+    expect(entry).toMatchObject({ actor: 'admin', osUser: expect.any(String) });
+    expect(entry.detail).toContain(first);
+    expect(JSON.stringify(audit)).not.toMatch(/Erika|Mustermannova|555 0101/);
+    expect(audit.filter((one: any) => one.action === 'booking created' && one.actor === 'api')).toHaveLength(3);
+    await s.server.stop();
+  });
+
+  it('without a terminal it needs --yes, and refuses an unknown customer; nothing changes', async () => {
+    const s = await pageSetup();
+    const without = await cli(s.db, 'customer', 'erase', 'someone@example.com');
+    expect(without.code).toBe(1);
+    expect(without.stderr).toBe('planner: customer erase cannot be undone: confirm with --yes (no terminal to ask on)\n');
+    const unknown = await cli(s.db, 'customer', 'erase', 'someone@example.com', '--yes');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toBe('planner: no customer with the e-mail address or booking reference "someone@example.com" (planner customer find <text> looks for one)\n');
+    await s.server.stop();
+  });
+});
