@@ -23,6 +23,8 @@ export interface Status extends Pick<Settings, 'practiceName' | 'timeZone' | 'lo
   portal: PortalSettings | null;
   /** The public booking page (null while off). */
   bookingPage: BookingPageSettings | null;
+  /** Months after its end that a booking is anonymised (null: off). */
+  retentionMonths: number | null;
   reminderOffsets: number[];
   /** The reverse proxies whose X-Forwarded-For is believed (`planner proxy set`); empty: none. */
   trustedProxies: string[];
@@ -56,6 +58,7 @@ export function getStatus(ctx: AppContext): Status {
     mail: { configured: settings.mailUrl !== null, from: settings.mailFrom, ...outboxCounts(ctx.store, unixSeconds(ctx.now())) },
     portal: settings.portal,
     bookingPage: settings.bookingPage,
+    retentionMonths: settings.retentionMonths,
     reminderOffsets: settings.reminderOffsets,
     trustedProxies: settings.trustedProxies === '' ? [] : settings.trustedProxies.split(','),
     webhooks: webhookHealth(ctx.store).map(({ webhookId, ...health }) => ({ id: webhookId, ...health })),

@@ -34,6 +34,8 @@ describe('the booking page over HTTP', () => {
     const booking = (await cliJson(s.db, 'bookings', 'show', reference)) as any;
     expect(booking).toMatchObject({ reference, status: 'booked', source: 'api', localStart: slot.slice(0, 16), submission: { first_name: 'Maria', last_name: 'Schmidt', email: 'maria@example.com' } });
     expect(booking.history[0]).toMatchObject({ kind: 'created', by: 'customer' });
+    // The audit log (issue 28) names it, by the customer, with its reference.
+    expect((await cliJson(s.db, 'audit')).find((entry: any) => entry.action === 'booking created')).toMatchObject({ actor: 'customer', reference });
     // The same engine: the time is no longer offered on the page.
     const day = await get(`${s.base}/book/times?schedule=1&reason=1&day=${slot.slice(0, 10)}`);
     expect(times(day.html)).not.toContain(slot.slice(11, 16));

@@ -45,6 +45,9 @@ describe('planner customer erase', () => {
     const link = /http:\/\/\S+\/manage\/[A-Za-z0-9_-]{43}/.exec(mails.find(toErika)!.text!)![0];
     await full.next(3);
     for (const value of SECRETS) expect(rawBytes(s.db), value).toContain(value);
+    // The practitioner's calendar feed shows the booking with what was submitted.
+    const feedUrl = (await cliOk(s.db, 'feed', 'url', '1', '--url', s.base)).split('\n')[0]!;
+    expect((await get(feedUrl)).html).toContain('Mustermannova');
 
     const erased = await cliOk(s.db, 'customer', 'erase', 'erika.personal@example.com', '--yes');
     expect(erased).toContain(`Cancelled first: ${first}, ${second} (the customer is told).`);
@@ -72,6 +75,10 @@ describe('planner customer erase', () => {
     expect(shown).toMatchObject({ reference: first, status: 'cancelled', submission: {}, customerEmail: null });
     expect(shown.history.map((entry: any) => entry.kind)).toEqual(['created', 'cancelled']);
     expect(JSON.stringify(shown)).not.toContain('Erika');
+    // The feed still shows the time, without the name.
+    const feed = await get(feedUrl);
+    expect(feed.html).toContain(`${first}`);
+    expect(feed.html).not.toMatch(/Erika|Mustermannova|555 0101/);
     // The self-service link is revoked; the export by reference shows nothing personal; by address finds nobody.
     expect((await get(link)).status).toBe(404);
     const exported = JSON.parse(await cliOk(s.db, 'customer', 'export', first));
@@ -87,6 +94,8 @@ describe('planner customer erase', () => {
     expect(entry.detail).toContain(first);
     expect(JSON.stringify(audit)).not.toMatch(/Erika|Mustermannova|555 0101/);
     expect(audit.filter((one: any) => one.action === 'booking created' && one.actor === 'api')).toHaveLength(3);
+    expect(audit.filter((one: any) => one.action === 'booking cancelled' && one.actor === 'admin').map((one: any) => one.reference)).toEqual([first, second]);
+    expect(audit.find((one: any) => one.action === 'webhook add')).toMatchObject({ actor: 'admin', osUser: expect.stringMatching(/.+/) });
     await s.server.stop();
   });
 

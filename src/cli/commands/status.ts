@@ -96,6 +96,7 @@ export function registerStatus(program: Command): void {
           `reminders    ${status.reminderOffsets.length ? `${formatOffsets(status.reminderOffsets)} before each appointment` : 'off (planner reminders set)'}`,
           `page         ${status.portal ? `on at ${status.portal.url}/manage/… · ${pageRules(status.portal)}` : 'off (planner portal enable)'}`,
           `booking page ${status.bookingPage ? (status.portal ? `on at ${status.portal.url}/book/ · at most ${status.bookingPage.perHour}/h per address, ${status.bookingPage.perEmail} per e-mail` : 'on, but not served: the self-service page is off (planner portal enable)') : 'off (planner booking-page enable)'}`,
+          `retention    ${status.retentionMonths === null ? 'off: personal data is kept until erased (planner retention set <months>)' : `bookings anonymised ${status.retentionMonths} months after they end`}`,
           `proxies      ${status.trustedProxies.length ? `${status.trustedProxies.join(', ')} trusted for X-Forwarded-For` : 'none trusted: X-Forwarded-For is ignored (planner proxy set)'}`,
           ...webhookLines(status.webhooks),
           ...calendarLines(status.calendars, status.timeZone),
