@@ -4,7 +4,12 @@
  * links and the changes.
  */
 import { describe, expect, it } from 'vitest';
-import { api, cli, cliJson, cliOk } from '../helpers.ts';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { api, cli, cliJson, cliOk, ROOT, tempDir } from '../helpers.ts';
+import { commandsOf, newcomerEnv, readmeBlocks } from '../docs/readme.ts';
 import { pageSetup } from '../booking-page/flow.ts';
 
 describe('planner customer find and export', () => {
@@ -58,6 +63,18 @@ describe('planner customer find and export', () => {
       // Nothing of the other customer.
       expect(JSON.stringify(exported)).not.toContain('max@example.com');
     }
+    // The README's access-request lines, run as written (the file they write put in a temporary folder).
+    const out = join(tempDir(), 'erika.json');
+    const lines = commandsOf(readmeBlocks('Personal data (GDPR)', 'sh')[1]!).filter((line) => !line.startsWith('#'));
+    expect(lines).toHaveLength(2);
+    const printed: string[] = [];
+    for (const line of lines) {
+      const { stdout } = await promisify(execFile)('sh', ['-c', line.replace('--out erika.json', `--out ${out}`)], { cwd: ROOT, env: newcomerEnv({ PLANNER_DB: s.db }) });
+      printed.push(stdout);
+    }
+    expect(printed[0]).toContain(`customer 1  Erika@Example.com  Erika Mustermann  +49 30 555 0101  1 booking(s): ${reference}`);
+    expect(printed[1]).toMatch(/^Wrote .*erika\.json: customer 1 \(Erika@Example\.com\): 1 booking\(s\), 3 mail\(s\)/);
+    expect(JSON.parse(readFileSync(out, 'utf8')).bookings[0].submission).toEqual(submission);
     const missing = await cli(s.db, 'customer', 'export', 'nobody@example.com');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe('planner: no customer with the e-mail address or booking reference "nobody@example.com" (planner customer find <text> looks for one)\n');

@@ -164,7 +164,7 @@ describe('README admin guide: reminders, the self-service page, the booking page
     await bookableDb(db);
     const env = newcomerEnv({ PLANNER_DB: db });
     const outputs: string[] = [];
-    for (const section of ['Reminders', 'The self-service page', 'The booking page', 'Buffers between appointments', 'Reverse proxy: pass the Authorization header', 'Calendar feed for the practitioner']) {
+    for (const section of ['Reminders', 'The self-service page', 'The booking page', 'Personal data (GDPR)', 'Buffers between appointments', 'Reverse proxy: pass the Authorization header', 'Calendar feed for the practitioner']) {
       for (const line of commandsOf(readmeBlock(section, 'sh'))) {
         const result = await run('sh', ['-c', line], { cwd: ROOT, env }).catch((error: { stderr: string }) => {
           throw new Error(`README line failed: ${line}\n${error.stderr}`);
@@ -183,6 +183,7 @@ describe('README admin guide: reminders, the self-service page, the booking page
       perHour: 5,
       perEmail: 3,
     });
+    expect(await cliJson(db, 'retention', 'show', '--json')).toEqual({ months: 24 });
     expect((await cliJson(db, 'reason', 'list', '1', '--json'))[0]).toMatchObject({ bufferBeforeMinutes: 5, bufferAfterMinutes: 10 });
     expect(await cliJson(db, 'proxy', 'show', '--json')).toEqual({ trustedProxies: ['127.0.0.1', '::1'] });
     const [made, rotated] = outputs.slice(-2).map((output) => output.split('\n')[0]!);
