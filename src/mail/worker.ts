@@ -1,6 +1,6 @@
 import type { Store } from '../store/db.ts';
 import { claim, dueMessages, markDropped, markFailed, markRetry, markSent, type DueMessage } from '../store/outbox.ts';
-import { isErasedMessage, truncateWal } from '../store/personal-data.ts';
+import { truncateWal } from '../store/personal-data.ts';
 import type { Settings } from '../store/settings.ts';
 import { addressOf } from '../domain/checks.ts';
 import { DROPPED } from '../domain/reminders.ts';
@@ -108,12 +108,10 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       // A message of an erased booking (the erase's own cancellation) loses its personal data as it is recorded
       // (migration 12's trigger); the WAL is emptied then, so that no older copy of it stays in the file (issue 28).
       sent: (id, at) => {
-        markSent(store, id, at);
-        if (isErasedMessage(store, id)) truncateWal(store);
+        if (markSent(store, id, at)) truncateWal(store);
       },
       failed: (id, reason) => {
-        markFailed(store, id, reason);
-        if (isErasedMessage(store, id)) truncateWal(store);
+        if (markFailed(store, id, reason)) truncateWal(store);
       },
       retry: (id, reason, at) => markRetry(store, id, reason, at),
       describe: (entry) => `mail ${entry.id} (${entry.kind})`,

@@ -11,7 +11,8 @@ export function osUser(): string {
   }
 }
 
-export type AuditActor = 'admin' | 'api' | 'customer' | 'server';
+/** Who: the CLI's admin, the API, a customer (the pages), the server (the retention), or unknown (a change made before planner recorded who). */
+export type AuditActor = 'admin' | 'api' | 'customer' | 'server' | 'unknown';
 
 export interface AuditEntry {
   at: string;
@@ -38,7 +39,7 @@ export function auditLog(store: Store, from: string): AuditEntry[] {
     .sql(
       `SELECT at, actor, os_user AS osUser, action, booking_id AS bookingId, reference, detail FROM audit_log WHERE at >= ?
        UNION ALL
-       SELECT e.at, coalesce(e.actor, 'admin'), NULL, 'booking ' || e.kind, e.booking_id, b.reference, ''
+       SELECT e.at, coalesce(e.actor, 'unknown'), NULL, 'booking ' || e.kind, e.booking_id, b.reference, ''
        FROM booking_events e JOIN bookings b ON b.id = e.booking_id WHERE e.at >= ?
        ORDER BY 1, 4`,
     )

@@ -396,6 +396,7 @@ export const migrations: readonly string[] = [
     detail     TEXT NOT NULL DEFAULT '' -- never personal data
   ) STRICT;
   CREATE INDEX audit_log_by_time ON audit_log (at);
+  CREATE INDEX bookings_to_anonymise ON bookings (end_at) WHERE erased_at IS NULL; -- the retention's pass, one range
   CREATE TRIGGER outbox_scrub_erased AFTER UPDATE OF status ON outbox
     WHEN new.status != 'pending' AND new.recipient != '[erased]'
       AND (SELECT erased_at FROM bookings WHERE id = new.booking_id) IS NOT NULL BEGIN

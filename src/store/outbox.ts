@@ -116,9 +116,15 @@ export function claim(store: Store, id: number, nowAt: number, until: number): b
   return store.sql(`UPDATE outbox SET lease_until = ? WHERE id = ? AND status = 'pending' AND lease_until <= ?`).run(until, id, nowAt).changes === 1;
 }
 
-/** Marks a message sent. */
-export function markSent(store: Store, id: number, sentAt: string): void {
-  store.sql(`UPDATE outbox SET status = 'sent', sent_at = ?, attempts = attempts + 1, lease_until = 0, last_error = NULL WHERE id = ?`).run(sentAt, id);
+/** `RETURNING` of the marks that end a message: whether its booking is erased (migration 12's trigger scrubbed it). */
+const ERASED_RETURNING = 'RETURNING (SELECT erased_at FROM bookings WHERE id = booking_id) IS NOT NULL AS erased';
+
+/** Marks a message sent; returns true when it is of an erased booking (its personal data went as it was marked). */
+export function markSent(store: Store, id: number, sentAt: string): boolean {
+  const row = store.sql(`UPDATE outbox SET status = 'sent', sent_at = ?, attempts = attempts + 1, lease_until = 0, last_error = NULL WHERE id = ? ${ERASED_RETURNING}`).get(sentAt, id) as
+    | { erased: number }
+    | undefined;
+  return row?.erased === 1;
 }
 
 /** Records a failed attempt and when to try again. */
@@ -126,9 +132,12 @@ export function markRetry(store: Store, id: number, error: string, nextAt: numbe
   store.sql('UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?, lease_until = 0 WHERE id = ?').run(error, nextAt, id);
 }
 
-/** Marks a message failed for good, with the reason. */
-export function markFailed(store: Store, id: number, error: string): void {
-  store.sql(`UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ?, lease_until = 0 WHERE id = ?`).run(error, id);
+/** Marks a message failed for good, with the reason; returns true when it is of an erased booking (as markSent). */
+export function markFailed(store: Store, id: number, error: string): boolean {
+  const row = store.sql(`UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ?, lease_until = 0 WHERE id = ? ${ERASED_RETURNING}`).get(error, id) as
+    | { erased: number }
+    | undefined;
+  return row?.erased === 1;
 }
 
 /**

@@ -54,16 +54,3 @@ export function eraseCustomersWithoutData(store: Store, customerIds: readonly nu
 export function truncateWal(store: Store): void {
   store.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
 }
-
-/** True when outbox message `id` belongs to an erased booking (the trigger of migration 12 scrubbed it when sent). */
-export function isErasedMessage(store: Store, id: number): boolean {
-  return (store.sql('SELECT recipient FROM outbox WHERE id = ?').get(id) as { recipient: string } | undefined)?.recipient === ERASED;
-}
-
-/** True when webhook delivery `id` is of an erased booking. */
-export function isErasedDelivery(store: Store, id: number): boolean {
-  const row = store.sql("SELECT (SELECT erased_at FROM bookings WHERE id = json_extract(payload, '$.data.booking_id')) AS erased FROM webhook_deliveries WHERE id = ?").get(id) as
-    | { erased: string | null }
-    | undefined;
-  return row?.erased != null;
-}
