@@ -6,6 +6,7 @@
 import { invalid } from '../errors.ts';
 import { insertAudit, osUser } from '../store/audit.ts';
 import { eraseBookings, eraseCustomersWithoutData, truncateWal } from '../store/personal-data.ts';
+import { BUSY_TIMEOUT_MS } from '../store/db.ts';
 import { setRetention } from '../store/settings.ts';
 import { emitCustomerErased } from '../webhooks/events.ts';
 import { parsePlainInt } from '../domain/checks.ts';
@@ -18,6 +19,8 @@ export interface Erased {
   customerId: number;
   cancelled: string[];
   erased: string[];
+  /** False when another process's read kept the WAL from being emptied: a copy stays there until the server empties it. */
+  walEmptied: boolean;
 }
 
 /**
@@ -42,8 +45,7 @@ export function eraseCustomer(ctx: AppContext, key: string, options: { notify: b
     emitCustomerErased(ctx.store, { customerId, bookings: ids.map((id, index) => ({ id, reference: erased[index]! })) }, unixSeconds(now), at);
     return { customerId, cancelled: future.map((row) => row.reference), erased };
   });
-  truncateWal(ctx.store);
-  return result;
+  return { ...result, walEmptied: truncateWal(ctx.store, BUSY_TIMEOUT_MS) };
 }
 
 /** Returns `retention set`'s months (1 to 600), or null for `off`; else a clear error. */
@@ -88,6 +90,6 @@ export function applyRetention(ctx: AppContext, limit = RETENTION_BATCH): number
     eraseCustomersWithoutData(ctx.store, [...new Set(rows.map((row) => row.customerId))]);
     insertAudit(ctx.store, { at, actor: 'server', osUser: null, action: 'retention', bookingId: null, reference: null, detail: `${erased.length} booking(s) anonymised, ended before ${new Date(before * 1000).toISOString()}: ${erased.join(', ')}` });
   });
-  truncateWal(ctx.store);
+  truncateWal(ctx.store); // if another process reads now, the server's next hourly pass empties it
   return rows.length;
 }

@@ -8,7 +8,9 @@ import { FORM_MIN_SECONDS } from './booking-page.ts';
 import { startPump } from '../queue/pump.ts';
 
 /** How often the server applies the retention (`planner retention set`): once a day, and once at start. */
-export const RETENTION_POLL_MS = 86_400_000;
+export const RETENTION_EVERY_MS = 86_400_000;
+/** How often the server looks whether the retention is due, or the WAL holds a copy of erased data: hourly. */
+export const PERSONAL_DATA_POLL_MS = 3_600_000;
 
 /** Returns the database path from `--db`, else `PLANNER_DB`, else `data/planner.db` (relative to the working directory). */
 export function resolveDbPath(option: string | undefined): string {
@@ -95,16 +97,27 @@ export async function startRuntime(store: Store, options: RuntimeOptions = {}): 
       startWebhookWorker({ store, log, retry: environment.webhookRetry, nowMs }),
       startCalendarSync(ctx, { log, refresh: watch.refresh }),
     ];
-    // The retention (issue 28): at start and then once a day; not kicked by bookings (nothing of theirs is due).
+    // Personal data (issue 28), hourly and at start, not kicked by bookings: the retention once a day, and the WAL
+    // emptied when a booking was erased since it last was (an erase that met another process's read could not).
     const { applyRetention, RETENTION_BATCH } = await import('./erase.ts');
+    const { lastErasedAt, truncateWal } = await import('../store/personal-data.ts');
+    let retainedAt = 0;
+    let emptiedFor = '';
     const retention = startPump(
       async () => {
         watch.refresh();
-        const anonymised = applyRetention(ctx);
-        if (anonymised > 0) log(`planner: retention: ${anonymised} booking(s) that ended more than ${ctx.settings().retentionMonths} months ago anonymised`);
-        return anonymised === RETENTION_BATCH;
+        let more = false;
+        if (ctx.now().getTime() - retainedAt >= RETENTION_EVERY_MS) {
+          const anonymised = applyRetention(ctx);
+          if (anonymised > 0) log(`planner: retention: ${anonymised} booking(s) that ended more than ${ctx.settings().retentionMonths} months ago anonymised`);
+          more = anonymised === RETENTION_BATCH;
+          if (!more) retainedAt = ctx.now().getTime();
+        }
+        const erasedAt = lastErasedAt(store);
+        if (erasedAt > emptiedFor && truncateWal(store)) emptiedFor = erasedAt;
+        return more;
       },
-      { pollMs: RETENTION_POLL_MS, log, what: 'retention' },
+      { pollMs: PERSONAL_DATA_POLL_MS, log, what: 'retention' },
     );
     workers.push({ kick: () => {}, stop: () => retention.stop() });
   }

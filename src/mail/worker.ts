@@ -62,6 +62,9 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     return mailer.mailer;
   };
 
+  /** A message of an erased booking was recorded but the WAL could not be emptied then (issue 28). */
+  let walDirty = false;
+
   async function attempt(entry: DueMessage): Promise<AttemptOutcome> {
     const from = settings.mailFrom ?? settings.notifyEmail ?? '';
     const domain = addressOf(from).split('@')[1] || 'planner.invalid';
@@ -89,6 +92,7 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       what: 'outbox',
       leaseSeconds: LEASE_SECONDS,
       beginPass() {
+        if (walDirty) walDirty = !truncateWal(store);
         const current = options.settings();
         if (!current.mailUrl) return false; // not configured: the messages wait
         settings = current as Settings & { mailUrl: string };
@@ -107,11 +111,12 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       attempt,
       // A message of an erased booking (the erase's own cancellation) loses its personal data as it is recorded
       // (migration 12's trigger); the WAL is emptied then, so that no older copy of it stays in the file (issue 28).
+      // The WAL is emptied without waiting for another process's read; if one held it, the next pass tries again.
       sent: (id, at) => {
-        if (markSent(store, id, at)) truncateWal(store);
+        if (markSent(store, id, at)) walDirty = !truncateWal(store);
       },
       failed: (id, reason) => {
-        if (markFailed(store, id, reason)) truncateWal(store);
+        if (markFailed(store, id, reason)) walDirty = !truncateWal(store);
       },
       retry: (id, reason, at) => markRetry(store, id, reason, at),
       describe: (entry) => `mail ${entry.id} (${entry.kind})`,

@@ -6,7 +6,7 @@ import { AppError } from '../errors.ts';
 import { migrations } from './migrations.ts';
 
 /** How long a writer waits for another process's write lock before SQLITE_BUSY. */
-const BUSY_TIMEOUT_MS = 5000;
+export const BUSY_TIMEOUT_MS = 5000;
 
 export type Row = Record<string, SQLInputValue>;
 
@@ -243,11 +243,25 @@ function canWrite(file: string): boolean {
 function migrate(store: Store): void {
   const latest = migrations.length;
   if (store.schemaVersion() === latest) return;
+  let from = latest;
   store.tx(() => {
     // Re-read inside the write lock: another process may have migrated meanwhile.
     let version = store.schemaVersion();
+    from = version;
     if (version > latest) throw newerFile(store.file, version);
     for (; version < latest; version++) store.db.exec(migrations[version]!);
     store.db.exec(`PRAGMA user_version = ${latest}`);
   });
+  // A file from before `secure_delete` (migration 12, issue 28) may hold deleted rows in its free pages: rewritten
+  // once, so that an erase leaves nothing behind. Another process reading the file makes it wait for the next start.
+  if (from > 0 && from < SECURE_DELETE_SINCE) {
+    try {
+      store.db.exec('VACUUM');
+    } catch {
+      // busy: the old free pages stay until a later VACUUM (README: "Personal data (GDPR)")
+    }
+  }
 }
+
+/** The schema version from which the file runs with `secure_delete`. */
+const SECURE_DELETE_SINCE = 12;

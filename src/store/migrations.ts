@@ -380,8 +380,8 @@ export const migrations: readonly string[] = [
   `,
   // 12: personal data (issue 28). A booking's personal data can be erased (its skeleton stays: time, schedule,
   // reason, status); the retention in months after which the server anonymises ended bookings (NULL: off); the
-  // audit log, which names bookings by id and reference only. A message or delivery of an erased booking that was
-  // still waiting when it was erased (the erase's own cancellation) loses its personal data once it is sent.
+  // audit log, which names bookings by id and reference only. A message of an erased booking that was still waiting
+  // when it was erased (the erase's own cancellation) loses its personal data once it is sent or fails.
   `
   ALTER TABLE bookings ADD COLUMN erased_at TEXT;
   ALTER TABLE settings ADD COLUMN retention_months INTEGER;
@@ -400,12 +400,7 @@ export const migrations: readonly string[] = [
   CREATE TRIGGER outbox_scrub_erased AFTER UPDATE OF status ON outbox
     WHEN new.status != 'pending' AND new.recipient != '[erased]'
       AND (SELECT erased_at FROM bookings WHERE id = new.booking_id) IS NOT NULL BEGIN
-    UPDATE outbox SET recipient = '[erased]', subject = '[erased]', body = '{}' WHERE id = new.id;
-  END;
-  CREATE TRIGGER deliveries_scrub_erased AFTER UPDATE OF status ON webhook_deliveries
-    WHEN new.status != 'pending' AND json_extract(new.payload, '$.data.customer') IS NOT NULL
-      AND (SELECT erased_at FROM bookings WHERE id = json_extract(new.payload, '$.data.booking_id')) IS NOT NULL BEGIN
-    UPDATE webhook_deliveries SET payload = json_remove(payload, '$.data.customer') WHERE id = new.id;
+    UPDATE outbox SET recipient = '[erased]', subject = '[erased]', body = '{}', last_error = NULL WHERE id = new.id;
   END;
   `,
 ];

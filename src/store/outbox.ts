@@ -212,8 +212,9 @@ export function messagesOfBooking(store: Store, bookingId: number): OutboxEntry[
 
 /** Puts failed messages (one, or all when `id` is undefined) back in the queue, due now; returns how many. */
 export function requeueFailed(store: Store, id: number | undefined, nowAt: number): number {
+  // Not a message whose booking was erased: its address and text are gone (issue 28).
   const sql = `UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = ?, retry_from = ?, lease_until = 0
-               WHERE status = 'failed'`;
+               WHERE status = 'failed' AND recipient != '[erased]'`;
   const result = id === undefined ? store.sql(sql).run(nowAt, nowAt) : store.sql(`${sql} AND id = ?`).run(nowAt, nowAt, id);
   return Number(result.changes);
 }

@@ -5,7 +5,7 @@
  * their bookings' Idempotency-Keys and their self-service links go. The file's connections run with
  * `secure_delete`, so what is overwritten is zeroed; the caller checkpoints the WAL afterwards (`truncateWal`).
  */
-import type { Store } from './db.ts';
+import { BUSY_TIMEOUT_MS, type Store } from './db.ts';
 
 /** What replaces an erased text where one must stay (a mail's recipient and subject, a name). */
 export const ERASED = '[erased]';
@@ -23,15 +23,16 @@ export function eraseBookings(store: Store, bookingIds: readonly number[], at: s
   // Mails: those that waited are dropped, unless the erase itself wrote them (its cancellation); the others scrubbed.
   store.sql(`DELETE FROM outbox WHERE booking_id IN (SELECT value FROM json_each(?)) AND status = 'pending' AND created_at < ?`).run(ids, keepFrom);
   store
-    .sql(`UPDATE outbox SET recipient = '${ERASED}', subject = '${ERASED}', body = '{}' WHERE booking_id IN (SELECT value FROM json_each(?)) AND status != 'pending'`)
+    .sql(`UPDATE outbox SET recipient = '${ERASED}', subject = '${ERASED}', body = '{}', last_error = NULL WHERE booking_id IN (SELECT value FROM json_each(?)) AND status != 'pending'`)
     .run(ids);
+  // Webhook payloads lose the customer, waiting ones too: the erase's own cancellation events go without it (an
+  // integrator knows the booking by its id), so nothing of the customer waits in the file for a delivery.
   store
     .sql(
-      `UPDATE webhook_deliveries SET payload = json_remove(payload, '$.data.customer')
-       WHERE json_extract(payload, '$.data.booking_id') IN (SELECT value FROM json_each(?)) AND json_extract(payload, '$.data.customer') IS NOT NULL
-         AND (status != 'pending' OR created_at < ?)`,
+      `UPDATE webhook_deliveries SET payload = json_remove(payload, '$.data.customer'), last_error = NULL
+       WHERE json_extract(payload, '$.data.booking_id') IN (SELECT value FROM json_each(?)) AND json_extract(payload, '$.data.customer') IS NOT NULL`,
     )
-    .run(ids, keepFrom);
+    .run(ids);
   store
     .sql(`DELETE FROM idempotency_keys WHERE json_extract(body, '$.booking_id') IN (SELECT value FROM json_each(?)) OR json_extract(body, '$.reference') IN (SELECT value FROM json_each(?))`)
     .run(ids, JSON.stringify(references));
@@ -50,7 +51,24 @@ export function eraseCustomersWithoutData(store: Store, customerIds: readonly nu
     .run(JSON.stringify(customerIds)).changes as number;
 }
 
-/** Writes the WAL's pages into the file and empties it, so that no older copy of an erased row stays in it. */
-export function truncateWal(store: Store): void {
-  store.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+/**
+ * Writes the WAL's pages into the file and empties it, so that no older copy of an erased row stays in it. Returns
+ * false when another connection's read kept it from finishing (a backup, Litestream, a CLI command): then the copy
+ * stays until a later call succeeds. `waitMs` 0 (the server) never waits for that reader, so no request waits.
+ */
+export function truncateWal(store: Store, waitMs = 0): boolean {
+  store.db.exec(`PRAGMA busy_timeout = ${waitMs}`);
+  try {
+    const result = store.db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get() as { busy: number };
+    return result.busy === 0;
+  } catch {
+    return false;
+  } finally {
+    store.db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  }
+}
+
+/** When a booking was last erased ('' for never): the server empties the WAL when this moved. */
+export function lastErasedAt(store: Store): string {
+  return (store.sql('SELECT coalesce(max(erased_at), \'\') AS at FROM bookings').get() as { at: string }).at;
 }

@@ -126,27 +126,16 @@ export function claimDelivery(store: Store, id: number, nowAt: number, until: nu
   return store.sql("UPDATE webhook_deliveries SET lease_until = ? WHERE id = ? AND status = 'pending' AND lease_until <= ?").run(until, id, nowAt).changes === 1;
 }
 
-/** `RETURNING` of the marks that end a delivery: whether its booking is erased (migration 12's trigger scrubbed it). */
-const ERASED_RETURNING = "RETURNING (SELECT erased_at FROM bookings WHERE id = json_extract(payload, '$.data.booking_id')) IS NOT NULL AS erased";
-
-/** Marks a delivery delivered; returns true when it is of an erased booking. */
-export function markDelivered(store: Store, id: number, at: string): boolean {
-  const row = store
-    .sql(`UPDATE webhook_deliveries SET status = 'delivered', delivered_at = ?, attempts = attempts + 1, lease_until = 0, last_error = NULL WHERE id = ? ${ERASED_RETURNING}`)
-    .get(at, id) as { erased: number } | undefined;
-  return row?.erased === 1;
+export function markDelivered(store: Store, id: number, at: string): void {
+  store.sql("UPDATE webhook_deliveries SET status = 'delivered', delivered_at = ?, attempts = attempts + 1, lease_until = 0, last_error = NULL WHERE id = ?").run(at, id);
 }
 
 export function markDeliveryRetry(store: Store, id: number, error: string, nextAt: number): void {
   store.sql('UPDATE webhook_deliveries SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?, lease_until = 0 WHERE id = ?').run(error, nextAt, id);
 }
 
-/** Marks a delivery failed for good; returns true when it is of an erased booking. */
-export function markDeliveryFailed(store: Store, id: number, error: string): boolean {
-  const row = store
-    .sql(`UPDATE webhook_deliveries SET status = 'failed', attempts = attempts + 1, last_error = ?, lease_until = 0 WHERE id = ? ${ERASED_RETURNING}`)
-    .get(error, id) as { erased: number } | undefined;
-  return row?.erased === 1;
+export function markDeliveryFailed(store: Store, id: number, error: string): void {
+  store.sql("UPDATE webhook_deliveries SET status = 'failed', attempts = attempts + 1, last_error = ?, lease_until = 0 WHERE id = ?").run(error, id);
 }
 
 /** The latest deliveries (of every hook), newest first; only failed ones with `failedOnly`. */

@@ -2,7 +2,6 @@ import type { Store } from '../store/db.ts';
 import { startOutboxLoop } from '../queue/outbox-loop.ts';
 import type { Pump } from '../queue/pump.ts';
 import type { AttemptOutcome, RetrySettings } from '../queue/retry-policy.ts';
-import { truncateWal } from '../store/personal-data.ts';
 import { claimDelivery, dueDeliveries, findWebhook, markDelivered, markDeliveryFailed, markDeliveryRetry, type Delivery } from '../store/webhooks.ts';
 import { postWebhook } from './sender.ts';
 
@@ -50,13 +49,8 @@ export function startWebhookWorker(options: WebhookWorkerOptions): Pump {
       due: (now, limit) => dueDeliveries(store, now, limit),
       claim: (id, now, until) => claimDelivery(store, id, now, until),
       attempt,
-      // A delivery of an erased booking loses the customer as it is recorded (migration 12); the WAL is emptied then.
-      sent: (id, at) => {
-        if (markDelivered(store, id, at)) truncateWal(store);
-      },
-      failed: (id, reason) => {
-        if (markDeliveryFailed(store, id, reason)) truncateWal(store);
-      },
+      sent: (id, at) => markDelivered(store, id, at),
+      failed: (id, reason) => markDeliveryFailed(store, id, reason),
       retry: (id, reason, at) => markDeliveryRetry(store, id, reason, at),
       describe: (delivery) => `webhook delivery ${delivery.id} (${delivery.type}) to hook ${delivery.webhookId}`,
     },

@@ -18,8 +18,10 @@ export interface PageSetup {
  * receiver, reminders off, the self-service page and the booking page on, served by a real process. `env` reaches
  * the server (PLANNER_FORM_MIN_SECONDS=0 unless given: the flow tests do not wait 3 s), `page` the enable command.
  */
-export async function pageSetup(options: { locale?: 'en' | 'de'; env?: Record<string, string>; page?: string[]; more?: (db: string) => Promise<void> } = {}): Promise<PageSetup> {
-  const smtp = await startSmtp();
+export async function pageSetup(
+  options: { locale?: 'en' | 'de'; env?: Record<string, string>; page?: string[]; more?: (db: string) => Promise<void>; smtp?: Parameters<typeof startSmtp>[0] } = {},
+): Promise<PageSetup> {
+  const smtp = await startSmtp(options.smtp);
   const receiver = await startReceiver();
   const db = tempDb();
   await initDb(db, options.locale ?? 'en');

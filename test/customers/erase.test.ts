@@ -50,7 +50,7 @@ describe('planner customer erase', () => {
     expect((await get(feedUrl)).html).toContain('Mustermannova');
 
     const erased = await cliOk(s.db, 'customer', 'erase', 'erika.personal@example.com', '--yes');
-    expect(erased).toContain(`Cancelled first: ${first}, ${second} (the customer is told).`);
+    expect(erased).toContain(`Cancelled first: ${first}, ${second} (the customer is told;`);
     // The usual mails of a cancellation by the practice go out (to the customer), and the webhooks.
     const after = await s.smtp.received(8);
     expect(after.slice(6).filter(toErika)).toHaveLength(2);
@@ -96,6 +96,40 @@ describe('planner customer erase', () => {
     expect(audit.filter((one: any) => one.action === 'booking created' && one.actor === 'api')).toHaveLength(3);
     expect(audit.filter((one: any) => one.action === 'booking cancelled' && one.actor === 'admin').map((one: any) => one.reference)).toEqual([first, second]);
     expect(audit.find((one: any) => one.action === 'webhook add')).toMatchObject({ actor: 'admin', osUser: expect.stringMatching(/.+/) });
+    await s.server.stop();
+  });
+
+  it('with --no-notify: a refusal of the SMTP server that named the address, and the webhook payloads, lose it too', async () => {
+    const s = await pageSetup({ smtp: { reject: (to) => (to.startsWith('refused.') ? 550 : undefined) } });
+    const full = await startReceiver();
+    await cliOk(s.db, 'webhook', 'add', full.url, '--allow-insecure', '--include-customer');
+    await cliOk(s.db, 'api', 'enable');
+    const token = (await cliJson(s.db, 'token', 'new')).token;
+    const days = (await api(s.base, '/api/days?schedule=1&reason=1', token)).body.data as string[];
+    const slots = (await api(s.base, `/api/slots?schedule=1&reason=1&day=${days[2]}`, token)).body.data as string[];
+    const submission = { first_name: 'Rena', last_name: 'Refusedova', email: 'refused.rena@example.com' };
+    const answer = await api(s.base, '/api/bookings', token, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ schedule: 1, reason: 1, slot: slots[0], submission }) });
+    expect(answer.status).toBe(201);
+    await s.smtp.received(1); // the practice's notice; the customer's confirmation is refused for good
+    await full.next(1);
+    const handle = new DatabaseSync(s.db, { readOnly: true });
+    const failed = () => (handle.prepare("SELECT count(*) AS n FROM outbox WHERE status = 'failed' AND last_error LIKE '%refused.rena%'").get() as { n: number }).n;
+    for (let tries = 0; tries < 100 && failed() === 0; tries++) await new Promise((done) => setTimeout(done, 50)); // bounded: 5 s
+    expect(failed()).toBe(1);
+    handle.close();
+    const before = rawBytes(s.db);
+    for (const value of ['refused.rena@example.com', 'Refusedova']) expect(before).toContain(value);
+    const erased = await cliOk(s.db, 'customer', 'erase', answer.body.booking_details_id, '--yes', '--no-notify');
+    expect(erased).toContain('(without mails to the customer)');
+    // The cancellation's webhook is told, without the customer.
+    const events = await full.next(2);
+    expect(events[1]!.json).toMatchObject({ type: 'booking.cancelled', data: { booking_details_id: answer.body.booking_details_id } });
+    expect(events[1]!.json.data.customer).toBeUndefined();
+    await cli(s.db, 'status');
+    const after = rawBytes(s.db);
+    for (const value of ['refused.rena@example.com', 'Refusedova', 'Rena']) expect(after.includes(value), value).toBe(false);
+    // `mail retry` does not bring the erased message back.
+    expect(await cliOk(s.db, 'mail', 'retry', 'all')).toBe('0 message(s) queued again; a running `planner serve` sends them.\n');
     await s.server.stop();
   });
 

@@ -34,7 +34,8 @@ export async function startSmtp(
     },
     onRcptTo(address, _session, callback) {
       const code = options.reject?.(address.address);
-      if (code) callback(Object.assign(new Error(`${code === 550 ? 'Mailbox unavailable' : 'Try again later'}`), { responseCode: code }));
+      // As Postfix answers: a refusal names the address it refuses (issue 28: such an error is personal data too).
+      if (code) callback(Object.assign(new Error(`${code === 550 ? `<${address.address}>: Recipient address rejected: Mailbox unavailable` : 'Try again later'}`), { responseCode: code }));
       else callback();
     },
     onData(stream, _session, callback) {

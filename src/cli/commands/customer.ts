@@ -45,7 +45,7 @@ export function registerCustomer(program: Command): void {
     .command('erase')
     .description("cancels the person's future bookings, then replaces their personal data everywhere with a placeholder; bookings keep time, schedule, reason and status")
     .argument('<email-or-reference>')
-    .option('--no-notify', 'cancel without the usual mails and webhooks')
+    .option('--no-notify', 'cancel without mails to the customer (webhooks are told, without the customer\'s data)')
     .option('--yes', 'do not ask (needed without a terminal)')
     .action(async (key: string, options: { notify: boolean; yes?: boolean }, command: Command) => {
       if (!options.yes) {
@@ -56,9 +56,16 @@ export function registerCustomer(program: Command): void {
       }
       const erased = await withContext(command, (ctx) => eraseCustomer(ctx, key, { notify: options.notify }));
       print(
-        `Erased customer ${erased.customerId}: ${erased.erased.length} booking(s) keep their time, schedule, reason and status; their personal data is gone from the file.`,
-        ...(erased.cancelled.length ? [`Cancelled first: ${erased.cancelled.join(', ')}${options.notify ? ' (the customer is told)' : ' (without mails or webhooks)'}.`] : []),
+        `Erased customer ${erased.customerId}: ${erased.erased.length} booking(s) keep their time, schedule, reason and status; their personal data is gone from the database.`,
+        ...(erased.cancelled.length
+          ? [`Cancelled first: ${erased.cancelled.join(', ')}${options.notify ? ' (the customer is told; those mails wait for planner serve and lose their data once sent)' : ' (without mails to the customer)'}.`]
+          : []),
         'Backups and a replica keep older copies until they rotate (README: "Personal data (GDPR)").',
       );
+      if (!erased.walEmptied) {
+        process.stderr.write(
+          'planner: warning: another process was reading the file (a backup or Litestream), so its WAL still holds a copy of the erased data; planner serve empties it within the hour, or run this erase again when the reader is done\n',
+        );
+      }
     });
 }
