@@ -23,7 +23,7 @@ export async function withContext<T>(command: Command, fn: (ctx: AppContext) => 
     const result = await fn(ctx);
     // The audit log (issue 28): which command changed data, and the system user who ran it; never its arguments
     // (they may hold personal data), and only once it succeeded.
-    insertAudit(ctx.store, { at: new Date().toISOString(), actor: 'admin', osUser: osUser(), action: commandPath(command), bookingId: null, reference: null, detail: '' });
+    insertAudit(ctx.store, { at: ctx.now().toISOString(), actor: 'admin', osUser: osUser(), action: commandPath(command), bookingId: null, reference: null, detail: '' });
     return result;
   });
 }

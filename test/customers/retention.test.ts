@@ -55,3 +55,24 @@ describe('planner retention', () => {
     expect(await cliJson(db, 'retention', 'show')).toEqual({ months: null });
   });
 });
+
+describe('a file from before secure_delete (schema 11)', () => {
+  it('is rewritten once when this planner first writes it: a row deleted before leaves nothing in its free pages', async () => {
+    const db = tempDb();
+    await bookableDb(db);
+    // The file as planner 11 left it: without migration 12, and a customer deleted without secure_delete.
+    const { DatabaseSync } = await import('node:sqlite');
+    const raw = new DatabaseSync(db);
+    raw.exec(`PRAGMA secure_delete = OFF;
+      DROP TRIGGER outbox_scrub_erased; DROP TABLE audit_log; DROP INDEX bookings_to_anonymise;
+      ALTER TABLE bookings DROP COLUMN erased_at; ALTER TABLE settings DROP COLUMN retention_months; PRAGMA user_version = 11;
+      INSERT INTO customers (email_key, email, created_at) VALUES ('old.deleted.person@example.com', 'old.deleted.person@example.com', 'now');
+      DELETE FROM customers WHERE email_key = 'old.deleted.person@example.com';
+      PRAGMA wal_checkpoint(TRUNCATE);`);
+    raw.close();
+    expect(rawBytes(db)).toContain('old.deleted.person@example.com');
+    await cliOk(db, 'practice', 'set', '--phone', '+49 30 1'); // a writing command: it migrates
+    expect(rawBytes(db).includes('old.deleted.person@example.com')).toBe(false);
+    expect(await cliJson(db, 'retention', 'show')).toEqual({ months: null });
+  });
+});
