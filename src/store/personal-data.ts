@@ -11,9 +11,9 @@ import { BUSY_TIMEOUT_MS, type Store } from './db.ts';
 export const ERASED = '[erased]';
 
 /**
- * Erases the personal data of `bookingIds` (already cancelled where they had to be) at `at`; messages and deliveries
- * created at `keepFrom` or later stay as they are while they wait (the erase's own cancellation: the triggers of
- * migration 12 scrub them once sent). Returns the references of the bookings erased.
+ * Erases the personal data of `bookingIds` (already cancelled where they had to be) at `at`; mails created at
+ * `keepFrom` or later stay as they are while they wait (the erase's own cancellation: the trigger of migration 12
+ * scrubs each once it is sent or fails). Returns the references of the bookings erased.
  */
 export function eraseBookings(store: Store, bookingIds: readonly number[], at: string, keepFrom: string): string[] {
   if (bookingIds.length === 0) return [];
