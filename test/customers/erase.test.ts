@@ -65,6 +65,9 @@ describe('planner customer erase', () => {
       (handle.prepare(`SELECT count(*) AS n FROM outbox WHERE status = 'pending' UNION ALL SELECT count(*) FROM webhook_deliveries WHERE status = 'pending'`).all() as { n: number }[]).some((row) => row.n > 0);
     for (let tries = 0; tries < 100 && waiting(); tries++) await new Promise((done) => setTimeout(done, 50)); // bounded: 5 s
     handle.close();
+    // The worker empties the WAL as it records those sends; a read at that moment (this test's own, above) makes it
+    // try again at its next pass, a second later: wait for that, bounded (10 s), reading the files only.
+    for (let tries = 0; tries < 100 && SECRETS.some((value) => rawBytes(s.db).includes(value)); tries++) await new Promise((done) => setTimeout(done, 100));
     await cli(s.db, 'status'); // a reader that leaves the WAL as it is
     const bytes = rawBytes(s.db);
     for (const value of SECRETS) expect(bytes.includes(value), value).toBe(false);
