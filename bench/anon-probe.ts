@@ -24,6 +24,6 @@ for (const path of ['/api/schedules', '/api/days?schedule=1&reason=1', '/api/slo
   await autocannon({ url: `${url}${path}`, headers: { authorization: `Bearer ${token}` }, connections: 10, duration: 4 });
 }
 clearInterval(sampler);
-console.log(`${process.env.NODE_OPTIONS ?? ''}\tidle ${idle.toFixed(1)} MiB\tunder reads at most ${Math.max(...samples).toFixed(1)} MiB`);
+console.log(`${process.env.SERVER_OPTIONS ?? ''}\tidle ${idle.toFixed(1)} MiB\tunder reads at most ${Math.max(...samples).toFixed(1)} MiB`);
 server.kill(); await new Promise((r) => server.on("exit", r));
 process.exit(0);

@@ -7,7 +7,7 @@ import { AppError, invalid } from '../errors.ts';
 import { emailKey } from '../store/customers.ts';
 import { requireConfigured } from './configured.ts';
 import type { AppContext } from './context.ts';
-import { localOfStored } from './booking-history.ts';
+import { formatLocal } from '../domain/dates.ts';
 
 /** One person found by `customer find`: their record, the names and phones their bookings carry, and the bookings. */
 export interface CustomerMatch {
@@ -108,7 +108,7 @@ export function exportCustomer(ctx: AppContext, key: string): CustomerExport {
   ).map(({ startAt, submission, ...row }) => ({
     ...row,
     start: new Date(startAt * 1000).toISOString(),
-    localStart: localOfStored(new Date(startAt * 1000).toISOString(), zone),
+    localStart: formatLocal(new Date(startAt * 1000), zone),
     submission: JSON.parse(submission) as Record<string, unknown>,
   }));
   const referenceOf = new Map(bookings.map((booking) => [booking.id, booking.reference]));

@@ -37,6 +37,12 @@ function isPortalPath(path: string): boolean {
   return path === '/manage' || path.startsWith('/manage/');
 }
 
+/** Returns `load` made once, at the first call (a door's code and state, loaded when its first request comes). */
+function atFirstUse<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () => (loaded ??= load());
+}
+
 function isBookingPagePath(path: string): boolean {
   return path === '/book' || path.startsWith('/book/');
 }
@@ -73,43 +79,30 @@ export function createHttpApp(options: HttpOptions): H3 {
   // spec §9: the document describes, it does not book: served without a token, also while disabled or not configured.
   // Built at its first request, as the page and the feed below: a server that never serves them never loads their
   // code (issue 29: anonymous memory; docs/performance.md says what each saves).
-  let document: Promise<string> | undefined;
-  const openApiText = () => (document ??= import('../schemas/openapi.ts').then(({ openApiDocument }) => JSON.stringify(openApiDocument())));
+  const openApiText = atFirstUse(() => import('../schemas/openapi.ts').then(({ openApiDocument }) => JSON.stringify(openApiDocument())));
 
   // One rule for the client's address at every door that counts per address (trusted proxies only: issue 23).
   const clientAddress = createClientAddress(() => watch.refresh());
   const gates = createGates({ settings: () => watch.refresh(), nowMs, clientAddress });
-  let portal: Promise<(event: H3Event) => Promise<Response>> | undefined;
-  const portalDoor = () =>
-    (portal ??= import('./portal.ts').then(({ createPortalDoor }) =>
-      createPortalDoor({
-        ctx: { ...ctx, settings: () => watch.refresh() },
-        nowMs,
-        afterChange: options.afterBooking ?? (() => {}),
-        bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
-        log,
-        clientAddress,
-      }),
-    ));
+  // What every HTML door is given: the context whose settings follow other processes, the clock, the client address.
+  const door = { ctx: { ...ctx, settings: () => watch.refresh() }, nowMs, log, clientAddress };
+  const afterBooking = options.afterBooking ?? (() => {});
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? 10_000;
+  const portalDoor = atFirstUse(() => import('./portal.ts').then(({ createPortalDoor }) => createPortalDoor({ ...door, afterChange: afterBooking, bodyTimeoutMs })));
   // One cache of free days for GET /api/days and the booking page's days.
   const daysCache = options.daysCache ?? createDaysCache();
-  let bookingPage: Promise<(event: H3Event) => Promise<Response>> | undefined;
-  const bookingPageDoor = () =>
-    (bookingPage ??= import('./booking-page.ts').then(({ createBookingPageDoor }) =>
+  const bookingPageDoor = atFirstUse(() =>
+    import('./booking-page.ts').then(({ createBookingPageDoor }) =>
       createBookingPageDoor({
-        ctx: { ...ctx, settings: () => watch.refresh() },
-        nowMs,
-        afterBooking: options.afterBooking ?? (() => {}),
-        bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
-        log,
-        clientAddress,
+        ...door,
+        afterBooking,
+        bodyTimeoutMs,
         daysCache,
         ...(options.runtime.environment ? { formMinSeconds: options.runtime.environment.formMinSeconds } : {}),
       }),
-    ));
-  let feed: Promise<(event: H3Event) => Response> | undefined;
-  const feedDoor = () =>
-    (feed ??= import('./feed.ts').then(({ createFeedDoor }) => createFeedDoor({ ctx: { ...ctx, settings: () => watch.refresh() }, nowMs, log, clientAddress })));
+    ),
+  );
+  const feedDoor = atFirstUse(() => import('./feed.ts').then(({ createFeedDoor }) => createFeedDoor(door)));
 
   app.use((event, next) => {
     const path = event.url.pathname;
@@ -128,9 +121,9 @@ export function createHttpApp(options: HttpOptions): H3 {
 
   registerRoutes(app, ctx, {
     log,
-    afterBooking: options.afterBooking ?? (() => {}),
+    afterBooking,
     generation: watch.generation,
-    bodyTimeoutMs: options.bodyTimeoutMs ?? 10_000,
+    bodyTimeoutMs,
     daysCache,
   });
   return app;

@@ -24,7 +24,7 @@ import type { DaysCache } from '../app/days-cache.ts';
 import { EMAIL_FIELD } from '../app/fields.ts';
 import { fingerprintOf } from '../app/idempotency.ts';
 import { bookOnce, KEY_LIFETIME_SECONDS } from '../app/idempotency.ts';
-import { isDay, isSlotText } from '../domain/dates.ts';
+import { formatLocal, isDay, isSlotText } from '../domain/dates.ts';
 import { parsePlainInt } from '../domain/checks.ts';
 import { checkSubmission } from '../domain/submission.ts';
 import type { FieldDefinition } from '../domain/form.ts';
@@ -53,18 +53,15 @@ import {
   type FormTicket,
   type Offer,
 } from '../portal/book-pages.ts';
-import { failedPage, notFoundPage, type Page } from '../portal/pages.ts';
+import { failedPage, notFoundPage, pageOfDays, type Page } from '../portal/pages.ts';
 import { readBodyText } from './body.ts';
 import { formToken, isCrossSite, isFormToken } from './form-guard.ts';
 import { isCanonicalPath } from './handle.ts';
 import { loggedPath } from './logged-path.ts';
-import { pageHeaders } from './page-answer.ts';
-import { STATUS_CODES } from 'node:http';
+import { pageAnswer, pageHeaders } from './page-answer.ts';
 
 /** Largest form body: every field at its longest (a textarea of 5,000 characters), percent-encoded. */
 const FORM_LIMIT = 65_536;
-/** Days offered per page. */
-const DAYS_PER_PAGE = 14;
 /** The page's Idempotency-Keys are apart from the API's: an integrator's key can never replay a page's booking. */
 const KEY_PREFIX = 'page:';
 
@@ -93,11 +90,7 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
   const recent = new Map<string, number[]>();
 
   const answer = (page: Page, settings: Settings, extra: Record<string, string> = {}): Response =>
-    new Response(page.html, {
-      status: page.status,
-      statusText: STATUS_CODES[page.status],
-      headers: { ...pageHeaders(settings.bookingPage?.embedFrom ?? []), 'x-planner-page': page.status === 404 ? 'not-found' : 'page', ...extra },
-    });
+    pageAnswer(page, extra, pageHeaders(settings.bookingPage?.embedFrom ?? []));
 
   const viewOf = (settings: Settings, page: BookingPageSettings, offers: Offer[]): BookView => ({
     practice: { ...settings, practiceName: settings.practiceName ?? '' },
@@ -270,16 +263,10 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
     return done(view, settings, outcome.body, outcome.replayed);
   };
 
-  /** The days step of `offer`: a page of DAYS_PER_PAGE free days from `from` (else the first), from the days cache. */
+  /** The days step of `offer`: the page of free days that holds `from` (else the first), from the days cache. */
   function daysOf(view: BookView, offer: Offer, from: string | undefined): Page {
-    const days = options.daysCache.days(ctx, offer.scheduleId, offer.reasonId);
-    const at = from ? days.findIndex((one) => one >= from) : 0;
-    const start = at < 0 ? Math.max(0, days.length - 1) : at;
-    const first = start - (start % DAYS_PER_PAGE);
-    return daysPage(view, offer, days.slice(first, first + DAYS_PER_PAGE), {
-      ...(first > 0 ? { earlier: days[first - DAYS_PER_PAGE]! } : {}),
-      ...(first + DAYS_PER_PAGE < days.length ? { later: days[first + DAYS_PER_PAGE]! } : {}),
-    });
+    const shown = pageOfDays(options.daysCache.days(ctx, offer.scheduleId, offer.reasonId), from);
+    return daysPage(view, offer, shown.days, shown.pages);
   }
 
   /** The confirmation of the booking whose kept answer is `body`: its facts, calendar links and a self-service link. */
@@ -305,8 +292,7 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
       description: '',
       minutes: Math.round((booking.endAt - booking.startAt) / 60),
     };
-    const local = new Intl.DateTimeFormat('sv-SE', { timeZone: settings.timeZone!, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
-      .format(new Date(booking.startAt * 1000));
+    const local = `${formatLocal(new Date(booking.startAt * 1000), settings.timeZone!)}:00`; // a slot's local text
     const email = typeof booking.submission[EMAIL_FIELD] === 'string' ? (booking.submission[EMAIL_FIELD] as string) : '';
     return answer(donePage(view, { offer, local, reference: booking.reference, email, calendar: { google, outlook, ics }, ...(manageUrl ? { manageUrl } : {}), replayed }), settings);
   }

@@ -26,11 +26,11 @@ export function pageHeaders(embedFrom: readonly string[]): Record<string, string
 }
 
 /** Returns the answer of `page` with its status; `x-planner-page` lets `planner doctor` tell planner's own 404 from a proxy's. */
-export function pageAnswer(page: Page, headers: Record<string, string> = {}): Response {
+export function pageAnswer(page: Page, headers: Record<string, string> = {}, base: Readonly<Record<string, string>> = PAGE_HEADERS): Response {
   return new Response(page.html, {
     status: page.status,
     statusText: STATUS_CODES[page.status],
-    headers: { ...PAGE_HEADERS, 'x-planner-page': page.status === 404 ? 'not-found' : 'page', ...headers },
+    headers: { ...base, 'x-planner-page': page.status === 404 ? 'not-found' : 'page', ...headers },
   });
 }
 

@@ -24,6 +24,7 @@ import {
   daysPage,
   failedPage,
   notFoundPage,
+  pageOfDays,
   overviewPage,
   timesPage,
   tooManyPage,
@@ -40,8 +41,6 @@ import { loggedPath } from './logged-path.ts';
 
 /** Largest form body: a reason of NOTE_MAX_LENGTH (500) characters, percent-encoded, and the hidden fields. */
 const FORM_LIMIT = 8192;
-/** Days offered per page of a move. */
-const DAYS_PER_PAGE = 14;
 
 export interface PortalDoorOptions {
   ctx: AppContext;
@@ -90,16 +89,11 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
         if (`${day} ${query.time}` === bookedAt) return timesPage(managed, base, day, slots);
         return timesPage(managed, base, day, slots, { kind: 'refused', why: 'taken' }, 409);
       }
-      // Pages of DAYS_PER_PAGE free days, counted from the first; first the page with the booking's own day.
+      // Pages of free days, counted from the first; first the page with the booking's own day.
       const days = daysToMoveTo(ctx, managed);
       const from = typeof query.from === 'string' && isDay(query.from) ? query.from : bookedAt.slice(0, 10);
-      const at = days.findIndex((one) => one >= from);
-      const start = at < 0 ? Math.max(0, days.length - 1) : at;
-      const first = start - (start % DAYS_PER_PAGE);
-      return daysPage(managed, base, days.slice(first, first + DAYS_PER_PAGE), {
-        ...(first > 0 ? { earlier: days[first - DAYS_PER_PAGE]! } : {}),
-        ...(first + DAYS_PER_PAGE < days.length ? { later: days[first + DAYS_PER_PAGE]! } : {}),
-      });
+      const shown = pageOfDays(days, from);
+      return daysPage(managed, base, shown.days, shown.pages);
     }
     // Nothing to do there (any more): the booking as it stands, and why.
     const why = managed.state !== 'open' ? managed.state : action !== 'reschedule' ? undefined : managed.movable ? 'no-reschedule' : 'not-movable';

@@ -227,6 +227,26 @@ export function cancelPage(managed: Managed, base: string, form: Record<string, 
   return { status, html: layout(managed.settings, words.cancelTitle, body) };
 }
 
+/** Days offered per page, on the self-service page's move and the booking page alike. */
+export const DAYS_PER_PAGE = 14;
+
+/**
+ * The page of `days` (in order) that holds the first day on or after `from` (the last page when none is; the first
+ * page without `from`): its days, and the first day of the page before and after. Pages are counted from the first day.
+ */
+export function pageOfDays(days: readonly string[], from?: string): { days: string[]; pages: DayPages } {
+  const at = from === undefined ? 0 : days.findIndex((one) => one >= from);
+  const start = at < 0 ? Math.max(0, days.length - 1) : at;
+  const first = start - (start % DAYS_PER_PAGE);
+  return {
+    days: days.slice(first, first + DAYS_PER_PAGE),
+    pages: {
+      ...(first > 0 ? { earlier: days[first - DAYS_PER_PAGE]! } : {}),
+      ...(first + DAYS_PER_PAGE < days.length ? { later: days[first + DAYS_PER_PAGE]! } : {}),
+    },
+  };
+}
+
 /** Where a page of days leads: the first day of the page before and of the page after, if any. */
 export interface DayPages {
   earlier?: string;
