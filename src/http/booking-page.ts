@@ -64,6 +64,8 @@ import { pageAnswer, pageHeaders } from './page-answer.ts';
 const FORM_LIMIT = 65_536;
 /** The page's Idempotency-Keys are apart from the API's: an integrator's key can never replay a page's booking. */
 const KEY_PREFIX = 'page:';
+/** How many free days "another day" offers after a time was taken: a week before the day, and on to a month. */
+const OTHER_DAYS = 31;
 
 export interface BookingPageDoorOptions {
   ctx: AppContext;
@@ -210,14 +212,17 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
     const values = typedIn(formFields, form);
     // The times page after a time was taken sends day and time; the review's "change" sends the slot.
     const local = form.get('slot') ?? `${form.get('day') ?? ''} ${form.get('time') ?? ''}:00`;
-    const slot = freeSlot(offer, local);
     const day = local.slice(0, 10);
+    // Back to a day's times, keeping what was typed and the ticket (the same form, so still one booking), with the
+    // other free days to choose from in a form: asked for ("another time" or "another day"), or the time was taken.
+    const timesAgain = (notice?: string, status?: number) =>
+      show(timesPage(view, offer, day, slotsOf(offer, day), { carried: { ...typedFields(formFields, values), ...ticket }, otherDays: daysNear(offer, day), ...(notice ? { notice, status } : {}) }));
+    if (path === '/book/details' && form.get('change') === 'day') return isDay(day) ? timesAgain() : refuse(words.refusal.gone, 409);
+    const slot = freeSlot(offer, local);
     if (!slot) {
       if (!isDay(day)) return refuse(words.refusal.gone, 409);
-      // Back to the day's times, keeping what was typed and the ticket (the same form, so still one booking).
-      const carried = { ...typedFields(formFields, values), ...ticket };
       const chose = path === '/book/details' && form.get('time') === null && form.get('slot') === null;
-      return show(timesPage(view, offer, day, slotsOf(offer, day), { carried, notice: chose ? words.chooseTime : words.refusal.taken, status: chose ? 400 : 409 }));
+      return chose ? timesAgain(words.chooseTime, 400) : timesAgain(words.refusal.taken, 409);
     }
     if (path === '/book/details') return show(detailsPage(view, offer, slot, formFields, { values, errors: {} }, ticket));
     if ((form.get(TRAP_NAME) ?? '') !== '') return refuse(words.refusal.trap, 400);
@@ -247,10 +252,7 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
         return bookOnce(ctx, order, KEY_PREFIX + ticket.key, fingerprint, (created) => JSON.stringify({ reference: created.reference }), 'customer');
       });
     } catch (error) {
-      if (error instanceof SlotNotFree) {
-        const carried = { ...typedFields(formFields, values), ...ticket };
-        return show(timesPage(view, offer, day, slotsOf(offer, day), { carried, notice: words.refusal.taken, status: 409 }));
-      }
+      if (error instanceof SlotNotFree) return timesAgain(words.refusal.taken, 409);
       throw error;
     }
     if ('refusedFor' in outcome) return refuse(words.refusal.perEmail(outcome.refusedFor), 409);
@@ -267,6 +269,14 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
   function daysOf(view: BookView, offer: Offer, from: string | undefined): Page {
     const shown = pageOfDays(options.daysCache.days(ctx, offer.scheduleId, offer.reasonId), from);
     return daysPage(view, offer, shown.days, shown.pages);
+  }
+
+  /** Up to a month of `offer`'s free days around `day`, from the days cache: the choice of another day. */
+  function daysNear(offer: Offer, day: string): string[] {
+    const days = options.daysCache.days(ctx, offer.scheduleId, offer.reasonId);
+    const at = days.findIndex((one) => one >= day);
+    const start = Math.max(0, Math.min((at < 0 ? days.length : at) - 7, days.length - OTHER_DAYS));
+    return days.slice(start, start + OTHER_DAYS);
   }
 
   /** The confirmation of the booking whose kept answer is `body`: its facts, calendar links and a self-service link. */

@@ -133,20 +133,29 @@ export function daysPage(view: BookView, offer: Offer, days: string[], pages: Da
 
 /**
  * Step 3: the free times of a day as radio buttons in a fieldset whose legend names the day. Fresh, the form goes
- * by GET to the details; after a time was taken (`carried`: what was typed, and the form's ticket) by POST, so that
- * nothing typed is lost.
+ * by GET to the details; once something was typed (`carried`: what was typed, and the form's ticket: after a time was
+ * taken, or "another time" from the form) by POST, so that nothing typed is lost, and another day is chosen from
+ * `otherDays` in a form of its own, also by POST, instead of by a link that would drop what was typed.
  */
 export function timesPage(
   view: BookView,
   offer: Offer,
   day: string,
   slots: FreeSlot[],
-  options: { carried?: Record<string, string>; notice?: string; status?: number } = {},
+  options: { carried?: Record<string, string>; otherDays?: readonly string[]; notice?: string; status?: number } = {},
 ): Page {
   const words = wordsOf(view);
   const longDay = dayWords(day, words.dateLocale, 'long');
-  const base = { schedule: String(offer.scheduleId), reason: String(offer.reasonId), day };
-  const back = `<p><a href="/book/days?${escapeHtml(query({ schedule: offer.scheduleId, reason: offer.reasonId, from: day }))}">${escapeHtml(words.otherDay)}</a></p>`;
+  const chosen = { schedule: String(offer.scheduleId), reason: String(offer.reasonId) };
+  const base = { ...chosen, day };
+  const { carried, otherDays = [] } = options;
+  const back =
+    carried && otherDays.length > 0
+      ? `<form method="post" action="/book/details" class="other-day">${hidden({ ...chosen, ...carried, change: 'day' })}<div class="field">` +
+        `<label for="other-day">${escapeHtml(words.otherDayLabel)}</label><select id="other-day" name="day">` +
+        otherDays.map((one) => `<option value="${one}"${one === day ? ' selected' : ''}>${escapeHtml(dayWords(one, words.dateLocale, 'long'))}</option>`).join('') +
+        `</select></div><button class="button secondary" type="submit">${escapeHtml(words.showTimes)}</button></form>`
+      : `<p><a href="/book/days?${escapeHtml(query({ schedule: offer.scheduleId, reason: offer.reasonId, from: day }))}">${escapeHtml(words.otherDay)}</a></p>`;
   if (slots.length === 0) {
     return page(view, words.timesTitle, `${options.notice ? notice(options.notice) : ''}${offerCard(view, offer)}<p>${escapeHtml(words.noTimes)}</p>${back}`, options.status);
   }
@@ -157,9 +166,9 @@ export function timesPage(
       `<span aria-hidden="true">${time}</span><span class="sr">${escapeHtml(`${longDay}, ${time}`)}</span></label></li>`
     );
   };
-  const method = options.carried ? 'post' : 'get';
+  const method = carried ? 'post' : 'get';
   const form =
-    `<form method="${method}" action="/book/details">${hidden({ ...base, ...(options.carried ?? {}) })}` +
+    `<form method="${method}" action="/book/details">${hidden({ ...base, ...(carried ?? {}) })}` +
     `<fieldset><legend>${escapeHtml(words.timesLegend(longDay))}</legend><ul class="times">${slots.map(item).join('')}</ul></fieldset>` +
     `<button class="button" type="submit">${escapeHtml(words.continue)}</button></form>`;
   return page(view, words.timesTitle, `${options.notice ? notice(options.notice) : ''}${offerCard(view, offer)}${form}${back}${otherWhat(view)}`, options.status);
@@ -223,8 +232,9 @@ export function detailsPage(view: BookView, offer: Offer, slot: FreeSlot, fields
     `${summary}${offerCard(view, offer, slot.local)}` +
     `<form method="post" action="/book/review" novalidate>${hidden(carry(offer, slot.local, ticket))}` +
     `${fields.map((field) => fieldHtml(words, field, entry)).join('')}${trap}${consent(view)}` +
-    `<button class="button" type="submit">${escapeHtml(words.toReview)}</button></form>` +
-    `<p><a href="/book/times?${escapeHtml(query({ schedule: offer.scheduleId, reason: offer.reasonId, day: slot.local.slice(0, 10) }))}">${escapeHtml(words.otherTime)}</a></p>`;
+    `<button class="button" type="submit">${escapeHtml(words.toReview)}</button>` +
+    // Another time, keeping what was typed: the same form (after the default button, which Enter presses).
+    `<button class="button secondary" type="submit" formaction="/book/details" name="change" value="day">${escapeHtml(words.otherTime)}</button></form>`;
   return page(view, words.detailsTitle, body, status);
 }
 

@@ -39,7 +39,7 @@ details.card{padding:12px}summary{cursor:pointer;font-size:16px}details[open] su
 footer{max-width:36rem;margin:0 auto;padding:0 16px 24px}footer p{margin:0;padding-top:12px;border-top:1px solid #c9ccd1;color:#3d3d3d}
 .sr{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
 .trap{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
-.field{margin:0 0 16px}.req{font-weight:400;font-size:16px;color:#454a52}
+.field{margin:0 0 16px}.other-day{margin-top:32px}.req{font-weight:400;font-size:16px;color:#454a52}
 input.text,select{display:block;width:100%;min-height:48px;font:inherit;padding:8px;border:1px solid #6b7079;border-radius:6px;background:#fff;color:#1a1a1a}
 input.text[aria-invalid=true],select[aria-invalid=true],textarea[aria-invalid=true]{border:2px solid #a4261d}.field-error{color:#a4261d;font-weight:700;margin:4px 0 0}
 .check{display:flex;gap:10px;align-items:flex-start}.check input{width:24px;height:24px;margin:3px 0 0;flex:none}

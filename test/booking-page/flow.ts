@@ -57,6 +57,26 @@ export function hiddenFields(html: string, action: string): Record<string, strin
   return Object.fromEntries([...form!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [unescape(match[1]!), unescape(match[2]!)]));
 }
 
+/** The form of a times page that chooses another day keeping what was typed: its hidden fields and its days. */
+export function otherDayForm(html: string): { fields: Record<string, string>; days: string[] } {
+  const form = /<form method="post" action="\/book\/details" class="other-day">(.*?)<\/form>/s.exec(html)?.[1];
+  expect(form, 'a form to choose another day').toBeDefined();
+  return {
+    fields: Object.fromEntries([...form!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [unescape(match[1]!), unescape(match[2]!)])),
+    days: [...form!.matchAll(/<option value="(\d{4}-\d\d-\d\d)"/g)].map((match) => match[1]!),
+  };
+}
+
+/**
+ * The link to the second day with a free time on a days page: a whole day whatever the hour the test runs (today may
+ * have one time left, which the test's own booking would use up).
+ */
+export function wholeDay(html: string): string {
+  const day = links(html, '/book/times?')[1];
+  expect(day, 'a second day with free times').toBeDefined();
+  return day!;
+}
+
 /** The links of a page whose address starts with `prefix`, unescaped. */
 export function links(html: string, prefix: string): string[] {
   return [...html.matchAll(/href="([^"]+)"/g)].map((match) => unescape(match[1]!)).filter((href) => href.startsWith(prefix));
@@ -82,8 +102,7 @@ export const MARIA = { 'f.first_name': 'Maria', 'f.last_name': 'Schmidt', 'f.ema
 export async function toReview(s: PageSetup, typed: Record<string, string> = MARIA, pick = 0): Promise<{ review: Record<string, string>; slot: string }> {
   const first = await get(`${s.base}/book/`);
   expect(first.status).toBe(200);
-  const day = links(first.html, '/book/times?')[0]!;
-  const timesPage = await get(`${s.base}${day}`);
+  const timesPage = await get(`${s.base}${wholeDay(first.html)}`);
   expect(timesPage.status).toBe(200);
   const choice = hiddenFields(timesPage.html, '/book/details');
   const time = times(timesPage.html)[pick]!;

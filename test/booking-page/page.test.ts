@@ -7,7 +7,7 @@ import { createHmac } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { api, cli, cliJson, cliOk, snapshot, tempDb, initDb } from '../helpers.ts';
-import { get, hiddenFields, links, MARIA, pageSetup, post, times, toReview, unescape, written } from './flow.ts';
+import { get, hiddenFields, links, MARIA, otherDayForm, pageSetup, post, times, toReview, unescape, wholeDay, written } from './flow.ts';
 
 /** The page secret's form token of `parts`, as src/http/form-guard.ts makes it (to make a ticket the clock cannot). */
 function tokenFor(db: string, parts: (string | number)[]): string {
@@ -16,6 +16,10 @@ function tokenFor(db: string, parts: (string | number)[]): string {
   handle.close();
   return createHmac('sha256', secret).update(parts.join('\n')).digest('base64url');
 }
+
+/** A day as the English page writes it out: `Wednesday, 2 December 2026`. */
+const longDay = (day: string) =>
+  new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(`${day}T12:00:00Z`));
 
 describe('the booking page over HTTP', () => {
   it('a customer books through every step: one booking made by the customer, its mails and webhook, and a confirmation with calendar links and the self-service link', async () => {
@@ -115,6 +119,11 @@ describe('the booking page over HTTP', () => {
     expect(carried['f.first_name']).toBe('Maria');
     expect(carried.key).toBe(review.key);
     expect(times(back.html)).not.toContain(slot.slice(11, 16));
+    expect(otherDayForm(back.html).fields['f.last_name']).toBe('Schmidt');
+    // A month of days to choose from (the 30 days ahead, today too while it has a time), still within 15 KB.
+    expect(otherDayForm(back.html).days.length).toBeGreaterThanOrEqual(30);
+    expect(otherDayForm(back.html).days.length).toBeLessThanOrEqual(31);
+    expect(Buffer.byteLength(back.html)).toBeLessThanOrEqual(15 * 1024);
     // Another time: the details come back filled in, then review and book.
     const details = await post(`${s.base}/book/details`, { ...carried, time: times(back.html)[0]! });
     expect(details.status).toBe(200);
@@ -126,6 +135,62 @@ describe('the booking page over HTTP', () => {
     await s.server.stop();
   });
 
+  it('the last free time of a day taken meanwhile: a clear notice, another day chosen in a form that keeps what was typed; it books', async () => {
+    // One time a day (09:00), so the time chosen is its day's last.
+    const s = await pageSetup({ more: async (db) => void (await cliOk(db, 'hours', 'set', '1', 'mon-sun', '09:00-09:30')) });
+    const { review, slot } = await toReview(s);
+    await cliOk(s.db, 'bookings', 'add', '1', '1', slot, '--field', 'first_name=Other', '--field', 'last_name=Person', '--field', 'email=other@example.com');
+    const before = written(s.db);
+    const back = await post(`${s.base}/book/confirm`, review);
+    expect(back.status).toBe(409);
+    expect(back.html).toContain('this time was booked by someone else just now');
+    expect(back.html).toContain('There is no free time left on this day. Please choose another day.');
+    expect(times(back.html)).toEqual([]);
+    expect(written(s.db)).toEqual(before);
+    const other = otherDayForm(back.html);
+    expect(other.fields).toMatchObject({ 'f.first_name': 'Maria', 'f.last_name': 'Schmidt', 'f.email': 'maria@example.com', key: review.key });
+    expect(other.days).not.toContain(slot.slice(0, 10));
+    const next = other.days.find((day) => day > slot.slice(0, 10))!;
+    const timesPage = await post(`${s.base}/book/details`, { ...other.fields, day: next });
+    expect(timesPage.status).toBe(200);
+    expect(times(timesPage.html)).toEqual(['09:00']);
+    const details = await post(`${s.base}/book/details`, { ...hiddenFields(timesPage.html, '/book/details'), time: '09:00' });
+    expect(details.html).toContain('value="Schmidt"');
+    const again = await post(`${s.base}/book/review`, { ...hiddenFields(details.html, '/book/review'), ...MARIA, homepage: '' });
+    const done = await post(`${s.base}/book/confirm`, hiddenFields(again.html, '/book/confirm'));
+    expect(done.status).toBe(200);
+    expect(unescape(done.html)).toContain(`${longDay(next)}, 09:00`);
+    expect(written(s.db).bookings).toBe(2);
+    await s.server.stop();
+  });
+
+  it('"another time" from the form keeps what was typed, also through another day; nothing is written on the way', async () => {
+    const s = await pageSetup();
+    const first = await get(`${s.base}/book/`);
+    const timesPage = await get(`${s.base}${wholeDay(first.html)}`);
+    const details = await get(`${s.base}/book/details?${new URLSearchParams({ ...hiddenFields(timesPage.html, '/book/details'), time: times(timesPage.html)[0]! })}`);
+    const before = snapshot(s.db);
+    // The form's second button: the same form to /book/details with change=day, half filled in (nothing checked yet).
+    const typed = { ...hiddenFields(details.html, '/book/review'), 'f.first_name': 'Maria', 'f.last_name': '', 'f.email': 'maria@exa', homepage: '' };
+    expect(details.html).toContain('formaction="/book/details" name="change" value="day">Choose another time</button>');
+    const back = await post(`${s.base}/book/details`, { ...typed, change: 'day' });
+    expect(back.status).toBe(200);
+    expect(back.html).not.toContain('role="alert"');
+    expect(times(back.html).length).toBeGreaterThan(1);
+    const other = otherDayForm(back.html);
+    expect(other.fields).toMatchObject({ 'f.first_name': 'Maria', 'f.email': 'maria@exa' });
+    const later = other.days.at(-1)!;
+    const laterTimes = await post(`${s.base}/book/details`, { ...other.fields, day: later });
+    expect(unescape(laterTimes.html)).toContain(`Free times on ${longDay(later)}`);
+    const chosen = hiddenFields(laterTimes.html, '/book/details');
+    const filled = await post(`${s.base}/book/details`, { ...chosen, time: times(laterTimes.html)[0]! });
+    expect(filled.status).toBe(200);
+    expect(filled.html).toContain('value="maria@exa"');
+    expect(hiddenFields(filled.html, '/book/review').slot!.slice(0, 10)).toBe(later);
+    expect(snapshot(s.db)).toEqual(before);
+    await s.server.stop();
+  });
+
   it('a field left out or wrong: the form again with each error next to its field and everything typed still there; nothing written', async () => {
     const s = await pageSetup({
       more: async (db) => {
@@ -134,7 +199,7 @@ describe('the booking page over HTTP', () => {
       },
     });
     const first = await get(`${s.base}/book/`);
-    const timesPage = await get(`${s.base}${links(first.html, '/book/times?')[0]}`);
+    const timesPage = await get(`${s.base}${wholeDay(first.html)}`);
     const details = await get(`${s.base}/book/details?${new URLSearchParams({ ...hiddenFields(timesPage.html, '/book/details'), time: times(timesPage.html)[0]! })}`);
     const before = snapshot(s.db);
     const wrong = await post(`${s.base}/book/review`, { ...hiddenFields(details.html, '/book/review'), 'f.first_name': 'Maria', 'f.last_name': '', 'f.email': 'not-an-address', homepage: '' });

@@ -1,7 +1,7 @@
 /**
  * The booking page (issue 27) in a real Chromium (Debian's, JavaScript off, a 320 px phone): a customer books from
  * the first page to the confirmation in English and in German; every page and state (the choice, days, times, the
- * form, its errors, the review, the confirmation, a day without times, a refusal) is checked at 320 and 360 px for
+ * form, its errors, the review, the confirmation, a day without times, a refusal, a time taken meanwhile) is checked at 320 and 360 px for
  * 16 px text, no sideways scroll and WCAG AA contrast, and by axe-core (no violation); one booking is made with the
  * keyboard alone; the page books inside a frame of an allowed origin and is refused in a frame of another. With
  * PLANNER_SCREENSHOTS=1 it writes docs/booking-page/ (en and de, 360 and 1280 px wide).
@@ -55,8 +55,8 @@ async function tabTo(page: Page, text: string | RegExp): Promise<number> {
 }
 
 const WORDS = {
-  en: { choose: 'Book an appointment', days: 'Choose a day', times: 'Choose a time', details: 'Your details', review: 'Check and book', done: 'Your appointment is booked', go: 'Continue', toReview: 'Continue to the review', book: 'Book the appointment', first: 'First name', last: 'Last name', email: 'E-mail', again: 'Start again' },
-  de: { choose: 'Termin buchen', days: 'Tag wählen', times: 'Uhrzeit wählen', details: 'Ihre Angaben', review: 'Prüfen und buchen', done: 'Ihr Termin ist gebucht', go: 'Weiter', toReview: 'Weiter zur Übersicht', book: 'Termin verbindlich buchen', first: 'Vorname', last: 'Nachname', email: 'E-Mail', again: 'Neu beginnen' },
+  en: { choose: 'Book an appointment', days: 'Choose a day', times: 'Choose a time', details: 'Your details', review: 'Check and book', done: 'Your appointment is booked', go: 'Continue', toReview: 'Continue to the review', book: 'Book the appointment', first: 'First name', last: 'Last name', email: 'E-mail', again: 'Start again', otherDay: 'Another day', showTimes: 'Show the times' },
+  de: { choose: 'Termin buchen', days: 'Tag wählen', times: 'Uhrzeit wählen', details: 'Ihre Angaben', review: 'Prüfen und buchen', done: 'Ihr Termin ist gebucht', go: 'Weiter', toReview: 'Weiter zur Übersicht', book: 'Termin verbindlich buchen', first: 'Vorname', last: 'Nachname', email: 'E-Mail', again: 'Neu beginnen', otherDay: 'Anderer Tag', showTimes: 'Zeiten anzeigen' },
 };
 
 /** Two things to book, a privacy notice, and the page on. */
@@ -131,7 +131,7 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
       await page.goto(`${s.base}/book/times?schedule=1&reason=1&day=2099-01-05`);
       await look(page, `${locale}-8-empty-day`);
       await page.goto(`${s.base}/book/days?schedule=1&reason=1`);
-      await loads(page, () => page.locator('ul.choices a').first().click());
+      await loads(page, () => page.locator('ul.choices a').nth(1).click()); // a whole day, whatever the hour
       await page.locator('ul.times input').last().check();
       await loads(page, () => page.getByRole('button', { name: w.go }).click());
       await page.locator('#trap').fill('https://spam.example', { force: true });
@@ -139,6 +139,37 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
       expect(await page.getByRole('link', { name: w.again }).count()).toBe(1);
       await look(page, `${locale}-9-refused`);
       expect(written(s.db).bookings).toBe(1);
+      // A time taken meanwhile (booked at the desk during the review): the day's other times with a clear notice,
+      // and another day chosen in a form of its own; what was typed is still there.
+      await page.goto(`${s.base}/book/days?schedule=1&reason=1`);
+      await loads(page, () => page.locator('ul.choices a').nth(1).click());
+      await page.locator('ul.times input').first().check();
+      await loads(page, () => page.getByRole('button', { name: w.go }).click());
+      await page.locator('#f-first_name').fill('Maria');
+      await page.locator('#f-last_name').fill('Schmidt');
+      await page.locator('#f-email').fill('maria@example.com');
+      await loads(page, () => page.getByRole('button', { name: w.toReview }).click());
+      const slot = (await page.locator('input[name="slot"]').getAttribute('value'))!;
+      await cliOk(s.db, 'bookings', 'add', '1', '1', slot, '--field', 'first_name=Other', '--field', 'last_name=Person', '--field', 'email=other@example.com');
+      await loads(page, () => page.getByRole('button', { name: w.book }).click());
+      expect(await page.locator('h1').innerText()).toBe(w.times);
+      expect(await page.locator('[role="alert"]').count()).toBe(1);
+      expect(await page.locator(`ul.times input[value="${slot.slice(11, 16)}"]`).count()).toBe(0);
+      await look(page, `${locale}-10-taken`);
+      const otherDay = page.getByLabel(w.otherDay, { exact: true });
+      const later = (await otherDay.locator('option').evaluateAll((options: any[]) => options.map((option) => option.value as string))).at(-1)!;
+      await otherDay.selectOption(later);
+      await loads(page, () => page.getByRole('button', { name: w.showTimes }).click());
+      expect(await page.locator('[role="alert"]').count()).toBe(0);
+      expect(await page.locator('legend').innerText()).toContain(
+        new Intl.DateTimeFormat(locale === 'de' ? 'de-DE' : 'en-GB', { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(`${later}T12:00:00Z`)),
+      );
+      await page.locator('ul.times input').first().check();
+      await loads(page, () => page.getByRole('button', { name: w.go }).click());
+      expect(await page.locator('h1').innerText()).toBe(w.details);
+      expect(await page.locator('#f-email').inputValue()).toBe('maria@example.com');
+      expect(await page.locator('#f-last_name').inputValue()).toBe('Schmidt');
+      expect(written(s.db).bookings).toBe(2); // the customer's first and the desk's: nothing from the taken form
       await s.server.stop();
     });
   }
