@@ -149,11 +149,13 @@ export function timesPage(
   const chosen = { schedule: String(offer.scheduleId), reason: String(offer.reasonId) };
   const base = { ...chosen, day };
   const { carried, otherDays = [] } = options;
+  // The day itself, or (its last time taken) the next free day, is what the list shows first.
+  const selected = otherDays.find((one) => one >= day) ?? otherDays.at(-1);
   const back =
     carried && otherDays.length > 0
       ? `<form method="post" action="/book/details" class="other-day">${hidden({ ...chosen, ...carried, change: 'day' })}<div class="field">` +
         `<label for="other-day">${escapeHtml(words.otherDayLabel)}</label><select id="other-day" name="day">` +
-        otherDays.map((one) => `<option value="${one}"${one === day ? ' selected' : ''}>${escapeHtml(dayWords(one, words.dateLocale, 'long'))}</option>`).join('') +
+        otherDays.map((one) => `<option value="${one}"${one === selected ? ' selected' : ''}>${escapeHtml(dayWords(one, words.dateLocale, 'long'))}</option>`).join('') +
         `</select></div><button class="button secondary" type="submit">${escapeHtml(words.showTimes)}</button></form>`
       : `<p><a href="/book/days?${escapeHtml(query({ schedule: offer.scheduleId, reason: offer.reasonId, from: day }))}">${escapeHtml(words.otherDay)}</a></p>`;
   if (slots.length === 0) {

@@ -58,12 +58,13 @@ export function hiddenFields(html: string, action: string): Record<string, strin
 }
 
 /** The form of a times page that chooses another day keeping what was typed: its hidden fields and its days. */
-export function otherDayForm(html: string): { fields: Record<string, string>; days: string[] } {
+export function otherDayForm(html: string): { fields: Record<string, string>; days: string[]; selected: string | undefined } {
   const form = /<form method="post" action="\/book\/details" class="other-day">(.*?)<\/form>/s.exec(html)?.[1];
   expect(form, 'a form to choose another day').toBeDefined();
   return {
     fields: Object.fromEntries([...form!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [unescape(match[1]!), unescape(match[2]!)])),
     days: [...form!.matchAll(/<option value="(\d{4}-\d\d-\d\d)"/g)].map((match) => match[1]!),
+    selected: /<option value="(\d{4}-\d\d-\d\d)" selected>/.exec(form!)?.[1],
   };
 }
 

@@ -120,6 +120,7 @@ describe('the booking page over HTTP', () => {
     expect(carried.key).toBe(review.key);
     expect(times(back.html)).not.toContain(slot.slice(11, 16));
     expect(otherDayForm(back.html).fields['f.last_name']).toBe('Schmidt');
+    expect(otherDayForm(back.html).selected).toBe(slot.slice(0, 10)); // the day itself, which has other times
     // A month of days to choose from (the 30 days ahead, today too while it has a time), still within 15 KB.
     expect(otherDayForm(back.html).days.length).toBeGreaterThanOrEqual(30);
     expect(otherDayForm(back.html).days.length).toBeLessThanOrEqual(31);
@@ -151,6 +152,7 @@ describe('the booking page over HTTP', () => {
     expect(other.fields).toMatchObject({ 'f.first_name': 'Maria', 'f.last_name': 'Schmidt', 'f.email': 'maria@example.com', key: review.key });
     expect(other.days).not.toContain(slot.slice(0, 10));
     const next = other.days.find((day) => day > slot.slice(0, 10))!;
+    expect(other.selected).toBe(next); // the list shows the next free day first
     const timesPage = await post(`${s.base}/book/details`, { ...other.fields, day: next });
     expect(timesPage.status).toBe(200);
     expect(times(timesPage.html)).toEqual(['09:00']);
