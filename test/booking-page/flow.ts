@@ -54,7 +54,17 @@ export function unescape(text: string): string {
 export function hiddenFields(html: string, action: string): Record<string, string> {
   const form = new RegExp(`<form method="(?:post|get)" action="${action}"[^>]*>(.*?)</form>`, 's').exec(html)?.[1];
   expect(form, `a form to ${action}`).toBeDefined();
-  return Object.fromEntries([...form!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [unescape(match[1]!), unescape(match[2]!)]));
+  return hiddenIn(form!);
+}
+
+/** The hidden inputs of a form's inner HTML, unescaped. */
+function hiddenIn(form: string): Record<string, string> {
+  return Object.fromEntries([...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [unescape(match[1]!), unescape(match[2]!)]));
+}
+
+/** A day as the page writes it out for `dateLocale`: `Wednesday, 2 December 2026` (en-GB). */
+export function longDay(day: string, dateLocale = 'en-GB'): string {
+  return new Intl.DateTimeFormat(dateLocale, { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(`${day}T12:00:00Z`));
 }
 
 /** The form of a times page that chooses another day keeping what was typed: its hidden fields and its days. */
@@ -62,7 +72,7 @@ export function otherDayForm(html: string): { fields: Record<string, string>; da
   const form = /<form method="post" action="\/book\/details" class="other-day">(.*?)<\/form>/s.exec(html)?.[1];
   expect(form, 'a form to choose another day').toBeDefined();
   return {
-    fields: Object.fromEntries([...form!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [unescape(match[1]!), unescape(match[2]!)])),
+    fields: hiddenIn(form!),
     days: [...form!.matchAll(/<option value="(\d{4}-\d\d-\d\d)"/g)].map((match) => match[1]!),
     selected: /<option value="(\d{4}-\d\d-\d\d)" selected>/.exec(form!)?.[1],
   };

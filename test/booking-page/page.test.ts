@@ -7,7 +7,7 @@ import { createHmac } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { api, cli, cliJson, cliOk, snapshot, tempDb, initDb } from '../helpers.ts';
-import { get, hiddenFields, links, MARIA, otherDayForm, pageSetup, post, times, toReview, unescape, wholeDay, written } from './flow.ts';
+import { get, hiddenFields, links, longDay, MARIA, otherDayForm, pageSetup, post, times, toReview, unescape, wholeDay, written } from './flow.ts';
 
 /** The page secret's form token of `parts`, as src/http/form-guard.ts makes it (to make a ticket the clock cannot). */
 function tokenFor(db: string, parts: (string | number)[]): string {
@@ -16,10 +16,6 @@ function tokenFor(db: string, parts: (string | number)[]): string {
   handle.close();
   return createHmac('sha256', secret).update(parts.join('\n')).digest('base64url');
 }
-
-/** A day as the English page writes it out: `Wednesday, 2 December 2026`. */
-const longDay = (day: string) =>
-  new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(`${day}T12:00:00Z`));
 
 describe('the booking page over HTTP', () => {
   it('a customer books through every step: one booking made by the customer, its mails and webhook, and a confirmation with calendar links and the self-service link', async () => {
