@@ -32,6 +32,7 @@ import {
   markAlerted,
   markFailing,
   markSynced,
+  markTried,
   type CalendarKind,
   type CalendarRow,
 } from '../store/calendars.ts';
@@ -216,6 +217,7 @@ export interface SyncOutcome {
 export async function syncCalendar(ctx: AppContext, calendar: CalendarRow, options: SyncOptions = {}): Promise<SyncOutcome> {
   const schedule = scheduleOf(ctx, calendar.scheduleId);
   const settings = requireConfigured(ctx);
+  markTried(ctx.store, calendar.id, unixSeconds(ctx.now()));
   let read;
   try {
     read = await readCalendar(ctx, calendar, schedule, options);

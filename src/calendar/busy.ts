@@ -7,7 +7,17 @@
  * (COUNT, UNTIL, the BY-parts) in the wall-clock time of its DTSTART's zone, RDATE, EXDATE and RECURRENCE-ID
  * overrides (moved, cancelled or made free), a RANGE=THISANDFUTURE override read as one occurrence's; an override
  * without its series (Google's free/busy-only export writes each occurrence so) is an event of its own. Each series
- * is expanded only up to the window's end, at most SERIES_CAP occurrences within it.
+ * is expanded only up to the window's end, from a start moved forward by whole periods of its rule to just before the
+ * window (a series since 1400 costs what one since last week does); what cannot be expanded in full (more than
+ * SERIES_CAP occurrences in the window, a rule that runs out of steps) fails the read: it never frees a time.
+ *
+ * Bounded (issue 36): every busy time is clipped to the window (an event until 9999 is the window's days, not millions
+ * of rows), and MAX_BUSY_TIMES counts what is stored (a piece a day); of each component only the properties that
+ * decide what blocks are parsed (a huge DESCRIPTION or attachment is skipped unread), at most
+ * MAX_COMPONENT_CHARS of them; EXDATE and RDATE lists are read by planner a value at a time, so that 580,000 of them
+ * give the event loop back like any other work; a VTIMEZONE is turned into its offsets over the window only, from
+ * starts moved forward like a series', at most ZONE_STEPS steps and MAX_ZONE_CHANGES changes; and a read stops after
+ * MAX_STEPS steps or READ_WORK_MS of work in all, with one line.
  *
  * Time: a TZID that names an IANA zone, a Windows zone as Outlook writes it (windows-zones.ts), or an IANA name
  * behind a prefix (`/mozilla.org/20050126_1/Europe/Berlin`) is read with the runtime's zone rules; another TZID with
@@ -25,7 +35,8 @@ import { createHash } from 'node:crypto';
 import ICAL from 'ical.js';
 import { Temporal } from 'temporal-polyfill';
 import { byBusyOrder, type BusySpan } from '../domain/blocking.ts';
-import { isTimeZone, MAX_UTC_OFFSET, offsetTable, wallToUnixCompatible } from '../domain/zone.ts';
+import { SECONDS_PER_DAY } from '../domain/days.ts';
+import { isTimeZone, MAX_UTC_OFFSET, offsetTable, wallToUnixCompatible, type OffsetTable } from '../domain/zone.ts';
 import { WINDOWS_ZONES } from './windows-zones.ts';
 
 /** The fields of a wall time (seconds as if UTC): what Temporal and ical.js build a local time from. */
@@ -47,7 +58,7 @@ export type BusyTime = BusySpan;
 export interface BusyOptions {
   /** The practice's IANA zone: floating times, DATE values and unknown TZIDs are read in it. */
   zone: string;
-  /** The window, Unix seconds: only busy times that end after `from` and begin before `to`. */
+  /** The window, Unix seconds: only busy times that end after `from` and begin before `to`, clipped to it. */
   from: number;
   to: number;
   /** The most VEVENT and VFREEBUSY components over all texts (default MAX_EVENTS); above it the read fails. */
@@ -56,11 +67,15 @@ export interface BusyOptions {
 
 /** The most events a calendar may hold (issue 25). */
 export const MAX_EVENTS = 20_000;
-/** The most occurrences of one series within the window (a daily series over two years is 730). */
+/** The most occurrences of one series within the window (a daily series over two years is 730); above it the read fails. */
 export const SERIES_CAP = 5_000;
-/** The most steps one series' RRULE is iterated (those before the window count): a runaway rule stops here. */
+/** The most steps one series' RRULE is iterated (those before the window count): a rule that needs more fails the read. */
 const SERIES_STEPS = 200_000;
-/** The most busy times one read may give (all series and events together; a 5,000-event calendar with 200 weekly series gives 15,300 in a year); above it the read fails, and its sorts stay short. */
+/**
+ * The most busy times one read may give, counted as they are stored: a piece a day (store/busy-times.ts), so an event
+ * of a week counts seven. A 5,000-event calendar with 200 weekly series gives 15,300 in a year; above it the read
+ * fails, and its sorts and writes stay short.
+ */
 export const MAX_BUSY_TIMES = 50_000;
 /**
  * The most candidates ical.js may test for one next occurrence of a rule. Its iterator has no bound of its own for
@@ -69,8 +84,20 @@ export const MAX_BUSY_TIMES = 50_000;
  * good. Past the window planner stops such a rule; within it, above this many, the read fails with one line.
  */
 const CANDIDATES_PER_OCCURRENCE = 10_000;
+/** The most characters of a component's parsed properties (DTSTART, RRULE, …; EXDATE and RDATE are read apart). */
+export const MAX_COMPONENT_CHARS = 64 * 1024;
+/** The most steps of one VTIMEZONE's rules (their starts moved to a year before the window: a real zone needs a few). */
+const ZONE_STEPS = 5_000;
+/** The most changes of offset one VTIMEZONE may make within the window (a real zone makes two a year). */
+export const MAX_ZONE_CHANGES = 100;
+/** The most steps of one read, all together: occurrences, candidates of zones, EXDATE and RDATE values. */
+export const MAX_STEPS = 2_000_000;
+/** The most work one sliced read may do (the time its slices held the event loop, all together). */
+export const READ_WORK_MS = 20_000;
 /** Units of work (components, occurrences) between two chances to give the event loop back. */
 const STEP = 25;
+/** Lines of a calendar's text scanned between two chances to give the event loop back. */
+const LINES_PER_STEP = 2_000;
 
 /** A calendar that cannot be read: one line, never with an event's text. */
 export class CalendarDataError extends Error {}
@@ -102,25 +129,43 @@ export function ianaZoneOf(tzid: string): string | undefined {
   return undefined;
 }
 
-/** The zones of one read: IANA zones with the runtime's rules (a table around the window), VTIMEZONEs with ical.js's. */
+/** The steps of one read, all together: past MAX_STEPS the read fails (a calendar built to cost time). */
+class Budget {
+  private steps = 0;
+  charge(steps = 1): void {
+    if ((this.steps += steps) > MAX_STEPS) {
+      throw new CalendarDataError(`the calendar needs more than ${MAX_STEPS.toLocaleString('en')} steps to read (repeat rules, time zones, excluded dates): planner reads at most that many`);
+    }
+  }
+}
+
+/** The range of instants a read converts exactly: the window and three days either side. */
+function zoneRange(options: BusyOptions): { from: number; to: number } {
+  return { from: options.from - 3 * SECONDS_PER_DAY, to: options.to + 3 * SECONDS_PER_DAY };
+}
+
+/**
+ * The zones of one read: IANA zones with the runtime's rules (a table around the window), VTIMEZONEs by the offsets
+ * their rules give around the window (worked out beforehand, `customZones`). A wall time outside the range of a
+ * custom zone's table takes the offset nearest to it.
+ */
 class Zones {
   private readonly iana = new Map<string, Zoner>();
   private readonly byTzid = new Map<string, Zoner>();
   private readonly options: BusyOptions;
-  private readonly vtimezones: Map<string, ICAL.Timezone>;
+  private readonly custom: Map<string, OffsetTable>;
   readonly practice: Zoner;
 
-  constructor(options: BusyOptions, vtimezones: Map<string, ICAL.Timezone>) {
+  constructor(options: BusyOptions, custom: Map<string, OffsetTable>) {
     this.options = options;
-    this.vtimezones = vtimezones;
+    this.custom = custom;
     this.practice = this.ianaZoner(options.zone);
   }
 
   private ianaZoner(zone: string): Zoner {
     let zoner = this.iana.get(zone);
     if (zoner) return zoner;
-    const from = this.options.from - 3 * 86_400;
-    const to = this.options.to + 3 * 86_400;
+    const { from, to } = zoneRange(this.options);
     const table = offsetTable(zone, from, to);
     zoner = (wall) => {
       if (wall > from + MAX_UTC_OFFSET && wall < to - MAX_UTC_OFFSET) return wallToUnixCompatible(table, wall);
@@ -137,14 +182,10 @@ class Zones {
     let zoner = this.byTzid.get(tzid);
     if (zoner) return zoner;
     const iana = ianaZoneOf(tzid);
-    const vtimezone = this.vtimezones.get(tzidName(tzid));
+    const table = this.custom.get(tzidName(tzid));
     if (iana) zoner = this.ianaZoner(iana);
-    else if (vtimezone) {
-      zoner = (wall) => {
-        const time = ICAL.Time.fromData(wallFields(wall));
-        return wall - vtimezone.utcOffset(time);
-      };
-    } else zoner = this.practice;
+    else if (table) zoner = (wall) => wallToUnixCompatible(table, wall);
+    else zoner = this.practice;
     this.byTzid.set(tzid, zoner);
     return zoner;
   }
@@ -162,8 +203,12 @@ interface Moment {
 
 function momentOf(time: ICAL.Time, tzid: string | undefined, zones: Zones): Moment {
   const utc = !time.isDate && time.zone?.tzid === 'UTC';
-  const floating = !time.isDate && !utc && tzid === undefined;
-  return { wall: wallOf(time), date: time.isDate, utc, floating, zoner: time.isDate || utc ? zones.practice : zones.of(tzid) };
+  return momentOfWall(wallOf(time), time.isDate, utc, tzid, zones);
+}
+
+function momentOfWall(wall: number, date: boolean, utc: boolean, tzid: string | undefined, zones: Zones): Moment {
+  const floating = !date && !utc && tzid === undefined;
+  return { wall, date, utc, floating, zoner: date || utc ? zones.practice : zones.of(tzid) };
 }
 
 function unixOf(moment: Moment): number {
@@ -206,29 +251,45 @@ function spanOf(start: Moment, length: Length): { startAt: number; endAt: number
   return { startAt, endAt: startAt + length.seconds };
 }
 
+/**
+ * An EXDATE or RDATE property of a component as its lines' pieces (folded lines without their leading blank), read
+ * by planner a value at a time (`eachDateValue`): a list of 580,000 dates is never one step.
+ */
+interface DateLine {
+  name: 'exdate' | 'rdate';
+  pieces: string[];
+}
+
+/** One component's properties that decide what blocks, as iCalendar text, its date lists, and the line it begins on. */
+interface Part {
+  text: string;
+  dates: DateLine[];
+  line: number;
+}
+
+/** A component parsed, with its date lists still as text. */
+interface Parsed {
+  component: ICAL.Component;
+  dates: DateLine[];
+}
+
 /** Everything of one UID: its series (if any) and its overrides or lone occurrences. */
 interface Group {
   uid: string;
-  master?: ICAL.Component;
+  master?: Parsed;
   overrides: ICAL.Component[];
-}
-
-/** One component's text (a slice of the calendar's, not a copy) and the line it begins on, for errors. */
-interface Part {
-  text: string;
-  line: number;
 }
 
 /**
  * The calendars cut into their components, not yet parsed: the events grouped by UID (read from the text), the
- * free/busy blocks, the time zones (parsed: few, and every group needs them). A group's components are parsed only
- * when its turn comes and dropped after it, so that what stays alive is text, and the garbage collector's pauses
- * stay short (parsing all 20,000 events first kept them alive and made its pauses 10 to 18 ms).
+ * free/busy blocks, the time zones. A group's components are parsed only when its turn comes and dropped after it,
+ * so that what stays alive is text, and the garbage collector's pauses stay short (parsing all 20,000 events first
+ * kept them alive and made its pauses 10 to 18 ms).
  */
 interface Indexed {
   groups: Map<string, Part[]>;
   freebusy: Part[];
-  vtimezones: Map<string, ICAL.Timezone>;
+  vtimezones: Map<string, Part>;
 }
 
 /** Parses one component's text; a text ical.js cannot read is a one-line error naming the line, not its content. */
@@ -240,66 +301,110 @@ function parseComponent(part: Part): ICAL.Component {
   }
 }
 
-/** Cuts the texts into their top-level components and groups them, yielding between them. */
+/**
+ * The properties of each component kind that decide what blocks: only these are parsed (a long DESCRIPTION, an
+ * attachment, attendees and alarms are skipped unread). A VTIMEZONE is kept whole: its STANDARD and DAYLIGHT parts.
+ */
+const KEPT: Record<string, ReadonlySet<string>> = {
+  VEVENT: new Set(['UID', 'DTSTART', 'DTEND', 'DURATION', 'RRULE', 'RECURRENCE-ID', 'STATUS', 'TRANSP', 'EXDATE', 'RDATE']),
+  VFREEBUSY: new Set(['UID', 'DTSTART', 'DTEND', 'FREEBUSY']),
+};
+
+/** The property name a content line begins with, upper-cased (`DTSTART;TZID=…:…` → `DTSTART`). */
+function propertyName(head: string): string {
+  return /^[A-Z0-9-]*/.exec(head)![0];
+}
+
+/** Cuts the texts into their top-level components, keeping only what decides what blocks, and groups them. */
 function* indexAll(texts: readonly string[], maxEvents: number): Generator<void, Indexed> {
   const indexed: Indexed = { groups: new Map(), freebusy: [], vtimezones: new Map() };
   let events = 0;
-  let work = 0;
+  let lines = 0;
   for (const text of texts) {
     if (!/^\uFEFF?\s*BEGIN:VCALENDAR/i.test(text)) throw new CalendarDataError('the calendar is not iCalendar data (it does not begin with BEGIN:VCALENDAR)');
     let position = 0;
     let lineNumber = 0;
     let depth = 0;
     let kind = '';
-    let begin = 0;
     let firstLine = 0;
+    let kept: string[] = [];
+    let size = 0;
+    let dates: DateLine[] = [];
     let uid: string | undefined;
+    // The kept property being read: its name and its lines' pieces (folded lines follow it).
+    let property: { name: string; pieces: string[] } | undefined;
+    const tooLarge = () =>
+      new CalendarDataError(`the calendar has a component whose dates and rules take more than ${MAX_COMPONENT_CHARS / 1024} KiB (from line ${firstLine}): planner reads at most that much of one`);
+    const finish = () => {
+      if (!property) return;
+      if (property.name === 'EXDATE' || property.name === 'RDATE') dates.push({ name: property.name === 'EXDATE' ? 'exdate' : 'rdate', pieces: property.pieces });
+      else {
+        const line = property.pieces.join('');
+        if (property.name === 'UID' && uid === undefined) uid = line.replace(/^[^:]*:/, '').trim();
+        kept.push(line);
+      }
+      property = undefined;
+    };
     while (position < text.length) {
       let end = text.indexOf('\n', position);
       if (end < 0) end = text.length;
       lineNumber++;
       const lineStart = position;
       position = end + 1;
+      if (++lines % LINES_PER_STEP === 0) yield;
+      const first = text.charCodeAt(lineStart);
+      if (first === 32 || first === 9) {
+        // A folded line: the rest of the property before it.
+        if (!property) continue;
+        const piece = text.slice(lineStart + 1, text.charCodeAt(end - 1) === 13 ? end - 1 : end);
+        if (property.name !== 'EXDATE' && property.name !== 'RDATE' && (size += piece.length) > MAX_COMPONENT_CHARS) throw tooLarge();
+        property.pieces.push(piece);
+        continue;
+      }
+      finish();
       const head = text.slice(lineStart, Math.min(end, lineStart + 40)).toUpperCase();
       if (head.startsWith('BEGIN:')) {
         depth++;
         if (depth === 2) {
           kind = head.slice(6).trim();
-          begin = lineStart;
           firstLine = lineNumber;
+          kept = [];
+          size = 0;
+          dates = [];
           uid = undefined;
+          continue;
         }
       } else if (head.startsWith('END:')) {
-        if (depth === 2 && ['VEVENT', 'VFREEBUSY', 'VTIMEZONE'].includes(kind)) {
+        depth--;
+        if (depth === 1 && (kind === 'VEVENT' || kind === 'VFREEBUSY' || kind === 'VTIMEZONE')) {
           if (kind !== 'VTIMEZONE' && ++events > maxEvents) {
             throw new CalendarDataError(`the calendar holds more than ${maxEvents.toLocaleString('en')} events: planner reads at most that many`);
           }
-          const part = { text: text.slice(begin, position), line: firstLine };
-          if (kind === 'VTIMEZONE') addZone(indexed, parseComponent(part));
-          else if (kind === 'VFREEBUSY') indexed.freebusy.push(part);
+          const part: Part = { text: [`BEGIN:${kind}`, ...kept, `END:${kind}`].join('\r\n'), dates, line: firstLine };
+          if (kind === 'VTIMEZONE') {
+            const tzid = /^TZID[;:](?:[^:\r\n]*:)?(.*)$/im.exec(part.text)?.[1];
+            if (tzid !== undefined && !indexed.vtimezones.has(tzidName(tzid))) indexed.vtimezones.set(tzidName(tzid), part);
+          } else if (kind === 'VFREEBUSY') indexed.freebusy.push(part);
           else groupOf(indexed, uid ?? '').push(part);
-          if (++work % STEP === 0) yield;
+          if (events % STEP === 0) yield;
         }
-        depth--;
-      } else if (depth === 2 && uid === undefined && /^UID[:;]/.test(head)) {
-        uid = unfolded(text, lineStart, end).replace(/^[^:]*:/, '').trim();
+        if (depth < 2) continue;
       }
+      if (depth < 2) continue;
+      // Inside a component: a VTIMEZONE's every line (its STANDARD and DAYLIGHT parts); of an event or free/busy
+      // block, only its own properties that decide what blocks (not those of an alarm inside it).
+      const name = propertyName(head);
+      const keep = kind === 'VTIMEZONE' || (depth === 2 && !head.startsWith('BEGIN:') && !head.startsWith('END:') && (KEPT[kind]?.has(name) ?? false));
+      if (!keep) continue;
+      const piece = text.slice(lineStart, text.charCodeAt(end - 1) === 13 ? end - 1 : end);
+      const dated = kind === 'VEVENT' && (name === 'EXDATE' || name === 'RDATE');
+      if (!dated && (size += piece.length + 2) > MAX_COMPONENT_CHARS) throw tooLarge();
+      property = { name: dated ? name : kind === 'VTIMEZONE' ? '' : name, pieces: [piece] };
     }
+    finish();
     if (depth !== 0) throw new CalendarDataError('the calendar ends in the middle of a component: it was cut off, or is not valid iCalendar');
   }
   return indexed;
-}
-
-/** The content line that begins at `start` and ends at `end` (its first line's end), with its folded lines joined. */
-function unfolded(text: string, start: number, end: number): string {
-  let line = text.slice(start, end).replace(/\r$/, '');
-  for (let next = end + 1; next < text.length && (text[next] === ' ' || text[next] === '\t'); ) {
-    let stop = text.indexOf('\n', next);
-    if (stop < 0) stop = text.length;
-    line += text.slice(next + 1, stop).replace(/\r$/, '');
-    next = stop + 1;
-  }
-  return line;
 }
 
 function groupOf(indexed: Indexed, uid: string): Part[] {
@@ -308,18 +413,13 @@ function groupOf(indexed: Indexed, uid: string): Part[] {
   return parts;
 }
 
-function addZone(indexed: Indexed, component: ICAL.Component): void {
-  const tzid = String(component.getFirstPropertyValue('tzid') ?? '');
-  if (tzid && !indexed.vtimezones.has(tzid)) indexed.vtimezones.set(tzid, new ICAL.Timezone(component));
-}
-
 /** Parses the components of one UID into its series (if any) and its overrides or lone occurrences, yielding between them. */
 function* parseGroup(uid: string, parts: readonly Part[]): Generator<void, Group> {
   const group: Group = { uid, overrides: [] };
   for (const [index, part] of parts.entries()) {
     const component = parseComponent(part);
     if (component.hasProperty('recurrence-id')) group.overrides.push(component);
-    else if (!group.master) group.master = component;
+    else if (!group.master) group.master = { component, dates: part.dates };
     else group.overrides.push(component); // a second event without RECURRENCE-ID under one UID: an event of its own
     if (index % STEP === STEP - 1) yield;
   }
@@ -358,9 +458,10 @@ const PAST_THE_WINDOW = Symbol('past the window');
 /**
  * Returns `rule`'s iterator from `dtstart`, bounded: `next()` answers null once the candidates it tests pass
  * `endWall` (a wall time), and throws CalendarDataError after CANDIDATES_PER_OCCURRENCE candidates for one
- * occurrence. ical.js tests each candidate in `check_contracting_rules`, which is wrapped here.
+ * occurrence. ical.js tests each candidate in `check_contracting_rules`, which is wrapped here; each candidate is a
+ * step of the read's budget.
  */
-function boundedIterator(rule: ICAL.Recur, dtstart: ICAL.Time, endWall: number): { next(): ICAL.Time | null } {
+function boundedIterator(rule: ICAL.Recur, dtstart: ICAL.Time, endWall: number, budget: Budget): { next(): ICAL.Time | null } {
   type Iterator = { next(): ICAL.Time | null; last: ICAL.Time; check_contracting_rules(): boolean };
   const unreadable = (error: unknown) =>
     error instanceof CalendarDataError ? error : new CalendarDataError(`an event has a repeat rule planner cannot read (RRULE:${rule.toString()}): ${String((error as Error)?.message ?? error).split('\n', 1)[0]}`);
@@ -377,6 +478,7 @@ function boundedIterator(rule: ICAL.Recur, dtstart: ICAL.Time, endWall: number):
     if (++candidates > CANDIDATES_PER_OCCURRENCE) {
       throw new CalendarDataError(`an event repeats by a rule planner cannot expand in reasonable time (RRULE:${rule.toString()}): change or remove that event`);
     }
+    budget.charge();
     return contracting();
   };
   return {
@@ -392,21 +494,172 @@ function boundedIterator(rule: ICAL.Recur, dtstart: ICAL.Time, endWall: number):
   };
 }
 
-/** Throws when a read gives more busy times than MAX_BUSY_TIMES (a calendar planner would need too long to keep). */
-function checkTotal(out: readonly BusyTime[]): void {
-  if (out.length > MAX_BUSY_TIMES) {
-    throw new CalendarDataError(`the calendar gives more than ${MAX_BUSY_TIMES.toLocaleString('en')} busy times in the schedule's window: planner reads at most that many`);
+/** The length of each FREQ shorter than a month, in seconds of wall time. */
+const PERIOD_SECONDS: Partial<Record<string, number>> = { SECONDLY: 1, MINUTELY: 60, HOURLY: 3600, DAILY: 86_400, WEEKLY: 7 * 86_400 };
+
+/**
+ * Returns `dtstart` moved forward by whole periods of `rule` (FREQ × INTERVAL) to the last such start at or before
+ * `targetWall`, when that leaves every occurrence from there on as it was: a rule without COUNT (COUNT counts from
+ * the first start), and for MONTHLY and YEARLY a start on a day every month has (the 29th to 31st stay). The
+ * occurrences of a rule depend on its start only through the periods counted from it and the start's own fields
+ * that the BY-parts leave, and both stay. The moved start itself may not be an occurrence: the caller reads only
+ * what comes after `targetWall`.
+ */
+function movedStart(rule: ICAL.Recur, dtstart: ICAL.Time, targetWall: number): ICAL.Time {
+  const startWall = wallOf(dtstart);
+  if (rule.count || targetWall <= startWall) return dtstart;
+  const interval = Math.max(1, rule.interval || 1);
+  const seconds = PERIOD_SECONDS[rule.freq];
+  let wall: number;
+  if (seconds !== undefined) {
+    const period = seconds * interval;
+    wall = startWall + Math.floor((targetWall - startWall) / period) * period;
+  } else {
+    if (dtstart.day > 28 || (rule.freq !== 'MONTHLY' && rule.freq !== 'YEARLY')) return dtstart;
+    const months = (rule.freq === 'YEARLY' ? 12 : 1) * interval;
+    const target = new Date(targetWall * 1000);
+    const elapsed = (target.getUTCFullYear() - dtstart.year) * 12 + target.getUTCMonth() + 1 - dtstart.month - 1; // a month less: stays before the target
+    const shift = Math.floor(Math.max(0, elapsed) / months) * months;
+    wall = Date.UTC(dtstart.year, dtstart.month - 1 + shift, dtstart.day, dtstart.hour, dtstart.minute, dtstart.second) / 1000;
+  }
+  if (wall <= startWall) return dtstart;
+  const moved = dtstart.clone();
+  moved.fromData({ ...wallFields(wall), isDate: dtstart.isDate, zone: dtstart.zone });
+  return moved;
+}
+
+/** A date value of an EXDATE or RDATE, read by planner: its start, and for a PERIOD its end or duration. */
+interface DateValue {
+  start: Moment;
+  /** Seconds, for a PERIOD. */
+  seconds?: number;
+}
+
+const DATE_VALUE = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z?))?$/;
+
+/** Returns the wall time, whether a day, and whether UTC, of one DATE or DATE-TIME value; undefined if it is neither. */
+function readDateText(text: string): { wall: number; date: boolean; utc: boolean } | undefined {
+  const match = DATE_VALUE.exec(text.trim());
+  if (!match) return undefined;
+  const [, year, month, day, hour, minute, second, z] = match;
+  const wall = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour ?? 0), Number(minute ?? 0), Number(second ?? 0)) / 1000;
+  return { wall, date: hour === undefined, utc: z === 'Z' };
+}
+
+/** The parameters of a property's name part (`EXDATE;TZID="W. Europe Standard Time";VALUE=DATE`), by upper-cased name. */
+function parametersOf(head: string): Map<string, string> {
+  const parameters = new Map<string, string>();
+  for (const match of head.matchAll(/;([^=;:"]+)=("[^"]*"|[^;:"]*)/g)) parameters.set(match[1]!.trim().toUpperCase(), match[2]!.replace(/^"|"$/g, ''));
+  return parameters;
+}
+
+/**
+ * Reads an EXDATE or RDATE property a value at a time, calling `visit` with each (a step of the read's budget each),
+ * and yields every STEP × 40 values: its text is never handled in one step, whatever its length.
+ */
+function* eachDateValue(line: DateLine, zones: Zones, budget: Budget, partLine: number, visit: (value: DateValue) => void): Generator<void, void> {
+  const unreadable = () => new CalendarDataError(`an event has a date planner cannot read in its ${line.name.toUpperCase()} (from line ${partLine})`);
+  let head = '';
+  let parameters: Map<string, string> | undefined;
+  let tzid: string | undefined;
+  let carry = '';
+  let count = 0;
+  const read = (text: string) => {
+    if (++count % (STEP * 40) === 0) budget.charge(STEP * 40);
+    const [startText, endText] = text.split('/');
+    const start = readDateText(startText ?? '');
+    if (!start) throw unreadable();
+    const moment = momentOfWall(start.wall, start.date, start.utc, tzid, zones);
+    if (endText === undefined) return visit({ start: moment });
+    const end = readDateText(endText);
+    if (end) return visit({ start: moment, seconds: unixOf(momentOfWall(end.wall, end.date, end.utc, tzid, zones)) - unixOf(moment) });
+    try {
+      return visit({ start: moment, seconds: ICAL.Duration.fromString(endText.trim()).toSeconds() });
+    } catch {
+      throw unreadable();
+    }
+  };
+  for (const piece of line.pieces) {
+    let text = piece;
+    if (!parameters) {
+      // The name part ends at the first colon outside quotes.
+      head += piece;
+      let quoted = false;
+      let colon = -1;
+      for (let index = 0; index < head.length; index++) {
+        const code = head.charCodeAt(index);
+        if (code === 34) quoted = !quoted;
+        else if (code === 58 && !quoted) {
+          colon = index;
+          break;
+        }
+      }
+      if (colon < 0) {
+        if (head.length > 4096) throw unreadable();
+        continue;
+      }
+      parameters = parametersOf(head.slice(0, colon));
+      tzid = parameters.get('TZID');
+      text = head.slice(colon + 1);
+    }
+    text = carry + text;
+    let from = 0;
+    for (let comma = text.indexOf(',', from); comma >= 0; comma = text.indexOf(',', from)) {
+      read(text.slice(from, comma));
+      from = comma + 1;
+      if (count % (STEP * 40) === 0) yield;
+    }
+    carry = text.slice(from);
+    if (carry.length > 4096) throw unreadable();
+  }
+  if (!parameters) throw unreadable();
+  if (carry.trim() !== '') read(carry);
+}
+
+/** Pushes the part of `span` within the window into `out`, and counts what it will be stored as (a piece a day). */
+class Collected {
+  readonly out: BusyTime[] = [];
+  private pieces = 0;
+  private readonly from: number;
+  private readonly to: number;
+
+  constructor(options: BusyOptions) {
+    this.from = options.from;
+    this.to = options.to;
+  }
+
+  /** Whether a span meets the window at all. */
+  meets(span: { startAt: number; endAt: number }): boolean {
+    return span.endAt > this.from && span.startAt < this.to && span.endAt > span.startAt;
+  }
+
+  push(span: { startAt: number; endAt: number }, uidHash: string): void {
+    if (!this.meets(span)) return;
+    const startAt = Math.max(span.startAt, this.from);
+    const endAt = Math.min(span.endAt, this.to);
+    this.out.push({ startAt, endAt, uidHash });
+    this.pieces += Math.floor((endAt - 1) / SECONDS_PER_DAY) - Math.floor(startAt / SECONDS_PER_DAY) + 1;
+    if (this.pieces > MAX_BUSY_TIMES) {
+      throw new CalendarDataError(`the calendar gives more than ${MAX_BUSY_TIMES.toLocaleString('en')} busy times in the schedule's window (an event of several days counts once a day): planner reads at most that many`);
+    }
   }
 }
 
+/** Thrown when a series cannot be expanded in full: the read fails rather than leave times free under it. */
+function cannotExpand(rule: string, why: string): CalendarDataError {
+  return new CalendarDataError(`an event repeats by a rule planner cannot expand in full (${rule}): ${why}; change or remove that event`);
+}
+
 /** Expands a series over the window, with its overrides, into `out`. Yields every STEP occurrences. */
-function* expandSeries(group: Group, zones: Zones, options: BusyOptions, hash: string, out: BusyTime[]): Generator<void, void> {
-  const master = group.master!;
+function* expandSeries(group: Group, zones: Zones, options: BusyOptions, hash: string, out: Collected, budget: Budget, partLine: number): Generator<void, void> {
+  const master = group.master!.component;
   const start = momentProperty(master, 'dtstart', zones);
   if (!start) return;
   const length = lengthOf(master, start, zones);
   const longest = 'days' in length ? length.days * 86_400 : Math.max(0, length.seconds);
   const busy = isBusy(master);
+  const windowEndWall = options.to + MAX_UTC_OFFSET;
+  const windowStartWall = options.from - MAX_UTC_OFFSET - longest;
   const overrides = new Map<number, ICAL.Component>();
   const unmatched = new Set<ICAL.Component>();
   for (const [index, override] of group.overrides.entries()) {
@@ -415,89 +668,81 @@ function* expandSeries(group: Group, zones: Zones, options: BusyOptions, hash: s
     unmatched.add(override);
     if (index % STEP === STEP - 1) yield;
   }
+  // Only dates that can meet an occurrence within the window are kept (a day's margin for the zones).
   const excluded = new Set<number>();
   const excludedDays = new Set<number>();
-  for (const property of master.getAllProperties('exdate')) {
-    const tzid = property.getParameter('tzid') as string | undefined;
-    for (const value of property.getValues()) {
-      if (!(value instanceof ICAL.Time)) continue;
-      if (value.isDate && !start.date) excludedDays.add(Math.floor(wallOf(value) / 86_400));
-      else excluded.add(keyOf(inZoneOf(momentOf(value, tzid, zones), start)));
-    }
+  const added: DateValue[] = [];
+  for (const line of group.master!.dates) {
+    yield* eachDateValue(line, zones, budget, partLine, (value) => {
+      if (value.start.wall + (value.seconds ?? 0) < windowStartWall - 86_400 || value.start.wall > windowEndWall + 86_400) return;
+      if (line.name === 'rdate') added.push(value);
+      else if (value.start.date && !start.date) excludedDays.add(Math.floor(value.start.wall / 86_400));
+      else excluded.add(keyOf(inZoneOf(value.start, start)));
+    });
   }
   const emitted = new Set<number>();
   let count = 0;
-  const occurrence = (moment: Moment, own?: Length): boolean => {
+  let rule = 'RDATE';
+  const occurrence = (moment: Moment, own?: Length): void => {
     const key = keyOf(moment);
-    if (emitted.has(key)) return true;
+    if (emitted.has(key)) return;
     emitted.add(key);
-    if (excluded.has(key) || excludedDays.has(Math.floor(moment.wall / 86_400))) return true;
+    if (excluded.has(key) || excludedDays.has(Math.floor(moment.wall / 86_400))) return;
     const override = overrides.get(key);
     if (override) {
       unmatched.delete(override);
       const span = loneSpan(override, zones);
-      if (span && span.endAt > options.from && span.startAt < options.to) out.push({ ...span, uidHash: hash });
-      return true;
+      if (span) out.push(span, hash);
+      return;
     }
     const span = spanOf(moment, own ?? length);
-    if (span.endAt <= options.from) return true;
-    if (span.startAt >= options.to) return true;
-    if (++count > SERIES_CAP) return false;
-    if (busy) out.push({ ...span, uidHash: hash });
-    return true;
+    if (!out.meets(span)) return;
+    if (++count > SERIES_CAP) throw cannotExpand(rule, `it gives more than ${SERIES_CAP.toLocaleString('en')} occurrences in the schedule's window`);
+    if (busy) out.push(span, hash);
   };
 
   // DTSTART is the first occurrence, then each RRULE's and RDATE's.
   occurrence(start);
-  const windowEndWall = options.to + MAX_UTC_OFFSET;
-  const windowStartWall = options.from - MAX_UTC_OFFSET - longest;
   for (const property of master.getAllProperties('rrule')) {
-    const rule = property.getFirstValue();
-    if (!(rule instanceof ICAL.Recur)) continue;
-    const until = rule.until;
-    rule.until = null;
+    const value = property.getFirstValue();
+    if (!(value instanceof ICAL.Recur)) continue;
+    rule = `RRULE:${value.toString()}`;
+    const until = value.until;
+    value.until = null;
     const untilKey = until ? (until.isDate ? undefined : until.zone?.tzid === 'UTC' ? wallOf(until) : start.zoner(wallOf(until))) : undefined;
     const untilDay = until?.isDate ? Math.floor(wallOf(until) / 86_400) : undefined;
-    const iterator = boundedIterator(rule, master.getFirstPropertyValue('dtstart') as ICAL.Time, windowEndWall);
-    for (let steps = 0; steps < SERIES_STEPS; steps++) {
+    const from = movedStart(value, master.getFirstPropertyValue('dtstart') as ICAL.Time, windowStartWall);
+    const iterator = boundedIterator(value, from, windowEndWall, budget);
+    for (let steps = 0; ; steps++) {
+      if (steps >= SERIES_STEPS) throw cannotExpand(rule, `it needs more than ${SERIES_STEPS.toLocaleString('en')} steps to reach the end of the schedule's window`);
       const next = iterator.next();
       if (!next) break;
       const moment: Moment = { ...start, wall: wallOf(next) };
       if (untilDay !== undefined && Math.floor(moment.wall / 86_400) > untilDay) break;
       if (untilKey !== undefined && unixOf(moment) > untilKey) break;
       if (moment.wall > windowEndWall) break;
-      if (steps % STEP === 0) {
-        checkTotal(out);
-        yield;
-      }
+      if (steps % STEP === 0) yield;
       if (moment.wall < windowStartWall) continue;
-      if (!occurrence(moment)) break;
+      occurrence(moment);
     }
   }
-  for (const property of master.getAllProperties('rdate')) {
-    const tzid = property.getParameter('tzid') as string | undefined;
-    for (const value of property.getValues()) {
-      if (value instanceof ICAL.Period) {
-        const from = momentOf(value.start, tzid, zones);
-        const own: Length = value.end ? { seconds: unixOf(momentOf(value.end, tzid, zones)) - unixOf(from) } : { seconds: value.duration!.toSeconds() };
-        occurrence(from, own);
-      } else if (value instanceof ICAL.Time) {
-        occurrence(momentOf(value, tzid, zones));
-      }
-    }
+  rule = 'RDATE';
+  for (const [index, value] of added.entries()) {
+    occurrence(value.start, value.seconds === undefined ? undefined : { seconds: value.seconds });
+    if (index % STEP === STEP - 1) yield;
   }
   // Overrides of occurrences the rule did not give here (moved in from outside the window, or of an excluded
   // one): each is an event of its own.
   let left = 0;
   for (const override of unmatched) {
     const span = loneSpan(override, zones);
-    if (span && span.endAt > options.from && span.startAt < options.to) out.push({ ...span, uidHash: hash });
+    if (span) out.push(span, hash);
     if (++left % STEP === 0) yield;
   }
 }
 
 /** The busy periods of a VFREEBUSY. */
-function freeBusySpans(component: ICAL.Component, zones: Zones, options: BusyOptions, out: BusyTime[]): void {
+function freeBusySpans(component: ICAL.Component, zones: Zones, out: Collected): void {
   const hash = uidHash(String(component.getFirstPropertyValue('uid') ?? 'vfreebusy'));
   for (const property of component.getAllProperties('freebusy')) {
     if (String(property.getParameter('fbtype') ?? 'BUSY').toUpperCase() === 'FREE') continue;
@@ -506,59 +751,130 @@ function freeBusySpans(component: ICAL.Component, zones: Zones, options: BusyOpt
       const from = momentOf(value.start, undefined, zones);
       const startAt = unixOf(from);
       const endAt = value.end ? unixOf(momentOf(value.end, undefined, zones)) : startAt + value.duration!.toSeconds();
-      if (endAt > options.from && startAt < options.to && endAt > startAt) out.push({ startAt, endAt, uidHash: hash });
+      out.push({ startAt, endAt }, hash);
     }
   }
 }
 
+/** Returns the seconds of a TZOFFSETFROM or TZOFFSETTO value, or undefined. */
+function offsetSeconds(value: unknown): number | undefined {
+  return value instanceof ICAL.UtcOffset ? value.toSeconds() : undefined;
+}
+
+/**
+ * Works out the offsets of a VTIMEZONE around the window (zoneRange): each STANDARD and DAYLIGHT part's onsets (its
+ * DTSTART, RRULE and RDATE, wall times in its TZOFFSETFROM), the last before the range and those within it. A rule
+ * starts a year before the range (movedStart), so a part written from 1601 costs a few steps; a rule that still
+ * needs more than ZONE_STEPS, or a zone that changes more than MAX_ZONE_CHANGES times within the range, fails the
+ * read with one line (no real zone does either).
+ */
+function* customZone(part: Part, tzid: string, options: BusyOptions, budget: Budget): Generator<void, OffsetTable> {
+  const range = zoneRange(options);
+  const unreadable = (why: string) => new CalendarDataError(`the calendar's time zone "${tzid}" ${why}: planner reads at most that much of a time zone`);
+  const onsets: { at: number; before: number; after: number }[] = [];
+  const component = parseComponent(part);
+  const targetWall = range.from - 400 * SECONDS_PER_DAY;
+  let steps = 0;
+  for (const observance of [...component.getAllSubcomponents('standard'), ...component.getAllSubcomponents('daylight')]) {
+    const before = offsetSeconds(observance.getFirstPropertyValue('tzoffsetfrom'));
+    const after = offsetSeconds(observance.getFirstPropertyValue('tzoffsetto'));
+    const dtstart = observance.getFirstPropertyValue('dtstart');
+    if (before === undefined || after === undefined || !(dtstart instanceof ICAL.Time)) {
+      throw new CalendarDataError(`the calendar's time zone "${tzid}" has a part without DTSTART, TZOFFSETFROM or TZOFFSETTO: it is not valid iCalendar`);
+    }
+    const onset = (wall: number) => {
+      const at = wall - before;
+      if (at <= range.to) onsets.push({ at, before, after });
+    };
+    onset(wallOf(dtstart));
+    for (const property of observance.getAllProperties('rrule')) {
+      const rule = property.getFirstValue();
+      if (!(rule instanceof ICAL.Recur)) continue;
+      const iterator = boundedIterator(rule, movedStart(rule, dtstart, targetWall), range.to + MAX_UTC_OFFSET, budget);
+      for (let next = iterator.next(); next; next = iterator.next()) {
+        if (++steps > ZONE_STEPS) throw unreadable(`changes by a rule that needs more than ${ZONE_STEPS.toLocaleString('en')} steps`);
+        onset(wallOf(next));
+        if (steps % STEP === 0) yield;
+      }
+    }
+    for (const property of observance.getAllProperties('rdate')) {
+      for (const value of property.getValues()) {
+        if (++steps > ZONE_STEPS) throw unreadable(`lists more than ${ZONE_STEPS.toLocaleString('en')} changes`);
+        if (value instanceof ICAL.Time) onset(wallOf(value));
+        else if (value instanceof ICAL.Period) onset(wallOf(value.start));
+      }
+    }
+  }
+  onsets.sort((a, b) => a.at - b.at);
+  const last = onsets.findLastIndex((onset) => onset.at <= range.from);
+  const within = onsets.slice(last + 1);
+  if (within.length > MAX_ZONE_CHANGES) throw unreadable(`changes its offset more than ${MAX_ZONE_CHANGES} times in the schedule's window`);
+  const first = last >= 0 ? onsets[last]!.after : (onsets[0]?.before ?? 0);
+  return { starts: [-Infinity, ...within.map((onset) => onset.at)], offsets: [first, ...within.map((onset) => onset.after)] };
+}
+
+/** The offsets of every VTIMEZONE whose TZID names no zone planner knows by name (those are read with the runtime's rules). */
+function* customZones(indexed: Indexed, options: BusyOptions, budget: Budget): Generator<void, Map<string, OffsetTable>> {
+  const tables = new Map<string, OffsetTable>();
+  for (const [tzid, part] of indexed.vtimezones) {
+    if (ianaZoneOf(tzid)) continue;
+    tables.set(tzid, yield* customZone(part, tzid, options, budget));
+    yield;
+  }
+  return tables;
+}
+
 /**
  * Reads the busy times of `texts` over the window, yielding between units of work so that a caller can give the
- * event loop back (`busyTimesSliced`). Sorted by start and end, duplicates removed. Throws CalendarDataError.
+ * event loop back (`busyTimesSliced`). Clipped to the window, sorted by start and end, duplicates removed. Throws
+ * CalendarDataError.
  */
 export function* busySteps(texts: readonly string[], options: BusyOptions): Generator<void, BusyTime[]> {
+  const budget = new Budget();
   const indexed = yield* indexAll(texts, options.maxEvents ?? MAX_EVENTS);
-  const zones = new Zones(options, indexed.vtimezones);
-  const out: BusyTime[] = [];
+  const zones = new Zones(options, yield* customZones(indexed, options, budget));
+  const collected = new Collected(options);
   let work = 0;
   for (const [uid, parts] of indexed.groups) {
     work += parts.length;
     if (work >= STEP) {
       work = 0;
-      checkTotal(out);
       yield;
     }
-    if (/@planner$/i.test(uid)) continue; // planner's own feed, subscribed into the same calendar
+    if (isPlannerUid(uid)) continue; // planner's own events: its feed, or its bookings written into the same calendar
     const group = yield* parseGroup(uid, parts);
     const hash = uidHash(uid);
-    if (group.master && (group.master.hasProperty('rrule') || group.master.hasProperty('rdate'))) {
-      yield* expandSeries(group, zones, options, hash, out);
+    if (group.master && (group.master.component.hasProperty('rrule') || group.master.dates.some((line) => line.name === 'rdate'))) {
+      yield* expandSeries(group, zones, options, hash, collected, budget, parts[0]!.line);
       continue;
     }
     // A single event whose one occurrence was overridden (same start as the override's RECURRENCE-ID): the override.
     const overridden = new Set(group.overrides.map((override) => momentProperty(override, 'recurrence-id', zones)).filter((id) => id !== undefined).map(keyOf));
-    const master = group.master && momentProperty(group.master, 'dtstart', zones);
+    const master = group.master && momentProperty(group.master.component, 'dtstart', zones);
     const replaced = master !== undefined && overridden.has(keyOf(master));
-    for (const [index, component] of [...(group.master && !replaced ? [group.master] : []), ...group.overrides].entries()) {
+    for (const [index, component] of [...(group.master && !replaced ? [group.master.component] : []), ...group.overrides].entries()) {
       const span = loneSpan(component, zones);
-      if (span && span.endAt > options.from && span.startAt < options.to && span.endAt > span.startAt) out.push({ ...span, uidHash: hash });
+      if (span) collected.push(span, hash);
       if (index % STEP === STEP - 1) yield;
     }
   }
   for (const [index, part] of indexed.freebusy.entries()) {
-    freeBusySpans(parseComponent(part), zones, options, out);
-    if (index % STEP === STEP - 1) {
-      checkTotal(out);
-      yield;
-    }
+    freeBusySpans(parseComponent(part), zones, collected);
+    if (index % STEP === STEP - 1) yield;
   }
-  checkTotal(out);
   yield;
+  const out = collected.out;
   out.sort(byBusyOrder);
   yield;
   return out.filter((time, index) => {
     const before = out[index - 1];
-    return time.endAt > time.startAt && !(before && before.startAt === time.startAt && before.endAt === time.endAt && before.uidHash === time.uidHash);
+    return !(before && before.startAt === time.startAt && before.endAt === time.endAt && before.uidHash === time.uidHash);
   });
+}
+
+/** Whether a UID is planner's own (`<reference>@planner`): its events never block. */
+export function isPlannerUid(uid: string): boolean {
+  return /@planner$/i.test(uid);
 }
 
 /** Reads the busy times of `texts` at once (tests, tools): `busySteps` run to its end. */
@@ -572,15 +888,20 @@ export function busyTimesOf(texts: readonly string[], options: BusyOptions): Bus
 
 /**
  * Reads the busy times of `texts` like `busyTimesOf`, giving the event loop back whenever `budgetMs` have passed:
- * a sync in `planner serve` never holds requests up for long (issue 25: at most 20 ms at a time).
+ * a sync in `planner serve` never holds requests up for long (issue 25: at most 20 ms at a time). A read that has
+ * worked READ_WORK_MS in all fails with one line (the limits above keep a real calendar far below it).
  */
-export async function busyTimesSliced(texts: readonly string[], options: BusyOptions, budgetMs = 3): Promise<BusyTime[]> {
+export async function busyTimesSliced(texts: readonly string[], options: BusyOptions, budgetMs = 3, workMs = READ_WORK_MS): Promise<BusyTime[]> {
   const steps = busySteps(texts, options);
   let slice = performance.now();
+  let worked = 0;
   for (;;) {
     const next = steps.next();
     if (next.done) return next.value;
-    if (performance.now() - slice >= budgetMs) {
+    const now = performance.now();
+    if (now - slice >= budgetMs) {
+      worked += now - slice;
+      if (worked > workMs) throw new CalendarDataError(`reading the calendar took more than ${workMs / 1000} s of work: planner stops there`);
       await new Promise((resolve) => setImmediate(resolve));
       slice = performance.now();
     }

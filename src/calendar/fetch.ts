@@ -9,13 +9,14 @@
  *
  * Plain node:http, not a CalDAV library: the two requests planner needs are a few lines each, and the guard must sit
  * in the connection's own DNS lookup (`lookup`), which tsdav (over fetch) cannot take. The multistatus answers are
- * read for the few elements needed, with any namespace prefix (servers write `d:`, `D:`, `cal:`, `C:` or none).
+ * read by a streaming XML parser, linear and in slices (multistatus.ts).
  */
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { invalid } from '../errors.ts';
 import { guardedLookup, isLocalHostname } from '../webhooks/url.ts';
+import { readMultistatus, type DavResponse } from './multistatus.ts';
 
 export type CalendarKind = 'ics' | 'caldav';
 
@@ -224,32 +225,35 @@ function refuse(answer: Answer, session: Session): never {
 const PROPFIND = `<?xml version="1.0" encoding="utf-8"?>
 <d:propfind xmlns:d="DAV:" xmlns:cs="http://calendarserver.org/ns/"><d:prop><d:resourcetype/><cs:getctag/><d:sync-token/></d:prop></d:propfind>`;
 
-/** Returns the text of every element `name` (any namespace prefix) in `xml`. */
-function elements(xml: string, name: string): string[] {
-  const pattern = new RegExp(`<(?:[\\w.-]+:)?${name}(?:\\s[^>]*)?(?:/>|>([\\s\\S]*?)</(?:[\\w.-]+:)?${name}\\s*>)`, 'g');
-  return [...xml.matchAll(pattern)].map((match) => match[1] ?? '');
+/** Gives the event loop a turn (between slices of a long answer). */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Reads a 207 answer's responses; an answer that is not XML fails the fetch in one line naming the host. */
+async function responsesOf(answer: Answer, session: Session): Promise<DavResponse[]> {
+  try {
+    return await readMultistatus(answer.body, turn);
+  } catch (error) {
+    throw new CalendarFetchError(`${session.host}: ${(error as Error).message}`);
+  }
 }
 
-/** Returns XML character data as text: CDATA kept, the five entities and numeric references decoded. */
-function xmlText(text: string): string {
-  return text.replace(/<!\[CDATA\[([\s\S]*?)\]\]>|&(#x[0-9a-f]+|#\d+|lt|gt|amp|quot|apos);/gi, (_, cdata: string | undefined, entity: string | undefined) => {
-    if (cdata !== undefined) return cdata;
-    const named: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
-    const lower = entity!.toLowerCase();
-    if (named[lower]) return named[lower];
-    return String.fromCodePoint(lower.startsWith('#x') ? parseInt(lower.slice(2), 16) : parseInt(lower.slice(1), 10));
-  });
+/** The first non-empty text of property `name` in the propstats of `response` that succeeded (or have no status). */
+function propertyText(response: DavResponse | undefined, name: string): string | undefined {
+  for (const propstat of response?.propstats ?? []) {
+    if (propstat.status !== undefined && propstat.status !== 200) continue;
+    const value = propstat.props.get(name)?.find((property) => property.text.trim() !== '');
+    if (value) return value.text.trim();
+  }
+  return undefined;
 }
 
 /** What a PROPFIND on the address says: a CalDAV calendar (with its ctag and sync-token), or not one. */
 async function askCollection(session: Session): Promise<{ caldav: boolean; ctag?: string; syncToken?: string; answer: Answer }> {
   const answer = await send(session, 'PROPFIND', session.source.url, { depth: '0', 'content-type': 'application/xml; charset=utf-8' }, PROPFIND);
   if (answer.status !== 207) return { caldav: false, answer };
-  const types = elements(answer.body, 'resourcetype').join(' ');
-  const caldav = /<(?:[\w.-]+:)?calendar[\s/>]/.test(types);
-  const ctag = elements(answer.body, 'getctag').map(xmlText).find((value) => value.trim() !== '')?.trim();
-  const syncToken = elements(answer.body, 'sync-token').map(xmlText).find((value) => value.trim() !== '')?.trim();
-  return { caldav, ctag, syncToken, answer };
+  const [collection] = await responsesOf(answer, session);
+  const caldav = (collection?.propstats ?? []).some((propstat) => propstat.props.get('resourcetype')?.some((type) => type.children.includes('calendar')));
+  return { caldav, ctag: propertyText(collection, 'getctag'), syncToken: propertyText(collection, 'sync-token'), answer };
 }
 
 /** `YYYYMMDDTHHMMSSZ` of Unix seconds, as CalDAV's time-range takes it. */
@@ -267,30 +271,20 @@ async function queryCollection(session: Session, window: { from: number; to: num
   const answer = await send(session, 'REPORT', session.source.url, { depth: '1', 'content-type': 'application/xml; charset=utf-8' }, query);
   if (answer.status !== 207) refuse(answer, session);
   const texts: string[] = [];
-  for (const response of elements(answer.body, 'response')) {
+  for (const response of await responsesOf(answer, session)) {
     // A resource the server does not give whole (free/busy-only sharing: 403 for calendar-data; results cut short:
     // 507) is no empty calendar: the sync fails and the busy times read last stay.
-    const propstats = elements(response, 'propstat');
-    const own = statusOf(propstats.reduce((rest, propstat) => rest.replace(propstat, ''), response));
-    if (own !== undefined && own !== 200) throw new CalendarFetchError(`${session.host} did not give every event (HTTP ${own} for one of them)`);
-    for (const propstat of propstats) {
-      const data = elements(propstat, 'calendar-data');
-      if (data.length === 0) continue;
-      const status = statusOf(propstat);
-      if (status !== undefined && status !== 200) {
-        throw new CalendarFetchError(`${session.host} did not give the events' data (HTTP ${status}): planner needs to read the calendar, not its free/busy only`);
+    if (response.status !== undefined && response.status !== 200) throw new CalendarFetchError(`${session.host} did not give every event (HTTP ${response.status} for one of them)`);
+    for (const propstat of response.propstats) {
+      const data = propstat.props.get('calendar-data');
+      if (!data) continue;
+      if (propstat.status !== undefined && propstat.status !== 200) {
+        throw new CalendarFetchError(`${session.host} did not give the events' data (HTTP ${propstat.status}): planner needs to read the calendar, not its free/busy only`);
       }
-      texts.push(...data.map(xmlText).filter((text) => text.trim() !== ''));
+      texts.push(...data.map((property) => property.text).filter((text) => text.trim() !== ''));
     }
   }
   return texts;
-}
-
-/** The status code of the first `<status>` in `xml` (`HTTP/1.1 403 Forbidden` → 403). */
-function statusOf(xml: string): number | undefined {
-  const status = elements(xml, 'status')[0];
-  const code = status && /HTTP\/\d(?:\.\d)?\s+(\d{3})/.exec(status)?.[1];
-  return code ? Number(code) : undefined;
 }
 
 /** Fetches the .ics at the address, conditionally. */

@@ -110,9 +110,15 @@ function readOffsets(zone: string, from: number, to: number): OffsetTable {
 
 /** Returns the offset (seconds east of UTC) in effect at instant `at`. */
 export function offsetAt(table: OffsetTable, at: number): number {
-  let index = 0;
-  while (index + 1 < table.starts.length && table.starts[index + 1]! <= at) index++;
-  return table.offsets[index]!;
+  // The last start at or before `at`, by halving (a calendar's own time zone may bring up to 100 changes: issue 36).
+  let low = 0;
+  let high = table.starts.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (table.starts[middle]! <= at) low = middle;
+    else high = middle - 1;
+  }
+  return table.offsets[low]!;
 }
 
 /**

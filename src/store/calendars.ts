@@ -128,6 +128,14 @@ export function insertCalendar(store: Store, calendar: NewCalendar): number {
   return Number(result.lastInsertRowid);
 }
 
+/**
+ * Records that a sync of `id` begins at `at`, before it fetches (issue 36): a sync cut off by a crash or a kill leaves
+ * the calendar tried, so a restarted server tries it again only after its interval, never in a tight loop.
+ */
+export function markTried(store: Store, id: number, at: number): void {
+  store.sql('UPDATE calendars SET tried_at = ? WHERE id = ?').run(at, id);
+}
+
 /** Records a successful sync at `at`: not failing any more, the fetch's new state. */
 export function markSynced(store: Store, id: number, at: number, fetchState: string): void {
   store

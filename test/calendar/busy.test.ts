@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { busyTimesOf, busyTimesSliced, CalendarDataError, ianaZoneOf, MAX_BUSY_TIMES, uidHash, type BusyOptions } from '../../src/calendar/busy.ts';
+import { busySteps, busyTimesOf, busyTimesSliced, CalendarDataError, ianaZoneOf, MAX_BUSY_TIMES, SERIES_CAP, uidHash, type BusyOptions, type BusyTime } from '../../src/calendar/busy.ts';
 
 const WINDOW: BusyOptions = { zone: 'Europe/Berlin', from: Date.parse('2026-11-30T00:00:00Z') / 1000, to: Date.parse('2027-01-05T00:00:00Z') / 1000 };
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
@@ -149,12 +149,37 @@ describe('the rules, one by one', () => {
     expect(ianaZoneOf('Customized Time Zone')).toBeUndefined();
   });
 
-  it('only what meets the window, at most SERIES_CAP occurrences of a series', () => {
-    const text = calendar(vevent('UID:minutely', 'DTSTART:20261201T000000Z', 'DURATION:PT1M', 'RRULE:FREQ=MINUTELY'));
-    const found = busyTimesOf([text], WINDOW);
-    expect(found).toHaveLength(5000);
+  it('only what meets the window, clipped to it (issue 36: an event from 2020 to 9999 is the window’s days)', () => {
     expect(one('DTSTART:20261129T220000Z', 'DTEND:20261130T000000Z')).toEqual([]); // ends as the window begins
-    expect(one('DTSTART:20261129T230000Z', 'DTEND:20261130T003000Z')).toEqual(['2026-11-29T23:00Z/2026-11-30T00:30Z']);
+    expect(one('DTSTART:20261129T230000Z', 'DTEND:20261130T003000Z')).toEqual(['2026-11-30T00:00Z/2026-11-30T00:30Z']);
+    expect(one('DTSTART:20200101T000000Z', 'DTEND:99991231T000000Z')).toEqual(['2026-11-30T00:00Z/2027-01-05T00:00Z']);
+    expect(one('DTSTART;VALUE=DATE:20200101', 'DTEND;VALUE=DATE:99991231')).toEqual(['2026-11-30T00:00Z/2027-01-05T00:00Z']);
+  });
+
+  it('a series begun long ago is expanded in full over the window, from a start moved forward (issue 36: it gave nothing)', () => {
+    const hourly = busyTimesOf([calendar(vevent('UID:h', 'DTSTART:20000101T000000Z', 'DURATION:PT10M', 'RRULE:FREQ=HOURLY'))], WINDOW);
+    expect(hourly).toHaveLength(36 * 24); // every hour of the 36 days
+    expect(hourly[0]).toMatchObject({ startAt: WINDOW.from, endAt: WINDOW.from + 600 });
+    const half = busyTimesOf([calendar(vevent('UID:m', 'DTSTART;TZID=Europe/Berlin:20150101T000500', 'DURATION:PT5M', 'RRULE:FREQ=MINUTELY;INTERVAL=30'))], WINDOW);
+    expect(half).toHaveLength(36 * 48);
+    expect(half.map((time) => iso(time.startAt)).slice(0, 2)).toEqual(['2026-11-30T00:05Z', '2026-11-30T00:35Z']); // 01:05 and 01:35 in Berlin, 2015's half hours
+    expect(spans([calendar(vevent('UID:d', 'DTSTART;TZID=Europe/Berlin:14000101T090000', 'DURATION:PT1H', 'RRULE:FREQ=DAILY;INTERVAL=7;BYHOUR=9'))])).toEqual(
+      spans([calendar(vevent('UID:d', 'DTSTART;TZID=Europe/Berlin:20261202T090000', 'DURATION:PT1H', 'RRULE:FREQ=DAILY;INTERVAL=7'))]),
+    ); // 1400-01-01 was a Wednesday in the proleptic Gregorian calendar, as 2026-12-02 is: 228,977 days, a whole number of weeks
+    const monthly = spans([calendar(vevent('UID:mo', 'DTSTART;TZID=Europe/Berlin:16010215T100000', 'DURATION:PT1H', 'RRULE:FREQ=MONTHLY;INTERVAL=5'))]);
+    expect(monthly).toEqual(['2026-12-15T09:00Z/2026-12-15T10:00Z']); // 1601-02 + 5,110 months (5 × 1,022) = 2026-12
+    // COUNT counts from the first start: never moved; a rule with COUNT that would need more steps fails.
+    expect(() => busyTimesOf([calendar(vevent('UID:c', 'DTSTART:20000101T000000Z', 'DURATION:PT1M', 'RRULE:FREQ=MINUTELY;COUNT=100000000'))], WINDOW)).toThrow(
+      new CalendarDataError("an event repeats by a rule planner cannot expand in full (RRULE:FREQ=MINUTELY;COUNT=100000000): it needs more than 200,000 steps to reach the end of the schedule's window; change or remove that event"),
+    );
+  });
+
+  it('a rule that gives more occurrences than SERIES_CAP in the window fails the read: it never frees the rest (issue 36)', () => {
+    for (const rule of ['RRULE:FREQ=SECONDLY', 'RRULE:FREQ=MINUTELY']) {
+      expect(() => busyTimesOf([calendar(vevent('UID:s', 'DTSTART:20261201T000000Z', 'DURATION:PT1S', rule))], WINDOW)).toThrow(
+        `an event repeats by a rule planner cannot expand in full (${rule}): it gives more than ${SERIES_CAP.toLocaleString('en')} occurrences in the schedule's window; change or remove that event`,
+      );
+    }
   });
 });
 
@@ -162,7 +187,7 @@ describe('a calendar planner cannot read fails with one line, never with an even
   it.each([
     ['not iCalendar', '<html><body>Sign in</body></html>', /^the calendar is not iCalendar data/],
     ['cut off in the middle', calendar(vevent('UID:a', 'DTSTART:20261201T100000Z')).slice(0, 120), /^the calendar ends in the middle of a component/],
-    ['a broken line', calendar('BEGIN:VEVENT', 'UID:x', 'DTSTART:20261201T100000Z', 'SUMMARY secret title without colon', 'END:VEVENT'), /^the calendar has a component planner cannot read \(from line 4\)/],
+    ['a broken line', calendar('BEGIN:VEVENT', 'UID:x', 'DTSTART secret 20261201T100000Z without colon', 'END:VEVENT'), /^the calendar has a component planner cannot read \(from line 4\)/],
   ])('%s', (_name, text, message) => {
     let error: unknown;
     try {
@@ -195,10 +220,15 @@ describe('a calendar planner cannot read fails with one line, never with an even
   });
 
   it('more busy times than MAX_BUSY_TIMES in the window: one line, not a reader that runs out of memory', () => {
-    const daily = (i: number) => vevent(`UID:d${i}`, 'DTSTART:20261201T000000Z', 'DURATION:PT1M', 'RRULE:FREQ=MINUTELY;INTERVAL=30');
-    const text = calendar(...Array.from({ length: 150 }, (_, i) => daily(i)));
+    const hours = (i: number) => vevent(`UID:d${i}`, 'DTSTART:20261201T000000Z', 'DURATION:PT1M', 'RRULE:FREQ=DAILY;BYHOUR=8,9,10,11,12,13,14,15,16,17');
+    const text = calendar(...Array.from({ length: 60 }, (_, i) => hours(i)));
     const year = { zone: 'Europe/Berlin', from: Date.parse('2026-12-01T00:00:00Z') / 1000, to: Date.parse('2027-12-01T00:00:00Z') / 1000 };
-    expect(() => busyTimesOf([text], year)).toThrow(`the calendar gives more than ${MAX_BUSY_TIMES.toLocaleString('en')} busy times in the schedule's window: planner reads at most that many`);
+    const line = `the calendar gives more than ${MAX_BUSY_TIMES.toLocaleString('en')} busy times in the schedule's window (an event of several days counts once a day): planner reads at most that many`;
+    expect(() => busyTimesOf([text], year)).toThrow(line);
+    // It counts what is stored, a piece a day (issue 36): 200 events of a year each are 73,000 pieces, not 200.
+    const long = calendar(...Array.from({ length: 200 }, (_, i) => vevent(`UID:l${i}`, 'DTSTART;VALUE=DATE:20200101', 'DTEND;VALUE=DATE:99991231')));
+    expect(() => busyTimesOf([long], year)).toThrow(line);
+    expect(busyTimesOf([long], WINDOW)).toHaveLength(200); // 200 × 36 pieces: within the limit
   });
 
   it('more events than the limit', () => {
@@ -235,5 +265,75 @@ describe('in slices (issue 25: a sync never holds the event loop for more than 2
     expect(sliced.length).toBeGreaterThan(4800 + 200 * 50);
     process.stderr.write(`5,000 events, 200 weekly series: ${sliced.length} busy times in ${Math.round(ms)} ms; the loop held at most ${longest.toFixed(1)} ms\n`);
     expect(longest).toBeLessThan(20 + 15); // 3 ms slices and a pause of the garbage collector, the first use of ical.js (warmBusyReader) and a busy machine's lateness on top: bench section 9 holds the 20 ms
+  });
+});
+
+describe('a time zone written into the calendar (issue 36: bounded whatever its rules)', () => {
+  /** A VTIMEZONE named `tzid` with Berlin's rules as Outlook writes them, from 1601, and `extra` lines in each part. */
+  const zone = (tzid: string, rule: (month: number) => string, start = '16010101') =>
+    [
+      'BEGIN:VTIMEZONE',
+      `TZID:${tzid}`,
+      'BEGIN:STANDARD',
+      `DTSTART:${start}T030000`,
+      'TZOFFSETFROM:+0200',
+      'TZOFFSETTO:+0100',
+      rule(10),
+      'END:STANDARD',
+      'BEGIN:DAYLIGHT',
+      `DTSTART:${start}T020000`,
+      'TZOFFSETFROM:+0100',
+      'TZOFFSETTO:+0200',
+      rule(3),
+      'END:DAYLIGHT',
+      'END:VTIMEZONE',
+    ].join('\r\n');
+  const wide = { zone: 'Asia/Tokyo', from: Date.parse('2026-10-01T00:00:00Z') / 1000, to: Date.parse('2027-05-01T00:00:00Z') / 1000 };
+  const weekly = (tzid: string) => vevent('UID:w', `DTSTART;TZID=${tzid}:20261019T090000`, `DTEND;TZID=${tzid}:20261019T093000`, 'RRULE:FREQ=WEEKLY;COUNT=30');
+
+  it('rules from 1601 give the offsets of the window (a few steps, not 425 years of them)', () => {
+    const custom = calendar(zone('Custom Berlin', (month) => `RRULE:FREQ=YEARLY;BYDAY=-1SU;BYMONTH=${month}`), weekly('Custom Berlin'));
+    const iana = calendar(weekly('Europe/Berlin'));
+    expect(spans([custom], wide)).toEqual(spans([iana], wide));
+    expect(spans([custom], wide)).toContain('2026-10-19T07:00Z/2026-10-19T07:30Z'); // summer time
+    expect(spans([custom], wide)).toContain('2026-11-02T08:00Z/2026-11-02T08:30Z'); // winter time
+    expect(spans([custom], wide)).toContain('2027-04-05T07:00Z/2027-04-05T07:30Z'); // summer again
+  });
+
+  it.each([
+    ['HOURLY from 1601', () => 'RRULE:FREQ=HOURLY', '16010101', /changes by a rule that needs more than 5,000 steps/],
+    ['MINUTELY from 1990', () => 'RRULE:FREQ=MINUTELY', '19900101', /changes by a rule that needs more than 5,000 steps/],
+    ['DAILY from last year (two changes a day in the window)', () => 'RRULE:FREQ=DAILY', '20260101', /changes its offset more than 100 times in the schedule's window/],
+  ])('a zone whose rules change %s fails the read in one line, at once', (_name, rule, start, why) => {
+    const started = performance.now();
+    expect(() => busyTimesOf([calendar(zone('Odd Zone', rule, start), weekly('Odd Zone'))], wide)).toThrow(why);
+    expect(() => busyTimesOf([calendar(zone('Odd Zone', rule, start), weekly('Odd Zone'))], wide)).toThrow(/^the calendar's time zone "Odd Zone" /);
+    expect(performance.now() - started).toBeLessThan(2000); // MINUTELY ran out of memory before (issue 36)
+  });
+
+  it('580,000 EXDATEs of one event are read a value at a time: no step holds the reader for long', () => {
+    const stamp = (at: number) => `${new Date(at * 1000).toISOString().replace(/[-:]/g, '').slice(0, 15)}Z`;
+    const values = Array.from({ length: 580_000 }, (_, i) => stamp(Date.UTC(2020, 0, 1, 9) / 1000 + i * 60));
+    values.push('20261202T090000Z');
+    const text = calendar(vevent('UID:x', 'DTSTART:20200101T090000Z', 'DURATION:PT1H', 'RRULE:FREQ=DAILY', `EXDATE:${values.join(',').replace(/(.{74})(?=.)/g, '$1\r\n ')}`));
+    // Each step's CPU time on this thread: what the reader did, not the time a loaded machine took the CPU away. The
+    // second read is timed: the first pays for the collection of the 580,000 strings this test built the text from.
+    let longest = 0;
+    let result: IteratorResult<void, BusyTime[]> | undefined;
+    for (let round = 0; round < 2; round++) {
+      const steps = busySteps([text], WINDOW);
+      longest = 0;
+      do {
+        const before = process.threadCpuUsage();
+        result = steps.next();
+        const used = process.threadCpuUsage(before);
+        longest = Math.max(longest, (used.user + used.system) / 1000);
+      } while (!result.done);
+    }
+    if (!result?.done) throw new Error('not read');
+    expect(result.value.map((time) => iso(time.startAt))).not.toContain('2026-12-02T09:00Z');
+    expect(result.value).toHaveLength(35); // 36 days, one excluded
+    process.stderr.write(`580,000 EXDATEs: the longest step ${longest.toFixed(1)} ms\n`);
+    expect(longest).toBeLessThan(50); // one step was 6.4–7.3 s (issue 36)
   });
 });
