@@ -10,7 +10,7 @@ export function registerCustomer(program: Command): void {
   const customer = program.command('customer').description("a customer's personal data: find a person, and everything planner holds about them");
   customer
     .command('find')
-    .description('people by name, e-mail address, phone number, any submitted value, or booking reference, with their bookings counted')
+    .description('people by name, e-mail address, phone number or booking reference (as bookings list --search finds bookings), with their bookings counted')
     .argument('<text>')
     .option('--json', 'print JSON')
     .action(async (text: string, options: { json?: boolean }, command: Command) => {
