@@ -58,7 +58,7 @@ export function registerCustomer(program: Command): void {
       print(
         `Erased customer ${erased.customerId}: ${erased.erased.length} booking(s) keep their time, schedule, reason and status; their personal data is gone from the database.`,
         ...(erased.cancelled.length
-          ? [`Cancelled first: ${erased.cancelled.join(', ')}${options.notify ? ' (the customer is told; those mails wait for planner serve and lose their data once sent)' : ' (without mails to the customer)'}.`]
+          ? [`Cancelled first: ${erased.cancelled.join(', ')} (${toldWords(erased.told, options.notify)}).`]
           : []),
         'Backups and a replica keep older copies until they rotate (README: "Personal data (GDPR)").',
       );
@@ -68,4 +68,11 @@ export function registerCustomer(program: Command): void {
         );
       }
     });
+}
+
+/** What `customer erase` says of the cancellations' mails: sent by the server, not written at all, or not asked for. */
+function toldWords(told: boolean, notify: boolean): string {
+  if (told) return 'the customer is told; those mails wait for planner serve and lose their data once sent or failed for good';
+  if (notify) return 'mail is not set up, so the customer is not told: no mail with their data waits in the outbox; call them if they should know';
+  return 'without mails to the customer';
 }
