@@ -59,6 +59,7 @@ import { formToken, isCrossSite, isFormToken } from './form-guard.ts';
 import { isCanonicalPath } from './handle.ts';
 import { loggedPath } from './logged-path.ts';
 import { pageAnswer, pageHeaders } from './page-answer.ts';
+import { tooManyRequests } from './errors.ts';
 
 /** Largest form body: every field at its longest (a textarea of 5,000 characters), percent-encoded. */
 const FORM_LIMIT = 65_536;
@@ -237,8 +238,11 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
     const hourAgo = nowMs() - 3_600_000;
     const mine = (recent.get(address) ?? []).filter((at) => at > hourAgo);
     if (mine.length >= page.perHour) {
-      const minutes = Math.max(1, Math.ceil((mine[0]! + 3_600_000 - nowMs()) / 60_000));
-      return show(refusedPage(view, words.refusal.perHour(minutes), 429), { 'retry-after': String(minutes * 60) });
+      // The 429 of every door (tooManyRequests: Retry-After and the rate-limit fields), over the page's hour.
+      const seconds = Math.max(1, Math.ceil((mine[0]! + 3_600_000 - nowMs()) / 1000));
+      const refused = refusedPage(view, words.refusal.perHour(Math.ceil(seconds / 60)), 429);
+      const policy = { name: 'bookings-per-hour', limit: page.perHour, resetSeconds: seconds, windowSeconds: 3600 };
+      return tooManyRequests(policy, { content: refused.html, headers: { ...pageHeaders(page.embedFrom), 'x-planner-page': 'page' } });
     }
     const email = typeof submission[EMAIL_FIELD] === 'string' ? (submission[EMAIL_FIELD] as string) : '';
     const order = { scheduleId: offer.scheduleId, reasonId: offer.reasonId, slot: slot.local, submission };

@@ -7,6 +7,7 @@ import { createHmac } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { api, cli, cliJson, cliOk, snapshot, tempDb, initDb } from '../helpers.ts';
+import { expectThrottled } from '../http/throttled.ts';
 import { get, hiddenFields, links, longDay, MARIA, otherDayForm, pageSetup, post, times, toReview, unescape, wholeDay, written } from './flow.ts';
 
 /** The page secret's form token of `parts`, as src/http/form-guard.ts makes it (to make a ticket the clock cannot). */
@@ -270,6 +271,9 @@ describe('the booking page over HTTP', () => {
     const hour = await post(`${s.base}/book/confirm`, second);
     expect(hour.status).toBe(429);
     expect(Number(hour.headers.get('retry-after'))).toBeGreaterThan(3000);
+    // The 429 of every door (issue 36, item 10): Retry-After and the rate-limit fields, from tooManyRequests().
+    expectThrottled(hour.headers, 'bookings-per-hour', 1, 3600);
+    expect(hour.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(hour.html).toContain('Too many bookings were made from your connection.');
     expect(written(s.db)).toEqual(one);
     // From another address (a trusted proxy says so), the same e-mail address: it holds its one future booking.
