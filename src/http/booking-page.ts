@@ -288,7 +288,8 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
     const { reference } = JSON.parse(body) as { reference: string };
     const booking = findBooking(ctx.store, reference)!;
     const now = unixSeconds(ctx.now());
-    const action = manageActionAt(settings.portal, { startAt: booking.startAt, cancelled: booking.status === 'cancelled' }, now);
+    // Written now: a booking made inside the deadline gets no link (the confirmation shows the phone instead).
+    const action = manageActionAt(settings.portal, { startAt: booking.startAt, cancelled: booking.status === 'cancelled' }, now, now);
     // The link is made for this answer, as the mail makes its own: the token exists in clear only here. Once: a form
     // sent again is pointed to the mail (no new link per resend).
     const manageUrl = action.kind === 'link' && !replayed ? `${settings.portal!.url}/manage/${createManageToken(ctx.store, booking.id, ctx.now().toISOString())}` : undefined;
