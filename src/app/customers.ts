@@ -9,6 +9,7 @@ import { bookingSearch, BOOKING_MATCHES } from '../store/bookings.ts';
 import { requireConfigured } from './configured.ts';
 import type { AppContext } from './context.ts';
 import { formatLocal } from '../domain/dates.ts';
+import { keptMessage } from '../mail/messages.ts';
 
 /** One person found by `customer find`: their record, the names and phones their bookings carry, and the bookings. */
 export interface CustomerMatch {
@@ -98,7 +99,8 @@ export interface CustomerExport {
 
 /** Returns everything planner holds about the customer `key` names (an e-mail address or a booking reference). */
 export function exportCustomer(ctx: AppContext, key: string): CustomerExport {
-  const zone = requireConfigured(ctx).timeZone;
+  const settings = requireConfigured(ctx);
+  const zone = settings.timeZone;
   const id = customerOf(ctx, key);
   const customer = ctx.store.sql('SELECT id, email, created_at AS createdAt FROM customers WHERE id = ?').get(id) as CustomerExport['customer'];
   const bookings = (
@@ -127,7 +129,9 @@ export function exportCustomer(ctx: AppContext, key: string): CustomerExport {
       .all(ids) as { bookingId: number; kind: string; recipient: string; subject: string; body: string; status: string; createdAt: string; sentAt: string | null }[]
   ).map((row) => {
     const body = JSON.parse(row.body) as { text?: string; html?: string; ics?: string };
-    return { booking: referenceOf.get(row.bookingId)!, kind: row.kind, to: row.recipient, subject: row.subject, status: row.status, createdAt: row.createdAt, sentAt: row.sentAt, text: body.text ?? '', html: body.html ?? '', ics: body.ics ?? null };
+    // The manage line as words, not the mark the sender fills in (it holds a NUL, and the link is not kept).
+    const { text, html } = keptMessage({ text: body.text ?? '', html: body.html ?? '' }, settings.locale);
+    return { booking: referenceOf.get(row.bookingId)!, kind: row.kind, to: row.recipient, subject: row.subject, status: row.status, createdAt: row.createdAt, sentAt: row.sentAt, text, html, ics: body.ics ?? null };
   });
   const webhookDeliveries = (
     ctx.store

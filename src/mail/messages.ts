@@ -131,6 +131,20 @@ export function withManageLink<T extends { kind: OutboxKind; text: string; html:
   };
 }
 
+/**
+ * Returns a message as kept in the outbox, for an export (`customer export`): its manage mark, which the sender fills
+ * in when it sends (with a link whose token planner does not keep), replaced by a note in `locale`'s words of what
+ * stands there, and no control character left (issue 36, item 14: the raw mark was exported).
+ */
+export function keptMessage<T extends { text: string; html: string }>(message: T, locale: Locale): T {
+  const note = WORDS[locale].manageKept;
+  return {
+    ...message,
+    text: plain(replaceLast(message.text, MANAGE_MARK, note)),
+    html: plain(replaceLast(replaceLast(message.html, `<p>${MANAGE_MARK}</p>`, MANAGE_MARK), MANAGE_MARK, manageHtml(note, undefined))),
+  };
+}
+
 /** Returns a header-safe one-line text (no line breaks can reach a Subject). */
 function oneLine(text: string): string {
   return text.replace(/[\r\n\t]+/g, ' ');

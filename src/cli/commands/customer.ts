@@ -1,8 +1,9 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { exportCustomer, findCustomers } from '../../app/customers.ts';
 import { eraseCustomer } from '../../app/erase.ts';
-import { invalid } from '../../errors.ts';
+import { AppError, invalid } from '../../errors.ts';
 import { visible } from '../terminal.ts';
 import { print, printJson, readContext, withContext } from '../shared.ts';
 
@@ -28,13 +29,19 @@ export function registerCustomer(program: Command): void {
     .command('export')
     .description('everything planner holds about a person, as JSON: bookings with every field, mails, webhook deliveries, self-service links, changes')
     .argument('<email-or-reference>')
-    .option('--out <file>', 'write the JSON to a file (default: standard output)')
-    .action(async (key: string, options: { out?: string }, command: Command) => {
+    .option('--out <file>', 'write the JSON to a file that does not exist yet (default: standard output)')
+    .option('--force', 'with --out: replace an existing file')
+    .action(async (key: string, options: { out?: string; force?: boolean }, command: Command) => {
+      // As `backup`: an existing file is kept unless --force, checked before anything is written (the audit entry).
+      const out = options.out === undefined ? undefined : resolve(options.out);
+      if (out !== undefined && existsSync(out) && !options.force) throw new AppError('conflict', `${out} exists; choose another name or pass --force to replace it`);
       // An export is written to the audit log (by withContext: the command, its user and when).
       const data = await withContext(command, (ctx) => exportCustomer(ctx, key));
       const summary = `customer ${data.customer.id} (${visible(data.customer.email ?? 'no e-mail address')}): ${data.bookings.length} booking(s), ${data.mails.length} mail(s), ${data.webhookDeliveries.length} webhook deliveries, ${data.selfService.length} self-service link(s), ${data.changes.length} change(s)`;
-      if (options.out) {
-        writeFileSync(options.out, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
+      if (out !== undefined) {
+        // A file of its own, 0600 from the first byte ('wx'): a replaced file's mode and a file made meanwhile stay out.
+        if (options.force) rmSync(out, { force: true });
+        writeFileSync(out, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
         print(`Wrote ${options.out}: ${summary}.`);
       } else {
         process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
