@@ -43,6 +43,7 @@ import {
   detailsPage,
   donePage,
   fieldName,
+  notOfferedPage,
   refusedPage,
   reviewPage,
   timesPage,
@@ -146,7 +147,11 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
     const settings = ctx.settings();
     const page = settings.bookingPage;
     const notFound = () => answer(notFoundPage(settings), settings);
-    if (!page || !settings.portal || !settings.portalSecret || !settings.timeZone) return notFound();
+    if (!settings.timeZone || !settings.practiceName || !settings.notifyEmail) return notFound(); // not set up (init)
+    // Off (or not served: no public address): say so, and how to reach the practice; not "link not valid".
+    if (!page || !settings.portal || !settings.portalSecret) {
+      return answer(notOfferedPage({ ...settings, practiceName: settings.practiceName, notifyEmail: settings.notifyEmail }), settings);
+    }
     // The page's home is `/book/` (as it is linked) or `/book`; every other path without a trailing slash or `..`.
     if (event.url.pathname !== '/book/' && !isCanonicalPath(event)) return notFound();
     const secret = settings.portalSecret;
