@@ -68,7 +68,7 @@ export function customerOf(ctx: AppContext, key: string): number {
   // Anything else is an address, looked up by the one rule of the same address (emailKey). What is not an address is
   // refused, so that a lookalike of one (U+212A KELVIN SIGN for K) is told apart from an address nobody has.
   const problem = emailProblem(text);
-  if (problem !== undefined) throw invalid(`"${text}" is not an e-mail address planner takes: ${problem}; type the address again, or give a booking reference`);
+  if (problem !== undefined) throw invalid(`"${text}" is not an e-mail address planner takes: ${problem}; type the address again, or give a booking reference (planner customer find <text> looks for one)`);
   const row = ctx.store.sql('SELECT id FROM customers WHERE email_key = ?').get(emailKey(text)!) as { id: number } | undefined;
   if (!row) throw nobody();
   return row.id;

@@ -8,7 +8,7 @@ import { ERROR_MAX_LENGTH } from '../schemas/api.ts';
 import { WINDOW_SECONDS } from './rate-limit.ts';
 import { errorBody, json, type ExtraHeaders } from './respond.ts';
 
-/** A limit that counts calls in a one-minute window, as the rate-limit fields describe it. */
+/** A limit that counts calls in a window (a minute, unless `windowSeconds` says otherwise), as the rate-limit fields describe it. */
 export interface RatePolicy {
   /** The policy's name in the fields: `default` for the token's budget, `failed-token` for the throttle of failed
    * tokens, `unknown-link` for the throttle of unknown page links and feed addresses, `bookings-per-hour` for the

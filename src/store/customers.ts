@@ -1,9 +1,10 @@
 /**
  * The customer record (issue 23): one per e-mail address, as `emailKey` (src/domain/checks.ts) compares addresses
- * (trimmed, ASCII case only), and one per booking made without an address. It groups the bookings made with one address (the API's `user_id`; what a request for a
- * person's data will look up), and holds nothing else: names, phone numbers and other values belong to each
- * booking's submission, since families and practices share addresses (a parent books for two children; a placeholder
- * address for customers without one). Every booking shows what was submitted for it, everywhere.
+ * (trimmed, ASCII case only), and one per booking made without an address. It groups the bookings made with one
+ * address (the API's `user_id`; what a request for a person's data will look up), and holds nothing else: names, phone
+ * numbers and other values belong to each booking's submission, since families and practices share addresses (a
+ * parent books for two children; a placeholder address for customers without one). Every booking shows what was
+ * submitted for it, everywhere.
  */
 import { emailKey } from '../domain/checks.ts';
 import type { Store } from './db.ts';

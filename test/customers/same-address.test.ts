@@ -96,7 +96,7 @@ describe('the same e-mail address through the CLI (real subprocess)', () => {
       const refused = await cli(db, ...args);
       expect([args, refused.code, refused.stdout]).toEqual([args, 1, '']);
       expect(refused.stderr).toBe(
-        `planner: "${kelvin}" is not an e-mail address planner takes: U+212A at position 1 is not ASCII (a lookalike letter names nobody); type the address again, or give a booking reference\n`,
+        `planner: "${kelvin}" is not an e-mail address planner takes: U+212A at position 1 is not ASCII (a lookalike letter names nobody); type the address again, or give a booking reference (planner customer find <text> looks for one)\n`,
       );
       expect(snapshot(db)).toEqual(before);
     }
