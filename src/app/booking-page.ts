@@ -13,7 +13,7 @@ import { requireConfigured } from './configured.ts';
 import { checkPortalUrl } from './portal.ts';
 import { parsePlainInt } from '../domain/checks.ts';
 import { findSchedule } from '../store/schedules.ts';
-import { emailKey } from '../store/customers.ts';
+import { emailKey } from '../domain/checks.ts';
 
 /** Bookings the page takes from one client address in an hour, unless `--per-hour` says otherwise. */
 export const DEFAULT_PER_HOUR = 5;
@@ -133,13 +133,15 @@ export function pageOffers(ctx: AppContext, page: BookingPageSettings): { schedu
     .filter((offer) => offer.reasons.length > 0);
 }
 
-/** How many future bookings (not cancelled) the customer with `email` holds. */
+/** How many future bookings (not cancelled) the customer with `email` holds (the same address: `emailKey`). */
 export function futureBookingsOf(ctx: AppContext, email: string): number {
+  const key = emailKey(email);
+  if (key === undefined) return 0; // not an address: nobody's (the form refuses it before this is asked)
   const row = ctx.store
     .sql(
       `SELECT count(*) AS n FROM bookings b JOIN customers c ON c.id = b.customer_id
        WHERE c.email_key = ? AND b.status = 'booked' AND b.start_at > ?`,
     )
-    .get(emailKey(email), unixSeconds(ctx.now())) as { n: number };
+    .get(key, unixSeconds(ctx.now())) as { n: number };
   return row.n;
 }

@@ -4,10 +4,12 @@
  * (store/customers.ts); what each booking submitted is kept on the booking.
  */
 import { AppError, invalid } from '../errors.ts';
-import { emailKey } from '../store/customers.ts';
+import { emailKey, emailProblem } from '../domain/checks.ts';
+import { bookingSearch, BOOKING_MATCHES } from '../store/bookings.ts';
 import { requireConfigured } from './configured.ts';
 import type { AppContext } from './context.ts';
 import { formatLocal } from '../domain/dates.ts';
+import { keptMessage } from '../mail/messages.ts';
 
 /** One person found by `customer find`: their record, the names and phones their bookings carry, and the bookings. */
 export interface CustomerMatch {
@@ -22,24 +24,21 @@ export interface CustomerMatch {
 const REFERENCE = /^[23456789A-HJ-NP-Z]{16}$/;
 
 /**
- * Returns the people whose e-mail address, a submitted value (name, phone, any field) or booking reference holds
- * `text` (case-insensitive), each with their bookings counted. One query.
+ * Returns the people with a booking that holds `text` by the search rule of `bookings list --search` (its name, e-mail
+ * address, phone or reference: `BOOKING_MATCHES` in store/bookings.ts), each with all their bookings counted. One
+ * query.
  */
 export function findCustomers(ctx: AppContext, text: string): CustomerMatch[] {
   const needle = text.trim();
   if (needle.length < 2) throw invalid('give at least 2 characters to look for (a name, an e-mail address, a phone number or a booking reference)');
-  const like = `%${needle.replace(/[\\%_]/g, (match) => `\\${match}`)}%`;
   const rows = ctx.store
     .sql(
       `SELECT c.id AS customerId, c.email AS email, b.reference AS reference, b.submission AS submission
        FROM customers c JOIN bookings b ON b.customer_id = c.id
-       WHERE c.id IN (
-         SELECT b2.customer_id FROM bookings b2 JOIN customers c2 ON c2.id = b2.customer_id
-         WHERE c2.email_key LIKE ? ESCAPE '\\' OR b2.submission LIKE ? ESCAPE '\\' OR b2.reference = ?
-       )
+       WHERE c.id IN (SELECT b.customer_id FROM bookings b WHERE ${BOOKING_MATCHES})
        ORDER BY c.id, b.id`,
     )
-    .all(like, like, needle.toUpperCase()) as { customerId: number; email: string | null; reference: string; submission: string }[];
+    .all(bookingSearch(needle)) as { customerId: number; email: string | null; reference: string; submission: string }[];
   const found = new Map<number, CustomerMatch>();
   for (const row of rows) {
     let match = found.get(row.customerId);
@@ -60,11 +59,18 @@ export function findCustomers(ctx: AppContext, text: string): CustomerMatch[] {
 /** Returns the customer that `key` names: an e-mail address, or a booking reference (its customer). */
 export function customerOf(ctx: AppContext, key: string): number {
   const text = key.trim();
-  const byReference = REFERENCE.test(text.toUpperCase())
-    ? (ctx.store.sql('SELECT customer_id AS id FROM bookings WHERE reference = ?').get(text.toUpperCase()) as { id: number } | undefined)
-    : undefined;
-  const row = byReference ?? (text.includes('@') ? (ctx.store.sql('SELECT id FROM customers WHERE email_key = ?').get(emailKey(text)) as { id: number } | undefined) : undefined);
-  if (!row) throw new AppError('not_found', `no customer with the e-mail address or booking reference "${text}" (planner customer find <text> looks for one)`);
+  const nobody = () => new AppError('not_found', `no customer with the e-mail address or booking reference "${text}" (planner customer find <text> looks for one)`);
+  if (REFERENCE.test(text.toUpperCase())) {
+    const row = ctx.store.sql('SELECT customer_id AS id FROM bookings WHERE reference = ?').get(text.toUpperCase()) as { id: number } | undefined;
+    if (!row) throw nobody();
+    return row.id;
+  }
+  // Anything else is an address, looked up by the one rule of the same address (emailKey). What is not an address is
+  // refused, so that a lookalike of one (U+212A KELVIN SIGN for K) is told apart from an address nobody has.
+  const problem = emailProblem(text);
+  if (problem !== undefined) throw invalid(`"${text}" is not an e-mail address planner takes: ${problem}; type the address again, or give a booking reference (planner customer find <text> looks for one)`);
+  const row = ctx.store.sql('SELECT id FROM customers WHERE email_key = ?').get(emailKey(text)!) as { id: number } | undefined;
+  if (!row) throw nobody();
   return row.id;
 }
 
@@ -93,7 +99,8 @@ export interface CustomerExport {
 
 /** Returns everything planner holds about the customer `key` names (an e-mail address or a booking reference). */
 export function exportCustomer(ctx: AppContext, key: string): CustomerExport {
-  const zone = requireConfigured(ctx).timeZone;
+  const settings = requireConfigured(ctx);
+  const zone = settings.timeZone;
   const id = customerOf(ctx, key);
   const customer = ctx.store.sql('SELECT id, email, created_at AS createdAt FROM customers WHERE id = ?').get(id) as CustomerExport['customer'];
   const bookings = (
@@ -122,7 +129,9 @@ export function exportCustomer(ctx: AppContext, key: string): CustomerExport {
       .all(ids) as { bookingId: number; kind: string; recipient: string; subject: string; body: string; status: string; createdAt: string; sentAt: string | null }[]
   ).map((row) => {
     const body = JSON.parse(row.body) as { text?: string; html?: string; ics?: string };
-    return { booking: referenceOf.get(row.bookingId)!, kind: row.kind, to: row.recipient, subject: row.subject, status: row.status, createdAt: row.createdAt, sentAt: row.sentAt, text: body.text ?? '', html: body.html ?? '', ics: body.ics ?? null };
+    // The manage line as words, not the mark the sender fills in (it holds a NUL, and the link is not kept).
+    const { text, html } = keptMessage({ text: body.text ?? '', html: body.html ?? '' }, settings.locale);
+    return { booking: referenceOf.get(row.bookingId)!, kind: row.kind, to: row.recipient, subject: row.subject, status: row.status, createdAt: row.createdAt, sentAt: row.sentAt, text, html, ics: body.ics ?? null };
   });
   const webhookDeliveries = (
     ctx.store

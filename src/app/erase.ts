@@ -19,31 +19,39 @@ export interface Erased {
   customerId: number;
   cancelled: string[];
   erased: string[];
+  /**
+   * Whether the customer is told of those cancellations by mail: false with `notify` false, and when mail is not set
+   * up (then no mail is written: one would wait in the outbox, with their name and address, for good).
+   */
+  told: boolean;
   /** False when another process's read kept the WAL from being emptied: a copy stays there until the server empties it. */
   walEmptied: boolean;
 }
 
 /**
  * Erases the customer `key` names (an e-mail address or a booking reference): cancels their future bookings (with
- * the usual mails and webhooks unless `notify` is false), then replaces their personal data everywhere
- * (store/personal-data.ts), in one transaction; then empties the WAL.
+ * the usual mails and webhooks; without the mails when `notify` is false or mail is not set up), then replaces their
+ * personal data everywhere (store/personal-data.ts), in one transaction; then empties the WAL. The cancellation
+ * mails it writes keep their data only until they are sent or fail for good (migration 12's trigger).
  */
 export function eraseCustomer(ctx: AppContext, key: string, options: { notify: boolean }): Erased {
-  requireConfigured(ctx);
+  const settings = requireConfigured(ctx);
   const customerId = customerOf(ctx, key);
+  // Without SMTP settings a mail is never sent, so it would never lose its data: none is written (issue 36, item 7).
+  const told = options.notify && settings.mailUrl !== null;
   const now = ctx.now();
   const at = now.toISOString();
   const result = ctx.store.tx(() => {
     const future = ctx.store
       .sql("SELECT reference FROM bookings WHERE customer_id = ? AND status = 'booked' AND start_at > ? ORDER BY start_at")
       .all(customerId, unixSeconds(now)) as { reference: string }[];
-    for (const { reference } of future) cancelBooking(ctx, reference, { notify: options.notify, reason: '', actor: 'admin' });
+    for (const { reference } of future) cancelBooking(ctx, reference, { notify: told, reason: '', actor: 'admin' });
     const ids = (ctx.store.sql('SELECT id FROM bookings WHERE customer_id = ? AND erased_at IS NULL ORDER BY id').all(customerId) as { id: number }[]).map((row) => row.id);
     const erased = eraseBookings(ctx.store, ids, at, at);
     eraseCustomersWithoutData(ctx.store, [customerId]);
     insertAudit(ctx.store, { at, actor: 'admin', osUser: osUser(), action: 'customer erase', bookingId: null, reference: null, detail: `customer ${customerId}: ${erased.length} booking(s) erased (${erased.join(', ')}), ${future.length} cancelled` });
     emitCustomerErased(ctx.store, { customerId, bookings: ids.map((id, index) => ({ id, reference: erased[index]! })) }, unixSeconds(now), at);
-    return { customerId, cancelled: future.map((row) => row.reference), erased };
+    return { customerId, cancelled: future.map((row) => row.reference), erased, told };
   });
   return { ...result, walEmptied: truncateWal(ctx.store, BUSY_TIMEOUT_MS) };
 }

@@ -107,9 +107,44 @@ export function addressOf(text: string): string {
   return /<([^<>]+)>\s*$/.exec(text)?.[1] ?? text.trim();
 }
 
-/** Returns true for a plausible e-mail address such as `anna@example.com`. */
+/**
+ * Returns true for a plausible e-mail address such as `anna@example.com`. ASCII only: an address that is not
+ * (a lookalike letter such as KELVIN SIGN, fullwidth or Cyrillic letters, a decomposed é, a ligature) is refused
+ * wherever an address is typed, so it can never be another person's address under some folding (see `emailKey`).
+ */
 export function isEmail(text: string): boolean {
   return text.length <= 254 && EMAIL.test(text);
+}
+
+/**
+ * Returns the key that says which e-mail addresses are the same (one customer record; the booking page's
+ * per-e-mail limit; what `customer find`, `export` and `erase` look up): the address trimmed, with A-Z lower-cased
+ * and nothing else changed; undefined for text that is not an e-mail address planner takes (`isEmail`). No Unicode
+ * case folding or normalisation (toLowerCase, NFC, NFKC): each maps some lookalike onto an ASCII letter (U+212A
+ * KELVIN SIGN to k), so a lookalike could reach the data of the address it imitates.
+ */
+export function emailKey(text: string): string | undefined {
+  const address = text.trim();
+  return isEmail(address) ? asciiLower(address) : undefined;
+}
+
+/** Returns `text` with A-Z lower-cased and every other character as it is: how addresses, and parts of one, compare. */
+export function asciiLower(text: string): string {
+  return text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+}
+
+/**
+ * Returns why `text` is not an e-mail address planner takes, in words for a one-line error (the first character that
+ * is not ASCII, by its code point and position), or undefined when it is one (after trimming).
+ */
+export function emailProblem(text: string): string | undefined {
+  const address = text.trim();
+  if (isEmail(address)) return undefined;
+  const chars = [...address];
+  const at = chars.findIndex((char) => char.codePointAt(0)! > 0x7e);
+  if (at < 0) return 'it is not an address such as anna@example.com';
+  const code = chars[at]!.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+  return `U+${code} at position ${at + 1} is not ASCII (a lookalike letter names nobody)`;
 }
 
 /** Returns true for a phone number as people write it: digits, spaces and `+()./-`, with 3 to 20 digits. */

@@ -43,6 +43,7 @@ import {
   detailsPage,
   donePage,
   fieldName,
+  notOfferedPage,
   refusedPage,
   reviewPage,
   timesPage,
@@ -59,6 +60,7 @@ import { formToken, isCrossSite, isFormToken } from './form-guard.ts';
 import { isCanonicalPath } from './handle.ts';
 import { loggedPath } from './logged-path.ts';
 import { pageAnswer, pageHeaders } from './page-answer.ts';
+import { tooManyRequests } from './errors.ts';
 
 /** Largest form body: every field at its longest (a textarea of 5,000 characters), percent-encoded. */
 const FORM_LIMIT = 65_536;
@@ -145,7 +147,11 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
     const settings = ctx.settings();
     const page = settings.bookingPage;
     const notFound = () => answer(notFoundPage(settings), settings);
-    if (!page || !settings.portal || !settings.portalSecret || !settings.timeZone) return notFound();
+    if (!settings.timeZone || !settings.practiceName || !settings.notifyEmail) return notFound(); // not set up (init)
+    // Off (or not served: no public address): say so, and how to reach the practice; not "link not valid".
+    if (!page || !settings.portal || !settings.portalSecret) {
+      return answer(notOfferedPage({ ...settings, practiceName: settings.practiceName, notifyEmail: settings.notifyEmail }), settings);
+    }
     // The page's home is `/book/` (as it is linked) or `/book`; every other path without a trailing slash or `..`.
     if (event.url.pathname !== '/book/' && !isCanonicalPath(event)) return notFound();
     const secret = settings.portalSecret;
@@ -237,8 +243,11 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
     const hourAgo = nowMs() - 3_600_000;
     const mine = (recent.get(address) ?? []).filter((at) => at > hourAgo);
     if (mine.length >= page.perHour) {
-      const minutes = Math.max(1, Math.ceil((mine[0]! + 3_600_000 - nowMs()) / 60_000));
-      return show(refusedPage(view, words.refusal.perHour(minutes), 429), { 'retry-after': String(minutes * 60) });
+      // The 429 of every door (tooManyRequests: Retry-After and the rate-limit fields), over the page's hour.
+      const seconds = Math.max(1, Math.ceil((mine[0]! + 3_600_000 - nowMs()) / 1000));
+      const refused = refusedPage(view, words.refusal.perHour(Math.ceil(seconds / 60)), 429);
+      const policy = { name: 'bookings-per-hour', limit: page.perHour, resetSeconds: seconds, windowSeconds: 3600 };
+      return tooManyRequests(policy, { content: refused.html, headers: { ...pageHeaders(page.embedFrom), 'x-planner-page': 'page' } });
     }
     const email = typeof submission[EMAIL_FIELD] === 'string' ? (submission[EMAIL_FIELD] as string) : '';
     const order = { scheduleId: offer.scheduleId, reasonId: offer.reasonId, slot: slot.local, submission };
@@ -284,7 +293,8 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
     const { reference } = JSON.parse(body) as { reference: string };
     const booking = findBooking(ctx.store, reference)!;
     const now = unixSeconds(ctx.now());
-    const action = manageActionAt(settings.portal, { startAt: booking.startAt, cancelled: booking.status === 'cancelled' }, now);
+    // Written now: a booking made inside the deadline gets no link (the confirmation shows the phone instead).
+    const action = manageActionAt(settings.portal, { startAt: booking.startAt, cancelled: booking.status === 'cancelled' }, now, now);
     // The link is made for this answer, as the mail makes its own: the token exists in clear only here. Once: a form
     // sent again is pointed to the mail (no new link per resend).
     const manageUrl = action.kind === 'link' && !replayed ? `${settings.portal!.url}/manage/${createManageToken(ctx.store, booking.id, ctx.now().toISOString())}` : undefined;

@@ -8,21 +8,24 @@ import { ERROR_MAX_LENGTH } from '../schemas/api.ts';
 import { WINDOW_SECONDS } from './rate-limit.ts';
 import { errorBody, json, type ExtraHeaders } from './respond.ts';
 
-/** A limit that counts calls in a one-minute window, as the rate-limit fields describe it. */
+/** A limit that counts calls in a window (a minute, unless `windowSeconds` says otherwise), as the rate-limit fields describe it. */
 export interface RatePolicy {
   /** The policy's name in the fields: `default` for the token's budget, `failed-token` for the throttle of failed
-   * tokens, `unknown-link` for the throttle of unknown page links and feed addresses. */
+   * tokens, `unknown-link` for the throttle of unknown page links and feed addresses, `bookings-per-hour` for the
+   * booking page's bookings per client address. */
   name: string;
   /** Calls per window. */
   limit: number;
   /** Whole seconds until the window resets (at least 1). */
   resetSeconds: number;
+  /** The window's length in seconds: `WINDOW_SECONDS` (a minute) unless given (the booking page counts an hour). */
+  windowSeconds?: number;
 }
 
 /** Returns the IETF draft rate-limit fields (draft-ietf-httpapi-ratelimit-headers) of `policy` with `remaining` calls. */
 export function rateLimitHeaders(policy: RatePolicy, remaining: number): ExtraHeaders {
   return {
-    'ratelimit-policy': `"${policy.name}";q=${policy.limit};w=${WINDOW_SECONDS}`,
+    'ratelimit-policy': `"${policy.name}";q=${policy.limit};w=${policy.windowSeconds ?? WINDOW_SECONDS}`,
     ratelimit: `"${policy.name}";r=${remaining};t=${policy.resetSeconds}`,
   };
 }

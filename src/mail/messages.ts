@@ -43,25 +43,31 @@ export const LINKED_KINDS: readonly OutboxKind[] = ['confirmation', 'update', 'r
  * What a customer mail's manage line says, decided when the mail is SENT (issue 24, item 3: a mail is written with
  * the booking, maybe days before it goes out, and the page's rules may change meanwhile):
  * - `link`: the page is on and the deadline is ahead: "you can cancel (or move) online until …" and the button;
- * - `closed`: the page is on but its deadline has passed: no link, the phone number instead of the promise;
+ * - `closed`: the page is on but its deadline passed after the mail was written: no link, "changes online were
+ *   possible until …" and the phone number instead of the promise;
+ * - `call`: the page is on but its deadline had passed already when the mail was written (a booking made or moved
+ *   inside it, issue 36 item 13): no link and no date (it would be before the booking), only whom to call;
  * - `off`: the page is off: the phone number, when there is one;
  * - `none`: nothing (the booking was cancelled meanwhile).
  */
 export type ManageAction =
   | { kind: 'link'; until: number; move: boolean }
   | { kind: 'closed'; until: number }
+  | { kind: 'call' }
   | { kind: 'off' }
   | { kind: 'none' };
 
 /**
  * Returns what the manage line of a customer mail about `booking` says when it is sent at `now` (Unix seconds),
- * under the page's current settings. The deadline is the page's: the start minus `--cancel-until` hours; a change
- * is possible up to and including it (app/lifecycle.ts requireInTime).
+ * under the page's current settings; `writtenAt` is when the mail was written (its booking made, moved or reminded
+ * of). The deadline is the page's: the start minus `--cancel-until` hours; a change is possible up to and including
+ * it (app/lifecycle.ts requireInTime), so a mail written at the deadline's second still had it.
  */
-export function manageActionAt(portal: PortalSettings | null, booking: { startAt: number; cancelled: boolean } | null, now: number): ManageAction {
+export function manageActionAt(portal: PortalSettings | null, booking: { startAt: number; cancelled: boolean } | null, now: number, writtenAt: number): ManageAction {
   if (booking?.cancelled) return { kind: 'none' };
   if (!portal || !booking) return { kind: 'off' };
   const until = booking.startAt - portal.cancelUntilHours * 3600;
+  if (writtenAt > until) return { kind: 'call' };
   if (now > until || now >= booking.startAt) return { kind: 'closed', until };
   return { kind: 'link', until, move: portal.reschedule };
 }
@@ -89,6 +95,8 @@ function manageWords(view: SendView, action: ManageAction): { sentence: string; 
       return { sentence: action.move ? words.changeUntil(when(action.until)) : words.cancelUntil(when(action.until)), button: words.manageButton };
     case 'closed':
       return { sentence: words.tooLate(when(action.until), view.phone, view.practiceName) };
+    case 'call':
+      return { sentence: view.phone ? words.callToChange(view.phone) : words.contactToChange(view.practiceName) };
     case 'off':
       return view.phone ? { sentence: words.callToChange(view.phone) } : undefined;
     case 'none':
@@ -120,6 +128,20 @@ export function withManageLink<T extends { kind: OutboxKind; text: string; html:
     ...message,
     text: plain(replaceLast(message.text, `${MANAGE_MARK}\n`, text)),
     html: plain(replaceLast(replaceLast(message.html, `<p>${MANAGE_MARK}</p>`, MANAGE_MARK), MANAGE_MARK, html)),
+  };
+}
+
+/**
+ * Returns a message as kept in the outbox, for an export (`customer export`): its manage mark, which the sender fills
+ * in when it sends (with a link whose token planner does not keep), replaced by a note in `locale`'s words of what
+ * stands there, and no control character left (issue 36, item 14: the raw mark was exported).
+ */
+export function keptMessage<T extends { text: string; html: string }>(message: T, locale: Locale): T {
+  const note = WORDS[locale].manageKept;
+  return {
+    ...message,
+    text: plain(replaceLast(message.text, MANAGE_MARK, note)),
+    html: plain(replaceLast(replaceLast(message.html, `<p>${MANAGE_MARK}</p>`, MANAGE_MARK), MANAGE_MARK, manageHtml(note, undefined))),
   };
 }
 

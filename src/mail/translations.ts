@@ -42,6 +42,9 @@ export const WORDS = {
     tooLate: (until: string, phone: string, practice: string) =>
       `Changes online were possible until ${until}. To cancel or change the appointment now, please ${phone ? `call ${phone}` : `contact ${practice} directly`}.`,
     callToChange: (phone: string) => `To cancel or change the appointment, please call ${phone}.`,
+    contactToChange: (practice: string) => `To cancel or change the appointment, please contact ${practice} directly.`,
+    manageKept:
+      "[Here the e-mail says how to cancel or change the appointment, as it stands when the e-mail is sent: a personal link to the self-service page with its deadline (planner keeps no copy of the link), or the practice's phone number.]",
     replyReaches: (email: string) => `Answering this e-mail reaches the customer (${email}).`,
     now: 'Now',
     noReason: '(none given)',
@@ -92,6 +95,9 @@ export const WORDS = {
     tooLate: (until: string, phone: string, practice: string) =>
       `Online-Änderungen waren bis ${until} möglich. Um den Termin jetzt abzusagen oder zu ändern, ${phone ? `rufen Sie bitte ${phone} an` : `wenden Sie sich bitte direkt an ${practice}`}.`,
     callToChange: (phone: string) => `Um den Termin abzusagen oder zu ändern, rufen Sie bitte ${phone} an.`,
+    contactToChange: (practice: string) => `Um den Termin abzusagen oder zu ändern, wenden Sie sich bitte direkt an ${practice}.`,
+    manageKept:
+      '[Hier sagt die E-Mail, wie der Termin abgesagt oder geändert werden kann, so wie es beim Versand der E-Mail gilt: ein persönlicher Link zur Terminseite mit seiner Frist (planner bewahrt keine Kopie des Links auf) oder die Telefonnummer der Praxis.]',
     replyReaches: (email: string) => `Eine Antwort auf diese E-Mail erreicht den Kunden (${email}).`,
     now: 'Neu',
     noReason: '(keiner angegeben)',

@@ -304,6 +304,23 @@ export function donePage(view: BookView, booked: BookedView): Page {
   return page(view, words.doneTitle, body);
 }
 
+/**
+ * The answer of every path under `/book/` while the page is off (issue 36, item 15): online booking is not offered,
+ * and how to reach the practice instead, its phone (when given) and its e-mail address (the one its mails come from
+ * and its calendar files name as organiser). A 404: there is nothing here.
+ */
+export function notOfferedPage(practice: Practice & { practiceName: string; notifyEmail: string }): Page {
+  const words = BOOK_WORDS[practice.locale];
+  const ways = [
+    ...(practice.phone ? [`${escapeHtml(words.phone)}: <a href="${escapeHtml(telHref(practice.phone))}">${escapeHtml(practice.phone)}</a>`] : []),
+    `${escapeHtml(words.email)}: <a href="${escapeHtml(`mailto:${practice.notifyEmail}`)}">${escapeHtml(practice.notifyEmail)}</a>`,
+  ];
+  const body =
+    `<h1>${escapeHtml(words.offTitle)}</h1><p>${escapeHtml(words.off(practice.practiceName))} ${escapeHtml(words.offContact(practice.phone !== ''))}</p>` +
+    `<ul class="links">${ways.map((way) => `<li>${way}</li>`).join('')}</ul>`;
+  return { status: 404, html: layout(practice, words.offTitle, body) };
+}
+
 /** A refusal of the whole form (too old, too fast, trap, from another site, too many): one clear page, nothing written. */
 export function refusedPage(view: BookView, text: string, status: number): Page {
   const words = wordsOf(view);

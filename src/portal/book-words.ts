@@ -71,6 +71,10 @@ export const BOOK_WORDS = {
     },
     startAgain: 'Start again',
     notFound: 'This page does not exist, or no longer offers anything to book. Please start again.',
+    offTitle: 'Online booking is not offered',
+    off: (practice: string) => `${practice} does not take appointments online.`,
+    offContact: (phone: boolean) => (phone ? 'To make an appointment, please call or write to the practice:' : 'To make an appointment, please write to the practice:'),
+    email: 'E-mail',
     errors: {
       'Field is required': 'Please fill in this field.',
       'Invalid e-mail address': 'Please enter an e-mail address such as name@example.com.',
@@ -152,6 +156,10 @@ export const BOOK_WORDS = {
     },
     startAgain: 'Neu beginnen',
     notFound: 'Diese Seite gibt es nicht, oder hier ist nichts mehr zu buchen. Bitte beginnen Sie neu.',
+    offTitle: 'Online-Terminbuchung nicht möglich',
+    off: (practice: string) => `${practice} nimmt keine Termine online an.`,
+    offContact: (phone: boolean) => (phone ? 'Für einen Termin rufen Sie bitte an oder schreiben Sie der Praxis:' : 'Für einen Termin schreiben Sie bitte der Praxis:'),
+    email: 'E-Mail',
     errors: {
       'Field is required': 'Bitte füllen Sie dieses Feld aus.',
       'Invalid e-mail address': 'Bitte geben Sie eine E-Mail-Adresse wie name@example.com ein.',

@@ -6,6 +6,7 @@
  */
 import { phoneDigits, searchText, type Store } from './db.ts';
 import type { Buffers } from '../domain/blocking.ts';
+import { asciiLower } from '../domain/checks.ts';
 import { submittedCustomer } from '../domain/submission.ts';
 
 export type BookingSource = 'api' | 'admin';
@@ -103,30 +104,43 @@ export interface BookingFilter {
   toAt?: number;
   scheduleId?: number;
   status?: BookingStatus;
-  /** Part of the name (first and last), e-mail, phone or reference, in any case (`searchText` in db.ts). */
+  /** Part of the name (first and last), e-mail, phone or reference (`BOOKING_MATCHES`). */
   search?: string;
 }
 
 /**
+ * The one search rule (`bookings list --search`, `customer find`), as a condition on the booking `b` with the
+ * parameters of `bookingSearch`: its reference, its name (first and last together) or its phone holds the text folded
+ * as `searchText` folds both (case, Unicode compatibility forms: `müller` finds `Müller`); its phone's digits hold the
+ * text's digits when the text is written like a phone number (`040123456` finds `040 123 456`); or its e-mail address
+ * holds the text with A-Z lower-cased only (`asciiLower`, as `emailKey` compares addresses: no folding makes a
+ * lookalike letter find an address).
+ */
+export const BOOKING_MATCHES = `(instr(planner_search(b.reference), :search) > 0
+  OR instr(planner_search(concat_ws(' ', b.submission ->> '$.first_name', b.submission ->> '$.last_name')), :search) > 0
+  OR instr(planner_search(b.submission ->> '$.phone'), :search) > 0
+  OR (:digits <> '' AND instr(planner_digits(b.submission ->> '$.phone'), :digits) > 0)
+  OR instr(planner_email(b.submission ->> '$.email'), :email) > 0)`;
+
+/** Returns the parameters of `BOOKING_MATCHES` for a search text (trimmed). */
+export function bookingSearch(text: string): { search: string; digits: string; email: string } {
+  const needle = text.trim();
+  return { search: searchText(needle), digits: phoneDigits(needle), email: asciiLower(needle) };
+}
+
+/**
  * Returns the bookings that start in the filter's range, by start: one statement for every combination of filters
- * (a range of bookings_by_start; the other conditions are checked on its rows). The search compares the text
- * folded as `searchText` folds it (case, Unicode compatibility forms), and a phone also by its digits alone.
+ * (a range of bookings_by_start; the other conditions are checked on its rows). The search is `BOOKING_MATCHES`.
  */
 export function listBookings(store: Store, filter: BookingFilter): Booking[] {
-  const search = filter.search === undefined ? null : searchText(filter.search);
-  const digits = filter.search === undefined ? '' : phoneDigits(filter.search);
+  const search = filter.search === undefined ? { search: null, digits: '', email: '' } : bookingSearch(filter.search);
   const rows = store
     .sql(
       `${SELECT}
        WHERE b.start_at >= :from AND b.start_at < :to
          AND (:schedule IS NULL OR b.schedule_id = :schedule)
          AND (:status IS NULL OR b.status = :status)
-         AND (:search IS NULL
-              OR instr(planner_search(b.reference), :search) > 0
-              OR instr(planner_search(concat_ws(' ', b.submission ->> '$.first_name', b.submission ->> '$.last_name')), :search) > 0
-              OR instr(planner_search(b.submission ->> '$.email'), :search) > 0
-              OR instr(planner_search(b.submission ->> '$.phone'), :search) > 0
-              OR (:digits <> '' AND instr(planner_digits(b.submission ->> '$.phone'), :digits) > 0))
+         AND (:search IS NULL OR ${BOOKING_MATCHES})
        ORDER BY b.start_at, b.id`,
     )
     .all({
@@ -134,8 +148,7 @@ export function listBookings(store: Store, filter: BookingFilter): Booking[] {
       to: filter.toAt ?? Number.MAX_SAFE_INTEGER,
       schedule: filter.scheduleId ?? null,
       status: filter.status ?? null,
-      search,
-      digits,
+      ...search,
     });
   return (rows as unknown as BookingRow[]).map(toBooking);
 }

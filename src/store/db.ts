@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AppError } from '../errors.ts';
 import { migrations } from './migrations.ts';
+import { asciiLower } from '../domain/checks.ts';
 
 /** How long a writer waits for another process's write lock before SQLITE_BUSY. */
 export const BUSY_TIMEOUT_MS = 5000;
@@ -98,9 +99,11 @@ export function openStore(file: string, options: { mustExist?: boolean; readOnly
     if (error instanceof AppError) throw error;
     throw new AppError('storage', `cannot open database ${file}: ${(error as Error).message}`);
   }
-  // The search of `planner bookings list` (store/bookings.ts): SQLite's lower() folds ASCII only, not "Müller".
+  // The one search rule (`BOOKING_MATCHES` in store/bookings.ts): SQLite's lower() folds ASCII only, not "Müller";
+  // an address compares by its ASCII case alone (`asciiLower`, the rule of `emailKey`).
   db.function('planner_search', { deterministic: true }, (value) => (value === null ? '' : searchText(String(value))));
   db.function('planner_digits', { deterministic: true }, (value) => (value === null ? '' : phoneDigits(String(value))));
+  db.function('planner_email', { deterministic: true }, (value) => (value === null ? '' : asciiLower(String(value))));
   const statements = new Map<string, StatementSync>();
   let depth = 0;
   // Asked once per API request: its own statement, answering an array instead of building an object.

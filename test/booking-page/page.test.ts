@@ -6,7 +6,8 @@
 import { createHmac } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { api, cli, cliJson, cliOk, snapshot, tempDb, initDb } from '../helpers.ts';
+import { api, cli, cliJson, cliOk, serve, snapshot, tempDb, initDb } from '../helpers.ts';
+import { expectThrottled } from '../http/throttled.ts';
 import { get, hiddenFields, links, longDay, MARIA, otherDayForm, pageSetup, post, times, toReview, unescape, wholeDay, written } from './flow.ts';
 
 /** The page secret's form token of `parts`, as src/http/form-guard.ts makes it (to make a ticket the clock cannot). */
@@ -270,6 +271,9 @@ describe('the booking page over HTTP', () => {
     const hour = await post(`${s.base}/book/confirm`, second);
     expect(hour.status).toBe(429);
     expect(Number(hour.headers.get('retry-after'))).toBeGreaterThan(3000);
+    // The 429 of every door (issue 36, item 10): Retry-After and the rate-limit fields, from tooManyRequests().
+    expectThrottled(hour.headers, 'bookings-per-hour', 1, 3600);
+    expect(hour.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(hour.html).toContain('Too many bookings were made from your connection.');
     expect(written(s.db)).toEqual(one);
     // From another address (a trusted proxy says so), the same e-mail address: it holds its one future booking.
@@ -304,6 +308,45 @@ describe('the booking page over HTTP', () => {
     await cliOk(s.db, 'booking-page', 'disable');
     expect((await get(`${s.base}/book/`)).status).toBe(404);
     await s.server.stop();
+  });
+});
+
+describe('the booking page while it is off (issue 36, item 15)', () => {
+  it('says that online booking is not offered and how to reach the practice (phone, e-mail), in en and de; never "link not valid"', async () => {
+    const db = tempDb();
+    await initDb(db); // the practice's e-mail: desk@practice.example
+    await cliOk(db, 'practice', 'set', '--address', 'Hauptstraße 1, 10115 Berlin', '--phone', '+49 30 1234567');
+    const server = await serve(db);
+    const text = (html: string) => unescape(html.replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ');
+    const contact = '<ul class="links"><li>Phone: <a href="tel:+49301234567">+49 30 1234567</a></li><li>E-mail: <a href="mailto:desk@practice.example">desk@practice.example</a></li></ul>';
+    // Never turned on, the self-service page off too: every path of the page, and a form sent to it.
+    for (const answer of [await get(`${server.url}/book/`), await get(`${server.url}/book/days?schedule=1&reason=1`), await post(`${server.url}/book/confirm`, { key: 'x' })]) {
+      expect(answer.status).toBe(404);
+      expect(answer.html).toContain('<h1>Online booking is not offered</h1>');
+      expect(text(answer.html)).toContain('Test Practice does not take appointments online. To make an appointment, please call or write to the practice:');
+      expect(answer.html).toContain(contact);
+      expect(answer.html).not.toMatch(/Link not valid|most recent e-mail/);
+    }
+    // Turned on, then off: the same page.
+    await cliOk(db, 'portal', 'enable', '--url', server.url);
+    await cliOk(db, 'schedule', 'add', 'Dr. Weber');
+    await cliOk(db, 'booking-page', 'enable');
+    expect((await get(`${server.url}/book/`)).html).not.toContain('Online booking is not offered');
+    await cliOk(db, 'booking-page', 'disable');
+    const off = await get(`${server.url}/book/`);
+    expect([off.status, off.html.includes(contact)]).toEqual([404, true]);
+    // In German; and without a phone number, the e-mail alone.
+    await cliOk(db, 'practice', 'set', '--locale', 'de');
+    const de = await get(`${server.url}/book/`);
+    expect(de.html).toContain('<h1>Online-Terminbuchung nicht möglich</h1>');
+    expect(text(de.html)).toContain('Test Practice nimmt keine Termine online an. Für einen Termin rufen Sie bitte an oder schreiben Sie der Praxis:');
+    expect(de.html).toContain('<ul class="links"><li>Telefon: <a href="tel:+49301234567">+49 30 1234567</a></li><li>E-Mail: <a href="mailto:desk@practice.example">desk@practice.example</a></li></ul>');
+    await cliOk(db, 'practice', 'set', '--phone', '');
+    const noPhone = await get(`${server.url}/book/`);
+    expect(text(noPhone.html)).toContain('Für einen Termin schreiben Sie bitte der Praxis:');
+    expect(noPhone.html).toContain('<ul class="links"><li>E-Mail: <a href="mailto:desk@practice.example">desk@practice.example</a></li></ul>');
+    expect(noPhone.html).not.toContain('tel:');
+    await server.stop();
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * The booking page (issue 27) in a real Chromium (Debian's, JavaScript off, a 320 px phone): a customer books from
  * the first page to the confirmation in English and in German; every page and state (the choice, days, times, the
- * form, its errors, the review, the confirmation, a day without times, a refusal, a time taken meanwhile) is checked at 320 and 360 px for
+ * form, its errors, the review, the confirmation, a day without times, a refusal, a time taken meanwhile, the page
+ * turned off) is checked at 320 and 360 px for
  * 16 px text, no sideways scroll and WCAG AA contrast, and by axe-core (no violation); one booking is made with the
  * keyboard alone; the page books inside a frame of an allowed origin and is refused in a frame of another. With
  * PLANNER_SCREENSHOTS=1 it writes docs/booking-page/ (en and de, 360 and 1280 px wide).
@@ -55,8 +56,8 @@ async function tabTo(page: Page, text: string | RegExp): Promise<number> {
 }
 
 const WORDS = {
-  en: { choose: 'Book an appointment', days: 'Choose a day', times: 'Choose a time', details: 'Your details', review: 'Check and book', done: 'Your appointment is booked', go: 'Continue', toReview: 'Continue to the review', book: 'Book the appointment', first: 'First name', last: 'Last name', email: 'E-mail', again: 'Start again', otherDay: 'Another day', showTimes: 'Show the times' },
-  de: { choose: 'Termin buchen', days: 'Tag wählen', times: 'Uhrzeit wählen', details: 'Ihre Angaben', review: 'Prüfen und buchen', done: 'Ihr Termin ist gebucht', go: 'Weiter', toReview: 'Weiter zur Übersicht', book: 'Termin verbindlich buchen', first: 'Vorname', last: 'Nachname', email: 'E-Mail', again: 'Neu beginnen', otherDay: 'Anderer Tag', showTimes: 'Zeiten anzeigen' },
+  en: { choose: 'Book an appointment', days: 'Choose a day', times: 'Choose a time', details: 'Your details', review: 'Check and book', done: 'Your appointment is booked', go: 'Continue', toReview: 'Continue to the review', book: 'Book the appointment', first: 'First name', last: 'Last name', email: 'E-mail', again: 'Start again', otherDay: 'Another day', showTimes: 'Show the times', off: 'Online booking is not offered' },
+  de: { choose: 'Termin buchen', days: 'Tag wählen', times: 'Uhrzeit wählen', details: 'Ihre Angaben', review: 'Prüfen und buchen', done: 'Ihr Termin ist gebucht', go: 'Weiter', toReview: 'Weiter zur Übersicht', book: 'Termin verbindlich buchen', first: 'Vorname', last: 'Nachname', email: 'E-Mail', again: 'Neu beginnen', otherDay: 'Anderer Tag', showTimes: 'Zeiten anzeigen', off: 'Online-Terminbuchung nicht möglich' },
 };
 
 /** Two things to book, a privacy notice, and the page on. */
@@ -169,6 +170,12 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
       expect(await page.locator('#f-email').inputValue()).toBe('maria@example.com');
       expect(await page.locator('#f-last_name').inputValue()).toBe('Schmidt');
       expect(written(s.db).bookings).toBe(2); // the customer's first and the desk's: nothing from the taken form
+      // The page turned off: it says so, with the practice's phone and e-mail (issue 36, item 15).
+      await cliOk(s.db, 'booking-page', 'disable');
+      await page.goto(`${s.base}/book/`);
+      expect(await page.locator('h1').innerText()).toBe(w.off);
+      expect(await page.locator('a[href^="mailto:"]').count()).toBe(1);
+      await look(page, `${locale}-11-off`);
       await s.server.stop();
     });
   }

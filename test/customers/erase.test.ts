@@ -7,7 +7,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { api, cli, cliJson, cliOk } from '../helpers.ts';
+import { api, bookableDb, cli, cliJson, cliOk, tempDb } from '../helpers.ts';
 import { pageSetup, get } from '../booking-page/flow.ts';
 import { startReceiver, verifySignature } from '../webhooks/receiver.ts';
 
@@ -133,6 +133,59 @@ describe('planner customer erase', () => {
     for (const value of ['refused.rena@example.com', 'Refusedova', 'Rena']) expect(after.includes(value), value).toBe(false);
     // `mail retry` does not bring the erased message back.
     expect(await cliOk(s.db, 'mail', 'retry', 'all')).toBe('0 message(s) queued again; a running `planner serve` sends them.\n');
+    await s.server.stop();
+  });
+
+  it('without mail set up: the future bookings are cancelled without a mail, the command says so, and nothing of the customer stays in the outbox (issue 36, item 7)', async () => {
+    const db = tempDb();
+    await bookableDb(db); // no `mail set`: every mail waits in the outbox, for good
+    const slots = (await cliJson(db, 'slots', '1', '1')).days[1].slots as string[];
+    const person = ['--field', 'first_name=Nomail', '--field', 'last_name=Nowhereova', '--field', 'email=no.mail@example.com', '--field', 'phone=+49 30 555 0199'];
+    const first = await cliJson(db, 'bookings', 'add', '1', '1', slots[0]!, ...person);
+    const second = await cliJson(db, 'bookings', 'add', '1', '1', slots[2]!, ...person);
+    await cliJson(db, 'bookings', 'add', '1', '1', slots[4]!, '--field', 'first_name=Kept', '--field', 'last_name=Keepova', '--field', 'email=kept@example.com');
+    const secrets = ['no.mail@example.com', 'Nowhereova', '+49 30 555 0199'];
+    for (const value of secrets) expect(rawBytes(db), value).toContain(value);
+    const erased = await cliOk(db, 'customer', 'erase', 'no.mail@example.com', '--yes');
+    expect(erased).toBe(
+      `Erased customer ${first.customerId}: 2 booking(s) keep their time, schedule, reason and status; their personal data is gone from the database.\n` +
+        `Cancelled first: ${first.reference}, ${second.reference} (mail is not set up, so the customer is not told: no mail with their data waits in the outbox; call them if they should know).\n` +
+        'Backups and a replica keep older copies until they rotate (README: "Personal data (GDPR)").\n',
+    );
+    // Nothing waits for the customer; what the outbox keeps of their bookings holds nothing of them.
+    const handle = new DatabaseSync(db, { readOnly: true });
+    const rows = handle.prepare('SELECT kind, status, recipient, subject, body FROM outbox WHERE booking_id IN (?, ?)').all(first.id, second.id) as { status: string; recipient: string }[];
+    handle.close();
+    expect(rows.filter((row) => row.status === 'pending')).toEqual([]);
+    for (const row of rows) expect(row.recipient).toBe('[erased]');
+    const bytes = rawBytes(db);
+    for (const value of secrets) expect(bytes.includes(value), value).toBe(false);
+    expect(bytes).toContain('kept@example.com');
+    expect(await cliOk(db, 'mail', 'queue')).not.toMatch(/no\.mail|Nowhereova/);
+  });
+
+  it('a cancellation mail of the erase that the SMTP server refuses for good loses the customer\'s data as it fails', async () => {
+    const s = await pageSetup({ smtp: { reject: (to) => (to.startsWith('gone.') ? 550 : undefined) } });
+    await cliOk(s.db, 'api', 'enable');
+    const token = (await cliJson(s.db, 'token', 'new')).token;
+    const days = (await api(s.base, '/api/days?schedule=1&reason=1', token)).body.data as string[];
+    const slots = (await api(s.base, `/api/slots?schedule=1&reason=1&day=${days[2]}`, token)).body.data as string[];
+    const submission = { first_name: 'Gone', last_name: 'Refusedowa', email: 'gone.for.good@example.com' };
+    const answer = await api(s.base, '/api/bookings', token, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ schedule: 1, reason: 1, slot: slots[0], submission }) });
+    expect(answer.status).toBe(201);
+    await s.smtp.received(1); // the practice's notice; the confirmation is refused for good
+    const erased = await cliOk(s.db, 'customer', 'erase', 'gone.for.good@example.com', '--yes');
+    expect(erased).toContain('(the customer is told; those mails wait for planner serve and lose their data once sent or failed for good)');
+    // The cancellation is refused (550): it fails for good, and the trigger of migration 12 scrubs it as it does.
+    const handle = new DatabaseSync(s.db, { readOnly: true });
+    const cancellation = () => handle.prepare("SELECT status, recipient, body, last_error AS lastError FROM outbox WHERE kind = 'cancellation'").get() as { status: string } | undefined;
+    for (let tries = 0; tries < 100 && cancellation()?.status !== 'failed'; tries++) await new Promise((done) => setTimeout(done, 50)); // bounded: 5 s
+    expect(cancellation()).toEqual({ status: 'failed', recipient: '[erased]', body: '{}', lastError: null });
+    handle.close();
+    for (let tries = 0; tries < 100 && rawBytes(s.db).includes('gone.for.good@example.com'); tries++) await new Promise((done) => setTimeout(done, 100));
+    await cli(s.db, 'status');
+    const bytes = rawBytes(s.db);
+    for (const value of ['gone.for.good@example.com', 'Refusedowa']) expect(bytes.includes(value), value).toBe(false);
     await s.server.stop();
   });
 

@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { api, cli, cliJson, cliOk, ROOT, tempDir } from '../helpers.ts';
+import { api, bookableDb, cli, cliJson, cliOk, ROOT, snapshot, tempDb, tempDir } from '../helpers.ts';
 import { commandsOf, newcomerEnv, readmeBlocks } from '../docs/readme.ts';
 import { pageSetup } from '../booking-page/flow.ts';
 
@@ -79,5 +79,36 @@ describe('planner customer find and export', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toBe('planner: no customer with the e-mail address or booking reference "nobody@example.com" (planner customer find <text> looks for one)\n');
     await s.server.stop();
+  });
+
+  it('the mails in an export say in words what their manage line is, with no raw placeholder; --out refuses an existing file unless --force (issue 36, item 14)', async () => {
+    const db = tempDb();
+    await bookableDb(db); // mail not set up: every mail waits in the outbox as it was written
+    await cliOk(db, 'portal', 'enable', '--url', 'https://booking.praxis.example');
+    const slots = (await cliJson(db, 'slots', '1', '1')).days[1].slots as string[];
+    const made = await cliJson(db, 'bookings', 'add', '1', '1', slots[0]!, '--field', 'first_name=Erika', '--field', 'last_name=Mustermann', '--field', 'email=erika@example.com');
+    await cliJson(db, 'bookings', 'move', made.reference, slots[2]!);
+    const raw = await cliOk(db, 'customer', 'export', 'erika@example.com');
+    expect(raw).not.toMatch(/\\u0000|manage-link/);
+    const exported = JSON.parse(raw);
+    expect(exported.mails.map((mail: any) => mail.kind).sort()).toEqual(['confirmation', 'notice', 'update']);
+    const note = "[Here the e-mail says how to cancel or change the appointment, as it stands when the e-mail is sent: a personal link to the self-service page with its deadline (planner keeps no copy of the link), or the practice's phone number.]";
+    for (const mail of exported.mails) {
+      expect(`${mail.text}${mail.html}`).not.toContain('\u0000');
+      if (mail.kind === 'notice') continue; // the practice's notice has no manage line
+      expect(mail.text).toContain(`\n${note}\n`);
+      expect(mail.html).toContain(note.replace("'", '&#39;'));
+    }
+    // --out: an existing file is kept, and nothing is written (not even the audit entry of an export), unless --force.
+    const out = join(tempDir(), 'erika.json');
+    writeFileSync(out, 'keep me\n');
+    const before = snapshot(db);
+    const refused = await cli(db, 'customer', 'export', 'erika@example.com', '--out', out);
+    expect(refused).toEqual({ code: 1, stdout: '', stderr: `planner: ${out} exists; choose another name or pass --force to replace it\n` });
+    expect(readFileSync(out, 'utf8')).toBe('keep me\n');
+    expect(snapshot(db)).toEqual(before);
+    expect(await cliOk(db, 'customer', 'export', 'erika@example.com', '--out', out, '--force')).toMatch(/^Wrote .*erika\.json: customer 1 \(erika@example\.com\): 1 booking\(s\), 3 mail\(s\)/);
+    expect(JSON.parse(readFileSync(out, 'utf8')).bookings[0].reference).toBe(made.reference);
+    expect(statSync(out).mode & 0o777).toBe(0o600); // replaced by a file of its own, private as the export is
   });
 });

@@ -140,13 +140,30 @@ describe('the manage line (decided when a mail is sent: issue 24, item 3)', () =
   });
 
   it('decides from the page\'s current rules and the booking\'s start at the time of sending', () => {
-    expect(manageActionAt(portal, booking, deadline - 1)).toEqual({ kind: 'link', until: deadline, move: true });
-    expect(manageActionAt(portal, booking, deadline)).toEqual({ kind: 'link', until: deadline, move: true }); // the page allows it at the deadline
-    expect(manageActionAt(portal, booking, deadline + 1)).toEqual({ kind: 'closed', until: deadline });
-    expect(manageActionAt({ ...portal, reschedule: false }, booking, deadline - 1)).toEqual({ kind: 'link', until: deadline, move: false });
-    expect(manageActionAt({ ...portal, cancelUntilHours: 0 }, booking, FACTS.startAt)).toEqual({ kind: 'closed', until: FACTS.startAt });
-    expect(manageActionAt(null, booking, deadline - 1)).toEqual({ kind: 'off' });
-    expect(manageActionAt(portal, { ...booking, cancelled: true }, deadline - 1)).toEqual({ kind: 'none' });
+    const written = deadline - 3600; // the mail was written (its booking made) an hour before the deadline
+    expect(manageActionAt(portal, booking, deadline - 1, written)).toEqual({ kind: 'link', until: deadline, move: true });
+    expect(manageActionAt(portal, booking, deadline, written)).toEqual({ kind: 'link', until: deadline, move: true }); // the page allows it at the deadline
+    expect(manageActionAt(portal, booking, deadline + 1, written)).toEqual({ kind: 'closed', until: deadline });
+    expect(manageActionAt({ ...portal, reschedule: false }, booking, deadline - 1, written)).toEqual({ kind: 'link', until: deadline, move: false });
+    expect(manageActionAt({ ...portal, cancelUntilHours: 0 }, booking, FACTS.startAt, written)).toEqual({ kind: 'closed', until: FACTS.startAt });
+    expect(manageActionAt(null, booking, deadline - 1, written)).toEqual({ kind: 'off' });
+    expect(manageActionAt(portal, { ...booking, cancelled: true }, deadline - 1, written)).toEqual({ kind: 'none' });
+  });
+
+  it('a mail written after the deadline (a booking made or moved inside it) says whom to call, not a date before it (issue 36, item 13)', () => {
+    expect(manageActionAt(portal, booking, deadline, deadline)).toEqual({ kind: 'link', until: deadline, move: true }); // written at the deadline's second: still possible
+    expect(manageActionAt(portal, booking, deadline + 1, deadline)).toEqual({ kind: 'closed', until: deadline }); // it was possible when written
+    expect(manageActionAt(portal, booking, deadline + 1, deadline + 1)).toEqual({ kind: 'call' });
+    expect(manageActionAt(portal, booking, FACTS.startAt + 60, deadline + 1)).toEqual({ kind: 'call' });
+    expect(manageActionAt(null, booking, deadline + 1, deadline + 1)).toEqual({ kind: 'off' });
+    expect(manageActionAt(portal, { ...booking, cancelled: true }, deadline + 1, deadline + 1)).toEqual({ kind: 'none' });
+    const call = withManageLink(confirmation!, VIEW, { kind: 'call' }, undefined);
+    expect(call.text).toContain('\nTo cancel or change the appointment, please call +49 30 1234567.\n');
+    expect(call.text + call.html).not.toMatch(/manage\/|Manage your appointment|You can cancel|were possible|\u0000/);
+    expect(withManageLink(confirmation!, { ...VIEW, phone: '' }, { kind: 'call' }, undefined).text).toContain('To cancel or change the appointment, please contact Praxis Sonne directly.\n');
+    const de = withManageLink(confirmation!, { ...VIEW, locale: 'de' }, { kind: 'call' }, undefined);
+    expect(de.text).toContain('Um den Termin abzusagen oder zu ändern, rufen Sie bitte +49 30 1234567 an.');
+    expect(withManageLink(confirmation!, { ...VIEW, locale: 'de', phone: '' }, { kind: 'call' }, undefined).text).toContain('Um den Termin abzusagen oder zu ändern, wenden Sie sich bitte direkt an Praxis Sonne.');
   });
 
   it('before the deadline: what is possible, until when, and a button to the page (the text part: the URL on its own line)', () => {

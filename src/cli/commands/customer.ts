@@ -1,8 +1,9 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { exportCustomer, findCustomers } from '../../app/customers.ts';
 import { eraseCustomer } from '../../app/erase.ts';
-import { invalid } from '../../errors.ts';
+import { AppError, invalid } from '../../errors.ts';
 import { visible } from '../terminal.ts';
 import { print, printJson, readContext, withContext } from '../shared.ts';
 
@@ -10,7 +11,7 @@ export function registerCustomer(program: Command): void {
   const customer = program.command('customer').description("a customer's personal data: find a person, and everything planner holds about them");
   customer
     .command('find')
-    .description('people by name, e-mail address, phone number, any submitted value, or booking reference, with their bookings counted')
+    .description('people by name, e-mail address, phone number or booking reference (as bookings list --search finds bookings), with their bookings counted')
     .argument('<text>')
     .option('--json', 'print JSON')
     .action(async (text: string, options: { json?: boolean }, command: Command) => {
@@ -28,13 +29,19 @@ export function registerCustomer(program: Command): void {
     .command('export')
     .description('everything planner holds about a person, as JSON: bookings with every field, mails, webhook deliveries, self-service links, changes')
     .argument('<email-or-reference>')
-    .option('--out <file>', 'write the JSON to a file (default: standard output)')
-    .action(async (key: string, options: { out?: string }, command: Command) => {
+    .option('--out <file>', 'write the JSON to a file that does not exist yet (default: standard output)')
+    .option('--force', 'with --out: replace an existing file')
+    .action(async (key: string, options: { out?: string; force?: boolean }, command: Command) => {
+      // As `backup`: an existing file is kept unless --force, checked before anything is written (the audit entry).
+      const out = options.out === undefined ? undefined : resolve(options.out);
+      if (out !== undefined && existsSync(out) && !options.force) throw new AppError('conflict', `${out} exists; choose another name or pass --force to replace it`);
       // An export is written to the audit log (by withContext: the command, its user and when).
       const data = await withContext(command, (ctx) => exportCustomer(ctx, key));
       const summary = `customer ${data.customer.id} (${visible(data.customer.email ?? 'no e-mail address')}): ${data.bookings.length} booking(s), ${data.mails.length} mail(s), ${data.webhookDeliveries.length} webhook deliveries, ${data.selfService.length} self-service link(s), ${data.changes.length} change(s)`;
-      if (options.out) {
-        writeFileSync(options.out, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
+      if (out !== undefined) {
+        // A file of its own, 0600 from the first byte ('wx'): a replaced file's mode and a file made meanwhile stay out.
+        if (options.force) rmSync(out, { force: true });
+        writeFileSync(out, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
         print(`Wrote ${options.out}: ${summary}.`);
       } else {
         process.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
@@ -58,7 +65,7 @@ export function registerCustomer(program: Command): void {
       print(
         `Erased customer ${erased.customerId}: ${erased.erased.length} booking(s) keep their time, schedule, reason and status; their personal data is gone from the database.`,
         ...(erased.cancelled.length
-          ? [`Cancelled first: ${erased.cancelled.join(', ')}${options.notify ? ' (the customer is told; those mails wait for planner serve and lose their data once sent)' : ' (without mails to the customer)'}.`]
+          ? [`Cancelled first: ${erased.cancelled.join(', ')} (${toldWords(erased.told, options.notify)}).`]
           : []),
         'Backups and a replica keep older copies until they rotate (README: "Personal data (GDPR)").',
       );
@@ -68,4 +75,11 @@ export function registerCustomer(program: Command): void {
         );
       }
     });
+}
+
+/** What `customer erase` says of the cancellations' mails: sent by the server, not written at all, or not asked for. */
+function toldWords(told: boolean, notify: boolean): string {
+  if (told) return 'the customer is told; those mails wait for planner serve and lose their data once sent or failed for good';
+  if (notify) return 'mail is not set up, so the customer is not told: no mail with their data waits in the outbox; call them if they should know';
+  return 'without mails to the customer';
 }
