@@ -1,4 +1,7 @@
 import type { Store } from './db.ts';
+import { dueCondition, queueStates } from './queue.ts';
+
+const queue = queueStates({ table: 'outbox', done: 'sent', doneAt: 'sent_at' });
 
 export type OutboxKind = 'confirmation' | 'notice' | 'cancellation' | 'update' | 'reminder';
 /** `dropped`: a reminder not sent because its booking was cancelled or moved, or its appointment had begun (why: last_error). */
@@ -102,7 +105,7 @@ export function dueMessages(store: Store, nowAt: number, limit: number): DueMess
     .sql(
       `SELECT ${O_COLUMNS}, b.start_at AS booking_start_at, b.status AS booking_status
        FROM outbox o LEFT JOIN bookings b ON b.id = o.booking_id
-       WHERE o.status = 'pending' AND o.next_attempt_at <= ? AND o.lease_until <= ? ORDER BY o.id LIMIT ?`,
+       WHERE ${dueCondition('o')} ORDER BY o.id LIMIT ?`,
     )
     .all(nowAt, nowAt, limit) as unknown as (OutboxRow & { booking_start_at: number | null; booking_status: string | null })[];
   return rows.map((row) => ({
@@ -113,7 +116,7 @@ export function dueMessages(store: Store, nowAt: number, limit: number): DueMess
 
 /** Holds a pending message for one sender until `until`; returns false when another sender holds it or it is done. */
 export function claim(store: Store, id: number, nowAt: number, until: number): boolean {
-  return store.sql(`UPDATE outbox SET lease_until = ? WHERE id = ? AND status = 'pending' AND lease_until <= ?`).run(until, id, nowAt).changes === 1;
+  return queue.claim(store, id, nowAt, until);
 }
 
 /** `RETURNING` of the marks that end a message: whether its booking is erased (migration 12's trigger scrubbed it). */
@@ -121,23 +124,17 @@ const ERASED_RETURNING = 'RETURNING (SELECT erased_at FROM bookings WHERE id = b
 
 /** Marks a message sent; returns true when it is of an erased booking (its personal data went as it was marked). */
 export function markSent(store: Store, id: number, sentAt: string): boolean {
-  const row = store.sql(`UPDATE outbox SET status = 'sent', sent_at = ?, attempts = attempts + 1, lease_until = 0, last_error = NULL WHERE id = ? ${ERASED_RETURNING}`).get(sentAt, id) as
-    | { erased: number }
-    | undefined;
-  return row?.erased === 1;
+  return queue.done(store, id, sentAt, ERASED_RETURNING)?.erased === 1;
 }
 
 /** Records a failed attempt and when to try again. */
 export function markRetry(store: Store, id: number, error: string, nextAt: number): void {
-  store.sql('UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?, lease_until = 0 WHERE id = ?').run(error, nextAt, id);
+  queue.retry(store, id, error, nextAt);
 }
 
 /** Marks a message failed for good, with the reason; returns true when it is of an erased booking (as markSent). */
 export function markFailed(store: Store, id: number, error: string): boolean {
-  const row = store.sql(`UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ?, lease_until = 0 WHERE id = ? ${ERASED_RETURNING}`).get(error, id) as
-    | { erased: number }
-    | undefined;
-  return row?.erased === 1;
+  return queue.failed(store, id, error, ERASED_RETURNING)?.erased === 1;
 }
 
 /**
@@ -213,10 +210,8 @@ export function messagesOfBooking(store: Store, bookingId: number): OutboxEntry[
 /** Puts failed messages (one, or all when `id` is undefined) back in the queue, due now; returns how many. */
 export function requeueFailed(store: Store, id: number | undefined, nowAt: number): number {
   // Not a message whose booking was erased: its address and text are gone (issue 28).
-  const sql = `UPDATE outbox SET status = 'pending', attempts = 0, next_attempt_at = ?, retry_from = ?, lease_until = 0
-               WHERE status = 'failed' AND recipient != '[erased]'`;
-  const result = id === undefined ? store.sql(sql).run(nowAt, nowAt) : store.sql(`${sql} AND id = ?`).run(nowAt, nowAt, id);
-  return Number(result.changes);
+  const failed = "status = 'failed' AND recipient != '[erased]'";
+  return id === undefined ? queue.requeue(store, nowAt, failed) : queue.requeue(store, nowAt, `${failed} AND id = ?`, id);
 }
 
 /**

@@ -1,4 +1,7 @@
 import type { Store } from './db.ts';
+import { dueCondition, queueStates } from './queue.ts';
+
+const queue = queueStates({ table: 'webhook_deliveries', done: 'delivered', doneAt: 'delivered_at' });
 
 export const EVENT_TYPES = ['booking.created', 'booking.cancelled', 'booking.changed', 'customer.erased'] as const;
 /** A new hook's events unless `--events` names others: `customer.erased` is opt-in (issue 28). */
@@ -116,26 +119,26 @@ export function enqueueDelivery(store: Store, delivery: { webhookId: number; eve
 export function dueDeliveries(store: Store, nowAt: number, limit: number): Delivery[] {
   return (
     store
-      .sql(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ? AND lease_until <= ? ORDER BY id LIMIT ?`)
+      .sql(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d WHERE ${dueCondition('d')} ORDER BY id LIMIT ?`)
       .all(nowAt, nowAt, limit) as unknown as DeliveryRow[]
   ).map(toDelivery);
 }
 
 /** Takes a delivery for `until`; false when another sender holds it or it is no longer pending. */
 export function claimDelivery(store: Store, id: number, nowAt: number, until: number): boolean {
-  return store.sql("UPDATE webhook_deliveries SET lease_until = ? WHERE id = ? AND status = 'pending' AND lease_until <= ?").run(until, id, nowAt).changes === 1;
+  return queue.claim(store, id, nowAt, until);
 }
 
 export function markDelivered(store: Store, id: number, at: string): void {
-  store.sql("UPDATE webhook_deliveries SET status = 'delivered', delivered_at = ?, attempts = attempts + 1, lease_until = 0, last_error = NULL WHERE id = ?").run(at, id);
+  queue.done(store, id, at);
 }
 
 export function markDeliveryRetry(store: Store, id: number, error: string, nextAt: number): void {
-  store.sql('UPDATE webhook_deliveries SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?, lease_until = 0 WHERE id = ?').run(error, nextAt, id);
+  queue.retry(store, id, error, nextAt);
 }
 
 export function markDeliveryFailed(store: Store, id: number, error: string): void {
-  store.sql("UPDATE webhook_deliveries SET status = 'failed', attempts = attempts + 1, last_error = ?, lease_until = 0 WHERE id = ?").run(error, id);
+  queue.failed(store, id, error);
 }
 
 /** The latest deliveries (of every hook), newest first; only failed ones with `failedOnly`. */
@@ -153,9 +156,7 @@ export function findDelivery(store: Store, id: number): Delivery | undefined {
 
 /** Puts a delivery back in the queue, due at once, with a fresh retry period. */
 export function requeueDelivery(store: Store, id: number, nowAt: number): void {
-  store
-    .sql("UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = ?, retry_from = ?, lease_until = 0, delivered_at = NULL WHERE id = ?")
-    .run(nowAt, nowAt, id);
+  queue.requeue(store, nowAt, 'id = ?', id);
 }
 
 /** Per hook: deliveries waiting, failed, and the last error of a delivery not yet delivered (for `planner status`). */
