@@ -4,18 +4,17 @@
  * Radicale, Baïkal). Which one is found by asking: a PROPFIND whose answer names a CalDAV calendar is one, anything
  * else is read as an .ics. Conditional: an .ics with `If-None-Match` and `If-Modified-Since`; CalDAV with the
  * collection's `getctag` or sync-token (RFC 6578), and when those changed (or the server has neither) one
- * `calendar-query` REPORT limited to the window. Guarded and bounded like webhooks (src/webhooks/url.ts): the address
- * guard at connect time, at most 3 redirects each checked again, 20 s for the whole fetch, 10 MiB of body.
+ * `calendar-query` REPORT limited to the window. Guarded and bounded as every outbound request is
+ * (src/outbound/request.ts): the address guard at connect time, at most 3 redirects each checked again, 20 s for the
+ * whole fetch, 10 MiB of body.
  *
- * Plain node:http, not a CalDAV library: the two requests planner needs are a few lines each, and the guard must sit
- * in the connection's own DNS lookup (`lookup`), which tsdav (over fetch) cannot take. The multistatus answers are
- * read by a streaming XML parser, linear and in slices (multistatus.ts).
+ * Not a CalDAV library: the two requests planner needs are a few lines each, and the guard must sit in the
+ * connection's own DNS lookup, which tsdav (over fetch) cannot take. The multistatus answers are read by a streaming
+ * XML parser, linear and in slices (multistatus.ts).
  */
-import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { invalid } from '../errors.ts';
-import { guardedLookup, isLocalHostname } from '../webhooks/url.ts';
+import { checkOutboundUrl } from '../outbound/address.ts';
+import { OutboundError, openSession, send as sendOutbound, type OutboundAnswer, type OutboundLimits, type OutboundSession } from '../outbound/request.ts';
 import { readMultistatus, type DavResponse } from './multistatus.ts';
 
 export type CalendarKind = 'ics' | 'caldav';
@@ -40,13 +39,7 @@ export type Fetched =
   | { kind: CalendarKind; unchanged: true; state: FetchState }
   | { kind: CalendarKind; unchanged: false; texts: string[]; state: FetchState };
 
-export interface FetchLimits {
-  /** The whole fetch: every request and redirect. */
-  timeoutMs: number;
-  /** The body of one answer, decoded. */
-  maxBytes: number;
-  maxRedirects: number;
-}
+export type FetchLimits = OutboundLimits;
 
 export const FETCH_LIMITS: FetchLimits = { timeoutMs: 20_000, maxBytes: 10 * 2 ** 20, maxRedirects: 3 };
 
@@ -61,10 +54,17 @@ export class CalendarFetchError extends Error {}
 
 const USER_AGENT = 'planner-calendar/1';
 
+const CALENDAR_WORDS = {
+  what: 'a calendar address',
+  schemes: 'https:// or webcal://',
+  login: 'give --user, and the password at the prompt or with --password-stdin',
+};
+
 /**
- * Checks a calendar address as given to `planner calendar add`: `webcal://` is read as `https://`; http(s) only; no
- * user or password in it (`--user` and the prompt); plain http and local or private addresses only with
- * `allowInsecure`, the webhooks' rule. Names are checked again at every connection, after DNS. Returns the URL.
+ * Checks a calendar address as given to `planner calendar add`: `webcal://` is read as `https://`; then the outbound
+ * address policy (src/outbound/address.ts): http(s) only, no user or password in it (`--user` and the prompt), plain
+ * http and local or private addresses only with `allowInsecure`. Names are checked again at every connection, after
+ * DNS. Returns the URL.
  */
 export function checkCalendarUrl(text: string, allowInsecure: boolean): string {
   let url: URL;
@@ -73,12 +73,7 @@ export function checkCalendarUrl(text: string, allowInsecure: boolean): string {
   } catch {
     throw invalid(`"${maskCalendarUrl(text)}" is not a URL: give the calendar's full address, e.g. https://calendar.example.com/…/basic.ics`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid(`a calendar address must start with https:// or webcal:// (got ${url.protocol})`);
-  if (url.username || url.password) throw invalid('a calendar address must not contain a user or password: give --user, and the password at the prompt or with --password-stdin');
-  if (!allowInsecure) {
-    if (url.protocol === 'http:') throw invalid('a calendar address must use https:// (plain http only with --allow-insecure)');
-    if (isLocalHostname(url.hostname)) throw invalid(`${url.hostname} is a local or private address: allowed only with --allow-insecure`);
-  }
+  checkOutboundUrl(url, allowInsecure, CALENDAR_WORDS);
   url.hash = '';
   return url.toString();
 }
@@ -121,94 +116,41 @@ function decodeURIComponentSafe(text: string): string {
   }
 }
 
-/** One answer, its body decoded and read whole (within the limit). */
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
+type Answer = OutboundAnswer;
 
-/** One fetch's requests: the same deadline and limits for all of them, and the source's login. */
-interface Session {
+/** One fetch's requests (one deadline and the limits, the source's login), and the host as every error line names it. */
+interface Session extends OutboundSession {
   source: CalendarSource;
-  limits: FetchLimits;
-  signal: AbortSignal;
-  /** The host as every error line names it. */
   host: string;
 }
 
-/** Reads `response`'s body, decoded, up to `limit` bytes; rejects with one line above it. */
-function readBody(response: IncomingMessage, session: Session): Promise<string> {
-  const encoding = String(response.headers['content-encoding'] ?? '').toLowerCase();
-  const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : undefined;
-  const stream = decoder ? response.pipe(decoder) : response;
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    stream.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > session.limits.maxBytes) {
-        response.destroy();
-        decoder?.destroy();
-        reject(new CalendarFetchError(`${session.host} answered more than ${sizeOf(session.limits.maxBytes)}: planner reads at most that much of a calendar`));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    stream.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    stream.on('error', (error: Error) => reject(failure(error, session)));
-  });
-}
-
 /** The one line of a request that failed before an answer. */
-function failure(error: NodeJS.ErrnoException, session: Session): Error {
-  if (error instanceof CalendarFetchError) return error;
-  if (session.signal.aborted || error.name === 'AbortError' || error.name === 'TimeoutError') {
-    return new CalendarFetchError(`${session.host} did not answer within ${session.limits.timeoutMs / 1000} s`);
+function failure(error: unknown, session: Session): Error {
+  if (!(error instanceof OutboundError)) return error as Error;
+  const { failure: why } = error;
+  switch (why.kind) {
+    case 'timeout':
+      return new CalendarFetchError(`${session.host} did not answer within ${session.limits.timeoutMs / 1000} s`);
+    case 'internal':
+      return new CalendarFetchError(`${session.host} resolves to a local or private address: allowed only with --allow-insecure`);
+    case 'too-large':
+      return new CalendarFetchError(`${session.host} answered more than ${sizeOf(session.limits.maxBytes)}: planner reads at most that much of a calendar`);
+    case 'redirects':
+      return new CalendarFetchError(`${session.host} redirected more than ${session.limits.maxRedirects} times`);
+    case 'redirect-refused':
+      return new CalendarFetchError(`${session.host} redirected to an address planner does not follow: ${why.message}`);
+    case 'network':
+      return new CalendarFetchError(`could not reach ${session.host}: ${why.code ?? why.message}`);
   }
-  if (error.code === 'EINTERNAL') return new CalendarFetchError(`${session.host} resolves to a local or private address: allowed only with --allow-insecure`);
-  return new CalendarFetchError(`could not reach ${session.host}: ${error.code ?? error.message}`);
 }
 
-/**
- * Sends one request and follows redirects (at most `maxRedirects`, each new address checked as `calendar add`
- * checks one); the login goes only to the first address's origin. Resolves with the final answer.
- */
+/** Sends one request of the fetch (outbound/request.ts), its failure in the calendar's words. */
 async function send(session: Session, method: string, address: string, headers: Record<string, string>, body?: string): Promise<Answer> {
-  let url = new URL(address);
-  const origin = url.origin;
-  for (let redirects = 0; ; redirects++) {
-    const answer = await once(session, method, url, origin, headers, body);
-    const location = answer.headers.location;
-    if (answer.status < 300 || answer.status >= 400 || answer.status === 304 || !location) return answer;
-    if (redirects >= session.limits.maxRedirects) throw new CalendarFetchError(`${session.host} redirected more than ${session.limits.maxRedirects} times`);
-    let next: string;
-    try {
-      next = checkCalendarUrl(new URL(location, url).toString(), session.source.allowInsecure);
-    } catch (error) {
-      throw new CalendarFetchError(`${session.host} redirected to an address planner does not follow: ${(error as Error).message}`);
-    }
-    url = new URL(next);
-    if (answer.status === 303) {
-      method = 'GET';
-      body = undefined;
-    }
+  try {
+    return await sendOutbound(session, method, address, headers, body);
+  } catch (error) {
+    throw failure(error, session);
   }
-}
-
-function once(session: Session, method: string, url: URL, origin: string, headers: Record<string, string>, body: string | undefined): Promise<Answer> {
-  const { source } = session;
-  const all: Record<string, string> = { 'user-agent': USER_AGENT, 'accept-encoding': 'gzip, deflate, br', ...headers };
-  if (source.user && url.origin === origin) all.authorization = `Basic ${Buffer.from(`${source.user}:${source.password ?? ''}`).toString('base64')}`;
-  if (body !== undefined) all['content-length'] = String(Buffer.byteLength(body));
-  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers: all, lookup: guardedLookup(source.allowInsecure), agent: false, signal: session.signal }, (response) => {
-      readBody(response, session).then((text) => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }), reject);
-    });
-    req.on('error', (error: NodeJS.ErrnoException) => reject(failure(error, session)));
-    req.end(body);
-  });
 }
 
 /** Throws the one line for an answer that is not a success. */
@@ -319,7 +261,8 @@ export async function fetchCalendar(
   limits: Partial<FetchLimits> = {},
 ): Promise<Fetched> {
   const all = { ...FETCH_LIMITS, ...limits };
-  const session: Session = { source, limits: all, signal: AbortSignal.timeout(all.timeoutMs), host: new URL(source.url).host };
+  const opened = openSession(source, all, USER_AGENT, (url) => checkCalendarUrl(url, source.allowInsecure));
+  const session: Session = { ...opened, source, host: new URL(source.url).host };
   if (kind === 'ics') return fetchIcs(session, state);
   const collection = await askCollection(session);
   if (!collection.caldav) {

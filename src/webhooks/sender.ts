@@ -1,6 +1,4 @@
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { guardedLookup } from './url.ts';
+import { OutboundError, openSession, send } from '../outbound/request.ts';
 import { signatureHeader } from './sign.ts';
 
 export interface WebhookAnswer {
@@ -9,38 +7,35 @@ export interface WebhookAnswer {
 
 const USER_AGENT = 'planner-webhooks/1';
 
+
 /**
  * POSTs one signed delivery and resolves with the receiver's status (any status: the caller decides), or rejects
  * with a one-line reason (connection refused, time-out, internal address). Redirects are not followed: a 3xx is
- * an answer like any other that is not 2xx. The whole attempt is bounded by `timeoutMs`.
+ * an answer like any other that is not 2xx. The whole attempt is bounded by `timeoutMs`, as every outbound request
+ * is (src/outbound/request.ts); the answer's body is read and dropped.
  */
-export function postWebhook(
+export async function postWebhook(
   target: { url: string; secret: string; allowInsecure: boolean },
   delivery: { id: number | string; eventId: string; type: string; payload: string },
   options: { timeoutMs: number; nowMs: number },
 ): Promise<WebhookAnswer> {
-  const url = new URL(target.url);
-  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const headers = {
     'content-type': 'application/json',
-    'user-agent': USER_AGENT,
     'planner-event': delivery.type,
     'planner-event-id': delivery.eventId,
     'planner-delivery': String(delivery.id),
     'planner-signature': signatureHeader(target.secret, Math.floor(options.nowMs / 1000), delivery.payload),
-    'content-length': String(Buffer.byteLength(delivery.payload)),
   };
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers, lookup: guardedLookup(target.allowInsecure), agent: false, signal: AbortSignal.timeout(options.timeoutMs) }, (res) => {
-      res.resume(); // the body is not needed; reading it frees the socket
-      res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
-      res.on('error', (error) => reject(error));
-    });
-    req.on('error', (error: NodeJS.ErrnoException) => {
-      const reason =
-        error.name === 'AbortError' || error.name === 'TimeoutError' ? `no answer within ${options.timeoutMs / 1000} s` : `${error.code ? `${error.code}: ` : ''}${error.message}`;
-      reject(new Error(reason));
-    });
-    req.end(delivery.payload);
-  });
+  const session = openSession({ url: target.url, allowInsecure: target.allowInsecure }, { timeoutMs: options.timeoutMs, maxBytes: 0, maxRedirects: 0 }, USER_AGENT, (url) => url);
+  try {
+    const answer = await send(session, 'POST', target.url, headers, delivery.payload);
+    return { status: answer.status };
+  } catch (error) {
+    if (!(error instanceof OutboundError)) throw error;
+    const { failure } = error;
+    if (failure.kind === 'timeout') throw new Error(`no answer within ${options.timeoutMs / 1000} s`);
+    if (failure.kind === 'internal') throw new Error(`EINTERNAL: ${failure.message}`);
+    if (failure.kind === 'network') throw new Error(`${failure.code ? `${failure.code}: ` : ''}${failure.message}`);
+    throw new Error(failure.kind);
+  }
 }

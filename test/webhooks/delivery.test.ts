@@ -6,7 +6,7 @@ import { addWebhook } from '../../src/app/webhooks.ts';
 import { openStore } from '../../src/store/db.ts';
 import { findWebhook, listDeliveries, webhookHealth } from '../../src/store/webhooks.ts';
 import { emitBookingEvent } from '../../src/webhooks/events.ts';
-import { guardedLookup } from '../../src/webhooks/url.ts';
+import { guardedLookup } from '../../src/outbound/address.ts';
 import { startWebhookWorker } from '../../src/webhooks/worker.ts';
 import { api, bookableDb, cli, cliJson, cliOk, serve, snapshot, tempDb } from '../helpers.ts';
 import { freePort } from '../mail/smtp.ts';

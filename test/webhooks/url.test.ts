@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkWebhookUrl, isInternalAddress } from '../../src/webhooks/url.ts';
+import { isInternalAddress } from '../../src/outbound/address.ts';
+import { checkWebhookUrl } from '../../src/webhooks/url.ts';
 
 /**
  * Every block of the IANA IPv4 and IPv6 Special-Purpose Address Registries (as of 2025), plus multicast, the
