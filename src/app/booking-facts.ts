@@ -4,7 +4,7 @@
  * and an event say the same of it whichever way it came about.
  */
 import { submittedFields } from '../domain/submission.ts';
-import type { BookingFacts } from '../mail/messages.ts';
+import type { BookingFacts } from '../mail/facts.ts';
 import type { Booking } from '../store/bookings.ts';
 import type { FormField } from '../store/fields.ts';
 import type { Actor, BookingEventFacts } from '../webhooks/events.ts';

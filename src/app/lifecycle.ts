@@ -1,7 +1,8 @@
 import { appointmentEnd, buffersOf } from '../domain/blocking.ts';
 import { isNote, NOTE_MAX_LENGTH } from '../domain/checks.ts';
 import { AppError, invalid } from '../errors.ts';
-import { changeMessages, customerChangeNotice, type BookingChange as MailChange, type BookingFacts } from '../mail/messages.ts';
+import type { BookingFacts } from '../mail/facts.ts';
+import { changeMessages, customerChangeNotice, type BookingChange as MailChange } from '../mail/messages.ts';
 import { listFields } from '../store/fields.ts';
 import { findReason } from '../store/reasons.ts';
 import { cancelBookingRow, findBooking, moveBookingRow, type Booking } from '../store/bookings.ts';

@@ -6,7 +6,8 @@
 import { formatLocal } from '../domain/dates.ts';
 import { DROPPED, formatOffset, formatOffsets, MAX_OFFSET_MINUTES, offsetsAfterDeadline, parseOffsets, reminderTimes } from '../domain/reminders.ts';
 import { invalid } from '../errors.ts';
-import { reminderMessage, type BookingFacts } from '../mail/messages.ts';
+import type { BookingFacts } from '../mail/facts.ts';
+import { reminderMessage } from '../mail/messages.ts';
 import { countScheduledReminders, dropReminders, enqueue, messagesOfBooking } from '../store/outbox.ts';
 import { setReminderOffsets } from '../store/settings.ts';
 import { unixSeconds, type AppContext } from './context.ts';

@@ -36,6 +36,7 @@ import ICAL from 'ical.js';
 import { Temporal } from 'temporal-polyfill';
 import { byBusyOrder, type BusySpan } from '../domain/blocking.ts';
 import { SECONDS_PER_DAY } from '../domain/days.ts';
+import { isPlannerUid } from '../domain/event-uid.ts';
 import { isTimeZone, MAX_UTC_OFFSET, offsetTable, wallToUnixCompatible, type OffsetTable } from '../domain/zone.ts';
 import { WINDOWS_ZONES } from './windows-zones.ts';
 
@@ -870,11 +871,6 @@ export function* busySteps(texts: readonly string[], options: BusyOptions): Gene
     const before = out[index - 1];
     return !(before && before.startAt === time.startAt && before.endAt === time.endAt && before.uidHash === time.uidHash);
   });
-}
-
-/** Whether a UID is planner's own (`<reference>@planner`): its events never block. */
-export function isPlannerUid(uid: string): boolean {
-  return /@planner$/i.test(uid);
 }
 
 /** Reads the busy times of `texts` at once (tests, tools): `busySteps` run to its end. */

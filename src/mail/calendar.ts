@@ -1,7 +1,8 @@
 /** The calendar file (.ics, RFC 5545) attached to the booking e-mails. Pure. */
+import { eventUid } from '../domain/event-uid.ts';
 import type { FeedRow } from '../store/feed-rows.ts';
 import type { Locale } from '../store/settings.ts';
-import type { BookingFacts } from './messages.ts';
+import type { BookingFacts } from './facts.ts';
 import { WORDS } from './translations.ts';
 
 /** Every line break a value can hold: CRLF, CR, LF, NEL, LINE SEPARATOR and PARAGRAPH SEPARATOR. */
@@ -46,14 +47,6 @@ function fold(line: string): string {
 /** Returns a UTC instant as an iCalendar DATE-TIME, e.g. `20261124T083000Z`. */
 function icsTime(unix: number): string {
   return new Date(unix * 1000).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
-}
-
-/**
- * The UID of a booking's event, the same in the mails' .ics and in the calendar feed: a change or a cancellation
- * (a higher SEQUENCE) updates the event a calendar already has of it.
- */
-export function eventUid(reference: string): string {
-  return `${reference}@planner`;
 }
 
 /**

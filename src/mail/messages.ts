@@ -7,34 +7,10 @@ import type { OutboxKind, OutgoingMessage } from '../store/outbox.ts';
 import type { Locale, PortalSettings } from '../store/settings.ts';
 import { bookingIcs } from './calendar.ts';
 import { htmlMail, MANAGE_MARK, manageHtml, plain, textMail, type MailContent, type Row } from './layout.ts';
+import type { BookingFacts } from './facts.ts';
 import { localWhen, WORDS } from './translations.ts';
 
 export { escapeHtml, MANAGE_MARK } from './layout.ts';
-
-export interface BookingFacts {
-  practiceName: string;
-  notifyEmail: string;
-  locale: Locale;
-  timeZone: string;
-  /** Where the practice is, one line ('' when not given): the mails' "Where" and the .ics LOCATION. */
-  address: string;
-  /** The practice's phone number ('' when not given). */
-  phone: string;
-  /** The practitioner: the schedule's name. */
-  scheduleName: string;
-  reasonName: string;
-  /** The reason's description ("what to bring"; '' when none). */
-  reasonDescription: string;
-  reference: string;
-  startAt: number;
-  endAt: number;
-  source: 'api' | 'admin';
-  /** The customer's e-mail (the submitted value of the `email` field), if any. */
-  customerEmail: string | null;
-  customerName: string;
-  /** What was submitted, with each field's label, in form order. */
-  fields: { label: string; value: string | boolean }[];
-}
 
 /** The kinds of mail that carry the link to the page: never the practice's notice, nor a cancellation. */
 export const LINKED_KINDS: readonly OutboxKind[] = ['confirmation', 'update', 'reminder'];

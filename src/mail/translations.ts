@@ -2,7 +2,7 @@
  * The words of the booking e-mails in each locale, and how they write a date and time. Pure; one table per locale,
  * the same keys in each.
  */
-import type { BookingFacts } from './messages.ts';
+import type { BookingFacts } from './facts.ts';
 
 /** The e-mails' words, per locale (store/settings.ts Locale). */
 export const WORDS = {

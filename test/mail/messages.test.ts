@@ -10,10 +10,10 @@ import {
   manageActionAt,
   reminderMessage,
   withManageLink,
-  type BookingFacts,
   type ManageAction,
   type SendView,
 } from '../../src/mail/messages.ts';
+import type { BookingFacts } from '../../src/mail/facts.ts';
 import { localWhen } from '../../src/mail/translations.ts';
 
 const STAMP = Date.parse('2026-11-21T12:00:00Z') / 1000;

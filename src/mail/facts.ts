@@ -1,0 +1,32 @@
+/**
+ * What a booking's mails, its .ics and the event planner writes into the practitioner's calendar are written from:
+ * the booking as it is now, with the practice's words. Made in the booking's transaction by `bookingFacts`
+ * (src/app/booking-facts.ts); a file of its own so that the builders (messages.ts, calendar.ts, translations.ts)
+ * import it without importing each other.
+ */
+import type { Locale } from '../store/settings.ts';
+
+export interface BookingFacts {
+  practiceName: string;
+  notifyEmail: string;
+  locale: Locale;
+  timeZone: string;
+  /** Where the practice is, one line ('' when not given): the mails' "Where" and the .ics LOCATION. */
+  address: string;
+  /** The practice's phone number ('' when not given). */
+  phone: string;
+  /** The practitioner: the schedule's name. */
+  scheduleName: string;
+  reasonName: string;
+  /** The reason's description ("what to bring"; '' when none). */
+  reasonDescription: string;
+  reference: string;
+  startAt: number;
+  endAt: number;
+  source: 'api' | 'admin';
+  /** The customer's e-mail (the submitted value of the `email` field), if any. */
+  customerEmail: string | null;
+  customerName: string;
+  /** What was submitted, with each field's label, in form order. */
+  fields: { label: string; value: string | boolean }[];
+}
