@@ -1,3 +1,4 @@
+import { deadlineState } from '../domain/deadline.ts';
 import { appointmentEnd, buffersOf } from '../domain/blocking.ts';
 import { isNote, NOTE_MAX_LENGTH } from '../domain/checks.ts';
 import { AppError, invalid } from '../errors.ts';
@@ -52,8 +53,8 @@ export class TooLate extends AppError {
 /** Throws TooLate when `now` (Unix seconds, read under the write lock) is past what `by` allows for `found`. */
 function requireInTime(found: Booking, by: ChangeBy, now: number): void {
   if (by.untilHoursBefore === undefined) return;
-  if (now >= found.startAt) throw new TooLate('started', found.reference);
-  if (now > found.startAt - by.untilHoursBefore * 3600) throw new TooLate('past-deadline', found.reference);
+  const state = deadlineState(found.startAt, by.untilHoursBefore, now);
+  if (state !== 'open') throw new TooLate(state, found.reference);
 }
 
 /** Throws `conflict` when the booking is no longer the version the change was asked for. */

@@ -4,6 +4,7 @@
  * transaction, rules, mails and webhooks as `planner bookings cancel|move`), with the actor `customer` and the
  * booking's sequence as the customer saw it, so a form sent twice makes one change.
  */
+import { changeDeadline, deadlineState } from '../domain/deadline.ts';
 import { isIP } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { isSlotText } from '../domain/dates.ts';
@@ -134,10 +135,8 @@ export interface Managed {
   movable: boolean;
 }
 
-function stateOf(booking: Booking, deadline: number, now: number): ManagedState {
-  if (booking.status === 'cancelled') return 'cancelled';
-  if (now >= booking.startAt) return 'started';
-  return now > deadline ? 'past-deadline' : 'open';
+function stateOf(booking: Booking, cancelUntilHours: number, now: number): ManagedState {
+  return booking.status === 'cancelled' ? 'cancelled' : deadlineState(booking.startAt, cancelUntilHours, now);
 }
 
 /**
@@ -152,8 +151,8 @@ export function openManaged(ctx: AppContext, token: string): Managed | undefined
   const now = unixSeconds(ctx.now());
   if (!booking || now > booking.endAt + LINK_LIFETIME_SECONDS) return undefined;
   const configured = requireConfigured(ctx) as ConfiguredSettings & { portal: PortalSettings };
-  const deadline = booking.startAt - settings.portal.cancelUntilHours * 3600;
-  const state = stateOf(booking, deadline, now);
+  const deadline = changeDeadline(booking.startAt, settings.portal.cancelUntilHours);
+  const state = stateOf(booking, settings.portal.cancelUntilHours, now);
   const reason = findReason(ctx.store, booking.reasonId);
   const movable = findSchedule(ctx.store, booking.scheduleId) !== undefined && reason?.scheduleId === booking.scheduleId;
   return { booking, settings: configured, state, deadline, mayMove: state === 'open' && settings.portal.reschedule && movable, movable };

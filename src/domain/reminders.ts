@@ -3,6 +3,7 @@
  * `planner reminders set` takes (`24h,2h`, each a duration as every option takes it: `90`, `90m`, `1h30m`, `2d`;
  * or `off`) and returns problems as values.
  */
+import { reminderInTime } from './deadline.ts';
 import { parseDuration } from './durations.ts';
 
 /** The shortest and longest offset, in minutes (1 minute to 30 days), and how many an installation may have. */
@@ -50,12 +51,13 @@ export function reminderTimes(startAt: number, offsets: readonly number[], now: 
 }
 
 /**
- * Returns the offsets (minutes) whose reminder arrives when the self-service page no longer allows a change: at or
- * after its deadline of `cancelUntilHours` before the start. Such a reminder gives the phone number instead of the
- * link (mail/messages.ts manageActionAt); `reminders set` and `portal enable` warn about them.
+ * Returns the offsets (minutes) whose reminder arrives when the self-service page no longer allows a change: due at
+ * or after its deadline of `cancelUntilHours` before the start (`reminderInTime` in domain/deadline.ts). Such a
+ * reminder gives the phone number instead of the link (mail/messages.ts manageActionAt); `reminders set` and
+ * `portal enable` warn about them.
  */
 export function offsetsAfterDeadline(offsets: readonly number[], cancelUntilHours: number): number[] {
-  return offsets.filter((minutes) => minutes <= cancelUntilHours * 60);
+  return offsets.filter((minutes) => !reminderInTime(minutes, cancelUntilHours));
 }
 
 /** Why a reminder was not sent: the outbox `last_error` of a `dropped` reminder. */

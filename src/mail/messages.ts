@@ -3,6 +3,7 @@
  * each as HTML (layout.ts) and a plain-text part with the same content, in the installation's locale
  * (translations.ts), with an .ics attachment (calendar.ts). Pure: everything comes in as arguments.
  */
+import { changeDeadline, deadlineState } from '../domain/deadline.ts';
 import type { OutboxKind, OutgoingMessage } from '../store/outbox.ts';
 import type { Locale, PortalSettings } from '../store/settings.ts';
 import { bookingIcs } from './calendar.ts';
@@ -36,15 +37,15 @@ export type ManageAction =
 /**
  * Returns what the manage line of a customer mail about `booking` says when it is sent at `now` (Unix seconds),
  * under the page's current settings; `writtenAt` is when the mail was written (its booking made, moved or reminded
- * of). The deadline is the page's: the start minus `--cancel-until` hours; a change is possible up to and including
- * it (app/lifecycle.ts requireInTime), so a mail written at the deadline's second still had it.
+ * of). The deadline is the page's, one rule with the page and the core's change (domain/deadline.ts): a mail
+ * written at the deadline's second still had it.
  */
 export function manageActionAt(portal: PortalSettings | null, booking: { startAt: number; cancelled: boolean } | null, now: number, writtenAt: number): ManageAction {
   if (booking?.cancelled) return { kind: 'none' };
   if (!portal || !booking) return { kind: 'off' };
-  const until = booking.startAt - portal.cancelUntilHours * 3600;
-  if (writtenAt > until) return { kind: 'call' };
-  if (now > until || now >= booking.startAt) return { kind: 'closed', until };
+  const until = changeDeadline(booking.startAt, portal.cancelUntilHours);
+  if (deadlineState(booking.startAt, portal.cancelUntilHours, writtenAt) !== 'open') return { kind: 'call' };
+  if (deadlineState(booking.startAt, portal.cancelUntilHours, now) !== 'open') return { kind: 'closed', until };
   return { kind: 'link', until, move: portal.reschedule };
 }
 
