@@ -16,7 +16,7 @@ import { findReason } from '../store/reasons.ts';
 import { findSchedule } from '../store/schedules.ts';
 import { bookingOfManageToken } from '../store/manage-links.ts';
 import { setPortal, type PortalSettings } from '../store/settings.ts';
-import { availableDays, availableSlots } from './availability.ts';
+import { availableDays, availableSlots, SlotNotFree } from './availability.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { requireConfigured, type ConfiguredSettings } from './configured.ts';
 import { cancelBooking, moveBooking, TooLate } from './lifecycle.ts';
@@ -181,7 +181,8 @@ function change(managed: Managed, run: () => Booking): Outcome {
     if (error instanceof TooLate) return { ok: false, refusal: error.why };
     if (!(error instanceof AppError)) throw error;
     if (error.code === 'conflict') return { ok: false, refusal: 'changed' };
-    if (error.code === 'not_found') return { ok: false, refusal: 'taken' };
+    if (error instanceof SlotNotFree) return { ok: false, refusal: 'taken' }; // the one answer to a taken time
+    if (error.code === 'not_found') return { ok: false, refusal: 'not-movable' }; // its schedule or reason went away meanwhile
     if (error.code === 'invalid') return { ok: false, refusal: 'bad-input' };
     throw error;
   }

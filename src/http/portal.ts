@@ -123,9 +123,7 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
       return pageAnswer(timesPage(now, base, day, slotsToMoveTo(ctx, now, day), notice, status));
     }
     if (outcome.refusal === 'bad-reason' && now.state === 'open') return pageAnswer(cancelPage(now, base, formOf(now, 'cancel', token), notice, status));
-    // A time refused as taken while the reason or schedule went away meanwhile: nothing to move to any more.
-    const shown: Notice = outcome.refusal === 'taken' && now.state === 'open' && !now.movable ? { kind: 'refused', why: 'not-movable' } : notice;
-    return pageAnswer(overviewPage(now, base, shown, status));
+    return pageAnswer(overviewPage(now, base, notice, status));
   };
 
   const door = (event: H3Event): Promise<Response> | Response => {
