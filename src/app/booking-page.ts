@@ -13,6 +13,7 @@ import { requireConfigured } from './configured.ts';
 import { checkPortalUrl } from './portal.ts';
 import { parsePlainInt } from '../domain/checks.ts';
 import { findSchedule } from '../store/schedules.ts';
+import { countFutureBookingsOfKey } from '../store/bookings.ts';
 import { emailKey } from '../domain/checks.ts';
 
 /** Bookings the page takes from one client address in an hour, unless `--per-hour` says otherwise. */
@@ -137,11 +138,5 @@ export function pageOffers(ctx: AppContext, page: BookingPageSettings): { schedu
 export function futureBookingsOf(ctx: AppContext, email: string): number {
   const key = emailKey(email);
   if (key === undefined) return 0; // not an address: nobody's (the form refuses it before this is asked)
-  const row = ctx.store
-    .sql(
-      `SELECT count(*) AS n FROM bookings b JOIN customers c ON c.id = b.customer_id
-       WHERE c.email_key = ? AND b.status = 'booked' AND b.start_at > ?`,
-    )
-    .get(key, unixSeconds(ctx.now())) as { n: number };
-  return row.n;
+  return countFutureBookingsOfKey(ctx.store, key, unixSeconds(ctx.now()));
 }

@@ -4,40 +4,24 @@
  * `/book/times` (GET), `/book/details` (GET fresh; POST with what was typed), `/book/review` and `/book/confirm`
  * (POST), and `/book/event/<reference>.ics?k=…` (the confirmation's calendar file).
  *
- * A form carries a ticket the page made: a random key, the time it was made, and an HMAC of both under the page
- * secret (form-guard.ts). The key is the booking's Idempotency-Key, so a form sent twice books once. Abuse is held
- * off before anything is written: a form from another site, a ticket not made here, a form sent sooner than 3 s or
- * later than 2 h after it was made, a filled honeypot, more than `perHour` bookings from one address in an hour
- * (the address as the self-service page counts it: trusted proxies only), or an e-mail address that holds
- * `perEmail` future bookings. Each refusal is one page, and changes nothing.
+ * A door only (issue 37): it reads the path and the form, checks the form's ticket, calls the booking page's use case
+ * (src/app/page-booking.ts: what is offered, the rules, the booking, the confirmation) and answers with its pages. A
+ * form carries a ticket the page made: a random key, the time it was made, and an HMAC of both under the page secret
+ * (form-guard.ts). The key is the booking's Idempotency-Key, so a form sent twice books once. Every refusal is one
+ * page, and changes nothing.
  */
 import { randomBytes } from 'node:crypto';
 import { getQuery, type H3Event } from 'h3';
-import { SlotNotFree, availableSlots } from '../app/availability.ts';
-import { findReason } from '../store/reasons.ts';
-import { futureBookingsOf, FORM_MAX_SECONDS, FORM_MIN_SECONDS, pageOffers } from '../app/booking-page.ts';
-import { bookingFacts } from '../app/booking-facts.ts';
 import type { AppContext } from '../app/context.ts';
-import { unixSeconds } from '../app/context.ts';
-import { requireConfigured } from '../app/configured.ts';
 import type { DaysCache } from '../app/days-cache.ts';
-import { EMAIL_FIELD } from '../app/fields.ts';
-import { fingerprintOf } from '../app/idempotency.ts';
-import { bookOnce, KEY_LIFETIME_SECONDS } from '../app/idempotency.ts';
-import { formatLocal, isDay, isSlotText } from '../domain/dates.ts';
+import { FORM_MIN_SECONDS } from '../app/booking-page.ts';
+import { createPageBooker, type Offer, type PageForm, type PageRefusal } from '../app/page-booking.ts';
 import { parsePlainInt } from '../domain/checks.ts';
-import { checkSubmission } from '../domain/submission.ts';
+import { isDay } from '../domain/dates.ts';
 import type { FieldDefinition } from '../domain/form.ts';
-import { bookingIcs } from '../mail/calendar.ts';
-import { manageActionAt } from '../mail/messages.ts';
-import { findBooking } from '../store/bookings.ts';
-import { listFields } from '../store/fields.ts';
-import { keptAnswer } from '../store/idempotency.ts';
-import { createManageToken } from '../store/manage-links.ts';
-import type { BookingPageSettings, Settings } from '../store/settings.ts';
+import type { Settings } from '../store/settings.ts';
 import { BOOK_WORDS } from '../portal/book-words.ts';
 import {
-  carry,
   choosePage,
   daysPage,
   detailsPage,
@@ -52,20 +36,16 @@ import {
   type BookView,
   type Entry,
   type FormTicket,
-  type Offer,
 } from '../portal/book-pages.ts';
 import { failedPage, notFoundPage, pageOfDays, type Page } from '../portal/pages.ts';
-import { readBodyText } from './body.ts';
-import { formToken, isCrossSite, isFormToken } from './form-guard.ts';
+import { tooManyRequests } from './errors.ts';
+import { formToken, isFormToken, readPageForm } from './form-guard.ts';
 import { isCanonicalPath } from './handle.ts';
 import { loggedPath } from './logged-path.ts';
 import { pageAnswer, pageHeaders } from './page-answer.ts';
-import { tooManyRequests } from './errors.ts';
 
 /** Largest form body: every field at its longest (a textarea of 5,000 characters), percent-encoded. */
 const FORM_LIMIT = 65_536;
-/** The page's Idempotency-Keys are apart from the API's: an integrator's key can never replay a page's booking. */
-const KEY_PREFIX = 'page:';
 /** How many free days "another day" offers after a time was taken: a week before the day, and on to a month. */
 const OTHER_DAYS = 31;
 
@@ -84,35 +64,23 @@ export interface BookingPageDoorOptions {
   formMinSeconds?: number;
 }
 
-type Answer = Response | Promise<Response>;
+/** What every answer of one request needs: the settings read at its start, the page's view and words. */
+interface Request {
+  settings: Settings & { portal: NonNullable<Settings['portal']>; portalSecret: string; bookingPage: NonNullable<Settings['bookingPage']> };
+  view: BookView;
+  offers: Offer[];
+  words: (typeof BOOK_WORDS)[keyof typeof BOOK_WORDS];
+}
 
 /** Returns the handler of every request whose path is `/book` or under `/book/`. */
 export function createBookingPageDoor(options: BookingPageDoorOptions): (event: H3Event) => Promise<Response> {
   const { ctx, nowMs } = options;
-  const minSeconds = options.formMinSeconds ?? FORM_MIN_SECONDS;
-  /** The times (ms) of the bookings made from each address in the last hour. */
-  const recent = new Map<string, number[]>();
+  const booker = createPageBooker(ctx, { nowMs, formMinSeconds: options.formMinSeconds ?? FORM_MIN_SECONDS });
 
   const answer = (page: Page, settings: Settings, extra: Record<string, string> = {}): Response =>
     pageAnswer(page, extra, pageHeaders(settings.bookingPage?.embedFrom ?? []));
-
-  const viewOf = (settings: Settings, page: BookingPageSettings, offers: Offer[]): BookView => ({
-    practice: { ...settings, practiceName: settings.practiceName ?? '' },
-    privacyUrl: page.privacyUrl,
-    manyOffers: offers.length > 1,
-  });
-
-  const offersOf = (page: BookingPageSettings): Offer[] =>
-    pageOffers(ctx, page).flatMap(({ schedule, reasons }) =>
-      reasons.map((reason) => ({
-        scheduleId: schedule.id,
-        scheduleName: schedule.name,
-        reasonId: reason.id,
-        reasonName: reason.name,
-        description: reason.description,
-        minutes: reason.durationMinutes,
-      })),
-    );
+  const show = (request: Request, shown: Page, extra?: Record<string, string>) => answer(shown, request.settings, extra);
+  const refuse = (request: Request, text: string, status: number, extra?: Record<string, string>) => show(request, refusedPage(request.view, text, status), extra);
 
   const ticketFor = (secret: string): FormTicket => {
     const key = randomBytes(16).toString('base64url');
@@ -128,19 +96,106 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
   const typedIn = (fields: FieldDefinition[], form: URLSearchParams): Record<string, string> =>
     Object.fromEntries(fields.flatMap((field) => (form.has(fieldName(field.key)) ? [[field.key, form.get(fieldName(field.key))!]] : [])));
 
-  /** The submission as POST /bookings takes it (a checkbox: a boolean), and each field's problem (the API's rules). */
-  const submissionOf = (fields: FieldDefinition[], values: Record<string, string>) => {
-    const submission: Record<string, unknown> = {};
-    for (const field of fields) {
-      if (field.formType === 'checkbox') submission[field.key] = values[field.key] === 'on';
-      else if ((values[field.key] ?? '') !== '') submission[field.key] = values[field.key];
+  const offerOf = (request: Request, schedule: unknown, reason: unknown): Offer | undefined => {
+    const s = typeof schedule === 'string' ? parsePlainInt(schedule) : undefined;
+    const r = typeof reason === 'string' ? parsePlainInt(reason) : undefined;
+    return request.offers.find((offer) => offer.scheduleId === s && offer.reasonId === r);
+  };
+
+  /** The steps a link leads to: what, days, times, a fresh form, the calendar file. */
+  const get = (request: Request, event: H3Event, path: string): Response => {
+    const { view, offers, words } = request;
+    const query = getQuery(event);
+    if (path === '/book') return show(request, offers.length === 1 ? daysOf(view, offers[0]!, undefined) : choosePage(view, offers));
+    if (path.startsWith('/book/event/')) return calendarFile(event, request.settings);
+    const gone = () => refuse(request, words.notFound, 404);
+    const offer = offerOf(request, query.schedule, query.reason);
+    if (!offer) return gone();
+    if (path === '/book/days') return show(request, daysOf(view, offer, typeof query.from === 'string' && isDay(query.from) ? query.from : undefined));
+    const day = typeof query.day === 'string' && isDay(query.day) ? query.day : undefined;
+    if (!day) return gone();
+    const slots = booker.slotsOf(offer, day);
+    if (path === '/book/times') return show(request, timesPage(view, offer, day, slots));
+    if (path !== '/book/details') return gone();
+    const time = typeof query.time === 'string' ? query.time : '';
+    if (time === '') return show(request, timesPage(view, offer, day, slots, { notice: words.chooseTime, status: 400 }));
+    const slot = slots.find((one) => one.local === `${day} ${time}:00`);
+    if (!slot) return show(request, timesPage(view, offer, day, slots, { notice: words.refusal.gone, status: 409 }));
+    return show(request, detailsPage(view, offer, slot, booker.fields(), { values: null, errors: {} }, ticketFor(request.settings.portalSecret)));
+  };
+
+  /** The steps a form leads to: the details again, the review, the booking. */
+  const post = async (request: Request, event: H3Event, path: string): Promise<Response> => {
+    const { settings, view, words } = request;
+    // Every form: from this site, a body we can read, a ticket made here and not too old, and a time still offered.
+    const form = await readPageForm(event, settings.portal.url, FORM_LIMIT, options.bodyTimeoutMs);
+    if ('why' in form) {
+      if (form.why === 'cross-site') return refuse(request, words.refusal.forbidden, 403);
+      if (form.why === 'not-a-form') return refuse(request, words.refusal.unreadable, 415);
+      // Too large (413), too slow or cut off: the body was not read to its end, so the connection closes.
+      return refuse(request, words.refusal.unreadable, form.status, { connection: 'close' });
     }
-    const errors: Record<string, string> = {};
-    for (const field of fields) {
-      const one = checkSubmission([field], Object.hasOwn(submission, field.key) ? { [field.key]: submission[field.key] } : {});
-      if (!one.ok) errors[field.key] = one.error;
+    const ticket = ticketIn(settings.portalSecret, form);
+    if (!ticket) return refuse(request, words.refusal.ticket, 403);
+    const pageForm: PageForm = { key: ticket.key, issuedAt: Number(ticket.issued) };
+    const stale = booker.formProblem(pageForm);
+    if (stale) return refusal(request, stale);
+    // This form has booked (sent twice, or back and again): what it booked, also if the offer has gone since.
+    const booked = booker.bookedBy(pageForm);
+    if (booked) return done(request, booked, true);
+    const offer = offerOf(request, form.get('schedule') ?? '', form.get('reason') ?? '');
+    if (!offer) return refuse(request, words.refusal.gone, 409);
+    const fields = booker.fields();
+    const values = typedIn(fields, form);
+    // The times page after a time was taken sends day and time; the review's "change" sends the slot.
+    const local = form.get('slot') ?? `${form.get('day') ?? ''} ${form.get('time') ?? ''}:00`;
+    const day = local.slice(0, 10);
+    // Back to a day's times, keeping what was typed and the ticket (the same form, so still one booking), with the
+    // other free days to choose from in a form: asked for ("another time" or "another day"), or the time was taken.
+    const timesAgain = (notice?: string, status?: number) =>
+      show(request, timesPage(view, offer, day, booker.slotsOf(offer, day), { carried: { ...typedFields(fields, values), ...ticket }, otherDays: daysNear(offer, day), ...(notice ? { notice, status } : {}) }));
+    if (path === '/book/details' && form.get('change') === 'day') return isDay(day) ? timesAgain() : refuse(request, words.refusal.gone, 409);
+    const slot = booker.freeSlot(offer, local);
+    if (!slot) {
+      if (!isDay(day)) return refuse(request, words.refusal.gone, 409);
+      const chose = path === '/book/details' && form.get('time') === null && form.get('slot') === null;
+      return chose ? timesAgain(words.chooseTime, 400) : timesAgain(words.refusal.taken, 409);
     }
-    return { submission, errors };
+    if (path === '/book/details') return show(request, detailsPage(view, offer, slot, fields, { values, errors: {} }, ticket));
+    const trapped = booker.trapProblem(form.get(TRAP_NAME) ?? '');
+    if (trapped) return refusal(request, trapped);
+    const { submission, errors } = booker.submissionOf(fields, values);
+    const entry: Entry = { values, errors: Object.fromEntries(Object.entries(errors).map(([key, error]) => [key, words.errors[error] ?? error])) };
+    if (Object.keys(errors).length > 0) return show(request, detailsPage(view, offer, slot, fields, entry, ticket, 400));
+    if (path === '/book/review') return show(request, reviewPage(view, offer, slot, fields, values, ticket));
+    const outcome = booker.book(settings.bookingPage, pageForm, offer, slot, submission, options.clientAddress(event));
+    if (outcome.booked) {
+      if (!outcome.replayed) options.afterBooking();
+      return done(request, outcome.reference, outcome.replayed);
+    }
+    if (outcome.why === 'taken') return timesAgain(words.refusal.taken, 409);
+    return refusal(request, outcome);
+  };
+
+  /** The page of a rule that refused the booking. */
+  const refusal = (request: Request, refused: Exclude<PageRefusal, { why: 'taken' }>): Response => {
+    const { words } = request;
+    switch (refused.why) {
+      case 'stale':
+        return refuse(request, words.refusal.stale, 400);
+      case 'trap':
+        return refuse(request, words.refusal.trap, 400);
+      case 'early':
+        return refuse(request, words.refusal.early, 400);
+      case 'per-email':
+        return refuse(request, words.refusal.perEmail(refused.held), 409);
+      case 'per-hour': {
+        // The 429 of every door (tooManyRequests: Retry-After and the rate-limit fields), over the page's hour.
+        const page = refusedPage(request.view, words.refusal.perHour(Math.ceil(refused.retryAfterSeconds / 60)), 429);
+        const policy = { name: 'bookings-per-hour', limit: refused.limit, resetSeconds: refused.retryAfterSeconds, windowSeconds: 3600 };
+        return tooManyRequests(policy, { content: page.html, headers: { ...pageHeaders(request.settings.bookingPage.embedFrom), 'x-planner-page': 'page' } });
+      }
+    }
   };
 
   const door = async (event: H3Event): Promise<Response> => {
@@ -154,124 +209,14 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
     }
     // The page's home is `/book/` (as it is linked) or `/book`; every other path without a trailing slash or `..`.
     if (event.url.pathname !== '/book/' && !isCanonicalPath(event)) return notFound();
-    const secret = settings.portalSecret;
     const path = event.url.pathname.replace(/\/$/, '') || '/book';
+    const offers = booker.offers(page);
+    const view: BookView = { practice: { ...settings, practiceName: settings.practiceName }, privacyUrl: page.privacyUrl, manyOffers: offers.length > 1 };
+    const request: Request = { settings: settings as Request['settings'], view, offers, words: BOOK_WORDS[settings.locale] };
     const method = event.req.method;
-    const offers = offersOf(page);
-    const view = viewOf(settings, page, offers);
-    const words = BOOK_WORDS[settings.locale];
-    const show = (shown: Page, extra?: Record<string, string>) => answer(shown, settings, extra);
-    const refuse = (text: string, status: number, extra?: Record<string, string>) => show(refusedPage(view, text, status), extra);
-    const offerOf = (schedule: unknown, reason: unknown): Offer | undefined => {
-      const s = typeof schedule === 'string' ? parsePlainInt(schedule) : undefined;
-      const r = typeof reason === 'string' ? parsePlainInt(reason) : undefined;
-      return offers.find((offer) => offer.scheduleId === s && offer.reasonId === r);
-    };
-    const slotsOf = (offer: Offer, day: string) => availableSlots(ctx, offer.scheduleId, offer.reasonId, day);
-    const freeSlot = (offer: Offer, local: string) => (isSlotText(local) ? slotsOf(offer, local.slice(0, 10)).find((slot) => slot.local === local) : undefined);
-    const fields = () => listFields(ctx.store);
-
-    if (method === 'GET' || method === 'HEAD') {
-      const query = getQuery(event);
-      if (path === '/book') {
-        if (offers.length === 1) return show(daysOf(view, offers[0]!, undefined));
-        return show(choosePage(view, offers));
-      }
-      if (path.startsWith('/book/event/')) return calendarFile(event, settings);
-      const gone = () => refuse(words.notFound, 404);
-      const offer = offerOf(query.schedule, query.reason);
-      if (!offer) return gone();
-      if (path === '/book/days') return show(daysOf(view, offer, typeof query.from === 'string' && isDay(query.from) ? query.from : undefined));
-      const day = typeof query.day === 'string' && isDay(query.day) ? query.day : undefined;
-      if (!day) return gone();
-      if (path === '/book/times') return show(timesPage(view, offer, day, slotsOf(offer, day)));
-      if (path === '/book/details') {
-        const time = typeof query.time === 'string' ? query.time : '';
-        const slots = slotsOf(offer, day);
-        if (time === '') return show(timesPage(view, offer, day, slots, { notice: words.chooseTime, status: 400 }));
-        const slot = slots.find((one) => one.local === `${day} ${time}:00`);
-        if (!slot) return show(timesPage(view, offer, day, slots, { notice: words.refusal.gone, status: 409 }));
-        return show(detailsPage(view, offer, slot, fields(), { values: null, errors: {} }, ticketFor(secret)));
-      }
-      return gone();
-    }
+    if (method === 'GET' || method === 'HEAD') return get(request, event, path);
     if (method !== 'POST' || !['/book/details', '/book/review', '/book/confirm'].includes(path)) return notFound();
-
-    // Every form: from this site, a body we can read, a ticket made here and not too old, and a time still offered.
-    if (isCrossSite(event.req.headers, settings.portal.url)) return refuse(words.refusal.forbidden, 403);
-    const type = (event.req.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    if (type !== 'application/x-www-form-urlencoded') return refuse(words.refusal.unreadable, 415);
-    const text = await readBodyText(event, FORM_LIMIT, options.bodyTimeoutMs);
-    // Too large (413), too slow or cut off: the body was not read to its end, so the connection closes.
-    if (typeof text !== 'string') return refuse(words.refusal.unreadable, text.status, { connection: 'close' });
-    const form = new URLSearchParams(text);
-    const ticket = ticketIn(secret, form);
-    if (!ticket) return refuse(words.refusal.ticket, 403);
-    const age = Math.floor(nowMs() / 1000) - Number(ticket.issued);
-    if (age > FORM_MAX_SECONDS || age < -60) return refuse(words.refusal.stale, 400);
-    // This form has booked (sent twice, or back and again): what it booked, also if the offer has gone since.
-    const kept = keptAnswer(ctx.store, KEY_PREFIX + ticket.key, unixSeconds(ctx.now()) - KEY_LIFETIME_SECONDS);
-    if (kept) return done(view, settings, kept.body, true);
-    const offer = offerOf(form.get('schedule') ?? '', form.get('reason') ?? '');
-    if (!offer) return refuse(words.refusal.gone, 409);
-    const formFields = fields();
-    const values = typedIn(formFields, form);
-    // The times page after a time was taken sends day and time; the review's "change" sends the slot.
-    const local = form.get('slot') ?? `${form.get('day') ?? ''} ${form.get('time') ?? ''}:00`;
-    const day = local.slice(0, 10);
-    // Back to a day's times, keeping what was typed and the ticket (the same form, so still one booking), with the
-    // other free days to choose from in a form: asked for ("another time" or "another day"), or the time was taken.
-    const timesAgain = (notice?: string, status?: number) =>
-      show(timesPage(view, offer, day, slotsOf(offer, day), { carried: { ...typedFields(formFields, values), ...ticket }, otherDays: daysNear(offer, day), ...(notice ? { notice, status } : {}) }));
-    if (path === '/book/details' && form.get('change') === 'day') return isDay(day) ? timesAgain() : refuse(words.refusal.gone, 409);
-    const slot = freeSlot(offer, local);
-    if (!slot) {
-      if (!isDay(day)) return refuse(words.refusal.gone, 409);
-      const chose = path === '/book/details' && form.get('time') === null && form.get('slot') === null;
-      return chose ? timesAgain(words.chooseTime, 400) : timesAgain(words.refusal.taken, 409);
-    }
-    if (path === '/book/details') return show(detailsPage(view, offer, slot, formFields, { values, errors: {} }, ticket));
-    if ((form.get(TRAP_NAME) ?? '') !== '') return refuse(words.refusal.trap, 400);
-    const { submission, errors } = submissionOf(formFields, values);
-    const entry: Entry = { values, errors: Object.fromEntries(Object.entries(errors).map(([key, error]) => [key, words.errors[error] ?? error])) };
-    if (Object.keys(errors).length > 0) return show(detailsPage(view, offer, slot, formFields, entry, ticket, 400));
-    if (path === '/book/review') return show(reviewPage(view, offer, slot, formFields, values, ticket));
-
-    // The booking. Refused before anything is written: too fast, too many from this address or for this e-mail.
-    if (age < minSeconds) return refuse(words.refusal.early, 400);
-    const address = options.clientAddress(event);
-    const hourAgo = nowMs() - 3_600_000;
-    const mine = (recent.get(address) ?? []).filter((at) => at > hourAgo);
-    if (mine.length >= page.perHour) {
-      // The 429 of every door (tooManyRequests: Retry-After and the rate-limit fields), over the page's hour.
-      const seconds = Math.max(1, Math.ceil((mine[0]! + 3_600_000 - nowMs()) / 1000));
-      const refused = refusedPage(view, words.refusal.perHour(Math.ceil(seconds / 60)), 429);
-      const policy = { name: 'bookings-per-hour', limit: page.perHour, resetSeconds: seconds, windowSeconds: 3600 };
-      return tooManyRequests(policy, { content: refused.html, headers: { ...pageHeaders(page.embedFrom), 'x-planner-page': 'page' } });
-    }
-    const email = typeof submission[EMAIL_FIELD] === 'string' ? (submission[EMAIL_FIELD] as string) : '';
-    const order = { scheduleId: offer.scheduleId, reasonId: offer.reasonId, slot: slot.local, submission };
-    const fingerprint = fingerprintOf(JSON.stringify(order));
-    let outcome: { body: string; replayed: boolean } | { refusedFor: number };
-    try {
-      outcome = ctx.store.tx(() => {
-        // Under the write lock: another tab of the same customer may have booked meanwhile.
-        const held = email ? futureBookingsOf(ctx, email) : 0;
-        if (held >= page.perEmail && !keptAnswer(ctx.store, KEY_PREFIX + ticket.key, unixSeconds(ctx.now()) - KEY_LIFETIME_SECONDS)) return { refusedFor: held };
-        return bookOnce(ctx, order, KEY_PREFIX + ticket.key, fingerprint, (created) => JSON.stringify({ reference: created.reference }), 'customer');
-      });
-    } catch (error) {
-      if (error instanceof SlotNotFree) return timesAgain(words.refusal.taken, 409);
-      throw error;
-    }
-    if ('refusedFor' in outcome) return refuse(words.refusal.perEmail(outcome.refusedFor), 409);
-    if (!outcome.replayed) {
-      mine.push(nowMs());
-      recent.set(address, mine);
-      if (recent.size > 10_000) for (const [key, times] of recent) if (times.every((at) => at <= hourAgo)) recent.delete(key);
-      options.afterBooking();
-    }
-    return done(view, settings, outcome.body, outcome.replayed);
+    return post(request, event, path);
   };
 
   /** The days step of `offer`: the page of free days that holds `from` (else the first), from the days cache. */
@@ -288,43 +233,31 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
     return days.slice(start, start + OTHER_DAYS);
   }
 
-  /** The confirmation of the booking whose kept answer is `body`: its facts, calendar links and a self-service link. */
-  function done(view: BookView, settings: Settings, body: string, replayed: boolean): Response {
-    const { reference } = JSON.parse(body) as { reference: string };
-    const booking = findBooking(ctx.store, reference)!;
-    const now = unixSeconds(ctx.now());
-    // Written now: a booking made inside the deadline gets no link (the confirmation shows the phone instead).
-    const action = manageActionAt(settings.portal, { startAt: booking.startAt, cancelled: booking.status === 'cancelled' }, now, now);
-    // The link is made for this answer, as the mail makes its own: the token exists in clear only here. Once: a form
-    // sent again is pointed to the mail (no new link per resend).
-    const manageUrl = action.kind === 'link' && !replayed ? `${settings.portal!.url}/manage/${createManageToken(ctx.store, booking.id, ctx.now().toISOString())}` : undefined;
-    const utc = (at: number) => new Date(at * 1000).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
-    const title = `${booking.reasonName} · ${settings.practiceName ?? ''}`;
-    const google = `https://calendar.google.com/calendar/render?${new URLSearchParams({ action: 'TEMPLATE', text: title, dates: `${utc(booking.startAt)}/${utc(booking.endAt)}`, details: booking.reference, location: settings.address })}`;
-    const outlook = `https://outlook.live.com/calendar/0/action/compose?${new URLSearchParams({ subject: title, startdt: new Date(booking.startAt * 1000).toISOString(), enddt: new Date(booking.endAt * 1000).toISOString(), body: booking.reference, location: settings.address })}`;
-    const ics = `/book/event/${booking.reference}.ics?k=${formToken(settings.portalSecret!, ['ics', booking.reference])}`;
-    // From the booking itself: its reason or schedule may have been removed since (`--force` keeps the bookings).
-    const offer: Offer = {
-      scheduleId: booking.scheduleId,
-      scheduleName: booking.scheduleName,
-      reasonId: booking.reasonId,
-      reasonName: booking.reasonName,
-      description: '',
-      minutes: Math.round((booking.endAt - booking.startAt) / 60),
-    };
-    const local = `${formatLocal(new Date(booking.startAt * 1000), settings.timeZone!)}:00`; // a slot's local text
-    const email = typeof booking.submission[EMAIL_FIELD] === 'string' ? (booking.submission[EMAIL_FIELD] as string) : '';
-    return answer(donePage(view, { offer, local, reference: booking.reference, email, calendar: { google, outlook, ics }, ...(manageUrl ? { manageUrl } : {}), replayed }), settings);
+  /** The confirmation of the booking `reference`: its facts, calendar links and a self-service link. */
+  function done(request: Request, reference: string, replayed: boolean): Response {
+    const { settings } = request;
+    const shown = booker.confirmation(settings, reference, replayed);
+    const ics = `/book/event/${reference}.ics?k=${formToken(settings.portalSecret, ['ics', reference])}`;
+    return show(
+      request,
+      donePage(request.view, {
+        offer: shown.offer,
+        local: shown.local,
+        reference,
+        email: shown.email,
+        calendar: { ...shown.calendar, ics },
+        ...(shown.manageUrl ? { manageUrl: shown.manageUrl } : {}),
+        replayed,
+      }),
+    );
   }
 
   /** `/book/event/<reference>.ics?k=<HMAC of the reference>`: the confirmation's calendar file. */
   function calendarFile(event: H3Event, settings: Settings): Response {
     const match = /^\/book\/event\/([23456789A-Z]{16})\.ics$/.exec(event.url.pathname);
     const key = getQuery(event).k;
-    const booking = match && typeof key === 'string' && isFormToken(settings.portalSecret!, ['ics', match[1]!], key) ? findBooking(ctx.store, match[1]!) : undefined;
-    if (!booking) return answer(notFoundPage(settings), settings);
-    const facts = bookingFacts(requireConfigured(ctx), booking, findReason(ctx.store, booking.reasonId)?.description ?? '', listFields(ctx.store));
-    const text = bookingIcs(facts, unixSeconds(ctx.now()), booking.sequence, booking.status === 'cancelled' ? 'CANCEL' : 'REQUEST');
+    const text = match && typeof key === 'string' && isFormToken(settings.portalSecret!, ['ics', match[1]!], key) ? booker.eventFile(match[1]!) : undefined;
+    if (text === undefined) return answer(notFoundPage(settings), settings);
     return new Response(text, {
       status: 200,
       headers: {

@@ -31,9 +31,8 @@ import {
   type Notice,
   type Page,
 } from '../portal/pages.ts';
-import { readBodyText } from './body.ts';
 import { tooManyRequests } from './errors.ts';
-import { formToken, isCrossSite, isFormToken } from './form-guard.ts';
+import { formToken, isFormToken, readPageForm } from './form-guard.ts';
 import { PAGE_HEADERS, pageAnswer, seeOther } from './page-answer.ts';
 import { createDoorGuard } from './door-guard.ts';
 import { isCanonicalPath } from './handle.ts';
@@ -101,11 +100,11 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
   };
 
   const post = async (managed: Managed, base: string, token: string, action: string, event: H3Event): Promise<Response> => {
-    if (isCrossSite(event.req.headers, managed.settings.portal.url)) return pageAnswer(overviewPage(managed, base, { kind: 'refused', why: 'forbidden' }, 403));
-    const type = (event.req.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    const text = type === 'application/x-www-form-urlencoded' ? await readBodyText(event, FORM_LIMIT, options.bodyTimeoutMs) : undefined;
-    if (typeof text !== 'string') return pageAnswer(overviewPage(managed, base, { kind: 'refused', why: 'bad-input' }, 400), { connection: 'close' });
-    const form = new URLSearchParams(text);
+    const form = await readPageForm(event, managed.settings.portal.url, FORM_LIMIT, options.bodyTimeoutMs);
+    if ('why' in form) {
+      if (form.why === 'cross-site') return pageAnswer(overviewPage(managed, base, { kind: 'refused', why: 'forbidden' }, 403));
+      return pageAnswer(overviewPage(managed, base, { kind: 'refused', why: 'bad-input' }, 400), { connection: 'close' });
+    }
     const sequence = checkedSequence(managed, action, token, form);
     if (sequence === undefined) return pageAnswer(overviewPage(managed, base, { kind: 'refused', why: 'forbidden' }, 403));
     const outcome: Outcome =

@@ -225,3 +225,14 @@ export function moveBookingRow(store: Store, id: number, startAt: number, endAt:
     .sql('UPDATE bookings SET start_at = ?, end_at = ?, buffer_before = ?, buffer_after = ?, sequence = sequence + 1, changed_at = ? WHERE id = ?')
     .run(startAt, endAt, buffers.before, buffers.after, at, id);
 }
+
+/** Returns how many bookings (not cancelled) that begin after `now` the customer with e-mail key `key` holds. */
+export function countFutureBookingsOfKey(store: Store, key: string, now: number): number {
+  const row = store
+    .sql(
+      `SELECT count(*) AS n FROM bookings b JOIN customers c ON c.id = b.customer_id
+       WHERE c.email_key = ? AND b.status = 'booked' AND b.start_at > ?`,
+    )
+    .get(key, now) as { n: number };
+  return row.n;
+}

@@ -1,0 +1,218 @@
+/**
+ * Booking on the public booking page (issue 27), as one use case (issue 37): what the page offers, the free times of
+ * a choice, the form's fields and their problems, the abuse rules, the booking itself, and what the confirmation and
+ * its calendar file show. The door (src/http/booking-page.ts) reads the form and the ticket it made, calls these and
+ * answers; it decides no rule.
+ *
+ * The rules, in the order a form meets them: a form older than FORM_MAX_SECONDS (or from the future) is stale; a
+ * form that booked already gets what it booked (sent twice, or back and again); a filled honeypot is refused; a form
+ * sent sooner than `formMinSeconds` after it was made is refused; more than `perHour` bookings from one client
+ * address in an hour (counted in this process's memory: a restart forgets them) get the 429 of every door; and an
+ * e-mail address that holds `perEmail` future bookings (the same address: `emailKey`), counted under the write lock,
+ * books no more. A booking made there is the API's booking (createBooking: the same transaction, engine, mails,
+ * reminders and webhooks), made once per form (bookOnce, the form's key as its Idempotency-Key) with the actor
+ * `customer`.
+ */
+import type { FreeSlot } from '../domain/availability.ts';
+import { formatLocal, isSlotText } from '../domain/dates.ts';
+import type { FieldDefinition } from '../domain/form.ts';
+import { checkSubmission } from '../domain/submission.ts';
+import type { BookingFacts } from '../mail/facts.ts';
+import { bookingIcs } from '../mail/calendar.ts';
+import { manageActionAt } from '../mail/messages.ts';
+import { findBooking, type Booking } from '../store/bookings.ts';
+import { listFields } from '../store/fields.ts';
+import { keptAnswer } from '../store/idempotency.ts';
+import { createManageToken } from '../store/manage-links.ts';
+import { findReason } from '../store/reasons.ts';
+import type { BookingPageSettings, Settings } from '../store/settings.ts';
+import { availableSlots, SlotNotFree } from './availability.ts';
+import { bookingFacts } from './booking-facts.ts';
+import { FORM_MAX_SECONDS, futureBookingsOf, pageOffers } from './booking-page.ts';
+import { requireConfigured } from './configured.ts';
+import { unixSeconds, type AppContext } from './context.ts';
+import { EMAIL_FIELD } from './fields.ts';
+import { bookOnce, fingerprintOf, KEY_LIFETIME_SECONDS } from './idempotency.ts';
+
+/** One thing to book: a reason of a schedule. */
+export interface Offer {
+  scheduleId: number;
+  scheduleName: string;
+  reasonId: number;
+  reasonName: string;
+  description: string;
+  minutes: number;
+}
+
+/** The page's Idempotency-Keys are apart from the API's: an integrator's key can never replay a page's booking. */
+const KEY_PREFIX = 'page:';
+
+/** The form as the page made it: its key (the booking's Idempotency-Key) and when it was made (Unix seconds). */
+export interface PageForm {
+  key: string;
+  issuedAt: number;
+}
+
+/** Why the page books nothing: each is one page, and nothing is written. */
+export type PageRefusal =
+  | { why: 'stale' } // the form is older than FORM_MAX_SECONDS: a fresh one is offered
+  | { why: 'trap' } // the honeypot was filled in
+  | { why: 'early' } // sent sooner than the shortest time a person takes
+  | { why: 'per-hour'; limit: number; retryAfterSeconds: number } // too many bookings from this address in an hour
+  | { why: 'per-email'; held: number } // the address holds its share of future bookings
+  | { why: 'taken' }; // the time was taken meanwhile (the one answer to it: SlotNotFree)
+
+/** What a form that asks to book comes to. */
+export type PageBooking = { booked: true; reference: string; replayed: boolean } | ({ booked: false } & PageRefusal);
+
+/** What the confirmation shows of a booking. */
+export interface PageConfirmation {
+  booking: Booking;
+  /** The slot's local text (`YYYY-MM-DD HH:MM:SS`). */
+  local: string;
+  offer: Offer;
+  email: string;
+  /** A self-service link made for this answer only (the page is on, the deadline ahead, the form not sent again). */
+  manageUrl?: string;
+  /** Google's and Outlook's "add to calendar" links. */
+  calendar: { google: string; outlook: string };
+}
+
+/** The booking page of one server process: its rules, and the bookings per address it counts in memory. */
+export interface PageBooker {
+  /** What the page offers: each bookable reason of its schedules, in order. */
+  offers(page: BookingPageSettings): Offer[];
+  /** The free times of `offer` on `day`. */
+  slotsOf(offer: Offer, day: string): FreeSlot[];
+  /** The free time of `offer` at `local` (`YYYY-MM-DD HH:MM:SS`), if it is one. */
+  freeSlot(offer: Offer, local: string): FreeSlot | undefined;
+  /** The booking form's fields. */
+  fields(): FieldDefinition[];
+  /** The submission as POST /bookings takes it (a checkbox: a boolean), and each field's problem (the API's rules). */
+  submissionOf(fields: FieldDefinition[], values: Record<string, string>): { submission: Record<string, unknown>; errors: Record<string, string> };
+  /** Whether a form may go on at all: not stale. */
+  formProblem(form: PageForm): { why: 'stale' } | undefined;
+  /** Whether the honeypot (a field people do not see, `value` what came in it) gives the form away as a script's. */
+  trapProblem(value: string): { why: 'trap' } | undefined;
+  /** The reference this form booked already (sent twice, back and again), if it did. */
+  bookedBy(form: PageForm): string | undefined;
+  /**
+   * Books `slot` of `offer` for what was typed, unless a rule refuses it (checked before anything is written; the
+   * per-e-mail rule under the write lock). `client`: the client's address, as every door counts it.
+   */
+  book(page: BookingPageSettings, form: PageForm, offer: Offer, slot: FreeSlot, submission: Record<string, unknown>, client: string): PageBooking;
+  /** What the confirmation of `reference` shows; `replayed`: the form was sent again (no new self-service link). */
+  confirmation(settings: Settings, reference: string, replayed: boolean): PageConfirmation;
+  /** The calendar file of the booking `reference` (its current state), or undefined when there is none. */
+  eventFile(reference: string): string | undefined;
+}
+
+/** `YYYYMMDDTHHMMSSZ` of Unix seconds, as Google's link takes it. */
+const compactUtc = (at: number) => new Date(at * 1000).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+
+/** Makes the booking page's use case for one process: `formMinSeconds` from the environment (app/runtime.ts). */
+export function createPageBooker(ctx: AppContext, options: { nowMs: () => number; formMinSeconds: number }): PageBooker {
+  const { nowMs } = options;
+  /** The times (ms) of the bookings made from each address in the last hour. */
+  const recent = new Map<string, number[]>();
+  const keyOf = (form: PageForm) => KEY_PREFIX + form.key;
+  const since = () => unixSeconds(ctx.now()) - KEY_LIFETIME_SECONDS;
+  const age = (form: PageForm) => Math.floor(nowMs() / 1000) - form.issuedAt;
+
+  const booker: PageBooker = {
+    offers: (page) =>
+      pageOffers(ctx, page).flatMap(({ schedule, reasons }) =>
+        reasons.map((reason) => ({
+          scheduleId: schedule.id,
+          scheduleName: schedule.name,
+          reasonId: reason.id,
+          reasonName: reason.name,
+          description: reason.description,
+          minutes: reason.durationMinutes,
+        })),
+      ),
+    slotsOf: (offer, day) => availableSlots(ctx, offer.scheduleId, offer.reasonId, day),
+    freeSlot: (offer, local) => (isSlotText(local) ? booker.slotsOf(offer, local.slice(0, 10)).find((slot) => slot.local === local) : undefined),
+    fields: () => listFields(ctx.store),
+    submissionOf(fields, values) {
+      const submission: Record<string, unknown> = {};
+      for (const field of fields) {
+        if (field.formType === 'checkbox') submission[field.key] = values[field.key] === 'on';
+        else if ((values[field.key] ?? '') !== '') submission[field.key] = values[field.key];
+      }
+      const errors: Record<string, string> = {};
+      for (const field of fields) {
+        const one = checkSubmission([field], Object.hasOwn(submission, field.key) ? { [field.key]: submission[field.key] } : {});
+        if (!one.ok) errors[field.key] = one.error;
+      }
+      return { submission, errors };
+    },
+    formProblem: (form) => (age(form) > FORM_MAX_SECONDS || age(form) < -60 ? { why: 'stale' } : undefined),
+    trapProblem: (value) => (value !== '' ? { why: 'trap' } : undefined),
+    bookedBy(form) {
+      const kept = keptAnswer(ctx.store, keyOf(form), since());
+      return kept ? (JSON.parse(kept.body) as { reference: string }).reference : undefined;
+    },
+    book(page, form, offer, slot, submission, client) {
+      if (age(form) < options.formMinSeconds) return { booked: false, why: 'early' };
+      const hourAgo = nowMs() - 3_600_000;
+      const mine = (recent.get(client) ?? []).filter((at) => at > hourAgo);
+      if (mine.length >= page.perHour) {
+        return { booked: false, why: 'per-hour', limit: page.perHour, retryAfterSeconds: Math.max(1, Math.ceil((mine[0]! + 3_600_000 - nowMs()) / 1000)) };
+      }
+      const email = typeof submission[EMAIL_FIELD] === 'string' ? (submission[EMAIL_FIELD] as string) : '';
+      const order = { scheduleId: offer.scheduleId, reasonId: offer.reasonId, slot: slot.local, submission };
+      const fingerprint = fingerprintOf(JSON.stringify(order));
+      let outcome: { body: string; replayed: boolean } | { held: number };
+      try {
+        outcome = ctx.store.tx(() => {
+          // Under the write lock: another tab of the same customer may have booked meanwhile.
+          const held = email ? futureBookingsOf(ctx, email) : 0;
+          if (held >= page.perEmail && !keptAnswer(ctx.store, keyOf(form), since())) return { held };
+          return bookOnce(ctx, order, keyOf(form), fingerprint, (created) => JSON.stringify({ reference: created.reference }), 'customer');
+        });
+      } catch (error) {
+        if (error instanceof SlotNotFree) return { booked: false, why: 'taken' };
+        throw error;
+      }
+      if ('held' in outcome) return { booked: false, why: 'per-email', held: outcome.held };
+      if (!outcome.replayed) {
+        mine.push(nowMs());
+        recent.set(client, mine);
+        if (recent.size > 10_000) for (const [key, times] of recent) if (times.every((at) => at <= hourAgo)) recent.delete(key);
+      }
+      return { booked: true, reference: (JSON.parse(outcome.body) as { reference: string }).reference, replayed: outcome.replayed };
+    },
+    confirmation(settings, reference, replayed) {
+      const booking = findBooking(ctx.store, reference)!;
+      const now = unixSeconds(ctx.now());
+      // Written now: a booking made inside the deadline gets no link (the confirmation shows the phone instead).
+      const action = manageActionAt(settings.portal, { startAt: booking.startAt, cancelled: booking.status === 'cancelled' }, now, now);
+      // The link is made for this answer, as the mail makes its own: the token exists in clear only here. Once: a
+      // form sent again is pointed to the mail (no new link per resend).
+      const manageUrl = action.kind === 'link' && !replayed ? `${settings.portal!.url}/manage/${createManageToken(ctx.store, booking.id, ctx.now().toISOString())}` : undefined;
+      const title = `${booking.reasonName} · ${settings.practiceName ?? ''}`;
+      const google = `https://calendar.google.com/calendar/render?${new URLSearchParams({ action: 'TEMPLATE', text: title, dates: `${compactUtc(booking.startAt)}/${compactUtc(booking.endAt)}`, details: booking.reference, location: settings.address })}`;
+      const outlook = `https://outlook.live.com/calendar/0/action/compose?${new URLSearchParams({ subject: title, startdt: new Date(booking.startAt * 1000).toISOString(), enddt: new Date(booking.endAt * 1000).toISOString(), body: booking.reference, location: settings.address })}`;
+      // From the booking itself: its reason or schedule may have been removed since (`--force` keeps the bookings).
+      const offer: Offer = {
+        scheduleId: booking.scheduleId,
+        scheduleName: booking.scheduleName,
+        reasonId: booking.reasonId,
+        reasonName: booking.reasonName,
+        description: '',
+        minutes: Math.round((booking.endAt - booking.startAt) / 60),
+      };
+      const local = `${formatLocal(new Date(booking.startAt * 1000), settings.timeZone!)}:00`; // a slot's local text
+      const email = typeof booking.submission[EMAIL_FIELD] === 'string' ? (booking.submission[EMAIL_FIELD] as string) : '';
+      return { booking, local, offer, email, calendar: { google, outlook }, ...(manageUrl ? { manageUrl } : {}) };
+    },
+    eventFile(reference) {
+      const booking = findBooking(ctx.store, reference);
+      if (!booking) return undefined;
+      const facts: BookingFacts = bookingFacts(requireConfigured(ctx), booking, findReason(ctx.store, booking.reasonId)?.description ?? '', listFields(ctx.store));
+      return bookingIcs(facts, unixSeconds(ctx.now()), booking.sequence, booking.status === 'cancelled' ? 'CANCEL' : 'REQUEST');
+    },
+  };
+  return booker;
+}
