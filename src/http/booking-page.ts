@@ -37,7 +37,7 @@ import {
   type Entry,
   type FormTicket,
 } from '../portal/book-pages.ts';
-import { failedPage, notFoundPage, pageOfDays, type Page } from '../portal/pages.ts';
+import { failedPage, notFoundPage, pageOfDays, type Page } from '../portal/kit.ts';
 import { tooManyRequests } from './errors.ts';
 import { formToken, isFormToken, readPageForm } from './form-guard.ts';
 import { isCanonicalPath } from './handle.ts';

@@ -18,19 +18,8 @@ import {
 import type { AppContext } from '../app/context.ts';
 import { formatLocal, isDay, isSlotText } from '../domain/dates.ts';
 import { parsePlainInt } from '../domain/checks.ts';
-import {
-  cancelPage,
-  confirmMovePage,
-  daysPage,
-  failedPage,
-  notFoundPage,
-  pageOfDays,
-  overviewPage,
-  timesPage,
-  tooManyPage,
-  type Notice,
-  type Page,
-} from '../portal/pages.ts';
+import { cancelPage, confirmMovePage, daysPage, overviewPage, timesPage, type Notice } from '../portal/pages.ts';
+import { failedPage, notFoundPage, pageOfDays, tooManyPage, type Page } from '../portal/kit.ts';
 import { tooManyRequests } from './errors.ts';
 import { formToken, isFormToken, readPageForm } from './form-guard.ts';
 import { PAGE_HEADERS, pageAnswer, seeOther } from './page-answer.ts';

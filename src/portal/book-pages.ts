@@ -9,7 +9,7 @@ import type { Offer } from '../app/page-booking.ts';
 import type { FreeSlot } from '../domain/availability.ts';
 import type { FieldDefinition } from '../domain/form.ts';
 import { escapeHtml } from '../mail/messages.ts';
-import { dayPager, dayWords, definitions, hidden, layout, telHref, type DayPages, type Page, type Practice } from './pages.ts';
+import { dayPager, dayWords, definitions, hidden, layout, telHref, type DayPages, type Page, type Practice } from './kit.ts';
 import { BOOK_WORDS, durationWords, type BookWords } from './book-words.ts';
 
 /** What every page of the booking page needs: the practice as pages show it, and its words. */
