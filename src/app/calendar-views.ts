@@ -8,6 +8,7 @@ import { dayNumber, dayText, SECONDS_PER_DAY } from '../domain/days.ts';
 import { localToUnix } from '../domain/zone.ts';
 import { notFound } from '../errors.ts';
 import { busyConflicts, busyOfSchedule, countBusy, type BusyConflict } from '../store/busy-times.ts';
+import { writeCounts, type WriteCounts } from '../store/calendar-writes.ts';
 import { listCalendars, type CalendarRow } from '../store/calendars.ts';
 import { findSchedule, type Schedule } from '../store/schedules.ts';
 import { requireConfigured } from './configured.ts';
@@ -34,7 +35,25 @@ export interface CalendarView extends Pick<CalendarRow, 'id' | 'scheduleId' | 'l
   lastError: string | null;
   /** Upcoming bookings a busy time of this calendar overlaps. */
   conflicts: ConflictView[];
+  /** Whether it receives every booking of its schedule (issue 38), and how that stands; null when it does not. */
+  writing: WritingView | null;
 }
+
+/**
+ * How writing bookings into a calendar stands: how many booking changes wait to be written, and when writes fail,
+ * since when and why (`failing`, as a failing read shows); `stuck`: failing for STUCK_AFTER_SECONDS or longer
+ * (planner never gives a write up, but `status` and `doctor` say so loudly).
+ */
+export interface WritingView {
+  waiting: number;
+  state: 'ok' | 'failing';
+  failingSince: string | null;
+  lastError: string | null;
+  stuck: boolean;
+}
+
+/** After this long failing, a calendar's writes are `stuck`: the practitioner's calendar lacks bookings for days. */
+export const STUCK_AFTER_SECONDS = 48 * 3600;
 
 /** A booked appointment that a busy time overlaps: the admin moves or cancels it. */
 export interface ConflictView {
@@ -51,8 +70,11 @@ function conflictViews(conflicts: readonly BusyConflict[], zone: string): Confli
   return conflicts.map((c) => ({ reference: c.reference, scheduleId: c.scheduleId, calendarId: c.calendarId, start: formatLocal(new Date(c.startAt * 1000), zone) }));
 }
 
-export function viewOf(ctx: AppContext, calendar: CalendarRow, conflicts: readonly ConflictView[]): CalendarView {
+export function viewOf(ctx: AppContext, calendar: CalendarRow, conflicts: readonly ConflictView[], writes: Map<number, WriteCounts> = writeCounts(ctx.store)): CalendarView {
   const schedule = findSchedule(ctx.store, calendar.scheduleId);
+  const mine = writes.get(calendar.id);
+  const now = unixSeconds(ctx.now());
+  const since = mine?.retryingSince ?? null;
   const window = busyWindow(schedule ?? { daysAhead: 0 }, unixSeconds(ctx.now()));
   return {
     id: calendar.id,
@@ -68,6 +90,16 @@ export function viewOf(ctx: AppContext, calendar: CalendarRow, conflicts: readon
     failingSince: iso(calendar.failingSince),
     lastError: calendar.lastError,
     conflicts: conflicts.filter((conflict) => conflict.calendarId === calendar.id),
+    writing:
+      calendar.writeBookings || (mine?.waiting ?? 0) > 0
+        ? {
+            waiting: mine?.waiting ?? 0,
+            state: since === null ? 'ok' : 'failing',
+            failingSince: iso(since),
+            lastError: since === null ? null : (mine?.lastError ?? null),
+            stuck: since !== null && now - since >= STUCK_AFTER_SECONDS,
+          }
+        : null,
   };
 }
 
@@ -85,7 +117,8 @@ export function everyConflict(calendars: readonly { conflicts: readonly Conflict
 /** Returns every calendar as shown: masked, with its state, busy times in the window and conflicts. */
 export function calendars(ctx: AppContext): CalendarView[] {
   const conflicts = calendarConflicts(ctx);
-  return listCalendars(ctx.store).map((calendar) => viewOf(ctx, calendar, conflicts));
+  const writes = writeCounts(ctx.store);
+  return listCalendars(ctx.store).map((calendar) => viewOf(ctx, calendar, conflicts, writes));
 }
 
 /** A busy time as `planner calendar busy` shows it. */

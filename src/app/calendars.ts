@@ -33,10 +33,12 @@ import {
   markFailing,
   markSynced,
   markTried,
+  updateCalendar,
   type CalendarKind,
   type CalendarRow,
 } from '../store/calendars.ts';
 import { enqueue } from '../store/outbox.ts';
+import { dropWrites, queueUpcoming, queueWritten } from '../store/calendar-writes.ts';
 import type { Schedule } from '../store/schedules.ts';
 import { busyWindow, calendarConflicts, scheduleOf, viewOf, type CalendarView, type ConflictView } from './calendar-views.ts';
 import { requireConfigured } from './configured.ts';
@@ -54,8 +56,8 @@ export interface SyncOptions {
   conflicts?: boolean;
 }
 
-/** Returns the one line of a failed fetch or read, never with a secret of `calendar` in it. */
-function failureLine(error: unknown, calendar: { url: string; password: string | null }): string {
+/** Returns the one line of a failed fetch, read or write, never with a secret of `calendar` in it. */
+export function failureLine(error: unknown, calendar: { url: string; password: string | null }): string {
   let line = String((error as Error)?.message ?? error).split('\n', 1)[0]!;
   for (const secret of [calendar.url, calendar.password]) if (secret) line = line.split(secret).join('…');
   return line;
@@ -143,6 +145,28 @@ export interface CalendarInput {
   password?: string;
   everyMinutes?: number;
   allowInsecure: boolean;
+  /** Every booking of the schedule is written into the calendar too (issue 38): CalDAV only, checked by a write. */
+  writeBookings?: boolean;
+}
+
+/** Throws `invalid` unless planner may write into `calendar` (a CalDAV collection that takes a test event). */
+async function requireWritable(ctx: AppContext, calendar: { url: string; user: string | null; password: string | null; allowInsecure: boolean }, kind: CalendarKind): Promise<void> {
+  if (kind !== 'caldav') {
+    throw invalid(
+      'that is an iCalendar (.ics) address, which planner can read but not write: give the calendar\'s CalDAV address (Nextcloud, Fastmail, iCloud, Radicale, Baïkal) for --write-bookings, or leave it out',
+    );
+  }
+  const { checkWritable } = await import('../calendar/write.ts');
+  try {
+    await checkWritable({ url: calendar.url, user: calendar.user ?? undefined, password: calendar.password ?? undefined, allowInsecure: calendar.allowInsecure }, icsStamp(ctx.now()));
+  } catch (error) {
+    throw invalid(`planner may not write into that calendar, nothing was changed: ${failureLine(error, calendar)}`);
+  }
+}
+
+/** `YYYYMMDDTHHMMSSZ` of a time. */
+function icsStamp(at: Date): string {
+  return `${at.toISOString().replace(/[-:]/g, '').slice(0, 15)}Z`;
 }
 
 /**
@@ -174,6 +198,7 @@ export async function addCalendar(ctx: AppContext, scheduleId: number, urlText: 
     throw invalid(`the calendar could not be read, nothing was added: ${failureLine(error, secrets)}`);
   }
   const now = unixSeconds(ctx.now());
+  if (input.writeBookings) await requireWritable(ctx, { ...secrets, user: input.user ?? null, allowInsecure: input.allowInsecure }, read.kind);
   const id = ctx.store.tx(() => {
     const added = insertCalendar(ctx.store, {
       scheduleId,
@@ -187,11 +212,81 @@ export async function addCalendar(ctx: AppContext, scheduleId: number, urlText: 
       fetchState: JSON.stringify(read.state),
       createdAt: ctx.now().toISOString(),
       syncedAt: now,
+      writeBookings: input.writeBookings === true,
     });
     applyBusyChanges(ctx.store, { id: added, scheduleId, generation: 0 }, { remove: [], add: read.busy ?? [] });
+    if (input.writeBookings) queueUpcoming(ctx.store, added, now, ctx.now().toISOString());
     return added;
   });
   return viewOf(ctx, findCalendar(ctx.store, id)!, calendarConflicts(ctx, id));
+}
+
+/** What `planner calendar set` changes; what is not given stays. */
+export interface CalendarSettingsChange {
+  label?: string;
+  everyMinutes?: number;
+  user?: string;
+  password?: string;
+  writeBookings?: boolean;
+  /** With writeBookings false: delete the events planner wrote (else they stay in the calendar). */
+  removeWritten?: boolean;
+}
+
+/** What `calendar set` did: the calendar as it is now, and what it queued to be written or removed. */
+export interface CalendarSet {
+  view: CalendarView;
+  /** Bookings queued to be written (writing turned on). */
+  queued: number;
+  /** Events queued to be deleted (writing turned off with removeWritten). */
+  removing: number;
+  /** Writing was turned off and what was written stays in the calendar. */
+  leftWritten: boolean;
+}
+
+/**
+ * Changes a calendar without removing it: its name, interval, login (checked by reading the calendar with it first;
+ * nothing is changed when that fails) and whether it receives the bookings (turned on: checked by a test write, and
+ * every upcoming booking of the schedule is queued; turned off: what was written stays, unless `removeWritten`).
+ */
+export async function setCalendar(ctx: AppContext, id: number, change: CalendarSettingsChange, options: SyncOptions = {}): Promise<CalendarSet> {
+  requireConfigured(ctx);
+  const calendar = findCalendar(ctx.store, id) ?? calendarNotFound(id);
+  const label = change.label?.trim();
+  if (label !== undefined) {
+    const problem = nameProblem(label);
+    if (problem) throw invalid(nameMessage('--name', problem));
+  }
+  if (change.everyMinutes !== undefined && (!Number.isInteger(change.everyMinutes) || change.everyMinutes < 1 || change.everyMinutes > SYNC_EVERY_MAX_MINUTES)) {
+    throw invalid(`--every must be from 1 to ${SYNC_EVERY_MAX_MINUTES} minutes (got ${change.everyMinutes})`);
+  }
+  if (change.removeWritten && change.writeBookings !== false) throw invalid('--remove-written goes with --write-bookings off');
+  if (change.password !== undefined && !(change.user ?? calendar.user)) throw invalid('a password needs a user name: give --user <name>');
+  if (change.user !== undefined && change.password === undefined) {
+    throw invalid('--user needs the password: type it at the prompt, or give it with --password-stdin or PLANNER_CALENDAR_PASSWORD');
+  }
+  const login = { user: change.user ?? calendar.user, password: change.password ?? calendar.password };
+  const next = { ...calendar, ...login };
+  if (change.user !== undefined || change.password !== undefined) {
+    try {
+      await readCalendar(ctx, { ...next, kind: calendar.kind, fetchState: '{}' }, scheduleOf(ctx, calendar.scheduleId), options);
+    } catch (error) {
+      throw invalid(`the calendar could not be read with that login, nothing was changed: ${failureLine(error, next)}`);
+    }
+  }
+  const turnOn = change.writeBookings === true && !calendar.writeBookings;
+  const turnOff = change.writeBookings === false && calendar.writeBookings;
+  if (turnOn) await requireWritable(ctx, next, calendar.kind);
+  const nowAt = unixSeconds(ctx.now());
+  const at = ctx.now().toISOString();
+  const counts = ctx.store.tx(() => {
+    updateCalendar(ctx.store, id, { label, everyMinutes: change.everyMinutes, user: change.user, password: change.password, writeBookings: change.writeBookings });
+    if (turnOn) return { queued: queueUpcoming(ctx.store, id, nowAt, at), removing: 0 };
+    if (turnOff && change.removeWritten) return { queued: 0, removing: queueWritten(ctx.store, id, at) };
+    if (turnOff) dropWrites(ctx.store, id);
+    return { queued: 0, removing: 0 };
+  });
+  const view = viewOf(ctx, findCalendar(ctx.store, id)!, calendarConflicts(ctx, id));
+  return { view, ...counts, leftWritten: turnOff && !change.removeWritten };
 }
 
 /** What one sync did. */

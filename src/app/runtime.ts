@@ -21,12 +21,14 @@ export function resolveDbPath(option: string | undefined): string {
 export interface RuntimeSettings {
   mailRetry: RetrySettings;
   webhookRetry: RetrySettings;
+  /** The first retry delay of a booking's write into a practitioner's calendar (PLANNER_CALENDAR_RETRY_SECONDS). */
+  calendarRetry: RetrySettings;
   /** The booking page's shortest time between a form made and sent (PLANNER_FORM_MIN_SECONDS, default 3; tests of the flow set 0). */
   formMinSeconds: number;
 }
 
 /** Returns the first retry delay in seconds from the environment variable `name` (default BASE_SECONDS). */
-function retryBase(env: NodeJS.ProcessEnv, name: 'PLANNER_MAIL_RETRY_SECONDS' | 'PLANNER_WEBHOOK_RETRY_SECONDS'): number {
+function retryBase(env: NodeJS.ProcessEnv, name: 'PLANNER_MAIL_RETRY_SECONDS' | 'PLANNER_WEBHOOK_RETRY_SECONDS' | 'PLANNER_CALENDAR_RETRY_SECONDS'): number {
   const value = Number(env[name] ?? BASE_SECONDS);
   if (!Number.isFinite(value) || value <= 0) throw invalid(`${name} must be a positive number of seconds`);
   return value;
@@ -45,6 +47,7 @@ export function readRuntimeSettings(env: NodeJS.ProcessEnv = process.env): Runti
   return {
     mailRetry: { baseSeconds: retryBase(env, 'PLANNER_MAIL_RETRY_SECONDS') },
     webhookRetry: { baseSeconds: retryBase(env, 'PLANNER_WEBHOOK_RETRY_SECONDS') },
+    calendarRetry: { baseSeconds: retryBase(env, 'PLANNER_CALENDAR_RETRY_SECONDS') },
     formMinSeconds: formMinSeconds(env),
   };
 }
@@ -92,10 +95,12 @@ export async function startRuntime(store: Store, options: RuntimeOptions = {}): 
     const { startWebhookWorker } = await import('../webhooks/worker.ts');
     const nowMs = () => ctx.now().getTime();
     const { startCalendarSync } = await import('./calendars.ts');
+    const { startCalendarWriter } = await import('./calendar-writes.ts');
     workers = [
       startOutboxWorker({ store, settings: watch.refresh, log, retry: environment.mailRetry, nowMs }),
       startWebhookWorker({ store, log, retry: environment.webhookRetry, nowMs }),
       startCalendarSync(ctx, { log, refresh: watch.refresh }),
+      startCalendarWriter(ctx, { log, nowMs, retry: environment.calendarRetry }),
     ];
     // Personal data (issue 28), hourly and at start, not kicked by bookings: the retention once a day, and the WAL
     // emptied when a booking was erased since it last was (an erase that met another process's read could not).

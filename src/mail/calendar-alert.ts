@@ -18,6 +18,8 @@ export interface CalendarAlertFacts {
   /** The last failure's one line (already without secrets). */
   error: string;
   recovered: boolean;
+  /** The mail is about writing bookings into the calendar (issue 38): how many wait to be written. */
+  writing?: { waiting: number };
 }
 
 const WORDS = {
@@ -32,6 +34,15 @@ const WORDS = {
     recoveredSubject: (label: string) => `Calendar "${label}" can be read again`,
     recovered: (label: string, schedule: string, since: string) =>
       `planner reads the calendar "${label}" (schedule ${schedule}) again; it could not from ${since} until now. Its busy times are up to date.`,
+    writeSubject: (label: string) => `Calendar "${label}" cannot be written: new bookings are not in it`,
+    writeFailing: (label: string, schedule: string, since: string, waiting: number) =>
+      `planner has not been able to write bookings into the calendar "${label}" (schedule ${schedule}) since ${since}; ${waiting} booking change(s) wait.`,
+    writeHolds:
+      'Every booking is kept and will be written as soon as the calendar takes it; meanwhile the calendar does not show them, so look at planner bookings list before adding private appointments.',
+    writeFix: (id: number) => `To see why: planner calendar list; a new password: planner calendar set ${id} --user <name> --password-stdin.`,
+    writeRecoveredSubject: (label: string) => `Calendar "${label}" receives bookings again`,
+    writeRecovered: (label: string, schedule: string, since: string) =>
+      `planner writes bookings into the calendar "${label}" (schedule ${schedule}) again; it could not from ${since} until now. What waited has been written.`,
   },
   de: {
     failingSubject: (label: string) => `Kalender „${label}“ nicht lesbar: neue Termine darin sperren keine Zeiten`,
@@ -44,6 +55,15 @@ const WORDS = {
     recoveredSubject: (label: string) => `Kalender „${label}“ wieder lesbar`,
     recovered: (label: string, schedule: string, since: string) =>
       `planner liest den Kalender „${label}“ (Terminplan ${schedule}) wieder; seit ${since} war das nicht möglich. Seine belegten Zeiten sind aktuell.`,
+    writeSubject: (label: string) => `Kalender „${label}“ nicht beschreibbar: neue Buchungen fehlen darin`,
+    writeFailing: (label: string, schedule: string, since: string, waiting: number) =>
+      `planner kann seit ${since} keine Buchungen in den Kalender „${label}“ (Terminplan ${schedule}) schreiben; ${waiting} Änderung(en) warten.`,
+    writeHolds:
+      'Jede Buchung bleibt erhalten und wird geschrieben, sobald der Kalender sie annimmt; bis dahin zeigt er sie nicht, also vor privaten Terminen planner bookings list ansehen.',
+    writeFix: (id: number) => `Ursache: planner calendar list; ein neues Passwort: planner calendar set ${id} --user <Name> --password-stdin.`,
+    writeRecoveredSubject: (label: string) => `Kalender „${label}“ nimmt wieder Buchungen an`,
+    writeRecovered: (label: string, schedule: string, since: string) =>
+      `planner schreibt wieder Buchungen in den Kalender „${label}“ (Terminplan ${schedule}); seit ${since} war das nicht möglich. Was wartete, ist geschrieben.`,
   },
 } as const;
 
@@ -52,14 +72,26 @@ export function calendarAlert(facts: CalendarAlertFacts): OutgoingMessage {
   const { settings } = facts;
   const words = WORDS[settings.locale];
   const since = `${formatLocal(new Date(facts.failingSince * 1000), settings.timeZone!)} (${settings.timeZone})`;
-  const subject = facts.recovered ? words.recoveredSubject(facts.label) : words.failingSubject(facts.label);
+  const writing = facts.writing;
+  const subject = writing
+    ? facts.recovered
+      ? words.writeRecoveredSubject(facts.label)
+      : words.writeSubject(facts.label)
+    : facts.recovered
+      ? words.recoveredSubject(facts.label)
+      : words.failingSubject(facts.label);
+  const intro = writing
+    ? facts.recovered
+      ? [words.writeRecovered(facts.label, facts.scheduleName, since)]
+      : [words.writeFailing(facts.label, facts.scheduleName, since, writing.waiting), words.writeHolds, words.writeFix(facts.calendarId)]
+    : facts.recovered
+      ? [words.recovered(facts.label, facts.scheduleName, since)]
+      : [words.failing(facts.label, facts.scheduleName, since), words.failingHolds, words.fix(facts.calendarId)];
   const content: MailContent = {
     lang: settings.locale,
     title: subject,
     heading: settings.practiceName ?? '',
-    intro: facts.recovered
-      ? [words.recovered(facts.label, facts.scheduleName, since)]
-      : [words.failing(facts.label, facts.scheduleName, since), words.failingHolds, words.fix(facts.calendarId)],
+    intro,
     rows: facts.recovered ? [] : [[words.error, facts.error]],
     manage: false,
     after: [],

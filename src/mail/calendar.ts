@@ -96,28 +96,46 @@ export type FeedEvent = Omit<FeedRow, 'changedAt' | 'submission'> & { changedAt:
 export function feedIcs(name: string, events: readonly FeedEvent[], locale: Locale = 'en', location = ''): string {
   const words = WORDS[locale];
   const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//planner//feed//EN', 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH', `X-WR-CALNAME:${icsText(name)}`];
-  const place = location ? [`LOCATION:${icsText(location)}`] : [];
-  for (const event of events) {
-    const who = event.customerName || event.email || event.reference;
-    const details = [
-      `${words.feedReference}: ${event.reference}`,
-      ...event.fields.map(({ label, value }) => `${label}: ${typeof value === 'boolean' ? (value ? words.yes : words.no) : value}`),
-    ];
-    lines.push(
-      'BEGIN:VEVENT',
-      `UID:${eventUid(event.reference)}`,
-      `DTSTAMP:${icsTime(event.changedAt)}`,
-      `LAST-MODIFIED:${icsTime(event.changedAt)}`,
-      `DTSTART:${icsTime(event.startAt)}`,
-      `DTEND:${icsTime(event.endAt)}`,
-      `SEQUENCE:${event.sequence}`,
-      `SUMMARY:${icsText(`${event.cancelled ? `${words.feedCancelled} ` : ''}${event.reasonName} – ${who}`)}`,
-      `DESCRIPTION:${icsText(details.join('\n'))}`,
-      ...place,
-      event.cancelled ? 'STATUS:CANCELLED' : 'STATUS:CONFIRMED',
-      'END:VEVENT',
-    );
-  }
+  for (const event of events) lines.push(...practitionerEvent(event, words, location));
   lines.push('END:VCALENDAR');
+  return `${lines.map(fold).join('\r\n')}\r\n`;
+}
+
+/**
+ * The VEVENT of one appointment as the practitioner sees it (the feed, and the event planner writes into their own
+ * calendar): the UID and SEQUENCE of the customer's mails, the reason and the customer as the title, the reference
+ * and every form answer as the description, the practice's address as the location.
+ */
+function practitionerEvent(event: FeedEvent, words: (typeof WORDS)[Locale], location: string): string[] {
+  const who = event.customerName || event.email || event.reference;
+  const details = [
+    `${words.feedReference}: ${event.reference}`,
+    ...event.fields.map(({ label, value }) => `${label}: ${typeof value === 'boolean' ? (value ? words.yes : words.no) : value}`),
+  ];
+  return [
+    'BEGIN:VEVENT',
+    `UID:${eventUid(event.reference)}`,
+    `DTSTAMP:${icsTime(event.changedAt)}`,
+    `LAST-MODIFIED:${icsTime(event.changedAt)}`,
+    `DTSTART:${icsTime(event.startAt)}`,
+    `DTEND:${icsTime(event.endAt)}`,
+    `SEQUENCE:${event.sequence}`,
+    `SUMMARY:${icsText(`${event.cancelled ? `${words.feedCancelled} ` : ''}${event.reasonName} – ${who}`)}`,
+    `DESCRIPTION:${icsText(details.join('\n'))}`,
+    ...(location ? [`LOCATION:${icsText(location)}`] : []),
+    event.cancelled ? 'STATUS:CANCELLED' : 'STATUS:CONFIRMED',
+    'END:VEVENT',
+  ];
+}
+
+/**
+ * Returns the event planner writes into the practitioner's own calendar (issue 38): one VEVENT as the feed has it
+ * (`practitionerEvent`), TRANSP:OPAQUE, in a VCALENDAR without METHOD (RFC 4791 §4.1 forbids one in a stored
+ * resource), and with no ORGANIZER or ATTENDEE, so that no server sends an invitation to anyone (RFC 6638).
+ */
+export function practitionerEventIcs(event: FeedEvent, locale: Locale, location: string): string {
+  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//planner//bookings//EN', 'CALSCALE:GREGORIAN', ...practitionerEvent(event, WORDS[locale], location), 'END:VCALENDAR'];
+  const at = lines.indexOf('END:VEVENT');
+  lines.splice(at, 0, 'TRANSP:OPAQUE');
   return `${lines.map(fold).join('\r\n')}\r\n`;
 }

@@ -9,6 +9,8 @@ export const MAX_DELAY_SECONDS = 3600;
 export interface RetrySettings {
   /** First retry delay in seconds (may be a fraction: tests retry fast). */
   baseSeconds: number;
+  /** How long an item is retried before it fails (default GIVE_UP_AFTER_SECONDS; calendar writes: never). */
+  giveUpAfterSeconds?: number;
 }
 
 export const DEFAULT_RETRY: RetrySettings = { baseSeconds: BASE_SECONDS };
@@ -36,8 +38,9 @@ export function decideRetry(
   if (outcome.delivered) return { kind: 'sent' };
   const { reason, smtpCode } = outcome;
   if (smtpCode !== undefined && smtpCode >= 500 && smtpCode < 600) return { kind: 'failed', permanent: true, reason };
-  if (nowSeconds - item.retryFrom >= GIVE_UP_AFTER_SECONDS) {
-    return { kind: 'failed', permanent: false, reason: `gave up after ${GIVE_UP_AFTER_SECONDS / 3600} hours: ${reason}` };
+  const giveUpAfter = settings.giveUpAfterSeconds ?? GIVE_UP_AFTER_SECONDS;
+  if (nowSeconds - item.retryFrom >= giveUpAfter) {
+    return { kind: 'failed', permanent: false, reason: `gave up after ${giveUpAfter / 3600} hours: ${reason}` };
   }
   const delaySeconds = Math.ceil(Math.min(settings.baseSeconds * 2 ** item.attempts, MAX_DELAY_SECONDS));
   return { kind: 'retry', at: nowSeconds + delaySeconds, delaySeconds, reason };

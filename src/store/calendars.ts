@@ -29,6 +29,10 @@ export interface CalendarRow {
   alerted: boolean;
   /** The generation of busy times that counts (store/busy-times.ts). */
   generation: number;
+  /** Every booking of the schedule is written into this calendar (issue 38). */
+  writeBookings: boolean;
+  /** The practice was mailed that writing into it fails. */
+  writeAlerted: boolean;
 }
 
 interface Row {
@@ -49,6 +53,8 @@ interface Row {
   last_error: string | null;
   alerted: number;
   generation: number;
+  write_bookings: number;
+  write_alerted: number;
 }
 
 function toCalendar(row: Row): CalendarRow {
@@ -70,11 +76,13 @@ function toCalendar(row: Row): CalendarRow {
     lastError: row.last_error,
     alerted: row.alerted === 1,
     generation: row.generation,
+    writeBookings: row.write_bookings === 1,
+    writeAlerted: row.write_alerted === 1,
   };
 }
 
 const COLUMNS = `id, schedule_id, label, kind, url, user_name, password, every_minutes, allow_insecure, fetch_state, created_at,
-  synced_at, tried_at, failing_since, last_error, alerted, generation`;
+  synced_at, tried_at, failing_since, last_error, alerted, generation, write_bookings, write_alerted`;
 
 /** Returns every calendar, by id. */
 export function listCalendars(store: Store): CalendarRow[] {
@@ -102,14 +110,16 @@ export function dueCalendars(store: Store, now: number): CalendarRow[] {
 }
 
 /** What `planner calendar add` writes: a calendar that has just synced once. */
-export type NewCalendar = Pick<CalendarRow, 'scheduleId' | 'label' | 'kind' | 'url' | 'user' | 'password' | 'everyMinutes' | 'allowInsecure' | 'fetchState' | 'createdAt' | 'syncedAt'>;
+export type NewCalendar = Pick<CalendarRow, 'scheduleId' | 'label' | 'kind' | 'url' | 'user' | 'password' | 'everyMinutes' | 'allowInsecure' | 'fetchState' | 'createdAt' | 'syncedAt'> & {
+  writeBookings?: boolean;
+};
 
 /** Inserts a calendar and returns its id. */
 export function insertCalendar(store: Store, calendar: NewCalendar): number {
   const result = store
     .sql(
-      `INSERT INTO calendars (schedule_id, label, kind, url, user_name, password, every_minutes, allow_insecure, fetch_state, created_at, synced_at, tried_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO calendars (schedule_id, label, kind, url, user_name, password, every_minutes, allow_insecure, fetch_state, created_at, synced_at, tried_at, write_bookings)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
       calendar.scheduleId,
@@ -124,6 +134,7 @@ export function insertCalendar(store: Store, calendar: NewCalendar): number {
       calendar.createdAt,
       calendar.syncedAt,
       calendar.syncedAt,
+      calendar.writeBookings ? 1 : 0,
     );
   return Number(result.lastInsertRowid);
 }
@@ -151,6 +162,28 @@ export function markFailing(store: Store, id: number, at: number, error: string)
 /** Records that the practice was mailed that the calendar is failing. */
 export function markAlerted(store: Store, id: number): void {
   store.sql('UPDATE calendars SET alerted = 1 WHERE id = ?').run(id);
+}
+
+/** What `planner calendar set` changes of a calendar; what is not given stays. */
+export type CalendarChange = Partial<Pick<CalendarRow, 'label' | 'everyMinutes' | 'user' | 'password' | 'writeBookings'>>;
+
+/** Changes a calendar's settings (a new login also makes its next sync due at once). */
+export function updateCalendar(store: Store, id: number, change: CalendarChange): void {
+  const sets: string[] = [];
+  const values: (string | number | null)[] = [];
+  const set = (column: string, value: string | number | null) => (sets.push(`${column} = ?`), values.push(value));
+  if (change.label !== undefined) set('label', change.label);
+  if (change.everyMinutes !== undefined) set('every_minutes', change.everyMinutes);
+  if (change.user !== undefined) set('user_name', change.user);
+  if (change.password !== undefined) set('password', change.password);
+  if (change.user !== undefined || change.password !== undefined) set('tried_at', null);
+  if (change.writeBookings !== undefined) set('write_bookings', change.writeBookings ? 1 : 0);
+  if (sets.length > 0) store.sql(`UPDATE calendars SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);
+}
+
+/** Records whether the practice was mailed that writing into the calendar fails. */
+export function markWriteAlerted(store: Store, id: number, alerted: boolean): void {
+  store.sql('UPDATE calendars SET write_alerted = ? WHERE id = ?').run(alerted ? 1 : 0, id);
 }
 
 /** Deletes a calendar (its busy times first: busy-times.ts `deleteBusy`). */

@@ -64,3 +64,22 @@ export function feedBookings(store: Store, scheduleId: number, from: number, to:
     .all(scheduleId, from, to);
   return (rows as unknown as FeedDbRow[]).map(toFeedRow);
 }
+
+/** A booking as the practitioner sees it, with its schedule and whether it was erased: what a calendar write needs. */
+export interface WrittenBooking extends FeedRow {
+  id: number;
+  scheduleId: number;
+  erased: boolean;
+}
+
+/** Returns the booking `id` as the practitioner's feed shows it, or undefined. */
+export function feedBookingById(store: Store, id: number): WrittenBooking | undefined {
+  const row = store
+    .sql(
+      `SELECT b.id, b.schedule_id, b.erased_at, b.reference, b.start_at, b.end_at, b.sequence, b.status, r.name AS reason_name, b.submission,
+              coalesce(b.changed_at, b.created_at) AS changed_at
+       FROM bookings b JOIN reasons r ON r.id = b.reason_id WHERE b.id = ?`,
+    )
+    .get(id) as (FeedDbRow & { id: number; schedule_id: number; erased_at: string | null }) | undefined;
+  return row && { ...toFeedRow(row), id: row.id, scheduleId: row.schedule_id, erased: row.erased_at !== null };
+}

@@ -403,4 +403,51 @@ export const migrations: readonly string[] = [
     UPDATE outbox SET recipient = '[erased]', subject = '[erased]', body = '{}', last_error = NULL WHERE id = new.id;
   END;
   `,
+  // 13: every booking written into the practitioner's own calendar (issue 38). A calendar that writes bookings
+  // (`write_bookings`) gets, for each booking of its schedule that is made or changes (its time, its status, its
+  // erasure), one row in the queue `calendar_writes`, written by these triggers in the change's own transaction,
+  // whoever makes it (the API, the pages, the CLI, an erase): nothing is acknowledged without its write queued. A
+  // booking has at most one row waiting per calendar; a change while one waits raises its `version`, so a worker that
+  // wrote the state before knows to write again. The worker makes the calendar's event match the booking as it is
+  // when it writes, so changes are written in order and a create followed by a cancel while the calendar was down
+  // ends with no event. `calendar_events` holds what planner wrote: where (the resource's path), its ETag (a PUT with
+  // If-Match) and its SEQUENCE.
+  `
+  ALTER TABLE calendars ADD COLUMN write_bookings INTEGER NOT NULL DEFAULT 0 CHECK (write_bookings IN (0, 1));
+  ALTER TABLE calendars ADD COLUMN write_alerted INTEGER NOT NULL DEFAULT 0 CHECK (write_alerted IN (0, 1));
+  CREATE TABLE calendar_writes (
+    id              INTEGER PRIMARY KEY,
+    calendar_id     INTEGER NOT NULL REFERENCES calendars (id) ON DELETE CASCADE,
+    booking_id      INTEGER NOT NULL REFERENCES bookings (id),
+    version         INTEGER NOT NULL DEFAULT 0, -- raised by every change while the row waits
+    status          TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'written', 'failed')),
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL DEFAULT 0, -- 0: due at once
+    lease_until     INTEGER NOT NULL DEFAULT 0,
+    retry_from      INTEGER NOT NULL DEFAULT 0, -- 0: not tried yet (set by the first claim)
+    last_error      TEXT,
+    created_at      TEXT NOT NULL,
+    written_at      TEXT
+  ) STRICT;
+  CREATE UNIQUE INDEX calendar_writes_waiting ON calendar_writes (calendar_id, booking_id) WHERE status = 'pending';
+  CREATE INDEX calendar_writes_due ON calendar_writes (status, next_attempt_at);
+  CREATE TABLE calendar_events (
+    calendar_id INTEGER NOT NULL REFERENCES calendars (id) ON DELETE CASCADE,
+    booking_id  INTEGER NOT NULL REFERENCES bookings (id),
+    href        TEXT NOT NULL,
+    etag        TEXT,
+    sequence    INTEGER NOT NULL,
+    PRIMARY KEY (calendar_id, booking_id)
+  ) STRICT, WITHOUT ROWID;
+  CREATE TRIGGER calendar_writes_on_insert AFTER INSERT ON bookings BEGIN
+    INSERT INTO calendar_writes (calendar_id, booking_id, created_at)
+      SELECT id, new.id, strftime('%Y-%m-%dT%H:%M:%fZ') FROM calendars WHERE schedule_id = new.schedule_id AND write_bookings = 1
+      ON CONFLICT (calendar_id, booking_id) WHERE status = 'pending' DO UPDATE SET version = version + 1;
+  END;
+  CREATE TRIGGER calendar_writes_on_update AFTER UPDATE OF start_at, end_at, status, erased_at, sequence ON bookings BEGIN
+    INSERT INTO calendar_writes (calendar_id, booking_id, created_at)
+      SELECT id, new.id, strftime('%Y-%m-%dT%H:%M:%fZ') FROM calendars WHERE schedule_id = new.schedule_id AND write_bookings = 1
+      ON CONFLICT (calendar_id, booking_id) WHERE status = 'pending' DO UPDATE SET version = version + 1;
+  END;
+  `,
 ];

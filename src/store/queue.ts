@@ -26,9 +26,16 @@ export function dueCondition(alias: string): string {
 export function queueStates(queue: QueueTable) {
   const { table, done, doneAt } = queue;
   return {
-    /** Holds a pending item for one sender until `until`; false when another sender holds it or it is done. */
+    /**
+     * Holds a pending item for one sender until `until`; false when another sender holds it or it is done. An item
+     * never tried (`retry_from` 0: queued by a trigger, which knows no clock of the app's) starts its retry period now.
+     */
     claim(store: Store, id: number, nowAt: number, until: number): boolean {
-      return store.sql(`UPDATE ${table} SET lease_until = ? WHERE id = ? AND status = 'pending' AND lease_until <= ?`).run(until, id, nowAt).changes === 1;
+      return (
+        store
+          .sql(`UPDATE ${table} SET lease_until = ?, retry_from = CASE retry_from WHEN 0 THEN ? ELSE retry_from END WHERE id = ? AND status = 'pending' AND lease_until <= ?`)
+          .run(until, nowAt, id, nowAt).changes === 1
+      );
     },
     /** Marks an item done at `at`; `returning` (a RETURNING clause) reads something of it as it is marked. */
     done(store: Store, id: number, at: string, returning = ''): Record<string, unknown> | undefined {

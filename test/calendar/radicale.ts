@@ -19,6 +19,8 @@ export interface Radicale {
   put(name: string, ics: string): Promise<void>;
   /** Deletes the resource `name`. */
   remove(name: string): Promise<void>;
+  /** Every resource of the collection, read back with a calendar-query REPORT: its name, ETag and iCalendar text. */
+  events(): Promise<{ name: string; etag: string; ics: string }[]>;
   /** Stops the server (the storage stays). */
   stop(): Promise<void>;
   /** Starts it again on the same port and storage. */
@@ -92,6 +94,21 @@ export async function startRadicale(): Promise<Radicale> {
     password,
     put: (name, ics) => call('PUT', `${url}${name}`, ics),
     remove: (name) => call('DELETE', `${url}${name}`),
+    async events() {
+      const body = `<?xml version="1.0" encoding="utf-8"?><c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/><c:calendar-data/></d:prop><c:filter><c:comp-filter name="VCALENDAR"/></c:filter></c:calendar-query>`;
+      const response = await fetch(url, { method: 'REPORT', headers: { authorization, depth: '1', 'content-type': 'application/xml; charset=utf-8' }, body });
+      const xml = await response.text();
+      if (response.status !== 207) throw new Error(`radicale answered REPORT with ${response.status}`);
+      const { readMultistatus } = await import('../../src/calendar/multistatus.ts');
+      const responses = await readMultistatus(xml, async () => {});
+      return responses
+        .filter((one) => one.propstats.some((propstat) => propstat.props.has('calendar-data')))
+        .map((one) => {
+          const props = one.propstats.find((propstat) => propstat.props.has('calendar-data'))!.props;
+          return { name: one.href.split('/').pop()!, etag: props.get('getetag')?.[0]?.text ?? '', ics: props.get('calendar-data')![0]!.text };
+        })
+        .sort((a, b) => (a.name < b.name ? -1 : 1));
+    },
     stop,
     start,
   };

@@ -4,7 +4,7 @@ import { requireConfigured } from '../../app/configured.ts';
 import { SYNC_EVERY_DEFAULT_MINUTES, SYNC_EVERY_MAX_MINUTES } from '../../domain/checks.ts';
 import { formatLocal, isDay } from '../../domain/dates.ts';
 import { AppError, invalid } from '../../errors.ts';
-import { id, print, printJson, printTable, readContext, secretInput, whole, withContext } from '../shared.ts';
+import { id, interactive, print, printJson, printTable, readContext, secretInput, whole, withContext } from '../shared.ts';
 
 /** What the lists say when there is no calendar. */
 const NO_CALENDARS = 'No calendars. Add one: planner calendar add <schedule-id> <url>';
@@ -27,7 +27,26 @@ interface AddOptions {
   passwordStdin?: boolean;
   every?: string;
   allowInsecure?: boolean;
+  writeBookings?: boolean;
   json?: boolean;
+}
+
+interface SetOptions {
+  name?: string;
+  user?: string;
+  passwordStdin?: boolean;
+  every?: string;
+  writeBookings?: string;
+  removeWritten?: boolean;
+  json?: boolean;
+}
+
+/** Writes what waits for calendar `calendarId` now and says how it went (the server's worker does the rest). */
+async function writeNow(command: Command, calendarId: number, what: 'written' | 'deleted'): Promise<string> {
+  const { deliverWrites } = await import('../../app/calendar-writes.ts');
+  const outcome = await withContext(command, (ctx) => deliverWrites(ctx, calendarId));
+  const done = `${outcome.written} event(s) ${what}`;
+  return outcome.error ? `${done}; the rest wait and a running planner serve retries them: ${outcome.error}` : `${done}.`;
 }
 
 export function registerCalendar(program: Command): void {
@@ -42,6 +61,7 @@ export function registerCalendar(program: Command): void {
     .option('--password-stdin', 'read the password from the first line of standard input')
     .option('--every <minutes>', `minutes between syncs, 1 to ${SYNC_EVERY_MAX_MINUTES}`, String(SYNC_EVERY_DEFAULT_MINUTES))
     .option('--allow-insecure', 'allow plain http and local or private addresses (as for webhooks)')
+    .option('--write-bookings', 'also write every booking of the schedule into this calendar (CalDAV only; checked by a test write)')
     .option('--json', 'print JSON')
     .action(async (scheduleText: string, url: string, options: AddOptions, command: Command) => {
       const scheduleId = id(scheduleText, 'schedule-id');
@@ -52,8 +72,16 @@ export function registerCalendar(program: Command): void {
           : undefined;
       const { addCalendar } = await import('../../app/calendars.ts'); // the fetch and the parser: only for these commands
       const added = await withContext(command, (ctx) =>
-        addCalendar(ctx, scheduleId, url, { label: options.name, user: options.user, password, everyMinutes, allowInsecure: options.allowInsecure === true }),
+        addCalendar(ctx, scheduleId, url, {
+          label: options.name,
+          user: options.user,
+          password,
+          everyMinutes,
+          allowInsecure: options.allowInsecure === true,
+          writeBookings: options.writeBookings === true,
+        }),
       );
+      const written = options.writeBookings ? await writeNow(command, added.id, 'written') : undefined;
       if (options.json) {
         printJson(added);
         return;
@@ -61,6 +89,7 @@ export function registerCalendar(program: Command): void {
       print(
         `Calendar ${added.id} (${added.label}, ${added.kind}, ${added.url}) added to schedule ${scheduleId}: ${added.busy} busy time(s) in the schedule's window now block booking.`,
         `A running planner serve syncs it every ${added.everyMinutes} minute(s); planner calendar busy ${scheduleId} shows what blocks.`,
+        ...(written ? [`It receives every booking of schedule ${scheduleId} from now on; its upcoming bookings: ${written}`] : []),
       );
       printConflicts(added.conflicts);
     });
@@ -76,7 +105,7 @@ export function registerCalendar(program: Command): void {
       }
       const local = (iso: string | null) => (iso ? formatLocal(new Date(iso), zone) : 'never');
       printTable(
-        ['ID', 'SCHEDULE', 'LABEL', 'KIND', 'URL', `LAST SUCCESS (${zone})`, 'BUSY', 'STATE'],
+        ['ID', 'SCHEDULE', 'LABEL', 'KIND', 'URL', `LAST SUCCESS (${zone})`, 'BUSY', 'STATE', 'WRITES BOOKINGS'],
         list.map((c) => [
           c.id,
           c.scheduleId,
@@ -86,6 +115,11 @@ export function registerCalendar(program: Command): void {
           local(c.lastSuccess),
           c.busy,
           c.state === 'ok' ? 'ok' : `failing since ${local(c.failingSince)}: ${c.lastError}`,
+          !c.writing
+            ? 'no'
+            : c.writing.state === 'ok'
+              ? `yes, ${c.writing.waiting} waiting`
+              : `failing since ${local(c.writing.failingSince)}: ${c.writing.waiting} waiting: ${c.writing.lastError}`,
         ]),
         NO_CALENDARS,
       );
@@ -143,13 +177,64 @@ export function registerCalendar(program: Command): void {
       );
     });
   calendar
-    .command('remove')
-    .description('remove a calendar: its busy times no longer block')
+    .command('set')
+    .description('change a calendar without removing it: its name, interval, login, and whether it receives the bookings')
     .argument('<id>')
-    .action(async (text: string, _options: unknown, command: Command) => {
+    .option('--write-bookings <on|off>', 'on: write every upcoming booking of the schedule into it, and each new one; off: stop (what was written stays, unless --remove-written)')
+    .option('--remove-written', 'with --write-bookings off: delete the events planner wrote into the calendar')
+    .option('--name <label>', 'how lists and mails name it')
+    .option('--every <minutes>', `minutes between syncs, 1 to ${SYNC_EVERY_MAX_MINUTES}`)
+    .option('--user <name>', 'a new login: the user name; the password comes from a prompt, --password-stdin or PLANNER_CALENDAR_PASSWORD')
+    .option('--password-stdin', 'read the new password from the first line of standard input')
+    .option('--json', 'print JSON')
+    .action(async (text: string, options: SetOptions, command: Command) => {
       const calendarId = id(text);
+      const write = options.writeBookings;
+      if (write !== undefined && write !== 'on' && write !== 'off') throw invalid(`--write-bookings takes on or off (got "${write}")`);
+      const everyMinutes = options.every === undefined ? undefined : whole(options.every, '--every');
+      const password =
+        options.user || options.passwordStdin
+          ? await secretInput(options.passwordStdin === true, 'PLANNER_CALENDAR_PASSWORD', `New password${options.user ? ` of ${options.user}` : ''} for the calendar`)
+          : undefined;
+      const { setCalendar } = await import('../../app/calendars.ts');
+      const change = { label: options.name, everyMinutes, user: options.user, password, writeBookings: write === undefined ? undefined : write === 'on', removeWritten: options.removeWritten === true };
+      const set = await withContext(command, (ctx) => setCalendar(ctx, calendarId, change));
+      const written = set.queued > 0 ? await writeNow(command, calendarId, 'written') : set.removing > 0 ? await writeNow(command, calendarId, 'deleted') : undefined;
+      if (options.json) {
+        printJson(set);
+        return;
+      }
+      const lines = [`Calendar ${calendarId} (${set.view.label}) changed.`];
+      if (change.writeBookings === true) lines.push(`It receives every booking of schedule ${set.view.scheduleId}; its upcoming bookings: ${written ?? 'none to write.'}`);
+      if (set.leftWritten) lines.push('It no longer receives bookings; the events planner wrote stay in the calendar (planner calendar set --write-bookings off --remove-written deletes them).');
+      if (set.removing > 0 || (change.writeBookings === false && change.removeWritten)) lines.push(`It no longer receives bookings; planner's events: ${written ?? 'none to delete.'}`);
+      print(...lines);
+    });
+  calendar
+    .command('remove')
+    .description('remove a calendar: its busy times no longer block; asks whether to delete the events planner wrote into it')
+    .argument('<id>')
+    .option('--remove-written', 'delete the events planner wrote into the calendar first, without asking')
+    .option('--keep-written', 'leave the events planner wrote in the calendar, without asking')
+    .action(async (text: string, options: { removeWritten?: boolean; keepWritten?: boolean }, command: Command) => {
+      const calendarId = id(text);
+      if (options.removeWritten && options.keepWritten) throw invalid('give --remove-written or --keep-written, not both');
+      const { writtenEvents, removeWrittenEvents } = await import('../../app/calendar-writes.ts');
       const { removeCalendar } = await import('../../app/calendars.ts');
+      const events = await readContext(command, (ctx) => writtenEvents(ctx, calendarId));
+      let remove = options.removeWritten === true;
+      if (events > 0 && !options.removeWritten && !options.keepWritten) {
+        if (!interactive()) {
+          throw invalid(`calendar ${calendarId} holds ${events} event(s) planner wrote: give --remove-written to delete them first, or --keep-written to leave them`);
+        }
+        const { confirm } = await import('@inquirer/prompts');
+        remove = await confirm({ message: `Delete the ${events} event(s) planner wrote into calendar ${calendarId} first?`, default: true });
+      }
+      const deleted = remove ? await withContext(command, (ctx) => removeWrittenEvents(ctx, calendarId)) : 0;
       const removed = await withContext(command, (ctx) => removeCalendar(ctx, calendarId));
-      print(`Calendar ${calendarId} (${removed.label}) removed: its busy times no longer block.`);
+      print(
+        `Calendar ${calendarId} (${removed.label}) removed: its busy times no longer block.`,
+        ...(remove ? [`${deleted} event(s) planner wrote were deleted from it.`] : events > 0 ? [`The ${events} event(s) planner wrote stay in it.`] : []),
+      );
     });
 }

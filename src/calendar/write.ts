@@ -1,0 +1,130 @@
+/**
+ * Writes events into a practitioner's CalDAV calendar (issue 38): one resource per booking, at a name planner derives
+ * from the booking (`eventHref`), so that a retry can never make a second one. A new event is PUT with
+ * `If-None-Match: *`, a change with `If-Match` of the ETag planner last wrote; a 412 means the event was changed or
+ * removed in a calendar app, and planner reads its ETag and writes its own state again (never a copy); an event no
+ * longer wanted is DELETEd. Every request goes through the outbound policy (src/outbound/request.ts): the address
+ * guard at connect time, one deadline, a size limit on the answer. The event's text: `practitionerEventIcs`
+ * (mail/calendar.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import { OutboundError, openSession, send, type OutboundAnswer, type OutboundTarget } from '../outbound/request.ts';
+import { checkCalendarUrl } from './fetch.ts';
+
+/** The whole of one write (a PUT, and the GET and PUT again of a 412), and how much of an answer is read. */
+export const WRITE_LIMITS = { timeoutMs: 20_000, maxBytes: 1024 * 1024, maxRedirects: 3 };
+
+const USER_AGENT = 'planner-calendar/1';
+
+/** A write that failed: one line naming the host, never the URL's secret parts nor the password. */
+export class CalendarWriteError extends Error {
+  /** true: the server refused for good (401, 403, 405, 507 …): retrying the same request will not help before the admin acts. */
+  readonly refused: boolean;
+  constructor(message: string, refused = false) {
+    super(message);
+    this.refused = refused;
+  }
+}
+
+/** The collection's URL as the writer uses it: ending in `/`. */
+function collectionOf(url: string): string {
+  return url.endsWith('/') ? url : `${url}/`;
+}
+
+/** The resource of the booking `reference` in the collection `url`: `planner-<reference>.ics`. */
+export function eventHref(url: string, reference: string): string {
+  return `${collectionOf(url)}planner-${reference.toLowerCase()}.ics`;
+}
+
+/** What a write did: the event's new ETag (if the server said it), and whether it found the event changed in an app. */
+export interface Written {
+  etag: string | null;
+  /** The event had been changed or removed in a calendar app (a 412): planner wrote its own state over it. */
+  overwritten: boolean;
+}
+
+/** One session's requests against `target`: the outbound policy, failures as one line. */
+function requester(target: OutboundTarget) {
+  const host = new URL(target.url).host;
+  const session = openSession(target, WRITE_LIMITS, USER_AGENT, (url) => checkCalendarUrl(url, target.allowInsecure));
+  const request = async (method: string, href: string, headers: Record<string, string>, body?: string): Promise<OutboundAnswer> => {
+    try {
+      return await send(session, method, href, headers, body);
+    } catch (error) {
+      if (!(error instanceof OutboundError)) throw error;
+      const why = error.failure;
+      if (why.kind === 'timeout') throw new CalendarWriteError(`${host} did not answer within ${WRITE_LIMITS.timeoutMs / 1000} s`);
+      if (why.kind === 'internal') throw new CalendarWriteError(`${host} resolves to a local or private address: allowed only with --allow-insecure`, true);
+      if (why.kind === 'network') throw new CalendarWriteError(`could not reach ${host}: ${why.code ?? why.message}`);
+      throw new CalendarWriteError(`${host}: ${why.kind === 'redirect-refused' ? why.message : why.kind}`, true);
+    }
+  };
+  const refused = (answer: OutboundAnswer, what: string): CalendarWriteError => {
+    if (answer.status === 401 || answer.status === 403) {
+      return new CalendarWriteError(`${host} refused to ${what} (HTTP ${answer.status}): check --user and the password, and that the user may write to this calendar`, true);
+    }
+    const forGood = answer.status === 404 || answer.status === 405 || answer.status === 409 || answer.status === 415 || answer.status === 507;
+    return new CalendarWriteError(`${host} answered HTTP ${answer.status} to ${what}`, forGood);
+  };
+  return { request, refused };
+}
+
+const etagOf = (answer: OutboundAnswer) => (typeof answer.headers.etag === 'string' && answer.headers.etag !== '' ? answer.headers.etag : null);
+const ICS = { 'content-type': 'text/calendar; charset=utf-8' };
+
+/**
+ * Writes `ics` at `href`: as a new resource when `etag` is undefined (If-None-Match: *), else over the version planner
+ * last wrote (If-Match; `null`: planner wrote it but the server gave no ETag, so it is written over as it is). On a
+ * 412 (changed or removed in an app, or written before a crash kept planner from recording it), reads the resource's
+ * ETag and writes again over it, or as a new one when it is gone. Throws CalendarWriteError.
+ */
+export async function putEvent(target: OutboundTarget, href: string, ics: string, etag: string | null | undefined): Promise<Written> {
+  const { request, refused } = requester(target);
+  const condition: Record<string, string> = etag === undefined ? { 'if-none-match': '*' } : etag === null ? {} : { 'if-match': etag };
+  const first = await request('PUT', href, { ...ICS, ...condition }, ics);
+  if (first.status >= 200 && first.status < 300) return { etag: etagOf(first), overwritten: false };
+  // Gone (some servers answer 404 to an If-Match of a resource that is not there): write it anew.
+  const gone = first.status === 404 && etag !== undefined;
+  if (first.status !== 412 && !gone) throw refused(first, 'write the event');
+  const found = gone ? undefined : await request('GET', href, { accept: 'text/calendar' });
+  if (found && found.status !== 200 && found.status !== 404) throw refused(found, 'read the event');
+  const now = found?.status === 200 ? etagOf(found) : undefined;
+  const again = await request('PUT', href, { ...ICS, ...(now ? { 'if-match': now } : now === null ? {} : { 'if-none-match': '*' }) }, ics);
+  if (again.status >= 200 && again.status < 300) return { etag: etagOf(again), overwritten: true };
+  throw refused(again, 'write the event');
+}
+
+/** Deletes the resource at `href`; one that is not there (404, 410) is no error. Throws CalendarWriteError. */
+export async function deleteEvent(target: OutboundTarget, href: string): Promise<void> {
+  const { request, refused } = requester(target);
+  const answer = await request('DELETE', href, {});
+  if ((answer.status >= 200 && answer.status < 300) || answer.status === 404 || answer.status === 410) return;
+  throw refused(answer, 'delete the event');
+}
+
+/**
+ * Checks that planner may write into the collection at `target`: a PUT and a DELETE of an event of its own
+ * (`planner-check-<random>.ics`, UID `…@planner`, which the read side never counts as busy). Throws
+ * CalendarWriteError with the one line why not.
+ */
+export async function checkWritable(target: OutboundTarget, stamp: string): Promise<void> {
+  const id = randomBytes(8).toString('hex');
+  const href = `${collectionOf(target.url)}planner-check-${id}.ics`;
+  const ics = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//planner//check//EN',
+    'BEGIN:VEVENT',
+    `UID:check-${id}@planner`,
+    `DTSTAMP:${stamp}`,
+    `DTSTART:${stamp}`,
+    'DURATION:PT1M',
+    'SUMMARY:planner checks that it may write here',
+    'TRANSP:TRANSPARENT',
+    'END:VEVENT',
+    'END:VCALENDAR',
+    '',
+  ].join('\r\n');
+  await putEvent(target, href, ics, undefined);
+  await deleteEvent(target, href);
+}

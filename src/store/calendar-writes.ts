@@ -1,0 +1,177 @@
+/**
+ * The bookings written into practitioners' calendars (issue 38, migration 13): the queue `calendar_writes`, filled by
+ * the triggers on `bookings` in each change's own transaction, and `calendar_events`, what planner wrote where. The
+ * states of a queued item move through queue.ts, as the outbox's do; a write that succeeded leaves the queue, but
+ * only when no change came while it was written (its `version`): else it is due again at once.
+ */
+import type { Store } from './db.ts';
+import { dueCondition, queueStates } from './queue.ts';
+
+const queue = queueStates({ table: 'calendar_writes', done: 'written', doneAt: 'written_at' }); // done: the row is deleted (markWritten)
+
+/** A queued write with what the worker needs: the calendar (secrets included), the booking's state, what was written. */
+export interface DueWrite {
+  id: number;
+  version: number;
+  attempts: number;
+  /** Unix seconds its retries are counted from; 0 when never tried (the claim sets it). */
+  retryFrom: number;
+  calendarId: number;
+  bookingId: number;
+  /** What planner last wrote of this booking into this calendar, if anything. */
+  written: { href: string; etag: string | null; sequence: number } | null;
+}
+
+interface DueRow {
+  id: number;
+  version: number;
+  attempts: number;
+  retry_from: number;
+  calendar_id: number;
+  booking_id: number;
+  href: string | null;
+  etag: string | null;
+  sequence: number | null;
+}
+
+/**
+ * Returns up to `limit` writes due at `nowAt` and not held (of one calendar, or all), oldest first, each with what was
+ * written before. One range of calendar_writes_due, and each one's event by its primary key.
+ */
+export function dueWrites(store: Store, nowAt: number, limit: number, calendarId?: number): DueWrite[] {
+  const select = `SELECT w.id, w.version, w.attempts, w.retry_from, w.calendar_id, w.booking_id, e.href, e.etag, e.sequence
+       FROM calendar_writes w LEFT JOIN calendar_events e ON e.calendar_id = w.calendar_id AND e.booking_id = w.booking_id
+       WHERE ${dueCondition('w')}`;
+  const rows = (
+    calendarId === undefined
+      ? store.sql(`${select} ORDER BY w.id LIMIT ?`).all(nowAt, nowAt, limit)
+      : store.sql(`${select} AND w.calendar_id = ? ORDER BY w.id LIMIT ?`).all(nowAt, nowAt, calendarId, limit)
+  ) as unknown as DueRow[];
+  return rows.map((row) => ({
+    id: row.id,
+    version: row.version,
+    attempts: row.attempts,
+    retryFrom: row.retry_from,
+    calendarId: row.calendar_id,
+    bookingId: row.booking_id,
+    written: row.href === null ? null : { href: row.href, etag: row.etag, sequence: row.sequence ?? 0 },
+  }));
+}
+
+/** Holds a write for one worker until `until`; false when another holds it or it is done. */
+export function claimWrite(store: Store, id: number, nowAt: number, until: number): boolean {
+  return queue.claim(store, id, nowAt, until);
+}
+
+/**
+ * Ends a write that succeeded (the row goes: the queue holds only what waits or failed), when the booking did not
+ * change while it was written (`version` as claimed); else leaves it waiting, due at once, so the change is written
+ * next. Returns whether it ended.
+ */
+export function markWritten(store: Store, id: number, version: number): boolean {
+  const done = store.sql('DELETE FROM calendar_writes WHERE id = ? AND version = ?').run(id, version).changes === 1;
+  if (!done) store.sql('UPDATE calendar_writes SET lease_until = 0, next_attempt_at = 0 WHERE id = ?').run(id);
+  return done;
+}
+
+/** Records a failed attempt and when to try again. */
+export function markWriteRetry(store: Store, id: number, error: string, nextAt: number): void {
+  queue.retry(store, id, error, nextAt);
+}
+
+/** Marks a write failed for good (48 hours of failures), with the reason. */
+export function markWriteFailed(store: Store, id: number, error: string): void {
+  queue.failed(store, id, error);
+}
+
+/** Records what was written of `bookingId` into `calendarId` (its path, ETag and SEQUENCE). */
+export function recordEvent(store: Store, calendarId: number, bookingId: number, event: { href: string; etag: string | null; sequence: number }): void {
+  store
+    .sql(
+      `INSERT INTO calendar_events (calendar_id, booking_id, href, etag, sequence) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (calendar_id, booking_id) DO UPDATE SET href = excluded.href, etag = excluded.etag, sequence = excluded.sequence`,
+    )
+    .run(calendarId, bookingId, event.href, event.etag, event.sequence);
+}
+
+/** Forgets what was written of `bookingId` into `calendarId` (its event was deleted). */
+export function forgetEvent(store: Store, calendarId: number, bookingId: number): void {
+  store.sql('DELETE FROM calendar_events WHERE calendar_id = ? AND booking_id = ?').run(calendarId, bookingId);
+}
+
+/**
+ * Queues a write of every booking of the calendar's schedule that is booked and not over at `nowAt` (writing turned
+ * on): one statement. Returns how many were queued.
+ */
+export function queueUpcoming(store: Store, calendarId: number, nowAt: number, createdAt: string): number {
+  const result = store
+    .sql(
+      `INSERT INTO calendar_writes (calendar_id, booking_id, created_at)
+       SELECT c.id, b.id, ? FROM calendars c JOIN bookings b ON b.schedule_id = c.schedule_id
+       WHERE c.id = ? AND b.status = 'booked' AND b.erased_at IS NULL AND b.end_at > ?
+       ON CONFLICT (calendar_id, booking_id) WHERE status = 'pending' DO UPDATE SET version = version + 1`,
+    )
+    .run(createdAt, calendarId, nowAt);
+  return Number(result.changes);
+}
+
+/** Queues a write of every event planner wrote into the calendar (to remove them: its writing is off). Returns how many. */
+export function queueWritten(store: Store, calendarId: number, createdAt: string): number {
+  const result = store
+    .sql(
+      `INSERT INTO calendar_writes (calendar_id, booking_id, created_at)
+       SELECT calendar_id, booking_id, ? FROM calendar_events WHERE calendar_id = ? AND true
+       ON CONFLICT (calendar_id, booking_id) WHERE status = 'pending' DO UPDATE SET version = version + 1`,
+    )
+    .run(createdAt, calendarId);
+  return Number(result.changes);
+}
+
+/** Drops the writes of the calendar that wait (writing turned off, leaving what was written), and forgets its events. */
+export function dropWrites(store: Store, calendarId: number): void {
+  store.sql("DELETE FROM calendar_writes WHERE calendar_id = ? AND status = 'pending'").run(calendarId);
+  store.sql('DELETE FROM calendar_events WHERE calendar_id = ?').run(calendarId);
+}
+
+/** Puts a calendar's failed writes back in the queue, due now; returns how many. */
+export function requeueWrites(store: Store, calendarId: number, nowAt: number): number {
+  // A failed row beside a waiting one of the same booking: the waiting one writes its state; the failed one stays.
+  return queue.requeue(
+    store,
+    nowAt,
+    "calendar_id = ? AND status = 'failed' AND NOT EXISTS (SELECT 1 FROM calendar_writes o WHERE o.calendar_id = calendar_writes.calendar_id AND o.booking_id = calendar_writes.booking_id AND o.status = 'pending')",
+    calendarId,
+  );
+}
+
+/** How one calendar's writes stand: waiting, of which retrying since when with the last error; failed for good. */
+export interface WriteCounts {
+  waiting: number;
+  retrying: number;
+  /** Unix seconds: when the oldest write still retrying was first tried. */
+  retryingSince: number | null;
+  failed: number;
+  lastError: string | null;
+}
+
+/** Returns how the writes of each calendar stand (calendars with none: zeros), by calendar id. One read. */
+export function writeCounts(store: Store): Map<number, WriteCounts> {
+  const rows = store
+    .sql(
+      `SELECT calendar_id AS calendarId,
+              count(*) FILTER (WHERE status = 'pending') AS waiting,
+              count(*) FILTER (WHERE status = 'pending' AND attempts > 0) AS retrying,
+              min(retry_from) FILTER (WHERE status = 'pending' AND attempts > 0) AS retryingSince,
+              count(*) FILTER (WHERE status = 'failed') AS failed,
+              (SELECT last_error FROM calendar_writes l WHERE l.calendar_id = w.calendar_id AND l.last_error IS NOT NULL
+               ORDER BY l.next_attempt_at DESC, l.id DESC LIMIT 1) AS lastError
+       FROM calendar_writes w GROUP BY calendar_id`,
+    )
+    .all() as unknown as (WriteCounts & { calendarId: number })[];
+  return new Map(rows.map(({ calendarId, ...counts }) => [calendarId, counts]));
+}
+
+/** Returns how many events planner wrote into the calendar (and has not deleted). */
+export function countEvents(store: Store, calendarId: number): number {
+  return (store.sql('SELECT count(*) AS n FROM calendar_events WHERE calendar_id = ?').get(calendarId) as { n: number }).n;
+}
