@@ -7,6 +7,8 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { api, bookableDb, cli, cliJson, cliOk, cliWith, serve, tempDb, type ServerProcess } from '../helpers.ts';
+import { links, pageSetup, post, toReview } from '../booking-page/flow.ts';
+import { formFields, moveForm, offeredSlots, page, postForm } from '../portal/page.ts';
 import { startRadicale, type Radicale } from './radicale.ts';
 
 /** An event of the calendar as a person's app would show it. */
@@ -142,5 +144,116 @@ describe('every booking in the practitioner’s own calendar (issue 38, Radicale
     expect(synced).toEqual([expect.objectContaining({ ok: true })]);
     expect(await cliJson(db, 'calendar', 'busy', '1', '--from', day, '--days', '1', '--json')).toEqual([]);
     await server.stop();
+  }, 120_000);
+});
+
+describe('never lost, never twice (issue 38, Radicale)', () => {
+  it('Radicale stopped: bookings succeed at once; a create, a move and a cancel made meanwhile end, once it is back, as the bookings are', async () => {
+    const { radicale, db, token, server, days } = await writingSetup();
+    const day = days[2]!;
+    const kept = await book(server, token, `${day} 09:00:00`, 'Kept');
+    await eventually(radicale, (list) => list.length === 1);
+    await radicale.stop();
+    const ada = await book(server, token, `${day} 10:00:00`, 'Ada');
+    const ben = await book(server, token, `${day} 11:00:00`, 'Ben');
+    await cliOk(db, 'bookings', 'move', ben, `${day} 12:00`, '--no-notify');
+    await cliOk(db, 'bookings', 'move', kept, `${day} 13:00`, '--no-notify');
+    await cliOk(db, 'bookings', 'cancel', ada, '--no-notify'); // created and cancelled while down: never written
+    const waiting = await cliJson(db, 'calendar', 'list', '--json');
+    expect(waiting[0].writing).toMatchObject({ waiting: 3 });
+    await radicale.start();
+    const events = await eventually(radicale, (list) => list.length === 2 && list.every((event) => event.sequence === 1));
+    expect(events.map(({ uid, sequence, start }) => ({ uid, sequence, start }))).toEqual([
+      { uid: `${ben}@planner`, sequence: 1, start: utc(`${day} 12:00`) },
+      { uid: `${kept}@planner`, sequence: 1, start: utc(`${day} 13:00`) },
+    ]);
+    const after = await cliJson(db, 'calendar', 'list', '--json');
+    expect(after[0].writing).toMatchObject({ waiting: 0, state: 'ok' });
+    await server.stop();
+  }, 120_000);
+
+  it('an event changed and deleted in the calendar (as a person would in an app), then the booking moved: one event, planner’s state', async () => {
+    const { radicale, db, token, server, days } = await writingSetup();
+    const day = days[2]!;
+    const ada = await book(server, token, `${day} 10:00:00`);
+    let [event] = await eventually(radicale, (list) => list.length === 1);
+    const [stored] = await radicale.events();
+    // Changed in an app: a new title and time, so a new ETag.
+    await radicale.put(event!.name, stored!.ics.replace(/SUMMARY:[^\r\n]*/, 'SUMMARY:Edited by hand').replace(/DTSTART:\d{8}T\d{6}Z/, 'DTSTART:20300101T090000Z').replace(/DTEND:\d{8}T\d{6}Z/, 'DTEND:20300101T100000Z'));
+    await cliOk(db, 'bookings', 'move', ada, `${day} 11:00`, '--no-notify');
+    let events = await eventually(radicale, (list) => list.length === 1 && list[0]!.summary !== 'Edited by hand' && list[0]!.sequence === 1);
+    expect(events).toEqual([expect.objectContaining({ name: event!.name, uid: `${ada}@planner`, sequence: 1, summary: 'Check-up – Ada Lovelace', start: utc(`${day} 11:00`) })]);
+    await server.waitFor(/the event of booking \w+ was changed or removed in the calendar; planner wrote it again/);
+    // Deleted in an app: the next change writes it again, once.
+    [event] = events;
+    await radicale.remove(event!.name);
+    await cliOk(db, 'bookings', 'move', ada, `${day} 12:00`, '--no-notify');
+    events = await eventually(radicale, (list) => list.length === 1 && list[0]!.sequence === 2);
+    expect(events).toEqual([expect.objectContaining({ name: event!.name, uid: `${ada}@planner`, sequence: 2, start: utc(`${day} 12:00`) })]);
+    await server.stop();
+  }, 120_000);
+
+  it('planner serve killed with SIGKILL during 50 bookings: after the restart, exactly one event for each booking in the file', async () => {
+    const { radicale, db, token, server, days } = await writingSetup();
+    const slots: string[] = [];
+    for (const day of days.slice(1, 6)) slots.push(...((await api(server.url, `/api/slots?schedule=1&reason=1&day=${day}`, token)).body.data as string[]).slice(0, 10));
+    expect(slots.length).toBe(50);
+    let answered = 0;
+    const bookings = slots.map(async (slot, index) => {
+      const answer = await fetch(`${server.url}/api/bookings`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ schedule: 1, reason: 1, slot, submission: { first_name: `P${index}`, last_name: 'Test', email: `p${index}@example.com` } }),
+      }).catch(() => undefined);
+      if (answer?.status === 201) answered++;
+      if (answered === 20) server.child.kill('SIGKILL'); // in the middle: bookings made, writes queued and being written
+    });
+    await Promise.all(bookings);
+    await server.stop();
+    const { DatabaseSync } = await import('node:sqlite');
+    const file = new DatabaseSync(db, { readOnly: true });
+    const references = (file.prepare("SELECT reference FROM bookings WHERE status = 'booked' ORDER BY reference").all() as { reference: string }[]).map((row) => `${row.reference}@planner`);
+    file.close();
+    expect(references.length).toBeGreaterThanOrEqual(20);
+    const again = await serve(db, { PLANNER_CALENDAR_RETRY_SECONDS: '0.2' });
+    const events = await eventually(radicale, (list) => list.length >= references.length);
+    expect(events.map((event) => event.uid).sort()).toEqual(references);
+    expect(new Set((await radicale.events()).map((event) => event.name)).size).toBe(references.length);
+    await again.stop();
+  }, 120_000);
+});
+
+describe('every door writes (issue 38, Radicale)', () => {
+  it('the booking page books, and the self-service page moves and cancels: each in the calendar', async () => {
+    const radicale = await startRadicale();
+    const s = await pageSetup({
+      env: { PLANNER_CALENDAR_RETRY_SECONDS: '0.2' },
+      more: async (db) => {
+        const added = await cliWith(db, { input: `${radicale.password}\n` }, 'calendar', 'add', '1', radicale.url, '--user', radicale.user, '--password-stdin', '--allow-insecure', '--write-bookings');
+        expect(added).toMatchObject({ code: 0, stderr: '' });
+      },
+    });
+    const { review, slot } = await toReview(s);
+    const done = await post(`${s.base}/book/confirm`, review);
+    expect(done.status).toBe(200);
+    const reference = /[23456789A-Z]{16}/.exec(links(done.html, '/book/event/')[0]!)![0];
+    let events = await eventually(radicale, (list) => list.length === 1);
+    expect(events).toEqual([expect.objectContaining({ uid: `${reference}@planner`, sequence: 0, summary: 'Check-up – Maria Schmidt', start: utc(slot.slice(0, 16)) })]);
+
+    // The customer moves it on the self-service page: the same event, at the new time.
+    const manage = links(done.html, `${s.base}/manage/`)[0]!;
+    const day = slot.slice(0, 10);
+    const times = offeredSlots((await page(`${manage}/reschedule?day=${day}`)).html);
+    const to = times.find((one) => one !== slot)!;
+    expect((await postForm(`${manage}/reschedule`, await moveForm(manage, to))).status).toBe(303);
+    events = await eventually(radicale, (list) => list.length === 1 && list[0]!.sequence === 1);
+    expect(events).toEqual([expect.objectContaining({ uid: `${reference}@planner`, sequence: 1, start: utc(to.slice(0, 16)) })]);
+
+    // And cancels it: gone from the practitioner's calendar.
+    const cancel = formFields((await page(`${manage}/cancel`)).html, '/cancel')!;
+    expect((await postForm(`${manage}/cancel`, cancel)).status).toBe(303);
+    events = await eventually(radicale, (list) => list.length === 0);
+    expect(events).toEqual([]);
+    await s.server.stop();
   }, 120_000);
 });
