@@ -81,6 +81,24 @@ export function bookingIcs(facts: BookingFacts, stamp: number, sequence = 0, met
   return `${lines.map(fold).join('\r\n')}\r\n`;
 }
 
+/** Returns the METHOD of a calendar file (REQUEST, CANCEL, …), REQUEST when it has none. */
+export function methodOf(ics: string): string {
+  return /^METHOD:([A-Z-]+)\r?$/m.exec(ics)?.[1] ?? 'REQUEST';
+}
+
+/**
+ * Returns the calendar file with its ORGANIZER's address set to `address` (the mail's From, decided when it is sent;
+ * its name kept), or as it is when it has no ORGANIZER or `address` is not an address.
+ */
+export function withOrganizer(ics: string, address: string): string {
+  if (!/^[^\s@:<>"]+@[^\s@:<>"]+$/.test(address)) return ics;
+  return ics.replace(/^ORGANIZER[^\r\n]*(?:\r\n[ \t][^\r\n]*)*/m, (property) => {
+    const line = property.replace(/\r\n[ \t]/g, ''); // unfolded: a long name folds the line
+    const at = line.toLowerCase().lastIndexOf(':mailto:');
+    return at < 0 ? property : fold(`${line.slice(0, at)}:mailto:${address}`);
+  });
+}
+
 /**
  * One appointment of a practitioner's feed: the booking as the store reads it, its last change in Unix seconds, and
  * what was submitted, labelled by the form's fields.
@@ -95,7 +113,9 @@ export type FeedEvent = Omit<FeedRow, 'changedAt' | 'submission'> & { changedAt:
  */
 export function feedIcs(name: string, events: readonly FeedEvent[], locale: Locale = 'en', location = ''): string {
   const words = WORDS[locale];
-  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//planner//feed//EN', 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH', `X-WR-CALNAME:${icsText(name)}`];
+  // How often a subscriber should fetch it again (RFC 7986; Outlook and Apple honour these, Google ignores them).
+  const refresh = ['REFRESH-INTERVAL;VALUE=DURATION:PT15M', 'X-PUBLISHED-TTL:PT15M'];
+  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//planner//feed//EN', 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH', `X-WR-CALNAME:${icsText(name)}`, ...refresh];
   for (const event of events) lines.push(...practitionerEvent(event, words, location));
   lines.push('END:VCALENDAR');
   return `${lines.map(fold).join('\r\n')}\r\n`;

@@ -1,6 +1,8 @@
 import { domainToASCII } from 'node:url';
 import type { Transporter } from 'nodemailer';
+import { addressOf } from '../domain/checks.ts';
 import type { OutgoingMessage } from '../store/outbox.ts';
+import { methodOf, withOrganizer } from './calendar.ts';
 
 /** One SMTP connection setup, from a URL such as `smtp://user:pass@host:587` or `smtps://host:465`. */
 export interface Mailer {
@@ -106,6 +108,7 @@ export function createMailer(url: string): Mailer {
     ));
   return {
     async send(from, message, messageId) {
+      const ics = message.ics ? { text: withOrganizer(message.ics, addressOf(from)), method: methodOf(message.ics) } : undefined;
       const info = await (await connect()).sendMail({
         from,
         to: message.recipient,
@@ -114,9 +117,11 @@ export function createMailer(url: string): Mailer {
         text: message.text,
         html: message.html,
         ...(messageId ? { messageId } : {}),
-        attachments: message.ics
-          ? [{ filename: 'appointment.ics', content: message.ics, contentType: 'text/calendar; charset=utf-8; method=REQUEST' }]
-          : [],
+        // iMIP (RFC 6047): the invitation inline, as a text/calendar alternative whose MIME method is the METHOD
+        // inside (Outlook reads only that), and the same file attached for every other reader; its ORGANIZER is the
+        // address the mail comes from (a mismatch makes some clients refuse an update: CalConnect's advice).
+        ...(ics ? { alternatives: [{ contentType: `text/calendar; charset=utf-8; method=${ics.method}`, content: ics.text }] } : {}),
+        attachments: ics ? [{ filename: 'appointment.ics', content: ics.text, contentType: `text/calendar; charset=utf-8; method=${ics.method}` }] : [],
       });
       return String(info.response);
     },

@@ -135,7 +135,10 @@ describe('planner feed url and the feed', () => {
     const body = JSON.stringify({ schedule: 1, reason: 1, slot, submission });
     expect((await api(server.url, '/api/bookings', token, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status).toBe(201);
     const first = await fetch(url);
-    expect(await first.text()).toContain('Check-up – Ada Lovelace');
+    const text = await first.text();
+    expect(text).toContain('Check-up – Ada Lovelace');
+    // How often a subscriber should look again (issue 38): Outlook and Apple honour it, Google ignores it.
+    expect(text).toContain('\r\nREFRESH-INTERVAL;VALUE=DURATION:PT15M\r\nX-PUBLISHED-TTL:PT15M\r\n');
     const lastModified = first.headers.get('last-modified')!;
     expect((await fetch(url, { headers: { 'if-modified-since': lastModified } })).status).toBe(304);
     await cliOk(db, 'reason', 'set', '1', '--name', 'Follow-up');

@@ -9,6 +9,8 @@ export interface TestSmtp {
   url: string;
   /** Every message accepted so far, parsed. */
   messages: ParsedMail[];
+  /** Every message accepted so far, as its raw source (MIME), in the same order. */
+  raw: string[];
   /** Resolves once `count` messages have arrived. */
   received(count: number): Promise<ParsedMail[]>;
   close(): Promise<void>;
@@ -22,6 +24,7 @@ export async function startSmtp(
   options: { port?: number; reject?: (recipient: string) => number | undefined; password?: string } = {},
 ): Promise<TestSmtp> {
   const messages: ParsedMail[] = [];
+  const raw: string[] = [];
   const waiting: { count: number; resolve: () => void }[] = [];
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS'],
@@ -39,8 +42,15 @@ export async function startSmtp(
       else callback();
     },
     onData(stream, _session, callback) {
-      simpleParser(stream)
-        .then((mail) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      new Promise<Buffer>((resolve, reject) => {
+        stream.on('end', () => resolve(Buffer.concat(chunks)));
+        stream.on('error', reject);
+      })
+        .then(async (source) => {
+          const mail = await simpleParser(source);
+          raw.push(source.toString('utf8'));
           messages.push(mail);
           for (const wait of [...waiting]) {
             if (messages.length >= wait.count) {
@@ -67,6 +77,7 @@ export async function startSmtp(
     port,
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    raw,
     async received(count) {
       if (messages.length < count) await new Promise<void>((resolve) => waiting.push({ count, resolve }));
       return messages;
