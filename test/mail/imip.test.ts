@@ -72,7 +72,7 @@ describe('invitations in customers’ calendars (iMIP, issue 38)', () => {
         uid: event.getFirstPropertyValue('uid'),
         sequence: event.getFirstPropertyValue('sequence'),
         organizer: String(event.getFirstPropertyValue('organizer')).toLowerCase(),
-        attachedMethod: (attached.headers.get('content-type') as { params: { method: string } }).params.method,
+        attachedMethod: (attached.headers.get('content-type') as unknown as { params: { method: string } }).params.method,
         sameFile: attached.content.toString().trim() === inline[0]!.body.trim(),
       };
     });
