@@ -6,9 +6,6 @@
  * server in the test (ETags, If-Match, If-None-Match, 412, an outage as 503), planner's own code writes into it
  * (`deliverWrites`, the worker's attempts), with a fixed clock.
  */
-import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { deliverWrites } from '../../src/app/calendar-writes.ts';
@@ -21,35 +18,8 @@ import { addReason } from '../../src/app/reasons.ts';
 import { addSchedule } from '../../src/app/schedules.ts';
 import { insertCalendar } from '../../src/store/calendars.ts';
 import { openStore, type Store } from '../../src/store/db.ts';
-import { onCleanup, tempDb } from '../helpers.ts';
-
-/** A CalDAV server's part that planner writes to: resources with ETags, conditional PUT, GET, DELETE; `down`: 503. */
-async function fakeCalDav() {
-  const resources = new Map<string, { body: string; etag: string }>();
-  const state = { down: false, etags: 0 };
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      if (state.down) return response.writeHead(503).end();
-      const path = request.url ?? '';
-      const now = resources.get(path);
-      const ifMatch = request.headers['if-match'];
-      const ifNoneMatch = request.headers['if-none-match'];
-      if (request.method === 'GET') return now ? response.writeHead(200, { etag: now.etag }).end(now.body) : response.writeHead(404).end();
-      if (request.method === 'DELETE') return resources.delete(path) ? response.writeHead(204).end() : response.writeHead(404).end();
-      if (request.method !== 'PUT') return response.writeHead(405).end();
-      if ((ifNoneMatch === '*' && now) || (ifMatch !== undefined && (!now || now.etag !== ifMatch))) return response.writeHead(412).end();
-      const etag = `"${++state.etags}"`;
-      resources.set(path, { body: Buffer.concat(chunks).toString('utf8'), etag });
-      response.writeHead(now ? 204 : 201, { etag }).end();
-    });
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  onCleanup(() => server.close());
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/cal/`, resources, state };
-}
+import { tempDb } from '../helpers.ts';
+import { fakeCalDav } from './fake-caldav.ts';
 
 type Operation =
   | { op: 'book'; slot: number }
