@@ -737,6 +737,143 @@ function folderBytes(folder: string): number {
   };
 }
 
+// 11. Every booking in the practitioner's own calendar (issue 38), Debian's Radicale as the calendar (as the tests
+// start it). a) POST /bookings on a file whose schedule writes into Radicale, against the same file without: the
+// bookings' rate with writing on, and its ratio to the rate without (target: at least 0.9), two rounds each,
+// alternately. b) The 1,000 bookings of the writing rounds, from the first POST until Radicale holds every event:
+// writes per second, as the server's worker makes them. c) The writer's hold of the event loop: in this process, the
+// 1,000 bookings moved, and the writer (`startCalendarWriter`, the server's own) writing the moves, with a 1 ms
+// timer's largest lateness (target: at most 20 ms).
+if (existsSync('/usr/bin/radicale')) {
+  const { writeFileSync: write } = await import('node:fs');
+  const { createServer: netServer } = await import('node:net');
+  const free = netServer().listen(0, '127.0.0.1');
+  await once(free, 'listening');
+  const port = (free.address() as { port: number }).port;
+  free.close();
+  const radicaleDir = mkdtempSync(join(work, 'radicale-'));
+  write(join(radicaleDir, 'users'), 'anna:bench-password\n');
+  write(
+    join(radicaleDir, 'config'),
+    ['[server]', `hosts = 127.0.0.1:${port}`, '[auth]', 'type = htpasswd', `htpasswd_filename = ${join(radicaleDir, 'users')}`, 'htpasswd_encryption = plain', 'delay = 0', '[rights]', 'type = owner_only', '[storage]', `filesystem_folder = ${join(radicaleDir, 'collections')}`, '[web]', 'type = none', '[logging]', 'level = warning', ''].join('\n'),
+  );
+  const radicale = spawn('/usr/bin/radicale', ['-C', join(radicaleDir, 'config')], { stdio: 'ignore' });
+  children.push(radicale);
+  const calendarUrl = `http://127.0.0.1:${port}/anna/bench/`;
+  const davAuth = { authorization: `Basic ${Buffer.from('anna:bench-password').toString('base64')}` };
+  for (let tries = 0; ; tries++) {
+    const made = await fetch(calendarUrl, { method: 'MKCALENDAR', headers: davAuth }).catch(() => undefined);
+    if (made && made.status < 300) break;
+    if (tries > 100) throw new Error('Radicale did not start');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  /** How many events the calendar holds (a PROPFIND of its resources). */
+  const held = async () => {
+    const answer = await fetch(calendarUrl, { method: 'PROPFIND', headers: { ...davAuth, depth: '1', 'content-type': 'application/xml' }, body: '<?xml version="1.0"?><d:propfind xmlns:d="DAV:"><d:prop><d:getetag/></d:prop></d:propfind>' });
+    return ((await answer.text()).match(/<(?:\w+:)?getetag>/g) ?? []).length;
+  };
+  const writingDb = join(work, 'writing.db');
+  const plainDb = join(work, 'plain.db');
+  for (const file of [writingDb, plainDb]) {
+    generate({ file, now, schedules: 1, fill: 0.03, pastBookings: 0 });
+    await cli(file, 'api', 'limit', '1000000000');
+  }
+  const { execFile: run } = await import('node:child_process');
+  await new Promise<void>((done, fail) => {
+    const child = run(process.execPath, [BIN, 'calendar', 'add', '1', calendarUrl, '--user', 'anna', '--password-stdin', '--allow-insecure', '--write-bookings', '--db', writingDb], (error) => (error ? fail(error) : done()));
+    child.stdin!.end('bench-password\n');
+  });
+  const writingKey = await token(writingDb);
+  const plainKey = await token(plainDb);
+  /** 1,000 free 15-minute slots of schedule 1 (reason 1) on `base`, the same on both files. */
+  const slotsOf = async (base: string, bearer: string) => {
+    const found: string[] = [];
+    const days = ((await (await fetch(`${base}/days?schedule=1&reason=1`, { headers: { authorization: `Bearer ${bearer}` } })).json()) as { data: string[] }).data;
+    for (const day of days.slice(1)) {
+      found.push(...((await (await fetch(`${base}/slots?schedule=1&reason=1&day=${day}`, { headers: { authorization: `Bearer ${bearer}` } })).json()) as { data: string[] }).data);
+      if (found.length >= 1000) break;
+    }
+    return found.slice(0, 1000);
+  };
+  const rates: { writing: number[]; plain: number[] } = { writing: [], plain: [] };
+  let writesPerSecond = 0;
+  for (const round of [0, 1]) {
+    for (const which of ['writing', 'plain'] as const) {
+      const file = which === 'writing' ? writingDb : plainDb;
+      const bearer = which === 'writing' ? writingKey : plainKey;
+      const roundServer = await startServer(file);
+      const base = `${roundServer.url}/api`;
+      const slots = (await slotsOf(base, bearer)).slice(round * 500, round * 500 + 500);
+      let next = 0;
+      let lastAnswer = 0;
+      const begun = performance.now();
+      const result = await load(
+        {
+          url: `${base}/bookings`,
+          method: 'POST',
+          headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+          amount: slots.length,
+          requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ schedule: 1, reason: 1, slot: slots[next++ % slots.length], submission: { first_name: 'Bench', last_name: `W${next}`, email: `w${next}@bench.example` } }) }) }],
+        },
+        () => (lastAnswer = performance.now()),
+      );
+      if (result.non2xx + result.errors > 0) throw new Error(`section 11: ${result.non2xx + result.errors} bookings refused`);
+      rates[which].push(result.total / ((lastAnswer - begun) / 1000));
+      if (which === 'writing') {
+        const expected = (round + 1) * 500;
+        for (const waited = performance.now(); (await held()) < expected; ) {
+          if (performance.now() - waited > 120_000) throw new Error('section 11: the writes did not finish within 2 minutes');
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        if (round === 1) writesPerSecond = 500 / ((performance.now() - begun) / 1000);
+      }
+      await roundServer.stop();
+    }
+  }
+  // c) The writer in this process: the 1,000 bookings moved a day later, then written, the loop's lateness watched.
+  const { createContext } = await import('../src/app/context.ts');
+  const { openStore } = await import('../src/store/db.ts');
+  const { moveBooking } = await import('../src/app/lifecycle.ts');
+  const { startCalendarWriter } = await import('../src/app/calendar-writes.ts');
+  const { formatLocal } = await import('../src/domain/dates.ts');
+  const writerStore = openStore(writingDb);
+  const writerCtx = createContext(writerStore);
+  const moved = writerStore.db.prepare("SELECT reference, start_at AS startAt FROM bookings WHERE status = 'booked' AND customer_id IN (SELECT id FROM customers WHERE email LIKE 'w%@bench.example') ORDER BY start_at DESC").all() as { reference: string; startAt: number }[];
+  for (const booking of moved) {
+    moveBooking(writerCtx, booking.reference, `${formatLocal(new Date((booking.startAt + 7 * SECONDS_PER_DAY) * 1000), ZONE)}:00`, { notify: false, force: true });
+  }
+  let last = performance.now();
+  let heldMs = 0;
+  const timer = setInterval(() => {
+    const at = performance.now();
+    heldMs = Math.max(heldMs, at - last);
+    last = at;
+  }, 1);
+  const writer = startCalendarWriter(writerCtx, { log, pollMs: 50 });
+  const movedAt = performance.now();
+  const waiting = () => (writerStore.db.prepare("SELECT count(*) AS n FROM calendar_writes WHERE status = 'pending'").get() as { n: number }).n;
+  while (waiting() > 0) {
+    if (performance.now() - movedAt > 120_000) throw new Error('section 11: the moves were not written within 2 minutes');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const moveMs = performance.now() - movedAt;
+  clearInterval(timer);
+  await writer.stop();
+  writerStore.close();
+  radicale.kill('SIGTERM');
+  results.calendarWrites = {
+    bookings: moved.length,
+    writingPerSecond: median(rates.writing),
+    plainPerSecond: median(rates.plain),
+    ratio: median(rates.writing) / median(rates.plain),
+    writesPerSecond,
+    movesWrittenPerSecond: moved.length / (moveMs / 1000),
+    writerHeldMs: heldMs,
+    ratioTarget: '>= 0.9',
+    heldTarget: '<= 20 ms',
+  };
+}
+
 // 5. Growth: GET /days server time by look-ahead (same file) and by total bookings (same look-ahead).
 const growthWindow: Record<string, unknown>[] = [];
 {
@@ -811,6 +948,12 @@ const rows: string[][] = [
   ['8. Restore on a new machine', `${r.restore.bookings} bookings (${f1(r.restore.databaseMiB)} MiB, replica ${f1(r.restore.replicaMiB)} MiB): \`litestream restore\` ${f1(r.restore.restoreSeconds)} s, then ${Math.round(r.restore.firstAnswerMs)} ms from starting planner serve to its first answer (${r.restore.firstStatus})`, '', '', '', ''],
   ['9. Calendar sync: 5,000 events, 200 weekly series (.ics)', `full ${Math.round(r.calendars.fullSyncMs)} ms, unchanged (304) ${f1(r.calendars.unchangedSyncMs)} ms (${r.calendars.busyPieces} busy times); event loop held at most ${f1(r.calendars.longestHeldMs)} ms (\`calendar add\`, a CLI process: ${Math.round(r.calendars.addMs)} ms, one transaction of ${f1(r.calendars.addHeldMs)} ms)`, '', '', r.calendars.heldTarget, verdict(r.calendars.longestHeldMs <= 20)],
   ['9. GET /days (365 d) with 2,000 busy times', `${f2(r.calendars.daysWarmMs)} ms warm, ${f2(r.calendars.daysAfterSyncMs)} ms right after a sync that moved one event; ${r.calendars.daysRecomputed} day(s) computed again`, '', '', r.calendars.daysTarget, verdict(r.calendars.daysWarmMs <= 1)],
+  ...(r.calendarWrites
+    ? [
+        ['11. POST /bookings, every booking written into the practitioner\'s calendar (Radicale)', `${Math.round(r.calendarWrites.writingPerSecond)} bookings/s`, `${Math.round(r.calendarWrites.plainPerSecond)} bookings/s without a writing calendar`, f2(r.calendarWrites.ratio), r.calendarWrites.ratioTarget, verdict(r.calendarWrites.ratio >= 0.9)],
+        ['11. The writes into Radicale', `${Math.round(r.calendarWrites.writesPerSecond)} new events/s from the first POST to the last event; ${Math.round(r.calendarWrites.movesWrittenPerSecond)} moves/s of ${r.calendarWrites.bookings} bookings; the writer held the event loop at most ${f1(r.calendarWrites.writerHeldMs)} ms`, '', '', r.calendarWrites.heldTarget, verdict(r.calendarWrites.writerHeldMs <= 20)],
+      ]
+    : [['11. Writes into the practitioner\'s calendar', 'not measured: /usr/bin/radicale is not installed', '', '', '', '']]),
   ['7. Start-up', `planner --version ${Math.round(r.startup.versionMs)} ms, planner status ${Math.round(r.startup.statusMs)} ms`, '', '', '', ''],
 ];
 const table = [
