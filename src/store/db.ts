@@ -50,8 +50,8 @@ export function phoneDigits(text: string): string {
 export type GroupOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 /**
- * Opens (and, unless `mustExist`, creates with mode 0600, in folders made 0700) the database, sets the pragmas and applies
- * pending migrations. Refuses a file written by a newer program before writing anything to it.
+ * Opens (and, unless `mustExist`, creates with mode 0600, in folders made 0700) the database, sets the pragmas and
+ * applies pending migrations. Refuses a file written by a newer program before writing anything to it.
  *
  * `readOnly` (the commands that only look: status, lists, doctor, backup): opens the file read-only, so it works
  * on a file this user may only read and never changes one; a file that still needs a migration is migrated first
