@@ -20,7 +20,7 @@ export type CheckStatus = 'ok' | 'warn' | 'fail';
 /**
  * The doors of `planner serve`, by the path a reverse proxy must route to it: the API, the self-service page, the
  * booking page, the calendar feed. `doctor --url` calls each one that is on; the README's proxy snippets route every
- * one (test/docs/readme.test.ts holds them to this list).
+ * one (test/docs/reverse-proxy.test.ts holds them to this list and runs them in nginx, Caddy and Apache).
  */
 export const DOORS = ['/api/', '/manage/', '/book/', '/feed/'] as const;
 
