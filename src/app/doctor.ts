@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { describeFailure, createMailer, maskUrl, parseMailUrl, passwordMayTravelInClear } from '../mail/sender.ts';
 import { formatLocal } from '../domain/dates.ts';
 import { isTimeZone, timeZoneProblem } from '../domain/zone.ts';
 import { migrations } from '../store/migrations.ts';
 import { outboxCounts } from '../store/outbox.ts';
+import { countFeeds } from '../store/feeds.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { isConfigured } from './configured.ts';
 import { pageRules } from './portal.ts';
@@ -14,6 +16,13 @@ import { looksLikeToken } from '../domain/token.ts';
 import { loadArgon2 } from './token.ts';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
+
+/**
+ * The doors of `planner serve`, by the path a reverse proxy must route to it: the API, the self-service page, the
+ * booking page, the calendar feed. `doctor --url` calls each one that is on; the README's proxy snippets route every
+ * one (test/docs/reverse-proxy.test.ts holds them to this list and runs them in nginx, Caddy and Apache).
+ */
+export const DOORS = ['/api/', '/manage/', '/book/', '/feed/'] as const;
 
 /** One finding of `planner doctor`: what was checked, how it stands, and what to do. */
 export interface Check {
@@ -153,6 +162,18 @@ export async function diagnose(ctx: AppContext, options: DoctorOptions): Promise
       ? { name: 'portal', status: 'ok', detail: `on at ${portal.url}/manage/…, ${pageRules(portal)}` }
       : { name: 'portal', status: 'ok', detail: 'off: mails carry no self-service link (planner portal enable)' },
   );
+  const bookingPage = settings.bookingPage !== null;
+  checks.push(
+    !bookingPage
+      ? { name: 'book', status: 'ok', detail: 'booking page off (planner booking-page enable)' }
+      : portal
+        ? { name: 'book', status: 'ok', detail: `booking page on at ${portal.url}/book/` }
+        : {
+            name: 'book',
+            status: 'fail',
+            detail: "the booking page is on but not served: it lives at the self-service page's address, which is off (planner portal enable --url https://…)",
+          },
+  );
 
   checks.push(...calendarChecks(ctx));
 
@@ -161,9 +182,26 @@ export async function diagnose(ctx: AppContext, options: DoctorOptions): Promise
 
   if (options.url) {
     checks.push(await liveCheck(options.url, options.token, settings.tokenHash));
-    if (portal) checks.push(await portalCheck(portal.url));
+    // Each other door that is on, at the public address its links carry (the feed's: the page's, else --url's).
+    if (portal) {
+      checks.push(await doorCheck('portal-live', portal.url, '/manage/', 'not-found', 'the links in the mails work', 'the links in the mails lead nowhere'));
+    }
+    if (portal && bookingPage) {
+      checks.push(await doorCheck('book-live', portal.url, '/book/', 'page', 'customers can book online', 'customers cannot book online'));
+    }
+    if (countFeeds(ctx.store) > 0) {
+      // A secret no feed has (planner's 404); the door counts it as one wrong guess from this address.
+      const probe = `${randomBytes(32).toString('base64url')}.ics`;
+      const base = portal?.url ?? publicAddress(options.url);
+      checks.push(await doorCheck('feed-live', base, '/feed/', 'not-found', 'calendar apps can fetch the feeds', 'calendar apps cannot fetch the feeds', probe));
+    }
   }
   return checks;
+}
+
+/** Returns the public address of an API base `…/api`: the same without `/api` (the doors share one address). */
+function publicAddress(url: string): string {
+  return url.replace(/\/+$/, '').replace(/\/api$/, '');
 }
 
 /**
@@ -197,25 +235,24 @@ function calendarChecks(ctx: AppContext): Check[] {
 }
 
 /**
- * Calls GET <portal url>/manage/: planner answers its not-found page there (header `X-Planner-Page: not-found`).
- * Anything else means the links in the mails do not reach planner: the proxy lacks the /manage/ location.
+ * Calls GET <base><door><probe> and expects planner's own answer, told by its header `x-planner-page` (`page`, or
+ * `not-found` for a link planner does not know). Anything else means the proxy does not route `door` to planner:
+ * the proxy's own 404, or the site behind it.
  */
-async function portalCheck(url: string): Promise<Check> {
-  const address = `${url}/manage/`;
+async function doorCheck(name: string, base: string, door: string, wanted: 'page' | 'not-found', reached: string, lost: string, probe = ''): Promise<Check> {
+  const address = `${base}${door}`;
   let response: Response;
   try {
-    response = await fetch(address, { redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+    response = await fetch(`${address}${probe}`, { redirect: 'manual', signal: AbortSignal.timeout(10_000) });
     await response.body?.cancel();
   } catch (error) {
-    return { name: 'portal-live', status: 'fail', detail: `${address} cannot be reached: ${(error as Error).message}` };
+    return { name, status: 'fail', detail: `${address} cannot be reached: ${(error as Error).message}` };
   }
-  if (response.status === 404 && response.headers.get('x-planner-page') === 'not-found') {
-    return { name: 'portal-live', status: 'ok', detail: `${address} reaches planner: the links in the mails work` };
-  }
+  if (response.headers.get('x-planner-page') === wanted) return { name, status: 'ok', detail: `${address} reaches planner: ${reached}` };
   return {
-    name: 'portal-live',
+    name,
     status: 'fail',
-    detail: `${address} answers ${response.status} without planner's page: route /manage/ to planner in the proxy (README: "Reverse proxy")`,
+    detail: `${address} answers ${response.status} without planner's page: route ${door} to planner in the proxy (README: "Reverse proxy"); until then ${lost}`,
   };
 }
 

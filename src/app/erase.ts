@@ -5,7 +5,7 @@
  */
 import { invalid } from '../errors.ts';
 import { insertAudit, osUser } from '../store/audit.ts';
-import { eraseBookings, eraseCustomersWithoutData, truncateWal } from '../store/personal-data.ts';
+import { eraseBookings, eraseCustomersWithoutData, truncateWal, type WalOutcome } from '../store/personal-data.ts';
 import { BUSY_TIMEOUT_MS } from '../store/db.ts';
 import { setRetention } from '../store/settings.ts';
 import { emitCustomerErased } from '../webhooks/events.ts';
@@ -24,8 +24,11 @@ export interface Erased {
    * up (then no mail is written: one would wait in the outbox, with their name and address, for good).
    */
   told: boolean;
-  /** False when another process's read kept the WAL from being emptied: a copy stays there until the server empties it. */
-  walEmptied: boolean;
+  /**
+   * The WAL after the erase: 'busy' when another process's read kept it from being emptied (a copy stays there until
+   * the server empties it); 'replicated' when Litestream replicates the file (the WAL is Litestream's to rewrite).
+   */
+  wal: WalOutcome;
 }
 
 /**
@@ -53,7 +56,7 @@ export function eraseCustomer(ctx: AppContext, key: string, options: { notify: b
     emitCustomerErased(ctx.store, { customerId, bookings: ids.map((id, index) => ({ id, reference: erased[index]! })) }, unixSeconds(now), at);
     return { customerId, cancelled: future.map((row) => row.reference), erased, told };
   });
-  return { ...result, walEmptied: truncateWal(ctx.store, BUSY_TIMEOUT_MS) };
+  return { ...result, wal: truncateWal(ctx.store, BUSY_TIMEOUT_MS) };
 }
 
 /** Returns `retention set`'s months (1 to 600), or null for `off`; else a clear error. */

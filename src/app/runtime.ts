@@ -119,7 +119,7 @@ export async function startRuntime(store: Store, options: RuntimeOptions = {}): 
           if (!more) retainedAt = ctx.now().getTime();
         }
         const erasedAt = lastErasedAt(store);
-        if (erasedAt > emptiedFor && truncateWal(store)) emptiedFor = erasedAt;
+        if (erasedAt > emptiedFor && truncateWal(store) !== 'busy') emptiedFor = erasedAt;
         return more;
       },
       { pollMs: PERSONAL_DATA_POLL_MS, log, what: 'retention' },

@@ -46,7 +46,8 @@ export function createFeedDoor(options: { ctx: AppContext; nowMs: () => number; 
     if (!feed) {
       // Every address is looked up; too many unknown ones from one client: 429 (src/http/door-guard.ts).
       const throttled = guard.unknown(options.clientAddress(event));
-      if (!throttled) return plainErrorResponse(HTTP_ERRORS.notFound, ERROR_HEADERS);
+      // `x-planner-page` lets `planner doctor` tell planner's own 404 from a proxy's, as on the pages.
+      if (!throttled) return plainErrorResponse(HTTP_ERRORS.notFound, { ...ERROR_HEADERS, 'x-planner-page': 'not-found' });
       return tooManyRequests(throttled, { content: `${HTTP_ERRORS.tooManyRequests.body.error}\n`, headers: ERROR_HEADERS });
     }
     const headers = {

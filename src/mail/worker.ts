@@ -93,7 +93,7 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       what: 'outbox',
       leaseSeconds: LEASE_SECONDS,
       beginPass() {
-        if (walDirty) walDirty = !truncateWal(store);
+        if (walDirty) walDirty = truncateWal(store) === 'busy';
         const current = options.settings();
         if (!current.mailUrl) return false; // not configured: the messages wait
         settings = current as Settings & { mailUrl: string };
@@ -114,10 +114,10 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       // (migration 12's trigger); the WAL is emptied then, so that no older copy of it stays in the file (issue 28).
       // The WAL is emptied without waiting for another process's read; if one held it, the next pass tries again.
       sent: (id, at) => {
-        if (markSent(store, id, at)) walDirty = !truncateWal(store);
+        if (markSent(store, id, at)) walDirty = truncateWal(store) === 'busy';
       },
       failed: (id, reason) => {
-        if (markFailed(store, id, reason)) walDirty = !truncateWal(store);
+        if (markFailed(store, id, reason)) walDirty = truncateWal(store) === 'busy';
       },
       retry: (id, reason, at) => markRetry(store, id, reason, at),
       describe: (entry) => `mail ${entry.id} (${entry.kind})`,

@@ -51,8 +51,8 @@ export function phoneDigits(text: string): string {
 export type GroupOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 /**
- * Opens (and, unless `mustExist`, creates with mode 0600) the database, sets the pragmas and applies
- * pending migrations. Refuses a file written by a newer program before writing anything to it.
+ * Opens (and, unless `mustExist`, creates with mode 0600, in folders made 0700) the database, sets the pragmas and
+ * applies pending migrations. Refuses a file written by a newer program before writing anything to it.
  *
  * `readOnly` (the commands that only look: status, lists, doctor, backup): opens the file read-only, so it works
  * on a file this user may only read and never changes one; a file that still needs a migration is migrated first
@@ -64,7 +64,9 @@ export function openStore(file: string, options: { mustExist?: boolean; readOnly
     if (options.mustExist || options.readOnly) {
       throw new AppError('not_configured', `no planner database at ${file}: run \`planner init\` (or pass --db <file>)`);
     }
-    mkdirSync(dirname(file), { recursive: true });
+    // 0700 whatever the umask (mkdir masks the mode, never widens it): whoever may write a folder on the way to the
+    // file may swap it or its WAL. Only the folders made here; one that exists is the admin's to set.
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     // Create the file ourselves so it is 0600 from the first byte; SQLite gives -wal and -shm the same mode.
     closeSync(openSync(file, 'a', 0o600));
     chmodSync(file, 0o600);

@@ -30,6 +30,11 @@ export function feedMadeAt(store: Store, scheduleId: number): string | undefined
   return (store.sql('SELECT created_at FROM feeds WHERE schedule_id = ?').get(scheduleId) as { created_at: string } | undefined)?.created_at;
 }
 
+/** Returns how many schedules have a feed URL. */
+export function countFeeds(store: Store): number {
+  return (store.sql('SELECT count(*) AS n FROM feeds').get() as { n: number }).n;
+}
+
 /** A schedule's feed as the secret opens it, with the body it last served. */
 export interface OpenedFeed {
   scheduleId: number;

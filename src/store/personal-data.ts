@@ -51,18 +51,32 @@ export function eraseCustomersWithoutData(store: Store, customerIds: readonly nu
     .run(JSON.stringify(customerIds)).changes as number;
 }
 
+/** What became of the WAL after an erase: emptied; kept by another process's read (try again later); left to Litestream. */
+export type WalOutcome = 'emptied' | 'busy' | 'replicated';
+
 /**
- * Writes the WAL's pages into the file and empties it, so that no older copy of an erased row stays in it. Returns
- * false when another connection's read kept it from finishing (a backup, Litestream, a CLI command): then the copy
- * stays until a later call succeeds. `waitMs` 0 (the server) never waits for that reader, so no request waits.
+ * True when Litestream has opened this file to replicate it: it makes its table `_litestream_seq` in the database
+ * the first time, before it holds or copies anything (and the table stays, in a restored file too).
  */
-export function truncateWal(store: Store, waitMs = 0): boolean {
+export function replicatedByLitestream(store: Store): boolean {
+  return store.sql("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_litestream_seq'").get() !== undefined;
+}
+
+/**
+ * Writes the WAL's pages into the file and empties it (`wal_checkpoint(TRUNCATE)`), so that no older copy of an
+ * erased row stays in it. Returns 'busy' when another connection's read kept it from finishing (a backup, a CLI
+ * command): then the copy stays until a later call succeeds. `waitMs` 0 (the server) never waits for that reader, so
+ * no request waits. On a file Litestream replicates it does nothing and returns 'replicated': the WAL's checkpoints are
+ * Litestream's there (CONTRIBUTING: "Planner and Litestream" says why, test/replication/erase.test.ts shows it).
+ */
+export function truncateWal(store: Store, waitMs = 0): WalOutcome {
+  if (replicatedByLitestream(store)) return 'replicated';
   store.db.exec(`PRAGMA busy_timeout = ${waitMs}`);
   try {
     const result = store.db.prepare('PRAGMA wal_checkpoint(TRUNCATE)').get() as { busy: number };
-    return result.busy === 0;
+    return result.busy === 0 ? 'emptied' : 'busy';
   } catch {
-    return false;
+    return 'busy';
   } finally {
     store.db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   }

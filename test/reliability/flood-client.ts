@@ -1,7 +1,8 @@
 /**
  * A separate client process for the wrong-token flood: `node flood-client.ts <url> <count> <concurrency> <addresses>`.
  * Sends `count` GET /api/schedules with random well-formed tokens, each on a new connection from one of
- * `addresses` source addresses (127.0.<a>.<b>, all on loopback), and prints the statuses it got as JSON.
+ * `addresses` source addresses (127.0.<a>.<b>, all on loopback), and prints the statuses it got as JSON. It says
+ * `flooding` on stderr at its first answer, from when the test counts valid requests as sent under the flood.
  */
 import { request } from 'node:http';
 import { randomBytes } from 'node:crypto';
@@ -22,6 +23,7 @@ function one(): Promise<void> {
     const req = request(
       { hostname, port, path: '/api/schedules', agent: false, localAddress, headers: { authorization: `Bearer ${randomToken()}` } },
       (res) => {
+        if (n === 0) process.stderr.write('flooding\n'); // the test measures from here: the flood is on
         statuses[res.statusCode!] = (statuses[res.statusCode!] ?? 0) + 1;
         res.resume();
         res.on('end', resolve);

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { DatabaseSync } from 'node:sqlite';
@@ -86,6 +86,24 @@ describe('secrets', () => {
       expect((statSync(join(dir, name)).mode & 0o777).toString(8), name).toBe('600');
     }
     reader.close();
+  });
+
+  it('creates the folders of a new database with mode 0700 under umask 000, and leaves a folder it did not create as it was', async () => {
+    const dir = tempDir();
+    chmodSync(dir, 0o755); // a folder the admin made: planner does not change it
+    const db = join(dir, 'state', 'planner', 'planner.db');
+    await run('sh', ['-c', `umask 000; exec "${process.execPath}" "${BIN}" init --name Modes --timezone Europe/Berlin --notify 'desk@modes.example' --db "${db}"`], {
+      cwd: ROOT,
+      env: { ...process.env, PLANNER_DB: '' },
+    });
+    const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
+    // Anyone able to write a folder on the path could swap the database or its WAL.
+    expect({ state: mode(join(dir, 'state')), planner: mode(join(dir, 'state', 'planner')), db: mode(db), parent: mode(dir) }).toEqual({
+      state: '700',
+      planner: '700',
+      db: '600',
+      parent: '755',
+    });
   });
 
   it('once the token is known, refuses wrong tokens of every shape by a constant-time digest compare, without argon2', async () => {

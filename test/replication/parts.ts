@@ -72,16 +72,25 @@ export async function startSftp(): Promise<SftpServer> {
   return server;
 }
 
-/** The two replicas of the tests: an SFTP server and a folder (a second disk, a mounted share). */
-export function litestreamConfig(db: string, replicas: { sftp?: SftpServer; folder?: string }): string {
+/**
+ * The two replicas of the tests: an SFTP server and a folder (a second disk, a mounted share); `options` are more
+ * settings of the database, `replicaOptions` of each replica (Litestream's names: `checkpoint-interval`, `retention`).
+ */
+export function litestreamConfig(
+  db: string,
+  replicas: { sftp?: SftpServer; folder?: string },
+  options: Record<string, string> = {},
+  replicaOptions: Record<string, string> = {},
+): string {
   // As deploy/litestream.yml: the WAL is looked at every 100 ms and shipped every 900 ms, so a change reaches each
   // replica within a second of its commit.
-  const lines = ['dbs:', `  - path: ${db}`, '    monitor-interval: 100ms', '    replicas:'];
+  const lines = ['dbs:', `  - path: ${db}`, '    monitor-interval: 100ms', ...Object.entries(options).map(([name, value]) => `    ${name}: ${value}`), '    replicas:'];
+  const more = Object.entries(replicaOptions).map(([name, value]) => `        ${name}: ${value}`);
   if (replicas.sftp) {
     const { sftp } = replicas;
-    lines.push('      - type: sftp', `        host: ${sftp.host}`, `        user: ${sftp.user}`, `        key-path: ${sftp.keyPath}`, `        path: ${sftp.folder('replica')}`, '        sync-interval: 900ms');
+    lines.push('      - type: sftp', `        host: ${sftp.host}`, `        user: ${sftp.user}`, `        key-path: ${sftp.keyPath}`, `        path: ${sftp.folder('replica')}`, '        sync-interval: 900ms', ...more);
   }
-  if (replicas.folder) lines.push('      - type: file', `        path: ${replicas.folder}`, '        sync-interval: 900ms');
+  if (replicas.folder) lines.push('      - type: file', `        path: ${replicas.folder}`, '        sync-interval: 900ms', ...more);
   const file = join(tempDir(), 'litestream.yml');
   writeFileSync(file, `${lines.join('\n')}\n`);
   return file;

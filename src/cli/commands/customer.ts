@@ -69,9 +69,12 @@ export function registerCustomer(program: Command): void {
           : []),
         'Backups and a replica keep older copies until they rotate (README: "Personal data (GDPR)").',
       );
-      if (!erased.walEmptied) {
+      if (erased.wal === 'replicated') {
+        print('Litestream replicates this file (its table _litestream_seq is in it): its replica and the WAL keep the erased data until Litestream replaces them (README: "Personal data (GDPR)").');
+      }
+      if (erased.wal === 'busy') {
         process.stderr.write(
-          'planner: warning: another process was reading the file (a backup or Litestream), so its WAL still holds a copy of the erased data; planner serve empties it within the hour, or run this erase again when the reader is done\n',
+          'planner: warning: another process was reading the file (a backup), so its WAL still holds a copy of the erased data; planner serve empties it within the hour, or run this erase again when the reader is done\n',
         );
       }
     });
