@@ -1,11 +1,21 @@
 /**
- * A customer's personal data (issue 28, work in progress): finding a person, and everything planner holds about
+ * A customer's personal data (issue 28): finding a person, and everything planner holds about
  * them, for an access request (GDPR art. 15). A customer is the record that groups bookings by e-mail address
  * (store/customers.ts); what each booking submitted is kept on the booking.
  */
 import { AppError, invalid } from '../errors.ts';
-import { emailKey, emailProblem } from '../domain/checks.ts';
-import { bookingSearch, BOOKING_MATCHES } from '../store/bookings.ts';
+import { emailProblem } from '../domain/checks.ts';
+import { findCustomerIdByEmail } from '../store/customers.ts';
+import {
+  changesOfBookings,
+  customerBookings,
+  customerOfReference,
+  customerRecord,
+  customerRowsMatching,
+  deliveriesOfBookings,
+  linksOfBookings,
+  mailsOfBookings,
+} from '../store/personal-data.ts';
 import { requireConfigured } from './configured.ts';
 import type { AppContext } from './context.ts';
 import { formatLocal } from '../domain/dates.ts';
@@ -31,14 +41,7 @@ const REFERENCE = /^[23456789A-HJ-NP-Z]{16}$/;
 export function findCustomers(ctx: AppContext, text: string): CustomerMatch[] {
   const needle = text.trim();
   if (needle.length < 2) throw invalid('give at least 2 characters to look for (a name, an e-mail address, a phone number or a booking reference)');
-  const rows = ctx.store
-    .sql(
-      `SELECT c.id AS customerId, c.email AS email, b.reference AS reference, b.submission AS submission
-       FROM customers c JOIN bookings b ON b.customer_id = c.id
-       WHERE c.id IN (SELECT b.customer_id FROM bookings b WHERE ${BOOKING_MATCHES})
-       ORDER BY c.id, b.id`,
-    )
-    .all(bookingSearch(needle)) as { customerId: number; email: string | null; reference: string; submission: string }[];
+  const rows = customerRowsMatching(ctx.store, needle);
   const found = new Map<number, CustomerMatch>();
   for (const row of rows) {
     let match = found.get(row.customerId);
@@ -61,17 +64,17 @@ export function customerOf(ctx: AppContext, key: string): number {
   const text = key.trim();
   const nobody = () => new AppError('not_found', `no customer with the e-mail address or booking reference "${text}" (planner customer find <text> looks for one)`);
   if (REFERENCE.test(text.toUpperCase())) {
-    const row = ctx.store.sql('SELECT customer_id AS id FROM bookings WHERE reference = ?').get(text.toUpperCase()) as { id: number } | undefined;
-    if (!row) throw nobody();
-    return row.id;
+    const id = customerOfReference(ctx.store, text.toUpperCase());
+    if (id === undefined) throw nobody();
+    return id;
   }
   // Anything else is an address, looked up by the one rule of the same address (emailKey). What is not an address is
   // refused, so that a lookalike of one (U+212A KELVIN SIGN for K) is told apart from an address nobody has.
   const problem = emailProblem(text);
   if (problem !== undefined) throw invalid(`"${text}" is not an e-mail address planner takes: ${problem}; type the address again, or give a booking reference (planner customer find <text> looks for one)`);
-  const row = ctx.store.sql('SELECT id FROM customers WHERE email_key = ?').get(emailKey(text)!) as { id: number } | undefined;
-  if (!row) throw nobody();
-  return row.id;
+  const id = findCustomerIdByEmail(ctx.store, text);
+  if (id === undefined) throw nobody();
+  return id;
 }
 
 /** Everything planner holds about one customer (`customer export`): JSON, times in UTC and local. */
@@ -102,59 +105,26 @@ export function exportCustomer(ctx: AppContext, key: string): CustomerExport {
   const settings = requireConfigured(ctx);
   const zone = settings.timeZone;
   const id = customerOf(ctx, key);
-  const customer = ctx.store.sql('SELECT id, email, created_at AS createdAt FROM customers WHERE id = ?').get(id) as CustomerExport['customer'];
-  const bookings = (
-    ctx.store
-      .sql(
-        `SELECT b.id, b.reference, s.name AS schedule, r.name AS reason, b.start_at AS startAt, b.status, b.source,
-                b.created_at AS createdAt, b.cancel_reason AS cancelReason, b.submission
-         FROM bookings b JOIN schedules s ON s.id = b.schedule_id JOIN reasons r ON r.id = b.reason_id
-         WHERE b.customer_id = ? ORDER BY b.id`,
-      )
-      .all(id) as ({ startAt: number; submission: string } & Omit<CustomerExport['bookings'][number], 'start' | 'localStart' | 'submission'>)[]
-  ).map(({ startAt, submission, ...row }) => ({
+  const customer = customerRecord(ctx.store, id);
+  const bookings = customerBookings(ctx.store, id).map(({ startAt, submission, ...row }) => ({
     ...row,
     start: new Date(startAt * 1000).toISOString(),
     localStart: formatLocal(new Date(startAt * 1000), zone),
     submission: JSON.parse(submission) as Record<string, unknown>,
   }));
   const referenceOf = new Map(bookings.map((booking) => [booking.id, booking.reference]));
-  const ids = JSON.stringify([...referenceOf.keys()]);
-  const mails = (
-    ctx.store
-      .sql(
-        `SELECT booking_id AS bookingId, kind, recipient, subject, body, status, created_at AS createdAt, sent_at AS sentAt
-         FROM outbox WHERE booking_id IN (SELECT value FROM json_each(?)) ORDER BY id`,
-      )
-      .all(ids) as { bookingId: number; kind: string; recipient: string; subject: string; body: string; status: string; createdAt: string; sentAt: string | null }[]
-  ).map((row) => {
+  const ids = [...referenceOf.keys()];
+  const mails = mailsOfBookings(ctx.store, ids).map((row) => {
     const body = JSON.parse(row.body) as { text?: string; html?: string; ics?: string };
     // The manage line as words, not the mark the sender fills in (it holds a NUL, and the link is not kept).
     const { text, html } = keptMessage({ text: body.text ?? '', html: body.html ?? '' }, settings.locale);
     return { booking: referenceOf.get(row.bookingId)!, kind: row.kind, to: row.recipient, subject: row.subject, status: row.status, createdAt: row.createdAt, sentAt: row.sentAt, text, html, ics: body.ics ?? null };
   });
-  const webhookDeliveries = (
-    ctx.store
-      .sql(
-        `SELECT d.payload, d.type, w.url, d.status, d.created_at AS createdAt, d.delivered_at AS deliveredAt
-         FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-         WHERE json_extract(d.payload, '$.data.booking_id') IN (SELECT value FROM json_each(?)) ORDER BY d.id`,
-      )
-      .all(ids) as { payload: string; type: string; url: string; status: string; createdAt: string; deliveredAt: string | null }[]
-  ).map(({ payload, ...row }) => {
+  const webhookDeliveries = deliveriesOfBookings(ctx.store, ids).map(({ payload, ...row }) => {
     const parsed = JSON.parse(payload) as { data: { booking_id: number } };
     return { booking: referenceOf.get(parsed.data.booking_id)!, ...row, payload: parsed };
   });
-  const selfService = (
-    ctx.store.sql('SELECT booking_id AS bookingId, created_at AS at FROM manage_links WHERE booking_id IN (SELECT value FROM json_each(?)) ORDER BY created_at').all(ids) as { bookingId: number; at: string }[]
-  ).map((row) => ({ booking: referenceOf.get(row.bookingId)!, linkMadeAt: row.at }));
-  const changes = (
-    ctx.store.sql('SELECT booking_id AS bookingId, at, kind, actor FROM booking_events WHERE booking_id IN (SELECT value FROM json_each(?)) ORDER BY id').all(ids) as {
-      bookingId: number;
-      at: string;
-      kind: string;
-      actor: string | null;
-    }[]
-  ).map((row) => ({ booking: referenceOf.get(row.bookingId)!, at: row.at, kind: row.kind, by: row.actor }));
+  const selfService = linksOfBookings(ctx.store, ids).map((row) => ({ booking: referenceOf.get(row.bookingId)!, linkMadeAt: row.at }));
+  const changes = changesOfBookings(ctx.store, ids).map((row) => ({ booking: referenceOf.get(row.bookingId)!, at: row.at, kind: row.kind, by: row.actor }));
   return { exportedAt: ctx.now().toISOString(), customer, bookings, mails, webhookDeliveries, selfService, changes };
 }

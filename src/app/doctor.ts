@@ -7,7 +7,8 @@ import { migrations } from '../store/migrations.ts';
 import { outboxCounts } from '../store/outbox.ts';
 import { countFeeds } from '../store/feeds.ts';
 import { unixSeconds, type AppContext } from './context.ts';
-import { isConfigured } from './configured.ts';
+import { isConfigured, requireConfigured } from './configured.ts';
+import { bookingPageVerdict, calendarVerdict, calendarWriteVerdict, mailVerdict } from './health.ts';
 import { pageRules } from './portal.ts';
 import { calendars, everyConflict } from './calendar-views.ts';
 import { readReplication, replicationSummary } from './replication.ts';
@@ -62,139 +63,139 @@ function fileChecks(file: string): Check[] {
 
 /** Returns the checks of the installation: the things that break real installs, each with its fix. */
 export async function diagnose(ctx: AppContext, options: DoctorOptions): Promise<Check[]> {
-  const checks = fileChecks(ctx.store.file);
-  const integrity = (ctx.store.db.prepare('PRAGMA quick_check').get() as { quick_check: string }).quick_check;
-  checks.push(
-    integrity === 'ok'
-      ? { name: 'integrity', status: 'ok', detail: 'SQLite quick_check: ok' }
-      : { name: 'integrity', status: 'fail', detail: `SQLite quick_check: ${integrity}; restore the last backup` },
-  );
-  const version = ctx.store.schemaVersion();
-  checks.push({ name: 'schema', status: 'ok', detail: `schema version ${version} of ${migrations.length}` });
-
+  const checks = [...fileChecks(ctx.store.file), ...storeChecks(ctx)];
   const settings = ctx.settings();
   if (!isConfigured(settings)) {
     checks.push({ name: 'configured', status: 'fail', detail: 'not set up: run planner init' });
     return checks;
   }
-  checks.push({ name: 'configured', status: 'ok', detail: `"${settings.practiceName}"` });
+  checks.push(...settingChecks(ctx), ...(await mailChecks(ctx, options)), ...pageChecks(ctx), ...calendarChecks(ctx));
+  const replication = replicationSummary(await readReplication(ctx.store.file), ctx.now().getTime());
+  checks.push({ name: 'replication', status: replication.ok ? 'ok' : 'fail', detail: replication.text });
+  if (options.url) checks.push(...(await liveChecks(ctx, options.url, options.token)));
+  return checks;
+}
+
+/** The file's integrity and schema. */
+function storeChecks(ctx: AppContext): Check[] {
+  const integrity = (ctx.store.db.prepare('PRAGMA quick_check').get() as { quick_check: string }).quick_check;
+  return [
+    integrity === 'ok'
+      ? { name: 'integrity', status: 'ok', detail: 'SQLite quick_check: ok' }
+      : { name: 'integrity', status: 'fail', detail: `SQLite quick_check: ${integrity}; restore the last backup` },
+    { name: 'schema', status: 'ok', detail: `schema version ${ctx.store.schemaVersion()} of ${migrations.length}` },
+  ];
+}
+
+/** The installation's settings: the practice, its zone and contact, the clock, the API and its token. */
+function settingChecks(ctx: AppContext): Check[] {
+  const settings = requireConfigured(ctx);
   const zoneProblem = timeZoneProblem(settings.timeZone);
-  checks.push(
+  const missing = [settings.address === '' && 'address', settings.phone === '' && 'phone'].filter(Boolean).join(' and no ');
+  const now = ctx.now();
+  const year = now.getUTCFullYear();
+  return [
+    { name: 'configured', status: 'ok', detail: `"${settings.practiceName}"` },
     zoneProblem === undefined
       ? { name: 'time zone', status: 'ok', detail: settings.timeZone }
       : { name: 'time zone', status: isTimeZone(settings.timeZone) ? 'warn' : 'fail', detail: `${zoneProblem} (planner practice set --timezone …)` },
-  );
-  checks.push(
-    settings.phone === '' || settings.address === ''
+    missing
       ? {
           name: 'contact',
           status: 'warn',
-          detail: `no ${[settings.address === '' && 'address', settings.phone === '' && 'phone'].filter(Boolean).join(' and no ')}: mails and the page cannot tell customers where to go or whom to call when it is too late to change online (planner practice set)`,
+          detail: `no ${missing}: mails and the page cannot tell customers where to go or whom to call when it is too late to change online (planner practice set)`,
         }
       : { name: 'contact', status: 'ok', detail: `${settings.address} · ${settings.phone}` },
-  );
-  const now = ctx.now();
-  const year = now.getUTCFullYear();
-  checks.push(
     year >= 2024 && year < 2100
       ? { name: 'clock', status: 'ok', detail: now.toISOString() }
       : { name: 'clock', status: 'warn', detail: `the system clock says ${now.toISOString()}: slots and notice depend on it; fix NTP` },
-  );
-  checks.push(
     settings.apiEnabled
       ? { name: 'api', status: 'ok', detail: `enabled, ${settings.rateLimit} requests/minute per token` }
       : { name: 'api', status: 'warn', detail: 'disabled: every call answers 503 "API disabled" (planner api enable)' },
-  );
-  checks.push(
     settings.tokenHash
       ? { name: 'token', status: 'ok', detail: `present, made ${settings.tokenCreatedAt}` }
       : { name: 'token', status: 'warn', detail: 'none: every call answers 401 (planner token new)' },
-  );
+  ];
+}
 
+/** The mail: its verdict (app/health.ts), its URL's options, whether the password may travel in clear; `--mail`: the server. */
+async function mailChecks(ctx: AppContext, options: DoctorOptions): Promise<Check[]> {
+  const settings = requireConfigured(ctx);
   const queue = outboxCounts(ctx.store, unixSeconds(ctx.now()));
-  if (!settings.mailUrl) {
-    checks.push({ name: 'mail', status: 'warn', detail: `not configured: ${queue.pending} message(s) wait (planner mail set)` });
-  } else {
-    checks.push(
-      queue.retrying > 0
-        ? {
-            name: 'mail',
-            status: 'fail',
-            detail: `${queue.retrying} message(s) waiting after a failed attempt since ${formatLocal(new Date(queue.retryingSince! * 1000), settings.timeZone)}: ${queue.lastError ?? 'unknown error'} (planner doctor --mail tests the server; planner mail queue lists them)`,
-          }
-        : queue.failed > 0
-          ? { name: 'mail', status: 'warn', detail: `${queue.failed} message(s) failed: planner mail queue, then planner mail retry` }
-          : { name: 'mail', status: 'ok', detail: `${maskUrl(settings.mailUrl)}, ${queue.pending} waiting` },
-    );
-    const ignored = parseMailUrl(settings.mailUrl)?.ignored ?? [];
-    if (ignored.length > 0) {
-      checks.push({
-        name: 'mail-options',
-        status: 'warn',
-        detail: `the mail URL's options ${ignored.join(', ')} are not applied (planner sets TLS itself): planner mail set again without them`,
-      });
-    }
-    if (passwordMayTravelInClear(settings.mailUrl)) {
-      checks.push({
-        name: 'mail-tls',
-        status: 'fail',
-        detail: 'the SMTP password may travel unencrypted (--send-password-in-clear): use smtps:// or a server that offers STARTTLS, then planner mail set again without it',
-      });
-    }
-    if (options.mail) {
-      const mailer = createMailer(settings.mailUrl);
-      try {
-        await mailer.verify();
-        checks.push({ name: 'smtp', status: 'ok', detail: `${maskUrl(settings.mailUrl)} accepts the connection and login` });
-      } catch (error) {
-        checks.push({ name: 'smtp', status: 'fail', detail: `${maskUrl(settings.mailUrl)}: ${describeFailure(error)}` });
-      } finally {
-        mailer.close();
-      }
+  const verdict = mailVerdict(settings.mailUrl !== null, queue);
+  const detail = {
+    'not-configured': () => `not configured: ${queue.pending} message(s) wait (planner mail set)`,
+    retrying: () =>
+      `${queue.retrying} message(s) waiting after a failed attempt since ${formatLocal(new Date(queue.retryingSince! * 1000), settings.timeZone)}: ${queue.lastError ?? 'unknown error'} (planner doctor --mail tests the server; planner mail queue lists them)`,
+    failed: () => `${queue.failed} message(s) failed: planner mail queue, then planner mail retry`,
+    ok: () => `${maskUrl(settings.mailUrl!)}, ${queue.pending} waiting`,
+  }[verdict.why]();
+  const checks: Check[] = [{ name: 'mail', status: verdict.health, detail }];
+  if (!settings.mailUrl) return checks;
+  const ignored = parseMailUrl(settings.mailUrl)?.ignored ?? [];
+  if (ignored.length > 0) {
+    checks.push({ name: 'mail-options', status: 'warn', detail: `the mail URL's options ${ignored.join(', ')} are not applied (planner sets TLS itself): planner mail set again without them` });
+  }
+  if (passwordMayTravelInClear(settings.mailUrl)) {
+    checks.push({
+      name: 'mail-tls',
+      status: 'fail',
+      detail: 'the SMTP password may travel unencrypted (--send-password-in-clear): use smtps:// or a server that offers STARTTLS, then planner mail set again without it',
+    });
+  }
+  if (options.mail) {
+    const mailer = createMailer(settings.mailUrl);
+    try {
+      await mailer.verify();
+      checks.push({ name: 'smtp', status: 'ok', detail: `${maskUrl(settings.mailUrl)} accepts the connection and login` });
+    } catch (error) {
+      checks.push({ name: 'smtp', status: 'fail', detail: `${maskUrl(settings.mailUrl)}: ${describeFailure(error)}` });
+    } finally {
+      mailer.close();
     }
   }
+  return checks;
+}
 
+/** The reminders against the page's deadline, the self-service page and the booking page. */
+function pageChecks(ctx: AppContext): Check[] {
+  const settings = requireConfigured(ctx);
   const portal = settings.portal;
   const lateReminders = reminderDeadlineWarning(ctx);
-  if (lateReminders) checks.push({ name: 'reminders', status: 'warn', detail: lateReminders });
-  checks.push(
+  const book = bookingPageVerdict(settings);
+  return [
+    ...(lateReminders ? [{ name: 'reminders', status: 'warn' as const, detail: lateReminders }] : []),
     portal
       ? { name: 'portal', status: 'ok', detail: `on at ${portal.url}/manage/…, ${pageRules(portal)}` }
       : { name: 'portal', status: 'ok', detail: 'off: mails carry no self-service link (planner portal enable)' },
-  );
-  const bookingPage = settings.bookingPage !== null;
-  checks.push(
-    !bookingPage
-      ? { name: 'book', status: 'ok', detail: 'booking page off (planner booking-page enable)' }
-      : portal
-        ? { name: 'book', status: 'ok', detail: `booking page on at ${portal.url}/book/` }
-        : {
-            name: 'book',
-            status: 'fail',
-            detail: "the booking page is on but not served: it lives at the self-service page's address, which is off (planner portal enable --url https://…)",
-          },
-  );
+    {
+      name: 'book',
+      status: book.health,
+      detail: {
+        off: 'booking page off (planner booking-page enable)',
+        served: `booking page on at ${portal?.url}/book/`,
+        'not-served': "the booking page is on but not served: it lives at the self-service page's address, which is off (planner portal enable --url https://…)",
+      }[book.why],
+    },
+  ];
+}
 
-  checks.push(...calendarChecks(ctx));
-
-  const replication = replicationSummary(await readReplication(ctx.store.file), now.getTime());
-  checks.push({ name: 'replication', status: replication.ok ? 'ok' : 'fail', detail: replication.text });
-
-  if (options.url) {
-    checks.push(await liveCheck(options.url, options.token, settings.tokenHash));
-    // Each other door that is on, at the public address its links carry (the feed's: the page's, else --url's).
-    if (portal) {
-      checks.push(await doorCheck('portal-live', portal.url, '/manage/', 'not-found', 'the links in the mails work', 'the links in the mails lead nowhere'));
-    }
-    if (portal && bookingPage) {
-      checks.push(await doorCheck('book-live', portal.url, '/book/', 'page', 'customers can book online', 'customers cannot book online'));
-    }
-    if (countFeeds(ctx.store) > 0) {
-      // A secret no feed has (planner's 404); the door counts it as one wrong guess from this address.
-      const probe = `${randomBytes(32).toString('base64url')}.ics`;
-      const base = portal?.url ?? publicAddress(options.url);
-      checks.push(await doorCheck('feed-live', base, '/feed/', 'not-found', 'calendar apps can fetch the feeds', 'calendar apps cannot fetch the feeds', probe));
-    }
+/** `--url`: the API with the token, then each other door that is on, at the public address its links carry. */
+async function liveChecks(ctx: AppContext, url: string, token: string | undefined): Promise<Check[]> {
+  const settings = requireConfigured(ctx);
+  const portal = settings.portal;
+  const checks = [await liveCheck(url, token, settings.tokenHash)];
+  if (portal) {
+    checks.push(await doorCheck('portal-live', portal.url, '/manage/', 'not-found', 'the links in the mails work', 'the links in the mails lead nowhere'));
+  }
+  if (portal && settings.bookingPage) {
+    checks.push(await doorCheck('book-live', portal.url, '/book/', 'page', 'customers can book online', 'customers cannot book online'));
+  }
+  if (countFeeds(ctx.store) > 0) {
+    // A secret no feed has (planner's 404); the door counts it as one wrong guess from this address. The feed's
+    // address is the page's, else --url's.
+    const probe = `${randomBytes(32).toString('base64url')}.ics`;
+    checks.push(await doorCheck('feed-live', portal?.url ?? publicAddress(url), '/feed/', 'not-found', 'calendar apps can fetch the feeds', 'calendar apps cannot fetch the feeds', probe));
   }
   return checks;
 }
@@ -205,8 +206,9 @@ function publicAddress(url: string): string {
 }
 
 /**
- * The practitioner's calendars: a failing one fails (new events in it do not block), with the fix; one not synced
- * for three of its intervals (and an hour) warns that no planner serve syncs it; bookings that busy times overlap warn.
+ * The practitioner's calendars, by their verdicts (app/health.ts): a failing one fails (new events in it do not block),
+ * with the fix; one not synced for a while warns that no planner serve syncs it; one that receives the bookings and
+ * cannot be written fails, loudly once it is stuck; bookings that busy times overlap warn.
  */
 function calendarChecks(ctx: AppContext): Check[] {
   const now = ctx.now().getTime();
@@ -214,17 +216,22 @@ function calendarChecks(ctx: AppContext): Check[] {
   const list = calendars(ctx);
   for (const calendar of list) {
     const name = `calendar ${calendar.id}`;
-    const synced = calendar.lastSuccess ? Date.parse(calendar.lastSuccess) : 0;
-    if (calendar.state === 'failing') {
+    const read = calendarVerdict(calendar, now);
+    const detail = {
+      failing: `${calendar.label}: failing since ${calendar.failingSince}: ${calendar.lastError}; its last busy times still block, new events are not seen. Fix the address or password (planner calendar set ${calendar.id} --user <name> --password-stdin), or the server, then planner calendar sync ${calendar.id}`,
+      stale: `${calendar.label}: last synced ${calendar.lastSuccess}: is planner serve running? (planner calendar sync ${calendar.id} syncs now)`,
+      ok: `${calendar.label} (${calendar.kind}, ${calendar.url}): synced ${calendar.lastSuccess}, ${calendar.busy} busy time(s) in the window`,
+    }[read.why];
+    checks.push({ name, status: read.health, detail });
+    const write = calendarWriteVerdict(calendar);
+    const writing = calendar.writing;
+    if (write && writing) {
+      const failing = `${writing.waiting} booking change(s) not written since ${writing.failingSince}: ${writing.lastError}; planner retries them, and the practitioner's calendar lacks them until then (check the server, or the password: planner calendar set ${calendar.id} --user <name> --password-stdin)`;
       checks.push({
-        name,
-        status: 'fail',
-        detail: `${calendar.label}: failing since ${calendar.failingSince}: ${calendar.lastError}; its last busy times still block, new events are not seen. Fix the address or password (planner calendar remove ${calendar.id}, then add it again), or the server, then planner calendar sync ${calendar.id}`,
+        name: `${name} writes`,
+        status: write.health,
+        detail: { stuck: `${calendar.label}: STUCK for over 48 hours: ${failing}`, failing: `${calendar.label}: ${failing}`, ok: `${calendar.label}: receives every booking, ${writing.waiting} waiting` }[write.why],
       });
-    } else if (now - synced > Math.max(3 * calendar.everyMinutes * 60_000, 3_600_000)) {
-      checks.push({ name, status: 'warn', detail: `${calendar.label}: last synced ${calendar.lastSuccess}: is planner serve running? (planner calendar sync ${calendar.id} syncs now)` });
-    } else {
-      checks.push({ name, status: 'ok', detail: `${calendar.label} (${calendar.kind}, ${calendar.url}): synced ${calendar.lastSuccess}, ${calendar.busy} busy time(s) in the window` });
     }
   }
   const conflicts = everyConflict(list).map((conflict) => conflict.reference);

@@ -4,13 +4,14 @@
  * that counts and statistics stay true, and leave an audit entry that names bookings by id and reference only.
  */
 import { invalid } from '../errors.ts';
-import { insertAudit, osUser } from '../store/audit.ts';
-import { eraseBookings, eraseCustomersWithoutData, truncateWal, type WalOutcome } from '../store/personal-data.ts';
+import { startPump, type Pump } from '../queue/pump.ts';
+import { bookingsToAnonymise, eraseBookings, eraseCustomersWithoutData, futureReferencesOf, lastErasedAt, truncateWal, unerasedBookingsOf, type WalOutcome } from '../store/personal-data.ts';
 import { BUSY_TIMEOUT_MS } from '../store/db.ts';
 import { setRetention } from '../store/settings.ts';
 import { emitCustomerErased } from '../webhooks/events.ts';
 import { parsePlainInt } from '../domain/checks.ts';
 import { unixSeconds, type AppContext } from './context.ts';
+import { recordAudit } from './audit.ts';
 import { requireConfigured } from './configured.ts';
 import { customerOf } from './customers.ts';
 import { cancelBooking } from './lifecycle.ts';
@@ -45,16 +46,14 @@ export function eraseCustomer(ctx: AppContext, key: string, options: { notify: b
   const now = ctx.now();
   const at = now.toISOString();
   const result = ctx.store.tx(() => {
-    const future = ctx.store
-      .sql("SELECT reference FROM bookings WHERE customer_id = ? AND status = 'booked' AND start_at > ? ORDER BY start_at")
-      .all(customerId, unixSeconds(now)) as { reference: string }[];
-    for (const { reference } of future) cancelBooking(ctx, reference, { notify: told, reason: '', actor: 'admin' });
-    const ids = (ctx.store.sql('SELECT id FROM bookings WHERE customer_id = ? AND erased_at IS NULL ORDER BY id').all(customerId) as { id: number }[]).map((row) => row.id);
+    const future = futureReferencesOf(ctx.store, customerId, unixSeconds(now));
+    for (const reference of future) cancelBooking(ctx, reference, { notify: told, reason: '', actor: 'admin' });
+    const ids = unerasedBookingsOf(ctx.store, customerId);
     const erased = eraseBookings(ctx.store, ids, at, at);
     eraseCustomersWithoutData(ctx.store, [customerId]);
-    insertAudit(ctx.store, { at, actor: 'admin', osUser: osUser(), action: 'customer erase', bookingId: null, reference: null, detail: `customer ${customerId}: ${erased.length} booking(s) erased (${erased.join(', ')}), ${future.length} cancelled` });
+    recordAudit(ctx, { actor: 'admin', action: 'customer erase', detail: `customer ${customerId}: ${erased.length} booking(s) erased (${erased.join(', ')}), ${future.length} cancelled` });
     emitCustomerErased(ctx.store, { customerId, bookings: ids.map((id, index) => ({ id, reference: erased[index]! })) }, unixSeconds(now), at);
-    return { customerId, cancelled: future.map((row) => row.reference), erased, told };
+    return { customerId, cancelled: future, erased, told };
   });
   return { ...result, wal: truncateWal(ctx.store, BUSY_TIMEOUT_MS) };
 }
@@ -70,7 +69,7 @@ export function checkRetention(text: string): number | null {
 export function changeRetention(ctx: AppContext, months: number | null): void {
   requireConfigured(ctx);
   setRetention(ctx.store, months);
-  insertAudit(ctx.store, { at: ctx.now().toISOString(), actor: 'admin', osUser: osUser(), action: 'retention set', bookingId: null, reference: null, detail: months === null ? 'off' : `${months} months` });
+  recordAudit(ctx, { actor: 'admin', action: 'retention set', detail: months === null ? 'off' : `${months} months` });
 }
 
 /** The instant `months` calendar months before `now` (UTC). */
@@ -92,15 +91,44 @@ export function applyRetention(ctx: AppContext, limit = RETENTION_BATCH): number
   const now = ctx.now();
   const at = now.toISOString();
   const before = unixSeconds(monthsBefore(now, settings.retentionMonths));
-  const rows = ctx.store
-    .sql('SELECT id, customer_id AS customerId FROM bookings WHERE end_at < ? AND erased_at IS NULL ORDER BY end_at LIMIT ?')
-    .all(before, limit) as { id: number; customerId: number }[];
+  const rows = bookingsToAnonymise(ctx.store, before, limit);
   if (rows.length === 0) return 0;
   ctx.store.tx(() => {
     const erased = eraseBookings(ctx.store, rows.map((row) => row.id), at, at);
     eraseCustomersWithoutData(ctx.store, [...new Set(rows.map((row) => row.customerId))]);
-    insertAudit(ctx.store, { at, actor: 'server', osUser: null, action: 'retention', bookingId: null, reference: null, detail: `${erased.length} booking(s) anonymised, ended before ${new Date(before * 1000).toISOString()}: ${erased.join(', ')}` });
+    recordAudit(ctx, { actor: 'server', action: 'retention', detail: `${erased.length} booking(s) anonymised, ended before ${new Date(before * 1000).toISOString()}: ${erased.join(', ')}` });
   });
   truncateWal(ctx.store); // if another process reads now, the server's next hourly pass empties it
   return rows.length;
+}
+
+/** How often the server applies the retention (`planner retention set`): once a day, and once at start. */
+export const RETENTION_EVERY_MS = 86_400_000;
+/** How often the server looks whether the retention is due, or the WAL holds a copy of erased data: hourly. */
+export const PERSONAL_DATA_POLL_MS = 3_600_000;
+
+/**
+ * The personal-data worker of `planner serve`, beside the mail, webhook and calendar workers (issue 37): hourly and at
+ * start, not kicked by bookings, it applies the retention once a day, and empties the WAL when a booking was erased
+ * since it last did (an erase that met another process's read could not).
+ */
+export function startRetention(ctx: AppContext, options: { log: (line: string) => void; refresh: () => unknown }): Pump {
+  let retainedAt = 0;
+  let emptiedFor = '';
+  return startPump(
+    async () => {
+      options.refresh();
+      let more = false;
+      if (ctx.now().getTime() - retainedAt >= RETENTION_EVERY_MS) {
+        const anonymised = applyRetention(ctx);
+        if (anonymised > 0) options.log(`planner: retention: ${anonymised} booking(s) that ended more than ${ctx.settings().retentionMonths} months ago anonymised`);
+        more = anonymised === RETENTION_BATCH;
+        if (!more) retainedAt = ctx.now().getTime();
+      }
+      const erasedAt = lastErasedAt(ctx.store);
+      if (erasedAt > emptiedFor && truncateWal(ctx.store) !== 'busy') emptiedFor = erasedAt;
+      return more;
+    },
+    { pollMs: PERSONAL_DATA_POLL_MS, log: options.log, what: 'retention' },
+  );
 }

@@ -5,12 +5,6 @@ import { openStore, type Store } from '../store/db.ts';
 import { watchStore, type StoreWatch } from '../store/settings-watch.ts';
 import { createContext, type AppContext } from './context.ts';
 import { FORM_MIN_SECONDS } from './booking-page.ts';
-import { startPump } from '../queue/pump.ts';
-
-/** How often the server applies the retention (`planner retention set`): once a day, and once at start. */
-export const RETENTION_EVERY_MS = 86_400_000;
-/** How often the server looks whether the retention is due, or the WAL holds a copy of erased data: hourly. */
-export const PERSONAL_DATA_POLL_MS = 3_600_000;
 
 /** Returns the database path from `--db`, else `PLANNER_DB`, else `data/planner.db` (relative to the working directory). */
 export function resolveDbPath(option: string | undefined): string {
@@ -102,28 +96,9 @@ export async function startRuntime(store: Store, options: RuntimeOptions = {}): 
       startCalendarSync(ctx, { log, refresh: watch.refresh }),
       startCalendarWriter(ctx, { log, nowMs, retry: environment.calendarRetry }),
     ];
-    // Personal data (issue 28), hourly and at start, not kicked by bookings: the retention once a day, and the WAL
-    // emptied when a booking was erased since it last was (an erase that met another process's read could not).
-    const { applyRetention, RETENTION_BATCH } = await import('./erase.ts');
-    const { lastErasedAt, truncateWal } = await import('../store/personal-data.ts');
-    let retainedAt = 0;
-    let emptiedFor = '';
-    const retention = startPump(
-      async () => {
-        watch.refresh();
-        let more = false;
-        if (ctx.now().getTime() - retainedAt >= RETENTION_EVERY_MS) {
-          const anonymised = applyRetention(ctx);
-          if (anonymised > 0) log(`planner: retention: ${anonymised} booking(s) that ended more than ${ctx.settings().retentionMonths} months ago anonymised`);
-          more = anonymised === RETENTION_BATCH;
-          if (!more) retainedAt = ctx.now().getTime();
-        }
-        const erasedAt = lastErasedAt(store);
-        if (erasedAt > emptiedFor && truncateWal(store) !== 'busy') emptiedFor = erasedAt;
-        return more;
-      },
-      { pollMs: PERSONAL_DATA_POLL_MS, log, what: 'retention' },
-    );
+    // The personal-data worker runs hourly and at start: a booking does not kick it.
+    const { startRetention } = await import('./erase.ts');
+    const retention = startRetention(ctx, { log, refresh: watch.refresh });
     workers.push({ kick: () => {}, stop: () => retention.stop() });
   }
   return {

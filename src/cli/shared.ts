@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { insertAudit, osUser } from '../store/audit.ts';
+import { auditCommand } from '../app/audit.ts';
 import type { AppContext } from '../app/context.ts';
 import { openContext, resolveDbPath } from '../app/runtime.ts';
 import { invalid } from '../errors.ts';
@@ -23,7 +23,7 @@ export async function withContext<T>(command: Command, fn: (ctx: AppContext) => 
     const result = await fn(ctx);
     // The audit log (issue 28): which command changed data, and the system user who ran it; never its arguments
     // (they may hold personal data), and only once it succeeded.
-    insertAudit(ctx.store, { at: ctx.now().toISOString(), actor: 'admin', osUser: osUser(), action: commandPath(command), bookingId: null, reference: null, detail: '' });
+    auditCommand(ctx, commandPath(command));
     return result;
   });
 }

@@ -411,7 +411,8 @@ export const migrations: readonly string[] = [
   // wrote the state before knows to write again. The worker makes the calendar's event match the booking as it is
   // when it writes, so changes are written in order and a create followed by a cancel while the calendar was down
   // ends with no event. `calendar_events` holds what planner wrote: where (the resource's path), its ETag (a PUT with
-  // If-Match) and its SEQUENCE.
+  // If-Match) and its SEQUENCE. And the trigger that scrubbed a message of an erased booking as it ended goes: its
+  // scrub is the erase's own now (issue 37: one scrub).
   `
   ALTER TABLE calendars ADD COLUMN write_bookings INTEGER NOT NULL DEFAULT 0 CHECK (write_bookings IN (0, 1));
   ALTER TABLE calendars ADD COLUMN write_alerted INTEGER NOT NULL DEFAULT 0 CHECK (write_alerted IN (0, 1));
@@ -439,6 +440,9 @@ export const migrations: readonly string[] = [
     sequence    INTEGER NOT NULL,
     PRIMARY KEY (calendar_id, booking_id)
   ) STRICT, WITHOUT ROWID;
+  -- The scrub of a message that ends after its booking was erased is written once, beside the erase's
+  -- (scrubIfErased in store/personal-data.ts, in the transaction that marks the message), no longer by a trigger.
+  DROP TRIGGER outbox_scrub_erased;
   CREATE TRIGGER calendar_writes_on_insert AFTER INSERT ON bookings BEGIN
     INSERT INTO calendar_writes (calendar_id, booking_id, created_at)
       SELECT id, new.id, strftime('%Y-%m-%dT%H:%M:%fZ') FROM calendars WHERE schedule_id = new.schedule_id AND write_bookings = 1

@@ -1,4 +1,5 @@
 import type { Store } from './db.ts';
+import { scrubIfErased } from './personal-data.ts';
 import { dueCondition, queueStates } from './queue.ts';
 
 const queue = queueStates({ table: 'outbox', done: 'sent', doneAt: 'sent_at' });
@@ -119,12 +120,12 @@ export function claim(store: Store, id: number, nowAt: number, until: number): b
   return queue.claim(store, id, nowAt, until);
 }
 
-/** `RETURNING` of the marks that end a message: whether its booking is erased (migration 12's trigger scrubbed it). */
-const ERASED_RETURNING = 'RETURNING (SELECT erased_at FROM bookings WHERE id = booking_id) IS NOT NULL AS erased';
-
-/** Marks a message sent; returns true when it is of an erased booking (its personal data went as it was marked). */
+/** Marks a message sent; returns true when it is of an erased booking (its personal data goes as it is marked). */
 export function markSent(store: Store, id: number, sentAt: string): boolean {
-  return queue.done(store, id, sentAt, ERASED_RETURNING)?.erased === 1;
+  return store.tx(() => {
+    queue.done(store, id, sentAt);
+    return scrubIfErased(store, id);
+  });
 }
 
 /** Records a failed attempt and when to try again. */
@@ -134,7 +135,10 @@ export function markRetry(store: Store, id: number, error: string, nextAt: numbe
 
 /** Marks a message failed for good, with the reason; returns true when it is of an erased booking (as markSent). */
 export function markFailed(store: Store, id: number, error: string): boolean {
-  return queue.failed(store, id, error, ERASED_RETURNING)?.erased === 1;
+  return store.tx(() => {
+    queue.failed(store, id, error);
+    return scrubIfErased(store, id);
+  });
 }
 
 /**
@@ -142,7 +146,11 @@ export function markFailed(store: Store, id: number, error: string): boolean {
  * a sender holds it or it is done.
  */
 export function markDropped(store: Store, id: number, reason: string, nowAt: number): boolean {
-  return store.sql(`UPDATE outbox SET status = 'dropped', last_error = ? WHERE id = ? AND status = 'pending' AND lease_until <= ?`).run(reason, id, nowAt).changes === 1;
+  return store.tx(() => {
+    const dropped = store.sql(`UPDATE outbox SET status = 'dropped', last_error = ? WHERE id = ? AND status = 'pending' AND lease_until <= ?`).run(reason, id, nowAt).changes === 1;
+    if (dropped) scrubIfErased(store, id);
+    return dropped;
+  });
 }
 
 /** Drops a booking's pending reminders (it was cancelled or moved), with the reason; returns how many (outbox_by_booking). */

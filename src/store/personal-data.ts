@@ -5,10 +5,24 @@
  * their bookings' Idempotency-Keys and their self-service links go. The file's connections run with
  * `secure_delete`, so what is overwritten is zeroed; the caller checkpoints the WAL afterwards (`truncateWal`).
  */
+import { bookingSearch, BOOKING_MATCHES } from './bookings.ts';
 import { BUSY_TIMEOUT_MS, type Store } from './db.ts';
 
 /** What replaces an erased text where one must stay (a mail's recipient and subject, a name). */
 export const ERASED = '[erased]';
+
+/** A message scrubbed of its personal data: the one scrub, of an erase and of a message that ends after it. */
+const SCRUBBED = `recipient = '${ERASED}', subject = '${ERASED}', body = '{}', last_error = NULL`;
+
+/**
+ * Scrubs message `id` when its booking is erased (issue 28: the erase's own cancellation, which waited to be sent
+ * while the rest was erased, loses the customer's data once it is sent, fails for good or is dropped). Returns
+ * whether it was scrubbed. Call in the transaction that ends the message.
+ */
+export function scrubIfErased(store: Store, id: number): boolean {
+  const sql = `UPDATE outbox SET ${SCRUBBED} WHERE id = ? AND recipient != '${ERASED}' AND (SELECT erased_at FROM bookings WHERE id = outbox.booking_id) IS NOT NULL`;
+  return store.sql(sql).run(id).changes === 1;
+}
 
 /**
  * Erases the personal data of `bookingIds` (already cancelled where they had to be) at `at`; mails created at
@@ -22,9 +36,7 @@ export function eraseBookings(store: Store, bookingIds: readonly number[], at: s
   store.sql(`UPDATE bookings SET submission = '{}', cancel_reason = NULL, erased_at = ? WHERE id IN (SELECT value FROM json_each(?))`).run(at, ids);
   // Mails: those that waited are dropped, unless the erase itself wrote them (its cancellation); the others scrubbed.
   store.sql(`DELETE FROM outbox WHERE booking_id IN (SELECT value FROM json_each(?)) AND status = 'pending' AND created_at < ?`).run(ids, keepFrom);
-  store
-    .sql(`UPDATE outbox SET recipient = '${ERASED}', subject = '${ERASED}', body = '{}', last_error = NULL WHERE booking_id IN (SELECT value FROM json_each(?)) AND status != 'pending'`)
-    .run(ids);
+  store.sql(`UPDATE outbox SET ${SCRUBBED} WHERE booking_id IN (SELECT value FROM json_each(?)) AND status != 'pending'`).run(ids);
   // Webhook payloads lose the customer, waiting ones too: the erase's own cancellation events go without it (an
   // integrator knows the booking by its id), so nothing of the customer waits in the file for a delivery.
   store
@@ -85,4 +97,107 @@ export function truncateWal(store: Store, waitMs = 0): WalOutcome {
 /** When a booking was last erased ('' for never): the server empties the WAL when this moved. */
 export function lastErasedAt(store: Store): string {
   return (store.sql('SELECT coalesce(max(erased_at), \'\') AS at FROM bookings').get() as { at: string }).at;
+}
+
+/** The rows `customer find` groups: every booking of each customer who has a booking that matches `needle`. */
+export function customerRowsMatching(store: Store, needle: string): { customerId: number; email: string | null; reference: string; submission: string }[] {
+  return store
+    .sql(
+      `SELECT c.id AS customerId, c.email AS email, b.reference AS reference, b.submission AS submission
+       FROM customers c JOIN bookings b ON b.customer_id = c.id
+       WHERE c.id IN (SELECT b.customer_id FROM bookings b WHERE ${BOOKING_MATCHES})
+       ORDER BY c.id, b.id`,
+    )
+    .all(bookingSearch(needle)) as { customerId: number; email: string | null; reference: string; submission: string }[];
+}
+
+/** Returns the customer of the booking `reference`, if there is one. */
+export function customerOfReference(store: Store, reference: string): number | undefined {
+  return (store.sql('SELECT customer_id AS id FROM bookings WHERE reference = ?').get(reference) as { id: number } | undefined)?.id;
+}
+
+/** The customer record: its id, its e-mail address (NULL once erased) and when it was made. */
+export function customerRecord(store: Store, id: number): { id: number; email: string | null; createdAt: string } {
+  return store.sql('SELECT id, email, created_at AS createdAt FROM customers WHERE id = ?').get(id) as { id: number; email: string | null; createdAt: string };
+}
+
+/** A customer's bookings as an export shows them (the submission as stored, JSON). */
+export interface CustomerBookingRow {
+  id: number;
+  reference: string;
+  schedule: string;
+  reason: string;
+  startAt: number;
+  status: string;
+  source: string;
+  createdAt: string;
+  cancelReason: string | null;
+  submission: string;
+}
+
+/** Returns every booking of customer `id`, by id. */
+export function customerBookings(store: Store, id: number): CustomerBookingRow[] {
+  return store
+    .sql(
+      `SELECT b.id, b.reference, s.name AS schedule, r.name AS reason, b.start_at AS startAt, b.status, b.source,
+              b.created_at AS createdAt, b.cancel_reason AS cancelReason, b.submission
+       FROM bookings b JOIN schedules s ON s.id = b.schedule_id JOIN reasons r ON r.id = b.reason_id
+       WHERE b.customer_id = ? ORDER BY b.id`,
+    )
+    .all(id) as unknown as CustomerBookingRow[];
+}
+
+/** Returns the mails of the bookings `ids` (the body as stored, JSON), oldest first. */
+export function mailsOfBookings(store: Store, ids: readonly number[]) {
+  return store
+    .sql(
+      `SELECT booking_id AS bookingId, kind, recipient, subject, body, status, created_at AS createdAt, sent_at AS sentAt
+       FROM outbox WHERE booking_id IN (SELECT value FROM json_each(?)) ORDER BY id`,
+    )
+    .all(JSON.stringify(ids)) as { bookingId: number; kind: string; recipient: string; subject: string; body: string; status: string; createdAt: string; sentAt: string | null }[];
+}
+
+/** Returns the webhook deliveries that carry the bookings `ids` (the payload as stored, JSON), oldest first. */
+export function deliveriesOfBookings(store: Store, ids: readonly number[]) {
+  return store
+    .sql(
+      `SELECT d.payload, d.type, w.url, d.status, d.created_at AS createdAt, d.delivered_at AS deliveredAt
+       FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+       WHERE json_extract(d.payload, '$.data.booking_id') IN (SELECT value FROM json_each(?)) ORDER BY d.id`,
+    )
+    .all(JSON.stringify(ids)) as { payload: string; type: string; url: string; status: string; createdAt: string; deliveredAt: string | null }[];
+}
+
+/** Returns when a self-service link was made for each of the bookings `ids`. */
+export function linksOfBookings(store: Store, ids: readonly number[]) {
+  return store
+    .sql('SELECT booking_id AS bookingId, created_at AS at FROM manage_links WHERE booking_id IN (SELECT value FROM json_each(?)) ORDER BY created_at')
+    .all(JSON.stringify(ids)) as { bookingId: number; at: string }[];
+}
+
+/** Returns the history of the bookings `ids` (made, moved, cancelled; by whom). */
+export function changesOfBookings(store: Store, ids: readonly number[]) {
+  return store
+    .sql('SELECT booking_id AS bookingId, at, kind, actor FROM booking_events WHERE booking_id IN (SELECT value FROM json_each(?)) ORDER BY id')
+    .all(JSON.stringify(ids)) as { bookingId: number; at: string; kind: string; actor: string | null }[];
+}
+
+/** Returns the references of customer `id`'s bookings that are booked and begin after `now`, by start. */
+export function futureReferencesOf(store: Store, id: number, now: number): string[] {
+  return (store.sql("SELECT reference FROM bookings WHERE customer_id = ? AND status = 'booked' AND start_at > ? ORDER BY start_at").all(id, now) as { reference: string }[]).map(
+    (row) => row.reference,
+  );
+}
+
+/** Returns the ids of customer `id`'s bookings that are not erased yet. */
+export function unerasedBookingsOf(store: Store, id: number): number[] {
+  return (store.sql('SELECT id FROM bookings WHERE customer_id = ? AND erased_at IS NULL ORDER BY id').all(id) as { id: number }[]).map((row) => row.id);
+}
+
+/** Returns up to `limit` bookings that ended before `before` and are not erased: the retention's (the partial index bookings_to_anonymise). */
+export function bookingsToAnonymise(store: Store, before: number, limit: number): { id: number; customerId: number }[] {
+  return store.sql('SELECT id, customer_id AS customerId FROM bookings WHERE end_at < ? AND erased_at IS NULL ORDER BY end_at LIMIT ?').all(before, limit) as {
+    id: number;
+    customerId: number;
+  }[];
 }

@@ -22,7 +22,7 @@ import { insertCustomer } from '../../src/store/customers.ts';
 import { openStore } from '../../src/store/db.ts';
 import { createManageToken } from '../../src/store/manage-links.ts';
 import { formFields } from '../portal/page.ts';
-import { BIN, bookableDb, cli, cliJson, cliOk, initDb, onCleanup, ROOT, snapshot, tempDb } from '../helpers.ts';
+import { BIN, bookableDb, cli, cliJson, cliOk, initDb, onCleanup, ROOT, snapshot, tempDb, UNDO_MIGRATION_13 } from '../helpers.ts';
 
 /** The local day in Berlin `days` days from now (`YYYY-MM-DD`): the CLI runs on the real clock. */
 function dayAhead(days: number): string {
@@ -104,7 +104,7 @@ describe('bookings show: who made each change, and from when a move came', () =>
     const raw = new DatabaseSync(db);
     // (and without what the migrations after 9 make again: the calendars' tables, the booking page's column and index,
     // the personal-data columns, triggers and audit log)
-    raw.exec('DROP TABLE booking_events; DROP TABLE busy_times; DROP TABLE calendars; DROP INDEX bookings_by_customer; ALTER TABLE settings DROP COLUMN booking_page; DROP TRIGGER outbox_scrub_erased; DROP TABLE audit_log; DROP INDEX bookings_to_anonymise; ALTER TABLE bookings DROP COLUMN erased_at; ALTER TABLE settings DROP COLUMN retention_months; PRAGMA user_version = 8');
+    raw.exec(UNDO_MIGRATION_13 + 'DROP TABLE booking_events; DROP TABLE busy_times; DROP TABLE calendars; DROP INDEX bookings_by_customer; ALTER TABLE settings DROP COLUMN booking_page; DROP TABLE audit_log; DROP INDEX bookings_to_anonymise; ALTER TABLE bookings DROP COLUMN erased_at; ALTER TABLE settings DROP COLUMN retention_months; PRAGMA user_version = 8');
     raw.close();
     const store = new DatabaseSync(db);
     store.exec("INSERT INTO customers (email, created_at) VALUES ('ada@example.com', '2026-01-01T09:00:00.000Z')");

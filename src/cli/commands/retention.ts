@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { changeRetention, checkRetention } from '../../app/erase.ts';
-import { auditLog } from '../../store/audit.ts';
+import { readAudit } from '../../app/audit.ts';
 import { requireConfigured } from '../../app/configured.ts';
 import { invalid } from '../../errors.ts';
 import { isDay } from '../../domain/dates.ts';
@@ -40,7 +40,7 @@ export function registerAudit(program: Command): void {
       const entries = await readContext(command, (ctx) => {
         requireConfigured(ctx);
         const from = options.from ? `${options.from}T00:00:00.000Z` : new Date(ctx.now().getTime() - 30 * 86_400_000).toISOString();
-        return auditLog(ctx.store, from);
+        return readAudit(ctx, from);
       });
       if (options.json) return printJson(entries);
       if (entries.length === 0) return print('No entries.');

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { everyConflict } from '../../app/calendar-views.ts';
+import { bookingPageVerdict, calendarVerdict, calendarWriteVerdict, mailVerdict, webhookVerdict } from '../../app/health.ts';
 import { getStatus, type Status } from '../../app/status.ts';
 import { pageRules } from '../../app/portal.ts';
 import { readReplication, replicationSummary } from '../../app/replication.ts';
@@ -13,24 +14,32 @@ import { dbPath, print, printJson, readContext } from '../shared.ts';
 function webhookLines(hooks: Status['webhooks']): string[] {
   if (hooks.length === 0) return ['webhooks     none'];
   return hooks.map((hook, index) => {
-    const trouble = hook.retrying > 0 || hook.failed > 0;
-    const state = trouble
+    const state = webhookVerdict(hook).health === 'fail'
       ? `FAILING: ${hook.retrying} retrying, ${hook.failed} failed · last error: ${hook.lastError ?? 'unknown'} (planner webhook deliveries)`
       : `ok · ${hook.waiting} waiting`;
     return `${index === 0 ? 'webhooks    ' : '            '} ${hook.id} ${hook.url} · ${state}`;
   });
 }
 
-/** One line per calendar of the practitioner's, a failing one with its error and the fix; then the bookings busy times overlap. */
-function calendarLines(list: Status['calendars'], zone: string | null): string[] {
+/**
+ * One line per calendar of the practitioner's, a failing one with its error and the fix, one that receives the
+ * bookings with how its writes stand; then the bookings busy times overlap.
+ */
+function calendarLines(list: Status['calendars'], zone: string | null, nowMs: number): string[] {
   if (list.length === 0) return ['calendars    none (planner calendar add)'];
   const local = (iso: string | null) => (iso ? formatLocal(new Date(iso), zone ?? 'UTC') : 'never');
   const lines = list.map((calendar, index) => {
     const state =
-      calendar.state === 'ok'
+      calendarVerdict(calendar, nowMs).why !== 'failing'
         ? `ok · synced ${local(calendar.lastSuccess)} · ${calendar.busy} busy time(s) in the window`
         : `FAILING since ${local(calendar.failingSince)}: ${calendar.lastError} · its last busy times still block; fix the address or password, then planner calendar sync ${calendar.id}`;
-    return `${index === 0 ? 'calendars   ' : '            '} ${calendar.id} ${calendar.label} (schedule ${calendar.scheduleId}, ${calendar.kind}) · ${state}`;
+    const write = calendarWriteVerdict(calendar);
+    const writing = !write
+      ? ''
+      : write.health === 'ok'
+        ? ` · receives every booking, ${calendar.writing!.waiting} waiting`
+        : ` · ${write.why === 'stuck' ? 'WRITES STUCK for over 48 hours' : 'WRITES FAILING'} since ${local(calendar.writing!.failingSince)}: ${calendar.writing!.waiting} booking change(s) not in the calendar: ${calendar.writing!.lastError} (planner retries them)`;
+    return `${index === 0 ? 'calendars   ' : '            '} ${calendar.id} ${calendar.label} (schedule ${calendar.scheduleId}, ${calendar.kind}) · ${state}${writing}`;
   });
   const conflicts = everyConflict(list).map((conflict) => conflict.reference);
   if (conflicts.length > 0) {
@@ -41,13 +50,21 @@ function calendarLines(list: Status['calendars'], zone: string | null): string[]
 
 function mailLine(mail: Status['mail'], zone: string | null): string {
   const waiting = `${mail.pending} message(s) waiting, ${mail.scheduled} reminder(s) scheduled, ${mail.failed} failed${mail.failed ? ' (planner mail queue)' : ''}`;
-  if (mail.retrying > 0) {
+  if (mailVerdict(mail.configured, mail).why === 'retrying') {
     const since = formatLocal(new Date(mail.retryingSince! * 1000), zone ?? 'UTC');
     return `FAILING: ${mail.retrying} of ${mail.pending} waiting message(s) could not be sent, since ${since} · last error: ${mail.lastError ?? 'unknown'} (planner doctor --mail) · ${waiting}`;
   }
   return mail.configured
     ? `configured, from ${mail.from} · ${waiting}`
     : `not configured: booking e-mails wait in the outbox until \`planner mail set\` · ${waiting}`;
+}
+
+/** The booking page: off, on at its address with its limits, or on but not served (its verdict: app/health.ts). */
+function bookingPageLine(status: Status): string {
+  const verdict = bookingPageVerdict(status);
+  if (verdict.why === 'off') return 'off (planner booking-page enable)';
+  if (verdict.why === 'not-served') return 'on, but not served: the self-service page is off (planner portal enable)';
+  return `on at ${status.portal!.url}/book/ · at most ${status.bookingPage!.perHour}/h per address, ${status.bookingPage!.perEmail} per e-mail`;
 }
 
 /** Where customers find and reach the practice, or what is missing. */
@@ -95,11 +112,11 @@ export function registerStatus(program: Command): void {
           `mail         ${mailLine(status.mail, status.timeZone)}`,
           `reminders    ${status.reminderOffsets.length ? `${formatOffsets(status.reminderOffsets)} before each appointment` : 'off (planner reminders set)'}`,
           `page         ${status.portal ? `on at ${status.portal.url}/manage/… · ${pageRules(status.portal)}` : 'off (planner portal enable)'}`,
-          `booking page ${status.bookingPage ? (status.portal ? `on at ${status.portal.url}/book/ · at most ${status.bookingPage.perHour}/h per address, ${status.bookingPage.perEmail} per e-mail` : 'on, but not served: the self-service page is off (planner portal enable)') : 'off (planner booking-page enable)'}`,
+          `booking page ${bookingPageLine(status)}`,
           `retention    ${status.retentionMonths === null ? 'off: personal data is kept until erased (planner retention set <months>)' : `bookings anonymised ${status.retentionMonths} months after they end`}`,
           `proxies      ${status.trustedProxies.length ? `${status.trustedProxies.join(', ')} trusted for X-Forwarded-For` : 'none trusted: X-Forwarded-For is ignored (planner proxy set)'}`,
           ...webhookLines(status.webhooks),
-          ...calendarLines(status.calendars, status.timeZone),
+          ...calendarLines(status.calendars, status.timeZone, ctx.now().getTime()),
           `replication  ${replicated.text}`,
           `data         ${counts.schedules} schedule(s), ${counts.reasons} reason(s), ${counts.fields} form field(s), ${counts.customers} customer(s), ${counts.bookings} booking(s) (${counts.upcoming} upcoming)`,
         );
