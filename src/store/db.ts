@@ -64,48 +64,82 @@ export function openStore(file: string, options: { mustExist?: boolean; readOnly
     if (options.mustExist || options.readOnly) {
       throw new AppError('not_configured', `no planner database at ${file}: run \`planner init\` (or pass --db <file>)`);
     }
-    // 0700 whatever the umask (mkdir masks the mode, never widens it): whoever may write a folder on the way to the
-    // file may swap it or its WAL. Only the folders made here; one that exists is the admin's to set.
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    // Create the file ourselves so it is 0600 from the first byte; SQLite gives -wal and -shm the same mode.
-    closeSync(openSync(file, 'a', 0o600));
-    chmodSync(file, 0o600);
+    createFile(file);
   }
   let db: DatabaseSync;
   try {
-    if (options.readOnly) {
-      db = openReadOnly(file);
-      const version = readVersion(db, file);
-      if (version === 0 && statSync(file).size === 0) {
-        db.close();
-        throw new AppError('not_configured', `${file} is empty, not a planner database: run \`planner init\` (or pass --db <file>)`);
-      }
-      if (version < migrations.length) {
-        db.close();
-        if (!canWrite(file)) {
-          throw new AppError('conflict', `database ${file} has schema version ${version} and needs migrating to ${migrations.length}: run planner as the file's owner once (e.g. restart planner serve)`);
-        }
-        openStore(file, { mustExist: true }).close(); // migrates
-        db = openReadOnly(file);
-      }
-    } else {
-      db = new DatabaseSync(file, { timeout: BUSY_TIMEOUT_MS, enableForeignKeyConstraints: true });
-      readVersion(db, file); // a newer file is refused before the pragmas below change it
-      db.exec('PRAGMA journal_mode = WAL');
-      // FULL: a booking whose 201 was sent survives a power cut, not only a crash.
-      db.exec('PRAGMA synchronous = FULL');
-      // Deleted and overwritten content is zeroed, not left in free space (issue 28: erased data is gone from the file).
-      db.exec('PRAGMA secure_delete = ON');
-    }
+    db = options.readOnly ? connectReadOnly(file) : connectWriting(file);
   } catch (error) {
     if (error instanceof AppError) throw error;
     throw new AppError('storage', `cannot open database ${file}: ${(error as Error).message}`);
   }
-  // The one search rule (`BOOKING_MATCHES` in store/bookings.ts): SQLite's lower() folds ASCII only, not "Müller";
-  // an address compares by its ASCII case alone (`asciiLower`, the rule of `emailKey`).
+  registerFunctions(db);
+  const store = storeOn(file, db);
+  try {
+    migrate(store);
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  return store;
+}
+
+/** Creates a new database file, 0600 from its first byte, in folders made 0700. */
+function createFile(file: string): void {
+  // 0700 whatever the umask (mkdir masks the mode, never widens it): whoever may write a folder on the way to the
+  // file may swap it or its WAL. Only the folders made here; one that exists is the admin's to set.
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  // Create the file ourselves so it is 0600 from the first byte; SQLite gives -wal and -shm the same mode.
+  closeSync(openSync(file, 'a', 0o600));
+  chmodSync(file, 0o600);
+}
+
+/**
+ * Opens `file` read-only: refused when it is empty (no installation) or newer; a file that needs a migration is
+ * migrated first through a writing connection, where this user may write.
+ */
+function connectReadOnly(file: string): DatabaseSync {
+  let db = openReadOnly(file);
+  const version = readVersion(db, file);
+  if (version === 0 && statSync(file).size === 0) {
+    db.close();
+    throw new AppError('not_configured', `${file} is empty, not a planner database: run \`planner init\` (or pass --db <file>)`);
+  }
+  if (version < migrations.length) {
+    db.close();
+    if (!canWrite(file)) {
+      throw new AppError('conflict', `database ${file} has schema version ${version} and needs migrating to ${migrations.length}: run planner as the file's owner once (e.g. restart planner serve)`);
+    }
+    openStore(file, { mustExist: true }).close(); // migrates
+    db = openReadOnly(file);
+  }
+  return db;
+}
+
+/** Opens `file` for writing, with the pragmas every writing connection has (CONTRIBUTING: "Planner and Litestream"). */
+function connectWriting(file: string): DatabaseSync {
+  const db = new DatabaseSync(file, { timeout: BUSY_TIMEOUT_MS, enableForeignKeyConstraints: true });
+  readVersion(db, file); // a newer file is refused before the pragmas below change it
+  db.exec('PRAGMA journal_mode = WAL');
+  // FULL: a booking whose 201 was sent survives a power cut, not only a crash.
+  db.exec('PRAGMA synchronous = FULL');
+  // Deleted and overwritten content is zeroed, not left in free space (issue 28: erased data is gone from the file).
+  db.exec('PRAGMA secure_delete = ON');
+  return db;
+}
+
+/**
+ * The SQL functions of the one search rule (`BOOKING_MATCHES` in store/bookings.ts): SQLite's lower() folds ASCII
+ * only, not "Müller"; an address compares by its ASCII case alone (`asciiLower`, the rule of `emailKey`).
+ */
+function registerFunctions(db: DatabaseSync): void {
   db.function('planner_search', { deterministic: true }, (value) => (value === null ? '' : searchText(String(value))));
   db.function('planner_digits', { deterministic: true }, (value) => (value === null ? '' : phoneDigits(String(value))));
   db.function('planner_email', { deterministic: true }, (value) => (value === null ? '' : asciiLower(String(value))));
+}
+
+/** The Store of an open connection: its prepared statements kept, transactions, group commits. */
+function storeOn(file: string, db: DatabaseSync): Store {
   const statements = new Map<string, StatementSync>();
   let depth = 0;
   // Asked once per API request: its own statement, answering an array instead of building an object.
@@ -178,12 +212,6 @@ export function openStore(file: string, options: { mustExist?: boolean; readOnly
       if (db.isOpen) db.close();
     },
   };
-  try {
-    migrate(store);
-  } catch (error) {
-    store.close();
-    throw error;
-  }
   return store;
 }
 
