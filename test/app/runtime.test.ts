@@ -9,10 +9,13 @@ const NOW = new Date('2026-06-01T06:00:00Z');
 
 describe('readRuntimeSettings', () => {
   it('takes the retry bases (30 s when unset) and the booking page form minimum (3 s when unset) from the environment', () => {
-    expect(readRuntimeSettings({})).toEqual({ mailRetry: { baseSeconds: 30 }, webhookRetry: { baseSeconds: 30 }, formMinSeconds: 3 });
-    expect(readRuntimeSettings({ PLANNER_MAIL_RETRY_SECONDS: '0.2', PLANNER_WEBHOOK_RETRY_SECONDS: '1', PLANNER_FORM_MIN_SECONDS: '0' })).toEqual({
+    expect(readRuntimeSettings({})).toEqual({ mailRetry: { baseSeconds: 30 }, webhookRetry: { baseSeconds: 30 }, calendarRetry: { baseSeconds: 30 }, formMinSeconds: 3 });
+    expect(
+      readRuntimeSettings({ PLANNER_MAIL_RETRY_SECONDS: '0.2', PLANNER_WEBHOOK_RETRY_SECONDS: '1', PLANNER_CALENDAR_RETRY_SECONDS: '0.5', PLANNER_FORM_MIN_SECONDS: '0' }),
+    ).toEqual({
       mailRetry: { baseSeconds: 0.2 },
       webhookRetry: { baseSeconds: 1 },
+      calendarRetry: { baseSeconds: 0.5 },
       formMinSeconds: 0,
     });
   });
@@ -25,6 +28,7 @@ describe('readRuntimeSettings', () => {
     ['PLANNER_MAIL_RETRY_SECONDS', '0'],
     ['PLANNER_MAIL_RETRY_SECONDS', 'soon'],
     ['PLANNER_WEBHOOK_RETRY_SECONDS', '-5'],
+    ['PLANNER_CALENDAR_RETRY_SECONDS', '0'],
   ])('refuses %s=%s with a message that names it', (name, value) => {
     expect(() => readRuntimeSettings({ [name]: value })).toThrow(`${name} must be a positive number of seconds`);
   });
