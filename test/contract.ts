@@ -15,7 +15,7 @@ addFormats(ajv);
 ajv.addSchema({ ...document, $id: 'openapi' });
 
 /** Returns the JSON pointer escape of a path segment (RFC 6901). */
-const escape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+const pointerEscape = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Returns the object at `#/a/b` of the document, and its pointer, following one `$ref`. */
 function resolve(pointer: string): { pointer: string; value: Json } {
@@ -36,7 +36,7 @@ export function checkContract(method: string, url: string, answer: { status: num
   const path = new URL(url, 'http://x').pathname.replace(/^\/api/, '');
   const operation = document.paths?.[path]?.[method.toLowerCase()];
   if (!operation) return;
-  const base = `#/paths/${escape(path)}/${method.toLowerCase()}/responses/${answer.status}`;
+  const base = `#/paths/${pointerEscape(path)}/${method.toLowerCase()}/responses/${answer.status}`;
   if (!operation.responses[String(answer.status)]) {
     throw new Error(`OpenAPI contract: ${method} /api${path} answered ${answer.status}, which the document does not describe`);
   }

@@ -27,7 +27,7 @@ export function startPump(pass: () => Promise<boolean>, options: { pollMs: numbe
   };
   const tick = () => {
     if (stopped) return;
-    if (running) {
+    if (running !== undefined) {
       again = true;
       return;
     }

@@ -46,7 +46,7 @@ export async function get(url: string, init: RequestInit = {}): Promise<{ status
 }
 
 /** Text as the page escaped it, unescaped (escapeHtml writes `&#NN;`). */
-export function unescape(text: string): string {
+export function unescapeHtml(text: string): string {
   return text.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
 }
 
@@ -59,7 +59,7 @@ export function hiddenFields(html: string, action: string): Record<string, strin
 
 /** The hidden inputs of a form's inner HTML, unescaped. */
 function hiddenIn(form: string): Record<string, string> {
-  return Object.fromEntries([...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [unescape(match[1]!), unescape(match[2]!)]));
+  return Object.fromEntries([...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [unescapeHtml(match[1]!), unescapeHtml(match[2]!)]));
 }
 
 /** A day as the page writes it out for `dateLocale`: `Wednesday, 2 December 2026` (en-GB). */
@@ -90,7 +90,7 @@ export function wholeDay(html: string): string {
 
 /** The links of a page whose address starts with `prefix`, unescaped. */
 export function links(html: string, prefix: string): string[] {
-  return [...html.matchAll(/href="([^"]+)"/g)].map((match) => unescape(match[1]!)).filter((href) => href.startsWith(prefix));
+  return [...html.matchAll(/href="([^"]+)"/g)].map((match) => unescapeHtml(match[1]!)).filter((href) => href.startsWith(prefix));
 }
 
 /** The times a times page offers (`HH:MM`). */

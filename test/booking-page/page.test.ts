@@ -8,7 +8,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { api, cli, cliJson, cliOk, serve, snapshot, tempDb, initDb } from '../helpers.ts';
 import { expectThrottled } from '../http/throttled.ts';
-import { get, hiddenFields, links, longDay, MARIA, otherDayForm, pageSetup, post, times, toReview, unescape, wholeDay, written } from './flow.ts';
+import { get, hiddenFields, links, longDay, MARIA, otherDayForm, pageSetup, post, times, toReview, unescapeHtml, wholeDay, written } from './flow.ts';
 
 /** The page secret's form token of `parts`, as src/http/form-guard.ts makes it (to make a ticket the clock cannot). */
 function tokenFor(db: string, parts: (string | number)[]): string {
@@ -28,7 +28,7 @@ describe('the booking page over HTTP', () => {
     expect(done.html).toContain('<h1>Your appointment is booked</h1>');
     expect(Buffer.byteLength(done.html)).toBeLessThanOrEqual(15 * 1024); // issue 27: at most 15 KB a page (bench row 10 has each)
     expect(done.html).toContain('A confirmation is on its way to maria@example.com.');
-    expect(unescape(done.html)).toContain('Hauptstraße 1, 10115 Berlin');
+    expect(unescapeHtml(done.html)).toContain('Hauptstraße 1, 10115 Berlin');
     expect(done.html).toContain('href="tel:+49301234567"');
     expect(done.html).toMatch(/<dd>30 minutes<\/dd>/);
     const reference = /<dt>Reference<\/dt><dd>([A-Z0-9]{16})<\/dd>/.exec(done.html)![1]!;
@@ -158,7 +158,7 @@ describe('the booking page over HTTP', () => {
     const again = await post(`${s.base}/book/review`, { ...hiddenFields(details.html, '/book/review'), ...MARIA, homepage: '' });
     const done = await post(`${s.base}/book/confirm`, hiddenFields(again.html, '/book/confirm'));
     expect(done.status).toBe(200);
-    expect(unescape(done.html)).toContain(`${longDay(next)}, 09:00`);
+    expect(unescapeHtml(done.html)).toContain(`${longDay(next)}, 09:00`);
     expect(written(s.db).bookings).toBe(2);
     await s.server.stop();
   });
@@ -180,7 +180,7 @@ describe('the booking page over HTTP', () => {
     expect(other.fields).toMatchObject({ 'f.first_name': 'Maria', 'f.email': 'maria@exa' });
     const later = other.days.at(-1)!;
     const laterTimes = await post(`${s.base}/book/details`, { ...other.fields, day: later });
-    expect(unescape(laterTimes.html)).toContain(`Free times on ${longDay(later)}`);
+    expect(unescapeHtml(laterTimes.html)).toContain(`Free times on ${longDay(later)}`);
     const chosen = hiddenFields(laterTimes.html, '/book/details');
     const filled = await post(`${s.base}/book/details`, { ...chosen, time: times(laterTimes.html)[0]! });
     expect(filled.status).toBe(200);
@@ -317,7 +317,7 @@ describe('the booking page while it is off (issue 36, item 15)', () => {
     await initDb(db); // the practice's e-mail: desk@practice.example
     await cliOk(db, 'practice', 'set', '--address', 'Hauptstraße 1, 10115 Berlin', '--phone', '+49 30 1234567');
     const server = await serve(db);
-    const text = (html: string) => unescape(html.replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ');
+    const text = (html: string) => unescapeHtml(html.replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ');
     const contact = '<ul class="links"><li>Phone: <a href="tel:+49301234567">+49 30 1234567</a></li><li>E-mail: <a href="mailto:desk@practice.example">desk@practice.example</a></li></ul>';
     // Never turned on, the self-service page off too: every path of the page, and a form sent to it.
     for (const answer of [await get(`${server.url}/book/`), await get(`${server.url}/book/days?schedule=1&reason=1`), await post(`${server.url}/book/confirm`, { key: 'x' })]) {

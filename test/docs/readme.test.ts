@@ -16,7 +16,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { checkContract } from '../contract.ts';
 import packageJson from '../../package.json' with { type: 'json' };
-import { bookableDb, cliJson, initDb, onCleanup, ROOT, serve, tempDb, tempDir } from '../helpers.ts';
+import { bookableDb, cliJson, onCleanup, ROOT, serve, tempDb, tempDir } from '../helpers.ts';
 import { freePort, startSmtp } from '../mail/smtp.ts';
 import { commandsOf, newcomerEnv, readmeBlock, shell } from './readme.ts';
 

@@ -7,7 +7,7 @@ import ICAL from 'ical.js';
 import nodeIcal from 'node-ical';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { api, bookableDb, cli, cliJson, cliOk, serve, snapshot, tempDb } from '../helpers.ts';
+import { api, bookableDb, cli, cliOk, serve, snapshot, tempDb } from '../helpers.ts';
 import { expectThrottled } from './throttled.ts';
 
 describe('planner feed url and the feed', () => {

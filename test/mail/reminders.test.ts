@@ -11,7 +11,6 @@ import { readSettings, setPortal } from '../../src/store/settings.ts';
 import { ADA, apiFixture, NOW } from '../http/fixture.ts';
 import { startSmtp } from './smtp.ts';
 
-const HOUR = 3600 * 1000;
 
 describe('reminders through the outbox worker (in-process, fixed clock, real SMTP)', () => {
   /** A fixture with mail set, three bookings 25 h ahead (Tuesday 2026-06-02 09:00, 09:30, 10:00 in Berlin), and a worker whose clock the test sets. */
