@@ -27,10 +27,20 @@ export default defineBuildConfig({
       const plugins = Array.isArray(options.plugins) ? options.plugins : [];
       options.plugins = [
         ...plugins,
-        { name: 'import-meta-url', resolveImportMeta: (property) => (property === 'url' ? "require('node:url').pathToFileURL(__filename).href" : null) },
+        {
+          name: 'import-meta-url',
+          resolveImportMeta: (property) =>
+            property === 'url' ? "require('node:url').pathToFileURL(__filename).href" : null,
+        },
         // Each chunk as ASCII (V8 keeps a source with any other character as two bytes a character: 3.8 MiB of the
         // server's heap for the old single bundle) and without whitespace (names kept, so stack traces still read).
-        { name: 'ascii', renderChunk: async (code) => ({ code: (await transform(code, { charset: 'ascii', minifyWhitespace: true, minifySyntax: true })).code, map: null }) },
+        {
+          name: 'ascii',
+          renderChunk: async (code) => ({
+            code: (await transform(code, { charset: 'ascii', minifyWhitespace: true, minifySyntax: true })).code,
+            map: null,
+          }),
+        },
       ];
     },
     // The dependencies are inside the bundle on purpose: unbuild's check would call each "potentially unused".

@@ -6,7 +6,10 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-const { body, headers } = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as { body: string; headers: Record<string, string> };
+const { body, headers } = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as {
+  body: string;
+  headers: Record<string, string>;
+};
 const server = createServer((_request, response) => {
   response.writeHead(200, headers);
   response.end(body);

@@ -71,13 +71,28 @@ export function generate(options: GenerateOptions): Generated {
   const table = offsetTable(ZONE, nowUnix - 800 * SECONDS_PER_DAY, nowUnix + (daysAhead + 2) * SECONDS_PER_DAY);
   const today = Math.floor((nowUnix + offsetAt(table, nowUnix)) / SECONDS_PER_DAY);
 
-  initInstallation(ctx, { practiceName: 'Benchmark Practice', timeZone: ZONE, notifyEmail: 'desk@bench.example', locale: 'en' });
-  const schedules: { id: number; reasons: { id: number; minutes: number }[]; capacity: number; closed: Set<number> }[] = [];
+  initInstallation(ctx, {
+    practiceName: 'Benchmark Practice',
+    timeZone: ZONE,
+    notifyEmail: 'desk@bench.example',
+    locale: 'en',
+  });
+  const schedules: { id: number; reasons: { id: number; minutes: number }[]; capacity: number; closed: Set<number> }[] =
+    [];
   store.tx(() => {
     for (let index = 0; index < scheduleCount; index++) {
       const capacity = index === 1 ? 3 : 1;
-      const id = addSchedule(ctx, { name: `Practitioner ${index + 1}`, daysAhead, noticeMinutes: 0, stepMinutes: 15, capacity });
-      const reasons = DURATIONS.map((minutes) => ({ id: addReason(ctx, id, { name: `Visit ${minutes} min`, durationMinutes: minutes }), minutes }));
+      const id = addSchedule(ctx, {
+        name: `Practitioner ${index + 1}`,
+        daysAhead,
+        noticeMinutes: 0,
+        stepMinutes: 15,
+        capacity,
+      });
+      const reasons = DURATIONS.map((minutes) => ({
+        id: addReason(ctx, id, { name: `Visit ${minutes} min`, durationMinutes: minutes }),
+        minutes,
+      }));
       setHours(ctx, id, 'mon-fri', WEEKDAY_HOURS);
       setHours(ctx, id, 'sat', SATURDAY_HOURS);
       // A week of holiday and one single day, at places that differ per schedule.
@@ -92,7 +107,10 @@ export function generate(options: GenerateOptions): Generated {
     switchApi(ctx, true);
   });
 
-  const hours = { weekday: valueOrInvalid(parseRanges(WEEKDAY_HOURS)), saturday: valueOrInvalid(parseRanges(SATURDAY_HOURS)) };
+  const hours = {
+    weekday: valueOrInvalid(parseRanges(WEEKDAY_HOURS)),
+    saturday: valueOrInvalid(parseRanges(SATURDAY_HOURS)),
+  };
   const pickReason = (reasons: { id: number; minutes: number }[]) => {
     let roll = rng();
     for (let index = 0; index < WEIGHTS.length; index++) {
@@ -111,7 +129,8 @@ export function generate(options: GenerateOptions): Generated {
     const insertCustomer = store.db.prepare(
       "INSERT INTO customers (email_key, email, first_name, last_name, created_at) VALUES (?, ?, 'Bench', ?, '2026-01-01T00:00:00Z')",
     );
-    for (let index = 1; index <= customers; index++) insertCustomer.run(`c${index}@bench.example`, `c${index}@bench.example`, `Customer ${index}`);
+    for (let index = 1; index <= customers; index++)
+      insertCustomer.run(`c${index}@bench.example`, `c${index}@bench.example`, `Customer ${index}`);
     const insert = store.db.prepare(
       `INSERT INTO bookings (reference, schedule_id, reason_id, customer_id, start_at, end_at, submission, source, created_at)
        VALUES (?, ?, ?, ?, ?, ?, '{}', 'api', '2026-01-01T00:00:00Z')`,
@@ -122,8 +141,16 @@ export function generate(options: GenerateOptions): Generated {
     );
     const book = (schedule: number, reason: { id: number; minutes: number }, startAt: number) => {
       const customer = 1 + Math.floor(rng() * customers);
-      const id = insert.run(`B${String(++bookings).padStart(10, '0')}`, schedule, reason.id, customer, startAt, startAt + reason.minutes * 60).lastInsertRowid;
-      if (options.reminders && startAt > nowUnix) remind.run(id, `c${customer}@bench.example`, startAt - SECONDS_PER_DAY, startAt - SECONDS_PER_DAY);
+      const id = insert.run(
+        `B${String(++bookings).padStart(10, '0')}`,
+        schedule,
+        reason.id,
+        customer,
+        startAt,
+        startAt + reason.minutes * 60,
+      ).lastInsertRowid;
+      if (options.reminders && startAt > nowUnix)
+        remind.run(id, `c${customer}@bench.example`, startAt - SECONDS_PER_DAY, startAt - SECONDS_PER_DAY);
     };
     for (const schedule of schedules) {
       for (let day = today + 1; day <= today + daysAhead; day++) {

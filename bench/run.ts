@@ -33,7 +33,9 @@ function median(values: number[]): number {
 
 function cli(db: string, ...args: string[]): Promise<string> {
   return new Promise((done, fail) =>
-    execFile(process.execPath, [BIN, ...args, '--db', db], (error, stdout, stderr) => (error ? fail(new Error(stderr)) : done(stdout))),
+    execFile(process.execPath, [BIN, ...args, '--db', db], (error, stdout, stderr) =>
+      error ? fail(new Error(stderr)) : done(stdout),
+    ),
   );
 }
 
@@ -59,7 +61,10 @@ async function startServer(db: string, executable?: string): Promise<Server> {
   const command = executable ? [executable] : [process.execPath, ...flags, BIN];
   // The booking page's forms are sent at once here (row 10 measures the server, not a customer's reading time).
   const env = { ...process.env, PLANNER_FORM_MIN_SECONDS: '0' };
-  const child = spawn(command[0]!, [...command.slice(1), 'serve', '--port', '0', '--log', 'off', '--db', db], { stdio: ['ignore', 'pipe', 'inherit'], env });
+  const child = spawn(command[0]!, [...command.slice(1), 'serve', '--port', '0', '--log', 'off', '--db', db], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env,
+  });
   children.push(child);
   let out = '';
   const url = await new Promise<string>((done, fail) => {
@@ -106,7 +111,9 @@ interface Load {
 
 async function load(options: autocannon.Options, onAnswer?: () => void): Promise<Load> {
   const result = await new Promise<autocannon.Result>((done, fail) => {
-    const instance = autocannon({ connections: 10, ...options }, (error, finished) => (error ? fail(error) : done(finished)));
+    const instance = autocannon({ connections: 10, ...options }, (error, finished) =>
+      error ? fail(error) : done(finished),
+    );
     if (onAnswer) instance.on('response', onAnswer);
   });
   return {
@@ -183,7 +190,9 @@ const started = performance.now();
 const now = new Date();
 const db = join(work, 'bench.db');
 const generated = generate({ file: db, now });
-log(`generated ${generated.bookings} future bookings (${(generated.takenShare * 100).toFixed(0)}% of slot starts taken) in ${generated.elapsedMs.toFixed(0)} ms`);
+log(
+  `generated ${generated.bookings} future bookings (${(generated.takenShare * 100).toFixed(0)}% of slot starts taken) in ${generated.elapsedMs.toFixed(0)} ms`,
+);
 results.data = generated;
 await cli(db, 'api', 'limit', '1000000000');
 const key = await token(db);
@@ -203,11 +212,14 @@ const anonymous: Record<string, number> = { start: anonymousMiB(server.pid) };
 const sample = await fetch(`${api}/schedules`, { headers: auth });
 const sampleHeaders: Record<string, string> = {};
 sample.headers.forEach((value, name) => {
-  if (!['date', 'connection', 'keep-alive', 'server-timing', 'transfer-encoding'].includes(name)) sampleHeaders[name] = value;
+  if (!['date', 'connection', 'keep-alive', 'server-timing', 'transfer-encoding'].includes(name))
+    sampleHeaders[name] = value;
 });
 const bytesFile = join(work, 'schedules.json');
 writeFileSync(bytesFile, JSON.stringify({ body: await sample.text(), headers: sampleHeaders }));
-const floorChild = spawn(process.execPath, [join(ROOT, 'bench/floor-http.ts'), bytesFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+const floorChild = spawn(process.execPath, [join(ROOT, 'bench/floor-http.ts'), bytesFile], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 children.push(floorChild);
 const [floorPort] = (await once(floorChild.stdout!, 'data')) as [Buffer];
 const floorUrl = `http://127.0.0.1:${String(floorPort).trim()}/api/schedules`;
@@ -215,14 +227,23 @@ const floorUrl = `http://127.0.0.1:${String(floorPort).trim()}/api/schedules`;
 // (10 in flight on each connection, as the benchmark measured before issue 29; no client calls so), and an h3 route
 // that answers the same bytes (what h3 and its Node adapter cost on their own).
 const schedules = await sideBySide({ url: `${api}/schedules`, headers: auth }, { url: floorUrl });
-const pipelined = await sideBySide({ url: `${api}/schedules`, headers: auth, pipelining: 10 }, { url: floorUrl, pipelining: 10 });
+const pipelined = await sideBySide(
+  { url: `${api}/schedules`, headers: auth, pipelining: 10 },
+  { url: floorUrl, pipelining: 10 },
+);
 floorChild.kill();
-const helloChild = spawn(process.execPath, [join(ROOT, 'bench/h3-hello.ts'), bytesFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+const helloChild = spawn(process.execPath, [join(ROOT, 'bench/h3-hello.ts'), bytesFile], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 children.push(helloChild);
 const [helloPort] = (await once(helloChild.stdout!, 'data')) as [Buffer];
 const helloUrl = `http://127.0.0.1:${String(helloPort).trim()}/api/schedules`;
 await load({ url: helloUrl, duration: 1 });
-const helloRuns = [await load({ url: helloUrl, duration: 3 }), await load({ url: helloUrl, duration: 3 }), await load({ url: helloUrl, duration: 3 })];
+const helloRuns = [
+  await load({ url: helloUrl, duration: 3 }),
+  await load({ url: helloUrl, duration: 3 }),
+  await load({ url: helloUrl, duration: 3 }),
+];
 const hello = { subject: { rps: median(helloRuns.map((run) => run.rps)) } };
 helloChild.kill();
 results.schedules = {
@@ -247,11 +268,20 @@ const daysAfterBooking: number[] = [];
 {
   const freeDays = ((await (await fetch(daysUrl, { headers: auth })).json()) as { data: string[] }).data;
   for (const day of freeDays.slice(5, 25)) {
-    const free = ((await (await fetch(`${api}/slots?schedule=1&reason=1&day=${day}`, { headers: auth })).json()) as { data: string[] }).data;
+    const free = (
+      (await (await fetch(`${api}/slots?schedule=1&reason=1&day=${day}`, { headers: auth })).json()) as {
+        data: string[];
+      }
+    ).data;
     const booked = await fetch(`${api}/bookings`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ schedule: 1, reason: 1, slot: free[0], submission: { first_name: 'Bench', last_name: 'Change', email: `change-${day}@bench.example` } }),
+      body: JSON.stringify({
+        schedule: 1,
+        reason: 1,
+        slot: free[0],
+        submission: { first_name: 'Bench', last_name: 'Change', email: `change-${day}@bench.example` },
+      }),
     });
     if (booked.status !== 201) throw new Error(`booking for the /days change answered ${booked.status}`);
     daysAfterBooking.push(await serverTime(daysUrl, key, 1));
@@ -272,8 +302,15 @@ results.days = {
 const slotsUrl = `${api}/slots?schedule=1&reason=1&day=${generated.busiestDay}`;
 const freeOnBusiest = (await (await fetch(slotsUrl, { headers: auth })).json()) as { data: string[] };
 const formsUrl = `${api}/forms?schedule=1&reason=1&slot=${encodeURIComponent(freeOnBusiest.data[0]!)}`;
-results.slots = { day: generated.busiestDay, serverMs: await serverTime(slotsUrl, key), load: await load({ url: slotsUrl, headers: auth, duration: 5 }) };
-results.forms = { serverMs: await serverTime(formsUrl, key), load: await load({ url: formsUrl, headers: auth, duration: 5 }) };
+results.slots = {
+  day: generated.busiestDay,
+  serverMs: await serverTime(slotsUrl, key),
+  load: await load({ url: slotsUrl, headers: auth, duration: 5 }),
+};
+results.forms = {
+  serverMs: await serverTime(formsUrl, key),
+  load: await load({ url: formsUrl, headers: auth, duration: 5 }),
+};
 
 // 3b. The calendar feed of schedule 2: every booking from 30 days back to its look-ahead (issue 16: 5,000 within a
 // time budget). Wall time of whole answers, median of 20, after 3 to warm up.
@@ -297,9 +334,17 @@ async function freeTargets(base: string, limit: number) {
   const found: { schedule: number; reason: number; slot: string }[] = [];
   for (let schedule = 3; schedule <= 10 && found.length < limit; schedule++) {
     const reason = (schedule - 1) * 4 + 1;
-    const days = ((await (await fetch(`${base}/days?schedule=${schedule}&reason=${reason}`, { headers: auth })).json()) as { data: string[] }).data;
+    const days = (
+      (await (await fetch(`${base}/days?schedule=${schedule}&reason=${reason}`, { headers: auth })).json()) as {
+        data: string[];
+      }
+    ).data;
     for (const day of days.slice(1)) {
-      const slots = ((await (await fetch(`${base}/slots?schedule=${schedule}&reason=${reason}&day=${day}`, { headers: auth })).json()) as { data: string[] }).data;
+      const slots = (
+        (await (
+          await fetch(`${base}/slots?schedule=${schedule}&reason=${reason}&day=${day}`, { headers: auth })
+        ).json()) as { data: string[] }
+      ).data;
       for (const slot of slots) found.push({ schedule, reason, slot });
       if (found.length >= limit) break;
     }
@@ -355,7 +400,9 @@ const posted = plain.result;
 const postRate = plain.rate;
 const floorDb = new DatabaseSync(copy, { timeout: 5000 });
 floorDb.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON');
-const insertCustomer = floorDb.prepare("INSERT INTO customers (email_key, email, first_name, last_name, created_at) VALUES (?, ?, 'Bench', ?, 'now')");
+const insertCustomer = floorDb.prepare(
+  "INSERT INTO customers (email_key, email, first_name, last_name, created_at) VALUES (?, ?, 'Bench', ?, 'now')",
+);
 const insertBooking = floorDb.prepare(
   "INSERT INTO bookings (reference, schedule_id, reason_id, customer_id, start_at, end_at, submission, source, created_at) VALUES (?, ?, ?, ?, ?, ?, '{}', 'api', 'now')",
 );
@@ -366,7 +413,9 @@ const mailBody = 'x'.repeat(3000); // about the size of a real message with its 
 const floorStart = performance.now();
 for (let index = 0; index < targets.length; index++) {
   floorDb.exec('BEGIN IMMEDIATE');
-  const customer = Number(insertCustomer.run(`floor${index}@bench.example`, `floor${index}@bench.example`, `Client ${index}`).lastInsertRowid);
+  const customer = Number(
+    insertCustomer.run(`floor${index}@bench.example`, `floor${index}@bench.example`, `Client ${index}`).lastInsertRowid,
+  );
   const startAt = Math.floor(Date.now() / 1000) + 86_400 * 400 + index * 900;
   const booking = Number(insertBooking.run(`F${index}`, 3, 9, customer, startAt, startAt + 900).lastInsertRowid);
   insertMail.run(booking, mailBody);
@@ -375,8 +424,20 @@ for (let index = 0; index < targets.length; index++) {
 }
 const floorRate = targets.length / ((performance.now() - floorStart) / 1000);
 floorDb.close();
-results.bookings = { posted, bookingsPerSecond: postRate, floorPerSecond: floorRate, ratio: postRate / floorRate, target: '>= 0.3' };
-results.keyedBookings = { posted: keyed.result, bookingsPerSecond: keyed.rate, plainPerSecond: postRate, ratio: keyed.rate / postRate, target: '>= 0.9' };
+results.bookings = {
+  posted,
+  bookingsPerSecond: postRate,
+  floorPerSecond: floorRate,
+  ratio: postRate / floorRate,
+  target: '>= 0.3',
+};
+results.keyedBookings = {
+  posted: keyed.result,
+  bookingsPerSecond: keyed.rate,
+  plainPerSecond: postRate,
+  ratio: keyed.rate / postRate,
+  target: '>= 0.9',
+};
 
 // 10. The booking page (issue 27): each page's server time and size, and whole bookings through it (every request of
 // a customer's flow: the first page, the days, the times, the form, the review, the booking), 10 customers at once.
@@ -384,7 +445,12 @@ await cli(db, 'portal', 'enable', '--url', server.url, '--cancel-until', '0');
 await cli(db, 'booking-page', 'enable', '--per-hour', '10000', '--per-email', '1000');
 const pageTargets = await freeTargets(api, 310);
 const hiddenIn = (html: string) =>
-  Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [match[1]!, match[2]!.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)))]));
+  Object.fromEntries(
+    [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [
+      match[1]!,
+      match[2]!.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))),
+    ]),
+  );
 const pageTimes: Record<string, number[]> = {};
 const pageBytes: Record<string, number> = {};
 /** One request of the flow; records its Server-Timing and size under `step`. */
@@ -392,7 +458,15 @@ async function pageStep(step: string, url: string, form?: Record<string, string>
   const response = await fetch(
     url,
     form
-      ? { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'null', 'sec-fetch-site': 'same-origin' }, body: new URLSearchParams(form).toString() }
+      ? {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            origin: 'null',
+            'sec-fetch-site': 'same-origin',
+          },
+          body: new URLSearchParams(form).toString(),
+        }
       : {},
   );
   const html = await response.text();
@@ -408,8 +482,16 @@ async function bookThroughPage(target: { schedule: number; reason: number; slot:
   await pageStep('choose', `${server.url}/book/`);
   await pageStep('days', `${server.url}/book/days?${choice}`);
   await pageStep('times', `${server.url}/book/times?${choice}&day=${day}`);
-  const details = await pageStep('details', `${server.url}/book/details?${choice}&day=${day}&time=${target.slot.slice(11, 16)}`);
-  const typed = { 'f.first_name': 'Page', 'f.last_name': `Client ${n}`, 'f.email': `page${n}@bench.example`, homepage: '' };
+  const details = await pageStep(
+    'details',
+    `${server.url}/book/details?${choice}&day=${day}&time=${target.slot.slice(11, 16)}`,
+  );
+  const typed = {
+    'f.first_name': 'Page',
+    'f.last_name': `Client ${n}`,
+    'f.email': `page${n}@bench.example`,
+    homepage: '',
+  };
   const review = await pageStep('review', `${server.url}/book/review`, { ...hiddenIn(details), ...typed });
   const done = await pageStep('confirm', `${server.url}/book/confirm`, hiddenIn(review));
   if (!done.includes('class="note done"')) throw new Error('a booking through the page was not confirmed');
@@ -433,7 +515,10 @@ const quiet: Record<string, number> = {};
 for (const [step, url] of [
   ['choose', `${server.url}/book/`],
   ['days', `${server.url}/book/days?schedule=${quietTarget.schedule}&reason=${quietTarget.reason}`],
-  ['times', `${server.url}/book/times?schedule=${quietTarget.schedule}&reason=${quietTarget.reason}&day=${quietTarget.slot.slice(0, 10)}`],
+  [
+    'times',
+    `${server.url}/book/times?schedule=${quietTarget.schedule}&reason=${quietTarget.reason}&day=${quietTarget.slot.slice(0, 10)}`,
+  ],
 ] as const) {
   const times: number[] = [];
   for (let i = 0; i < 60; i++) {
@@ -486,32 +571,48 @@ if (existsSync(executable)) {
   const fresh = await freeTargets(seaApi, 1500); // those of 4. are booked by now
   let posted = 0;
   const reads = async () => {
-    for (const url of [`${seaApi}/schedules`, `${seaApi}/days?schedule=1&reason=1`, slotsUrl.replace(api, seaApi), `${seaApi}/days?schedule=2&reason=5`]) {
+    for (const url of [
+      `${seaApi}/schedules`,
+      `${seaApi}/days?schedule=1&reason=1`,
+      slotsUrl.replace(api, seaApi),
+      `${seaApi}/days?schedule=2&reason=5`,
+    ]) {
       await load({ url, headers: auth, duration: 5 });
     }
   };
-  const writes = load(
-    {
-      url: `${seaApi}/bookings`,
-      method: 'POST',
-      headers: { ...auth, 'content-type': 'application/json' },
-      duration: 20,
-      connections: 2,
-      requests: [
-        {
-          setupRequest: (request) => {
-            const target = fresh[posted++ % fresh.length]!;
-            return { ...request, body: JSON.stringify({ ...target, submission: { first_name: 'Sea', last_name: `Client ${posted}`, email: `sea${posted}@bench.example` } }) };
-          },
+  const writes = load({
+    url: `${seaApi}/bookings`,
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    duration: 20,
+    connections: 2,
+    requests: [
+      {
+        setupRequest: (request) => {
+          const target = fresh[posted++ % fresh.length]!;
+          return {
+            ...request,
+            body: JSON.stringify({
+              ...target,
+              submission: { first_name: 'Sea', last_name: `Client ${posted}`, email: `sea${posted}@bench.example` },
+            }),
+          };
         },
-      ],
-    },
-  );
+      },
+    ],
+  });
   await Promise.all([reads(), writes]);
   clearInterval(sampler);
   const end = rssMiB(sea.pid);
   await sea.stop();
-  results.executableMiB = { idle, steadyMax: Math.max(...samples.slice(5)), end, samples, idleTarget: '<= 80', loadTarget: '<= 120' };
+  results.executableMiB = {
+    idle,
+    steadyMax: Math.max(...samples.slice(5)),
+    end,
+    samples,
+    idleTarget: '<= 80',
+    loadTarget: '<= 120',
+  };
   results.executableAnonymousMiB = {
     idle: idleAnonymous,
     peak: Math.max(...anonymousSamples),
@@ -531,7 +632,10 @@ const LITESTREAM = join(ROOT, 'node_modules/@flydotio/litestream-linux-x64/lites
 /** Writes a configuration that replicates `file` to the folder `replica`, as deploy/litestream.yml does to SFTP. */
 function litestreamConfig(file: string, replica: string): string {
   const config = join(work, `litestream-${basename(file)}.yml`);
-  writeFileSync(config, `dbs:\n  - path: ${file}\n    monitor-interval: 100ms\n    replicas:\n      - type: file\n        path: ${replica}\n        sync-interval: 900ms\n`);
+  writeFileSync(
+    config,
+    `dbs:\n  - path: ${file}\n    monitor-interval: 100ms\n    replicas:\n      - type: file\n        path: ${replica}\n        sync-interval: 900ms\n`,
+  );
   return config;
 }
 /** Starts `litestream replicate` and resolves once its first snapshot is written. */
@@ -556,7 +660,10 @@ async function replicate(config: string): Promise<{ stop(): Promise<void> }> {
   };
 }
 function folderBytes(folder: string): number {
-  return readdirSync(folder, { recursive: true, encoding: 'utf8' }).reduce((sum, name) => sum + (statSync(join(folder, name)).isFile() ? statSync(join(folder, name)).size : 0), 0);
+  return readdirSync(folder, { recursive: true, encoding: 'utf8' }).reduce(
+    (sum, name) => sum + (statSync(join(folder, name)).isFile() ? statSync(join(folder, name)).size : 0),
+    0,
+  );
 }
 {
   const replServer = await startServer(db);
@@ -565,7 +672,11 @@ function folderBytes(folder: string): number {
   const measure = async () => {
     const reads = await load({ url: slotsUrl.replace(api, replApi), headers: auth, duration: 3 });
     const posted = await postBookings(200, false, replApi, pool);
-    return { slotsPerSecond: reads.rps, bookingsPerSecond: posted.rate, errors: reads.errors + reads.non2xx + posted.result.errors + posted.result.non2xx };
+    return {
+      slotsPerSecond: reads.rps,
+      bookingsPerSecond: posted.rate,
+      errors: reads.errors + reads.non2xx + posted.result.errors + posted.result.non2xx,
+    };
   };
   const without: Awaited<ReturnType<typeof measure>>[] = [];
   const beside: Awaited<ReturnType<typeof measure>>[] = [];
@@ -585,7 +696,13 @@ function folderBytes(folder: string): number {
   });
   const a = pick(beside);
   const b = pick(without);
-  results.replicationBeside = { with: a, without: b, slotsRatio: a.slotsPerSecond / b.slotsPerSecond, bookingsRatio: a.bookingsPerSecond / b.bookingsPerSecond, target: '>= 0.9' };
+  results.replicationBeside = {
+    with: a,
+    without: b,
+    slotsRatio: a.slotsPerSecond / b.slotsPerSecond,
+    bookingsRatio: a.bookingsPerSecond / b.bookingsPerSecond,
+    target: '>= 0.9',
+  };
 }
 {
   const file = join(work, 'ten-years.db');
@@ -600,7 +717,11 @@ function folderBytes(folder: string): number {
   await litestream.stop();
   const restored = join(work, 'new-machine', 'planner.db');
   const restoreStart = performance.now();
-  await new Promise<void>((done, fail) => execFile(LITESTREAM, ['restore', '-config', config, '-o', restored, file], (error, _out, stderr) => (error ? fail(new Error(stderr)) : done())));
+  await new Promise<void>((done, fail) =>
+    execFile(LITESTREAM, ['restore', '-config', config, '-o', restored, file], (error, _out, stderr) =>
+      error ? fail(new Error(stderr)) : done(),
+    ),
+  );
   const restoreSeconds = (performance.now() - restoreStart) / 1000;
   const serveStart = performance.now();
   const fresh = await startServer(restored);
@@ -643,13 +764,28 @@ function folderBytes(folder: string): number {
   const base = `http://127.0.0.1:${(icsServer.address() as { port: number }).port}`;
   const stamp = (at: number) => `${new Date(at * 1000).toISOString().replace(/[-:]/g, '').slice(0, 15)}Z`;
   const nowUnix = Math.floor(now.getTime() / 1000);
-  const event = (uid: string, start: number, minutes: number, extra: string[] = []) =>
-    ['BEGIN:VEVENT', `UID:${uid}`, 'DTSTAMP:20260101T000000Z', `DTSTART:${stamp(start)}`, `DTEND:${stamp(start + minutes * 60)}`, 'SUMMARY:Busy', ...extra, 'END:VEVENT'];
-  const calendarText = (events: string[][]) => ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//planner bench//EN', ...events.flat(), 'END:VCALENDAR', ''].join('\r\n');
+  const event = (uid: string, start: number, minutes: number, extra: string[] = []) => [
+    'BEGIN:VEVENT',
+    `UID:${uid}`,
+    'DTSTAMP:20260101T000000Z',
+    `DTSTART:${stamp(start)}`,
+    `DTEND:${stamp(start + minutes * 60)}`,
+    'SUMMARY:Busy',
+    ...extra,
+    'END:VEVENT',
+  ];
+  const calendarText = (events: string[][]) =>
+    ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//planner bench//EN', ...events.flat(), 'END:VCALENDAR', ''].join(
+      '\r\n',
+    );
   // a) 200 weekly series (a year each, 09:00 UTC on a weekday) and 4,800 single events over the year.
   const bigEvents = [
-    ...Array.from({ length: 200 }, (_, i) => event(`series-${i}`, nowUnix + (i % 7) * SECONDS_PER_DAY + (i % 9) * 3600, 45, ['RRULE:FREQ=WEEKLY;COUNT=52'])),
-    ...Array.from({ length: 4800 }, (_, i) => event(`single-${i}`, nowUnix + Math.floor((i * 365 * SECONDS_PER_DAY) / 4800), 30)),
+    ...Array.from({ length: 200 }, (_, i) =>
+      event(`series-${i}`, nowUnix + (i % 7) * SECONDS_PER_DAY + (i % 9) * 3600, 45, ['RRULE:FREQ=WEEKLY;COUNT=52']),
+    ),
+    ...Array.from({ length: 4800 }, (_, i) =>
+      event(`single-${i}`, nowUnix + Math.floor((i * 365 * SECONDS_PER_DAY) / 4800), 30),
+    ),
   ];
   bodies.set('/big.ics', calendarText(bigEvents));
   const syncDb = join(work, 'calendar.db');
@@ -678,14 +814,18 @@ function folderBytes(folder: string): number {
   const unchangedRuns: { ms: number; heldMs: number }[] = [];
   for (let round = 0; round < 5; round++) {
     // Another ETag (the file as Google rewrites it), the same events: fetched, read and compared whole.
-    bodies.set('/big.ics', calendarText(bigEvents).replace('PRODID:-//planner bench//EN', `PRODID:-//planner bench ${round}//EN`));
+    bodies.set(
+      '/big.ics',
+      calendarText(bigEvents).replace('PRODID:-//planner bench//EN', `PRODID:-//planner bench ${round}//EN`),
+    );
     fullRuns.push(await timed(() => syncCalendars(syncCtx, 1)));
     unchangedRuns.push(await timed(() => syncCalendars(syncCtx, 1)));
   }
   const busyPieces = (syncStore.db.prepare('SELECT count(*) AS n FROM busy_times').get() as { n: number }).n;
   syncStore.close();
   // b) 2,000 busy times of an hour on schedule 1 of the bench file, over the 365 days, and the server's /days.
-  const spread = (i: number, shift = 0) => event(`busy-${i}`, nowUnix + SECONDS_PER_DAY + Math.floor((i * 364 * SECONDS_PER_DAY) / 2000) + shift, 60);
+  const spread = (i: number, shift = 0) =>
+    event(`busy-${i}`, nowUnix + SECONDS_PER_DAY + Math.floor((i * 364 * SECONDS_PER_DAY) / 2000) + shift, 60);
   const smallEvents = Array.from({ length: 2000 }, (_, i) => spread(i));
   bodies.set('/two-thousand.ics', calendarText(smallEvents));
   const calendarServer = await startServer(db);
@@ -712,7 +852,10 @@ function folderBytes(folder: string): number {
   const unsettled = cache.stats().computed - mark;
   smallEvents[1000] = spread(1000, 3 * 3600);
   bodies.set('/two-thousand.ics', calendarText(smallEvents));
-  const [moved] = await syncCalendars(cacheCtx, (await import('../src/store/calendars.ts')).listCalendars(cacheStore).at(-1)!.id);
+  const [moved] = await syncCalendars(
+    cacheCtx,
+    (await import('../src/store/calendars.ts')).listCalendars(cacheStore).at(-1)!.id,
+  );
   const beforeChange = cache.stats().computed;
   cache.days(cacheCtx, 1, 1);
   const recomputed = cache.stats().computed - beforeChange - unsettled;
@@ -755,7 +898,24 @@ if (existsSync('/usr/bin/radicale')) {
   write(join(radicaleDir, 'users'), 'anna:bench-password\n');
   write(
     join(radicaleDir, 'config'),
-    ['[server]', `hosts = 127.0.0.1:${port}`, '[auth]', 'type = htpasswd', `htpasswd_filename = ${join(radicaleDir, 'users')}`, 'htpasswd_encryption = plain', 'delay = 0', '[rights]', 'type = owner_only', '[storage]', `filesystem_folder = ${join(radicaleDir, 'collections')}`, '[web]', 'type = none', '[logging]', 'level = warning', ''].join('\n'),
+    [
+      '[server]',
+      `hosts = 127.0.0.1:${port}`,
+      '[auth]',
+      'type = htpasswd',
+      `htpasswd_filename = ${join(radicaleDir, 'users')}`,
+      'htpasswd_encryption = plain',
+      'delay = 0',
+      '[rights]',
+      'type = owner_only',
+      '[storage]',
+      `filesystem_folder = ${join(radicaleDir, 'collections')}`,
+      '[web]',
+      'type = none',
+      '[logging]',
+      'level = warning',
+      '',
+    ].join('\n'),
   );
   const radicale = spawn('/usr/bin/radicale', ['-C', join(radicaleDir, 'config')], { stdio: 'ignore' });
   children.push(radicale);
@@ -769,7 +929,11 @@ if (existsSync('/usr/bin/radicale')) {
   }
   /** How many events the calendar holds (a PROPFIND of its resources). */
   const held = async () => {
-    const answer = await fetch(calendarUrl, { method: 'PROPFIND', headers: { ...davAuth, depth: '1', 'content-type': 'application/xml' }, body: '<?xml version="1.0"?><d:propfind xmlns:d="DAV:"><d:prop><d:getetag/></d:prop></d:propfind>' });
+    const answer = await fetch(calendarUrl, {
+      method: 'PROPFIND',
+      headers: { ...davAuth, depth: '1', 'content-type': 'application/xml' },
+      body: '<?xml version="1.0"?><d:propfind xmlns:d="DAV:"><d:prop><d:getetag/></d:prop></d:propfind>',
+    });
     return ((await answer.text()).match(/<(?:\w+:)?getetag>/g) ?? []).length;
   };
   const writingDb = join(work, 'writing.db');
@@ -780,7 +944,24 @@ if (existsSync('/usr/bin/radicale')) {
   }
   const { execFile: run } = await import('node:child_process');
   await new Promise<void>((done, fail) => {
-    const child = run(process.execPath, [BIN, 'calendar', 'add', '1', calendarUrl, '--user', 'anna', '--password-stdin', '--allow-insecure', '--write-bookings', '--db', writingDb], (error) => (error ? fail(error) : done()));
+    const child = run(
+      process.execPath,
+      [
+        BIN,
+        'calendar',
+        'add',
+        '1',
+        calendarUrl,
+        '--user',
+        'anna',
+        '--password-stdin',
+        '--allow-insecure',
+        '--write-bookings',
+        '--db',
+        writingDb,
+      ],
+      (error) => (error ? fail(error) : done()),
+    );
     child.stdin!.end('bench-password\n');
   });
   const writingKey = await token(writingDb);
@@ -788,9 +969,21 @@ if (existsSync('/usr/bin/radicale')) {
   /** 1,000 free 15-minute slots of schedule 1 (reason 1) on `base`, the same on both files. */
   const slotsOf = async (base: string, bearer: string) => {
     const found: string[] = [];
-    const days = ((await (await fetch(`${base}/days?schedule=1&reason=1`, { headers: { authorization: `Bearer ${bearer}` } })).json()) as { data: string[] }).data;
+    const days = (
+      (await (
+        await fetch(`${base}/days?schedule=1&reason=1`, { headers: { authorization: `Bearer ${bearer}` } })
+      ).json()) as { data: string[] }
+    ).data;
     for (const day of days.slice(1)) {
-      found.push(...((await (await fetch(`${base}/slots?schedule=1&reason=1&day=${day}`, { headers: { authorization: `Bearer ${bearer}` } })).json()) as { data: string[] }).data);
+      found.push(
+        ...(
+          (await (
+            await fetch(`${base}/slots?schedule=1&reason=1&day=${day}`, {
+              headers: { authorization: `Bearer ${bearer}` },
+            })
+          ).json()) as { data: string[] }
+        ).data,
+      );
       if (found.length >= 1000) break;
     }
     return found.slice(0, 1000);
@@ -813,16 +1006,30 @@ if (existsSync('/usr/bin/radicale')) {
           method: 'POST',
           headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
           amount: slots.length,
-          requests: [{ setupRequest: (request) => ({ ...request, body: JSON.stringify({ schedule: 1, reason: 1, slot: slots[next++ % slots.length], submission: { first_name: 'Bench', last_name: `W${next}`, email: `w${next}@bench.example` } }) }) }],
+          requests: [
+            {
+              setupRequest: (request) => ({
+                ...request,
+                body: JSON.stringify({
+                  schedule: 1,
+                  reason: 1,
+                  slot: slots[next++ % slots.length],
+                  submission: { first_name: 'Bench', last_name: `W${next}`, email: `w${next}@bench.example` },
+                }),
+              }),
+            },
+          ],
         },
         () => (lastAnswer = performance.now()),
       );
-      if (result.non2xx + result.errors > 0) throw new Error(`section 11: ${result.non2xx + result.errors} bookings refused`);
+      if (result.non2xx + result.errors > 0)
+        throw new Error(`section 11: ${result.non2xx + result.errors} bookings refused`);
       rates[which].push(result.total / ((lastAnswer - begun) / 1000));
       if (which === 'writing') {
         const expected = (round + 1) * 500;
         for (const waited = performance.now(); (await held()) < expected; ) {
-          if (performance.now() - waited > 120_000) throw new Error('section 11: the writes did not finish within 2 minutes');
+          if (performance.now() - waited > 120_000)
+            throw new Error('section 11: the writes did not finish within 2 minutes');
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
         if (round === 1) writesPerSecond = 500 / ((performance.now() - begun) / 1000);
@@ -838,9 +1045,18 @@ if (existsSync('/usr/bin/radicale')) {
   const { formatLocal } = await import('../src/domain/dates.ts');
   const writerStore = openStore(writingDb);
   const writerCtx = createContext(writerStore);
-  const moved = writerStore.db.prepare("SELECT reference, start_at AS startAt FROM bookings WHERE status = 'booked' AND customer_id IN (SELECT id FROM customers WHERE email LIKE 'w%@bench.example') ORDER BY start_at DESC").all() as { reference: string; startAt: number }[];
+  const moved = writerStore.db
+    .prepare(
+      "SELECT reference, start_at AS startAt FROM bookings WHERE status = 'booked' AND customer_id IN (SELECT id FROM customers WHERE email LIKE 'w%@bench.example') ORDER BY start_at DESC",
+    )
+    .all() as { reference: string; startAt: number }[];
   for (const booking of moved) {
-    moveBooking(writerCtx, booking.reference, `${formatLocal(new Date((booking.startAt + 7 * SECONDS_PER_DAY) * 1000), ZONE)}:00`, { notify: false, force: true });
+    moveBooking(
+      writerCtx,
+      booking.reference,
+      `${formatLocal(new Date((booking.startAt + 7 * SECONDS_PER_DAY) * 1000), ZONE)}:00`,
+      { notify: false, force: true },
+    );
   }
   let last = performance.now();
   let heldMs = 0;
@@ -851,9 +1067,15 @@ if (existsSync('/usr/bin/radicale')) {
   }, 1);
   const writer = startCalendarWriter(writerCtx, { log, pollMs: 50 });
   const movedAt = performance.now();
-  const waiting = () => (writerStore.db.prepare("SELECT count(*) AS n FROM calendar_writes WHERE status = 'pending'").get() as { n: number }).n;
+  const waiting = () =>
+    (
+      writerStore.db.prepare("SELECT count(*) AS n FROM calendar_writes WHERE status = 'pending'").get() as {
+        n: number;
+      }
+    ).n;
   while (waiting() > 0) {
-    if (performance.now() - movedAt > 120_000) throw new Error('section 11: the moves were not written within 2 minutes');
+    if (performance.now() - movedAt > 120_000)
+      throw new Error('section 11: the moves were not written within 2 minutes');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const moveMs = performance.now() - movedAt;
@@ -899,7 +1121,12 @@ for (const total of [1_000, 10_000, 100_000]) {
   await growthServer.stop();
 }
 results.growth = { byWindow: growthWindow, byTotal: growthTotal };
-results.machine = { node: process.version, platform: `${platform()} ${release()}`, cpus: `${cpus().length} × ${cpus()[0]?.model}`, memoryGiB: Math.round(totalmem() / 2 ** 30) };
+results.machine = {
+  node: process.version,
+  platform: `${platform()} ${release()}`,
+  cpus: `${cpus().length} × ${cpus()[0]?.model}`,
+  memoryGiB: Math.round(totalmem() / 2 ** 30),
+};
 results.elapsedSeconds = (performance.now() - started) / 1000;
 results.ranAt = now.toISOString();
 
@@ -912,49 +1139,262 @@ const f2 = (value: number) => value.toFixed(2);
 const verdict = (met: boolean) => (met ? 'met' : '**not met**');
 const sea = r.executableMiB;
 const rows: string[][] = [
-  ['1. GET /schedules', `${Math.round(r.schedules.subject.rps)} req/s, p50 ${r.schedules.subject.p50} ms, p99 ${r.schedules.subject.p99} ms`, `bare node:http ${Math.round(r.schedules.floor.rps)} req/s, p50 ${r.schedules.floor.p50} ms, p99 ${r.schedules.floor.p99} ms`, f2(r.schedules.ratio), r.schedules.target, verdict(r.schedules.ratio >= 0.6)],
-  ['1h. an h3 route answering the same bytes (no planner code)', `${Math.round(r.schedules.h3Hello.rps)} req/s`, `bare node:http (1.)`, f2(r.schedules.h3Hello.ratio), '', ''],
-  ['1p. GET /schedules, pipelined 10 (no client calls so)', `${Math.round(r.schedules.pipelined.subject.rps)} req/s`, `bare node:http ${Math.round(r.schedules.pipelined.floor.rps)} req/s, pipelined 10`, f2(r.schedules.pipelined.ratio), '', ''],
-  ['2. GET /days (365 d)', `${f2(r.days.serverMs)} ms server time (first answer ${f2(r.days.firstMs)} ms, right after a booking ${f2(r.days.afterBookingMs)} ms); ${Math.round(r.days.load.rps)} req/s (${f2(r.days.load.rps / r.schedules.floor.rps)} of bare node:http), p99 ${r.days.load.p99} ms`, `${f2(r.days.floorMs)} ms to read the window's ${r.days.windowRows} bookings`, f2(r.days.ratio), `${r.days.target} (also after a booking)`, verdict(r.days.serverMs <= 1 && r.days.afterBookingMs <= 1)],
-  ['3. GET /slots (busiest day)', `${f2(r.slots.serverMs)} ms server time; ${Math.round(r.slots.load.rps)} req/s, p99 ${r.slots.load.p99} ms`, 'bare node:http (1.)', f2(r.slots.load.rps / r.schedules.floor.rps), '', ''],
-  ['3. GET /forms', `${f2(r.forms.serverMs)} ms server time; ${Math.round(r.forms.load.rps)} req/s, p99 ${r.forms.load.p99} ms`, 'bare node:http (1.)', f2(r.forms.load.rps / r.schedules.floor.rps), '', ''],
-  ['3b. Calendar feed (schedule 2)', `${r.feed.events} events, ${Math.round(r.feed.bytes / 1024)} KiB in ${f2(r.feed.ms)} ms (whole answer)`, '', '', r.feed.target, verdict(r.feed.events >= 5000 && r.feed.ms <= 250)],
-  ['4. POST /bookings', `${Math.round(r.bookings.bookingsPerSecond)} bookings/s, ${r.bookings.posted.non2xx + r.bookings.posted.errors} errors of ${r.bookings.posted.total}`, `${Math.round(r.bookings.floorPerSecond)} direct inserts/s (same rows, same pragmas)`, f2(r.bookings.ratio), r.bookings.target, verdict(r.bookings.ratio >= 0.3 && r.bookings.posted.non2xx + r.bookings.posted.errors === 0)],
-  ['4b. POST /bookings with an Idempotency-Key', `${Math.round(r.keyedBookings.bookingsPerSecond)} bookings/s, ${r.keyedBookings.posted.non2xx + r.keyedBookings.posted.errors} errors of ${r.keyedBookings.posted.total}`, `${Math.round(r.keyedBookings.plainPerSecond)} bookings/s without a key (4.)`, f2(r.keyedBookings.ratio), r.keyedBookings.target, verdict(r.keyedBookings.ratio >= 0.9)],
+  [
+    '1. GET /schedules',
+    `${Math.round(r.schedules.subject.rps)} req/s, p50 ${r.schedules.subject.p50} ms, p99 ${r.schedules.subject.p99} ms`,
+    `bare node:http ${Math.round(r.schedules.floor.rps)} req/s, p50 ${r.schedules.floor.p50} ms, p99 ${r.schedules.floor.p99} ms`,
+    f2(r.schedules.ratio),
+    r.schedules.target,
+    verdict(r.schedules.ratio >= 0.6),
+  ],
+  [
+    '1h. an h3 route answering the same bytes (no planner code)',
+    `${Math.round(r.schedules.h3Hello.rps)} req/s`,
+    `bare node:http (1.)`,
+    f2(r.schedules.h3Hello.ratio),
+    '',
+    '',
+  ],
+  [
+    '1p. GET /schedules, pipelined 10 (no client calls so)',
+    `${Math.round(r.schedules.pipelined.subject.rps)} req/s`,
+    `bare node:http ${Math.round(r.schedules.pipelined.floor.rps)} req/s, pipelined 10`,
+    f2(r.schedules.pipelined.ratio),
+    '',
+    '',
+  ],
+  [
+    '2. GET /days (365 d)',
+    `${f2(r.days.serverMs)} ms server time (first answer ${f2(r.days.firstMs)} ms, right after a booking ${f2(r.days.afterBookingMs)} ms); ${Math.round(r.days.load.rps)} req/s (${f2(r.days.load.rps / r.schedules.floor.rps)} of bare node:http), p99 ${r.days.load.p99} ms`,
+    `${f2(r.days.floorMs)} ms to read the window's ${r.days.windowRows} bookings`,
+    f2(r.days.ratio),
+    `${r.days.target} (also after a booking)`,
+    verdict(r.days.serverMs <= 1 && r.days.afterBookingMs <= 1),
+  ],
+  [
+    '3. GET /slots (busiest day)',
+    `${f2(r.slots.serverMs)} ms server time; ${Math.round(r.slots.load.rps)} req/s, p99 ${r.slots.load.p99} ms`,
+    'bare node:http (1.)',
+    f2(r.slots.load.rps / r.schedules.floor.rps),
+    '',
+    '',
+  ],
+  [
+    '3. GET /forms',
+    `${f2(r.forms.serverMs)} ms server time; ${Math.round(r.forms.load.rps)} req/s, p99 ${r.forms.load.p99} ms`,
+    'bare node:http (1.)',
+    f2(r.forms.load.rps / r.schedules.floor.rps),
+    '',
+    '',
+  ],
+  [
+    '3b. Calendar feed (schedule 2)',
+    `${r.feed.events} events, ${Math.round(r.feed.bytes / 1024)} KiB in ${f2(r.feed.ms)} ms (whole answer)`,
+    '',
+    '',
+    r.feed.target,
+    verdict(r.feed.events >= 5000 && r.feed.ms <= 250),
+  ],
+  [
+    '4. POST /bookings',
+    `${Math.round(r.bookings.bookingsPerSecond)} bookings/s, ${r.bookings.posted.non2xx + r.bookings.posted.errors} errors of ${r.bookings.posted.total}`,
+    `${Math.round(r.bookings.floorPerSecond)} direct inserts/s (same rows, same pragmas)`,
+    f2(r.bookings.ratio),
+    r.bookings.target,
+    verdict(r.bookings.ratio >= 0.3 && r.bookings.posted.non2xx + r.bookings.posted.errors === 0),
+  ],
+  [
+    '4b. POST /bookings with an Idempotency-Key',
+    `${Math.round(r.keyedBookings.bookingsPerSecond)} bookings/s, ${r.keyedBookings.posted.non2xx + r.keyedBookings.posted.errors} errors of ${r.keyedBookings.posted.total}`,
+    `${Math.round(r.keyedBookings.plainPerSecond)} bookings/s without a key (4.)`,
+    f2(r.keyedBookings.ratio),
+    r.keyedBookings.target,
+    verdict(r.keyedBookings.ratio >= 0.9),
+  ],
   ...(() => {
     const page = r.bookingPage;
     const rendered = ['choose', 'days', 'times', 'details', 'review'];
     const worst = Math.max(...rendered.map((step) => Math.max(page.serverMs[step], page.quietServerMs[step] ?? 0)));
     const largest = Math.max(...Object.values(page.bytes as Record<string, number>));
     return [
-      ['10. Booking page: server time and size of each page', `${rendered.map((step) => `${step} ${f2(page.serverMs[step])} ms (${f1(page.bytes[step] / 1024)} KB)`).join(', ')}; alone: ${Object.entries(page.quietServerMs).map(([step, ms]) => `${step} ${f2(ms as number)} ms`).join(', ')}; the booking itself ${f2(page.serverMs.confirm)} ms with its commit (${f1(page.bytes.confirm / 1024)} KB)`, '', '', page.target, verdict(worst <= 1 && largest <= 15 * 1024)],
-      ['10. A whole booking through the page (6 requests, 10 customers at once)', `${Math.round(page.bookingsPerSecond)} bookings/s (${page.bookings} bookings)`, `${Math.round(page.apiPerSecond)} bookings/s by POST /bookings (4.)`, f2(page.ratio), '', ''],
+      [
+        '10. Booking page: server time and size of each page',
+        `${rendered.map((step) => `${step} ${f2(page.serverMs[step])} ms (${f1(page.bytes[step] / 1024)} KB)`).join(', ')}; alone: ${Object.entries(
+          page.quietServerMs,
+        )
+          .map(([step, ms]) => `${step} ${f2(ms as number)} ms`)
+          .join(
+            ', ',
+          )}; the booking itself ${f2(page.serverMs.confirm)} ms with its commit (${f1(page.bytes.confirm / 1024)} KB)`,
+        '',
+        '',
+        page.target,
+        verdict(worst <= 1 && largest <= 15 * 1024),
+      ],
+      [
+        '10. A whole booking through the page (6 requests, 10 customers at once)',
+        `${Math.round(page.bookingsPerSecond)} bookings/s (${page.bookings} bookings)`,
+        `${Math.round(page.apiPerSecond)} bookings/s by POST /bookings (4.)`,
+        f2(page.ratio),
+        '',
+        '',
+      ],
     ];
   })(),
-  ['5. /days by look-ahead', growthWindow.map((g: any) => `${g.daysAhead} d: ${f2(g.serverMs)} ms (${g.windowRows} rows)`).join('; '), '', '', '', ''],
-  ['5. /days by total bookings', growthTotal.map((g: any) => `${g.totalBookings}: ${f2(g.serverMs)} ms`).join('; '), '', '', 'flat', ''],
-  ['6. RSS of `node bin/planner.js serve` (MiB)', `start ${f1(rss.start!)}, warm ${f1(rss.warm!)}, after the run ${f1(rss.end!)}, after two more rounds ${f1(rss.again1!)} and ${f1(rss.again2!)}`, '', '', 'flat', verdict(rss.again2! - rss.end! < 10)],
-  ['6. Anonymous memory of `node bin/planner.js serve` (MiB)', `start ${f1(r.anonymousMiB.start)}, warm ${f1(r.anonymousMiB.warm)}, after the run ${f1(r.anonymousMiB.end)}`, '', '', '', ''],
+  [
+    '5. /days by look-ahead',
+    growthWindow.map((g: any) => `${g.daysAhead} d: ${f2(g.serverMs)} ms (${g.windowRows} rows)`).join('; '),
+    '',
+    '',
+    '',
+    '',
+  ],
+  [
+    '5. /days by total bookings',
+    growthTotal.map((g: any) => `${g.totalBookings}: ${f2(g.serverMs)} ms`).join('; '),
+    '',
+    '',
+    'flat',
+    '',
+  ],
+  [
+    '6. RSS of `node bin/planner.js serve` (MiB)',
+    `start ${f1(rss.start!)}, warm ${f1(rss.warm!)}, after the run ${f1(rss.end!)}, after two more rounds ${f1(rss.again1!)} and ${f1(rss.again2!)}`,
+    '',
+    '',
+    'flat',
+    verdict(rss.again2! - rss.end! < 10),
+  ],
+  [
+    '6. Anonymous memory of `node bin/planner.js serve` (MiB)',
+    `start ${f1(r.anonymousMiB.start)}, warm ${f1(r.anonymousMiB.warm)}, after the run ${f1(r.anonymousMiB.end)}`,
+    '',
+    '',
+    '',
+    '',
+  ],
   ...(sea
     ? [
-        ['6b. RSS of the single executable, idle (MiB)', `${f1(sea.idle)} 5 s after start`, '', '', sea.idleTarget, verdict(sea.idle <= 80)],
-        ['6b. RSS of the single executable, under load (MiB)', `at most ${f1(sea.steadyMax)} over 20 s of reads and bookings (end ${f1(sea.end)})`, '', '', sea.loadTarget, verdict(sea.steadyMax <= 120)],
-        ['6b. Anonymous memory of the single executable, idle (MiB)', `${f1(r.executableAnonymousMiB.idle)} 5 s after start`, '', '', r.executableAnonymousMiB.idleTarget, verdict(r.executableAnonymousMiB.idle <= 24)],
-        ['6b. Anonymous memory of the single executable, under load (MiB)', `at most ${f1(r.executableAnonymousMiB.peak)} over 20 s of reads and bookings`, '', '', r.executableAnonymousMiB.loadTarget, verdict(r.executableAnonymousMiB.peak <= 48)],
+        [
+          '6b. RSS of the single executable, idle (MiB)',
+          `${f1(sea.idle)} 5 s after start`,
+          '',
+          '',
+          sea.idleTarget,
+          verdict(sea.idle <= 80),
+        ],
+        [
+          '6b. RSS of the single executable, under load (MiB)',
+          `at most ${f1(sea.steadyMax)} over 20 s of reads and bookings (end ${f1(sea.end)})`,
+          '',
+          '',
+          sea.loadTarget,
+          verdict(sea.steadyMax <= 120),
+        ],
+        [
+          '6b. Anonymous memory of the single executable, idle (MiB)',
+          `${f1(r.executableAnonymousMiB.idle)} 5 s after start`,
+          '',
+          '',
+          r.executableAnonymousMiB.idleTarget,
+          verdict(r.executableAnonymousMiB.idle <= 24),
+        ],
+        [
+          '6b. Anonymous memory of the single executable, under load (MiB)',
+          `at most ${f1(r.executableAnonymousMiB.peak)} over 20 s of reads and bookings`,
+          '',
+          '',
+          r.executableAnonymousMiB.loadTarget,
+          verdict(r.executableAnonymousMiB.peak <= 48),
+        ],
       ]
-    : [['6b. RSS and anonymous memory of the single executable', 'not measured: dist/planner is not built (npm run build:bin)', '', '', '<= 80 and <= 24 idle, <= 120 and <= 48 under load', '']]),
-  ['8. Litestream replicating beside it: GET /slots', `${Math.round(r.replicationBeside.with.slotsPerSecond)} req/s`, `${Math.round(r.replicationBeside.without.slotsPerSecond)} req/s without Litestream`, f2(r.replicationBeside.slotsRatio), r.replicationBeside.target, verdict(r.replicationBeside.slotsRatio >= 0.9 && r.replicationBeside.with.errors === 0)],
-  ['8. Litestream replicating beside it: POST /bookings', `${Math.round(r.replicationBeside.with.bookingsPerSecond)} bookings/s`, `${Math.round(r.replicationBeside.without.bookingsPerSecond)} bookings/s without Litestream`, f2(r.replicationBeside.bookingsRatio), r.replicationBeside.target, verdict(r.replicationBeside.bookingsRatio >= 0.9)],
-  ['8. Restore on a new machine', `${r.restore.bookings} bookings (${f1(r.restore.databaseMiB)} MiB, replica ${f1(r.restore.replicaMiB)} MiB): \`litestream restore\` ${f1(r.restore.restoreSeconds)} s, then ${Math.round(r.restore.firstAnswerMs)} ms from starting planner serve to its first answer (${r.restore.firstStatus})`, '', '', '', ''],
-  ['9. Calendar sync: 5,000 events, 200 weekly series (.ics)', `full ${Math.round(r.calendars.fullSyncMs)} ms, unchanged (304) ${f1(r.calendars.unchangedSyncMs)} ms (${r.calendars.busyPieces} busy times); event loop held at most ${f1(r.calendars.longestHeldMs)} ms (\`calendar add\`, a CLI process: ${Math.round(r.calendars.addMs)} ms, one transaction of ${f1(r.calendars.addHeldMs)} ms)`, '', '', r.calendars.heldTarget, verdict(r.calendars.longestHeldMs <= 20)],
-  ['9. GET /days (365 d) with 2,000 busy times', `${f2(r.calendars.daysWarmMs)} ms warm, ${f2(r.calendars.daysAfterSyncMs)} ms right after a sync that moved one event; ${r.calendars.daysRecomputed} day(s) computed again`, '', '', r.calendars.daysTarget, verdict(r.calendars.daysWarmMs <= 1)],
+    : [
+        [
+          '6b. RSS and anonymous memory of the single executable',
+          'not measured: dist/planner is not built (npm run build:bin)',
+          '',
+          '',
+          '<= 80 and <= 24 idle, <= 120 and <= 48 under load',
+          '',
+        ],
+      ]),
+  [
+    '8. Litestream replicating beside it: GET /slots',
+    `${Math.round(r.replicationBeside.with.slotsPerSecond)} req/s`,
+    `${Math.round(r.replicationBeside.without.slotsPerSecond)} req/s without Litestream`,
+    f2(r.replicationBeside.slotsRatio),
+    r.replicationBeside.target,
+    verdict(r.replicationBeside.slotsRatio >= 0.9 && r.replicationBeside.with.errors === 0),
+  ],
+  [
+    '8. Litestream replicating beside it: POST /bookings',
+    `${Math.round(r.replicationBeside.with.bookingsPerSecond)} bookings/s`,
+    `${Math.round(r.replicationBeside.without.bookingsPerSecond)} bookings/s without Litestream`,
+    f2(r.replicationBeside.bookingsRatio),
+    r.replicationBeside.target,
+    verdict(r.replicationBeside.bookingsRatio >= 0.9),
+  ],
+  [
+    '8. Restore on a new machine',
+    `${r.restore.bookings} bookings (${f1(r.restore.databaseMiB)} MiB, replica ${f1(r.restore.replicaMiB)} MiB): \`litestream restore\` ${f1(r.restore.restoreSeconds)} s, then ${Math.round(r.restore.firstAnswerMs)} ms from starting planner serve to its first answer (${r.restore.firstStatus})`,
+    '',
+    '',
+    '',
+    '',
+  ],
+  [
+    '9. Calendar sync: 5,000 events, 200 weekly series (.ics)',
+    `full ${Math.round(r.calendars.fullSyncMs)} ms, unchanged (304) ${f1(r.calendars.unchangedSyncMs)} ms (${r.calendars.busyPieces} busy times); event loop held at most ${f1(r.calendars.longestHeldMs)} ms (\`calendar add\`, a CLI process: ${Math.round(r.calendars.addMs)} ms, one transaction of ${f1(r.calendars.addHeldMs)} ms)`,
+    '',
+    '',
+    r.calendars.heldTarget,
+    verdict(r.calendars.longestHeldMs <= 20),
+  ],
+  [
+    '9. GET /days (365 d) with 2,000 busy times',
+    `${f2(r.calendars.daysWarmMs)} ms warm, ${f2(r.calendars.daysAfterSyncMs)} ms right after a sync that moved one event; ${r.calendars.daysRecomputed} day(s) computed again`,
+    '',
+    '',
+    r.calendars.daysTarget,
+    verdict(r.calendars.daysWarmMs <= 1),
+  ],
   ...(r.calendarWrites
     ? [
-        ['11. POST /bookings, every booking written into the practitioner\'s calendar (Radicale)', `${Math.round(r.calendarWrites.writingPerSecond)} bookings/s`, `${Math.round(r.calendarWrites.plainPerSecond)} bookings/s without a writing calendar`, f2(r.calendarWrites.ratio), r.calendarWrites.ratioTarget, verdict(r.calendarWrites.ratio >= 0.9)],
-        ['11. The writes into Radicale', `${Math.round(r.calendarWrites.writesPerSecond)} new events/s from the first POST to the last event; ${Math.round(r.calendarWrites.movesWrittenPerSecond)} moves/s of ${r.calendarWrites.bookings} bookings; the writer held the event loop at most ${f1(r.calendarWrites.writerHeldMs)} ms`, '', '', r.calendarWrites.heldTarget, verdict(r.calendarWrites.writerHeldMs <= 20)],
+        [
+          "11. POST /bookings, every booking written into the practitioner's calendar (Radicale)",
+          `${Math.round(r.calendarWrites.writingPerSecond)} bookings/s`,
+          `${Math.round(r.calendarWrites.plainPerSecond)} bookings/s without a writing calendar`,
+          f2(r.calendarWrites.ratio),
+          r.calendarWrites.ratioTarget,
+          verdict(r.calendarWrites.ratio >= 0.9),
+        ],
+        [
+          '11. The writes into Radicale',
+          `${Math.round(r.calendarWrites.writesPerSecond)} new events/s from the first POST to the last event; ${Math.round(r.calendarWrites.movesWrittenPerSecond)} moves/s of ${r.calendarWrites.bookings} bookings; the writer held the event loop at most ${f1(r.calendarWrites.writerHeldMs)} ms`,
+          '',
+          '',
+          r.calendarWrites.heldTarget,
+          verdict(r.calendarWrites.writerHeldMs <= 20),
+        ],
       ]
-    : [['11. Writes into the practitioner\'s calendar', 'not measured: /usr/bin/radicale is not installed', '', '', '', '']]),
-  ['7. Start-up', `planner --version ${Math.round(r.startup.versionMs)} ms, planner status ${Math.round(r.startup.statusMs)} ms`, '', '', '', ''],
+    : [
+        [
+          "11. Writes into the practitioner's calendar",
+          'not measured: /usr/bin/radicale is not installed',
+          '',
+          '',
+          '',
+          '',
+        ],
+      ]),
+  [
+    '7. Start-up',
+    `planner --version ${Math.round(r.startup.versionMs)} ms, planner status ${Math.round(r.startup.statusMs)} ms`,
+    '',
+    '',
+    '',
+    '',
+  ],
 ];
 const table = [
   '| scenario | planner | floor | ratio | target | |',
@@ -962,7 +1402,9 @@ const table = [
   ...rows.map((row) => `| ${row.join(' | ')} |`),
 ].join('\n');
 console.log(table);
-console.log(`\n${r.data.bookings} future bookings, ${Math.round(r.data.takenShare * 100)}% of slot starts taken; ${r.machine.cpus}, ${r.machine.node}; ${f1(r.elapsedSeconds)} s`);
+console.log(
+  `\n${r.data.bookings} future bookings, ${Math.round(r.data.takenShare * 100)}% of slot starts taken; ${r.machine.cpus}, ${r.machine.node}; ${f1(r.elapsedSeconds)} s`,
+);
 writeFileSync(join(ROOT, 'bench/latest.json'), `${JSON.stringify(results, null, 2)}\n`);
 if (process.argv.includes('--docs')) {
   const docs = join(ROOT, 'docs/performance.md');

@@ -43,7 +43,11 @@ rmSync(stage, { recursive: true, force: true });
 mkdirSync(stage, { recursive: true });
 copyFileSync(bundle, join(stage, 'planner.cjs'));
 // The chunks it loads when first needed (the server, the mail transport, the calendar reader, the prompts).
-for (const folder of ['chunks', 'shared']) cpSync(join(root, 'dist', folder), join(stage, folder), { recursive: true, filter: (path) => !path.endsWith('.mjs') });
+for (const folder of ['chunks', 'shared'])
+  cpSync(join(root, 'dist', folder), join(stage, folder), {
+    recursive: true,
+    filter: (path) => !path.endsWith('.mjs'),
+  });
 writeFileSync(
   join(stage, 'package.json'),
   JSON.stringify({ name: 'planner', version: packageJson.version, bin: 'planner.cjs', pkg: { assets: [] } }, null, 2),
@@ -51,9 +55,12 @@ writeFileSync(
 mkdirSync(join(stage, 'node_modules/@node-rs'), { recursive: true });
 for (const addon of ['argon2', `argon2-${os === 'macos' ? 'darwin' : os}-${arch}${os === 'linux' ? '-gnu' : ''}`]) {
   const source = join(root, 'node_modules/@node-rs', addon);
-  if (existsSync(source)) cpSync(source, join(stage, 'node_modules/@node-rs', addon), { recursive: true, dereference: true });
+  if (existsSync(source))
+    cpSync(source, join(stage, 'node_modules/@node-rs', addon), { recursive: true, dereference: true });
 }
 
 const output = join(root, 'dist/planner');
-execFileSync(join(root, 'node_modules/.bin/pkg'), ['--sea', '--targets', target, stage, '--output', output], { stdio: 'inherit' });
+execFileSync(join(root, 'node_modules/.bin/pkg'), ['--sea', '--targets', target, stage, '--output', output], {
+  stdio: 'inherit',
+});
 console.log(`Built ${output} (${target}).`);

@@ -46,7 +46,18 @@ writeFileSync(join(stage, 'SHA256SUMS'), `${sums.join('\n')}\n`, { mode: 0o644 }
 const tarball = join(out, `${name}.tar.gz`);
 // The commit's time (or now, outside git) as every entry's time: the same commit gives the same archive.
 const mtime = gitTime() ?? new Date().toISOString();
-execFileSync('tar', ['--sort=name', '--owner=0', '--group=0', '--numeric-owner', `--mtime=${mtime}`, '-cf', `${tarball.slice(0, -3)}`, '-C', out, name]);
+execFileSync('tar', [
+  '--sort=name',
+  '--owner=0',
+  '--group=0',
+  '--numeric-owner',
+  `--mtime=${mtime}`,
+  '-cf',
+  `${tarball.slice(0, -3)}`,
+  '-C',
+  out,
+  name,
+]);
 execFileSync('gzip', ['-n', '-f', '-9', tarball.slice(0, -3)]);
 writeFileSync(`${tarball}.sha256`, `${sha256(tarball)}  ${name}.tar.gz\n`);
 rmSync(stage, { recursive: true, force: true });
@@ -58,7 +69,11 @@ function sha256(file: string): string {
 
 function gitTime(): string | undefined {
   try {
-    return execFileSync('git', ['log', '-1', '--format=%cI'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() || undefined;
+    return (
+      execFileSync('git', ['log', '-1', '--format=%cI'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim() || undefined
+    );
   } catch {
     return undefined;
   }

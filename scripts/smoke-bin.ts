@@ -40,11 +40,23 @@ function run(...args: string[]): Promise<{ code: number; stdout: string; stderr:
 
 console.log(`smoke: driving ${binary}`);
 try {
-  const noNode = await new Promise<number>((done) => spawn('/bin/sh', ['-c', 'command -v node'], { env }).on('exit', (code) => done(code ?? 1)));
+  const noNode = await new Promise<number>((done) =>
+    spawn('/bin/sh', ['-c', 'command -v node'], { env }).on('exit', (code) => done(code ?? 1)),
+  );
   check('no node on the PATH the executable gets', noNode !== 0);
   const version = await run('--version');
   check('--version', version.stdout.trim() === packageJson.version, version.stdout.trim());
-  const init = await run('init', '--db', db, '--name', 'Smoke Practice', '--timezone', 'Europe/Berlin', '--notify', 'desk@smoke.example');
+  const init = await run(
+    'init',
+    '--db',
+    db,
+    '--name',
+    'Smoke Practice',
+    '--timezone',
+    'Europe/Berlin',
+    '--notify',
+    'desk@smoke.example',
+  );
   check('init with flags', init.code === 0, init.stderr.trim());
   for (const args of [
     ['schedule', 'add', 'Dr. Smoke', '--days-ahead', '30', '--notice', '0'],
@@ -59,7 +71,11 @@ try {
   const token = (JSON.parse(tokenRun.stdout) as { token: string }).token;
   check('token new', /^pln_[A-Za-z0-9]{64}$/.test(token));
 
-  const server = spawn(binary, ['serve', '--port', '0', '--db', db], { env, cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = spawn(binary, ['serve', '--port', '0', '--db', db], {
+    env,
+    cwd: work,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   const url = await new Promise<string>((done, fail) => {
     server.stdout.on('data', (chunk) => {
@@ -72,7 +88,10 @@ try {
   });
   check('serve on a free port', true, url);
   const call = async (path: string, init: RequestInit = {}) => {
-    const response = await fetch(`${url}/api${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } });
+    const response = await fetch(`${url}/api${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${token}`, ...init.headers },
+    });
     return { status: response.status, body: (await response.json()) as any };
   };
   const schedules = await call('/schedules');
@@ -89,7 +108,12 @@ try {
   const booking = await call('/bookings', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ schedule: 1, reason: 1, slot: slots.body.data[0], submission: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' } }),
+    body: JSON.stringify({
+      schedule: 1,
+      reason: 1,
+      slot: slots.body.data[0],
+      submission: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
+    }),
   });
   check('POST /bookings', booking.status === 201 && /Z$/.test(booking.body.slot), JSON.stringify(booking.body));
 
@@ -99,7 +123,10 @@ try {
   const integrity = (copy.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check;
   const references = copy.prepare('SELECT reference FROM bookings').all() as { reference: string }[];
   copy.close();
-  check('backup while serving', backup.code === 0 && integrity === 'ok' && references[0]?.reference === booking.body.booking_details_id);
+  check(
+    'backup while serving',
+    backup.code === 0 && integrity === 'ok' && references[0]?.reference === booking.body.booking_details_id,
+  );
 
   server.kill('SIGTERM');
   const [code] = await once(server, 'exit');
@@ -112,11 +139,23 @@ try {
     const said = await new Promise<string>((done) => execFile(litestream, ['version'], (_e, out) => done(out.trim())));
     check('litestream version', said === 'v0.3.13', said);
     const config = join(work, 'litestream.yml');
-    writeFileSync(config, `dbs:\n  - path: ${db}\n    replicas:\n      - type: file\n        path: ${join(work, 'replica')}\n`);
-    const status = await new Promise<string>((done) =>
-      execFile(binary, ['status', '--db', db], { env: { ...env, PLANNER_LITESTREAM_CONFIG: config }, cwd: work }, (_e, out) => done(out)),
+    writeFileSync(
+      config,
+      `dbs:\n  - path: ${db}\n    replicas:\n      - type: file\n        path: ${join(work, 'replica')}\n`,
     );
-    check('status reads the replication with the litestream beside it', /replication .*holds a generation yet/.test(status), status.split('\n').find((line) => line.startsWith('replication')));
+    const status = await new Promise<string>((done) =>
+      execFile(
+        binary,
+        ['status', '--db', db],
+        { env: { ...env, PLANNER_LITESTREAM_CONFIG: config }, cwd: work },
+        (_e, out) => done(out),
+      ),
+    );
+    check(
+      'status reads the replication with the litestream beside it',
+      /replication .*holds a generation yet/.test(status),
+      status.split('\n').find((line) => line.startsWith('replication')),
+    );
   }
 
   // Installed read-only, run by a service user without a writable home (root here can act as `nobody`).
@@ -125,7 +164,9 @@ try {
   copyFileSync(binary, installed);
   chmodSync(installed, 0o555);
   chmodSync(join(work, 'opt'), 0o555);
-  const fromReadOnly = await new Promise<string>((done) => execFile(installed, ['status', '--db', db], { env, cwd: tmpdir() }, (_e, out) => done(out)));
+  const fromReadOnly = await new Promise<string>((done) =>
+    execFile(installed, ['status', '--db', db], { env, cwd: tmpdir() }, (_e, out) => done(out)),
+  );
   check('runs from a read-only folder, any working directory', fromReadOnly.includes('Smoke Practice'));
   if (process.getuid?.() === 0) {
     chmodSync(work, 0o755);
@@ -138,13 +179,27 @@ try {
       new Promise<{ code: number; stderr: string }>((done) =>
         execFile(
           '/usr/bin/setpriv',
-          ['--reuid=65534', '--regid=65534', '--clear-groups', installed, 'token', 'new', '--json', '--db', join(data, 'planner.db')],
+          [
+            '--reuid=65534',
+            '--regid=65534',
+            '--clear-groups',
+            installed,
+            'token',
+            'new',
+            '--json',
+            '--db',
+            join(data, 'planner.db'),
+          ],
           { env: { ...env, HOME: join(work, 'no-such-home'), ...extra }, cwd: data },
           (error, _out, stderr) => done({ code: error ? Number(error.code ?? 1) : 0, stderr }),
         ),
       );
     const homeless = await asNobody({});
-    check('no writable home: a clear error', homeless.code === 1 && homeless.stderr.includes('PKG_NATIVE_CACHE_PATH'), homeless.stderr.trim());
+    check(
+      'no writable home: a clear error',
+      homeless.code === 1 && homeless.stderr.includes('PKG_NATIVE_CACHE_PATH'),
+      homeless.stderr.trim(),
+    );
     const cached = await asNobody({ PKG_NATIVE_CACHE_PATH: join(data, '.native') });
     check('PKG_NATIVE_CACHE_PATH set: the service user makes a token', cached.code === 0, cached.stderr.trim());
   }

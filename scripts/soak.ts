@@ -48,10 +48,19 @@ const durationMs = minutes * 60_000;
 
 const dir = mkdtempSync(join(tmpdir(), 'planner-soak-'));
 const db = join(dir, 'planner.db');
-const cli = (...args: string[]) => execFileSync(process.execPath, [BIN, ...args, '--db', db], { encoding: 'utf8', env: { ...process.env, PLANNER_DB: '' } });
+const cli = (...args: string[]) =>
+  execFileSync(process.execPath, [BIN, ...args, '--db', db], {
+    encoding: 'utf8',
+    env: { ...process.env, PLANNER_DB: '' },
+  });
 /** The same, without stopping this process's traffic while the command runs (as an admin at a terminal). */
 const cliAsync = async (...args: string[]) =>
-  (await run(process.execPath, [BIN, ...args, '--db', db], { encoding: 'utf8', env: { ...process.env, PLANNER_DB: '' } })).stdout;
+  (
+    await run(process.execPath, [BIN, ...args, '--db', db], {
+      encoding: 'utf8',
+      env: { ...process.env, PLANNER_DB: '' },
+    })
+  ).stdout;
 const log = (line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
 
 // --- SMTP: a real server in this process; it counts messages by Message-ID (a retry of one message counts once).
@@ -92,16 +101,20 @@ let token = JSON.parse(cli('token', 'new', '--json')).token as string;
 let smtp = await startSmtp(0);
 cli('mail', 'set', `smtp://127.0.0.1:${smtpPort}`, '--from', 'Soak Practice <desk@soak.example>');
 
-const server = spawn(executable ?? process.execPath, [...(executable ? [] : [BIN]), 'serve', '--port', '0', '--log', 'off', '--db', db], {
-  cwd: ROOT,
-  env: {
-    ...process.env,
-    PLANNER_DB: '',
-    PLANNER_MAIL_RETRY_SECONDS: '2',
-    ...(values['server-heap'] ? { NODE_OPTIONS: `--max-old-space-size=${Number(values['server-heap'])}` } : {}),
+const server = spawn(
+  executable ?? process.execPath,
+  [...(executable ? [] : [BIN]), 'serve', '--port', '0', '--log', 'off', '--db', db],
+  {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PLANNER_DB: '',
+      PLANNER_MAIL_RETRY_SECONDS: '2',
+      ...(values['server-heap'] ? { NODE_OPTIONS: `--max-old-space-size=${Number(values['server-heap'])}` } : {}),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
   },
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
+);
 let serverErr = '';
 server.stderr!.on('data', (chunk) => (serverErr += chunk));
 const base = await new Promise<string>((ok, fail) => {
@@ -126,13 +139,17 @@ let started = Date.now();
 const elapsed = () => Date.now() - started;
 const tenths = (kib: number) => Math.round(kib / 102.4) / 10;
 const serverRss = () => tenths(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))![1]));
-const serverAnonymous = () => tenths(Number(/^Anonymous:\s+(\d+)/m.exec(readFileSync(`/proc/${server.pid}/smaps_rollup`, 'utf8'))![1]));
+const serverAnonymous = () =>
+  tenths(Number(/^Anonymous:\s+(\d+)/m.exec(readFileSync(`/proc/${server.pid}/smaps_rollup`, 'utf8'))![1]));
 const sample = () => rss.push({ second: Math.round(elapsed() / 1000), mib: serverRss(), anonymous: serverAnonymous() });
 
 async function call(path: string, init: RequestInit = {}): Promise<{ status: number; body: any }> {
   requests++;
   try {
-    const response = await fetch(`${base}/api${path}`, { ...init, headers: { ...(init.headers as object), authorization: `Bearer ${token}` } });
+    const response = await fetch(`${base}/api${path}`, {
+      ...init,
+      headers: { ...(init.headers as object), authorization: `Bearer ${token}` },
+    });
     const body = await response.json();
     statuses[response.status] = (statuses[response.status] ?? 0) + 1;
     return { status: response.status, body };
@@ -155,7 +172,12 @@ async function visit(bookShare: number): Promise<void> {
   const booked = await call('/bookings', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ schedule: 1, reason: 1, slot, submission: { first_name: 'Soak', last_name: `Client ${n}`, email: `client${n % 500}@soak.example` } }),
+    body: JSON.stringify({
+      schedule: 1,
+      reason: 1,
+      slot,
+      submission: { first_name: 'Soak', last_name: `Client ${n}`, email: `client${n % 500}@soak.example` },
+    }),
   });
   if (booked.status === 201) accepted.push(booked.body.booking_id);
 }
@@ -215,7 +237,9 @@ started = Date.now(); // the run's clock starts with the traffic
 const sampler = setInterval(sample, 10_000);
 const progress = setInterval(() => {
   const recent = rss.slice(-6).map((sample) => sample.anonymous);
-  log(`${requests} requests, ${accepted.length} bookings, ${JSON.stringify(statuses)}; anonymous ${recent.at(-1)} MiB (last minute ${Math.min(...recent)} to ${Math.max(...recent)}, limit ${anonLimit}), RSS ${rss.at(-1)?.mib} MiB`);
+  log(
+    `${requests} requests, ${accepted.length} bookings, ${JSON.stringify(statuses)}; anonymous ${recent.at(-1)} MiB (last minute ${Math.min(...recent)} to ${Math.max(...recent)}, limit ${anonLimit}), RSS ${rss.at(-1)?.mib} MiB`,
+  );
 }, 60_000);
 // First part: 2 visitors with a pause, around the default limit of 300 a minute and past it (429 is expected there);
 // the admin raises the limit with its third change, and from 40 % of the run 4 visitors come with 20 ms pauses
@@ -232,14 +256,18 @@ log(`traffic over: ${requests} requests, ${accepted.length} bookings; waiting fo
  * The messages the run must deliver: all but reminders due after it (24 h before their appointments) and reminders
  * the server dropped on purpose (their appointment had begun when they came due).
  */
-const DUE_IN_RUN = "NOT (kind = 'reminder' AND (status = 'dropped' OR (status = 'pending' AND next_attempt_at > unixepoch())))";
+const DUE_IN_RUN =
+  "NOT (kind = 'reminder' AND (status = 'dropped' OR (status = 'pending' AND next_attempt_at > unixepoch())))";
 
 // --- Drain: every message sent (or failed, which counts as lost), at most 5 minutes.
 const drainUntil = Date.now() + 300_000;
 const outbox = () => {
   const handle = new DatabaseSync(db, { readOnly: true });
   try {
-    return handle.prepare(`SELECT status, count(*) AS n FROM outbox WHERE ${DUE_IN_RUN} GROUP BY status`).all() as { status: string; n: number }[];
+    return handle.prepare(`SELECT status, count(*) AS n FROM outbox WHERE ${DUE_IN_RUN} GROUP BY status`).all() as {
+      status: string;
+      n: number;
+    }[];
   } finally {
     handle.close();
   }
@@ -260,15 +288,25 @@ await closeSmtp(smtp);
 
 // --- Count.
 const handle = new DatabaseSync(db, { readOnly: true });
-const stored = new Set((handle.prepare("SELECT id FROM bookings").all() as { id: number }[]).map((row) => row.id));
+const stored = new Set((handle.prepare('SELECT id FROM bookings').all() as { id: number }[]).map((row) => row.id));
 const sent = handle.prepare("SELECT count(*) AS n FROM outbox WHERE status = 'sent'").get() as { n: number };
 const expectedMails = handle.prepare(`SELECT count(*) AS n FROM outbox WHERE ${DUE_IN_RUN}`).get() as { n: number };
-const laterReminders = handle.prepare("SELECT count(*) AS n FROM outbox WHERE kind = 'reminder' AND status = 'pending' AND next_attempt_at > unixepoch()").get() as { n: number };
+const laterReminders = handle
+  .prepare(
+    "SELECT count(*) AS n FROM outbox WHERE kind = 'reminder' AND status = 'pending' AND next_attempt_at > unixepoch()",
+  )
+  .get() as { n: number };
 const integrity = (handle.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check;
-const overbooked = handle.prepare('SELECT count(*) AS n FROM (SELECT start_at FROM bookings GROUP BY schedule_id, start_at HAVING count(*) > 2)').get() as { n: number };
+const overbooked = handle
+  .prepare(
+    'SELECT count(*) AS n FROM (SELECT start_at FROM bookings GROUP BY schedule_id, start_at HAVING count(*) > 2)',
+  )
+  .get() as { n: number };
 handle.close();
 const steady = rss.filter((sample) => sample.second >= 60);
-const serverErrors = Object.entries(statuses).filter(([status]) => Number(status) >= 500).reduce((sum, [, n]) => sum + n, 0);
+const serverErrors = Object.entries(statuses)
+  .filter(([status]) => Number(status) >= 500)
+  .reduce((sum, [, n]) => sum + n, 0);
 const figures = {
   date: new Date().toISOString(),
   minutes,
@@ -279,7 +317,13 @@ const figures = {
   bookings: accepted.length,
   lostBookings: accepted.filter((id) => !stored.has(id)).length,
   overbookedSlots: overbooked.n,
-  mails: { expected: expectedMails.n, sent: sent.n, received: messageIds.size, duplicates: [...messageIds.values()].filter((n) => n > 1).length, remindersDueLater: laterReminders.n },
+  mails: {
+    expected: expectedMails.n,
+    sent: sent.n,
+    received: messageIds.size,
+    duplicates: [...messageIds.values()].filter((n) => n > 1).length,
+    remindersDueLater: laterReminders.n,
+  },
   lostMails: expectedMails.n - [...messageIds.keys()].length,
   serverErrors,
   faults,
@@ -309,7 +353,19 @@ const figures = {
 writeFileSync(values.out!, `${JSON.stringify(figures, null, 2)}\n`);
 rmSync(dir, { recursive: true, force: true });
 const overMemory = idleAnonymous > idleLimit || steady.some((sample) => sample.anonymous > anonLimit);
-const broken = serverErrors > 0 || networkErrors > 0 || figures.lostBookings > 0 || figures.lostMails !== 0 || overbooked.n > 0 || integrity !== 'ok' || overMemory;
-if (overMemory) log(`anonymous memory above its limit: idle ${idleAnonymous} MiB (limit ${idleLimit}), at most ${figures.anonymousMiB.steadyMax} MiB from one minute in (limit ${anonLimit})`);
-log(`${broken ? 'BROKEN' : 'ok'}: ${JSON.stringify({ ...figures, rssMiB: { ...figures.rssMiB, samples: figures.rssMiB.samples.length } })}`);
+const broken =
+  serverErrors > 0 ||
+  networkErrors > 0 ||
+  figures.lostBookings > 0 ||
+  figures.lostMails !== 0 ||
+  overbooked.n > 0 ||
+  integrity !== 'ok' ||
+  overMemory;
+if (overMemory)
+  log(
+    `anonymous memory above its limit: idle ${idleAnonymous} MiB (limit ${idleLimit}), at most ${figures.anonymousMiB.steadyMax} MiB from one minute in (limit ${anonLimit})`,
+  );
+log(
+  `${broken ? 'BROKEN' : 'ok'}: ${JSON.stringify({ ...figures, rssMiB: { ...figures.rssMiB, samples: figures.rssMiB.samples.length } })}`,
+);
 process.exit(broken ? 1 : 0);

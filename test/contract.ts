@@ -32,13 +32,19 @@ export const contractStats = { checked: 0 };
  * Throws when `answer` to `method url` breaks the document: a status it does not list, a body that does not fit
  * the schema, or a required header that is missing. Answers to paths that are not operations are not checked.
  */
-export function checkContract(method: string, url: string, answer: { status: number; headers: Headers; body: unknown }): void {
+export function checkContract(
+  method: string,
+  url: string,
+  answer: { status: number; headers: Headers; body: unknown },
+): void {
   const path = new URL(url, 'http://x').pathname.replace(/^\/api/, '');
   const operation = document.paths?.[path]?.[method.toLowerCase()];
   if (!operation) return;
   const base = `#/paths/${pointerEscape(path)}/${method.toLowerCase()}/responses/${answer.status}`;
   if (!operation.responses[String(answer.status)]) {
-    throw new Error(`OpenAPI contract: ${method} /api${path} answered ${answer.status}, which the document does not describe`);
+    throw new Error(
+      `OpenAPI contract: ${method} /api${path} answered ${answer.status}, which the document does not describe`,
+    );
   }
   const described = resolve(base);
   for (const [name, header] of Object.entries(described.value.headers ?? {})) {
@@ -51,18 +57,27 @@ export function checkContract(method: string, url: string, answer: { status: num
     if (value !== null && resolved.schema) {
       const typed = resolved.schema.type === 'integer' ? Number(value) : value;
       if (!ajv.validate(resolved.schema, typed)) {
-        throw new Error(`OpenAPI contract: ${method} /api${path} ${answer.status} header ${name}: ${value} breaks the document: ${ajv.errorsText(ajv.errors)}`);
+        throw new Error(
+          `OpenAPI contract: ${method} /api${path} ${answer.status} header ${name}: ${value} breaks the document: ${ajv.errorsText(ajv.errors)}`,
+        );
       }
     }
   }
   // Only the headers the document declares for this answer may be the API's own (the ones every answer has aside).
-  if (answer.headers.has('idempotent-replayed') && !Object.keys(described.value.headers ?? {}).some((name) => name.toLowerCase() === 'idempotent-replayed')) {
-    throw new Error(`OpenAPI contract: ${method} /api${path} ${answer.status} sends Idempotent-Replayed, which the document does not declare there`);
+  if (
+    answer.headers.has('idempotent-replayed') &&
+    !Object.keys(described.value.headers ?? {}).some((name) => name.toLowerCase() === 'idempotent-replayed')
+  ) {
+    throw new Error(
+      `OpenAPI contract: ${method} /api${path} ${answer.status} sends Idempotent-Replayed, which the document does not declare there`,
+    );
   }
   const validate = ajv.getSchema(`openapi${described.pointer}/content/application~1json/schema`);
   if (!validate) throw new Error(`OpenAPI contract: no schema for ${method} /api${path} ${answer.status}`);
   if (!validate(answer.body)) {
-    throw new Error(`OpenAPI contract: ${method} /api${path} ${answer.status} body ${JSON.stringify(answer.body).slice(0, 300)} breaks the document: ${ajv.errorsText(validate.errors)}`);
+    throw new Error(
+      `OpenAPI contract: ${method} /api${path} ${answer.status} body ${JSON.stringify(answer.body).slice(0, 300)} breaks the document: ${ajv.errorsText(validate.errors)}`,
+    );
   }
   contractStats.checked++;
 }

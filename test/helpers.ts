@@ -55,7 +55,11 @@ export function cli(db: string, ...args: string[]): Promise<CliResult> {
 }
 
 /** Runs the CLI like `cli`, with `input` on its standard input (else none) and `env` added to its environment. */
-export function cliWith(db: string, options: { input?: string; env?: Record<string, string> }, ...args: string[]): Promise<CliResult> {
+export function cliWith(
+  db: string,
+  options: { input?: string; env?: Record<string, string> },
+  ...args: string[]
+): Promise<CliResult> {
   return new Promise((resolvePromise) => {
     const child = execFile(
       process.execPath,
@@ -86,16 +90,41 @@ export async function cliOk(db: string, ...args: string[]): Promise<string> {
 
 /** Initialises an installation with fixed answers. */
 export async function initDb(db: string, locale: 'en' | 'de' = 'en'): Promise<void> {
-  await cliOk(db, 'init', '--name', 'Test Practice', '--timezone', 'Europe/Berlin', '--notify', 'desk@practice.example', '--locale', locale);
+  await cliOk(
+    db,
+    'init',
+    '--name',
+    'Test Practice',
+    '--timezone',
+    'Europe/Berlin',
+    '--notify',
+    'desk@practice.example',
+    '--locale',
+    locale,
+  );
 }
 
 /**
  * Makes a bookable installation through the CLI: init, one schedule open every day 08:00-18:00 (30 days ahead,
  * no notice, 30-minute step unless given) with a 30-minute reason, the API on. Returns the new token.
  */
-export async function bookableDb(db: string, schedule: { name?: string; step?: string; locale?: 'en' | 'de' } = {}): Promise<string> {
+export async function bookableDb(
+  db: string,
+  schedule: { name?: string; step?: string; locale?: 'en' | 'de' } = {},
+): Promise<string> {
   await initDb(db, schedule.locale);
-  await cliOk(db, 'schedule', 'add', schedule.name ?? 'Dr. Weber', '--days-ahead', '30', '--notice', '0', '--step', schedule.step ?? '30');
+  await cliOk(
+    db,
+    'schedule',
+    'add',
+    schedule.name ?? 'Dr. Weber',
+    '--days-ahead',
+    '30',
+    '--notice',
+    '0',
+    '--step',
+    schedule.step ?? '30',
+  );
   await cliOk(db, 'reason', 'add', '1', 'Check-up', '--duration', '30');
   await cliOk(db, 'hours', 'set', '1', 'mon-sun', '08:00-18:00');
   await cliOk(db, 'api', 'enable');
@@ -115,7 +144,9 @@ export const UNDO_MIGRATION_13 =
 export function snapshot(db: string): Record<string, unknown[]> {
   const handle = new DatabaseSync(db, { readOnly: true });
   try {
-    const tables = handle.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[];
+    const tables = handle.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
+      name: string;
+    }[];
     const result: Record<string, unknown[]> = {};
     for (const { name } of tables) result[name] = handle.prepare(`SELECT * FROM "${name}"`).all();
     result.user_version = [handle.prepare('PRAGMA user_version').get()];
@@ -139,7 +170,10 @@ export interface ServerProcess {
  * Collects what `child` prints (stdout and stderr together). `waitFor(pattern)` resolves with the match once the
  * output matches, and rejects when the process exits first (`name` says which, with everything it printed).
  */
-export function watchOutput(child: ChildProcess, name: string): { output: () => string; waitFor(pattern: RegExp): Promise<RegExpExecArray> } {
+export function watchOutput(
+  child: ChildProcess,
+  name: string,
+): { output: () => string; waitFor(pattern: RegExp): Promise<RegExpExecArray> } {
   let out = '';
   const waiters = new Set<() => void>();
   const collect = (chunk: Buffer) => {
@@ -155,7 +189,10 @@ export function watchOutput(child: ChildProcess, name: string): { output: () => 
         if (match && waiters.delete(check)) resolveMatch(match);
       };
       const exited = () => {
-        if (waiters.delete(check)) reject(new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before printing ${pattern}:\n${out}`));
+        if (waiters.delete(check))
+          reject(
+            new Error(`${name} exited (${child.exitCode ?? child.signalCode}) before printing ${pattern}:\n${out}`),
+          );
       };
       waiters.add(check);
       if (child.exitCode !== null || child.signalCode !== null) exited();
@@ -194,7 +231,9 @@ export async function serve(db: string, env: Record<string, string> = {}, args: 
 }
 
 /** Returns status, headers and the body of an answer, parsed when it is JSON (else the text, for the assertion to show), and its text. */
-export async function readAnswer(response: Response): Promise<{ status: number; headers: Headers; body: any; text: string }> {
+export async function readAnswer(
+  response: Response,
+): Promise<{ status: number; headers: Headers; body: any; text: string }> {
   const text = await response.text();
   let body: any = text;
   try {
@@ -219,8 +258,14 @@ export async function api(url: string, path: string, token?: string, init: Reque
  * `answer(text, keys)` waits until `text` is on the screen, then types `keys`.
  */
 export function cliOnTerminal(db: string, ...args: string[]) {
-  const command = [process.execPath, BIN, ...args, '--db', db].map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ');
-  const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, PLANNER_DB: '' } });
+  const command = [process.execPath, BIN, ...args, '--db', db]
+    .map((part) => `'${part.replace(/'/g, `'\\''`)}'`)
+    .join(' ');
+  const child = spawn('script', ['-qfec', command, '/dev/null'], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, PLANNER_DB: '' },
+  });
   let screen = '';
   const waiting: { text: string; resolve: () => void }[] = [];
   child.stdout!.on('data', (chunk) => {
@@ -238,7 +283,8 @@ export function cliOnTerminal(db: string, ...args: string[]) {
   });
   return {
     async answer(text: string, keys: string): Promise<void> {
-      if (!screen.includes(text)) await new Promise<void>((resolveWait) => waiting.push({ text, resolve: resolveWait }));
+      if (!screen.includes(text))
+        await new Promise<void>((resolveWait) => waiting.push({ text, resolve: resolveWait }));
       screen = screen.slice(screen.indexOf(text) + text.length); // the next wait looks past this prompt
       child.stdin!.write(keys);
     },

@@ -17,7 +17,16 @@ const recorded = new WeakSet<AppContext>();
  * Records what a use case did, in the caller's transaction: `actor` 'admin' (with the system user who ran the
  * command) or 'server'. A command that records so gets no second entry from `auditCommand`.
  */
-export function recordAudit(ctx: AppContext, entry: { actor: Extract<AuditActor, 'admin' | 'server'>; action: string; detail: string; bookingId?: number; reference?: string }): void {
+export function recordAudit(
+  ctx: AppContext,
+  entry: {
+    actor: Extract<AuditActor, 'admin' | 'server'>;
+    action: string;
+    detail: string;
+    bookingId?: number;
+    reference?: string;
+  },
+): void {
   insertAudit(ctx.store, {
     at: ctx.now().toISOString(),
     actor: entry.actor,
@@ -32,7 +41,16 @@ export function recordAudit(ctx: AppContext, entry: { actor: Extract<AuditActor,
 
 /** Records that the admin's command `action` (`bookings cancel`) changed data, unless its use case recorded it already. */
 export function auditCommand(ctx: AppContext, action: string): void {
-  if (!recorded.has(ctx)) insertAudit(ctx.store, { at: ctx.now().toISOString(), actor: 'admin', osUser: osUser(), action, bookingId: null, reference: null, detail: '' });
+  if (!recorded.has(ctx))
+    insertAudit(ctx.store, {
+      at: ctx.now().toISOString(),
+      actor: 'admin',
+      osUser: osUser(),
+      action,
+      bookingId: null,
+      reference: null,
+      detail: '',
+    });
 }
 
 /** Returns the log from `from` (ISO instant) on, oldest first, with every change of a booking by whoever made it. */

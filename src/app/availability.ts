@@ -40,10 +40,15 @@ export function bookableReasons(ctx: AppContext, scheduleId: number): Reason[] {
 }
 
 /** Returns the schedule and the reason; not_found when either is unknown or they do not belong together. */
-export function scheduleAndReason(ctx: AppContext, scheduleId: number, reasonId: number): { schedule: Schedule; reason: Reason } {
+export function scheduleAndReason(
+  ctx: AppContext,
+  scheduleId: number,
+  reasonId: number,
+): { schedule: Schedule; reason: Reason } {
   const schedule = scheduleOrNotFound(ctx, scheduleId);
   const reason = findReason(ctx.store, reasonId);
-  if (!reason || reason.scheduleId !== scheduleId) throw notFound(`reason ${reasonId} does not exist in schedule ${scheduleId}`);
+  if (!reason || reason.scheduleId !== scheduleId)
+    throw notFound(`reason ${reasonId} does not exist in schedule ${scheduleId}`);
   return { schedule, reason };
 }
 
@@ -87,11 +92,23 @@ export function availableDays(ctx: AppContext, scheduleId: number, reasonId: num
 }
 
 /** Returns the free slots of one local day (`YYYY-MM-DD`, already checked to be a real day); `except` as above. */
-export function availableSlots(ctx: AppContext, scheduleId: number, reasonId: number, day: string, except = 0): FreeSlot[] {
+export function availableSlots(
+  ctx: AppContext,
+  scheduleId: number,
+  reasonId: number,
+  day: string,
+  except = 0,
+): FreeSlot[] {
   return slotsOfDay(ctx, availabilityInput(ctx, scheduleId, reasonId), scheduleId, day, except);
 }
 
-function slotsOfDay(ctx: AppContext, input: AvailabilityInput, scheduleId: number, day: string, except = 0): FreeSlot[] {
+function slotsOfDay(
+  ctx: AppContext,
+  input: AvailabilityInput,
+  scheduleId: number,
+  day: string,
+  except = 0,
+): FreeSlot[] {
   const window = dayWindow(dayNumber(day), dayNumber(day), input.now);
   return freeSlots(input, day, bookedIntervals(ctx.store, scheduleId, window.from, window.to, except));
 }
@@ -123,7 +140,13 @@ export class SlotNotFree extends AppError {
  * engine input is `input`), or throws SlotNotFree (not_found). `except` leaves one booking out of the count (a
  * booking being moved does not block its own new time).
  */
-export function findFreeSlot(ctx: AppContext, input: EngineInput, of: { scheduleId: number; reasonId: number }, slot: string, except = 0): FreeSlot {
+export function findFreeSlot(
+  ctx: AppContext,
+  input: EngineInput,
+  of: { scheduleId: number; reasonId: number },
+  slot: string,
+  except = 0,
+): FreeSlot {
   const found = slotsOfDay(ctx, input, of.scheduleId, slot.slice(0, 10), except).find((free) => free.local === slot);
   if (!found) throw new SlotNotFree(of, slot, input, except);
   return found;
@@ -145,10 +168,21 @@ export function explainRefusal(ctx: AppContext, refused: SlotNotFree): RefusalAd
   const day = dayNumber(slot.slice(0, 10));
   const window = dayWindow(day, day, input.now);
   // Free again by now (a booking cancelled meanwhile by another process) reads as taken: it was, a moment ago.
-  const refusal = whyNotFree(input, slot, bookedTimes(ctx.store, scheduleId, window.from, window.to, except)) ?? { why: 'taken' };
-  const after = localToUnix(slot.slice(0, 10), Number(slot.slice(11, 13)) * 60 + Number(slot.slice(14, 16)), input.zone);
+  const refusal = whyNotFree(input, slot, bookedTimes(ctx.store, scheduleId, window.from, window.to, except)) ?? {
+    why: 'taken',
+  };
+  const after = localToUnix(
+    slot.slice(0, 10),
+    Number(slot.slice(11, 13)) * 60 + Number(slot.slice(14, 16)),
+    input.zone,
+  );
   const rest = nextWindow(input, after);
-  const next = nextFreeSlots(input, after, 3, rest.firstDay > rest.lastDay ? [] : bookedIntervals(ctx.store, scheduleId, rest.from, rest.to, except));
+  const next = nextFreeSlots(
+    input,
+    after,
+    3,
+    rest.firstDay > rest.lastDay ? [] : bookedIntervals(ctx.store, scheduleId, rest.from, rest.to, except),
+  );
   return { refusal, next };
 }
 
@@ -169,14 +203,31 @@ export interface FreeTimes {
  * Returns the free times of `days` local days from `fromDay` (default today), from the engine that answers GET /slots:
  * one query for the bookings of the whole range.
  */
-export function freeTimes(ctx: AppContext, scheduleId: number, reasonId: number, range: { fromDay?: string; days: number }): FreeTimes {
+export function freeTimes(
+  ctx: AppContext,
+  scheduleId: number,
+  reasonId: number,
+  range: { fromDay?: string; days: number },
+): FreeTimes {
   const { input, schedule, reason } = availabilityOf(ctx, scheduleId, reasonId);
   const allowed = lookAhead(input);
   const today = dayText(allowed.firstDay);
   const first = dayNumber(range.fromDay ?? today);
-  const window = dayWindow(Math.max(first, allowed.firstDay), Math.min(first + range.days - 1, allowed.lastDay), input.now);
-  const bookings = window.firstDay > window.lastDay ? [] : bookedIntervals(ctx.store, scheduleId, window.from, window.to);
-  return { schedule, reason, timeZone: input.zone, days: freeSlotsByDay(input, window, bookings), lastDay: dayText(allowed.lastDay), today };
+  const window = dayWindow(
+    Math.max(first, allowed.firstDay),
+    Math.min(first + range.days - 1, allowed.lastDay),
+    input.now,
+  );
+  const bookings =
+    window.firstDay > window.lastDay ? [] : bookedIntervals(ctx.store, scheduleId, window.from, window.to);
+  return {
+    schedule,
+    reason,
+    timeZone: input.zone,
+    days: freeSlotsByDay(input, window, bookings),
+    lastDay: dayText(allowed.lastDay),
+    today,
+  };
 }
 
 /** Throws not_found unless `slot` (local `YYYY-MM-DD HH:MM:SS`) is free now for the schedule and reason. */

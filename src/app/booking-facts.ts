@@ -14,7 +14,12 @@ import type { ConfiguredSettings } from './configured.ts';
  * The facts of the mails of `booking` as it stands: the practice from `settings`, the reason's description ('' when
  * the reason was removed) and what was submitted, labelled by the form's `fields` in their order.
  */
-export function bookingFacts(settings: ConfiguredSettings, booking: Booking, reasonDescription: string, fields: readonly FormField[]): BookingFacts {
+export function bookingFacts(
+  settings: ConfiguredSettings,
+  booking: Booking,
+  reasonDescription: string,
+  fields: readonly FormField[],
+): BookingFacts {
   return {
     practiceName: settings.practiceName,
     notifyEmail: settings.notifyEmail,
@@ -47,6 +52,10 @@ export function eventFacts(booking: Booking, actor: Actor, previousStartAt?: num
     previousStartAt,
     status: booking.status,
     actor,
-    customer: { firstName: booking.customerFirstName, lastName: booking.customerLastName, email: booking.customerEmail },
+    customer: {
+      firstName: booking.customerFirstName,
+      lastName: booking.customerLastName,
+      email: booking.customerEmail,
+    },
   };
 }

@@ -41,7 +41,8 @@ function checkSchedules(ctx: AppContext, text: string): 'all' | number[] {
     throw invalid(`--schedules takes schedule ids separated by commas, or all (got "${text}"): e.g. --schedules 1,2`);
   }
   for (const id of ids as number[]) {
-    if (!findSchedule(ctx.store, id)) throw new AppError('not_found', `schedule ${id} does not exist (planner schedule list shows the ids)`);
+    if (!findSchedule(ctx.store, id))
+      throw new AppError('not_found', `schedule ${id} does not exist (planner schedule list shows the ids)`);
   }
   return [...new Set(ids as number[])];
 }
@@ -56,10 +57,14 @@ function checkEmbedFrom(text: string): string[] {
         try {
           url = new URL(part.trim());
         } catch {
-          throw invalid(`--embed-from takes origins such as https://www.praxis.example, separated by commas (got "${part.trim()}")`);
+          throw invalid(
+            `--embed-from takes origins such as https://www.praxis.example, separated by commas (got "${part.trim()}")`,
+          );
         }
         if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.origin !== part.trim().replace(/\/$/, '')) {
-          throw invalid(`--embed-from takes origins only, without a path (got "${part.trim()}"): e.g. https://www.praxis.example`);
+          throw invalid(
+            `--embed-from takes origins only, without a path (got "${part.trim()}"): e.g. https://www.praxis.example`,
+          );
         }
         return url.origin;
       }),
@@ -75,13 +80,15 @@ function checkPrivacyUrl(text: string): string | null {
   } catch {
     throw invalid(`--privacy-url "${text}" is not a URL (example: https://www.praxis.example/privacy)`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid(`--privacy-url must be an http(s) address (got "${text}")`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw invalid(`--privacy-url must be an http(s) address (got "${text}")`);
   return url.href;
 }
 
 function checkCount(text: string, option: string, max: number): number {
   const value = parsePlainInt(text.trim());
-  if (value === undefined || value < 1 || value > max) throw invalid(`${option} takes a whole number from 1 to ${max} (got "${text}")`);
+  if (value === undefined || value < 1 || value > max)
+    throw invalid(`${option} takes a whole number from 1 to ${max} (got "${text}")`);
   return value;
 }
 
@@ -92,15 +99,23 @@ function checkCount(text: string, option: string, max: number): number {
 export function enableBookingPage(ctx: AppContext, options: BookingPageOptions): BookingPageSettings & { url: string } {
   const settings = requireConfigured(ctx);
   if (!settings.portal) {
-    throw invalid('the booking page is served at the self-service page\'s public address: run planner portal enable --url https://booking.praxis.example first');
+    throw invalid(
+      "the booking page is served at the self-service page's public address: run planner portal enable --url https://booking.praxis.example first",
+    );
   }
   const before = settings.bookingPage;
   const page: BookingPageSettings = {
     schedules: options.schedules === undefined ? (before?.schedules ?? 'all') : checkSchedules(ctx, options.schedules),
     embedFrom: options.embedFrom === undefined ? (before?.embedFrom ?? []) : checkEmbedFrom(options.embedFrom),
     privacyUrl: options.privacyUrl === undefined ? (before?.privacyUrl ?? null) : checkPrivacyUrl(options.privacyUrl),
-    perHour: options.perHour === undefined ? (before?.perHour ?? DEFAULT_PER_HOUR) : checkCount(options.perHour, '--per-hour', 10_000),
-    perEmail: options.perEmail === undefined ? (before?.perEmail ?? DEFAULT_PER_EMAIL) : checkCount(options.perEmail, '--per-email', 1000),
+    perHour:
+      options.perHour === undefined
+        ? (before?.perHour ?? DEFAULT_PER_HOUR)
+        : checkCount(options.perHour, '--per-hour', 10_000),
+    perEmail:
+      options.perEmail === undefined
+        ? (before?.perEmail ?? DEFAULT_PER_EMAIL)
+        : checkCount(options.perEmail, '--per-email', 1000),
   };
   setBookingPage(ctx.store, page);
   return { ...page, url: `${checkPortalUrl(settings.portal.url)}/book/` };
@@ -115,14 +130,29 @@ export function disableBookingPage(ctx: AppContext): void {
 /** What `booking-page status` shows. */
 export type BookingPageStatus =
   | { enabled: false }
-  | ({ enabled: true; url: string | null; served: boolean; offers: { id: number; name: string; reasons: string[] }[] } & BookingPageSettings);
+  | ({
+      enabled: true;
+      url: string | null;
+      served: boolean;
+      offers: { id: number; name: string; reasons: string[] }[];
+    } & BookingPageSettings);
 
 export function bookingPageStatus(ctx: AppContext): BookingPageStatus {
   const settings = requireConfigured(ctx);
   const page = settings.bookingPage;
   if (!page) return { enabled: false };
-  const offers = pageOffers(ctx, page).map(({ schedule, reasons }) => ({ id: schedule.id, name: schedule.name, reasons: reasons.map((reason) => reason.name) }));
-  return { enabled: true, url: settings.portal ? `${settings.portal.url}/book/` : null, served: settings.portal !== null, offers, ...page };
+  const offers = pageOffers(ctx, page).map(({ schedule, reasons }) => ({
+    id: schedule.id,
+    name: schedule.name,
+    reasons: reasons.map((reason) => reason.name),
+  }));
+  return {
+    enabled: true,
+    url: settings.portal ? `${settings.portal.url}/book/` : null,
+    served: settings.portal !== null,
+    offers,
+    ...page,
+  };
 }
 
 /** What the page offers: its schedules that are bookable now, each with its reasons (none left out empty). Two queries. */

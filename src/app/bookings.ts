@@ -31,20 +31,27 @@ export function listBookingsFrom(ctx: AppContext, filter: BookingListFilter): Bo
   const settings = requireConfigured(ctx);
   const fromDay = filter.fromDay ?? localDay(ctx.now(), settings.timeZone);
   if (!isDay(fromDay)) throw invalid(`--from "${fromDay}" is not a calendar day YYYY-MM-DD`, 'from');
-  if (filter.toDay !== undefined && !isDay(filter.toDay)) throw invalid(`--to "${filter.toDay}" is not a calendar day YYYY-MM-DD`, 'to');
+  if (filter.toDay !== undefined && !isDay(filter.toDay))
+    throw invalid(`--to "${filter.toDay}" is not a calendar day YYYY-MM-DD`, 'to');
   if (filter.toDay !== undefined && filter.toDay < fromDay) {
-    throw invalid(`--to ${filter.toDay} is before the first day, ${fromDay}${filter.fromDay === undefined ? ' (today; give --from for earlier days)' : ''}`, 'to');
+    throw invalid(
+      `--to ${filter.toDay} is before the first day, ${fromDay}${filter.fromDay === undefined ? ' (today; give --from for earlier days)' : ''}`,
+      'to',
+    );
   }
   if (filter.status !== undefined && filter.status !== 'booked' && filter.status !== 'cancelled') {
     throw invalid(`--status must be booked or cancelled (got "${filter.status}")`, 'status');
   }
   const search = filter.search?.trim();
-  if (search === '') throw invalid('--search needs some text: part of a name, an e-mail, a phone number or a reference', 'search');
-  if (search !== undefined && search.length > SEARCH_MAX_LENGTH) throw invalid(`--search must be at most ${SEARCH_MAX_LENGTH} characters (got ${search.length})`, 'search');
+  if (search === '')
+    throw invalid('--search needs some text: part of a name, an e-mail, a phone number or a reference', 'search');
+  if (search !== undefined && search.length > SEARCH_MAX_LENGTH)
+    throw invalid(`--search must be at most ${SEARCH_MAX_LENGTH} characters (got ${search.length})`, 'search');
   if (filter.scheduleId !== undefined) getSchedule(ctx, filter.scheduleId);
   return listBookings(ctx.store, {
     fromAt: localToUnix(fromDay, 0, settings.timeZone),
-    toAt: filter.toDay === undefined ? undefined : localToUnix(dayText(dayNumber(filter.toDay) + 1), 0, settings.timeZone),
+    toAt:
+      filter.toDay === undefined ? undefined : localToUnix(dayText(dayNumber(filter.toDay) + 1), 0, settings.timeZone),
     scheduleId: filter.scheduleId,
     status: filter.status as BookingStatus | undefined,
     search,
@@ -64,7 +71,10 @@ export function requireBooking(ctx: AppContext, idOrReference: string): Booking 
  * Books a slot from the admin's `key=value` pairs through the same path as the API (source `admin`).
  * Checkbox fields take true/false (also yes/no, 1/0); everything else is text.
  */
-export function addBooking(ctx: AppContext, order: { scheduleId: number; reasonId: number; slot: string; values: string[] }): CreatedBooking {
+export function addBooking(
+  ctx: AppContext,
+  order: { scheduleId: number; reasonId: number; slot: string; values: string[] },
+): CreatedBooking {
   const form = listFields(ctx.store);
   const checkboxes = new Set(form.filter((field) => field.formType === 'checkbox').map((field) => field.key));
   // Built from entries: a key such as `__proto__` becomes an own (unknown) field, refused as the API refuses it.
@@ -78,9 +88,14 @@ export function addBooking(ctx: AppContext, order: { scheduleId: number; reasonI
     }),
   );
   try {
-    return createBooking(ctx, { scheduleId: order.scheduleId, reasonId: order.reasonId, slot: order.slot, submission }, 'admin');
+    return createBooking(
+      ctx,
+      { scheduleId: order.scheduleId, reasonId: order.reasonId, slot: order.slot, submission },
+      'admin',
+    );
   } catch (error) {
-    if (error instanceof AppError && error.code === 'invalid' && error.field) throw invalid(fieldRefusal(form, order.values, error), error.field);
+    if (error instanceof AppError && error.code === 'invalid' && error.field)
+      throw invalid(fieldRefusal(form, order.values, error), error.field);
     throw error;
   }
 }
@@ -94,8 +109,14 @@ function fieldRefusal(form: FormField[], pairs: string[], error: AppError): stri
   const field = form.find((candidate) => candidate.key === key);
   const pair = pairs.findLast((candidate) => candidate.startsWith(`${key}=`));
   if (error.message === 'Field is required') return `--field ${key} is required (example: --field ${key}=…)`;
-  if (!field) return `--field ${pair ?? key}: no such field (the form has ${form.map((known) => known.key).join(', ')})`;
+  if (!field)
+    return `--field ${pair ?? key}: no such field (the form has ${form.map((known) => known.key).join(', ')})`;
   const what = error.message.charAt(0).toLowerCase() + error.message.slice(1);
-  const hint = field.formType === 'select' ? `: ${field.options.join(', ')}` : field.formType === 'checkbox' ? ' (true or false)' : '';
+  const hint =
+    field.formType === 'select'
+      ? `: ${field.options.join(', ')}`
+      : field.formType === 'checkbox'
+        ? ' (true or false)'
+        : '';
   return `--field ${pair ?? key}: ${what}${hint}`;
 }

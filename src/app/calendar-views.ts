@@ -23,7 +23,8 @@ export function busyWindow(schedule: Pick<Schedule, 'daysAhead'>, now: number): 
 }
 
 /** A calendar as every output shows it: the URL masked, never the password. */
-export interface CalendarView extends Pick<CalendarRow, 'id' | 'scheduleId' | 'label' | 'kind' | 'user' | 'everyMinutes'> {
+export interface CalendarView
+  extends Pick<CalendarRow, 'id' | 'scheduleId' | 'label' | 'kind' | 'user' | 'everyMinutes'> {
   /** Masked: maskCalendarUrl. */
   url: string;
   /** The last successful sync, ISO. */
@@ -67,10 +68,20 @@ export interface ConflictView {
 const iso = (at: number | null) => (at === null ? null : new Date(at * 1000).toISOString());
 
 function conflictViews(conflicts: readonly BusyConflict[], zone: string): ConflictView[] {
-  return conflicts.map((c) => ({ reference: c.reference, scheduleId: c.scheduleId, calendarId: c.calendarId, start: formatLocal(new Date(c.startAt * 1000), zone) }));
+  return conflicts.map((c) => ({
+    reference: c.reference,
+    scheduleId: c.scheduleId,
+    calendarId: c.calendarId,
+    start: formatLocal(new Date(c.startAt * 1000), zone),
+  }));
 }
 
-export function viewOf(ctx: AppContext, calendar: CalendarRow, conflicts: readonly ConflictView[], writes: Map<number, WriteCounts> = writeCounts(ctx.store)): CalendarView {
+export function viewOf(
+  ctx: AppContext,
+  calendar: CalendarRow,
+  conflicts: readonly ConflictView[],
+  writes: Map<number, WriteCounts> = writeCounts(ctx.store),
+): CalendarView {
   const schedule = findSchedule(ctx.store, calendar.scheduleId);
   const mine = writes.get(calendar.id);
   const now = unixSeconds(ctx.now());
@@ -111,7 +122,11 @@ export function calendarConflicts(ctx: AppContext, calendarId?: number): Conflic
 
 /** The conflicts of `calendars` together, each booking once (in the order they come): what the lists print. */
 export function everyConflict(calendars: readonly { conflicts: readonly ConflictView[] }[]): ConflictView[] {
-  return [...new Map(calendars.flatMap((calendar) => calendar.conflicts).map((conflict) => [conflict.reference, conflict])).values()];
+  return [
+    ...new Map(
+      calendars.flatMap((calendar) => calendar.conflicts).map((conflict) => [conflict.reference, conflict]),
+    ).values(),
+  ];
 }
 
 /** Returns every calendar as shown: masked, with its state, busy times in the window and conflicts. */
@@ -133,7 +148,12 @@ export interface BusyView {
 }
 
 /** Returns the busy times of a schedule on `days` local days from `fromDay` (default today), as planner derived them. */
-export function busyTimesOfSchedule(ctx: AppContext, scheduleId: number, fromDay: string | undefined, days: number): { timeZone: string; busy: BusyView[] } {
+export function busyTimesOfSchedule(
+  ctx: AppContext,
+  scheduleId: number,
+  fromDay: string | undefined,
+  days: number,
+): { timeZone: string; busy: BusyView[] } {
   const zone = requireConfigured(ctx).timeZone;
   scheduleOf(ctx, scheduleId);
   const first = fromDay ?? formatLocal(ctx.now(), zone).slice(0, 10);

@@ -55,12 +55,23 @@ export interface CalendarWriterOptions {
 }
 
 /** What one write does: makes `calendar`'s event of the booking match the booking now. Throws CalendarWriteError. */
-async function reconcile(ctx: AppContext, calendar: CalendarRow, write: DueWrite, log: (line: string) => void): Promise<void> {
+async function reconcile(
+  ctx: AppContext,
+  calendar: CalendarRow,
+  write: DueWrite,
+  log: (line: string) => void,
+): Promise<void> {
   const booking = feedBookingById(ctx.store, write.bookingId);
-  const target = { url: calendar.url, user: calendar.user ?? undefined, password: calendar.password ?? undefined, allowInsecure: calendar.allowInsecure };
+  const target = {
+    url: calendar.url,
+    user: calendar.user ?? undefined,
+    password: calendar.password ?? undefined,
+    allowInsecure: calendar.allowInsecure,
+  };
   const href = write.written?.href ?? (booking ? eventHref(calendar.url, booking.reference) : undefined);
   if (!booking || !href) return; // no such booking (a file edited by hand): nothing to write
-  const wanted = calendar.writeBookings && booking.scheduleId === calendar.scheduleId && !booking.cancelled && !booking.erased;
+  const wanted =
+    calendar.writeBookings && booking.scheduleId === calendar.scheduleId && !booking.cancelled && !booking.erased;
   if (!wanted) {
     await deleteEvent(target, href);
     ctx.store.tx(() => forgetEvent(ctx.store, calendar.id, booking.id));
@@ -72,9 +83,13 @@ async function reconcile(ctx: AppContext, calendar: CalendarRow, write: DueWrite
   const location = settings.address ? `${settings.practiceName}, ${settings.address}` : '';
   const ics = practitionerEventIcs(event, settings.locale, location);
   const written = await putEvent(target, href, ics, write.written ? write.written.etag : undefined);
-  ctx.store.tx(() => recordEvent(ctx.store, calendar.id, booking.id, { href, etag: written.etag, sequence: booking.sequence }));
+  ctx.store.tx(() =>
+    recordEvent(ctx.store, calendar.id, booking.id, { href, etag: written.etag, sequence: booking.sequence }),
+  );
   if (written.overwritten && write.written) {
-    log(`planner: calendar ${calendar.id} (${calendar.label}): the event of booking ${booking.reference} was changed or removed in the calendar; planner wrote it again`);
+    log(
+      `planner: calendar ${calendar.id} (${calendar.label}): the event of booking ${booking.reference} was changed or removed in the calendar; planner wrote it again`,
+    );
   }
 }
 
@@ -84,7 +99,8 @@ function writeQueue(ctx: AppContext, options: { log: (line: string) => void; onl
   return {
     what: 'calendar writes',
     leaseSeconds: LEASE_SECONDS,
-    due: (now, limit) => dueWrites(ctx.store, now, limit, options.only).map((write) => ({ ...write, retryFrom: write.retryFrom || now })),
+    due: (now, limit) =>
+      dueWrites(ctx.store, now, limit, options.only).map((write) => ({ ...write, retryFrom: write.retryFrom || now })),
     claim: (id, now, until) => claimWrite(ctx.store, id, now, until),
     async attempt(write): Promise<AttemptOutcome | undefined> {
       const calendar = findCalendar(ctx.store, write.calendarId);
@@ -161,7 +177,12 @@ export function startCalendarWriter(ctx: AppContext, options: CalendarWriterOpti
         return true;
       },
     },
-    { log: options.log, nowMs, retry: { ...(options.retry ?? { baseSeconds: 30 }), giveUpAfterSeconds: NEVER }, pollMs: options.pollMs },
+    {
+      log: options.log,
+      nowMs,
+      retry: { ...(options.retry ?? { baseSeconds: 30 }), giveUpAfterSeconds: NEVER },
+      pollMs: options.pollMs,
+    },
   );
 }
 
@@ -170,7 +191,11 @@ export function startCalendarWriter(ctx: AppContext, options: CalendarWriterOpti
  * `remove`): the same writes the server's worker makes, one at a time, until none is due or one fails. Returns how
  * many were written and the first failure's line.
  */
-export async function deliverWrites(ctx: AppContext, calendarId: number, log: (line: string) => void = () => {}): Promise<{ written: number; error: string | null }> {
+export async function deliverWrites(
+  ctx: AppContext,
+  calendarId: number,
+  log: (line: string) => void = () => {},
+): Promise<{ written: number; error: string | null }> {
   const queue = writeQueue(ctx, { log, only: calendarId });
   let written = 0;
   for (let round = 0; round < 10_000; round++) {
@@ -211,7 +236,9 @@ export async function removeWrittenEvents(ctx: AppContext, id: number): Promise<
   });
   const outcome = await deliverWrites(ctx, id);
   if (outcome.error) {
-    throw invalid(`planner's events could not be deleted from calendar ${id} (${outcome.written} deleted): ${outcome.error}; the calendar was not removed (give --keep-written to remove it and leave its events)`);
+    throw invalid(
+      `planner's events could not be deleted from calendar ${id} (${outcome.written} deleted): ${outcome.error}; the calendar was not removed (give --keep-written to remove it and leave its events)`,
+    );
   }
   return outcome.written;
 }

@@ -40,7 +40,14 @@ import {
 import { enqueue } from '../store/outbox.ts';
 import { dropWrites, queueUpcoming, queueWritten } from '../store/calendar-writes.ts';
 import type { Schedule } from '../store/schedules.ts';
-import { busyWindow, calendarConflicts, scheduleOf, viewOf, type CalendarView, type ConflictView } from './calendar-views.ts';
+import {
+  busyWindow,
+  calendarConflicts,
+  scheduleOf,
+  viewOf,
+  type CalendarView,
+  type ConflictView,
+} from './calendar-views.ts';
 import { requireConfigured } from './configured.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { calendarAlert } from '../mail/calendar-alert.ts';
@@ -80,22 +87,39 @@ const READ_AHEAD_SECONDS = SECONDS_PER_DAY;
 /** Fetches and reads a calendar: its busy times cut into pieces, or `unchanged`. Throws with one line. */
 async function readCalendar(
   ctx: AppContext,
-  calendar: { url: string; user: string | null; password: string | null; allowInsecure: boolean; kind: CalendarKind | undefined; fetchState: string },
+  calendar: {
+    url: string;
+    user: string | null;
+    password: string | null;
+    allowInsecure: boolean;
+    kind: CalendarKind | undefined;
+    fetchState: string;
+  },
   schedule: Schedule,
   options: SyncOptions,
 ) {
   const zone = requireConfigured(ctx).timeZone;
   const window = busyWindow(schedule, unixSeconds(ctx.now()));
-  const source = { url: calendar.url, user: calendar.user ?? undefined, password: calendar.password ?? undefined, allowInsecure: calendar.allowInsecure };
+  const source = {
+    url: calendar.url,
+    user: calendar.user ?? undefined,
+    password: calendar.password ?? undefined,
+    allowInsecure: calendar.allowInsecure,
+  };
   const { readTo, zone: readIn, ...last } = JSON.parse(calendar.fetchState) as SyncState;
   const conditional = readTo !== undefined && window.to <= readTo && readIn === zone ? last : {};
   const read = { from: window.from, to: window.to + READ_AHEAD_SECONDS };
   const fetched = await fetchCalendar(source, calendar.kind, conditional, read, options.limits);
-  if (fetched.unchanged) return { kind: fetched.kind, state: { ...fetched.state, readTo, zone } as SyncState, busy: undefined };
+  if (fetched.unchanged)
+    return { kind: fetched.kind, state: { ...fetched.state, readTo, zone } as SyncState, busy: undefined };
   // The reader (ical.js) is loaded at the first read: a server without calendars never holds it (issue 29).
   const { busyTimesSliced } = await import('../calendar/busy.ts');
   const busy = await busyTimesSliced(fetched.texts, { zone, from: read.from, to: read.to });
-  return { kind: fetched.kind, state: { ...fetched.state, readTo: read.to, zone } as SyncState, busy: busyPieces(busy) };
+  return {
+    kind: fetched.kind,
+    state: { ...fetched.state, readTo: read.to, zone } as SyncState,
+    busy: busyPieces(busy),
+  };
 }
 
 /** Gives the event loop a turn. */
@@ -109,7 +133,11 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
  */
 async function changesTo(ctx: AppContext, calendarId: number, wanted: readonly BusySpan[]): Promise<BusyChanges> {
   const kept: BusySpan[] = [];
-  for (let page = storedBusyPage(ctx.store, calendarId, undefined, BUSY_PAGE_ROWS); ; page = storedBusyPage(ctx.store, calendarId, page.at(-1), BUSY_PAGE_ROWS)) {
+  for (
+    let page = storedBusyPage(ctx.store, calendarId, undefined, BUSY_PAGE_ROWS);
+    ;
+    page = storedBusyPage(ctx.store, calendarId, page.at(-1), BUSY_PAGE_ROWS)
+  ) {
     kept.push(...page);
     await turn();
     if (page.length < BUSY_PAGE_ROWS) return busyChanges(kept, wanted);
@@ -127,12 +155,18 @@ async function dropAllUncounted(ctx: AppContext, calendarId: number): Promise<vo
  * left is deleted first. `whole()`, asked in the switching transaction, says that the generation holds exactly what
  * was written (no other process's sync wrote or deleted beside it).
  */
-async function stageGeneration(ctx: AppContext, calendar: CalendarRow, busy: readonly BusySpan[]): Promise<{ generation: number; whole(): boolean }> {
+async function stageGeneration(
+  ctx: AppContext,
+  calendar: CalendarRow,
+  busy: readonly BusySpan[],
+): Promise<{ generation: number; whole(): boolean }> {
   await dropAllUncounted(ctx, calendar.id);
   const generation = calendar.generation + 1;
   const target = { id: calendar.id, scheduleId: calendar.scheduleId, generation };
   for (let from = 0; from < busy.length; from += BUSY_WRITE_ROWS) {
-    ctx.store.tx(() => applyBusyChanges(ctx.store, target, { remove: [], add: busy.slice(from, from + BUSY_WRITE_ROWS) }));
+    ctx.store.tx(() =>
+      applyBusyChanges(ctx.store, target, { remove: [], add: busy.slice(from, from + BUSY_WRITE_ROWS) }),
+    );
     await turn();
   }
   return { generation, whole: () => countGeneration(ctx.store, calendar.id, generation) === busy.length };
@@ -150,15 +184,27 @@ export interface CalendarInput {
 }
 
 /** Throws `invalid` unless planner may write into `calendar` (a CalDAV collection that takes a test event). */
-async function requireWritable(ctx: AppContext, calendar: { url: string; user: string | null; password: string | null; allowInsecure: boolean }, kind: CalendarKind): Promise<void> {
+async function requireWritable(
+  ctx: AppContext,
+  calendar: { url: string; user: string | null; password: string | null; allowInsecure: boolean },
+  kind: CalendarKind,
+): Promise<void> {
   if (kind !== 'caldav') {
     throw invalid(
-      'that is an iCalendar (.ics) address, which planner can read but not write: give the calendar\'s CalDAV address (Nextcloud, Fastmail, iCloud, Radicale, Baïkal) for --write-bookings, or leave it out',
+      "that is an iCalendar (.ics) address, which planner can read but not write: give the calendar's CalDAV address (Nextcloud, Fastmail, iCloud, Radicale, Baïkal) for --write-bookings, or leave it out",
     );
   }
   const { checkWritable } = await import('../calendar/write.ts');
   try {
-    await checkWritable({ url: calendar.url, user: calendar.user ?? undefined, password: calendar.password ?? undefined, allowInsecure: calendar.allowInsecure }, icsStamp(ctx.now()));
+    await checkWritable(
+      {
+        url: calendar.url,
+        user: calendar.user ?? undefined,
+        password: calendar.password ?? undefined,
+        allowInsecure: calendar.allowInsecure,
+      },
+      icsStamp(ctx.now()),
+    );
   } catch (error) {
     throw invalid(`planner may not write into that calendar, nothing was changed: ${failureLine(error, calendar)}`);
   }
@@ -173,7 +219,13 @@ function icsStamp(at: Date): string {
  * Adds a calendar to a schedule after one successful sync; when that fails, throws its one line and writes
  * nothing. The kind (an .ics address or a CalDAV collection) is found by asking the server.
  */
-export async function addCalendar(ctx: AppContext, scheduleId: number, urlText: string, input: CalendarInput, options: SyncOptions = {}): Promise<CalendarView> {
+export async function addCalendar(
+  ctx: AppContext,
+  scheduleId: number,
+  urlText: string,
+  input: CalendarInput,
+  options: SyncOptions = {},
+): Promise<CalendarView> {
   requireConfigured(ctx);
   const schedule = scheduleOf(ctx, scheduleId);
   const url = checkCalendarUrl(urlText, input.allowInsecure);
@@ -186,19 +238,31 @@ export async function addCalendar(ctx: AppContext, scheduleId: number, urlText: 
   if (problem) throw invalid(nameMessage('--name', problem));
   if (input.password !== undefined && !input.user) throw invalid('a password needs a user name: give --user <name>');
   if (input.user && !input.password) {
-    throw invalid('--user needs a password: type it at the prompt, or give it with --password-stdin or PLANNER_CALENDAR_PASSWORD');
+    throw invalid(
+      '--user needs a password: type it at the prompt, or give it with --password-stdin or PLANNER_CALENDAR_PASSWORD',
+    );
   }
   const same = listCalendars(ctx.store).find((calendar) => calendar.scheduleId === scheduleId && calendar.url === url);
-  if (same) throw new AppError('conflict', `calendar ${same.id} already reads this address for schedule ${scheduleId} (planner calendar list)`);
+  if (same)
+    throw new AppError(
+      'conflict',
+      `calendar ${same.id} already reads this address for schedule ${scheduleId} (planner calendar list)`,
+    );
   const secrets = { url, password: input.password ?? null };
   let read;
   try {
-    read = await readCalendar(ctx, { ...secrets, user: input.user ?? null, allowInsecure: input.allowInsecure, kind: undefined, fetchState: '{}' }, schedule, options);
+    read = await readCalendar(
+      ctx,
+      { ...secrets, user: input.user ?? null, allowInsecure: input.allowInsecure, kind: undefined, fetchState: '{}' },
+      schedule,
+      options,
+    );
   } catch (error) {
     throw invalid(`the calendar could not be read, nothing was added: ${failureLine(error, secrets)}`);
   }
   const now = unixSeconds(ctx.now());
-  if (input.writeBookings) await requireWritable(ctx, { ...secrets, user: input.user ?? null, allowInsecure: input.allowInsecure }, read.kind);
+  if (input.writeBookings)
+    await requireWritable(ctx, { ...secrets, user: input.user ?? null, allowInsecure: input.allowInsecure }, read.kind);
   const id = ctx.store.tx(() => {
     const added = insertCalendar(ctx.store, {
       scheduleId,
@@ -248,7 +312,12 @@ export interface CalendarSet {
  * nothing is changed when that fails) and whether it receives the bookings (turned on: checked by a test write, and
  * every upcoming booking of the schedule is queued; turned off: what was written stays, unless `removeWritten`).
  */
-export async function setCalendar(ctx: AppContext, id: number, change: CalendarSettingsChange, options: SyncOptions = {}): Promise<CalendarSet> {
+export async function setCalendar(
+  ctx: AppContext,
+  id: number,
+  change: CalendarSettingsChange,
+  options: SyncOptions = {},
+): Promise<CalendarSet> {
   requireConfigured(ctx);
   const calendar = findCalendar(ctx.store, id) ?? calendarNotFound(id);
   const label = change.label?.trim();
@@ -256,19 +325,31 @@ export async function setCalendar(ctx: AppContext, id: number, change: CalendarS
     const problem = nameProblem(label);
     if (problem) throw invalid(nameMessage('--name', problem));
   }
-  if (change.everyMinutes !== undefined && (!Number.isInteger(change.everyMinutes) || change.everyMinutes < 1 || change.everyMinutes > SYNC_EVERY_MAX_MINUTES)) {
+  if (
+    change.everyMinutes !== undefined &&
+    (!Number.isInteger(change.everyMinutes) || change.everyMinutes < 1 || change.everyMinutes > SYNC_EVERY_MAX_MINUTES)
+  ) {
     throw invalid(`--every must be from 1 to ${SYNC_EVERY_MAX_MINUTES} minutes (got ${change.everyMinutes})`);
   }
-  if (change.removeWritten && change.writeBookings !== false) throw invalid('--remove-written goes with --write-bookings off');
-  if (change.password !== undefined && !(change.user ?? calendar.user)) throw invalid('a password needs a user name: give --user <name>');
+  if (change.removeWritten && change.writeBookings !== false)
+    throw invalid('--remove-written goes with --write-bookings off');
+  if (change.password !== undefined && !(change.user ?? calendar.user))
+    throw invalid('a password needs a user name: give --user <name>');
   if (change.user !== undefined && change.password === undefined) {
-    throw invalid('--user needs the password: type it at the prompt, or give it with --password-stdin or PLANNER_CALENDAR_PASSWORD');
+    throw invalid(
+      '--user needs the password: type it at the prompt, or give it with --password-stdin or PLANNER_CALENDAR_PASSWORD',
+    );
   }
   const login = { user: change.user ?? calendar.user, password: change.password ?? calendar.password };
   const next = { ...calendar, ...login };
   if (change.user !== undefined || change.password !== undefined) {
     try {
-      await readCalendar(ctx, { ...next, kind: calendar.kind, fetchState: '{}' }, scheduleOf(ctx, calendar.scheduleId), options);
+      await readCalendar(
+        ctx,
+        { ...next, kind: calendar.kind, fetchState: '{}' },
+        scheduleOf(ctx, calendar.scheduleId),
+        options,
+      );
     } catch (error) {
       throw invalid(`the calendar could not be read with that login, nothing was changed: ${failureLine(error, next)}`);
     }
@@ -279,7 +360,13 @@ export async function setCalendar(ctx: AppContext, id: number, change: CalendarS
   const nowAt = unixSeconds(ctx.now());
   const at = ctx.now().toISOString();
   const counts = ctx.store.tx(() => {
-    updateCalendar(ctx.store, id, { label, everyMinutes: change.everyMinutes, user: change.user, password: change.password, writeBookings: change.writeBookings });
+    updateCalendar(ctx.store, id, {
+      label,
+      everyMinutes: change.everyMinutes,
+      user: change.user,
+      password: change.password,
+      writeBookings: change.writeBookings,
+    });
     if (turnOn) return { queued: queueUpcoming(ctx.store, id, nowAt, at), removing: 0 };
     if (turnOff && change.removeWritten) return { queued: 0, removing: queueWritten(ctx.store, id, at) };
     if (turnOff) dropWrites(ctx.store, id);
@@ -309,7 +396,11 @@ export interface SyncOutcome {
  * and it is no longer failing; on failure its busy times stay, and it is marked failing since its first failure.
  * Mails the practice when it has failed for ALERT_AFTER_SECONDS (once), and when it reads again after that.
  */
-export async function syncCalendar(ctx: AppContext, calendar: CalendarRow, options: SyncOptions = {}): Promise<SyncOutcome> {
+export async function syncCalendar(
+  ctx: AppContext,
+  calendar: CalendarRow,
+  options: SyncOptions = {},
+): Promise<SyncOutcome> {
   const schedule = scheduleOf(ctx, calendar.scheduleId);
   const settings = requireConfigured(ctx);
   markTried(ctx.store, calendar.id, unixSeconds(ctx.now()));
@@ -323,7 +414,15 @@ export async function syncCalendar(ctx: AppContext, calendar: CalendarRow, optio
       markFailing(ctx.store, calendar.id, now, line);
       const since = calendar.failingSince ?? now;
       if (!calendar.alerted && now - since >= ALERT_AFTER_SECONDS && settings.notifyEmail) {
-        const message = calendarAlert({ settings, label: calendar.label, scheduleName: schedule.name, calendarId: calendar.id, failingSince: since, error: line, recovered: false });
+        const message = calendarAlert({
+          settings,
+          label: calendar.label,
+          scheduleName: schedule.name,
+          calendarId: calendar.id,
+          failingSince: since,
+          error: line,
+          recovered: false,
+        });
         enqueue(ctx.store, null, message, now, ctx.now().toISOString());
         markAlerted(ctx.store, calendar.id);
       }
@@ -332,12 +431,16 @@ export async function syncCalendar(ctx: AppContext, calendar: CalendarRow, optio
   }
   const changes = read.busy && (await changesTo(ctx, calendar.id, read.busy));
   // Many changes: a new generation, written in small transactions, that the last one switches to.
-  const staged = changes && changes.add.length + changes.remove.length > BUSY_WRITE_ROWS ? await stageGeneration(ctx, calendar, read.busy!) : undefined;
+  const staged =
+    changes && changes.add.length + changes.remove.length > BUSY_WRITE_ROWS
+      ? await stageGeneration(ctx, calendar, read.busy!)
+      : undefined;
   const now = unixSeconds(ctx.now());
   const written = ctx.store.tx(() => {
     let counts = { added: 0, removed: 0 };
     if (staged) {
-      if (!staged.whole() || !switchGeneration(ctx.store, calendar.id, calendar.generation, staged.generation)) return undefined;
+      if (!staged.whole() || !switchGeneration(ctx.store, calendar.id, calendar.generation, staged.generation))
+        return undefined;
       counts = { added: changes!.add.length, removed: changes!.remove.length };
     } else if (findCalendar(ctx.store, calendar.id)?.generation !== calendar.generation) {
       return undefined; // another process switched generations while this one read: its changes are of a dead set
@@ -345,19 +448,35 @@ export async function syncCalendar(ctx: AppContext, calendar: CalendarRow, optio
       counts = applyBusyChanges(ctx.store, calendar, changes);
     }
     if (calendar.alerted && settings.notifyEmail) {
-      const message = calendarAlert({ settings, label: calendar.label, scheduleName: schedule.name, calendarId: calendar.id, failingSince: calendar.failingSince ?? now, error: calendar.lastError ?? '', recovered: true });
+      const message = calendarAlert({
+        settings,
+        label: calendar.label,
+        scheduleName: schedule.name,
+        calendarId: calendar.id,
+        failingSince: calendar.failingSince ?? now,
+        error: calendar.lastError ?? '',
+        recovered: true,
+      });
       enqueue(ctx.store, null, message, now, ctx.now().toISOString());
     }
     markSynced(ctx.store, calendar.id, now, JSON.stringify(read.state));
     return counts;
   });
   if (staged) await dropAllUncounted(ctx, calendar.id);
-  if (!written) return outcomeOf(ctx, calendar, options, { error: 'another sync of this calendar wrote at the same time: nothing was changed, the next sync reads it again' });
+  if (!written)
+    return outcomeOf(ctx, calendar, options, {
+      error: 'another sync of this calendar wrote at the same time: nothing was changed, the next sync reads it again',
+    });
   return outcomeOf(ctx, calendar, options, written);
 }
 
 /** The outcome of a sync of `calendar`: what it wrote, or the line it failed with; and the conflicts unless not asked. */
-function outcomeOf(ctx: AppContext, calendar: CalendarRow, options: SyncOptions, result: { added: number; removed: number } | { error: string }): SyncOutcome {
+function outcomeOf(
+  ctx: AppContext,
+  calendar: CalendarRow,
+  options: SyncOptions,
+  result: { added: number; removed: number } | { error: string },
+): SyncOutcome {
   const { added, removed } = 'error' in result ? { added: 0, removed: 0 } : result;
   return {
     id: calendar.id,
@@ -403,7 +522,10 @@ export const CALENDAR_POLL_MS = 5_000;
  * starts failing, one that reads again, and a sync that changed busy times (one line each, never the address), not
  * every failed attempt.
  */
-export function startCalendarSync(ctx: AppContext, options: { log: (line: string) => void; refresh: () => unknown; pollMs?: number }): Pump {
+export function startCalendarSync(
+  ctx: AppContext,
+  options: { log: (line: string) => void; refresh: () => unknown; pollMs?: number },
+): Pump {
   // Only where calendars are: a server without them never loads what this warms.
   if (listCalendars(ctx.store).length > 0) {
     const zone = requireConfigured(ctx).timeZone;
@@ -414,9 +536,16 @@ export function startCalendarSync(ctx: AppContext, options: { log: (line: string
       options.refresh(); // the installation's zone and notify address as another process may have changed them
       for (const calendar of dueCalendars(ctx.store, unixSeconds(ctx.now()))) {
         const outcome = await syncCalendar(ctx, calendar, { conflicts: false });
-        if (!outcome.ok && calendar.failingSince === null) options.log(`planner: calendar ${calendar.id} (${calendar.label}) could not be synced: ${outcome.error}; its last busy times still block`);
-        if (outcome.ok && calendar.failingSince !== null) options.log(`planner: calendar ${calendar.id} (${calendar.label}) reads again`);
-        if (outcome.changed) options.log(`planner: calendar ${calendar.id} (${calendar.label}): ${outcome.added} busy time(s) added, ${outcome.removed} removed`);
+        if (!outcome.ok && calendar.failingSince === null)
+          options.log(
+            `planner: calendar ${calendar.id} (${calendar.label}) could not be synced: ${outcome.error}; its last busy times still block`,
+          );
+        if (outcome.ok && calendar.failingSince !== null)
+          options.log(`planner: calendar ${calendar.id} (${calendar.label}) reads again`);
+        if (outcome.changed)
+          options.log(
+            `planner: calendar ${calendar.id} (${calendar.label}): ${outcome.added} busy time(s) added, ${outcome.removed} removed`,
+          );
       }
       return false;
     },

@@ -7,7 +7,12 @@ import type { Settings } from '../store/settings.ts';
 import type { AppContext } from './context.ts';
 
 /** The settings of a configured installation: the fields `init` fills are present. */
-export type ConfiguredSettings = Settings & { practiceName: string; timeZone: string; notifyEmail: string; configuredAt: string };
+export type ConfiguredSettings = Settings & {
+  practiceName: string;
+  timeZone: string;
+  notifyEmail: string;
+  configuredAt: string;
+};
 
 /** Returns true when `planner init` has completed. */
 export function isConfigured(settings: Settings): settings is ConfiguredSettings {
@@ -22,4 +27,3 @@ export function requireConfigured(ctx: AppContext): ConfiguredSettings {
   }
   return settings;
 }
-

@@ -64,7 +64,12 @@ export function inBookingTransaction<T>(ctx: AppContext, what: string, change: (
  * for the last place of a slot cannot both succeed: the second sees the first's booking. Errors: not_found
  * (schedule, reason, slot not free), invalid with `field` (the submission), storage (the database could not be written).
  */
-export function createBooking(ctx: AppContext, order: BookingOrder, source: BookingSource, actor: BookingActor = source): CreatedBooking {
+export function createBooking(
+  ctx: AppContext,
+  order: BookingOrder,
+  source: BookingSource,
+  actor: BookingActor = source,
+): CreatedBooking {
   // Cheap checks before the write lock: unknown schedule or reason (404 first), then the submission (400).
   scheduleAndReason(ctx, order.scheduleId, order.reasonId);
   const fields = listFields(ctx.store);
@@ -80,7 +85,8 @@ export function createBooking(ctx: AppContext, order: BookingOrder, source: Book
     const { input, reason } = availabilityOf(ctx, order.scheduleId, order.reasonId);
     const slot = findFreeSlot(ctx, input, order, order.slot);
     // The record groups bookings by address; the booking keeps what was submitted (store/customers.ts).
-    const customerId = (email === null ? undefined : findCustomerIdByEmail(ctx.store, email)) ?? insertCustomer(ctx.store, email, at);
+    const customerId =
+      (email === null ? undefined : findCustomerIdByEmail(ctx.store, email)) ?? insertCustomer(ctx.store, email, at);
     const endAt = appointmentEnd(slot.startAt, input);
     const reference = newReference();
     const bookingId = insertBooking(ctx.store, {
@@ -101,7 +107,8 @@ export function createBooking(ctx: AppContext, order: BookingOrder, source: Book
     const booking = findBooking(ctx.store, bookingId)!;
     const facts = bookingFacts(settings, booking, reason.description, fields);
     // The mails are written with the booking: if one is written, so is the other.
-    for (const message of bookingMessages(facts, unixSeconds(now))) enqueue(ctx.store, bookingId, message, unixSeconds(now), at);
+    for (const message of bookingMessages(facts, unixSeconds(now)))
+      enqueue(ctx.store, bookingId, message, unixSeconds(now), at);
     // And its reminders, each due at its time before the start.
     scheduleReminders(ctx, facts, { id: bookingId, sequence: 0 }, settings.reminderOffsets, now);
     // So is the webhook event: every hook that asked for new bookings gets one delivery of it.

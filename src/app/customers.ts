@@ -40,7 +40,10 @@ const REFERENCE = /^[23456789A-HJ-NP-Z]{16}$/;
  */
 export function findCustomers(ctx: AppContext, text: string): CustomerMatch[] {
   const needle = text.trim();
-  if (needle.length < 2) throw invalid('give at least 2 characters to look for (a name, an e-mail address, a phone number or a booking reference)');
+  if (needle.length < 2)
+    throw invalid(
+      'give at least 2 characters to look for (a name, an e-mail address, a phone number or a booking reference)',
+    );
   const rows = customerRowsMatching(ctx.store, needle);
   const found = new Map<number, CustomerMatch>();
   for (const row of rows) {
@@ -50,9 +53,12 @@ export function findCustomers(ctx: AppContext, text: string): CustomerMatch[] {
       found.set(row.customerId, match);
     }
     const submission = JSON.parse(row.submission) as Record<string, unknown>;
-    const name = [submission.first_name, submission.last_name].filter((part) => typeof part === 'string' && part !== '').join(' ');
+    const name = [submission.first_name, submission.last_name]
+      .filter((part) => typeof part === 'string' && part !== '')
+      .join(' ');
     if (name && !match.names.includes(name)) match.names.push(name);
-    if (typeof submission.phone === 'string' && submission.phone !== '' && !match.phones.includes(submission.phone)) match.phones.push(submission.phone);
+    if (typeof submission.phone === 'string' && submission.phone !== '' && !match.phones.includes(submission.phone))
+      match.phones.push(submission.phone);
     match.bookings++;
     match.references.push(row.reference);
   }
@@ -62,7 +68,11 @@ export function findCustomers(ctx: AppContext, text: string): CustomerMatch[] {
 /** Returns the customer that `key` names: an e-mail address, or a booking reference (its customer). */
 export function customerOf(ctx: AppContext, key: string): number {
   const text = key.trim();
-  const nobody = () => new AppError('not_found', `no customer with the e-mail address or booking reference "${text}" (planner customer find <text> looks for one)`);
+  const nobody = () =>
+    new AppError(
+      'not_found',
+      `no customer with the e-mail address or booking reference "${text}" (planner customer find <text> looks for one)`,
+    );
   if (REFERENCE.test(text.toUpperCase())) {
     const id = customerOfReference(ctx.store, text.toUpperCase());
     if (id === undefined) throw nobody();
@@ -71,7 +81,10 @@ export function customerOf(ctx: AppContext, key: string): number {
   // Anything else is an address, looked up by the one rule of the same address (emailKey). What is not an address is
   // refused, so that a lookalike of one (U+212A KELVIN SIGN for K) is told apart from an address nobody has.
   const problem = emailProblem(text);
-  if (problem !== undefined) throw invalid(`"${text}" is not an e-mail address planner takes: ${problem}; type the address again, or give a booking reference (planner customer find <text> looks for one)`);
+  if (problem !== undefined)
+    throw invalid(
+      `"${text}" is not an e-mail address planner takes: ${problem}; type the address again, or give a booking reference (planner customer find <text> looks for one)`,
+    );
   const id = findCustomerIdByEmail(ctx.store, text);
   if (id === undefined) throw nobody();
   return id;
@@ -94,8 +107,27 @@ export interface CustomerExport {
     cancelReason: string | null;
     submission: Record<string, unknown>;
   }[];
-  mails: { booking: string; kind: string; to: string; subject: string; status: string; createdAt: string; sentAt: string | null; text: string; html: string; ics: string | null }[];
-  webhookDeliveries: { booking: string; type: string; url: string; status: string; createdAt: string; deliveredAt: string | null; payload: unknown }[];
+  mails: {
+    booking: string;
+    kind: string;
+    to: string;
+    subject: string;
+    status: string;
+    createdAt: string;
+    sentAt: string | null;
+    text: string;
+    html: string;
+    ics: string | null;
+  }[];
+  webhookDeliveries: {
+    booking: string;
+    type: string;
+    url: string;
+    status: string;
+    createdAt: string;
+    deliveredAt: string | null;
+    payload: unknown;
+  }[];
   selfService: { booking: string; linkMadeAt: string }[];
   changes: { booking: string; at: string; kind: string; by: string | null }[];
 }
@@ -118,13 +150,32 @@ export function exportCustomer(ctx: AppContext, key: string): CustomerExport {
     const body = JSON.parse(row.body) as { text?: string; html?: string; ics?: string };
     // The manage line as words, not the mark the sender fills in (it holds a NUL, and the link is not kept).
     const { text, html } = keptMessage({ text: body.text ?? '', html: body.html ?? '' }, settings.locale);
-    return { booking: referenceOf.get(row.bookingId)!, kind: row.kind, to: row.recipient, subject: row.subject, status: row.status, createdAt: row.createdAt, sentAt: row.sentAt, text, html, ics: body.ics ?? null };
+    return {
+      booking: referenceOf.get(row.bookingId)!,
+      kind: row.kind,
+      to: row.recipient,
+      subject: row.subject,
+      status: row.status,
+      createdAt: row.createdAt,
+      sentAt: row.sentAt,
+      text,
+      html,
+      ics: body.ics ?? null,
+    };
   });
   const webhookDeliveries = deliveriesOfBookings(ctx.store, ids).map(({ payload, ...row }) => {
     const parsed = JSON.parse(payload) as { data: { booking_id: number } };
     return { booking: referenceOf.get(parsed.data.booking_id)!, ...row, payload: parsed };
   });
-  const selfService = linksOfBookings(ctx.store, ids).map((row) => ({ booking: referenceOf.get(row.bookingId)!, linkMadeAt: row.at }));
-  const changes = changesOfBookings(ctx.store, ids).map((row) => ({ booking: referenceOf.get(row.bookingId)!, at: row.at, kind: row.kind, by: row.actor }));
+  const selfService = linksOfBookings(ctx.store, ids).map((row) => ({
+    booking: referenceOf.get(row.bookingId)!,
+    linkMadeAt: row.at,
+  }));
+  const changes = changesOfBookings(ctx.store, ids).map((row) => ({
+    booking: referenceOf.get(row.bookingId)!,
+    at: row.at,
+    kind: row.kind,
+    by: row.actor,
+  }));
   return { exportedAt: ctx.now().toISOString(), customer, bookings, mails, webhookDeliveries, selfService, changes };
 }

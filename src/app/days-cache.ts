@@ -72,7 +72,9 @@ export function createDaysCache(options: { maxEntries?: number } = {}): DaysCach
     else if (last > cursor) {
       const changes = bookingChangesSince(ctx.store, cursor);
       if (changes[0]?.id !== cursor + 1) entries.clear();
-      else for (const change of changes) for (const entry of entries.values()) if (entry.scheduleId === change.scheduleId) forget(entry, change);
+      else
+        for (const change of changes)
+          for (const entry of entries.values()) if (entry.scheduleId === change.scheduleId) forget(entry, change);
     }
     // Read before any day is computed: a change that lands after this is seen by the next call.
     cursor = last;
@@ -106,7 +108,8 @@ export function createDaysCache(options: { maxEntries?: number } = {}): DaysCach
       for (const day of entry.days.keys()) if (day < window.firstDay || day > window.lastDay) entry.days.delete(day);
 
       const missing: number[] = [];
-      for (let day = window.firstDay; day <= window.lastDay; day++) if (day < settled || !entry.days.has(day)) missing.push(day);
+      for (let day = window.firstDay; day <= window.lastDay; day++)
+        if (day < settled || !entry.days.has(day)) missing.push(day);
       const fresh = new Map<number, boolean>();
       for (const [first, last] of runsOf(missing)) {
         const span = dayWindow(first, last, input.now);

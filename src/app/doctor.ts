@@ -46,13 +46,21 @@ function fileChecks(file: string): Check[] {
     accessSync(file, constants.R_OK | constants.W_OK);
     checks.push({ name: 'database', status: 'ok', detail: `${file} is readable and writable` });
   } catch {
-    checks.push({ name: 'database', status: 'fail', detail: `${file} is not writable by this user: bookings would fail; fix its owner or mode` });
+    checks.push({
+      name: 'database',
+      status: 'fail',
+      detail: `${file} is not writable by this user: bookings would fail; fix its owner or mode`,
+    });
   }
   for (const path of [file, `${file}-wal`, `${file}-shm`]) {
     if (!existsSync(path)) continue;
     const mode = statSync(path).mode & 0o777;
     if (mode & 0o077) {
-      checks.push({ name: 'permissions', status: 'warn', detail: `${path} has mode ${mode.toString(8)}: others can read customer data; run chmod 600 ${path}` });
+      checks.push({
+        name: 'permissions',
+        status: 'warn',
+        detail: `${path} has mode ${mode.toString(8)}: others can read customer data; run chmod 600 ${path}`,
+      });
     }
   }
   if (!checks.some((check) => check.name === 'permissions')) {
@@ -91,14 +99,20 @@ function storeChecks(ctx: AppContext): Check[] {
 function settingChecks(ctx: AppContext): Check[] {
   const settings = requireConfigured(ctx);
   const zoneProblem = timeZoneProblem(settings.timeZone);
-  const missing = [settings.address === '' && 'address', settings.phone === '' && 'phone'].filter(Boolean).join(' and no ');
+  const missing = [settings.address === '' && 'address', settings.phone === '' && 'phone']
+    .filter(Boolean)
+    .join(' and no ');
   const now = ctx.now();
   const year = now.getUTCFullYear();
   return [
     { name: 'configured', status: 'ok', detail: `"${settings.practiceName}"` },
     zoneProblem === undefined
       ? { name: 'time zone', status: 'ok', detail: settings.timeZone }
-      : { name: 'time zone', status: isTimeZone(settings.timeZone) ? 'warn' : 'fail', detail: `${zoneProblem} (planner practice set --timezone …)` },
+      : {
+          name: 'time zone',
+          status: isTimeZone(settings.timeZone) ? 'warn' : 'fail',
+          detail: `${zoneProblem} (planner practice set --timezone …)`,
+        },
     missing
       ? {
           name: 'contact',
@@ -108,7 +122,11 @@ function settingChecks(ctx: AppContext): Check[] {
       : { name: 'contact', status: 'ok', detail: `${settings.address} · ${settings.phone}` },
     year >= 2024 && year < 2100
       ? { name: 'clock', status: 'ok', detail: now.toISOString() }
-      : { name: 'clock', status: 'warn', detail: `the system clock says ${now.toISOString()}: slots and notice depend on it; fix NTP` },
+      : {
+          name: 'clock',
+          status: 'warn',
+          detail: `the system clock says ${now.toISOString()}: slots and notice depend on it; fix NTP`,
+        },
     settings.apiEnabled
       ? { name: 'api', status: 'ok', detail: `enabled, ${settings.rateLimit} requests/minute per token` }
       : { name: 'api', status: 'warn', detail: 'disabled: every call answers 503 "API disabled" (planner api enable)' },
@@ -134,20 +152,29 @@ async function mailChecks(ctx: AppContext, options: DoctorOptions): Promise<Chec
   if (!settings.mailUrl) return checks;
   const ignored = parseMailUrl(settings.mailUrl)?.ignored ?? [];
   if (ignored.length > 0) {
-    checks.push({ name: 'mail-options', status: 'warn', detail: `the mail URL's options ${ignored.join(', ')} are not applied (planner sets TLS itself): planner mail set again without them` });
+    checks.push({
+      name: 'mail-options',
+      status: 'warn',
+      detail: `the mail URL's options ${ignored.join(', ')} are not applied (planner sets TLS itself): planner mail set again without them`,
+    });
   }
   if (passwordMayTravelInClear(settings.mailUrl)) {
     checks.push({
       name: 'mail-tls',
       status: 'fail',
-      detail: 'the SMTP password may travel unencrypted (--send-password-in-clear): use smtps:// or a server that offers STARTTLS, then planner mail set again without it',
+      detail:
+        'the SMTP password may travel unencrypted (--send-password-in-clear): use smtps:// or a server that offers STARTTLS, then planner mail set again without it',
     });
   }
   if (options.mail) {
     const mailer = createMailer(settings.mailUrl);
     try {
       await mailer.verify();
-      checks.push({ name: 'smtp', status: 'ok', detail: `${maskUrl(settings.mailUrl)} accepts the connection and login` });
+      checks.push({
+        name: 'smtp',
+        status: 'ok',
+        detail: `${maskUrl(settings.mailUrl)} accepts the connection and login`,
+      });
     } catch (error) {
       checks.push({ name: 'smtp', status: 'fail', detail: `${maskUrl(settings.mailUrl)}: ${describeFailure(error)}` });
     } finally {
@@ -174,7 +201,8 @@ function pageChecks(ctx: AppContext): Check[] {
       detail: {
         off: 'booking page off (planner booking-page enable)',
         served: `booking page on at ${portal?.url}/book/`,
-        'not-served': "the booking page is on but not served: it lives at the self-service page's address, which is off (planner portal enable --url https://…)",
+        'not-served':
+          "the booking page is on but not served: it lives at the self-service page's address, which is off (planner portal enable --url https://…)",
       }[book.why],
     },
   ];
@@ -186,16 +214,44 @@ async function liveChecks(ctx: AppContext, url: string, token: string | undefine
   const portal = settings.portal;
   const checks = [await liveCheck(url, token, settings.tokenHash)];
   if (portal) {
-    checks.push(await doorCheck('portal-live', portal.url, '/manage/', 'not-found', 'the links in the mails work', 'the links in the mails lead nowhere'));
+    checks.push(
+      await doorCheck(
+        'portal-live',
+        portal.url,
+        '/manage/',
+        'not-found',
+        'the links in the mails work',
+        'the links in the mails lead nowhere',
+      ),
+    );
   }
   if (portal && settings.bookingPage) {
-    checks.push(await doorCheck('book-live', portal.url, '/book/', 'page', 'customers can book online', 'customers cannot book online'));
+    checks.push(
+      await doorCheck(
+        'book-live',
+        portal.url,
+        '/book/',
+        'page',
+        'customers can book online',
+        'customers cannot book online',
+      ),
+    );
   }
   if (countFeeds(ctx.store) > 0) {
     // A secret no feed has (planner's 404); the door counts it as one wrong guess from this address. The feed's
     // address is the page's, else --url's.
     const probe = `${randomBytes(32).toString('base64url')}.ics`;
-    checks.push(await doorCheck('feed-live', portal?.url ?? publicAddress(url), '/feed/', 'not-found', 'calendar apps can fetch the feeds', 'calendar apps cannot fetch the feeds', probe));
+    checks.push(
+      await doorCheck(
+        'feed-live',
+        portal?.url ?? publicAddress(url),
+        '/feed/',
+        'not-found',
+        'calendar apps can fetch the feeds',
+        'calendar apps cannot fetch the feeds',
+        probe,
+      ),
+    );
   }
   return checks;
 }
@@ -230,13 +286,21 @@ function calendarChecks(ctx: AppContext): Check[] {
       checks.push({
         name: `${name} writes`,
         status: write.health,
-        detail: { stuck: `${calendar.label}: STUCK for over 48 hours: ${failing}`, failing: `${calendar.label}: ${failing}`, ok: `${calendar.label}: receives every booking, ${writing.waiting} waiting` }[write.why],
+        detail: {
+          stuck: `${calendar.label}: STUCK for over 48 hours: ${failing}`,
+          failing: `${calendar.label}: ${failing}`,
+          ok: `${calendar.label}: receives every booking, ${writing.waiting} waiting`,
+        }[write.why],
       });
     }
   }
   const conflicts = everyConflict(list).map((conflict) => conflict.reference);
   if (conflicts.length > 0) {
-    checks.push({ name: 'calendar conflicts', status: 'warn', detail: `${conflicts.length} upcoming booking(s) overlap a busy time: ${conflicts.join(', ')}; move or cancel them (planner calendar list)` });
+    checks.push({
+      name: 'calendar conflicts',
+      status: 'warn',
+      detail: `${conflicts.length} upcoming booking(s) overlap a busy time: ${conflicts.join(', ')}; move or cancel them (planner calendar list)`,
+    });
   }
   return checks;
 }
@@ -246,7 +310,15 @@ function calendarChecks(ctx: AppContext): Check[] {
  * `not-found` for a link planner does not know). Anything else means the proxy does not route `door` to planner:
  * the proxy's own 404, or the site behind it.
  */
-async function doorCheck(name: string, base: string, door: string, wanted: 'page' | 'not-found', reached: string, lost: string, probe = ''): Promise<Check> {
+async function doorCheck(
+  name: string,
+  base: string,
+  door: string,
+  wanted: 'page' | 'not-found',
+  reached: string,
+  lost: string,
+  probe = '',
+): Promise<Check> {
   const address = `${base}${door}`;
   let response: Response;
   try {
@@ -255,7 +327,8 @@ async function doorCheck(name: string, base: string, door: string, wanted: 'page
   } catch (error) {
     return { name, status: 'fail', detail: `${address} cannot be reached: ${(error as Error).message}` };
   }
-  if (response.headers.get('x-planner-page') === wanted) return { name, status: 'ok', detail: `${address} reaches planner: ${reached}` };
+  if (response.headers.get('x-planner-page') === wanted)
+    return { name, status: 'ok', detail: `${address} reaches planner: ${reached}` };
   return {
     name,
     status: 'fail',
@@ -280,17 +353,30 @@ function withoutApi(url: string): string {
  */
 async function liveCheck(url: string, token: string | undefined, tokenHash: string | null): Promise<Check> {
   const base = url.replace(/\/+$/, '');
-  if (!token) return { name: 'live', status: 'fail', detail: 'give the token with --token or PLANNER_TOKEN to call the live API' };
+  if (!token)
+    return {
+      name: 'live',
+      status: 'fail',
+      detail: 'give the token with --token or PLANNER_TOKEN to call the live API',
+    };
   if (!looksLikeToken(token) || !tokenHash || !(await (await loadArgon2()).verify(tokenHash, token))) {
-    return { name: 'live', status: 'fail', detail: "that token is not this installation's token (planner token new makes one)" };
+    return {
+      name: 'live',
+      status: 'fail',
+      detail: "that token is not this installation's token (planner token new makes one)",
+    };
   }
   let response: Response;
   try {
-    response = await fetch(`${base}/schedules`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(10_000) });
+    response = await fetch(`${base}/schedules`, {
+      headers: { authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(10_000),
+    });
   } catch (error) {
     return { name: 'live', status: 'fail', detail: `${base} cannot be reached: ${(error as Error).message}` };
   }
-  if (response.status === 200) return { name: 'live', status: 'ok', detail: `${base}/schedules answers 200: the Authorization header arrives` };
+  if (response.status === 200)
+    return { name: 'live', status: 'ok', detail: `${base}/schedules answers 200: the Authorization header arrives` };
   if (response.status === 401) {
     return {
       name: 'live',
@@ -298,5 +384,9 @@ async function liveCheck(url: string, token: string | undefined, tokenHash: stri
       detail: `${base}/schedules answers 401 to the right token: the Authorization header does not arrive; configure the proxy to pass it (see the README)${withoutApi(base)}`,
     };
   }
-  return { name: 'live', status: 'fail', detail: `${base}/schedules answers ${response.status}: ${(await response.text()).slice(0, 200)}${withoutApi(base)}` };
+  return {
+    name: 'live',
+    status: 'fail',
+    detail: `${base}/schedules answers ${response.status}: ${(await response.text()).slice(0, 200)}${withoutApi(base)}`,
+  };
 }

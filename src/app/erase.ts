@@ -5,7 +5,16 @@
  */
 import { invalid } from '../errors.ts';
 import { startPump, type Pump } from '../queue/pump.ts';
-import { bookingsToAnonymise, eraseBookings, eraseCustomersWithoutData, futureReferencesOf, lastErasedAt, truncateWal, unerasedBookingsOf, type WalOutcome } from '../store/personal-data.ts';
+import {
+  bookingsToAnonymise,
+  eraseBookings,
+  eraseCustomersWithoutData,
+  futureReferencesOf,
+  lastErasedAt,
+  truncateWal,
+  unerasedBookingsOf,
+  type WalOutcome,
+} from '../store/personal-data.ts';
 import { BUSY_TIMEOUT_MS } from '../store/db.ts';
 import { setRetention } from '../store/settings.ts';
 import { emitCustomerErased } from '../webhooks/events.ts';
@@ -51,8 +60,17 @@ export function eraseCustomer(ctx: AppContext, key: string, options: { notify: b
     const ids = unerasedBookingsOf(ctx.store, customerId);
     const erased = eraseBookings(ctx.store, ids, at, at);
     eraseCustomersWithoutData(ctx.store, [customerId]);
-    recordAudit(ctx, { actor: 'admin', action: 'customer erase', detail: `customer ${customerId}: ${erased.length} booking(s) erased (${erased.join(', ')}), ${future.length} cancelled` });
-    emitCustomerErased(ctx.store, { customerId, bookings: ids.map((id, index) => ({ id, reference: erased[index]! })) }, unixSeconds(now), at);
+    recordAudit(ctx, {
+      actor: 'admin',
+      action: 'customer erase',
+      detail: `customer ${customerId}: ${erased.length} booking(s) erased (${erased.join(', ')}), ${future.length} cancelled`,
+    });
+    emitCustomerErased(
+      ctx.store,
+      { customerId, bookings: ids.map((id, index) => ({ id, reference: erased[index]! })) },
+      unixSeconds(now),
+      at,
+    );
     return { customerId, cancelled: future, erased, told };
   });
   return { ...result, wal: truncateWal(ctx.store, BUSY_TIMEOUT_MS) };
@@ -62,7 +80,8 @@ export function eraseCustomer(ctx: AppContext, key: string, options: { notify: b
 export function checkRetention(text: string): number | null {
   if (text.trim() === 'off') return null;
   const months = parsePlainInt(text.trim());
-  if (months === undefined || months < 1 || months > 600) throw invalid(`retention takes a whole number of months from 1 to 600, or off (got "${text}")`);
+  if (months === undefined || months < 1 || months > 600)
+    throw invalid(`retention takes a whole number of months from 1 to 600, or off (got "${text}")`);
   return months;
 }
 
@@ -94,9 +113,18 @@ export function applyRetention(ctx: AppContext, limit = RETENTION_BATCH): number
   const rows = bookingsToAnonymise(ctx.store, before, limit);
   if (rows.length === 0) return 0;
   ctx.store.tx(() => {
-    const erased = eraseBookings(ctx.store, rows.map((row) => row.id), at, at);
+    const erased = eraseBookings(
+      ctx.store,
+      rows.map((row) => row.id),
+      at,
+      at,
+    );
     eraseCustomersWithoutData(ctx.store, [...new Set(rows.map((row) => row.customerId))]);
-    recordAudit(ctx, { actor: 'server', action: 'retention', detail: `${erased.length} booking(s) anonymised, ended before ${new Date(before * 1000).toISOString()}: ${erased.join(', ')}` });
+    recordAudit(ctx, {
+      actor: 'server',
+      action: 'retention',
+      detail: `${erased.length} booking(s) anonymised, ended before ${new Date(before * 1000).toISOString()}: ${erased.join(', ')}`,
+    });
   });
   truncateWal(ctx.store); // if another process reads now, the server's next hourly pass empties it
   return rows.length;
@@ -112,7 +140,10 @@ export const PERSONAL_DATA_POLL_MS = 3_600_000;
  * start, not kicked by bookings, it applies the retention once a day, and empties the WAL when a booking was erased
  * since it last did (an erase that met another process's read could not).
  */
-export function startRetention(ctx: AppContext, options: { log: (line: string) => void; refresh: () => unknown }): Pump {
+export function startRetention(
+  ctx: AppContext,
+  options: { log: (line: string) => void; refresh: () => unknown },
+): Pump {
   let retainedAt = 0;
   let emptiedFor = '';
   return startPump(
@@ -121,7 +152,10 @@ export function startRetention(ctx: AppContext, options: { log: (line: string) =
       let more = false;
       if (ctx.now().getTime() - retainedAt >= RETENTION_EVERY_MS) {
         const anonymised = applyRetention(ctx);
-        if (anonymised > 0) options.log(`planner: retention: ${anonymised} booking(s) that ended more than ${ctx.settings().retentionMonths} months ago anonymised`);
+        if (anonymised > 0)
+          options.log(
+            `planner: retention: ${anonymised} booking(s) that ended more than ${ctx.settings().retentionMonths} months ago anonymised`,
+          );
         more = anonymised === RETENTION_BATCH;
         if (!more) retainedAt = ctx.now().getTime();
       }

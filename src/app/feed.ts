@@ -27,12 +27,18 @@ export const FEED_PAST_DAYS = 30;
 export function makeFeedUrl(ctx: AppContext, scheduleId: number, options: { rotate: boolean; url?: string }): string {
   const settings = requireConfigured(ctx);
   const base = options.url !== undefined ? checkPortalUrl(options.url) : settings.portal?.url;
-  if (!base) throw invalid('give the public address with --url https://… (or turn the self-service page on: planner portal enable --url …)');
+  if (!base)
+    throw invalid(
+      'give the public address with --url https://… (or turn the self-service page on: planner portal enable --url …)',
+    );
   return ctx.store.tx(() => {
     getSchedule(ctx, scheduleId);
     const made = feedMadeAt(ctx.store, scheduleId);
     if (made && !options.rotate) {
-      throw new AppError('conflict', `schedule ${scheduleId} has a feed URL since ${made}; it is shown only when made: pass --rotate for a new one (the old one stops working)`);
+      throw new AppError(
+        'conflict',
+        `schedule ${scheduleId} has a feed URL since ${made}; it is shown only when made: pass --rotate for a new one (the old one stops working)`,
+      );
     }
     return `${base}/feed/${rotateFeedSecret(ctx.store, scheduleId, ctx.now().toISOString())}.ics`;
   });
@@ -67,7 +73,11 @@ export function feedOf(ctx: AppContext, secret: string): Feed | undefined {
   const window = lookAhead({ zone: settings.timeZone, now, rules: schedule });
   const rows = feedBookings(ctx.store, opened.scheduleId, now - FEED_PAST_DAYS * 86_400, window.to);
   const fields = listFields(ctx.store);
-  const events = rows.map(({ submission, ...row }) => ({ ...row, fields: submittedFields(fields, submission), changedAt: Math.floor(Date.parse(row.changedAt) / 1000) }));
+  const events = rows.map(({ submission, ...row }) => ({
+    ...row,
+    fields: submittedFields(fields, submission),
+    changedAt: Math.floor(Date.parse(row.changedAt) / 1000),
+  }));
   const location = settings.address ? `${settings.practiceName}, ${settings.address}` : '';
   const ics = feedIcs(`${settings.practiceName} – ${schedule.name}`, events, settings.locale, location);
   const etag = `"${createHash('sha256').update(ics).digest('base64url').slice(0, 27)}"`;
@@ -79,6 +89,9 @@ export function feedOf(ctx: AppContext, secret: string): Feed | undefined {
       since = null; // not recorded: served with its ETag only
     }
   }
-  const lastModified = since !== null && Math.floor(since / 1000) <= Math.floor(nowMs / 1000) ? new Date(Math.floor(since / 1000) * 1000) : undefined;
+  const lastModified =
+    since !== null && Math.floor(since / 1000) <= Math.floor(nowMs / 1000)
+      ? new Date(Math.floor(since / 1000) * 1000)
+      : undefined;
   return { ics, etag, lastModified };
 }

@@ -3,7 +3,15 @@ import { fitsInputType, nameMessage, nameProblem } from '../domain/checks.ts';
 import { FIELD_KEY, FORM_TYPES, INPUT_TYPES, type FormType, type InputType } from '../domain/form.ts';
 import { moveTo } from '../domain/lists.ts';
 import { VALUE_MAX_LENGTH } from '../domain/submission.ts';
-import { deleteField, findField, insertField, listFields, updateField, writeFieldOrder, type FormField } from '../store/fields.ts';
+import {
+  deleteField,
+  findField,
+  insertField,
+  listFields,
+  updateField,
+  writeFieldOrder,
+  type FormField,
+} from '../store/fields.ts';
 import type { AppContext } from './context.ts';
 import { requireConfigured } from './configured.ts';
 import { checkWhole } from './schedules.ts';
@@ -23,10 +31,14 @@ export interface FieldChanges {
 
 function checkKey(key: string): string {
   if (!FIELD_KEY.test(key)) {
-    throw invalid(`field key "${key}" must start with a letter and use only a-z, 0-9 and _ (at most 64 characters)`, 'key');
+    throw invalid(
+      `field key "${key}" must start with a letter and use only a-z, 0-9 and _ (at most 64 characters)`,
+      'key',
+    );
   }
   // spec §2: the field `password` is never part of a form.
-  if (key === 'password') throw invalid('a field named "password" is not allowed: a booking form never asks for one', 'key');
+  if (key === 'password')
+    throw invalid('a field named "password" is not allowed: a booking form never asks for one', 'key');
   return key;
 }
 
@@ -53,7 +65,10 @@ function checkField(field: UncheckedField): Omit<FormField, 'position'> {
   const options = field.options.map((option) => option.trim());
   if (field.formType === 'select') {
     if (options.length === 0 || options.some((option) => option === '')) {
-      throw invalid('a select field needs --options with at least one non-empty choice (example: --options morning,afternoon)', 'options');
+      throw invalid(
+        'a select field needs --options with at least one non-empty choice (example: --options morning,afternoon)',
+        'options',
+      );
     }
     if (new Set(options).size !== options.length) throw invalid('--options must not repeat a choice', 'options');
     // A choice longer than a booking may send could never be chosen.
@@ -66,7 +81,8 @@ function checkField(field: UncheckedField): Omit<FormField, 'position'> {
   const defaultValue = field.defaultValue;
   // The pre-filled value is sent back in a booking: it must fit the limit a booking's value has.
   const limit = field.formType === 'textarea' ? VALUE_MAX_LENGTH.textarea : VALUE_MAX_LENGTH.other;
-  if (defaultValue.length > limit) throw invalid(`--default must be at most ${limit} characters (got ${defaultValue.length})`, 'default');
+  if (defaultValue.length > limit)
+    throw invalid(`--default must be at most ${limit} characters (got ${defaultValue.length})`, 'default');
   if (defaultValue !== '') {
     const fits =
       field.formType === 'select'
@@ -74,7 +90,8 @@ function checkField(field: UncheckedField): Omit<FormField, 'position'> {
         : field.formType === 'checkbox'
           ? defaultValue === 'true' || defaultValue === 'false'
           : fitsInputType(field.inputType as InputType, defaultValue);
-    if (!fits) throw invalid(`--default "${defaultValue}" does not fit the field: ${defaultHint(field, options)}`, 'default');
+    if (!fits)
+      throw invalid(`--default "${defaultValue}" does not fit the field: ${defaultHint(field, options)}`, 'default');
   }
   return {
     ...field,
@@ -105,8 +122,13 @@ export function addField(ctx: AppContext, key: string, values: FieldChanges): Fo
   checkKey(key);
   return ctx.store.tx(() => {
     // An existing key first: that is the mistake to hear about, not the --label that `field set` would not need.
-    if (findField(ctx.store, key)) throw new AppError('conflict', `field "${key}" already exists (change it with \`planner field set ${key}\`)`);
-    if (values.label === undefined) throw invalid(`field add needs --label <text>, the label customers see (example: planner field add ${key} --label "Insurance number")`, 'label');
+    if (findField(ctx.store, key))
+      throw new AppError('conflict', `field "${key}" already exists (change it with \`planner field set ${key}\`)`);
+    if (values.label === undefined)
+      throw invalid(
+        `field add needs --label <text>, the label customers see (example: planner field add ${key} --label "Insurance number")`,
+        'label',
+      );
     const checked = checkField({
       key,
       label: values.label,
@@ -138,7 +160,8 @@ export function changeField(ctx: AppContext, key: string, changes: FieldChanges)
       throw invalid(`the "${EMAIL_FIELD}" field identifies customers, so its input type stays email`, 'input');
     }
     // A select's choices are replaced, not merged; switching away from select drops them.
-    if (changes.formType !== undefined && changes.formType !== 'select' && changes.options === undefined) next.options = [];
+    if (changes.formType !== undefined && changes.formType !== 'select' && changes.options === undefined)
+      next.options = [];
     updateField(ctx.store, checkField(next));
     placeField(ctx, key, changes.position);
     return getField(ctx, key);
@@ -149,7 +172,9 @@ export function changeField(ctx: AppContext, key: string, changes: FieldChanges)
 export function removeField(ctx: AppContext, key: string): void {
   requireConfigured(ctx);
   if (key === EMAIL_FIELD) {
-    throw invalid(`the "${EMAIL_FIELD}" field identifies customers and receives their confirmations: it can be changed, not removed`);
+    throw invalid(
+      `the "${EMAIL_FIELD}" field identifies customers and receives their confirmations: it can be changed, not removed`,
+    );
   }
   ctx.store.tx(() => {
     getField(ctx, key);

@@ -20,7 +20,10 @@ export interface Verdict<Why extends string> {
  * The mail: failing while messages wait after a failed attempt (the SMTP server down or refusing); a warning when
  * messages failed for good, or when mail is not set up (booking mails wait); else ok.
  */
-export function mailVerdict(configured: boolean, counts: OutboxCounts): Verdict<'not-configured' | 'retrying' | 'failed' | 'ok'> {
+export function mailVerdict(
+  configured: boolean,
+  counts: OutboxCounts,
+): Verdict<'not-configured' | 'retrying' | 'failed' | 'ok'> {
   if (counts.retrying > 0) return { health: 'fail', why: 'retrying' };
   if (!configured) return { health: 'warn', why: 'not-configured' };
   if (counts.failed > 0) return { health: 'warn', why: 'failed' };
@@ -37,7 +40,10 @@ export function webhookVerdict(hook: { retrying: number; failed: number }): Verd
  * are not seen); a warning when it has not been synced for three of its intervals and an hour (no planner serve
  * syncs it); else ok.
  */
-export function calendarVerdict(calendar: Pick<CalendarView, 'state' | 'lastSuccess' | 'everyMinutes'>, nowMs: number): Verdict<'failing' | 'stale' | 'ok'> {
+export function calendarVerdict(
+  calendar: Pick<CalendarView, 'state' | 'lastSuccess' | 'everyMinutes'>,
+  nowMs: number,
+): Verdict<'failing' | 'stale' | 'ok'> {
   if (calendar.state === 'failing') return { health: 'fail', why: 'failing' };
   const synced = calendar.lastSuccess ? Date.parse(calendar.lastSuccess) : 0;
   if (nowMs - synced > Math.max(3 * calendar.everyMinutes * 60_000, 3_600_000)) return { health: 'warn', why: 'stale' };
@@ -49,7 +55,9 @@ export function calendarVerdict(calendar: Pick<CalendarView, 'state' | 'lastSucc
  * after STUCK_AFTER_SECONDS of it (said loudly: planner never gives them up); ok while it takes them; none when it
  * does not receive bookings.
  */
-export function calendarWriteVerdict(calendar: Pick<CalendarView, 'writing'>): Verdict<'stuck' | 'failing' | 'ok'> | undefined {
+export function calendarWriteVerdict(
+  calendar: Pick<CalendarView, 'writing'>,
+): Verdict<'stuck' | 'failing' | 'ok'> | undefined {
   if (!calendar.writing) return undefined;
   if (calendar.writing.stuck) return { health: 'fail', why: 'stuck' };
   if (calendar.writing.state === 'failing') return { health: 'fail', why: 'failing' };
@@ -57,7 +65,9 @@ export function calendarWriteVerdict(calendar: Pick<CalendarView, 'writing'>): V
 }
 
 /** The booking page: failing when it is on but not served (the self-service page it lives under is off). */
-export function bookingPageVerdict(settings: Pick<Settings, 'bookingPage' | 'portal'>): Verdict<'off' | 'served' | 'not-served'> {
+export function bookingPageVerdict(
+  settings: Pick<Settings, 'bookingPage' | 'portal'>,
+): Verdict<'off' | 'served' | 'not-served'> {
   if (!settings.bookingPage) return { health: 'ok', why: 'off' };
   return settings.portal ? { health: 'ok', why: 'served' } : { health: 'fail', why: 'not-served' };
 }

@@ -13,7 +13,19 @@ import { getSchedule } from './schedules.ts';
 
 /** An upcoming booked appointment that its schedule's hours and closures no longer allow: the customer is not told. */
 export interface StrandedBooking
-  extends Pick<Booking, 'id' | 'reference' | 'scheduleId' | 'scheduleName' | 'reasonId' | 'reasonName' | 'startAt' | 'endAt' | 'customerName' | 'customerEmail'> {
+  extends Pick<
+    Booking,
+    | 'id'
+    | 'reference'
+    | 'scheduleId'
+    | 'scheduleName'
+    | 'reasonId'
+    | 'reasonName'
+    | 'startAt'
+    | 'endAt'
+    | 'customerName'
+    | 'customerEmail'
+  > {
   /** The phone number given with the booking ('' when none). */
   phone: string;
   /** On a closed day, or not wholly inside the opening hours. */
@@ -28,9 +40,10 @@ export interface StrandedBooking
 export function strandedOf(ctx: AppContext, scheduleIds: readonly number[]): StrandedBooking[] {
   const zone = requireConfigured(ctx).timeZone;
   const fromAt = unixSeconds(ctx.now());
-  const upcoming = listBookings(ctx.store, scheduleIds.length === 1 ? { fromAt, scheduleId: scheduleIds[0] } : { fromAt }).filter(
-    (booking) => booking.status === 'booked' && scheduleIds.includes(booking.scheduleId),
-  );
+  const upcoming = listBookings(
+    ctx.store,
+    scheduleIds.length === 1 ? { fromAt, scheduleId: scheduleIds[0] } : { fromAt },
+  ).filter((booking) => booking.status === 'booked' && scheduleIds.includes(booking.scheduleId));
   const stranded: StrandedBooking[] = [];
   for (const scheduleId of scheduleIds) {
     const own = upcoming.filter((booking) => booking.scheduleId === scheduleId);
@@ -62,7 +75,12 @@ export function strandedOf(ctx: AppContext, scheduleIds: readonly number[]): Str
  * Returns the week and the upcoming bookings it no longer allows (the change is made all the same: the admin may
  * mean it, and moves or cancels them next).
  */
-export function setHours(ctx: AppContext, scheduleId: number, days: string, ranges: string): { week: WeeklyHours; stranded: StrandedBooking[] } {
+export function setHours(
+  ctx: AppContext,
+  scheduleId: number,
+  days: string,
+  ranges: string,
+): { week: WeeklyHours; stranded: StrandedBooking[] } {
   requireConfigured(ctx);
   const weekdays = valueOrInvalid(parseDays(days));
   const parsed: MinuteRange[] = valueOrInvalid(parseRanges(ranges));
@@ -91,7 +109,13 @@ export interface AddedClosures {
  * absent), in one transaction. A closure that ends before today (the installation's zone) is refused: it would close
  * nothing. Bookings on the closed days stay booked; they are returned, to be moved or cancelled.
  */
-export function addClosure(ctx: AppContext, target: number | 'all', fromDay: string, toDay: string | undefined, note: string): AddedClosures {
+export function addClosure(
+  ctx: AppContext,
+  target: number | 'all',
+  fromDay: string,
+  toDay: string | undefined,
+  note: string,
+): AddedClosures {
   const settings = requireConfigured(ctx);
   const last = toDay ?? fromDay;
   for (const day of [fromDay, last]) {
@@ -101,13 +125,21 @@ export function addClosure(ctx: AppContext, target: number | 'all', fromDay: str
   const today = localDay(ctx.now(), settings.timeZone);
   if (last < today) {
     const days = last === fromDay ? fromDay : `${fromDay} to ${last}`;
-    throw invalid(`${days} lies wholly in the past (today is ${today} in ${settings.timeZone}): a closure must end today or later`);
+    throw invalid(
+      `${days} lies wholly in the past (today is ${today} in ${settings.timeZone}): a closure must end today or later`,
+    );
   }
-  if (!isNote(note)) throw invalid('the note must be at most 500 characters, without control characters or text-direction controls');
+  if (!isNote(note))
+    throw invalid('the note must be at most 500 characters, without control characters or text-direction controls');
   return ctx.store.tx(() => {
-    const scheduleIds = target === 'all' ? listSchedules(ctx.store).map((schedule) => schedule.id) : [getSchedule(ctx, target).id];
-    if (scheduleIds.length === 0) throw invalid('there are no schedules to close (add one with `planner schedule add <name>`)');
-    const closures = scheduleIds.map((scheduleId) => ({ id: insertClosure(ctx.store, { scheduleId, fromDay, toDay: last, note: note.trim() }), scheduleId }));
+    const scheduleIds =
+      target === 'all' ? listSchedules(ctx.store).map((schedule) => schedule.id) : [getSchedule(ctx, target).id];
+    if (scheduleIds.length === 0)
+      throw invalid('there are no schedules to close (add one with `planner schedule add <name>`)');
+    const closures = scheduleIds.map((scheduleId) => ({
+      id: insertClosure(ctx.store, { scheduleId, fromDay, toDay: last, note: note.trim() }),
+      scheduleId,
+    }));
     return { closures, stranded: strandedOf(ctx, scheduleIds) };
   });
 }
@@ -123,7 +155,8 @@ export function closuresOf(ctx: AppContext, scheduleId: number): Closure[] {
 export function removeClosure(ctx: AppContext, id: number): void {
   requireConfigured(ctx);
   ctx.store.tx(() => {
-    if (!findClosure(ctx.store, id)) throw notFound(`closure ${id} does not exist (see \`planner closure list <schedule-id>\`)`);
+    if (!findClosure(ctx.store, id))
+      throw notFound(`closure ${id} does not exist (see \`planner closure list <schedule-id>\`)`);
     deleteClosure(ctx.store, id);
   });
 }

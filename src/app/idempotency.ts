@@ -64,10 +64,17 @@ export function bookOnce(
  * Keeps the 400 or 404 the booking's checks gave for `key` (nothing was booked), unless an answer is kept already;
  * returns the answer to send: this one, or the one kept first by a request that raced this one.
  */
-export function keepRefusal(ctx: AppContext, key: string, fingerprint: string, status: 400 | 404, body: string): KeyedAnswer {
+export function keepRefusal(
+  ctx: AppContext,
+  key: string,
+  fingerprint: string,
+  status: 400 | 404,
+  body: string,
+): KeyedAnswer {
   const now = unixSeconds(ctx.now());
   return ctx.store.tx(() => {
-    if (keepAnswer(ctx.store, key, { fingerprint, status, body }, now, now - KEY_LIFETIME_SECONDS)) return { status, body, replayed: false };
+    if (keepAnswer(ctx.store, key, { fingerprint, status, body }, now, now - KEY_LIFETIME_SECONDS))
+      return { status, body, replayed: false };
     return replay(keptAnswer(ctx.store, key, now - KEY_LIFETIME_SECONDS)!, fingerprint);
   });
 }

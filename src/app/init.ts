@@ -42,13 +42,16 @@ export function checkInitAnswer(name: keyof InitAnswers, value: string): string 
   switch (name) {
     case 'address': {
       const problem = value === '' ? undefined : nameProblem(value);
-      if (problem === 'too long') return 'the address is longer than 200 characters: write it on one line, e.g. "Hauptstraße 1, 10115 Berlin"';
+      if (problem === 'too long')
+        return 'the address is longer than 200 characters: write it on one line, e.g. "Hauptstraße 1, 10115 Berlin"';
       return problem && nameMessage('the address', problem);
     }
     case 'phone':
       return value === '' || isPhone(value) ? undefined : `"${value}" is not a phone number (example: +49 30 1234567)`;
     case 'website':
-      return value === '' || isWebsite(value) ? undefined : `"${value}" is not a website address (example: https://practice.example)`;
+      return value === '' || isWebsite(value)
+        ? undefined
+        : `"${value}" is not a website address (example: https://practice.example)`;
     case 'practiceName': {
       const problem = nameProblem(value);
       if (problem === 'empty') return 'the practice name must not be empty';
@@ -106,9 +109,14 @@ export function initInstallation(ctx: AppContext, answers: InitAnswers): Configu
     });
     if (!done) throw alreadyInitialised(ctx);
     for (const field of DEFAULT_FIELDS) {
-      insertField(ctx.store, { ...field, label: DEFAULT_LABELS[answers.locale as Locale][field.key], formType: 'textbox', defaultValue: '', options: [] });
+      insertField(ctx.store, {
+        ...field,
+        label: DEFAULT_LABELS[answers.locale as Locale][field.key],
+        formType: 'textbox',
+        defaultValue: '',
+        options: [],
+      });
     }
   });
   return requireConfigured(ctx);
 }
-

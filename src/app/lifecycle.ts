@@ -20,7 +20,12 @@ import { dropBookingReminders, scheduleReminders } from './reminders.ts';
 
 /** The facts of the mails of a change, as the booking stands now (the reason's description: none once it was removed). */
 function factsOf(ctx: AppContext, settings: ConfiguredSettings, booking: Booking): BookingFacts {
-  return bookingFacts(settings, booking, findReason(ctx.store, booking.reasonId)?.description ?? '', listFields(ctx.store));
+  return bookingFacts(
+    settings,
+    booking,
+    findReason(ctx.store, booking.reasonId)?.description ?? '',
+    listFields(ctx.store),
+  );
 }
 
 /** Who changes a booking, and (from a form the customer saw) the version they saw. */
@@ -69,7 +74,13 @@ function requireSequence(found: Booking, expected: number | undefined): void {
  * lock, checks that the booking is still the version the change was asked for and that the change is in time, then
  * lets `change` write it and returns what `change` returns (the booking as it stands after).
  */
-function changeBooking(ctx: AppContext, what: string, idOrReference: string, by: ChangeBy, change: (found: Booking, now: Date) => Booking): Booking {
+function changeBooking(
+  ctx: AppContext,
+  what: string,
+  idOrReference: string,
+  by: ChangeBy,
+  change: (found: Booking, now: Date) => Booking,
+): Booking {
   return inBookingTransaction(ctx, what, () => {
     const now = ctx.now(); // the time of the change: read under the write lock
     const found = requireBooking(ctx, idOrReference);
@@ -83,7 +94,14 @@ function changeBooking(ctx: AppContext, what: string, idOrReference: string, by:
  * Writes, in the change's transaction, what tells of it: the customer's mails (unless `notify` is false), the
  * practice's notice of a change the customer made on the page (issue 24, item 4), and the webhook event.
  */
-function tellChange(ctx: AppContext, changed: Booking, facts: BookingFacts, change: MailChange, by: { notify: boolean } & ChangeBy, now: Date): void {
+function tellChange(
+  ctx: AppContext,
+  changed: Booking,
+  facts: BookingFacts,
+  change: MailChange,
+  by: { notify: boolean } & ChangeBy,
+  now: Date,
+): void {
   const stamp = unixSeconds(now);
   const at = now.toISOString();
   if (by.notify) {
@@ -99,18 +117,37 @@ function tellChange(ctx: AppContext, changed: Booking, facts: BookingFacts, chan
  * transaction: the customer's cancellation mail with an .ics METHOD:CANCEL of the same UID (unless `notify` is
  * false), its pending reminders dropped, and the `booking.cancelled` webhook event.
  */
-export function cancelBooking(ctx: AppContext, idOrReference: string, options: { reason?: string; notify: boolean } & ChangeBy): Booking {
+export function cancelBooking(
+  ctx: AppContext,
+  idOrReference: string,
+  options: { reason?: string; notify: boolean } & ChangeBy,
+): Booking {
   const settings = requireConfigured(ctx);
   const reason = options.reason?.trim() || null;
-  if (reason !== null && !isNote(reason, true)) throw invalid(`--reason must be one line of at most ${NOTE_MAX_LENGTH} characters, without control characters or text-direction controls`);
+  if (reason !== null && !isNote(reason, true))
+    throw invalid(
+      `--reason must be one line of at most ${NOTE_MAX_LENGTH} characters, without control characters or text-direction controls`,
+    );
   return changeBooking(ctx, 'the booking could not be cancelled', idOrReference, options, (found, now) => {
     const at = now.toISOString();
     if (found.status === 'cancelled') throw invalid(`booking ${found.reference} is already cancelled`);
     cancelBookingRow(ctx.store, found.id, reason, at);
-    insertBookingEvent(ctx.store, found.id, { at, kind: 'cancelled', actor: options.actor ?? 'admin', previousStartAt: null });
+    insertBookingEvent(ctx.store, found.id, {
+      at,
+      kind: 'cancelled',
+      actor: options.actor ?? 'admin',
+      previousStartAt: null,
+    });
     const cancelled = findBooking(ctx.store, found.id)!;
     dropBookingReminders(ctx, cancelled.id, 'cancelled'); // a cancelled booking gets no more reminders
-    tellChange(ctx, cancelled, factsOf(ctx, settings, cancelled), { kind: 'cancellation', sequence: cancelled.sequence, reason }, options, now);
+    tellChange(
+      ctx,
+      cancelled,
+      factsOf(ctx, settings, cancelled),
+      { kind: 'cancellation', sequence: cancelled.sequence, reason },
+      options,
+      now,
+    );
     return cancelled;
   });
 }
@@ -123,23 +160,41 @@ export function cancelBooking(ctx: AppContext, idOrReference: string, options: {
  * the pending reminders of the old time and writes those of the new one (with the new SEQUENCE), also when
  * `notify` is false.
  */
-export function moveBooking(ctx: AppContext, idOrReference: string, slot: string, options: { notify: boolean; force: boolean } & ChangeBy): Booking {
+export function moveBooking(
+  ctx: AppContext,
+  idOrReference: string,
+  slot: string,
+  options: { notify: boolean; force: boolean } & ChangeBy,
+): Booking {
   const settings = requireConfigured(ctx);
   return changeBooking(ctx, 'the booking could not be moved', idOrReference, options, (found, now) => {
     const at = now.toISOString();
-    if (found.status === 'cancelled') throw invalid(`booking ${found.reference} is cancelled: book a new appointment instead`);
+    if (found.status === 'cancelled')
+      throw invalid(`booking ${found.reference} is cancelled: book a new appointment instead`);
     const { input, reason } = availabilityOf(ctx, found.scheduleId, found.reasonId);
     const rules = options.force ? { ...input.rules, noticeMinutes: 0 } : input.rules;
     const free = findFreeSlot(ctx, { ...input, rules }, found, slot, found.id);
     if (free.startAt === found.startAt) throw invalid(`booking ${found.reference} is already at ${slot}`);
     moveBookingRow(ctx.store, found.id, free.startAt, appointmentEnd(free.startAt, input), buffersOf(reason), at);
-    insertBookingEvent(ctx.store, found.id, { at, kind: 'moved', actor: options.actor ?? 'admin', previousStartAt: found.startAt });
+    insertBookingEvent(ctx.store, found.id, {
+      at,
+      kind: 'moved',
+      actor: options.actor ?? 'admin',
+      previousStartAt: found.startAt,
+    });
     const moved = findBooking(ctx.store, found.id)!;
     // The reminders follow the new time: those of the old time go (with those already due), new ones are written.
     dropBookingReminders(ctx, moved.id, 'moved');
     const facts = factsOf(ctx, settings, moved);
     scheduleReminders(ctx, facts, moved, settings.reminderOffsets, now);
-    tellChange(ctx, moved, facts, { kind: 'update', sequence: moved.sequence, previousStartAt: found.startAt }, options, now);
+    tellChange(
+      ctx,
+      moved,
+      facts,
+      { kind: 'update', sequence: moved.sequence, previousStartAt: found.startAt },
+      options,
+      now,
+    );
     return moved;
   });
 }

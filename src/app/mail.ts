@@ -14,7 +14,12 @@ import { requireConfigured } from './configured.ts';
  * password (it may come from stdin, the environment or a prompt rather than the command line); `passwordInClear`
  * marks a `smtp://` URL with a user as allowed to send the password without TLS.
  */
-export function setMail(ctx: AppContext, url: string, from: string, options: { password?: string; passwordInClear?: boolean } = {}): void {
+export function setMail(
+  ctx: AppContext,
+  url: string,
+  from: string,
+  options: { password?: string; passwordInClear?: boolean } = {},
+): void {
   requireConfigured(ctx);
   let parsed: URL;
   try {
@@ -23,14 +28,20 @@ export function setMail(ctx: AppContext, url: string, from: string, options: { p
     throw invalid(`"${maskUrl(url)}" is not a URL (example: smtp://user@mail.example.com:587)`);
   }
   if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') {
-    throw invalid('the mail URL must start with smtp:// (STARTTLS, usually port 587) or smtps:// (TLS, usually port 465)');
+    throw invalid(
+      'the mail URL must start with smtp:// (STARTTLS, usually port 587) or smtps:// (TLS, usually port 465)',
+    );
   }
   if (!parsed.hostname) throw invalid('the mail URL names no host (example: smtp://mail.example.com:587)');
-  if ((parsed.pathname !== '' && parsed.pathname !== '/') || [...parsed.searchParams.keys()].some((key) => key !== PASSWORD_IN_CLEAR)) {
+  if (
+    (parsed.pathname !== '' && parsed.pathname !== '/') ||
+    [...parsed.searchParams.keys()].some((key) => key !== PASSWORD_IN_CLEAR)
+  ) {
     throw invalid('the mail URL takes no path or options: smtp://user@host:port or smtps://user@host:port');
   }
   if (options.password !== undefined) {
-    if (!parsed.username) throw invalid('a password needs a user in the URL (example: smtp://user@mail.example.com:587)');
+    if (!parsed.username)
+      throw invalid('a password needs a user in the URL (example: smtp://user@mail.example.com:587)');
     if (parsed.password) throw invalid('the password is in the URL and given again: give it once');
     if (options.password === '') throw invalid('the password given is empty');
     // Encoded whole: the URL's setter leaves `%` as it is, and `50%off` would then be read back as something else.
@@ -39,10 +50,13 @@ export function setMail(ctx: AppContext, url: string, from: string, options: { p
   const server = parseMailUrl(parsed.toString());
   if (!server) throw invalid(`the mail URL names no usable host (example: smtp://user@mail.example.com:587)`);
   if (server.user && !server.password) {
-    throw invalid(`the URL names the user "${server.user}" but no password: give it with --password-stdin, PLANNER_SMTP_PASSWORD or at the prompt`);
+    throw invalid(
+      `the URL names the user "${server.user}" but no password: give it with --password-stdin, PLANNER_SMTP_PASSWORD or at the prompt`,
+    );
   }
   if (options.passwordInClear) {
-    if (parsed.protocol !== 'smtp:' || !parsed.username) throw invalid('--send-password-in-clear applies only to smtp:// with a user');
+    if (parsed.protocol !== 'smtp:' || !parsed.username)
+      throw invalid('--send-password-in-clear applies only to smtp:// with a user');
     parsed.searchParams.set(PASSWORD_IN_CLEAR, 'yes');
   }
   if (!isEmail(addressOf(from)) || /[\r\n]/.test(from)) {
@@ -60,14 +74,19 @@ export function userWithoutPassword(url: string): string | undefined {
 /** Returns the mail settings with the password masked. */
 export function mailSettings(ctx: AppContext): { configured: boolean; url: string | null; from: string | null } {
   const settings = requireConfigured(ctx);
-  return { configured: settings.mailUrl !== null, url: settings.mailUrl && maskUrl(settings.mailUrl), from: settings.mailFrom };
+  return {
+    configured: settings.mailUrl !== null,
+    url: settings.mailUrl && maskUrl(settings.mailUrl),
+    from: settings.mailFrom,
+  };
 }
 
 /** Sends a test message now and resolves with the SMTP server's answer; rejects with a clear error. */
 export async function sendTestMail(ctx: AppContext, to: string): Promise<string> {
   const settings = requireConfigured(ctx);
   if (!isEmail(to)) throw invalid(`"${to}" is not an e-mail address`);
-  if (!settings.mailUrl || !settings.mailFrom) throw invalid('mail is not configured: run `planner mail set <smtp-url> --from <address>` first');
+  if (!settings.mailUrl || !settings.mailFrom)
+    throw invalid('mail is not configured: run `planner mail set <smtp-url> --from <address>` first');
   const mailer = createMailer(settings.mailUrl);
   try {
     return await mailer.send(settings.mailFrom, {
@@ -111,6 +130,7 @@ export function mailQueue(ctx: AppContext): MailQueueEntry[] {
 export function retryMail(ctx: AppContext, which: number | 'all'): number {
   requireConfigured(ctx);
   const count = requeueFailed(ctx.store, which === 'all' ? undefined : which, unixSeconds(ctx.now()));
-  if (which !== 'all' && count === 0) throw invalid(`message ${which} is not a failed message (see \`planner mail queue\`)`);
+  if (which !== 'all' && count === 0)
+    throw invalid(`message ${which} is not a failed message (see \`planner mail queue\`)`);
   return count;
 }

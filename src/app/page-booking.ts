@@ -89,7 +89,10 @@ export interface PageBooker {
   /** The booking form's fields. */
   fields(): FieldDefinition[];
   /** The submission as POST /bookings takes it (a checkbox: a boolean), and each field's problem (the API's rules). */
-  submissionOf(fields: FieldDefinition[], values: Record<string, string>): { submission: Record<string, unknown>; errors: Record<string, string> };
+  submissionOf(
+    fields: FieldDefinition[],
+    values: Record<string, string>,
+  ): { submission: Record<string, unknown>; errors: Record<string, string> };
   /** Whether a form may go on at all: not stale. */
   formProblem(form: PageForm): { why: 'stale' } | undefined;
   /** Whether the honeypot (a field people do not see, `value` what came in it) gives the form away as a script's. */
@@ -100,7 +103,14 @@ export interface PageBooker {
    * Books `slot` of `offer` for what was typed, unless a rule refuses it (checked before anything is written; the
    * per-e-mail rule under the write lock). `client`: the client's address, as every door counts it.
    */
-  book(page: BookingPageSettings, form: PageForm, offer: Offer, slot: FreeSlot, submission: Record<string, unknown>, client: string): PageBooking;
+  book(
+    page: BookingPageSettings,
+    form: PageForm,
+    offer: Offer,
+    slot: FreeSlot,
+    submission: Record<string, unknown>,
+    client: string,
+  ): PageBooking;
   /** What the confirmation of `reference` shows; `replayed`: the form was sent again (no new self-service link). */
   confirmation(settings: Settings, reference: string, replayed: boolean): PageConfirmation;
   /** The calendar file of the booking `reference` (its current state), or undefined when there is none. */
@@ -108,10 +118,17 @@ export interface PageBooker {
 }
 
 /** `YYYYMMDDTHHMMSSZ` of Unix seconds, as Google's link takes it. */
-const compactUtc = (at: number) => new Date(at * 1000).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const compactUtc = (at: number) =>
+  new Date(at * 1000)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 
 /** Makes the booking page's use case for one process: `formMinSeconds` from the environment (app/runtime.ts). */
-export function createPageBooker(ctx: AppContext, options: { nowMs: () => number; formMinSeconds: number }): PageBooker {
+export function createPageBooker(
+  ctx: AppContext,
+  options: { nowMs: () => number; formMinSeconds: number },
+): PageBooker {
   const { nowMs } = options;
   /** The times (ms) of the bookings made from each address in the last hour. */
   const recent = new Map<string, number[]>();
@@ -132,7 +149,8 @@ export function createPageBooker(ctx: AppContext, options: { nowMs: () => number
         })),
       ),
     slotsOf: (offer, day) => availableSlots(ctx, offer.scheduleId, offer.reasonId, day),
-    freeSlot: (offer, local) => (isSlotText(local) ? booker.slotsOf(offer, local.slice(0, 10)).find((slot) => slot.local === local) : undefined),
+    freeSlot: (offer, local) =>
+      isSlotText(local) ? booker.slotsOf(offer, local.slice(0, 10)).find((slot) => slot.local === local) : undefined,
     fields: () => listFields(ctx.store),
     submissionOf(fields, values) {
       const submission: Record<string, unknown> = {};
@@ -142,7 +160,10 @@ export function createPageBooker(ctx: AppContext, options: { nowMs: () => number
       }
       const errors: Record<string, string> = {};
       for (const field of fields) {
-        const one = checkSubmission([field], Object.hasOwn(submission, field.key) ? { [field.key]: submission[field.key] } : {});
+        const one = checkSubmission(
+          [field],
+          Object.hasOwn(submission, field.key) ? { [field.key]: submission[field.key] } : {},
+        );
         if (!one.ok) errors[field.key] = one.error;
       }
       return { submission, errors };
@@ -158,7 +179,12 @@ export function createPageBooker(ctx: AppContext, options: { nowMs: () => number
       const hourAgo = nowMs() - 3_600_000;
       const mine = (recent.get(client) ?? []).filter((at) => at > hourAgo);
       if (mine.length >= page.perHour) {
-        return { booked: false, why: 'per-hour', limit: page.perHour, retryAfterSeconds: Math.max(1, Math.ceil((mine[0]! + 3_600_000 - nowMs()) / 1000)) };
+        return {
+          booked: false,
+          why: 'per-hour',
+          limit: page.perHour,
+          retryAfterSeconds: Math.max(1, Math.ceil((mine[0]! + 3_600_000 - nowMs()) / 1000)),
+        };
       }
       const email = typeof submission[EMAIL_FIELD] === 'string' ? (submission[EMAIL_FIELD] as string) : '';
       const order = { scheduleId: offer.scheduleId, reasonId: offer.reasonId, slot: slot.local, submission };
@@ -169,7 +195,14 @@ export function createPageBooker(ctx: AppContext, options: { nowMs: () => number
           // Under the write lock: another tab of the same customer may have booked meanwhile.
           const held = email ? futureBookingsOf(ctx, email) : 0;
           if (held >= page.perEmail && !keptAnswer(ctx.store, keyOf(form), since())) return { held };
-          return bookOnce(ctx, order, keyOf(form), fingerprint, (created) => JSON.stringify({ reference: created.reference }), 'customer');
+          return bookOnce(
+            ctx,
+            order,
+            keyOf(form),
+            fingerprint,
+            (created) => JSON.stringify({ reference: created.reference }),
+            'customer',
+          );
         });
       } catch (error) {
         if (error instanceof SlotNotFree) return { booked: false, why: 'taken' };
@@ -179,18 +212,31 @@ export function createPageBooker(ctx: AppContext, options: { nowMs: () => number
       if (!outcome.replayed) {
         mine.push(nowMs());
         recent.set(client, mine);
-        if (recent.size > 10_000) for (const [key, times] of recent) if (times.every((at) => at <= hourAgo)) recent.delete(key);
+        if (recent.size > 10_000)
+          for (const [key, times] of recent) if (times.every((at) => at <= hourAgo)) recent.delete(key);
       }
-      return { booked: true, reference: (JSON.parse(outcome.body) as { reference: string }).reference, replayed: outcome.replayed };
+      return {
+        booked: true,
+        reference: (JSON.parse(outcome.body) as { reference: string }).reference,
+        replayed: outcome.replayed,
+      };
     },
     confirmation(settings, reference, replayed) {
       const booking = findBooking(ctx.store, reference)!;
       const now = unixSeconds(ctx.now());
       // Written now: a booking made inside the deadline gets no link (the confirmation shows the phone instead).
-      const action = manageActionAt(settings.portal, { startAt: booking.startAt, cancelled: booking.status === 'cancelled' }, now, now);
+      const action = manageActionAt(
+        settings.portal,
+        { startAt: booking.startAt, cancelled: booking.status === 'cancelled' },
+        now,
+        now,
+      );
       // The link is made for this answer, as the mail makes its own: the token exists in clear only here. Once: a
       // form sent again is pointed to the mail (no new link per resend).
-      const manageUrl = action.kind === 'link' && !replayed ? `${settings.portal!.url}/manage/${createManageToken(ctx.store, booking.id, ctx.now().toISOString())}` : undefined;
+      const manageUrl =
+        action.kind === 'link' && !replayed
+          ? `${settings.portal!.url}/manage/${createManageToken(ctx.store, booking.id, ctx.now().toISOString())}`
+          : undefined;
       const title = `${booking.reasonName} · ${settings.practiceName ?? ''}`;
       const google = `https://calendar.google.com/calendar/render?${new URLSearchParams({ action: 'TEMPLATE', text: title, dates: `${compactUtc(booking.startAt)}/${compactUtc(booking.endAt)}`, details: booking.reference, location: settings.address })}`;
       const outlook = `https://outlook.live.com/calendar/0/action/compose?${new URLSearchParams({ subject: title, startdt: new Date(booking.startAt * 1000).toISOString(), enddt: new Date(booking.endAt * 1000).toISOString(), body: booking.reference, location: settings.address })}`;
@@ -204,14 +250,25 @@ export function createPageBooker(ctx: AppContext, options: { nowMs: () => number
         minutes: Math.round((booking.endAt - booking.startAt) / 60),
       };
       const local = `${formatLocal(new Date(booking.startAt * 1000), settings.timeZone!)}:00`; // a slot's local text
-      const email = typeof booking.submission[EMAIL_FIELD] === 'string' ? (booking.submission[EMAIL_FIELD] as string) : '';
+      const email =
+        typeof booking.submission[EMAIL_FIELD] === 'string' ? (booking.submission[EMAIL_FIELD] as string) : '';
       return { booking, local, offer, email, calendar: { google, outlook }, ...(manageUrl ? { manageUrl } : {}) };
     },
     eventFile(reference) {
       const booking = findBooking(ctx.store, reference);
       if (!booking) return undefined;
-      const facts: BookingFacts = bookingFacts(requireConfigured(ctx), booking, findReason(ctx.store, booking.reasonId)?.description ?? '', listFields(ctx.store));
-      return bookingIcs(facts, unixSeconds(ctx.now()), booking.sequence, booking.status === 'cancelled' ? 'CANCEL' : 'REQUEST');
+      const facts: BookingFacts = bookingFacts(
+        requireConfigured(ctx),
+        booking,
+        findReason(ctx.store, booking.reasonId)?.description ?? '',
+        listFields(ctx.store),
+      );
+      return bookingIcs(
+        facts,
+        unixSeconds(ctx.now()),
+        booking.sequence,
+        booking.status === 'cancelled' ? 'CANCEL' : 'REQUEST',
+      );
     },
   };
   return booker;

@@ -55,10 +55,14 @@ export function checkPortalUrl(text: string): string {
     throw invalid(`--url "${text}" is not a URL (example: https://booking.praxis.example)`);
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
-    throw invalid('--url must start with https:// (plain http:// only for a loopback address such as http://127.0.0.1:3000)');
+    throw invalid(
+      '--url must start with https:// (plain http:// only for a loopback address such as http://127.0.0.1:3000)',
+    );
   }
   if (url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) {
-    throw invalid('--url takes the public address only, without a path, query or user (example: https://booking.praxis.example)');
+    throw invalid(
+      '--url takes the public address only, without a path, query or user (example: https://booking.praxis.example)',
+    );
   }
   return url.origin;
 }
@@ -84,7 +88,8 @@ export function enablePortal(
 ): PortalSettings & { trustedProxies?: string[] } {
   const settings = requireConfigured(ctx);
   const url = options.url ?? settings.portal?.url;
-  if (url === undefined) throw invalid('give the public address the first time: planner portal enable --url https://booking.praxis.example');
+  if (url === undefined)
+    throw invalid('give the public address the first time: planner portal enable --url https://booking.praxis.example');
   const portal: PortalSettings = {
     url: options.url === undefined ? url : checkPortalUrl(url),
     cancelUntilHours: options.cancelUntilHours ?? settings.portal?.cancelUntilHours ?? DEFAULT_CANCEL_UNTIL_HOURS,
@@ -154,8 +159,16 @@ export function openManaged(ctx: AppContext, token: string): Managed | undefined
   const deadline = changeDeadline(booking.startAt, settings.portal.cancelUntilHours);
   const state = stateOf(booking, settings.portal.cancelUntilHours, now);
   const reason = findReason(ctx.store, booking.reasonId);
-  const movable = findSchedule(ctx.store, booking.scheduleId) !== undefined && reason?.scheduleId === booking.scheduleId;
-  return { booking, settings: configured, state, deadline, mayMove: state === 'open' && settings.portal.reschedule && movable, movable };
+  const movable =
+    findSchedule(ctx.store, booking.scheduleId) !== undefined && reason?.scheduleId === booking.scheduleId;
+  return {
+    booking,
+    settings: configured,
+    state,
+    deadline,
+    mayMove: state === 'open' && settings.portal.reschedule && movable,
+    movable,
+  };
 }
 
 /** Why the page did not make a change. */
@@ -213,7 +226,8 @@ export function customerCancel(ctx: AppContext, managed: Managed, sequence: numb
  * without `--force`: the schedule's notice, look-ahead, hours, closures and capacity, the booking itself not counted.
  */
 export function customerMove(ctx: AppContext, managed: Managed, sequence: number, slot: string): Outcome {
-  if (managed.state === 'open' && !managed.mayMove) return { ok: false, refusal: managed.movable ? 'no-reschedule' : 'not-movable' };
+  if (managed.state === 'open' && !managed.mayMove)
+    return { ok: false, refusal: managed.movable ? 'no-reschedule' : 'not-movable' };
   if (!isSlotText(slot)) return { ok: false, refusal: 'bad-input' };
   return change(managed, () =>
     moveBooking(ctx, managed.booking.reference, slot, {
@@ -234,5 +248,7 @@ export function daysToMoveTo(ctx: AppContext, managed: Managed): string[] {
 /** The free times of `day` to move to (GET /slots's), without the booking's own time. */
 export function slotsToMoveTo(ctx: AppContext, managed: Managed, day: string): FreeSlot[] {
   const { booking } = managed;
-  return availableSlots(ctx, booking.scheduleId, booking.reasonId, day, booking.id).filter((slot) => slot.startAt !== booking.startAt);
+  return availableSlots(ctx, booking.scheduleId, booking.reasonId, day, booking.id).filter(
+    (slot) => slot.startAt !== booking.startAt,
+  );
 }

@@ -30,17 +30,24 @@ export interface PracticeChange {
  * `init` checks it, in one transaction. A booking keeps its instant when the time zone changes; the hours stay the
  * same local times in the new zone.
  */
-export function changePractice(ctx: AppContext, changes: Partial<Record<keyof PracticeSettings, string>>): PracticeChange {
+export function changePractice(
+  ctx: AppContext,
+  changes: Partial<Record<keyof PracticeSettings, string>>,
+): PracticeChange {
   for (const [name, value] of Object.entries(changes) as [keyof PracticeSettings, string | undefined][]) {
     const problem = value === undefined ? undefined : checkInitAnswer(name, value);
     if (problem) throw invalid(problem, name);
   }
   if (Object.values(changes).every((value) => value === undefined)) {
-    throw invalid('nothing to change: give at least one of --name, --timezone, --notify, --locale, --address, --phone, --website');
+    throw invalid(
+      'nothing to change: give at least one of --name, --timezone, --notify, --locale, --address, --phone, --website',
+    );
   }
   return ctx.store.tx(() => {
     const before = showPractice(ctx);
-    const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as Partial<PracticeSettings>;
+    const given = Object.fromEntries(
+      Object.entries(changes).filter(([, value]) => value !== undefined),
+    ) as Partial<PracticeSettings>;
     const after: PracticeSettings = {
       ...before,
       ...given,

@@ -1,6 +1,13 @@
 import { AppError, invalid, notFound } from '../errors.ts';
 import { countFutureBookings } from '../store/bookings.ts';
-import { BUFFER_MAX_MINUTES, CONTROL, DESCRIPTION_MAX_LENGTH, DIRECTION_CONTROL, DURATION_MAX_MINUTES, nameMessage } from '../domain/checks.ts';
+import {
+  BUFFER_MAX_MINUTES,
+  CONTROL,
+  DESCRIPTION_MAX_LENGTH,
+  DIRECTION_CONTROL,
+  DURATION_MAX_MINUTES,
+  nameMessage,
+} from '../domain/checks.ts';
 import { moveTo } from '../domain/lists.ts';
 import {
   findReason,
@@ -17,9 +24,14 @@ import { requireConfigured } from './configured.ts';
 import { checkName, checkWhole, getSchedule } from './schedules.ts';
 
 function checkDescription(value: string): string {
-  if (value.length > DESCRIPTION_MAX_LENGTH) throw invalid(`--description must be at most ${DESCRIPTION_MAX_LENGTH} characters (got ${value.length})`, 'description');
+  if (value.length > DESCRIPTION_MAX_LENGTH)
+    throw invalid(
+      `--description must be at most ${DESCRIPTION_MAX_LENGTH} characters (got ${value.length})`,
+      'description',
+    );
   if (DIRECTION_CONTROL.test(value)) throw invalid(nameMessage('--description', 'direction control'), 'description');
-  if (CONTROL.test(value)) throw invalid('--description must not contain control characters (line breaks and tabs are fine)', 'description');
+  if (CONTROL.test(value))
+    throw invalid('--description must not contain control characters (line breaks and tabs are fine)', 'description');
   return value.trim();
 }
 
@@ -34,7 +46,13 @@ export function getReason(ctx: AppContext, id: number): Reason {
 export function addReason(
   ctx: AppContext,
   scheduleId: number,
-  values: { name: string; durationMinutes: number; description?: string; bufferBeforeMinutes?: number; bufferAfterMinutes?: number },
+  values: {
+    name: string;
+    durationMinutes: number;
+    description?: string;
+    bufferBeforeMinutes?: number;
+    bufferAfterMinutes?: number;
+  },
 ): number {
   requireConfigured(ctx);
   return ctx.store.tx(() => {
@@ -84,7 +102,10 @@ export function removeReason(ctx: AppContext, id: number, force: boolean): void 
     getReason(ctx, id);
     const upcoming = countFutureBookings(ctx.store, { reasonId: id }, unixSeconds(ctx.now()));
     if (upcoming > 0 && !force) {
-      throw new AppError('conflict', `reason ${id} has ${upcoming} future booking(s); pass --force to remove it anyway (the bookings are kept)`);
+      throw new AppError(
+        'conflict',
+        `reason ${id} has ${upcoming} future booking(s); pass --force to remove it anyway (the bookings are kept)`,
+      );
     }
     markReasonRemoved(ctx.store, id, ctx.now().toISOString());
   });

@@ -4,7 +4,15 @@
  * when the appointment has begun. Changing the offsets applies to bookings made or moved afterwards.
  */
 import { formatLocal } from '../domain/dates.ts';
-import { DROPPED, formatOffset, formatOffsets, MAX_OFFSET_MINUTES, offsetsAfterDeadline, parseOffsets, reminderTimes } from '../domain/reminders.ts';
+import {
+  DROPPED,
+  formatOffset,
+  formatOffsets,
+  MAX_OFFSET_MINUTES,
+  offsetsAfterDeadline,
+  parseOffsets,
+  reminderTimes,
+} from '../domain/reminders.ts';
 import { invalid } from '../errors.ts';
 import type { BookingFacts } from '../mail/facts.ts';
 import { reminderMessage } from '../mail/messages.ts';
@@ -18,7 +26,13 @@ import { requireConfigured } from './configured.ts';
  * window the booking was made in is skipped), due `offset` real seconds before the start; none without a customer
  * e-mail. Call inside the transaction that writes the booking or its move. Returns how many were written.
  */
-export function scheduleReminders(ctx: AppContext, facts: BookingFacts, booking: { id: number; sequence: number }, offsets: readonly number[], now: Date): number {
+export function scheduleReminders(
+  ctx: AppContext,
+  facts: BookingFacts,
+  booking: { id: number; sequence: number },
+  offsets: readonly number[],
+  now: Date,
+): number {
   let written = 0;
   for (const { dueAt } of reminderTimes(facts.startAt, offsets, unixSeconds(now))) {
     const message = reminderMessage(facts, unixSeconds(now), booking.sequence);
@@ -46,7 +60,11 @@ export interface ReminderSettings {
 /** Returns the reminder offsets and how many reminders are scheduled. */
 export function showReminders(ctx: AppContext): ReminderSettings {
   const settings = requireConfigured(ctx);
-  return { offsets: formatOffsets(settings.reminderOffsets), minutes: settings.reminderOffsets, scheduled: countScheduledReminders(ctx.store, unixSeconds(ctx.now())) };
+  return {
+    offsets: formatOffsets(settings.reminderOffsets),
+    minutes: settings.reminderOffsets,
+    scheduled: countScheduledReminders(ctx.store, unixSeconds(ctx.now())),
+  };
 }
 
 /**
@@ -75,7 +93,8 @@ export function reminderDeadlineWarning(ctx: AppContext): string | undefined {
   if (late.length === 0) return undefined;
   const which = late.map(formatOffset).join(' and ');
   const hours = portal.cancelUntilHours;
-  const earlier = hours + 24 <= MAX_OFFSET_MINUTES / 60 ? `remind earlier (e.g. planner reminders set ${hours + 24}h) or ` : '';
+  const earlier =
+    hours + 24 <= MAX_OFFSET_MINUTES / 60 ? `remind earlier (e.g. planner reminders set ${hours + 24}h) or ` : '';
   return (
     `the ${which} reminder${late.length > 1 ? 's arrive' : ' arrives'} when the page no longer allows changes (until ${hours} h before the start), ` +
     `so ${late.length > 1 ? 'they give' : 'it gives'} the practice's phone number instead of the link: ${earlier}` +
@@ -98,5 +117,9 @@ export function bookingReminders(ctx: AppContext, bookingId: number): BookingRem
   return messagesOfBooking(ctx.store, bookingId)
     .filter((message) => message.kind === 'reminder')
     .sort((a, b) => a.retryFrom - b.retryFrom || a.id - b.id)
-    .map((message) => ({ dueLocal: formatLocal(new Date(message.retryFrom * 1000), zone), status: message.status, reason: message.lastError }));
+    .map((message) => ({
+      dueLocal: formatLocal(new Date(message.retryFrom * 1000), zone),
+      status: message.status,
+      reason: message.lastError,
+    }));
 }

@@ -42,7 +42,14 @@ export function litestreamBinary(env: NodeJS.ProcessEnv = process.env): string {
   const beside = join(dirname(process.execPath), 'litestream');
   if (existsSync(beside)) return beside;
   // A clone: node_modules beside the bin/ folder of bin/planner.js, which started this process.
-  const installed = join(dirname(process.argv[1] ?? ''), '..', 'node_modules', '@flydotio', 'litestream-linux-x64', 'litestream');
+  const installed = join(
+    dirname(process.argv[1] ?? ''),
+    '..',
+    'node_modules',
+    '@flydotio',
+    'litestream-linux-x64',
+    'litestream',
+  );
   if (process.argv[1] && existsSync(installed)) return installed;
   return 'litestream';
 }
@@ -53,7 +60,13 @@ function litestream(binary: string, args: string[]): Promise<string> {
     execFile(binary, args, { timeout: COMMAND_TIMEOUT_MS, encoding: 'utf8' }, (error, stdout, stderr) => {
       if (!error) return done(stdout);
       const said = stderr.trim().split('\n').pop() ?? '';
-      fail(new Error((error as NodeJS.ErrnoException).code === 'ENOENT' ? `${binary} not found: set PLANNER_LITESTREAM` : said || error.message));
+      fail(
+        new Error(
+          (error as NodeJS.ErrnoException).code === 'ENOENT'
+            ? `${binary} not found: set PLANNER_LITESTREAM`
+            : said || error.message,
+        ),
+      );
     });
   });
 }
@@ -64,7 +77,8 @@ export function goDurationSeconds(text: string): number | undefined {
   if (!match) return undefined;
   const unit: Record<string, number> = { h: 3600, m: 60, s: 1, ms: 1e-3, µs: 1e-6, us: 1e-6, ns: 1e-9 };
   let seconds = 0;
-  for (const [, value, name] of match[2]!.matchAll(/(\d+(?:\.\d+)?)(h|ms|m|s|µs|us|ns)/g)) seconds += Number(value) * unit[name!]!;
+  for (const [, value, name] of match[2]!.matchAll(/(\d+(?:\.\d+)?)(h|ms|m|s|µs|us|ns)/g))
+    seconds += Number(value) * unit[name!]!;
   return match[1] ? -seconds : seconds;
 }
 
@@ -101,7 +115,13 @@ export async function readReplication(dbFile: string, env: NodeJS.ProcessEnv = p
       const known = newest.get(name);
       if (!known || end > known.end) newest.set(name, { name, generation, end, lagSeconds });
     }
-    if (newest.size === 0) return { state: 'unreadable', config, named, problem: `no replica of ${path} holds a generation yet: is litestream replicate running?` };
+    if (newest.size === 0)
+      return {
+        state: 'unreadable',
+        config,
+        named,
+        problem: `no replica of ${path} holds a generation yet: is litestream replicate running?`,
+      };
     return { state: 'on', config, replicas: [...newest.values()] };
   } catch (error) {
     return { state: 'unreadable', config, named, problem: (error as Error).message };
@@ -110,7 +130,9 @@ export async function readReplication(dbFile: string, env: NodeJS.ProcessEnv = p
 
 /** The replicas more than REPLICA_LAG_LIMIT_SECONDS behind the database. */
 export function replicasBehind(replication: Replication): ReplicaPosition[] {
-  return replication.state === 'on' ? replication.replicas.filter((replica) => replica.lagSeconds > REPLICA_LAG_LIMIT_SECONDS) : [];
+  return replication.state === 'on'
+    ? replication.replicas.filter((replica) => replica.lagSeconds > REPLICA_LAG_LIMIT_SECONDS)
+    : [];
 }
 
 /** Whole seconds as a short span: `4 s`, `3 min`, `2 h`, `5 d`. */
@@ -128,13 +150,17 @@ function span(seconds: number): string {
  * newest position's age alone is no fault: a quiet practice writes nothing for hours, and its replica has it all.
  */
 export function replicationSummary(replication: Replication, nowMs: number): { ok: boolean; text: string } {
-  if (replication.state === 'off') return { ok: true, text: `off: ${replication.reason} (README: "Off-site replication")` };
+  if (replication.state === 'off')
+    return { ok: true, text: `off: ${replication.reason} (README: "Off-site replication")` };
   if (replication.state === 'unreadable') {
-    const what = replication.named ? `${replication.config} names this database, but its replica cannot be read` : `${replication.config} cannot be read`;
+    const what = replication.named
+      ? `${replication.config} names this database, but its replica cannot be read`
+      : `${replication.config} cannot be read`;
     return { ok: false, text: `${what}: ${replication.problem}` };
   }
   const each = replication.replicas.map(
-    (replica) => `${replica.name}: ${span(replica.lagSeconds)} behind, newest change ${span((nowMs - Date.parse(replica.end)) / 1000)} ago`,
+    (replica) =>
+      `${replica.name}: ${span(replica.lagSeconds)} behind, newest change ${span((nowMs - Date.parse(replica.end)) / 1000)} ago`,
   );
   const behind = replicasBehind(replication);
   if (behind.length === 0) return { ok: true, text: `on (${replication.config}) · ${each.join(' · ')}` };

@@ -22,7 +22,10 @@ export interface RuntimeSettings {
 }
 
 /** Returns the first retry delay in seconds from the environment variable `name` (default BASE_SECONDS). */
-function retryBase(env: NodeJS.ProcessEnv, name: 'PLANNER_MAIL_RETRY_SECONDS' | 'PLANNER_WEBHOOK_RETRY_SECONDS' | 'PLANNER_CALENDAR_RETRY_SECONDS'): number {
+function retryBase(
+  env: NodeJS.ProcessEnv,
+  name: 'PLANNER_MAIL_RETRY_SECONDS' | 'PLANNER_WEBHOOK_RETRY_SECONDS' | 'PLANNER_CALENDAR_RETRY_SECONDS',
+): number {
   const value = Number(env[name] ?? BASE_SECONDS);
   if (!Number.isFinite(value) || value <= 0) throw invalid(`${name} must be a positive number of seconds`);
   return value;
@@ -32,7 +35,8 @@ function retryBase(env: NodeJS.ProcessEnv, name: 'PLANNER_MAIL_RETRY_SECONDS' | 
 function formMinSeconds(env: NodeJS.ProcessEnv): number {
   if (env.PLANNER_FORM_MIN_SECONDS === undefined || env.PLANNER_FORM_MIN_SECONDS === '') return FORM_MIN_SECONDS;
   const value = Number(env.PLANNER_FORM_MIN_SECONDS);
-  if (!Number.isInteger(value) || value < 0 || value > 60) throw invalid('PLANNER_FORM_MIN_SECONDS must be a whole number of seconds from 0 to 60');
+  if (!Number.isInteger(value) || value < 0 || value > 60)
+    throw invalid('PLANNER_FORM_MIN_SECONDS must be a whole number of seconds from 0 to 60');
   return value;
 }
 

@@ -1,5 +1,13 @@
 import { AppError, invalid, notFound } from '../errors.ts';
-import { CAPACITY_MAX, DAYS_AHEAD_MAX, nameMessage, nameProblem, NOTICE_MAX_MINUTES, STEP_MAX_MINUTES, STEP_MIN_MINUTES } from '../domain/checks.ts';
+import {
+  CAPACITY_MAX,
+  DAYS_AHEAD_MAX,
+  nameMessage,
+  nameProblem,
+  NOTICE_MAX_MINUTES,
+  STEP_MAX_MINUTES,
+  STEP_MIN_MINUTES,
+} from '../domain/checks.ts';
 import { countFutureBookings } from '../store/bookings.ts';
 import {
   findSchedule,

@@ -12,7 +12,8 @@ import { isConfigured } from './configured.ts';
 import { calendars, type CalendarView } from './calendar-views.ts';
 
 /** What `planner status` shows. Never contains the token. */
-export interface Status extends Pick<Settings, 'practiceName' | 'timeZone' | 'locale' | 'notifyEmail' | 'address' | 'phone' | 'website'> {
+export interface Status
+  extends Pick<Settings, 'practiceName' | 'timeZone' | 'locale' | 'notifyEmail' | 'address' | 'phone' | 'website'> {
   database: string;
   schemaVersion: number;
   configured: boolean;
@@ -55,7 +56,11 @@ export function getStatus(ctx: AppContext): Status {
       tokenCreatedAt: settings.tokenCreatedAt,
       rateLimitPerMinute: settings.rateLimit,
     },
-    mail: { configured: settings.mailUrl !== null, from: settings.mailFrom, ...outboxCounts(ctx.store, unixSeconds(ctx.now())) },
+    mail: {
+      configured: settings.mailUrl !== null,
+      from: settings.mailFrom,
+      ...outboxCounts(ctx.store, unixSeconds(ctx.now())),
+    },
     portal: settings.portal,
     bookingPage: settings.bookingPage,
     retentionMonths: settings.retentionMonths,
@@ -66,4 +71,3 @@ export function getStatus(ctx: AppContext): Status {
     counts: countRows(ctx.store, unixSeconds(ctx.now())),
   };
 }
-

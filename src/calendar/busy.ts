@@ -135,7 +135,9 @@ class Budget {
   private steps = 0;
   charge(steps = 1): void {
     if ((this.steps += steps) > MAX_STEPS) {
-      throw new CalendarDataError(`the calendar needs more than ${MAX_STEPS.toLocaleString('en')} steps to read (repeat rules, time zones, excluded dates): planner reads at most that many`);
+      throw new CalendarDataError(
+        `the calendar needs more than ${MAX_STEPS.toLocaleString('en')} steps to read (repeat rules, time zones, excluded dates): planner reads at most that many`,
+      );
     }
   }
 }
@@ -236,7 +238,10 @@ type Length = { days: number } | { seconds: number };
 
 function lengthOf(component: ICAL.Component, start: Moment, zones: Zones): Length {
   const end = momentProperty(component, 'dtend', zones);
-  if (end) return start.date ? { days: Math.round((end.wall - start.wall) / 86_400) } : { seconds: unixOf(end) - unixOf(start) };
+  if (end)
+    return start.date
+      ? { days: Math.round((end.wall - start.wall) / 86_400) }
+      : { seconds: unixOf(end) - unixOf(start) };
   const duration = component.getFirstPropertyValue('duration');
   if (duration instanceof ICAL.Duration) {
     const seconds = duration.toSeconds();
@@ -298,7 +303,9 @@ function parseComponent(part: Part): ICAL.Component {
   try {
     return new ICAL.Component(ICAL.parse(part.text) as unknown as unknown[]);
   } catch {
-    throw new CalendarDataError(`the calendar has a component planner cannot read (from line ${part.line}): it is not valid iCalendar`);
+    throw new CalendarDataError(
+      `the calendar has a component planner cannot read (from line ${part.line}): it is not valid iCalendar`,
+    );
   }
 }
 
@@ -307,7 +314,18 @@ function parseComponent(part: Part): ICAL.Component {
  * attachment, attendees and alarms are skipped unread). A VTIMEZONE is kept whole: its STANDARD and DAYLIGHT parts.
  */
 const KEPT: Record<string, ReadonlySet<string>> = {
-  VEVENT: new Set(['UID', 'DTSTART', 'DTEND', 'DURATION', 'RRULE', 'RECURRENCE-ID', 'STATUS', 'TRANSP', 'EXDATE', 'RDATE']),
+  VEVENT: new Set([
+    'UID',
+    'DTSTART',
+    'DTEND',
+    'DURATION',
+    'RRULE',
+    'RECURRENCE-ID',
+    'STATUS',
+    'TRANSP',
+    'EXDATE',
+    'RDATE',
+  ]),
   VFREEBUSY: new Set(['UID', 'DTSTART', 'DTEND', 'FREEBUSY']),
 };
 
@@ -322,7 +340,8 @@ function* indexAll(texts: readonly string[], maxEvents: number): Generator<void,
   let events = 0;
   let lines = 0;
   for (const text of texts) {
-    if (!/^\uFEFF?\s*BEGIN:VCALENDAR/i.test(text)) throw new CalendarDataError('the calendar is not iCalendar data (it does not begin with BEGIN:VCALENDAR)');
+    if (!/^\uFEFF?\s*BEGIN:VCALENDAR/i.test(text))
+      throw new CalendarDataError('the calendar is not iCalendar data (it does not begin with BEGIN:VCALENDAR)');
     let position = 0;
     let lineNumber = 0;
     let depth = 0;
@@ -335,10 +354,13 @@ function* indexAll(texts: readonly string[], maxEvents: number): Generator<void,
     // The kept property being read: its name and its lines' pieces (folded lines follow it).
     let property: { name: string; pieces: string[] } | undefined;
     const tooLarge = () =>
-      new CalendarDataError(`the calendar has a component whose dates and rules take more than ${MAX_COMPONENT_CHARS / 1024} KiB (from line ${firstLine}): planner reads at most that much of one`);
+      new CalendarDataError(
+        `the calendar has a component whose dates and rules take more than ${MAX_COMPONENT_CHARS / 1024} KiB (from line ${firstLine}): planner reads at most that much of one`,
+      );
     const finish = () => {
       if (!property) return;
-      if (property.name === 'EXDATE' || property.name === 'RDATE') dates.push({ name: property.name === 'EXDATE' ? 'exdate' : 'rdate', pieces: property.pieces });
+      if (property.name === 'EXDATE' || property.name === 'RDATE')
+        dates.push({ name: property.name === 'EXDATE' ? 'exdate' : 'rdate', pieces: property.pieces });
       else {
         const line = property.pieces.join('');
         if (property.name === 'UID' && uid === undefined) uid = line.replace(/^[^:]*:/, '').trim();
@@ -358,7 +380,8 @@ function* indexAll(texts: readonly string[], maxEvents: number): Generator<void,
         // A folded line: the rest of the property before it.
         if (!property) continue;
         const piece = text.slice(lineStart + 1, text.charCodeAt(end - 1) === 13 ? end - 1 : end);
-        if (property.name !== 'EXDATE' && property.name !== 'RDATE' && (size += piece.length) > MAX_COMPONENT_CHARS) throw tooLarge();
+        if (property.name !== 'EXDATE' && property.name !== 'RDATE' && (size += piece.length) > MAX_COMPONENT_CHARS)
+          throw tooLarge();
         property.pieces.push(piece);
         continue;
       }
@@ -379,12 +402,15 @@ function* indexAll(texts: readonly string[], maxEvents: number): Generator<void,
         depth--;
         if (depth === 1 && (kind === 'VEVENT' || kind === 'VFREEBUSY' || kind === 'VTIMEZONE')) {
           if (kind !== 'VTIMEZONE' && ++events > maxEvents) {
-            throw new CalendarDataError(`the calendar holds more than ${maxEvents.toLocaleString('en')} events: planner reads at most that many`);
+            throw new CalendarDataError(
+              `the calendar holds more than ${maxEvents.toLocaleString('en')} events: planner reads at most that many`,
+            );
           }
           const part: Part = { text: [`BEGIN:${kind}`, ...kept, `END:${kind}`].join('\r\n'), dates, line: firstLine };
           if (kind === 'VTIMEZONE') {
             const tzid = /^TZID[;:](?:[^:\r\n]*:)?(.*)$/im.exec(part.text)?.[1];
-            if (tzid !== undefined && !indexed.vtimezones.has(tzidName(tzid))) indexed.vtimezones.set(tzidName(tzid), part);
+            if (tzid !== undefined && !indexed.vtimezones.has(tzidName(tzid)))
+              indexed.vtimezones.set(tzidName(tzid), part);
           } else if (kind === 'VFREEBUSY') indexed.freebusy.push(part);
           else groupOf(indexed, uid ?? '').push(part);
           if (events % STEP === 0) yield;
@@ -395,7 +421,9 @@ function* indexAll(texts: readonly string[], maxEvents: number): Generator<void,
       // Inside a component: a VTIMEZONE's every line (its STANDARD and DAYLIGHT parts); of an event or free/busy
       // block, only its own properties that decide what blocks (not those of an alarm inside it).
       const name = propertyName(head);
-      const keep = kind === 'VTIMEZONE' || (depth === 2 && !head.startsWith('BEGIN:') && !head.startsWith('END:') && (KEPT[kind]?.has(name) ?? false));
+      const keep =
+        kind === 'VTIMEZONE' ||
+        (depth === 2 && !head.startsWith('BEGIN:') && !head.startsWith('END:') && (KEPT[kind]?.has(name) ?? false));
       if (!keep) continue;
       const piece = text.slice(lineStart, text.charCodeAt(end - 1) === 13 ? end - 1 : end);
       const dated = kind === 'VEVENT' && (name === 'EXDATE' || name === 'RDATE');
@@ -403,7 +431,10 @@ function* indexAll(texts: readonly string[], maxEvents: number): Generator<void,
       property = { name: dated ? name : kind === 'VTIMEZONE' ? '' : name, pieces: [piece] };
     }
     finish();
-    if (depth !== 0) throw new CalendarDataError('the calendar ends in the middle of a component: it was cut off, or is not valid iCalendar');
+    if (depth !== 0)
+      throw new CalendarDataError(
+        'the calendar ends in the middle of a component: it was cut off, or is not valid iCalendar',
+      );
   }
   return indexed;
 }
@@ -462,10 +493,19 @@ const PAST_THE_WINDOW = Symbol('past the window');
  * occurrence. ical.js tests each candidate in `check_contracting_rules`, which is wrapped here; each candidate is a
  * step of the read's budget.
  */
-function boundedIterator(rule: ICAL.Recur, dtstart: ICAL.Time, endWall: number, budget: Budget): { next(): ICAL.Time | null } {
+function boundedIterator(
+  rule: ICAL.Recur,
+  dtstart: ICAL.Time,
+  endWall: number,
+  budget: Budget,
+): { next(): ICAL.Time | null } {
   type Iterator = { next(): ICAL.Time | null; last: ICAL.Time; check_contracting_rules(): boolean };
   const unreadable = (error: unknown) =>
-    error instanceof CalendarDataError ? error : new CalendarDataError(`an event has a repeat rule planner cannot read (RRULE:${rule.toString()}): ${String((error as Error)?.message ?? error).split('\n', 1)[0]}`);
+    error instanceof CalendarDataError
+      ? error
+      : new CalendarDataError(
+          `an event has a repeat rule planner cannot read (RRULE:${rule.toString()}): ${String((error as Error)?.message ?? error).split('\n', 1)[0]}`,
+        );
   let iterator: Iterator;
   try {
     iterator = rule.iterator(dtstart) as unknown as Iterator;
@@ -477,7 +517,9 @@ function boundedIterator(rule: ICAL.Recur, dtstart: ICAL.Time, endWall: number, 
   iterator.check_contracting_rules = () => {
     if (wallOf(iterator.last) > endWall) throw PAST_THE_WINDOW;
     if (++candidates > CANDIDATES_PER_OCCURRENCE) {
-      throw new CalendarDataError(`an event repeats by a rule planner cannot expand in reasonable time (RRULE:${rule.toString()}): change or remove that event`);
+      throw new CalendarDataError(
+        `an event repeats by a rule planner cannot expand in reasonable time (RRULE:${rule.toString()}): change or remove that event`,
+      );
     }
     budget.charge();
     return contracting();
@@ -496,7 +538,13 @@ function boundedIterator(rule: ICAL.Recur, dtstart: ICAL.Time, endWall: number, 
 }
 
 /** The length of each FREQ shorter than a month, in seconds of wall time. */
-const PERIOD_SECONDS: Partial<Record<string, number>> = { SECONDLY: 1, MINUTELY: 60, HOURLY: 3600, DAILY: 86_400, WEEKLY: 7 * 86_400 };
+const PERIOD_SECONDS: Partial<Record<string, number>> = {
+  SECONDLY: 1,
+  MINUTELY: 60,
+  HOURLY: 3600,
+  DAILY: 86_400,
+  WEEKLY: 7 * 86_400,
+};
 
 /**
  * Returns `dtstart` moved forward by whole periods of `rule` (FREQ × INTERVAL) to the last such start at or before
@@ -521,7 +569,9 @@ function movedStart(rule: ICAL.Recur, dtstart: ICAL.Time, targetWall: number): I
     const target = new Date(targetWall * 1000);
     const elapsed = (target.getUTCFullYear() - dtstart.year) * 12 + target.getUTCMonth() + 1 - dtstart.month - 1; // a month less: stays before the target
     const shift = Math.floor(Math.max(0, elapsed) / months) * months;
-    wall = Date.UTC(dtstart.year, dtstart.month - 1 + shift, dtstart.day, dtstart.hour, dtstart.minute, dtstart.second) / 1000;
+    wall =
+      Date.UTC(dtstart.year, dtstart.month - 1 + shift, dtstart.day, dtstart.hour, dtstart.minute, dtstart.second) /
+      1000;
   }
   if (wall <= startWall) return dtstart;
   const moved = dtstart.clone();
@@ -543,14 +593,23 @@ function readDateText(text: string): { wall: number; date: boolean; utc: boolean
   const match = DATE_VALUE.exec(text.trim());
   if (!match) return undefined;
   const [, year, month, day, hour, minute, second, z] = match;
-  const wall = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour ?? 0), Number(minute ?? 0), Number(second ?? 0)) / 1000;
+  const wall =
+    Date.UTC(
+      Number(year),
+      Number(month) - 1,
+      Number(day),
+      Number(hour ?? 0),
+      Number(minute ?? 0),
+      Number(second ?? 0),
+    ) / 1000;
   return { wall, date: hour === undefined, utc: z === 'Z' };
 }
 
 /** The parameters of a property's name part (`EXDATE;TZID="W. Europe Standard Time";VALUE=DATE`), by upper-cased name. */
 function parametersOf(head: string): Map<string, string> {
   const parameters = new Map<string, string>();
-  for (const match of head.matchAll(/;([^=;:"]+)=("[^"]*"|[^;:"]*)/g)) parameters.set(match[1]!.trim().toUpperCase(), match[2]!.replace(/^"|"$/g, ''));
+  for (const match of head.matchAll(/;([^=;:"]+)=("[^"]*"|[^;:"]*)/g))
+    parameters.set(match[1]!.trim().toUpperCase(), match[2]!.replace(/^"|"$/g, ''));
   return parameters;
 }
 
@@ -558,8 +617,17 @@ function parametersOf(head: string): Map<string, string> {
  * Reads an EXDATE or RDATE property a value at a time, calling `visit` with each (a step of the read's budget each),
  * and yields every STEP × 40 values: its text is never handled in one step, whatever its length.
  */
-function* eachDateValue(line: DateLine, zones: Zones, budget: Budget, partLine: number, visit: (value: DateValue) => void): Generator<void, void> {
-  const unreadable = () => new CalendarDataError(`an event has a date planner cannot read in its ${line.name.toUpperCase()} (from line ${partLine})`);
+function* eachDateValue(
+  line: DateLine,
+  zones: Zones,
+  budget: Budget,
+  partLine: number,
+  visit: (value: DateValue) => void,
+): Generator<void, void> {
+  const unreadable = () =>
+    new CalendarDataError(
+      `an event has a date planner cannot read in its ${line.name.toUpperCase()} (from line ${partLine})`,
+    );
   let head = '';
   let parameters: Map<string, string> | undefined;
   let tzid: string | undefined;
@@ -573,7 +641,11 @@ function* eachDateValue(line: DateLine, zones: Zones, budget: Budget, partLine: 
     const moment = momentOfWall(start.wall, start.date, start.utc, tzid, zones);
     if (endText === undefined) return visit({ start: moment });
     const end = readDateText(endText);
-    if (end) return visit({ start: moment, seconds: unixOf(momentOfWall(end.wall, end.date, end.utc, tzid, zones)) - unixOf(moment) });
+    if (end)
+      return visit({
+        start: moment,
+        seconds: unixOf(momentOfWall(end.wall, end.date, end.utc, tzid, zones)) - unixOf(moment),
+      });
     try {
       return visit({ start: moment, seconds: ICAL.Duration.fromString(endText.trim()).toSeconds() });
     } catch {
@@ -641,18 +713,30 @@ class Collected {
     this.out.push({ startAt, endAt, uidHash });
     this.pieces += Math.floor((endAt - 1) / SECONDS_PER_DAY) - Math.floor(startAt / SECONDS_PER_DAY) + 1;
     if (this.pieces > MAX_BUSY_TIMES) {
-      throw new CalendarDataError(`the calendar gives more than ${MAX_BUSY_TIMES.toLocaleString('en')} busy times in the schedule's window (an event of several days counts once a day): planner reads at most that many`);
+      throw new CalendarDataError(
+        `the calendar gives more than ${MAX_BUSY_TIMES.toLocaleString('en')} busy times in the schedule's window (an event of several days counts once a day): planner reads at most that many`,
+      );
     }
   }
 }
 
 /** Thrown when a series cannot be expanded in full: the read fails rather than leave times free under it. */
 function cannotExpand(rule: string, why: string): CalendarDataError {
-  return new CalendarDataError(`an event repeats by a rule planner cannot expand in full (${rule}): ${why}; change or remove that event`);
+  return new CalendarDataError(
+    `an event repeats by a rule planner cannot expand in full (${rule}): ${why}; change or remove that event`,
+  );
 }
 
 /** Expands a series over the window, with its overrides, into `out`. Yields every STEP occurrences. */
-function* expandSeries(group: Group, zones: Zones, options: BusyOptions, hash: string, out: Collected, budget: Budget, partLine: number): Generator<void, void> {
+function* expandSeries(
+  group: Group,
+  zones: Zones,
+  options: BusyOptions,
+  hash: string,
+  out: Collected,
+  budget: Budget,
+  partLine: number,
+): Generator<void, void> {
   const master = group.master!.component;
   const start = momentProperty(master, 'dtstart', zones);
   if (!start) return;
@@ -675,7 +759,11 @@ function* expandSeries(group: Group, zones: Zones, options: BusyOptions, hash: s
   const added: DateValue[] = [];
   for (const line of group.master!.dates) {
     yield* eachDateValue(line, zones, budget, partLine, (value) => {
-      if (value.start.wall + (value.seconds ?? 0) < windowStartWall - 86_400 || value.start.wall > windowEndWall + 86_400) return;
+      if (
+        value.start.wall + (value.seconds ?? 0) < windowStartWall - 86_400 ||
+        value.start.wall > windowEndWall + 86_400
+      )
+        return;
       if (line.name === 'rdate') added.push(value);
       else if (value.start.date && !start.date) excludedDays.add(Math.floor(value.start.wall / 86_400));
       else excluded.add(keyOf(inZoneOf(value.start, start)));
@@ -698,7 +786,11 @@ function* expandSeries(group: Group, zones: Zones, options: BusyOptions, hash: s
     }
     const span = spanOf(moment, own ?? length);
     if (!out.meets(span)) return;
-    if (++count > SERIES_CAP) throw cannotExpand(rule, `it gives more than ${SERIES_CAP.toLocaleString('en')} occurrences in the schedule's window`);
+    if (++count > SERIES_CAP)
+      throw cannotExpand(
+        rule,
+        `it gives more than ${SERIES_CAP.toLocaleString('en')} occurrences in the schedule's window`,
+      );
     if (busy) out.push(span, hash);
   };
 
@@ -710,12 +802,22 @@ function* expandSeries(group: Group, zones: Zones, options: BusyOptions, hash: s
     rule = `RRULE:${value.toString()}`;
     const until = value.until;
     value.until = null;
-    const untilKey = until ? (until.isDate ? undefined : until.zone?.tzid === 'UTC' ? wallOf(until) : start.zoner(wallOf(until))) : undefined;
+    const untilKey = until
+      ? until.isDate
+        ? undefined
+        : until.zone?.tzid === 'UTC'
+          ? wallOf(until)
+          : start.zoner(wallOf(until))
+      : undefined;
     const untilDay = until?.isDate ? Math.floor(wallOf(until) / 86_400) : undefined;
     const from = movedStart(value, master.getFirstPropertyValue('dtstart') as ICAL.Time, windowStartWall);
     const iterator = boundedIterator(value, from, windowEndWall, budget);
     for (let steps = 0; ; steps++) {
-      if (steps >= SERIES_STEPS) throw cannotExpand(rule, `it needs more than ${SERIES_STEPS.toLocaleString('en')} steps to reach the end of the schedule's window`);
+      if (steps >= SERIES_STEPS)
+        throw cannotExpand(
+          rule,
+          `it needs more than ${SERIES_STEPS.toLocaleString('en')} steps to reach the end of the schedule's window`,
+        );
       const next = iterator.next();
       if (!next) break;
       const moment: Moment = { ...start, wall: wallOf(next) };
@@ -771,17 +873,23 @@ function offsetSeconds(value: unknown): number | undefined {
  */
 function* customZone(part: Part, tzid: string, options: BusyOptions, budget: Budget): Generator<void, OffsetTable> {
   const range = zoneRange(options);
-  const unreadable = (why: string) => new CalendarDataError(`the calendar's time zone "${tzid}" ${why}: planner reads at most that much of a time zone`);
+  const unreadable = (why: string) =>
+    new CalendarDataError(`the calendar's time zone "${tzid}" ${why}: planner reads at most that much of a time zone`);
   const onsets: { at: number; before: number; after: number }[] = [];
   const component = parseComponent(part);
   const targetWall = range.from - 400 * SECONDS_PER_DAY;
   let steps = 0;
-  for (const observance of [...component.getAllSubcomponents('standard'), ...component.getAllSubcomponents('daylight')]) {
+  for (const observance of [
+    ...component.getAllSubcomponents('standard'),
+    ...component.getAllSubcomponents('daylight'),
+  ]) {
     const before = offsetSeconds(observance.getFirstPropertyValue('tzoffsetfrom'));
     const after = offsetSeconds(observance.getFirstPropertyValue('tzoffsetto'));
     const dtstart = observance.getFirstPropertyValue('dtstart');
     if (before === undefined || after === undefined || !(dtstart instanceof ICAL.Time)) {
-      throw new CalendarDataError(`the calendar's time zone "${tzid}" has a part without DTSTART, TZOFFSETFROM or TZOFFSETTO: it is not valid iCalendar`);
+      throw new CalendarDataError(
+        `the calendar's time zone "${tzid}" has a part without DTSTART, TZOFFSETFROM or TZOFFSETTO: it is not valid iCalendar`,
+      );
     }
     const onset = (wall: number) => {
       const at = wall - before;
@@ -793,7 +901,8 @@ function* customZone(part: Part, tzid: string, options: BusyOptions, budget: Bud
       if (!(rule instanceof ICAL.Recur)) continue;
       const iterator = boundedIterator(rule, movedStart(rule, dtstart, targetWall), range.to + MAX_UTC_OFFSET, budget);
       for (let next = iterator.next(); next; next = iterator.next()) {
-        if (++steps > ZONE_STEPS) throw unreadable(`changes by a rule that needs more than ${ZONE_STEPS.toLocaleString('en')} steps`);
+        if (++steps > ZONE_STEPS)
+          throw unreadable(`changes by a rule that needs more than ${ZONE_STEPS.toLocaleString('en')} steps`);
         onset(wallOf(next));
         if (steps % STEP === 0) yield;
       }
@@ -809,13 +918,21 @@ function* customZone(part: Part, tzid: string, options: BusyOptions, budget: Bud
   onsets.sort((a, b) => a.at - b.at);
   const last = onsets.findLastIndex((onset) => onset.at <= range.from);
   const within = onsets.slice(last + 1);
-  if (within.length > MAX_ZONE_CHANGES) throw unreadable(`changes its offset more than ${MAX_ZONE_CHANGES} times in the schedule's window`);
+  if (within.length > MAX_ZONE_CHANGES)
+    throw unreadable(`changes its offset more than ${MAX_ZONE_CHANGES} times in the schedule's window`);
   const first = last >= 0 ? onsets[last]!.after : (onsets[0]?.before ?? 0);
-  return { starts: [-Infinity, ...within.map((onset) => onset.at)], offsets: [first, ...within.map((onset) => onset.after)] };
+  return {
+    starts: [-Infinity, ...within.map((onset) => onset.at)],
+    offsets: [first, ...within.map((onset) => onset.after)],
+  };
 }
 
 /** The offsets of every VTIMEZONE whose TZID names no zone planner knows by name (those are read with the runtime's rules). */
-function* customZones(indexed: Indexed, options: BusyOptions, budget: Budget): Generator<void, Map<string, OffsetTable>> {
+function* customZones(
+  indexed: Indexed,
+  options: BusyOptions,
+  budget: Budget,
+): Generator<void, Map<string, OffsetTable>> {
   const tables = new Map<string, OffsetTable>();
   for (const [tzid, part] of indexed.vtimezones) {
     if (ianaZoneOf(tzid)) continue;
@@ -845,15 +962,26 @@ export function* busySteps(texts: readonly string[], options: BusyOptions): Gene
     if (isPlannerUid(uid)) continue; // planner's own events: its feed, or its bookings written into the same calendar
     const group = yield* parseGroup(uid, parts);
     const hash = uidHash(uid);
-    if (group.master && (group.master.component.hasProperty('rrule') || group.master.dates.some((line) => line.name === 'rdate'))) {
+    if (
+      group.master &&
+      (group.master.component.hasProperty('rrule') || group.master.dates.some((line) => line.name === 'rdate'))
+    ) {
       yield* expandSeries(group, zones, options, hash, collected, budget, parts[0]!.line);
       continue;
     }
     // A single event whose one occurrence was overridden (same start as the override's RECURRENCE-ID): the override.
-    const overridden = new Set(group.overrides.map((override) => momentProperty(override, 'recurrence-id', zones)).filter((id) => id !== undefined).map(keyOf));
+    const overridden = new Set(
+      group.overrides
+        .map((override) => momentProperty(override, 'recurrence-id', zones))
+        .filter((id) => id !== undefined)
+        .map(keyOf),
+    );
     const master = group.master && momentProperty(group.master.component, 'dtstart', zones);
     const replaced = master !== undefined && overridden.has(keyOf(master));
-    for (const [index, component] of [...(group.master && !replaced ? [group.master.component] : []), ...group.overrides].entries()) {
+    for (const [index, component] of [
+      ...(group.master && !replaced ? [group.master.component] : []),
+      ...group.overrides,
+    ].entries()) {
       const span = loneSpan(component, zones);
       if (span) collected.push(span, hash);
       if (index % STEP === STEP - 1) yield;
@@ -869,7 +997,12 @@ export function* busySteps(texts: readonly string[], options: BusyOptions): Gene
   yield;
   return out.filter((time, index) => {
     const before = out[index - 1];
-    return !(before && before.startAt === time.startAt && before.endAt === time.endAt && before.uidHash === time.uidHash);
+    return !(
+      before &&
+      before.startAt === time.startAt &&
+      before.endAt === time.endAt &&
+      before.uidHash === time.uidHash
+    );
   });
 }
 
@@ -887,7 +1020,12 @@ export function busyTimesOf(texts: readonly string[], options: BusyOptions): Bus
  * a sync in `planner serve` never holds requests up for long (issue 25: at most 20 ms at a time). A read that has
  * worked READ_WORK_MS in all fails with one line (the limits above keep a real calendar far below it).
  */
-export async function busyTimesSliced(texts: readonly string[], options: BusyOptions, budgetMs = 3, workMs = READ_WORK_MS): Promise<BusyTime[]> {
+export async function busyTimesSliced(
+  texts: readonly string[],
+  options: BusyOptions,
+  budgetMs = 3,
+  workMs = READ_WORK_MS,
+): Promise<BusyTime[]> {
   const steps = busySteps(texts, options);
   let slice = performance.now();
   let worked = 0;
@@ -897,7 +1035,10 @@ export async function busyTimesSliced(texts: readonly string[], options: BusyOpt
     const now = performance.now();
     if (now - slice >= budgetMs) {
       worked += now - slice;
-      if (worked > workMs) throw new CalendarDataError(`reading the calendar took more than ${workMs / 1000} s of work: planner stops there`);
+      if (worked > workMs)
+        throw new CalendarDataError(
+          `reading the calendar took more than ${workMs / 1000} s of work: planner stops there`,
+        );
       await new Promise((resolve) => setImmediate(resolve));
       slice = performance.now();
     }
@@ -909,7 +1050,21 @@ export async function busyTimesSliced(texts: readonly string[], options: BusyOpt
  * 15 ms here) is paid when `planner serve` starts, not in the middle of its first sync.
  */
 export function warmBusyReader(zone: string): void {
-  const text = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//planner//warm//EN', 'BEGIN:VEVENT', 'UID:warm', 'DTSTAMP:20260101T000000Z'];
-  text.push(`DTSTART;TZID=${zone}:20260105T090000`, 'DURATION:PT1H', 'RRULE:FREQ=WEEKLY;COUNT=3', 'END:VEVENT', 'END:VCALENDAR', '');
+  const text = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//planner//warm//EN',
+    'BEGIN:VEVENT',
+    'UID:warm',
+    'DTSTAMP:20260101T000000Z',
+  ];
+  text.push(
+    `DTSTART;TZID=${zone}:20260105T090000`,
+    'DURATION:PT1H',
+    'RRULE:FREQ=WEEKLY;COUNT=3',
+    'END:VEVENT',
+    'END:VCALENDAR',
+    '',
+  );
   busyTimesOf([text.join('\r\n')], { zone, from: Date.UTC(2026, 0, 1) / 1000, to: Date.UTC(2026, 1, 1) / 1000 });
 }

@@ -14,7 +14,14 @@
  */
 import { invalid } from '../errors.ts';
 import { checkOutboundUrl } from '../outbound/address.ts';
-import { OutboundError, openSession, send as sendOutbound, type OutboundAnswer, type OutboundLimits, type OutboundSession } from '../outbound/request.ts';
+import {
+  OutboundError,
+  openSession,
+  send as sendOutbound,
+  type OutboundAnswer,
+  type OutboundLimits,
+  type OutboundSession,
+} from '../outbound/request.ts';
 import { readMultistatus, type DavResponse } from './multistatus.ts';
 
 export type CalendarKind = 'ics' | 'caldav';
@@ -45,7 +52,11 @@ export const FETCH_LIMITS: FetchLimits = { timeoutMs: 20_000, maxBytes: 10 * 2 *
 
 /** `bytes` as a person reads it: 10 MiB, 64 KiB, 1000 bytes. */
 function sizeOf(bytes: number): string {
-  for (const [unit, size] of [['MiB', 2 ** 20], ['KiB', 2 ** 10]] as const) if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
+  for (const [unit, size] of [
+    ['MiB', 2 ** 20],
+    ['KiB', 2 ** 10],
+  ] as const)
+    if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
   return `${bytes} bytes`;
 }
 
@@ -71,7 +82,9 @@ export function checkCalendarUrl(text: string, allowInsecure: boolean): string {
   try {
     url = new URL(text.trim().replace(/^webcals?:\/\//i, 'https://'));
   } catch {
-    throw invalid(`"${maskCalendarUrl(text)}" is not a URL: give the calendar's full address, e.g. https://calendar.example.com/…/basic.ics`);
+    throw invalid(
+      `"${maskCalendarUrl(text)}" is not a URL: give the calendar's full address, e.g. https://calendar.example.com/…/basic.ics`,
+    );
   }
   checkOutboundUrl(url, allowInsecure, CALENDAR_WORDS);
   url.hash = '';
@@ -132,9 +145,13 @@ function failure(error: unknown, session: Session): Error {
     case 'timeout':
       return new CalendarFetchError(`${session.host} did not answer within ${session.limits.timeoutMs / 1000} s`);
     case 'internal':
-      return new CalendarFetchError(`${session.host} resolves to a local or private address: allowed only with --allow-insecure`);
+      return new CalendarFetchError(
+        `${session.host} resolves to a local or private address: allowed only with --allow-insecure`,
+      );
     case 'too-large':
-      return new CalendarFetchError(`${session.host} answered more than ${sizeOf(session.limits.maxBytes)}: planner reads at most that much of a calendar`);
+      return new CalendarFetchError(
+        `${session.host} answered more than ${sizeOf(session.limits.maxBytes)}: planner reads at most that much of a calendar`,
+      );
     case 'redirects':
       return new CalendarFetchError(`${session.host} redirected more than ${session.limits.maxRedirects} times`);
     case 'redirect-refused':
@@ -145,7 +162,13 @@ function failure(error: unknown, session: Session): Error {
 }
 
 /** Sends one request of the fetch (outbound/request.ts), its failure in the calendar's words. */
-async function send(session: Session, method: string, address: string, headers: Record<string, string>, body?: string): Promise<Answer> {
+async function send(
+  session: Session,
+  method: string,
+  address: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<Answer> {
   try {
     return await sendOutbound(session, method, address, headers, body);
   } catch (error) {
@@ -190,12 +213,27 @@ function propertyText(response: DavResponse | undefined, name: string): string |
 }
 
 /** What a PROPFIND on the address says: a CalDAV calendar (with its ctag and sync-token), or not one. */
-async function askCollection(session: Session): Promise<{ caldav: boolean; ctag?: string; syncToken?: string; answer: Answer }> {
-  const answer = await send(session, 'PROPFIND', session.source.url, { depth: '0', 'content-type': 'application/xml; charset=utf-8' }, PROPFIND);
+async function askCollection(
+  session: Session,
+): Promise<{ caldav: boolean; ctag?: string; syncToken?: string; answer: Answer }> {
+  const answer = await send(
+    session,
+    'PROPFIND',
+    session.source.url,
+    { depth: '0', 'content-type': 'application/xml; charset=utf-8' },
+    PROPFIND,
+  );
   if (answer.status !== 207) return { caldav: false, answer };
   const [collection] = await responsesOf(answer, session);
-  const caldav = (collection?.propstats ?? []).some((propstat) => propstat.props.get('resourcetype')?.some((type) => type.children.includes('calendar')));
-  return { caldav, ctag: propertyText(collection, 'getctag'), syncToken: propertyText(collection, 'sync-token'), answer };
+  const caldav = (collection?.propstats ?? []).some((propstat) =>
+    propstat.props.get('resourcetype')?.some((type) => type.children.includes('calendar')),
+  );
+  return {
+    caldav,
+    ctag: propertyText(collection, 'getctag'),
+    syncToken: propertyText(collection, 'sync-token'),
+    answer,
+  };
 }
 
 /** `YYYYMMDDTHHMMSSZ` of Unix seconds, as CalDAV's time-range takes it. */
@@ -210,18 +248,29 @@ async function queryCollection(session: Session, window: { from: number; to: num
   <d:prop><d:getetag/><c:calendar-data/></d:prop>
   <c:filter><c:comp-filter name="VCALENDAR"><c:comp-filter name="VEVENT"><c:time-range start="${utcStamp(window.from)}" end="${utcStamp(window.to)}"/></c:comp-filter></c:comp-filter></c:filter>
 </c:calendar-query>`;
-  const answer = await send(session, 'REPORT', session.source.url, { depth: '1', 'content-type': 'application/xml; charset=utf-8' }, query);
+  const answer = await send(
+    session,
+    'REPORT',
+    session.source.url,
+    { depth: '1', 'content-type': 'application/xml; charset=utf-8' },
+    query,
+  );
   if (answer.status !== 207) refuse(answer, session);
   const texts: string[] = [];
   for (const response of await responsesOf(answer, session)) {
     // A resource the server does not give whole (free/busy-only sharing: 403 for calendar-data; results cut short:
     // 507) is no empty calendar: the sync fails and the busy times read last stay.
-    if (response.status !== undefined && response.status !== 200) throw new CalendarFetchError(`${session.host} did not give every event (HTTP ${response.status} for one of them)`);
+    if (response.status !== undefined && response.status !== 200)
+      throw new CalendarFetchError(
+        `${session.host} did not give every event (HTTP ${response.status} for one of them)`,
+      );
     for (const propstat of response.propstats) {
       const data = propstat.props.get('calendar-data');
       if (!data) continue;
       if (propstat.status !== undefined && propstat.status !== 200) {
-        throw new CalendarFetchError(`${session.host} did not give the events' data (HTTP ${propstat.status}): planner needs to read the calendar, not its free/busy only`);
+        throw new CalendarFetchError(
+          `${session.host} did not give the events' data (HTTP ${propstat.status}): planner needs to read the calendar, not its free/busy only`,
+        );
       }
       texts.push(...data.map((property) => property.text).filter((text) => text.trim() !== ''));
     }
@@ -239,13 +288,23 @@ async function fetchIcs(session: Session, state: FetchState): Promise<Fetched> {
   if (answer.status !== 200) refuse(answer, session);
   const text = answer.body.replace(/^\uFEFF/, '');
   if (!/^\s*BEGIN:VCALENDAR/i.test(text)) {
-    const type = String(answer.headers['content-type'] ?? 'no content type').split(';')[0]!.trim();
+    const type = String(answer.headers['content-type'] ?? 'no content type')
+      .split(';')[0]!
+      .trim();
     const html = /^\s*</.test(text) ? ', a web page' : '';
-    throw new CalendarFetchError(`${session.host} did not answer with iCalendar data (${type}${html}, not beginning with BEGIN:VCALENDAR): check the address`);
+    throw new CalendarFetchError(
+      `${session.host} did not answer with iCalendar data (${type}${html}, not beginning with BEGIN:VCALENDAR): check the address`,
+    );
   }
   const etag = typeof answer.headers.etag === 'string' ? answer.headers.etag : undefined;
-  const lastModified = typeof answer.headers['last-modified'] === 'string' ? answer.headers['last-modified'] : undefined;
-  return { kind: 'ics', unchanged: false, texts: [text], state: { ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) } };
+  const lastModified =
+    typeof answer.headers['last-modified'] === 'string' ? answer.headers['last-modified'] : undefined;
+  return {
+    kind: 'ics',
+    unchanged: false,
+    texts: [text],
+    state: { ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) },
+  };
 }
 
 /**
@@ -273,8 +332,13 @@ export async function fetchCalendar(
     if (collection.answer.status === 401 && source.user) refuse(collection.answer, session);
     return fetchIcs(session, {});
   }
-  const fresh: FetchState = { ...(collection.ctag ? { ctag: collection.ctag } : {}), ...(collection.syncToken ? { syncToken: collection.syncToken } : {}) };
-  const same = (fresh.ctag !== undefined && fresh.ctag === state.ctag) || (fresh.syncToken !== undefined && fresh.syncToken === state.syncToken);
+  const fresh: FetchState = {
+    ...(collection.ctag ? { ctag: collection.ctag } : {}),
+    ...(collection.syncToken ? { syncToken: collection.syncToken } : {}),
+  };
+  const same =
+    (fresh.ctag !== undefined && fresh.ctag === state.ctag) ||
+    (fresh.syncToken !== undefined && fresh.syncToken === state.syncToken);
   if (same && kind === 'caldav') return { kind: 'caldav', unchanged: true, state: fresh };
   return { kind: 'caldav', unchanged: false, texts: await queryCollection(session, window), state: fresh };
 }

@@ -79,7 +79,11 @@ export async function readMultistatus(xml: string, turn: () => Promise<void>): P
       text = [];
     } else if (property && path.length === PROPERTY + 1) {
       property.children.push(name);
-    } else if (response && ((path.length === PROPSTAT && (name === 'href' || name === 'status')) || (propstat && path.length === PROPSTAT + 1 && name === 'status'))) {
+    } else if (
+      response &&
+      ((path.length === PROPSTAT && (name === 'href' || name === 'status')) ||
+        (propstat && path.length === PROPSTAT + 1 && name === 'status'))
+    ) {
       text = [];
     }
   });
@@ -115,7 +119,12 @@ export async function readMultistatus(xml: string, turn: () => Promise<void>): P
     if (at + SLICE_CHARS < xml.length) await turn();
   }
   if (!failed) parser.close();
-  if (failed) throw new MultistatusError(`its answer is not XML planner can read (${String(failed.message).split('\n', 1)[0]!.replace(/^undefined:\s*/, '')})`);
+  if (failed)
+    throw new MultistatusError(
+      `its answer is not XML planner can read (${String(failed.message)
+        .split('\n', 1)[0]!
+        .replace(/^undefined:\s*/, '')})`,
+    );
   return responses;
 }
 

@@ -47,29 +47,48 @@ export interface Written {
 function requester(target: OutboundTarget) {
   const host = new URL(target.url).host;
   const session = openSession(target, WRITE_LIMITS, USER_AGENT, (url) => checkCalendarUrl(url, target.allowInsecure));
-  const request = async (method: string, href: string, headers: Record<string, string>, body?: string): Promise<OutboundAnswer> => {
+  const request = async (
+    method: string,
+    href: string,
+    headers: Record<string, string>,
+    body?: string,
+  ): Promise<OutboundAnswer> => {
     try {
       return await send(session, method, href, headers, body);
     } catch (error) {
       if (!(error instanceof OutboundError)) throw error;
       const why = error.failure;
-      if (why.kind === 'timeout') throw new CalendarWriteError(`${host} did not answer within ${WRITE_LIMITS.timeoutMs / 1000} s`);
-      if (why.kind === 'internal') throw new CalendarWriteError(`${host} resolves to a local or private address: allowed only with --allow-insecure`, true);
+      if (why.kind === 'timeout')
+        throw new CalendarWriteError(`${host} did not answer within ${WRITE_LIMITS.timeoutMs / 1000} s`);
+      if (why.kind === 'internal')
+        throw new CalendarWriteError(
+          `${host} resolves to a local or private address: allowed only with --allow-insecure`,
+          true,
+        );
       if (why.kind === 'network') throw new CalendarWriteError(`could not reach ${host}: ${why.code ?? why.message}`);
       throw new CalendarWriteError(`${host}: ${why.kind === 'redirect-refused' ? why.message : why.kind}`, true);
     }
   };
   const refused = (answer: OutboundAnswer, what: string): CalendarWriteError => {
     if (answer.status === 401 || answer.status === 403) {
-      return new CalendarWriteError(`${host} refused to ${what} (HTTP ${answer.status}): check --user and the password, and that the user may write to this calendar`, true);
+      return new CalendarWriteError(
+        `${host} refused to ${what} (HTTP ${answer.status}): check --user and the password, and that the user may write to this calendar`,
+        true,
+      );
     }
-    const forGood = answer.status === 404 || answer.status === 405 || answer.status === 409 || answer.status === 415 || answer.status === 507;
+    const forGood =
+      answer.status === 404 ||
+      answer.status === 405 ||
+      answer.status === 409 ||
+      answer.status === 415 ||
+      answer.status === 507;
     return new CalendarWriteError(`${host} answered HTTP ${answer.status} to ${what}`, forGood);
   };
   return { request, refused };
 }
 
-const etagOf = (answer: OutboundAnswer) => (typeof answer.headers.etag === 'string' && answer.headers.etag !== '' ? answer.headers.etag : null);
+const etagOf = (answer: OutboundAnswer) =>
+  typeof answer.headers.etag === 'string' && answer.headers.etag !== '' ? answer.headers.etag : null;
 const ICS = { 'content-type': 'text/calendar; charset=utf-8' };
 
 /**
@@ -78,9 +97,15 @@ const ICS = { 'content-type': 'text/calendar; charset=utf-8' };
  * 412 (changed or removed in an app, or written before a crash kept planner from recording it), reads the resource's
  * ETag and writes again over it, or as a new one when it is gone. Throws CalendarWriteError.
  */
-export async function putEvent(target: OutboundTarget, href: string, ics: string, etag: string | null | undefined): Promise<Written> {
+export async function putEvent(
+  target: OutboundTarget,
+  href: string,
+  ics: string,
+  etag: string | null | undefined,
+): Promise<Written> {
   const { request, refused } = requester(target);
-  const condition: Record<string, string> = etag === undefined ? { 'if-none-match': '*' } : etag === null ? {} : { 'if-match': etag };
+  const condition: Record<string, string> =
+    etag === undefined ? { 'if-none-match': '*' } : etag === null ? {} : { 'if-match': etag };
   const first = await request('PUT', href, { ...ICS, ...condition }, ics);
   if (first.status >= 200 && first.status < 300) return { etag: etagOf(first), overwritten: false };
   // Gone (some servers answer 404 to an If-Match of a resource that is not there): write it anew.
@@ -89,7 +114,12 @@ export async function putEvent(target: OutboundTarget, href: string, ics: string
   const found = gone ? undefined : await request('GET', href, { accept: 'text/calendar' });
   if (found && found.status !== 200 && found.status !== 404) throw refused(found, 'read the event');
   const now = found?.status === 200 ? etagOf(found) : undefined;
-  const again = await request('PUT', href, { ...ICS, ...(now ? { 'if-match': now } : now === null ? {} : { 'if-none-match': '*' }) }, ics);
+  const again = await request(
+    'PUT',
+    href,
+    { ...ICS, ...(now ? { 'if-match': now } : now === null ? {} : { 'if-none-match': '*' }) },
+    ics,
+  );
   if (again.status >= 200 && again.status < 300) return { etag: etagOf(again), overwritten: true };
   throw refused(again, 'write the event');
 }

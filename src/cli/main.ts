@@ -38,7 +38,17 @@ export function createProgram(): Command {
     .option('--db <file>', 'database file (default: $PLANNER_DB, else data/planner.db)')
     .showSuggestionAfterError()
     // One line on stderr, in the same voice as our own errors (a suggestion joins the line: `(Did you mean schedule?)`).
-    .configureOutput({ outputError: (text, write) => write(`${visible(text.replace(/^error: /, 'planner: ').trim().replace(/\s*\n\s*/g, ' '))}\n`) })
+    .configureOutput({
+      outputError: (text, write) =>
+        write(
+          `${visible(
+            text
+              .replace(/^error: /, 'planner: ')
+              .trim()
+              .replace(/\s*\n\s*/g, ' '),
+          )}\n`,
+        ),
+    })
     .exitOverride();
   for (const register of [
     registerInit,
@@ -91,7 +101,9 @@ function describe(failure: unknown): string {
 function checkArguments(argv: string[]): void {
   const bad = argv.find((argument) => argument.includes('\uFFFD'));
   if (bad !== undefined) {
-    throw invalid(`the argument ${JSON.stringify(bad)} is not valid UTF-8 text (\uFFFD marks the bytes that are not): write it in UTF-8`);
+    throw invalid(
+      `the argument ${JSON.stringify(bad)} is not valid UTF-8 text (\uFFFD marks the bytes that are not): write it in UTF-8`,
+    );
   }
 }
 
@@ -119,7 +131,8 @@ function helpArguments(program: Command, argv: string[]): string[] {
   const words = argv.slice(2);
   // Where the command names are: not options, nor the value of --db (the one option before a command that takes one).
   const names = words.flatMap((word, index) => (word.startsWith('-') || words[index - 1] === '--db' ? [] : [index]));
-  const find = (from: Command, name: string) => from.commands.find((candidate) => candidate.name() === name || candidate.aliases().includes(name));
+  const find = (from: Command, name: string) =>
+    from.commands.find((candidate) => candidate.name() === name || candidate.aliases().includes(name));
   let current = program;
   for (const [position, index] of names.entries()) {
     const word = words[index]!;

@@ -18,7 +18,11 @@ export function dbPath(command: Command): string {
  * Runs `fn` with a context on the database of `command` and closes it afterwards.
  * `create`: make the file if it is missing (init, demo, serve); otherwise a missing file is an error.
  */
-export async function withContext<T>(command: Command, fn: (ctx: AppContext) => T | Promise<T>, create = false): Promise<T> {
+export async function withContext<T>(
+  command: Command,
+  fn: (ctx: AppContext) => T | Promise<T>,
+  create = false,
+): Promise<T> {
   return run(openContext(dbPath(command), { mustExist: !create }), async (ctx) => {
     const result = await fn(ctx);
     // The audit log (issue 28): which command changed data, and the system user who ran it; never its arguments
@@ -115,7 +119,9 @@ function fitWidths(widths: number[], header: string[], shrink: readonly number[]
   let excess = widths.reduce((sum, width) => sum + width, 2 * (widths.length - 1)) - limit;
   const floor = (column: number) => Math.max(header[column]!.length, MIN_COLUMN);
   while (excess > 0) {
-    const candidates = shrink.filter((column) => widths[column]! > floor(column)).sort((a, b) => widths[b]! - widths[a]!);
+    const candidates = shrink
+      .filter((column) => widths[column]! > floor(column))
+      .sort((a, b) => widths[b]! - widths[a]!);
     const widest = candidates[0];
     if (widest === undefined) return; // as narrow as it gets: the terminal wraps the rest
     const width = widths[widest]!;
@@ -129,7 +135,11 @@ function fitWidths(widths: number[], header: string[], shrink: readonly number[]
 
 /** Returns `cell` cut to `width` characters, its end shown as `…`. */
 function cut(cell: string, width: number): string {
-  return cell.length <= width ? cell : `${Array.from(cell).slice(0, width - 1).join('')}…`;
+  return cell.length <= width
+    ? cell
+    : `${Array.from(cell)
+        .slice(0, width - 1)
+        .join('')}…`;
 }
 
 /**
@@ -137,7 +147,12 @@ function cut(cell: string, width: number): string {
  * columns: names, e-mails), a table wider than the terminal is narrowed to fit it, those columns cut with `…`,
  * the widest first; into a pipe or a file, nothing is cut.
  */
-export function printTable(header: string[], rows: (string | number)[][], empty = '(none)', options: { shrink?: readonly number[] } = {}): void {
+export function printTable(
+  header: string[],
+  rows: (string | number)[][],
+  empty = '(none)',
+  options: { shrink?: readonly number[] } = {},
+): void {
   if (rows.length === 0) {
     print(empty);
     return;
@@ -146,7 +161,14 @@ export function printTable(header: string[], rows: (string | number)[][], empty 
   const cells = [header, ...rows.map((row) => row.map((cell) => visible(String(cell))))];
   const widths = header.map((_, column) => Math.max(...cells.map((row) => row[column]!.length)));
   if (options.shrink) fitWidths(widths, header, options.shrink, outputWidth());
-  print(...cells.map((row) => row.map((cell, column) => cut(cell, widths[column]!).padEnd(widths[column]!)).join('  ').trimEnd()));
+  print(
+    ...cells.map((row) =>
+      row
+        .map((cell, column) => cut(cell, widths[column]!).padEnd(widths[column]!))
+        .join('  ')
+        .trimEnd(),
+    ),
+  );
 }
 
 /** True when a person sits at the terminal: prompts are allowed. */

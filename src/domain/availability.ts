@@ -84,7 +84,12 @@ export function lookAhead(input: Pick<AvailabilityInput, 'zone' | 'now' | 'rules
 /** Returns the window of the local days firstDay … lastDay, bookings ending after `now` only. */
 export function dayWindow(firstDay: number, lastDay: number, now: number): Window {
   // Offsets stay within ±14 h, so these bounds hold every instant of those local days.
-  return { firstDay, lastDay, from: Math.max(now, firstDay * SECONDS_PER_DAY - MAX_UTC_OFFSET), to: (lastDay + 1) * SECONDS_PER_DAY + MAX_UTC_OFFSET };
+  return {
+    firstDay,
+    lastDay,
+    from: Math.max(now, firstDay * SECONDS_PER_DAY - MAX_UTC_OFFSET),
+    to: (lastDay + 1) * SECONDS_PER_DAY + MAX_UTC_OFFSET,
+  };
 }
 
 /**
@@ -124,9 +129,16 @@ function closedDays(closures: AvailabilityInput['closures'], window: Window): Se
 const pad = (value: number) => String(value).padStart(2, '0');
 
 /** Returns the instants an opening range of local day `day` begins and ends (a gap's times move later). */
-export function rangeInstants(table: OffsetTable, day: number, range: MinuteRange): { rangeStart: number; rangeEnd: number } {
+export function rangeInstants(
+  table: OffsetTable,
+  day: number,
+  range: MinuteRange,
+): { rangeStart: number; rangeEnd: number } {
   const midnight = day * SECONDS_PER_DAY; // local wall clock, in seconds
-  return { rangeStart: wallToUnixCompatible(table, midnight + range.start * 60), rangeEnd: wallToUnixCompatible(table, midnight + range.end * 60) };
+  return {
+    rangeStart: wallToUnixCompatible(table, midnight + range.start * 60),
+    rangeEnd: wallToUnixCompatible(table, midnight + range.end * 60),
+  };
 }
 
 /** Returns the local day number of instant `at` (the table must cover it). */
@@ -149,7 +161,11 @@ function walkFreeSlots(
   const duration = durationMinutes * 60;
   const buffers = buffersOf(input);
   const earliest = input.now + rules.noticeMinutes * 60;
-  const table: OffsetTable = offsetTable(input.zone, window.firstDay * SECONDS_PER_DAY - SECONDS_PER_DAY, window.to + SECONDS_PER_DAY);
+  const table: OffsetTable = offsetTable(
+    input.zone,
+    window.firstDay * SECONDS_PER_DAY - SECONDS_PER_DAY,
+    window.to + SECONDS_PER_DAY,
+  );
   const closed = closedDays(input.closures, window);
   const overlapping = overlapCounter(bookings);
   for (let day = window.firstDay; day <= window.lastDay; day++) {
@@ -243,7 +259,11 @@ export function daySlots(input: AvailabilityInput, day: number, bookings: readon
 }
 
 /** Returns the free slots of the window's days that the look-ahead allows, by day (days without one included). */
-export function freeSlotsByDay(input: AvailabilityInput, window: Window, bookings: readonly BookedInterval[]): { day: string; slots: FreeSlot[] }[] {
+export function freeSlotsByDay(
+  input: AvailabilityInput,
+  window: Window,
+  bookings: readonly BookedInterval[],
+): { day: string; slots: FreeSlot[] }[] {
   const allowed = lookAhead(input);
   const first = Math.max(window.firstDay, allowed.firstDay);
   const last = Math.min(window.lastDay, allowed.lastDay);
@@ -261,7 +281,12 @@ export function freeSlotsByDay(input: AvailabilityInput, window: Window, booking
  * Returns the first `count` free slots that start after instant `after`, within the look-ahead. `bookings` must
  * cover the window from the local day of `after` (or today, if later) to the end of the look-ahead.
  */
-export function nextFreeSlots(input: AvailabilityInput, after: number, count: number, bookings: readonly BookedInterval[]): FreeSlot[] {
+export function nextFreeSlots(
+  input: AvailabilityInput,
+  after: number,
+  count: number,
+  bookings: readonly BookedInterval[],
+): FreeSlot[] {
   const window = nextWindow(input, after);
   const found: FreeSlot[] = [];
   if (window.firstDay > window.lastDay) return found;

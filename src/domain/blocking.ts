@@ -75,7 +75,11 @@ export function startsReaching(changed: Span, reason: BlockingMinutes): { earlie
  * the days of the two bounds of `startsReaching` and those between. A bound outside the instants `offsets` knows is
  * widened by the largest UTC offset, so that its day is never missed.
  */
-export function daysTouchedBy(changed: Span, reason: BlockingMinutes, offsets: KnownOffsets): { first: number; last: number } {
+export function daysTouchedBy(
+  changed: Span,
+  reason: BlockingMinutes,
+  offsets: KnownOffsets,
+): { first: number; last: number } {
   const { earliest, latest } = startsReaching(changed, reason);
   const known = (at: number) => at >= offsets.from && at <= offsets.to;
   const first = known(earliest) ? earliest + offsetAt(offsets.table, earliest) : earliest - MAX_UTC_OFFSET;

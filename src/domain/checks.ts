@@ -43,7 +43,8 @@ export function nameProblem(text: string): NameProblem | undefined {
 /** Returns the message for a name `problem` of the thing called `label` (`name`, `--label`, `the practice name`). */
 export function nameMessage(label: string, problem: NameProblem): string {
   if (problem === 'not one line') return `${label} must be one line, without control characters`;
-  if (problem === 'direction control') return `${label} must not contain text-direction controls (U+202A to U+202E, U+2066 to U+2069)`;
+  if (problem === 'direction control')
+    return `${label} must not contain text-direction controls (U+202A to U+202E, U+2066 to U+2069)`;
   return `${label} must be 1 to ${NAME_MAX_LENGTH} characters`;
 }
 
@@ -79,7 +80,12 @@ export const NOTE_MAX_LENGTH = 500;
  * kept ESC, BEL and NUL) or direction controls; with `oneLine`, also without a line break.
  */
 export function isNote(text: string, oneLine = false): boolean {
-  return text.length <= NOTE_MAX_LENGTH && !CONTROL.test(text) && !DIRECTION_CONTROL.test(text) && !(oneLine && LINE_BREAK.test(text));
+  return (
+    text.length <= NOTE_MAX_LENGTH &&
+    !CONTROL.test(text) &&
+    !DIRECTION_CONTROL.test(text) &&
+    !(oneLine && LINE_BREAK.test(text))
+  );
 }
 
 /**
@@ -100,7 +106,8 @@ export function parsePlainInt(text: string): number | undefined {
 }
 
 // Pragmatic address check (what HTML's <input type=email> accepts), not the full RFC 5322 grammar.
-const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+const EMAIL =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 /** Returns the address inside `Name <address>`, or `text` itself (trimmed). */
 export function addressOf(text: string): string {

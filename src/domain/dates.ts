@@ -27,7 +27,9 @@ export function isSlotText(text: string): boolean {
 
 /** Returns today's local day `YYYY-MM-DD` in `zone` at instant `now`. */
 export function localDay(now: Date, zone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    now,
+  );
 }
 
 const localFormats = new Map<string, Intl.DateTimeFormat>();
@@ -37,7 +39,15 @@ export function formatLocal(instant: Date, zone: string): string {
   // One formatter per zone: building one costs far more than using it (`planner mail queue` formats thousands).
   let format = localFormats.get(zone);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
     localFormats.set(zone, format);
   }
   const parts = Object.fromEntries(format.formatToParts(instant).map((part) => [part.type, part.value]));

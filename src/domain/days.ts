@@ -4,7 +4,9 @@ const SECONDS_PER_DAY = 86_400;
 
 /** Returns `YYYY-MM-DD` as days since 1970-01-01. The text must already be a valid day. */
 export function dayNumber(day: string): number {
-  return Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) / 1000 / SECONDS_PER_DAY;
+  return (
+    Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) / 1000 / SECONDS_PER_DAY
+  );
 }
 
 /** Returns the `YYYY-MM-DD` of a day number. */

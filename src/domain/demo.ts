@@ -2,7 +2,12 @@
 
 /** The demo installation, also the source of the OpenAPI document's examples. */
 export const DEMO = {
-  practice: { practiceName: 'Demo Practice', timeZone: 'Europe/Berlin', notifyEmail: 'desk@demo-practice.example', locale: 'en' },
+  practice: {
+    practiceName: 'Demo Practice',
+    timeZone: 'Europe/Berlin',
+    notifyEmail: 'desk@demo-practice.example',
+    locale: 'en',
+  },
   schedules: [
     {
       name: 'Dr. Anna Weber',

@@ -17,9 +17,16 @@ export function parseDuration(text: string, bare: BareUnit = 'minutes'): Checked
   if (BARE.test(written)) return { ok: true, value: Number(written) * (bare === 'hours' ? 60 : 1) };
   const match = WITH_UNITS.exec(written);
   if (written === '' || !match) {
-    return { ok: false, error: `"${text}" is not a duration: write ${bare === 'hours' ? '48 (hours), 48h, 2d or 1h30m' : '45 (minutes), 45m, 1h30m, 12h or 2d'}` };
+    return {
+      ok: false,
+      error: `"${text}" is not a duration: write ${bare === 'hours' ? '48 (hours), 48h, 2d or 1h30m' : '45 (minutes), 45m, 1h30m, 12h or 2d'}`,
+    };
   }
-  const [days, hours, minutes] = [match[1], match[2], match[3]].map((part) => Number(part ?? 0)) as [number, number, number];
+  const [days, hours, minutes] = [match[1], match[2], match[3]].map((part) => Number(part ?? 0)) as [
+    number,
+    number,
+    number,
+  ];
   return { ok: true, value: days * 1440 + hours * 60 + minutes };
 }
 
@@ -36,11 +43,18 @@ export function formatDuration(minutes: number): string {
  * Returns the minutes of `text` when they lie in [min, max], or the problem naming `option` and the value as typed:
  * `--buffer-after must be from 0 to 4h (got "5h")`.
  */
-export function durationIn(text: string, option: string, range: { min: number; max: number; bare?: BareUnit }): Checked<number> {
+export function durationIn(
+  text: string,
+  option: string,
+  range: { min: number; max: number; bare?: BareUnit },
+): Checked<number> {
   const parsed = parseDuration(text, range.bare);
   if (!parsed.ok) return { ok: false, error: `${option}: ${parsed.error}` };
   if (parsed.value < range.min || parsed.value > range.max) {
-    return { ok: false, error: `${option} must be from ${formatDuration(range.min)} to ${formatDuration(range.max)} (got "${text}")` };
+    return {
+      ok: false,
+      error: `${option} must be from ${formatDuration(range.min)} to ${formatDuration(range.max)} (got "${text}")`,
+    };
   }
   return parsed;
 }

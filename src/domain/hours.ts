@@ -74,7 +74,8 @@ export function parseRanges(spec: string): Checked<MinuteRange[]> {
   const ranges: MinuteRange[] = [];
   for (const part of spec.split(',')) {
     const [from, to, extra] = part.trim().split('-');
-    if (to === undefined || extra !== undefined) return problem(`"${part.trim()}" is not a time range (example: 09:00-12:00, or closed)`);
+    if (to === undefined || extra !== undefined)
+      return problem(`"${part.trim()}" is not a time range (example: 09:00-12:00, or closed)`);
     const start = parseTime(from!);
     if (!start.ok) return start;
     const end = parseTime(to, true);

@@ -28,7 +28,10 @@ export function checkTrustedProxies(text: string): Checked<string> {
     const max = ip?.kind() === 'ipv4' ? 32 : 128;
     const length = bits === undefined ? max : /^\d{1,3}$/.test(bits) ? Number(bits) : -1;
     if (!ip || rest.length > 0 || length < 0 || length > max) {
-      return { ok: false, error: `"${item}" is not an IP address or CIDR range (examples: 127.0.0.1, ::1, 10.0.0.0/8; none to trust no proxy)` };
+      return {
+        ok: false,
+        error: `"${item}" is not an IP address or CIDR range (examples: 127.0.0.1, ::1, 10.0.0.0/8; none to trust no proxy)`,
+      };
     }
     written.push(length === max ? ip.toString() : `${ip.toString()}/${length}`);
   }
@@ -49,7 +52,9 @@ export function trustedProxiesOf(stored: string): TrustedProxies {
 export function isTrustedProxy(trusted: TrustedProxies, address: string): boolean {
   if (trusted.length === 0) return false;
   const ip = parseAddress(address);
-  return ip !== undefined && trusted.some(([range, bits]) => range.kind() === ip.kind() && ip.match(range as never, bits));
+  return (
+    ip !== undefined && trusted.some(([range, bits]) => range.kind() === ip.kind() && ip.match(range as never, bits))
+  );
 }
 
 /**

@@ -4,7 +4,16 @@
  * the engine instead: a time is refused exactly when the engine does not offer it, and the reason is found by asking
  * it again with rules set aside one at a time.
  */
-import { daySlots, EVERY_PLACE, freeSlots, localDayOf, lookAhead, rangeInstants, type AvailabilityInput, type BookedInterval } from './availability.ts';
+import {
+  daySlots,
+  EVERY_PLACE,
+  freeSlots,
+  localDayOf,
+  lookAhead,
+  rangeInstants,
+  type AvailabilityInput,
+  type BookedInterval,
+} from './availability.ts';
 import { dayNumber, dayText, isoWeekday, SECONDS_PER_DAY } from './days.ts';
 import { offsetTable, wallToUnix, wallToUnixCompatible } from './zone.ts';
 
@@ -65,7 +74,9 @@ export function whyNotFree<C extends ClosedDays>(
   if (startAt < earliest) return { why: 'notice', earliest };
   const allowed = lookAhead(input);
   if (day > allowed.lastDay) return { why: 'look-ahead', lastDay: dayText(allowed.lastDay) };
-  const closure = (input.closures as readonly C[]).find((closed) => dayNumber(closed.fromDay) <= day && day <= dayNumber(closed.toDay));
+  const closure = (input.closures as readonly C[]).find(
+    (closed) => dayNumber(closed.fromDay) <= day && day <= dayNumber(closed.toDay),
+  );
   if (closure) return { why: 'closure', closure };
   if (wallToUnix(table, wall) === undefined) return { why: 'no-such-time' };
   // The engine again, with the clock, the closures and the bookings set aside: only hours and step remain.
@@ -84,7 +95,9 @@ export function whyNotFree<C extends ClosedDays>(
     .map((booked) => ({ startAt: booked.appointmentStartAt, endAt: booked.appointmentEndAt }))
     .sort((a, b) => a.startAt - b.startAt);
   const withoutBuffers: AvailabilityInput = { ...open, bufferBeforeMinutes: 0, bufferAfterMinutes: 0 };
-  return daySlots(withoutBuffers, day, appointments).some((free) => free.local === slot) ? { why: 'buffer' } : { why: 'taken' };
+  return daySlots(withoutBuffers, day, appointments).some((free) => free.local === slot)
+    ? { why: 'buffer' }
+    : { why: 'taken' };
 }
 
 /** Why the hours and closures no longer allow a booked appointment. */

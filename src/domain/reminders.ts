@@ -19,13 +19,19 @@ export function parseOffsets(text: string): { ok: true; minutes: number[] } | { 
   const minutes: number[] = [];
   for (const part of parts) {
     const parsed = parseDuration(part); // a bare number counts minutes, as for every other duration
-    if (!parsed.ok) return { ok: false, error: `"${part}" is not an offset: write durations such as 24h,2h or 1h30m (a bare number counts minutes), or off` };
+    if (!parsed.ok)
+      return {
+        ok: false,
+        error: `"${part}" is not an offset: write durations such as 24h,2h or 1h30m (a bare number counts minutes), or off`,
+      };
     const value = parsed.value;
-    if (value < MIN_OFFSET_MINUTES || value > MAX_OFFSET_MINUTES) return { ok: false, error: `"${part}" is out of range: each offset is from 1m to 30d` };
+    if (value < MIN_OFFSET_MINUTES || value > MAX_OFFSET_MINUTES)
+      return { ok: false, error: `"${part}" is out of range: each offset is from 1m to 30d` };
     if (minutes.includes(value)) return { ok: false, error: `"${part}" is given twice (${formatOffset(value)})` };
     minutes.push(value);
   }
-  if (minutes.length > MAX_OFFSETS) return { ok: false, error: `at most ${MAX_OFFSETS} offsets, not ${minutes.length}` };
+  if (minutes.length > MAX_OFFSETS)
+    return { ok: false, error: `at most ${MAX_OFFSETS} offsets, not ${minutes.length}` };
   return { ok: true, minutes: minutes.sort((a, b) => b - a) };
 }
 
@@ -46,8 +52,14 @@ export function formatOffsets(minutes: readonly number[]): string {
  * before is 86,400 s before, across a daylight-saving change too), leaving out those not after `now` (the booking
  * was made inside that offset's window).
  */
-export function reminderTimes(startAt: number, offsets: readonly number[], now: number): { offsetMinutes: number; dueAt: number }[] {
-  return offsets.map((offsetMinutes) => ({ offsetMinutes, dueAt: startAt - offsetMinutes * 60 })).filter(({ dueAt }) => dueAt > now);
+export function reminderTimes(
+  startAt: number,
+  offsets: readonly number[],
+  now: number,
+): { offsetMinutes: number; dueAt: number }[] {
+  return offsets
+    .map((offsetMinutes) => ({ offsetMinutes, dueAt: startAt - offsetMinutes * 60 }))
+    .filter(({ dueAt }) => dueAt > now);
 }
 
 /**

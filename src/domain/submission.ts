@@ -36,7 +36,8 @@ function checkValue(field: FieldRule, value: unknown): SubmissionValue | { error
   if (field.formType === 'checkbox') {
     return typeof value === 'boolean' ? value : { error: 'Must be true or false' };
   }
-  const text = typeof value === 'number' && field.inputType === 'number' && Number.isFinite(value) ? String(value) : value;
+  const text =
+    typeof value === 'number' && field.inputType === 'number' && Number.isFinite(value) ? String(value) : value;
   if (typeof text !== 'string') return { error: 'Must be a string' };
   const trimmed = text.trim();
   const limit = field.formType === 'textarea' ? VALUE_MAX_LENGTH.textarea : VALUE_MAX_LENGTH.other;
@@ -50,7 +51,8 @@ function checkValue(field: FieldRule, value: unknown): SubmissionValue | { error
     return { error: 'Must be a single line' };
   }
   if (DIRECTION_CONTROL.test(trimmed)) return { error: 'Must not contain text-direction controls' };
-  if (field.formType === 'select') return field.options.includes(trimmed) ? trimmed : { error: 'Must be one of the options' };
+  if (field.formType === 'select')
+    return field.options.includes(trimmed) ? trimmed : { error: 'Must be one of the options' };
   return fitsInputType(field.inputType, trimmed) ? trimmed : { error: TYPE_ERRORS[field.inputType] };
 }
 
@@ -86,7 +88,10 @@ export function checkSubmission(fields: readonly FieldRule[], submission: Record
  * Returns what was submitted, labelled by the form's fields, in form order: only the fields the submission holds,
  * and only text or yes/no values (a field removed or retyped since is left out). Mails and the feed show this.
  */
-export function submittedFields(fields: readonly { key: string; label: string }[], submission: Record<string, unknown>): { label: string; value: SubmissionValue }[] {
+export function submittedFields(
+  fields: readonly { key: string; label: string }[],
+  submission: Record<string, unknown>,
+): { label: string; value: SubmissionValue }[] {
   return fields.flatMap((field) => {
     const value = submission[field.key];
     return typeof value === 'string' || typeof value === 'boolean' ? [{ label: field.label, value }] : [];

@@ -7,5 +7,9 @@ export const TOKEN_LENGTH = TOKEN_PREFIX.length + TOKEN_BODY_LENGTH;
 
 /** Returns true when `text` has the token's shape; a cheap check before any hashing. */
 export function looksLikeToken(text: string): boolean {
-  return text.length === TOKEN_LENGTH && text.startsWith(TOKEN_PREFIX) && /^[A-Za-z0-9]+$/.test(text.slice(TOKEN_PREFIX.length));
+  return (
+    text.length === TOKEN_LENGTH &&
+    text.startsWith(TOKEN_PREFIX) &&
+    /^[A-Za-z0-9]+$/.test(text.slice(TOKEN_PREFIX.length))
+  );
 }

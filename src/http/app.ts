@@ -66,12 +66,21 @@ export function createHttpApp(options: HttpOptions): H3 {
           },
           onResponse(response: Response, event: H3Event) {
             const ms = Math.round((performance.now() - (event.context.startedAt as number)) * 100) / 100;
-            accessLog({ time: new Date(nowMs()).toISOString(), method: event.req.method, path: loggedPath(event.url.pathname), status: response.status, ms });
+            accessLog({
+              time: new Date(nowMs()).toISOString(),
+              method: event.req.method,
+              path: loggedPath(event.url.pathname),
+              status: response.status,
+              ms,
+            });
           },
         }
       : {}),
     onError(failure: HTTPError, event: H3Event) {
-      if (failure.status >= 500) log(`planner: ${event.req.method} ${loggedPath(event.url.pathname)} failed: ${String(failure.cause ?? failure.message)}`);
+      if (failure.status >= 500)
+        log(
+          `planner: ${event.req.method} ${loggedPath(event.url.pathname)} failed: ${String(failure.cause ?? failure.message)}`,
+        );
       return errorResponse(answerForHttpError(failure.status, failure.statusText || failure.message));
     },
   });
@@ -79,7 +88,9 @@ export function createHttpApp(options: HttpOptions): H3 {
   // spec §9: the document describes, it does not book: served without a token, also while disabled or not configured.
   // Built at its first request, as the page and the feed below: a server that never serves them never loads their
   // code (issue 29: anonymous memory; docs/performance.md says what each saves).
-  const openApiText = atFirstUse(() => import('../schemas/openapi.ts').then(({ openApiDocument }) => JSON.stringify(openApiDocument())));
+  const openApiText = atFirstUse(() =>
+    import('../schemas/openapi.ts').then(({ openApiDocument }) => JSON.stringify(openApiDocument())),
+  );
 
   // One rule for the client's address at every door that counts per address (trusted proxies only: issue 23).
   const clientAddress = createClientAddress(() => watch.refresh());
@@ -88,7 +99,11 @@ export function createHttpApp(options: HttpOptions): H3 {
   const door = { ctx: { ...ctx, settings: () => watch.refresh() }, nowMs, log, clientAddress };
   const afterBooking = options.afterBooking ?? (() => {});
   const bodyTimeoutMs = options.bodyTimeoutMs ?? 10_000;
-  const portalDoor = atFirstUse(() => import('./portal.ts').then(({ createPortalDoor }) => createPortalDoor({ ...door, afterChange: afterBooking, bodyTimeoutMs })));
+  const portalDoor = atFirstUse(() =>
+    import('./portal.ts').then(({ createPortalDoor }) =>
+      createPortalDoor({ ...door, afterChange: afterBooking, bodyTimeoutMs }),
+    ),
+  );
   // One cache of free days for GET /api/days and the booking page's days.
   const daysCache = options.daysCache ?? createDaysCache();
   const bookingPageDoor = atFirstUse(() =>
@@ -113,7 +128,11 @@ export function createHttpApp(options: HttpOptions): H3 {
     // The public booking page (issue 27): a door of its own too (HTML; off unless enabled).
     if (isBookingPagePath(path)) return bookingPageDoor().then((door) => door(event));
     if (path !== '/api' && !path.startsWith('/api/')) return errorResponse(HTTP_ERRORS.notFound);
-    if (path === '/api/openapi.json' && (event.req.method === 'GET' || event.req.method === 'HEAD') && isCanonicalPath(event)) {
+    if (
+      path === '/api/openapi.json' &&
+      (event.req.method === 'GET' || event.req.method === 'HEAD') &&
+      isCanonicalPath(event)
+    ) {
       return openApiText().then((text) => jsonText(200, text, { 'cache-control': 'no-cache' }));
     }
     return gates(event, next);

@@ -48,7 +48,11 @@ export async function readBodyText(event: H3Event, limit: number, deadlineMs: nu
  * Returns the parsed JSON body and its text (`{ json, text }`), or the reply that refuses it: 415 without `Content-Type:
  * application/json` (spec §4; a charset parameter is fine), 413, 400 for a late, broken or non-JSON body.
  */
-export async function readJsonBody(event: H3Event, limit: number, deadlineMs: number): Promise<{ json: unknown; text: string } | Reply> {
+export async function readJsonBody(
+  event: H3Event,
+  limit: number,
+  deadlineMs: number,
+): Promise<{ json: unknown; text: string } | Reply> {
   const type = (event.req.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json') return failure(HTTP_ERRORS.unsupportedMediaType);
   const text = await readBodyText(event, limit, deadlineMs);

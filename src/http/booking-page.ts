@@ -66,7 +66,11 @@ export interface BookingPageDoorOptions {
 
 /** What every answer of one request needs: the settings read at its start, the page's view and words. */
 interface Request {
-  settings: Settings & { portal: NonNullable<Settings['portal']>; portalSecret: string; bookingPage: NonNullable<Settings['bookingPage']> };
+  settings: Settings & {
+    portal: NonNullable<Settings['portal']>;
+    portalSecret: string;
+    bookingPage: NonNullable<Settings['bookingPage']>;
+  };
   view: BookView;
   offers: Offer[];
   words: (typeof BOOK_WORDS)[keyof typeof BOOK_WORDS];
@@ -79,8 +83,10 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
 
   const answer = (page: Page, settings: Settings, extra: Record<string, string> = {}): Response =>
     pageAnswer(page, extra, pageHeaders(settings.bookingPage?.embedFrom ?? []));
-  const show = (request: Request, shown: Page, extra?: Record<string, string>) => answer(shown, request.settings, extra);
-  const refuse = (request: Request, text: string, status: number, extra?: Record<string, string>) => show(request, refusedPage(request.view, text, status), extra);
+  const show = (request: Request, shown: Page, extra?: Record<string, string>) =>
+    answer(shown, request.settings, extra);
+  const refuse = (request: Request, text: string, status: number, extra?: Record<string, string>) =>
+    show(request, refusedPage(request.view, text, status), extra);
 
   const ticketFor = (secret: string): FormTicket => {
     const key = randomBytes(16).toString('base64url');
@@ -89,12 +95,18 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
   };
   const ticketIn = (secret: string, form: URLSearchParams): FormTicket | undefined => {
     const ticket = { key: form.get('key') ?? '', issued: form.get('issued') ?? '', sig: form.get('sig') ?? '' };
-    return /^[A-Za-z0-9_-]{22}$/.test(ticket.key) && /^\d{1,12}$/.test(ticket.issued) && isFormToken(secret, ['book', ticket.key, ticket.issued], ticket.sig) ? ticket : undefined;
+    return /^[A-Za-z0-9_-]{22}$/.test(ticket.key) &&
+      /^\d{1,12}$/.test(ticket.issued) &&
+      isFormToken(secret, ['book', ticket.key, ticket.issued], ticket.sig)
+      ? ticket
+      : undefined;
   };
 
   /** What was typed, by field key, from a posted form (a checkbox: 'on' or absent). */
   const typedIn = (fields: FieldDefinition[], form: URLSearchParams): Record<string, string> =>
-    Object.fromEntries(fields.flatMap((field) => (form.has(fieldName(field.key)) ? [[field.key, form.get(fieldName(field.key))!]] : [])));
+    Object.fromEntries(
+      fields.flatMap((field) => (form.has(fieldName(field.key)) ? [[field.key, form.get(fieldName(field.key))!]] : [])),
+    );
 
   const offerOf = (request: Request, schedule: unknown, reason: unknown): Offer | undefined => {
     const s = typeof schedule === 'string' ? parsePlainInt(schedule) : undefined;
@@ -106,22 +118,38 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
   const get = (request: Request, event: H3Event, path: string): Response => {
     const { view, offers, words } = request;
     const query = getQuery(event);
-    if (path === '/book') return show(request, offers.length === 1 ? daysOf(view, offers[0]!, undefined) : choosePage(view, offers));
+    if (path === '/book')
+      return show(request, offers.length === 1 ? daysOf(view, offers[0]!, undefined) : choosePage(view, offers));
     if (path.startsWith('/book/event/')) return calendarFile(event, request.settings);
     const gone = () => refuse(request, words.notFound, 404);
     const offer = offerOf(request, query.schedule, query.reason);
     if (!offer) return gone();
-    if (path === '/book/days') return show(request, daysOf(view, offer, typeof query.from === 'string' && isDay(query.from) ? query.from : undefined));
+    if (path === '/book/days')
+      return show(
+        request,
+        daysOf(view, offer, typeof query.from === 'string' && isDay(query.from) ? query.from : undefined),
+      );
     const day = typeof query.day === 'string' && isDay(query.day) ? query.day : undefined;
     if (!day) return gone();
     const slots = booker.slotsOf(offer, day);
     if (path === '/book/times') return show(request, timesPage(view, offer, day, slots));
     if (path !== '/book/details') return gone();
     const time = typeof query.time === 'string' ? query.time : '';
-    if (time === '') return show(request, timesPage(view, offer, day, slots, { notice: words.chooseTime, status: 400 }));
+    if (time === '')
+      return show(request, timesPage(view, offer, day, slots, { notice: words.chooseTime, status: 400 }));
     const slot = slots.find((one) => one.local === `${day} ${time}:00`);
     if (!slot) return show(request, timesPage(view, offer, day, slots, { notice: words.refusal.gone, status: 409 }));
-    return show(request, detailsPage(view, offer, slot, booker.fields(), { values: null, errors: {} }, ticketFor(request.settings.portalSecret)));
+    return show(
+      request,
+      detailsPage(
+        view,
+        offer,
+        slot,
+        booker.fields(),
+        { values: null, errors: {} },
+        ticketFor(request.settings.portalSecret),
+      ),
+    );
   };
 
   /** The steps a form leads to: the details again, the review, the booking. */
@@ -153,20 +181,33 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
     // Back to a day's times, keeping what was typed and the ticket (the same form, so still one booking), with the
     // other free days to choose from in a form: asked for ("another time" or "another day"), or the time was taken.
     const timesAgain = (notice?: string, status?: number) =>
-      show(request, timesPage(view, offer, day, booker.slotsOf(offer, day), { carried: { ...typedFields(fields, values), ...ticket }, otherDays: daysNear(offer, day), ...(notice ? { notice, status } : {}) }));
-    if (path === '/book/details' && form.get('change') === 'day') return isDay(day) ? timesAgain() : refuse(request, words.refusal.gone, 409);
+      show(
+        request,
+        timesPage(view, offer, day, booker.slotsOf(offer, day), {
+          carried: { ...typedFields(fields, values), ...ticket },
+          otherDays: daysNear(offer, day),
+          ...(notice ? { notice, status } : {}),
+        }),
+      );
+    if (path === '/book/details' && form.get('change') === 'day')
+      return isDay(day) ? timesAgain() : refuse(request, words.refusal.gone, 409);
     const slot = booker.freeSlot(offer, local);
     if (!slot) {
       if (!isDay(day)) return refuse(request, words.refusal.gone, 409);
       const chose = path === '/book/details' && form.get('time') === null && form.get('slot') === null;
       return chose ? timesAgain(words.chooseTime, 400) : timesAgain(words.refusal.taken, 409);
     }
-    if (path === '/book/details') return show(request, detailsPage(view, offer, slot, fields, { values, errors: {} }, ticket));
+    if (path === '/book/details')
+      return show(request, detailsPage(view, offer, slot, fields, { values, errors: {} }, ticket));
     const trapped = booker.trapProblem(form.get(TRAP_NAME) ?? '');
     if (trapped) return refusal(request, trapped);
     const { submission, errors } = booker.submissionOf(fields, values);
-    const entry: Entry = { values, errors: Object.fromEntries(Object.entries(errors).map(([key, error]) => [key, words.errors[error] ?? error])) };
-    if (Object.keys(errors).length > 0) return show(request, detailsPage(view, offer, slot, fields, entry, ticket, 400));
+    const entry: Entry = {
+      values,
+      errors: Object.fromEntries(Object.entries(errors).map(([key, error]) => [key, words.errors[error] ?? error])),
+    };
+    if (Object.keys(errors).length > 0)
+      return show(request, detailsPage(view, offer, slot, fields, entry, ticket, 400));
     if (path === '/book/review') return show(request, reviewPage(view, offer, slot, fields, values, ticket));
     const outcome = booker.book(settings.bookingPage, pageForm, offer, slot, submission, options.clientAddress(event));
     if (outcome.booked) {
@@ -192,8 +233,16 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
       case 'per-hour': {
         // The 429 of every door (tooManyRequests: Retry-After and the rate-limit fields), over the page's hour.
         const page = refusedPage(request.view, words.refusal.perHour(Math.ceil(refused.retryAfterSeconds / 60)), 429);
-        const policy = { name: 'bookings-per-hour', limit: refused.limit, resetSeconds: refused.retryAfterSeconds, windowSeconds: 3600 };
-        return tooManyRequests(policy, { content: page.html, headers: { ...pageHeaders(request.settings.bookingPage.embedFrom), 'x-planner-page': 'page' } });
+        const policy = {
+          name: 'bookings-per-hour',
+          limit: refused.limit,
+          resetSeconds: refused.retryAfterSeconds,
+          windowSeconds: 3600,
+        };
+        return tooManyRequests(policy, {
+          content: page.html,
+          headers: { ...pageHeaders(request.settings.bookingPage.embedFrom), 'x-planner-page': 'page' },
+        });
       }
     }
   };
@@ -205,14 +254,26 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
     if (!settings.timeZone || !settings.practiceName || !settings.notifyEmail) return notFound(); // not set up (init)
     // Off (or not served: no public address): say so, and how to reach the practice; not "link not valid".
     if (!page || !settings.portal || !settings.portalSecret) {
-      return answer(notOfferedPage({ ...settings, practiceName: settings.practiceName, notifyEmail: settings.notifyEmail }), settings);
+      return answer(
+        notOfferedPage({ ...settings, practiceName: settings.practiceName, notifyEmail: settings.notifyEmail }),
+        settings,
+      );
     }
     // The page's home is `/book/` (as it is linked) or `/book`; every other path without a trailing slash or `..`.
     if (event.url.pathname !== '/book/' && !isCanonicalPath(event)) return notFound();
     const path = event.url.pathname.replace(/\/$/, '') || '/book';
     const offers = booker.offers(page);
-    const view: BookView = { practice: { ...settings, practiceName: settings.practiceName }, privacyUrl: page.privacyUrl, manyOffers: offers.length > 1 };
-    const request: Request = { settings: settings as Request['settings'], view, offers, words: BOOK_WORDS[settings.locale] };
+    const view: BookView = {
+      practice: { ...settings, practiceName: settings.practiceName },
+      privacyUrl: page.privacyUrl,
+      manyOffers: offers.length > 1,
+    };
+    const request: Request = {
+      settings: settings as Request['settings'],
+      view,
+      offers,
+      words: BOOK_WORDS[settings.locale],
+    };
     const method = event.req.method;
     if (method === 'GET' || method === 'HEAD') return get(request, event, path);
     if (method !== 'POST' || !['/book/details', '/book/review', '/book/confirm'].includes(path)) return notFound();
@@ -256,7 +317,10 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
   function calendarFile(event: H3Event, settings: Settings): Response {
     const match = /^\/book\/event\/([23456789A-Z]{16})\.ics$/.exec(event.url.pathname);
     const key = getQuery(event).k;
-    const text = match && typeof key === 'string' && isFormToken(settings.portalSecret!, ['ics', match[1]!], key) ? booker.eventFile(match[1]!) : undefined;
+    const text =
+      match && typeof key === 'string' && isFormToken(settings.portalSecret!, ['ics', match[1]!], key)
+        ? booker.eventFile(match[1]!)
+        : undefined;
     if (text === undefined) return answer(notFoundPage(settings), settings);
     return new Response(text, {
       status: 200,

@@ -118,13 +118,24 @@ export function errorResponse(answer: ErrorAnswer, headers?: ExtraHeaders): Resp
  * the token's limit, the throttle of failed tokens and the throttles of unknown links answer alike. The body is the
  * API's JSON (spec §7), or, for a door that speaks HTML or text (the page, the feed), `body` with its headers.
  */
-export function tooManyRequests(policy: RatePolicy, body?: { content: string; headers: Record<string, string> }): Response {
+export function tooManyRequests(
+  policy: RatePolicy,
+  body?: { content: string; headers: Record<string, string> },
+): Response {
   const headers = { ...rateLimitHeaders(policy, 0), 'retry-after': String(policy.resetSeconds) };
   if (!body) return errorResponse(HTTP_ERRORS.tooManyRequests, headers);
-  return new Response(body.content, { status: 429, statusText: STATUS_CODES[429], headers: { ...body.headers, ...headers } });
+  return new Response(body.content, {
+    status: 429,
+    statusText: STATUS_CODES[429],
+    headers: { ...body.headers, ...headers },
+  });
 }
 
 /** Returns `answer` as a plain-text Response (`<error>\n`), for a door that does not speak JSON (the feed). */
 export function plainErrorResponse(answer: ErrorAnswer, headers: Record<string, string>): Response {
-  return new Response(`${answer.body.error}\n`, { status: answer.status, statusText: STATUS_CODES[answer.status], headers: { ...headers, ...answer.headers } });
+  return new Response(`${answer.body.error}\n`, {
+    status: answer.status,
+    statusText: STATUS_CODES[answer.status],
+    headers: { ...headers, ...answer.headers },
+  });
 }

@@ -23,19 +23,26 @@ const ERROR_HEADERS = { 'content-type': 'text/plain; charset=utf-8', 'cache-cont
  */
 function isFresh(request: Headers, etag: string, lastModified: Date | undefined): boolean {
   const noneMatch = request.get('if-none-match');
-  if (noneMatch !== null) return noneMatch.split(',').some((tag) => tag.trim() === '*' || tag.trim().replace(/^W\//, '') === etag);
+  if (noneMatch !== null)
+    return noneMatch.split(',').some((tag) => tag.trim() === '*' || tag.trim().replace(/^W\//, '') === etag);
   const since = Date.parse(request.get('if-modified-since') ?? '');
   return lastModified !== undefined && !Number.isNaN(since) && since >= lastModified.getTime();
 }
 
 /** Returns the handler of every request whose path is under `/feed/`. */
-export function createFeedDoor(options: { ctx: AppContext; nowMs: () => number; log: (line: string) => void; clientAddress: (event: H3Event) => string }) {
+export function createFeedDoor(options: {
+  ctx: AppContext;
+  nowMs: () => number;
+  log: (line: string) => void;
+  clientAddress: (event: H3Event) => string;
+}) {
   const { ctx, nowMs } = options;
   const guard = createDoorGuard('unknown-link', nowMs);
   return (event: H3Event): Response => {
     const match = /^\/feed\/([^/]+)\.ics$/.exec(event.url.pathname);
     const method = event.req.method;
-    if (!match || (method !== 'GET' && method !== 'HEAD') || !isCanonicalPath(event)) return plainErrorResponse(HTTP_ERRORS.notFound, ERROR_HEADERS);
+    if (!match || (method !== 'GET' && method !== 'HEAD') || !isCanonicalPath(event))
+      return plainErrorResponse(HTTP_ERRORS.notFound, ERROR_HEADERS);
     let feed;
     try {
       feed = feedOf(ctx, match[1]!);
@@ -47,8 +54,12 @@ export function createFeedDoor(options: { ctx: AppContext; nowMs: () => number; 
       // Every address is looked up; too many unknown ones from one client: 429 (src/http/door-guard.ts).
       const throttled = guard.unknown(options.clientAddress(event));
       // `x-planner-page` lets `planner doctor` tell planner's own 404 from a proxy's, as on the pages.
-      if (!throttled) return plainErrorResponse(HTTP_ERRORS.notFound, { ...ERROR_HEADERS, 'x-planner-page': 'not-found' });
-      return tooManyRequests(throttled, { content: `${HTTP_ERRORS.tooManyRequests.body.error}\n`, headers: ERROR_HEADERS });
+      if (!throttled)
+        return plainErrorResponse(HTTP_ERRORS.notFound, { ...ERROR_HEADERS, 'x-planner-page': 'not-found' });
+      return tooManyRequests(throttled, {
+        content: `${HTTP_ERRORS.tooManyRequests.body.error}\n`,
+        headers: ERROR_HEADERS,
+      });
     }
     const headers = {
       etag: feed.etag,
@@ -57,7 +68,12 @@ export function createFeedDoor(options: { ctx: AppContext; nowMs: () => number; 
       'cache-control': 'private, no-cache',
       ...HEADERS,
     };
-    if (isFresh(event.req.headers, feed.etag, feed.lastModified)) return new Response(null, { status: 304, statusText: STATUS_CODES[304], headers });
-    return new Response(feed.ics, { status: 200, statusText: STATUS_CODES[200], headers: { 'content-type': 'text/calendar; charset=utf-8', ...headers } });
+    if (isFresh(event.req.headers, feed.etag, feed.lastModified))
+      return new Response(null, { status: 304, statusText: STATUS_CODES[304], headers });
+    return new Response(feed.ics, {
+      status: 200,
+      statusText: STATUS_CODES[200],
+      headers: { 'content-type': 'text/calendar; charset=utf-8', ...headers },
+    });
   };
 }

@@ -29,7 +29,10 @@ export function isFormToken(secret: string, parts: readonly (string | number)[],
 export function isCrossSite(headers: Headers, origin: string): boolean {
   const sentOrigin = headers.get('origin');
   const site = headers.get('sec-fetch-site');
-  return (sentOrigin !== null && sentOrigin !== 'null' && sentOrigin !== origin) || (site !== null && site !== 'same-origin' && site !== 'none');
+  return (
+    (sentOrigin !== null && sentOrigin !== 'null' && sentOrigin !== origin) ||
+    (site !== null && site !== 'same-origin' && site !== 'none')
+  );
 }
 
 /** Why a page's posted form was not read: sent from another site, not a form, or a body not read whole. */
@@ -41,7 +44,12 @@ export type FormUnread = { why: 'cross-site' } | { why: 'not-a-form' } | { why: 
  * larger than `limit` bytes, not UTF-8, or not whole within `deadlineMs` (then the connection closes: the body was
  * not read to its end). Each door answers a refusal in its own page.
  */
-export async function readPageForm(event: H3Event, origin: string, limit: number, deadlineMs: number): Promise<URLSearchParams | FormUnread> {
+export async function readPageForm(
+  event: H3Event,
+  origin: string,
+  limit: number,
+  deadlineMs: number,
+): Promise<URLSearchParams | FormUnread> {
   if (isCrossSite(event.req.headers, origin)) return { why: 'cross-site' };
   const type = (event.req.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded') return { why: 'not-a-form' };

@@ -15,7 +15,11 @@ import { createTokenGate, type Verdict } from './token-gate.ts';
  * Returns the gate middleware: it answers a call that does not pass, or lets it through to `next` (with the
  * token's rate-limit headers in `event.context.rateHeaders`, which the routes put on every answer).
  */
-export function createGates(options: { settings: () => Settings; nowMs: () => number; clientAddress: (event: H3Event) => string }) {
+export function createGates(options: {
+  settings: () => Settings;
+  nowMs: () => number;
+  clientAddress: (event: H3Event) => string;
+}) {
   const { nowMs } = options;
   const gate = createTokenGate();
   const limiter = createRateLimiter();
@@ -47,7 +51,11 @@ export function createGates(options: { settings: () => Settings; nowMs: () => nu
       guard.fail(address);
       return errorResponse(HTTP_ERRORS.unauthorized);
     };
-    const verdict = gate.check(event.req.headers.get('authorization'), settings.tokenHash, () => refusal === undefined || guard.probe(address));
+    const verdict = gate.check(
+      event.req.headers.get('authorization'),
+      settings.tokenHash,
+      () => refusal === undefined || guard.probe(address),
+    );
     return verdict instanceof Promise ? verdict.then(decide) : decide(verdict);
   };
 }

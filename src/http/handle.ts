@@ -97,7 +97,9 @@ export function createHandler(log: (line: string) => void) {
     try {
       if (!isCanonicalPath(event)) return send(failure(HTTP_ERRORS.notFound));
       const answer = fn(event);
-      return answer instanceof Promise ? answer.then(send, (problem: unknown) => send(answerOf(problem))) : send(answer);
+      return answer instanceof Promise
+        ? answer.then(send, (problem: unknown) => send(answerOf(problem)))
+        : send(answer);
     } catch (problem) {
       return send(answerOf(problem));
     }

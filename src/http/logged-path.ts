@@ -21,7 +21,10 @@ function decoded(segment: string): string {
  * those doors in any case or encoding, and elsewhere the path with every segment that could hold a secret as `…`.
  */
 export function loggedPath(path: string): string {
-  const door = decoded(path).split('/').find((segment) => segment !== '')?.toLowerCase();
+  const door = decoded(path)
+    .split('/')
+    .find((segment) => segment !== '')
+    ?.toLowerCase();
   if (door === 'manage') return '/manage/…';
   if (door === 'feed') return '/feed/…';
   return path

@@ -22,11 +22,21 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
 export function pageHeaders(embedFrom: readonly string[]): Record<string, string> {
   if (embedFrom.length === 0) return { ...PAGE_HEADERS };
   const { 'x-frame-options': _, ...rest } = PAGE_HEADERS;
-  return { ...rest, 'content-security-policy': PAGE_HEADERS['content-security-policy']!.replace("frame-ancestors 'none'", `frame-ancestors ${embedFrom.join(' ')}`) };
+  return {
+    ...rest,
+    'content-security-policy': PAGE_HEADERS['content-security-policy']!.replace(
+      "frame-ancestors 'none'",
+      `frame-ancestors ${embedFrom.join(' ')}`,
+    ),
+  };
 }
 
 /** Returns the answer of `page` with its status; `x-planner-page` lets `planner doctor` tell planner's own 404 from a proxy's. */
-export function pageAnswer(page: Page, headers: Record<string, string> = {}, base: Readonly<Record<string, string>> = PAGE_HEADERS): Response {
+export function pageAnswer(
+  page: Page,
+  headers: Record<string, string> = {},
+  base: Readonly<Record<string, string>> = PAGE_HEADERS,
+): Response {
   return new Response(page.html, {
     status: page.status,
     statusText: STATUS_CODES[page.status],

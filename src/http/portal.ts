@@ -48,28 +48,54 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
   const guard = createDoorGuard('unknown-link', nowMs);
 
   /** What the form token of `action` binds: the link `token`, the booking and the `sequence` the form shows. */
-  const bound = (managed: Managed, action: string, token: string, sequence: number) => [action, managed.booking.id, sequence, token];
+  const bound = (managed: Managed, action: string, token: string, sequence: number) => [
+    action,
+    managed.booking.id,
+    sequence,
+    token,
+  ];
   const formOf = (managed: Managed, action: string, token: string) => ({
     sequence: String(managed.booking.sequence),
     csrf: formToken(managed.settings.portalSecret ?? '', bound(managed, action, token, managed.booking.sequence)),
   });
 
   /** The sequence the posted form was made for, when its form token is right for it; else undefined. */
-  const checkedSequence = (managed: Managed, action: string, token: string, form: URLSearchParams): number | undefined => {
+  const checkedSequence = (
+    managed: Managed,
+    action: string,
+    token: string,
+    form: URLSearchParams,
+  ): number | undefined => {
     const sequence = parsePlainInt(form.get('sequence') ?? '');
     if (sequence === undefined) return undefined;
-    return isFormToken(managed.settings.portalSecret ?? '', bound(managed, action, token, sequence), form.get('csrf') ?? '') ? sequence : undefined;
+    return isFormToken(
+      managed.settings.portalSecret ?? '',
+      bound(managed, action, token, sequence),
+      form.get('csrf') ?? '',
+    )
+      ? sequence
+      : undefined;
   };
 
-  const show = (managed: Managed, base: string, token: string, action: string, event: H3Event, notice?: Notice, status?: number): Page => {
-    if (action === 'cancel' && managed.state === 'open') return cancelPage(managed, base, formOf(managed, 'cancel', token), notice, status);
+  const show = (
+    managed: Managed,
+    base: string,
+    token: string,
+    action: string,
+    event: H3Event,
+    notice?: Notice,
+    status?: number,
+  ): Page => {
+    if (action === 'cancel' && managed.state === 'open')
+      return cancelPage(managed, base, formOf(managed, 'cancel', token), notice, status);
     if (action === 'reschedule' && managed.mayMove) {
       const query = getQuery(event);
       const bookedAt = formatLocal(new Date(managed.booking.startAt * 1000), managed.settings.timeZone); // YYYY-MM-DD HH:MM
       const day = typeof query.day === 'string' && isDay(query.day) ? query.day : undefined;
       if (day) {
         const slots = slotsToMoveTo(ctx, managed, day);
-        if (typeof query.time !== 'string' || !isSlotText(`${day} ${query.time}:00`)) return timesPage(managed, base, day, slots, notice, status);
+        if (typeof query.time !== 'string' || !isSlotText(`${day} ${query.time}:00`))
+          return timesPage(managed, base, day, slots, notice, status);
         // The confirmation step of a time picked; one no longer free (taken meanwhile) gets the day's times again,
         // as the move itself would (409); the booking's own time (the back button after a move), the times as they are.
         const slot = slots.find((one) => one.local.slice(11, 16) === query.time);
@@ -84,20 +110,39 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
       return daysPage(managed, base, shown.days, shown.pages);
     }
     // Nothing to do there (any more): the booking as it stands, and why.
-    const why = managed.state !== 'open' ? managed.state : action !== 'reschedule' ? undefined : managed.movable ? 'no-reschedule' : 'not-movable';
+    const why =
+      managed.state !== 'open'
+        ? managed.state
+        : action !== 'reschedule'
+          ? undefined
+          : managed.movable
+            ? 'no-reschedule'
+            : 'not-movable';
     return overviewPage(managed, base, notice ?? (action && why ? { kind: 'refused', why } : undefined), status);
   };
 
-  const post = async (managed: Managed, base: string, token: string, action: string, event: H3Event): Promise<Response> => {
+  const post = async (
+    managed: Managed,
+    base: string,
+    token: string,
+    action: string,
+    event: H3Event,
+  ): Promise<Response> => {
     const form = await readPageForm(event, managed.settings.portal.url, FORM_LIMIT, options.bodyTimeoutMs);
     if ('why' in form) {
-      if (form.why === 'cross-site') return pageAnswer(overviewPage(managed, base, { kind: 'refused', why: 'forbidden' }, 403));
-      return pageAnswer(overviewPage(managed, base, { kind: 'refused', why: 'bad-input' }, 400), { connection: 'close' });
+      if (form.why === 'cross-site')
+        return pageAnswer(overviewPage(managed, base, { kind: 'refused', why: 'forbidden' }, 403));
+      return pageAnswer(overviewPage(managed, base, { kind: 'refused', why: 'bad-input' }, 400), {
+        connection: 'close',
+      });
     }
     const sequence = checkedSequence(managed, action, token, form);
-    if (sequence === undefined) return pageAnswer(overviewPage(managed, base, { kind: 'refused', why: 'forbidden' }, 403));
+    if (sequence === undefined)
+      return pageAnswer(overviewPage(managed, base, { kind: 'refused', why: 'forbidden' }, 403));
     const outcome: Outcome =
-      action === 'cancel' ? customerCancel(ctx, managed, sequence, form.get('reason') ?? '') : customerMove(ctx, managed, sequence, form.get('slot') ?? '');
+      action === 'cancel'
+        ? customerCancel(ctx, managed, sequence, form.get('reason') ?? '')
+        : customerMove(ctx, managed, sequence, form.get('slot') ?? '');
     if (outcome.ok) {
       options.afterChange();
       return seeOther(`${base}?done=${action === 'cancel' ? 'cancelled' : 'moved'}`);
@@ -110,7 +155,8 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
       const day = (form.get('slot') ?? '').slice(0, 10);
       return pageAnswer(timesPage(now, base, day, slotsToMoveTo(ctx, now, day), notice, status));
     }
-    if (outcome.refusal === 'bad-reason' && now.state === 'open') return pageAnswer(cancelPage(now, base, formOf(now, 'cancel', token), notice, status));
+    if (outcome.refusal === 'bad-reason' && now.state === 'open')
+      return pageAnswer(cancelPage(now, base, formOf(now, 'cancel', token), notice, status));
     return pageAnswer(overviewPage(now, base, notice, status));
   };
 
@@ -138,8 +184,10 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
     if (method === 'POST') return post(managed, base, token, action, event);
     const done = getQuery(event).done;
     // The notice of a change just made (Post/Redirect/Get), only where the booking shows that change.
-    const shows = done === 'cancelled' ? managed.booking.status === 'cancelled' : done === 'moved' && managed.booking.sequence > 0;
-    const notice: Notice | undefined = action === '' && shows ? { kind: 'done', what: done as 'cancelled' | 'moved' } : undefined;
+    const shows =
+      done === 'cancelled' ? managed.booking.status === 'cancelled' : done === 'moved' && managed.booking.sequence > 0;
+    const notice: Notice | undefined =
+      action === '' && shows ? { kind: 'done', what: done as 'cancelled' | 'moved' } : undefined;
     return pageAnswer(show(managed, base, token, action, event, notice));
   };
 

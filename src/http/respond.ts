@@ -16,7 +16,12 @@ export function jsonText(status: number, text: string, headers?: ExtraHeaders): 
   return new FastResponse(text, {
     status,
     statusText: STATUS_CODES[status],
-    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(text)), ...headers },
+    headers: {
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+      'content-length': String(Buffer.byteLength(text)),
+      ...headers,
+    },
   }) as Response;
 }
 

@@ -1,10 +1,24 @@
 import type { H3 } from 'h3';
-import { availableSlots, bookableReasons, bookableSchedules, bookingFormFields, requireFreeSlot } from '../app/availability.ts';
+import {
+  availableSlots,
+  bookableReasons,
+  bookableSchedules,
+  bookingFormFields,
+  requireFreeSlot,
+} from '../app/availability.ts';
 import type { AppContext } from '../app/context.ts';
 import { createCommitGroup } from '../app/commit-group.ts';
 import { createDaysCache, type DaysCache } from '../app/days-cache.ts';
 import { createBooking, type CreatedBooking } from '../app/create-booking.ts';
-import { bookOnce, fingerprintOf, IDEMPOTENCY_KEY, keepRefusal, KEY_REUSED, keptFor, type KeyedAnswer } from '../app/idempotency.ts';
+import {
+  bookOnce,
+  fingerprintOf,
+  IDEMPOTENCY_KEY,
+  keepRefusal,
+  KEY_REUSED,
+  keptFor,
+  type KeyedAnswer,
+} from '../app/idempotency.ts';
 import { AppError, invalid } from '../errors.ts';
 import { utcText } from '../domain/days.ts';
 import {
@@ -31,7 +45,13 @@ import { createHandler, createReplyCache, failure, query, reply, type Reply } fr
 export function registerRoutes(
   app: H3,
   ctx: AppContext,
-  hooks: { log: (line: string) => void; afterBooking: () => void; generation: () => number; bodyTimeoutMs: number; daysCache?: DaysCache },
+  hooks: {
+    log: (line: string) => void;
+    afterBooking: () => void;
+    generation: () => number;
+    bodyTimeoutMs: number;
+    daysCache?: DaysCache;
+  },
 ): void {
   const daysCache = hooks.daysCache ?? createDaysCache();
   // Issue 17: concurrent bookings share one transaction and one fsync (src/app/commit-group.ts).
@@ -39,11 +59,16 @@ export function registerRoutes(
   const cached = createReplyCache(hooks.generation);
   const handle = createHandler(hooks.log);
   // RFC 9110 §9.3.2: HEAD answers as GET does, without the body (node:http leaves it out).
-  const get = (route: string, handler: ReturnType<typeof handle>) => app.on('GET', route, handler).on('HEAD', route, handler);
+  const get = (route: string, handler: ReturnType<typeof handle>) =>
+    app.on('GET', route, handler).on('HEAD', route, handler);
 
   get(
     '/api/schedules',
-    handle(() => cached('schedules', () => reply<SchedulesResponse>({ data: bookableSchedules(ctx).map(({ id, name }) => ({ id, name })) }))),
+    handle(() =>
+      cached('schedules', () =>
+        reply<SchedulesResponse>({ data: bookableSchedules(ctx).map(({ id, name }) => ({ id, name })) }),
+      ),
+    ),
   );
 
   get(
@@ -100,11 +125,21 @@ export function registerRoutes(
       const problem = bookingRequestProblem(body.json);
       const orderOf = () => {
         const request = body.json as BookingRequest; // checked: no problem
-        return { scheduleId: request.schedule, reasonId: request.reason, slot: request.slot, submission: request.submission };
+        return {
+          scheduleId: request.schedule,
+          reasonId: request.reason,
+          slot: request.slot,
+          submission: request.submission,
+        };
       };
       const answered = (created: CreatedBooking) =>
         reply<BookingResponse>(
-          { booking_id: created.bookingId, booking_details_id: created.reference, user_id: created.customerId, slot: utcText(created.startAt) },
+          {
+            booking_id: created.bookingId,
+            booking_details_id: created.reference,
+            user_id: created.customerId,
+            slot: utcText(created.startAt),
+          },
           201,
         );
       if (key === null) {
@@ -123,7 +158,9 @@ export function registerRoutes(
         const kept = keptFor(ctx, key, fingerprint); // the usual retry: answered without taking the write lock
         if (kept) return keyed(kept);
         if (problem) throw invalid(problem.error, problem.field);
-        const answer = await commit(() => bookOnce(ctx, orderOf(), key, fingerprint, (created) => answered(created).text));
+        const answer = await commit(() =>
+          bookOnce(ctx, orderOf(), key, fingerprint, (created) => answered(created).text),
+        );
         if (!answer.replayed) hooks.afterBooking();
         return keyed(answer);
       } catch (error) {
@@ -136,5 +173,8 @@ export function registerRoutes(
   );
 
   // Any other path under /api, behind the gates: a route (not onError) so it carries the rate-limit headers.
-  app.all('/api/**', handle(() => failure(HTTP_ERRORS.notFound)));
+  app.all(
+    '/api/**',
+    handle(() => failure(HTTP_ERRORS.notFound)),
+  );
 }

@@ -55,7 +55,12 @@ function answerClientError(failure: NodeJS.ErrnoException, socket: Socket): void
  */
 export async function startServer(runtime: Runtime, options: ServerOptions): Promise<RunningServer> {
   const timeoutMs = (options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT) * 1000;
-  const app = createHttpApp({ runtime, afterBooking: options.afterBooking, accessLog: options.accessLog, bodyTimeoutMs: timeoutMs });
+  const app = createHttpApp({
+    runtime,
+    afterBooking: options.afterBooking,
+    accessLog: options.accessLog,
+    bodyTimeoutMs: timeoutMs,
+  });
   const server: Server = createServer(
     {
       headersTimeout: timeoutMs, // slowloris: headers dripped in byte by byte

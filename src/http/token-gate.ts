@@ -31,7 +31,11 @@ export function createTokenGate(verifyHash: (hash: string, token: string) => Pro
      * known, as a promise when argon2 must run (the first time a token is seen). `mayVerify` is asked just
      * before argon2 would run; when it says no, the token counts as not valid.
      */
-    check(authorization: string | null, hash: string | null, mayVerify: () => boolean = () => true): Verdict | Promise<boolean> {
+    check(
+      authorization: string | null,
+      hash: string | null,
+      mayVerify: () => boolean = () => true,
+    ): Verdict | Promise<boolean> {
       if (hash === null || authorization === null) return false;
       const match = /^Bearer +(\S+) *$/i.exec(authorization);
       const token = match?.[1];

@@ -39,7 +39,8 @@ const WORDS = {
       `planner has not been able to write bookings into the calendar "${label}" (schedule ${schedule}) since ${since}; ${waiting} booking change(s) wait.`,
     writeHolds:
       'Every booking is kept and will be written as soon as the calendar takes it; meanwhile the calendar does not show them, so look at planner bookings list before adding private appointments.',
-    writeFix: (id: number) => `To see why: planner calendar list; a new password: planner calendar set ${id} --user <name> --password-stdin.`,
+    writeFix: (id: number) =>
+      `To see why: planner calendar list; a new password: planner calendar set ${id} --user <name> --password-stdin.`,
     writeRecoveredSubject: (label: string) => `Calendar "${label}" receives bookings again`,
     writeRecovered: (label: string, schedule: string, since: string) =>
       `planner writes bookings into the calendar "${label}" (schedule ${schedule}) again; it could not from ${since} until now. What waited has been written.`,
@@ -60,7 +61,8 @@ const WORDS = {
       `planner kann seit ${since} keine Buchungen in den Kalender „${label}“ (Terminplan ${schedule}) schreiben; ${waiting} Änderung(en) warten.`,
     writeHolds:
       'Jede Buchung bleibt erhalten und wird geschrieben, sobald der Kalender sie annimmt; bis dahin zeigt er sie nicht, also vor privaten Terminen planner bookings list ansehen.',
-    writeFix: (id: number) => `Ursache: planner calendar list; ein neues Passwort: planner calendar set ${id} --user <Name> --password-stdin.`,
+    writeFix: (id: number) =>
+      `Ursache: planner calendar list; ein neues Passwort: planner calendar set ${id} --user <Name> --password-stdin.`,
     writeRecoveredSubject: (label: string) => `Kalender „${label}“ nimmt wieder Buchungen an`,
     writeRecovered: (label: string, schedule: string, since: string) =>
       `planner schreibt wieder Buchungen in den Kalender „${label}“ (Terminplan ${schedule}); seit ${since} war das nicht möglich. Was wartete, ist geschrieben.`,
@@ -83,7 +85,11 @@ export function calendarAlert(facts: CalendarAlertFacts): OutgoingMessage {
   const intro = writing
     ? facts.recovered
       ? [words.writeRecovered(facts.label, facts.scheduleName, since)]
-      : [words.writeFailing(facts.label, facts.scheduleName, since, writing.waiting), words.writeHolds, words.writeFix(facts.calendarId)]
+      : [
+          words.writeFailing(facts.label, facts.scheduleName, since, writing.waiting),
+          words.writeHolds,
+          words.writeFix(facts.calendarId),
+        ]
     : facts.recovered
       ? [words.recovered(facts.label, facts.scheduleName, since)]
       : [words.failing(facts.label, facts.scheduleName, since), words.failingHolds, words.fix(facts.calendarId)];
@@ -97,5 +103,12 @@ export function calendarAlert(facts: CalendarAlertFacts): OutgoingMessage {
     after: [],
     footer: [],
   };
-  return { kind: 'notice', recipient: settings.notifyEmail!, subject, text: textMail(content), html: htmlMail(content), ics: '' };
+  return {
+    kind: 'notice',
+    recipient: settings.notifyEmail!,
+    subject,
+    text: textMail(content),
+    html: htmlMail(content),
+    ics: '',
+  };
 }

@@ -16,7 +16,12 @@ const ICS_CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/g;
  * character as U+FFFD. Used for every TEXT property of the mails' `.ics` and of the feed.
  */
 export function icsText(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(LINE_BREAKS, '\\n').replace(ICS_CONTROL, '\ufffd');
+  return text
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(LINE_BREAKS, '\\n')
+    .replace(ICS_CONTROL, '\ufffd');
 }
 
 /** Returns a quoted iCalendar parameter value (no quotes, control characters or line breaks of any kind inside). */
@@ -46,7 +51,10 @@ function fold(line: string): string {
 
 /** Returns a UTC instant as an iCalendar DATE-TIME, e.g. `20261124T083000Z`. */
 function icsTime(unix: number): string {
-  return new Date(unix * 1000).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return new Date(unix * 1000)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 /**
@@ -54,7 +62,12 @@ function icsTime(unix: number): string {
  * `stamp` is when it was made (DTSTAMP); the organizer is the practice, the attendee the customer. A change keeps
  * the UID and raises `sequence` (RFC 5546 §2.1.4), so calendars update or (METHOD:CANCEL) remove the same event.
  */
-export function bookingIcs(facts: BookingFacts, stamp: number, sequence = 0, method: 'REQUEST' | 'CANCEL' = 'REQUEST'): string {
+export function bookingIcs(
+  facts: BookingFacts,
+  stamp: number,
+  sequence = 0,
+  method: 'REQUEST' | 'CANCEL' = 'REQUEST',
+): string {
   const lines = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
@@ -73,7 +86,9 @@ export function bookingIcs(facts: BookingFacts, stamp: number, sequence = 0, met
     method === 'CANCEL' ? 'STATUS:CANCELLED' : 'STATUS:CONFIRMED',
     `ORGANIZER;CN=${icsParam(facts.practiceName)}:mailto:${facts.notifyEmail}`,
     ...(facts.customerEmail
-      ? [`ATTENDEE;CN=${icsParam(facts.customerName || facts.customerEmail)};ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=FALSE:mailto:${facts.customerEmail}`]
+      ? [
+          `ATTENDEE;CN=${icsParam(facts.customerName || facts.customerEmail)};ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED;RSVP=FALSE:mailto:${facts.customerEmail}`,
+        ]
       : []),
     'END:VEVENT',
     'END:VCALENDAR',
@@ -103,7 +118,10 @@ export function withOrganizer(ics: string, address: string): string {
  * One appointment of a practitioner's feed: the booking as the store reads it, its last change in Unix seconds, and
  * what was submitted, labelled by the form's fields.
  */
-export type FeedEvent = Omit<FeedRow, 'changedAt' | 'submission'> & { changedAt: number; fields: { label: string; value: string | boolean }[] };
+export type FeedEvent = Omit<FeedRow, 'changedAt' | 'submission'> & {
+  changedAt: number;
+  fields: { label: string; value: string | boolean }[];
+};
 
 /**
  * Returns the calendar feed of a schedule (RFC 5545, METHOD:PUBLISH) in the installation's language: one VEVENT per
@@ -115,7 +133,15 @@ export function feedIcs(name: string, events: readonly FeedEvent[], locale: Loca
   const words = WORDS[locale];
   // How often a subscriber should fetch it again (RFC 7986; Outlook and Apple honour these, Google ignores them).
   const refresh = ['REFRESH-INTERVAL;VALUE=DURATION:PT15M', 'X-PUBLISHED-TTL:PT15M'];
-  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//planner//feed//EN', 'CALSCALE:GREGORIAN', 'METHOD:PUBLISH', `X-WR-CALNAME:${icsText(name)}`, ...refresh];
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//planner//feed//EN',
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+    `X-WR-CALNAME:${icsText(name)}`,
+    ...refresh,
+  ];
   for (const event of events) lines.push(...practitionerEvent(event, words, location));
   lines.push('END:VCALENDAR');
   return `${lines.map(fold).join('\r\n')}\r\n`;
@@ -130,7 +156,9 @@ function practitionerEvent(event: FeedEvent, words: (typeof WORDS)[Locale], loca
   const who = event.customerName || event.email || event.reference;
   const details = [
     `${words.feedReference}: ${event.reference}`,
-    ...event.fields.map(({ label, value }) => `${label}: ${typeof value === 'boolean' ? (value ? words.yes : words.no) : value}`),
+    ...event.fields.map(
+      ({ label, value }) => `${label}: ${typeof value === 'boolean' ? (value ? words.yes : words.no) : value}`,
+    ),
   ];
   return [
     'BEGIN:VEVENT',
@@ -154,7 +182,14 @@ function practitionerEvent(event: FeedEvent, words: (typeof WORDS)[Locale], loca
  * resource), and with no ORGANIZER or ATTENDEE, so that no server sends an invitation to anyone (RFC 6638).
  */
 export function practitionerEventIcs(event: FeedEvent, locale: Locale, location: string): string {
-  const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//planner//bookings//EN', 'CALSCALE:GREGORIAN', ...practitionerEvent(event, WORDS[locale], location), 'END:VCALENDAR'];
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//planner//bookings//EN',
+    'CALSCALE:GREGORIAN',
+    ...practitionerEvent(event, WORDS[locale], location),
+    'END:VCALENDAR',
+  ];
   const at = lines.indexOf('END:VEVENT');
   lines.splice(at, 0, 'TRANSP:OPAQUE');
   return `${lines.map(fold).join('\r\n')}\r\n`;

@@ -40,7 +40,12 @@ export type ManageAction =
  * of). The deadline is the page's, one rule with the page and the core's change (domain/deadline.ts): a mail
  * written at the deadline's second still had it.
  */
-export function manageActionAt(portal: PortalSettings | null, booking: { startAt: number; cancelled: boolean } | null, now: number, writtenAt: number): ManageAction {
+export function manageActionAt(
+  portal: PortalSettings | null,
+  booking: { startAt: number; cancelled: boolean } | null,
+  now: number,
+  writtenAt: number,
+): ManageAction {
   if (booking?.cancelled) return { kind: 'none' };
   if (!portal || !booking) return { kind: 'off' };
   const until = changeDeadline(booking.startAt, portal.cancelUntilHours);
@@ -69,7 +74,10 @@ function manageWords(view: SendView, action: ManageAction): { sentence: string; 
   const when = (unix: number) => localWhen(unix, view.timeZone, words.dateLocale);
   switch (action.kind) {
     case 'link':
-      return { sentence: action.move ? words.changeUntil(when(action.until)) : words.cancelUntil(when(action.until)), button: words.manageButton };
+      return {
+        sentence: action.move ? words.changeUntil(when(action.until)) : words.cancelUntil(when(action.until)),
+        button: words.manageButton,
+      };
     case 'closed':
       return { sentence: words.tooLate(when(action.until), view.phone, view.practiceName) };
     case 'call':
@@ -99,8 +107,14 @@ export function withManageLink<T extends { kind: OutboxKind; text: string; html:
   if (!LINKED_KINDS.includes(message.kind)) return { ...message, text: plain(message.text), html: plain(message.html) };
   const said = manageWords(view, action.kind === 'link' && url === undefined ? { kind: 'off' } : action);
   const link = said?.button !== undefined ? url : undefined;
-  const text = said === undefined ? '' : `${plain(said.sentence)}\n${link === undefined ? '' : `${plain(said.button!)}: ${link}\n`}\n`;
-  const html = said === undefined ? '' : manageHtml(plain(said.sentence), link === undefined ? undefined : { words: plain(said.button!), url: link });
+  const text =
+    said === undefined
+      ? ''
+      : `${plain(said.sentence)}\n${link === undefined ? '' : `${plain(said.button!)}: ${link}\n`}\n`;
+  const html =
+    said === undefined
+      ? ''
+      : manageHtml(plain(said.sentence), link === undefined ? undefined : { words: plain(said.button!), url: link });
   return {
     ...message,
     text: plain(replaceLast(message.text, `${MANAGE_MARK}\n`, text)),
@@ -118,7 +132,13 @@ export function keptMessage<T extends { text: string; html: string }>(message: T
   return {
     ...message,
     text: plain(replaceLast(message.text, MANAGE_MARK, note)),
-    html: plain(replaceLast(replaceLast(message.html, `<p>${MANAGE_MARK}</p>`, MANAGE_MARK), MANAGE_MARK, manageHtml(note, undefined))),
+    html: plain(
+      replaceLast(
+        replaceLast(message.html, `<p>${MANAGE_MARK}</p>`, MANAGE_MARK),
+        MANAGE_MARK,
+        manageHtml(note, undefined),
+      ),
+    ),
   };
 }
 
@@ -147,7 +167,13 @@ function appointmentRows(facts: BookingFacts, when: string, extra: Row[] = []): 
 }
 
 /** Returns a customer mail's content: the practice's name on top, the appointment, what to bring, the manage line. */
-function customerContent(facts: BookingFacts, title: string, intro: string[], rows: Row[], options: { note: boolean; manage: boolean; after: string[] }): MailContent {
+function customerContent(
+  facts: BookingFacts,
+  title: string,
+  intro: string[],
+  rows: Row[],
+  options: { note: boolean; manage: boolean; after: string[] },
+): MailContent {
   const words = WORDS[facts.locale];
   return {
     lang: facts.locale,
@@ -155,7 +181,8 @@ function customerContent(facts: BookingFacts, title: string, intro: string[], ro
     heading: facts.practiceName,
     intro: [words.greeting(facts.customerName), ...intro],
     rows,
-    note: options.note && facts.reasonDescription.trim() ? { label: words.note, text: facts.reasonDescription } : undefined,
+    note:
+      options.note && facts.reasonDescription.trim() ? { label: words.note, text: facts.reasonDescription } : undefined,
     manage: options.manage,
     after: options.after,
     footer: [facts.practiceName, facts.address, facts.phone ? `${words.phone}: ${facts.phone}` : ''].filter(Boolean),
@@ -165,7 +192,9 @@ function customerContent(facts: BookingFacts, title: string, intro: string[], ro
 /** Returns the form's answers as rows (a checkbox as yes or no). */
 function fieldRows(facts: BookingFacts): Row[] {
   const words = WORDS[facts.locale];
-  return facts.fields.map(({ label, value }): Row => [label, typeof value === 'boolean' ? (value ? words.yes : words.no) : value]);
+  return facts.fields.map(
+    ({ label, value }): Row => [label, typeof value === 'boolean' ? (value ? words.yes : words.no) : value],
+  );
 }
 
 /** Returns a message of `content` (text and HTML). */
@@ -190,7 +219,9 @@ export function bookingMessages(facts: BookingFacts, stamp: number): OutgoingMes
       kind: 'confirmation',
       recipient: facts.customerEmail,
       subject,
-      ...render(customerContent(facts, subject, [words.booked], rows, { note: true, manage: true, after: [words.calendar] })),
+      ...render(
+        customerContent(facts, subject, [words.booked], rows, { note: true, manage: true, after: [words.calendar] }),
+      ),
       ics,
     });
   }
@@ -231,7 +262,9 @@ function noticeContent(facts: BookingFacts, title: string, intro: string[], rows
 }
 
 /** A change of a booking: a cancellation (with its reason) or a move (from `previousStartAt`), and its new SEQUENCE. */
-export type BookingChange = { kind: 'cancellation'; sequence: number; reason: string | null } | { kind: 'update'; sequence: number; previousStartAt: number };
+export type BookingChange =
+  | { kind: 'cancellation'; sequence: number; reason: string | null }
+  | { kind: 'update'; sequence: number; previousStartAt: number };
 
 /**
  * Returns the customer's message for a change: a cancellation (with an .ics METHOD:CANCEL) or a move (with the
@@ -243,15 +276,23 @@ export function changeMessages(facts: BookingFacts, stamp: number, change: Booki
   const when = localWhen(facts.startAt, facts.timeZone, words.dateLocale);
   const cancel = change.kind === 'cancellation';
   const extra: Row[] = [
-    ...(change.kind === 'update' ? [[words.previously, localWhen(change.previousStartAt, facts.timeZone, words.dateLocale)] as Row] : []),
+    ...(change.kind === 'update'
+      ? [[words.previously, localWhen(change.previousStartAt, facts.timeZone, words.dateLocale)] as Row]
+      : []),
     ...(change.kind === 'cancellation' && change.reason ? [[words.cancelReason, change.reason] as Row] : []),
   ];
   const subject = oneLine(cancel ? words.cancelledSubject(facts, when) : words.movedSubject(facts, when));
-  const content = customerContent(facts, subject, [cancel ? words.cancelled : words.moved], appointmentRows(facts, when, extra), {
-    note: !cancel,
-    manage: !cancel,
-    after: [cancel ? words.cancelCalendar : words.movedCalendar],
-  });
+  const content = customerContent(
+    facts,
+    subject,
+    [cancel ? words.cancelled : words.moved],
+    appointmentRows(facts, when, extra),
+    {
+      note: !cancel,
+      manage: !cancel,
+      after: [cancel ? words.cancelCalendar : words.movedCalendar],
+    },
+  );
   return [
     {
       kind: change.kind,
@@ -276,13 +317,18 @@ export function customerChangeNotice(facts: BookingFacts, stamp: number, change:
     [words.with, facts.scheduleName],
     [words.what, facts.reasonName],
     ...(change.kind === 'update'
-      ? [[words.previously, localWhen(change.previousStartAt, facts.timeZone, words.dateLocale)] as Row, [words.now, when] as Row]
+      ? [
+          [words.previously, localWhen(change.previousStartAt, facts.timeZone, words.dateLocale)] as Row,
+          [words.now, when] as Row,
+        ]
       : [[words.when, when] as Row]),
     ...(change.kind === 'cancellation' ? [[words.cancelReason, change.reason ?? words.noReason] as Row] : []),
     [words.reference, facts.reference],
     ...fieldRows(facts),
   ];
-  const subject = oneLine(cancel ? words.customerCancelledSubject(facts, when) : words.customerMovedSubject(facts, when));
+  const subject = oneLine(
+    cancel ? words.customerCancelledSubject(facts, when) : words.customerMovedSubject(facts, when),
+  );
   return {
     kind: 'notice',
     recipient: facts.notifyEmail,
@@ -307,7 +353,13 @@ export function reminderMessage(facts: BookingFacts, stamp: number, sequence: nu
     kind: 'reminder',
     recipient: facts.customerEmail,
     subject,
-    ...render(customerContent(facts, subject, [words.reminder], appointmentRows(facts, when), { note: true, manage: true, after: [words.calendar] })),
+    ...render(
+      customerContent(facts, subject, [words.reminder], appointmentRows(facts, when), {
+        note: true,
+        manage: true,
+        after: [words.calendar],
+      }),
+    ),
     ics: bookingIcs(facts, stamp, sequence, 'REQUEST'),
   };
 }

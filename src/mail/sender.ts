@@ -7,7 +7,11 @@ import { methodOf, withOrganizer } from './calendar.ts';
 /** One SMTP connection setup, from a URL such as `smtp://user:pass@host:587` or `smtps://host:465`. */
 export interface Mailer {
   /** Sends a message; resolves with the server's answer (`250 …`), rejects with the SMTP error. */
-  send(from: string, message: Pick<OutgoingMessage, 'recipient' | 'subject' | 'text' | 'html' | 'replyTo'> & { ics?: string }, messageId?: string): Promise<string>;
+  send(
+    from: string,
+    message: Pick<OutgoingMessage, 'recipient' | 'subject' | 'text' | 'html' | 'replyTo'> & { ics?: string },
+    messageId?: string,
+  ): Promise<string>;
   /** Resolves when the SMTP server accepts a connection (and the login); rejects with its error. */
   verify(): Promise<void>;
   close(): void;
@@ -58,7 +62,9 @@ export function parseMailUrl(url: string): MailServer | undefined {
   const secure = parsed.protocol === 'smtps:';
   // smtp is not a scheme the URL parser knows, so a name outside ASCII stays percent-encoded: decode it and turn
   // it into its ASCII (IDNA) form, as nodemailer did with a `url`. An IPv6 literal keeps its address, unbracketed.
-  const host = parsed.hostname.startsWith('[') ? parsed.hostname.slice(1, -1) : domainToASCII(safeDecode(parsed.hostname));
+  const host = parsed.hostname.startsWith('[')
+    ? parsed.hostname.slice(1, -1)
+    : domainToASCII(safeDecode(parsed.hostname));
   if (!host) return undefined;
   return {
     secure,
@@ -85,7 +91,13 @@ function transportOptions(url: string) {
   const server = parseMailUrl(url);
   if (!server) throw new Error('the mail URL is not smtp:// or smtps:// with a host: run planner mail set again');
   const { secure, host, port, user, password, passwordInClear } = server;
-  return { host, port, secure, ...(user ? { auth: { user, pass: password } } : {}), requireTLS: !secure && user !== '' && !passwordInClear };
+  return {
+    host,
+    port,
+    secure,
+    ...(user ? { auth: { user, pass: password } } : {}),
+    requireTLS: !secure && user !== '' && !passwordInClear,
+  };
 }
 
 /** Returns a mailer for `url`, with time-outs so a dead server cannot hold a delivery for long. */
@@ -108,7 +120,9 @@ export function createMailer(url: string): Mailer {
     ));
   return {
     async send(from, message, messageId) {
-      const ics = message.ics ? { text: withOrganizer(message.ics, addressOf(from)), method: methodOf(message.ics) } : undefined;
+      const ics = message.ics
+        ? { text: withOrganizer(message.ics, addressOf(from)), method: methodOf(message.ics) }
+        : undefined;
       const info = await (await connect()).sendMail({
         from,
         to: message.recipient,
@@ -120,8 +134,18 @@ export function createMailer(url: string): Mailer {
         // iMIP (RFC 6047): the invitation inline, as a text/calendar alternative whose MIME method is the METHOD
         // inside (Outlook reads only that), and the same file attached for every other reader; its ORGANIZER is the
         // address the mail comes from (a mismatch makes some clients refuse an update: CalConnect's advice).
-        ...(ics ? { alternatives: [{ contentType: `text/calendar; charset=utf-8; method=${ics.method}`, content: ics.text }] } : {}),
-        attachments: ics ? [{ filename: 'appointment.ics', content: ics.text, contentType: `text/calendar; charset=utf-8; method=${ics.method}` }] : [],
+        ...(ics
+          ? { alternatives: [{ contentType: `text/calendar; charset=utf-8; method=${ics.method}`, content: ics.text }] }
+          : {}),
+        attachments: ics
+          ? [
+              {
+                filename: 'appointment.ics',
+                content: ics.text,
+                contentType: `text/calendar; charset=utf-8; method=${ics.method}`,
+              },
+            ]
+          : [],
       });
       return String(info.response);
     },

@@ -17,7 +17,8 @@ export const WORDS = {
     minutes: (n: number) => `${n} minutes`,
     reference: 'Reference',
     calendar: 'The attached calendar file (appointment.ics) adds it to your calendar.',
-    noticeSubject: (f: BookingFacts, when: string) => `New booking: ${f.reasonName}, ${when} (${f.customerName || f.customerEmail || f.reference})`,
+    noticeSubject: (f: BookingFacts, when: string) =>
+      `New booking: ${f.reasonName}, ${when} (${f.customerName || f.customerEmail || f.reference})`,
     noticeIntro: 'A new appointment was booked.',
     schedule: 'Schedule',
     source: 'Booked via',
@@ -48,14 +49,17 @@ export const WORDS = {
     replyReaches: (email: string) => `Answering this e-mail reaches the customer (${email}).`,
     now: 'Now',
     noReason: '(none given)',
-    customerCancelledSubject: (f: BookingFacts, when: string) => `Cancelled by the customer: ${f.reasonName}, ${when} (${f.customerName || f.customerEmail || f.reference})`,
-    customerMovedSubject: (f: BookingFacts, when: string) => `Moved by the customer: ${f.reasonName}, now ${when} (${f.customerName || f.customerEmail || f.reference})`,
+    customerCancelledSubject: (f: BookingFacts, when: string) =>
+      `Cancelled by the customer: ${f.reasonName}, ${when} (${f.customerName || f.customerEmail || f.reference})`,
+    customerMovedSubject: (f: BookingFacts, when: string) =>
+      `Moved by the customer: ${f.reasonName}, now ${when} (${f.customerName || f.customerEmail || f.reference})`,
     customerCancelled: 'The customer cancelled this appointment on the self-service page.',
     customerMoved: 'The customer moved this appointment on the self-service page.',
     feedCancelled: 'Cancelled:',
     feedReference: 'Reference',
     testSubject: (practice: string) => `planner: test message from ${practice}`,
-    testText: (practice: string, via: string) => `This test message shows that ${practice} can send booking e-mails through ${via}.`,
+    testText: (practice: string, via: string) =>
+      `This test message shows that ${practice} can send booking e-mails through ${via}.`,
     reminderSubject: (f: BookingFacts, when: string) => `Reminder: your appointment at ${f.practiceName}, ${when}`,
     reminder: 'this is a reminder of your appointment.',
   },
@@ -70,7 +74,8 @@ export const WORDS = {
     minutes: (n: number) => `${n} Minuten`,
     reference: 'Buchungsnummer',
     calendar: 'Mit der angehängten Kalenderdatei (appointment.ics) tragen Sie den Termin in Ihren Kalender ein.',
-    noticeSubject: (f: BookingFacts, when: string) => `Neue Buchung: ${f.reasonName}, ${when} (${f.customerName || f.customerEmail || f.reference})`,
+    noticeSubject: (f: BookingFacts, when: string) =>
+      `Neue Buchung: ${f.reasonName}, ${when} (${f.customerName || f.customerEmail || f.reference})`,
     noticeIntro: 'Ein neuer Termin wurde gebucht.',
     schedule: 'Kalender',
     source: 'Gebucht über',
@@ -95,20 +100,24 @@ export const WORDS = {
     tooLate: (until: string, phone: string, practice: string) =>
       `Online-Änderungen waren bis ${until} möglich. Um den Termin jetzt abzusagen oder zu ändern, ${phone ? `rufen Sie bitte ${phone} an` : `wenden Sie sich bitte direkt an ${practice}`}.`,
     callToChange: (phone: string) => `Um den Termin abzusagen oder zu ändern, rufen Sie bitte ${phone} an.`,
-    contactToChange: (practice: string) => `Um den Termin abzusagen oder zu ändern, wenden Sie sich bitte direkt an ${practice}.`,
+    contactToChange: (practice: string) =>
+      `Um den Termin abzusagen oder zu ändern, wenden Sie sich bitte direkt an ${practice}.`,
     manageKept:
       '[Hier sagt die E-Mail, wie der Termin abgesagt oder geändert werden kann, so wie es beim Versand der E-Mail gilt: ein persönlicher Link zur Terminseite mit seiner Frist (planner bewahrt keine Kopie des Links auf) oder die Telefonnummer der Praxis.]',
     replyReaches: (email: string) => `Eine Antwort auf diese E-Mail erreicht den Kunden (${email}).`,
     now: 'Neu',
     noReason: '(keiner angegeben)',
-    customerCancelledSubject: (f: BookingFacts, when: string) => `Vom Kunden abgesagt: ${f.reasonName}, ${when} (${f.customerName || f.customerEmail || f.reference})`,
-    customerMovedSubject: (f: BookingFacts, when: string) => `Vom Kunden verlegt: ${f.reasonName}, jetzt ${when} (${f.customerName || f.customerEmail || f.reference})`,
+    customerCancelledSubject: (f: BookingFacts, when: string) =>
+      `Vom Kunden abgesagt: ${f.reasonName}, ${when} (${f.customerName || f.customerEmail || f.reference})`,
+    customerMovedSubject: (f: BookingFacts, when: string) =>
+      `Vom Kunden verlegt: ${f.reasonName}, jetzt ${when} (${f.customerName || f.customerEmail || f.reference})`,
     customerCancelled: 'Der Kunde hat diesen Termin auf der Terminseite abgesagt.',
     customerMoved: 'Der Kunde hat diesen Termin auf der Terminseite verlegt.',
     feedCancelled: 'Abgesagt:',
     feedReference: 'Buchungsnummer',
     testSubject: (practice: string) => `planner: Testnachricht von ${practice}`,
-    testText: (practice: string, via: string) => `Diese Testnachricht zeigt, dass ${practice} Buchungs-E-Mails über ${via} senden kann.`,
+    testText: (practice: string, via: string) =>
+      `Diese Testnachricht zeigt, dass ${practice} Buchungs-E-Mails über ${via} senden kann.`,
     reminderSubject: (f: BookingFacts, when: string) => `Erinnerung: Ihr Termin bei ${f.practiceName}, ${when}`,
     reminder: 'wir erinnern Sie an Ihren Termin.',
   },
@@ -126,8 +135,20 @@ export function localWhen(unix: number, zone: string, dateLocale: string): strin
   let format = formatters.get(`${dateLocale} ${zone}`);
   if (!format) {
     format = {
-      day: new Intl.DateTimeFormat(dateLocale, { timeZone: zone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }),
-      time: new Intl.DateTimeFormat(dateLocale, { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZoneName: 'short' }),
+      day: new Intl.DateTimeFormat(dateLocale, {
+        timeZone: zone,
+        weekday: 'long',
+        day: 'numeric',
+        month: 'long',
+        year: 'numeric',
+      }),
+      time: new Intl.DateTimeFormat(dateLocale, {
+        timeZone: zone,
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+        timeZoneName: 'short',
+      }),
     };
     formatters.set(`${dateLocale} ${zone}`, format);
   }

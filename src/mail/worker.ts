@@ -73,12 +73,26 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       // (issue 24, item 3): the link with its deadline while a change is still possible, else the phone number (without
       // a date when the deadline had passed already when the mail was written: issue 36, item 13).
       // The link is made now, for this mail only: its token exists in clear only here and in the mail.
-      const action = manageActionAt(settings.portal, entry.booking, Math.floor(nowMs() / 1000), Math.floor(Date.parse(entry.createdAt) / 1000));
+      const action = manageActionAt(
+        settings.portal,
+        entry.booking,
+        Math.floor(nowMs() / 1000),
+        Math.floor(Date.parse(entry.createdAt) / 1000),
+      );
       const link =
-        action.kind === 'link' && settings.portal && entry.bookingId !== null && LINKED_KINDS.includes(entry.kind) && entry.text.includes(MANAGE_MARK)
+        action.kind === 'link' &&
+        settings.portal &&
+        entry.bookingId !== null &&
+        LINKED_KINDS.includes(entry.kind) &&
+        entry.text.includes(MANAGE_MARK)
           ? `${settings.portal.url}/manage/${createManageToken(store, entry.bookingId, new Date(nowMs()).toISOString())}`
           : undefined;
-      const view = { locale: settings.locale, timeZone: settings.timeZone ?? 'UTC', practiceName: settings.practiceName ?? '', phone: settings.phone };
+      const view = {
+        locale: settings.locale,
+        timeZone: settings.timeZone ?? 'UTC',
+        practiceName: settings.practiceName ?? '',
+        phone: settings.phone,
+      };
       const message = withManageLink(entry, view, action, link);
       // A stable Message-ID per message: a receiver can drop the copy of a retry it had already taken.
       await mailerFor(settings.mailUrl).send(from, message, `<outbox-${entry.id}-${entry.retryFrom}@${domain}>`);

@@ -62,11 +62,14 @@ export interface AddressWords {
  * each connection, after DNS (`guardedLookup`).
  */
 export function checkOutboundUrl(url: URL, allowInsecure: boolean, words: AddressWords): URL {
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid(`${words.what} must start with ${words.schemes} (got ${url.protocol})`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw invalid(`${words.what} must start with ${words.schemes} (got ${url.protocol})`);
   if (url.username || url.password) throw invalid(`${words.what} must not contain a user or password: ${words.login}`);
   if (!allowInsecure) {
-    if (url.protocol === 'http:') throw invalid(`${words.what} must use https:// (plain http only with --allow-insecure)`);
-    if (isLocalHostname(url.hostname)) throw invalid(`${url.hostname} is a local or private address: allowed only with --allow-insecure`);
+    if (url.protocol === 'http:')
+      throw invalid(`${words.what} must use https:// (plain http only with --allow-insecure)`);
+    if (isLocalHostname(url.hostname))
+      throw invalid(`${url.hostname} is a local or private address: allowed only with --allow-insecure`);
   }
   return url;
 }
@@ -83,9 +86,14 @@ export function guardedLookup(allowInsecure: boolean): LookupFunction {
       const list = addresses as LookupAddress[];
       const allowed = allowInsecure ? list : list.filter((entry) => !isInternalAddress(entry.address));
       if (allowed.length === 0) {
-        return callback(Object.assign(new Error(`${hostname} resolves to a local or private address`), { code: 'EINTERNAL' }), '', 0);
+        return callback(
+          Object.assign(new Error(`${hostname} resolves to a local or private address`), { code: 'EINTERNAL' }),
+          '',
+          0,
+        );
       }
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
+      if ((options as { all?: boolean }).all)
+        return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, allowed);
       callback(null, allowed[0]!.address, allowed[0]!.family);
     });
   };

@@ -62,7 +62,12 @@ export interface OutboundSession {
 }
 
 /** Opens an exchange with `target`: its deadline starts now. */
-export function openSession(target: OutboundTarget, limits: OutboundLimits, userAgent: string, checkRedirect: (url: string) => string): OutboundSession {
+export function openSession(
+  target: OutboundTarget,
+  limits: OutboundLimits,
+  userAgent: string,
+  checkRedirect: (url: string) => string,
+): OutboundSession {
   return { target, limits, signal: AbortSignal.timeout(limits.timeoutMs), userAgent, checkRedirect };
 }
 
@@ -76,7 +81,14 @@ function readBody(response: IncomingMessage, session: OutboundSession): Promise<
     });
   }
   const encoding = String(response.headers['content-encoding'] ?? '').toLowerCase();
-  const decoder = encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : undefined;
+  const decoder =
+    encoding === 'gzip' || encoding === 'x-gzip'
+      ? createGunzip()
+      : encoding === 'deflate'
+        ? createInflate()
+        : encoding === 'br'
+          ? createBrotliDecompress()
+          : undefined;
   const stream = decoder ? response.pipe(decoder) : response;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -99,21 +111,41 @@ function readBody(response: IncomingMessage, session: OutboundSession): Promise<
 /** The failure of a request that got no answer. */
 function failure(error: NodeJS.ErrnoException, session: OutboundSession): OutboundError {
   if (error instanceof OutboundError) return error;
-  if (session.signal.aborted || error.name === 'AbortError' || error.name === 'TimeoutError') return new OutboundError({ kind: 'timeout' });
+  if (session.signal.aborted || error.name === 'AbortError' || error.name === 'TimeoutError')
+    return new OutboundError({ kind: 'timeout' });
   if (error.code === 'EINTERNAL') return new OutboundError({ kind: 'internal', message: error.message });
   return new OutboundError({ kind: 'network', code: error.code, message: error.message });
 }
 
-function once(session: OutboundSession, method: string, url: URL, origin: string, headers: Record<string, string>, body: string | undefined): Promise<OutboundAnswer> {
+function once(
+  session: OutboundSession,
+  method: string,
+  url: URL,
+  origin: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+): Promise<OutboundAnswer> {
   const { target } = session;
-  const all: Record<string, string> = { 'user-agent': session.userAgent, 'accept-encoding': 'gzip, deflate, br', ...headers };
-  if (target.user && url.origin === origin) all.authorization = `Basic ${Buffer.from(`${target.user}:${target.password ?? ''}`).toString('base64')}`;
+  const all: Record<string, string> = {
+    'user-agent': session.userAgent,
+    'accept-encoding': 'gzip, deflate, br',
+    ...headers,
+  };
+  if (target.user && url.origin === origin)
+    all.authorization = `Basic ${Buffer.from(`${target.user}:${target.password ?? ''}`).toString('base64')}`;
   if (body !== undefined) all['content-length'] = String(Buffer.byteLength(body));
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers: all, lookup: guardedLookup(target.allowInsecure), agent: false, signal: session.signal }, (response) => {
-      readBody(response, session).then((text) => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }), reject);
-    });
+    const req = request(
+      url,
+      { method, headers: all, lookup: guardedLookup(target.allowInsecure), agent: false, signal: session.signal },
+      (response) => {
+        readBody(response, session).then(
+          (text) => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: text }),
+          reject,
+        );
+      },
+    );
     req.on('error', (error: NodeJS.ErrnoException) => reject(failure(error, session)));
     req.end(body);
   });
@@ -124,13 +156,26 @@ function once(session: OutboundSession, method: string, url: URL, origin: string
  * session's `checkRedirect`); the login goes only to the first address's origin. Resolves with the final answer
  * (any status: the caller decides); rejects with an OutboundError.
  */
-export async function send(session: OutboundSession, method: string, address: string, headers: Record<string, string>, body?: string): Promise<OutboundAnswer> {
+export async function send(
+  session: OutboundSession,
+  method: string,
+  address: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<OutboundAnswer> {
   let url = new URL(address);
   const origin = url.origin;
   for (let redirects = 0; ; redirects++) {
     const answer = await once(session, method, url, origin, headers, body);
     const location = answer.headers.location;
-    if (session.limits.maxRedirects === 0 || answer.status < 300 || answer.status >= 400 || answer.status === 304 || !location) return answer;
+    if (
+      session.limits.maxRedirects === 0 ||
+      answer.status < 300 ||
+      answer.status >= 400 ||
+      answer.status === 304 ||
+      !location
+    )
+      return answer;
     if (redirects >= session.limits.maxRedirects) throw new OutboundError({ kind: 'redirects' });
     let next: string;
     try {

@@ -9,7 +9,17 @@ import type { Offer } from '../app/page-booking.ts';
 import type { FreeSlot } from '../domain/availability.ts';
 import type { FieldDefinition } from '../domain/form.ts';
 import { escapeHtml } from '../mail/messages.ts';
-import { dayPager, dayWords, definitions, hidden, layout, telHref, type DayPages, type Page, type Practice } from './kit.ts';
+import {
+  dayPager,
+  dayWords,
+  definitions,
+  hidden,
+  layout,
+  telHref,
+  type DayPages,
+  type Page,
+  type Practice,
+} from './kit.ts';
 import { BOOK_WORDS, durationWords, type BookWords } from './book-words.ts';
 
 /** What every page of the booking page needs: the practice as pages show it, and its words. */
@@ -115,7 +125,9 @@ export function daysPage(view: BookView, offer: Offer, days: string[], pages: Da
   const link = (day: string) =>
     `<li><a class="button secondary" href="/book/times?${escapeHtml(query({ ...base, day }))}">` +
     `<span aria-hidden="true">${escapeHtml(dayWords(day, words.dateLocale))}</span><span class="sr">${escapeHtml(dayWords(day, words.dateLocale, 'long'))}</span></a></li>`;
-  const list = days.length ? `<ul class="choices">${days.map(link).join('')}</ul>` : `<p>${escapeHtml(words.noDays)}</p>`;
+  const list = days.length
+    ? `<ul class="choices">${days.map(link).join('')}</ul>`
+    : `<p>${escapeHtml(words.noDays)}</p>`;
   const pager = dayPager(
     words.moreDaysLabel,
     pages.earlier && [`/book/days?${query({ ...base, from: pages.earlier })}`, words.earlierDays],
@@ -148,11 +160,21 @@ export function timesPage(
     carried && otherDays.length > 0
       ? `<form method="post" action="/book/details" class="other-day">${hidden({ ...chosen, ...carried, change: 'day' })}<div class="field">` +
         `<label for="other-day">${escapeHtml(words.otherDayLabel)}</label><select id="other-day" name="day">` +
-        otherDays.map((one) => `<option value="${one}"${one === selected ? ' selected' : ''}>${escapeHtml(dayWords(one, words.dateLocale, 'long'))}</option>`).join('') +
+        otherDays
+          .map(
+            (one) =>
+              `<option value="${one}"${one === selected ? ' selected' : ''}>${escapeHtml(dayWords(one, words.dateLocale, 'long'))}</option>`,
+          )
+          .join('') +
         `</select></div><button class="button secondary" type="submit">${escapeHtml(words.showTimes)}</button></form>`
       : `<p><a href="/book/days?${escapeHtml(query({ schedule: offer.scheduleId, reason: offer.reasonId, from: day }))}">${escapeHtml(words.otherDay)}</a></p>`;
   if (slots.length === 0) {
-    return page(view, words.timesTitle, `${options.notice ? notice(options.notice) : ''}${offerCard(view, offer)}<p>${escapeHtml(words.noTimes)}</p>${back}`, options.status);
+    return page(
+      view,
+      words.timesTitle,
+      `${options.notice ? notice(options.notice) : ''}${offerCard(view, offer)}<p>${escapeHtml(words.noTimes)}</p>${back}`,
+      options.status,
+    );
   }
   const item = (slot: FreeSlot, index: number) => {
     const time = slot.local.slice(11, 16);
@@ -166,10 +188,21 @@ export function timesPage(
     `<form method="${method}" action="/book/details">${hidden({ ...base, ...(carried ?? {}) })}` +
     `<fieldset><legend>${escapeHtml(words.timesLegend(longDay))}</legend><ul class="times">${slots.map(item).join('')}</ul></fieldset>` +
     `<button class="button" type="submit">${escapeHtml(words.continue)}</button></form>`;
-  return page(view, words.timesTitle, `${options.notice ? notice(options.notice) : ''}${offerCard(view, offer)}${form}${back}${otherWhat(view)}`, options.status);
+  return page(
+    view,
+    words.timesTitle,
+    `${options.notice ? notice(options.notice) : ''}${offerCard(view, offer)}${form}${back}${otherWhat(view)}`,
+    options.status,
+  );
 }
 
-const AUTOCOMPLETE: Record<string, string> = { first_name: 'given-name', last_name: 'family-name', email: 'email', phone: 'tel', name: 'name' };
+const AUTOCOMPLETE: Record<string, string> = {
+  first_name: 'given-name',
+  last_name: 'family-name',
+  email: 'email',
+  phone: 'tel',
+  name: 'name',
+};
 
 /** One field of the form, with its label, its required mark, its value and its error (tied by aria-describedby). */
 function fieldHtml(words: BookWords, field: FieldDefinition, entry: Entry): string {
@@ -188,13 +221,17 @@ function fieldHtml(words: BookWords, field: FieldDefinition, entry: Entry): stri
   }
   const label = `<label for="${id}">${escapeHtml(field.label)}${mark}</label>`;
   if (field.formType === 'select') {
-    const options = [`<option value="">${escapeHtml(words.choose)}</option>`, ...field.options.map((option) => `<option${option === value ? ' selected' : ''}>${escapeHtml(option)}</option>`)];
+    const options = [
+      `<option value="">${escapeHtml(words.choose)}</option>`,
+      ...field.options.map((option) => `<option${option === value ? ' selected' : ''}>${escapeHtml(option)}</option>`),
+    ];
     return `<div class="field">${label}<select id="${id}" name="${name}"${required}${described}>${options.join('')}</select>${errorHtml}</div>`;
   }
   if (field.formType === 'textarea') {
     return `<div class="field">${label}<textarea id="${id}" name="${name}" rows="4"${required}${described}>${escapeHtml(value)}</textarea>${errorHtml}</div>`;
   }
-  const autocomplete = AUTOCOMPLETE[field.key] ?? (field.inputType === 'email' ? 'email' : field.inputType === 'tel' ? 'tel' : undefined);
+  const autocomplete =
+    AUTOCOMPLETE[field.key] ?? (field.inputType === 'email' ? 'email' : field.inputType === 'tel' ? 'tel' : undefined);
   return (
     `<div class="field">${label}<input class="text" type="${field.inputType}" id="${id}" name="${name}" value="${escapeHtml(value)}"` +
     `${autocomplete ? ` autocomplete="${autocomplete}"` : ''}${field.inputType === 'email' || field.inputType === 'tel' ? ' spellcheck="false"' : ''}${required}${described}>${errorHtml}</div>`
@@ -214,12 +251,23 @@ export function carry(offer: Offer, slot: string, ticket: FormTicket): Record<st
 }
 
 /** Step 4: the installation's form fields, with what was typed and the errors next to their fields. */
-export function detailsPage(view: BookView, offer: Offer, slot: FreeSlot, fields: FieldDefinition[], entry: Entry, ticket: FormTicket, status = 200): Page {
+export function detailsPage(
+  view: BookView,
+  offer: Offer,
+  slot: FreeSlot,
+  fields: FieldDefinition[],
+  entry: Entry,
+  ticket: FormTicket,
+  status = 200,
+): Page {
   const words = wordsOf(view);
   const problems = fields.filter((field) => entry.errors[field.key]);
   const summary = problems.length
     ? `<div class="note error" role="alert"><p>${escapeHtml(words.fix(problems.length))}</p><ul class="links">${problems
-        .map((field) => `<li><a href="#f-${field.key}">${escapeHtml(field.label)}: ${escapeHtml(entry.errors[field.key]!)}</a></li>`)
+        .map(
+          (field) =>
+            `<li><a href="#f-${field.key}">${escapeHtml(field.label)}: ${escapeHtml(entry.errors[field.key]!)}</a></li>`,
+        )
         .join('')}</ul></div>`
     : '';
   const trap = `<div class="trap" aria-hidden="true"><label for="trap">${escapeHtml(words.trap)}</label><input type="text" id="trap" name="${TRAP_NAME}" value="" tabindex="-1" autocomplete="off"></div>`;
@@ -242,11 +290,21 @@ export function typedFields(fields: FieldDefinition[], values: Record<string, st
 }
 
 /** Step 5: everything as it will be booked, and one button that books; a second one goes back to the form. */
-export function reviewPage(view: BookView, offer: Offer, slot: FreeSlot, fields: FieldDefinition[], values: Record<string, string>, ticket: FormTicket): Page {
+export function reviewPage(
+  view: BookView,
+  offer: Offer,
+  slot: FreeSlot,
+  fields: FieldDefinition[],
+  values: Record<string, string>,
+  ticket: FormTicket,
+): Page {
   const words = wordsOf(view);
   const shown: [string, string][] = fields
     .filter((field) => (values[field.key] ?? '') !== '')
-    .map((field) => [field.label, field.formType === 'checkbox' ? (values[field.key] === 'on' ? words.yes : words.no) : values[field.key]!]);
+    .map((field) => [
+      field.label,
+      field.formType === 'checkbox' ? (values[field.key] === 'on' ? words.yes : words.no) : values[field.key]!,
+    ]);
   const body =
     `${offerCard(view, offer, slot.local)}${shown.length ? `<div class="card">${definitions(shown)}</div>` : ''}` +
     `<form method="post" action="/book/confirm">${hidden({ ...carry(offer, slot.local, ticket), ...typedFields(fields, values) })}` +
@@ -280,7 +338,9 @@ export function donePage(view: BookView, booked: BookedView): Page {
     ...(practice.address ? [[words.where, practice.address] as [string, string]] : []),
     [words.reference, booked.reference],
   ];
-  const phone = practice.phone ? `<p>${escapeHtml(words.phone)}: <a href="${escapeHtml(telHref(practice.phone))}">${escapeHtml(practice.phone)}</a></p>` : '';
+  const phone = practice.phone
+    ? `<p>${escapeHtml(words.phone)}: <a href="${escapeHtml(telHref(practice.phone))}">${escapeHtml(practice.phone)}</a></p>`
+    : '';
   const calendar =
     `<h2>${escapeHtml(words.addToCalendar)}</h2><ul class="links">` +
     `<li><a href="${escapeHtml(booked.calendar.google)}"${OUTSIDE}>${escapeHtml(words.google)}</a></li>` +
@@ -305,7 +365,11 @@ export function donePage(view: BookView, booked: BookedView): Page {
 export function notOfferedPage(practice: Practice & { practiceName: string; notifyEmail: string }): Page {
   const words = BOOK_WORDS[practice.locale];
   const ways = [
-    ...(practice.phone ? [`${escapeHtml(words.phone)}: <a href="${escapeHtml(telHref(practice.phone))}">${escapeHtml(practice.phone)}</a>`] : []),
+    ...(practice.phone
+      ? [
+          `${escapeHtml(words.phone)}: <a href="${escapeHtml(telHref(practice.phone))}">${escapeHtml(practice.phone)}</a>`,
+        ]
+      : []),
     `${escapeHtml(words.email)}: <a href="${escapeHtml(`mailto:${practice.notifyEmail}`)}">${escapeHtml(practice.notifyEmail)}</a>`,
   ];
   const body =
@@ -317,5 +381,10 @@ export function notOfferedPage(practice: Practice & { practiceName: string; noti
 /** A refusal of the whole form (too old, too fast, trap, from another site, too many): one clear page, nothing written. */
 export function refusedPage(view: BookView, text: string, status: number): Page {
   const words = wordsOf(view);
-  return page(view, words.title, `${notice(text)}<a class="button" href="/book/">${escapeHtml(words.startAgain)}</a>`, status);
+  return page(
+    view,
+    words.title,
+    `${notice(text)}<a class="button" href="/book/">${escapeHtml(words.startAgain)}</a>`,
+    status,
+  );
 }

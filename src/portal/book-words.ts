@@ -41,7 +41,8 @@ export const BOOK_WORDS = {
     noTimes: 'There is no free time left on this day. Please choose another day.',
     nothing: 'Nothing can be booked here at the moment. Please contact the practice.',
     chooseTime: 'Please choose a time.',
-    fix: (count: number) => (count === 1 ? 'Please correct the field marked below.' : `Please correct the ${count} fields marked below.`),
+    fix: (count: number) =>
+      count === 1 ? 'Please correct the field marked below.' : `Please correct the ${count} fields marked below.`,
     trap: 'Leave this field empty',
     consent: 'By booking you agree that the practice stores your details for this appointment.',
     privacy: 'Privacy notice',
@@ -58,7 +59,8 @@ export const BOOK_WORDS = {
     bookAnother: 'Book another appointment',
     alreadyBooked: 'This form was sent before: this is the appointment it booked.',
     refusal: {
-      taken: 'Sorry, this time was booked by someone else just now. Please choose another time; what you typed is kept.',
+      taken:
+        'Sorry, this time was booked by someone else just now. Please choose another time; what you typed is kept.',
       gone: 'This time can no longer be booked. Please choose another one.',
       stale: 'This form is too old to be sent. Please choose your time again.',
       early: 'This form was sent too quickly. Please check your details and send it again.',
@@ -66,14 +68,19 @@ export const BOOK_WORDS = {
       forbidden: 'This form was sent from another site and was not accepted.',
       ticket: 'This form could not be checked (it was not made by this page, or was changed). Please start again.',
       unreadable: 'This form could not be read. Please start again.',
-      perHour: (minutes: number) => `Too many bookings were made from your connection. Please try again in ${minutes} minutes, or contact the practice.`,
-      perEmail: (count: number) => `This e-mail address already has ${count} upcoming ${count === 1 ? 'appointment' : 'appointments'}, the most that can be booked here. Please contact the practice.`,
+      perHour: (minutes: number) =>
+        `Too many bookings were made from your connection. Please try again in ${minutes} minutes, or contact the practice.`,
+      perEmail: (count: number) =>
+        `This e-mail address already has ${count} upcoming ${count === 1 ? 'appointment' : 'appointments'}, the most that can be booked here. Please contact the practice.`,
     },
     startAgain: 'Start again',
     notFound: 'This page does not exist, or no longer offers anything to book. Please start again.',
     offTitle: 'Online booking is not offered',
     off: (practice: string) => `${practice} does not take appointments online.`,
-    offContact: (phone: boolean) => (phone ? 'To make an appointment, please call or write to the practice:' : 'To make an appointment, please write to the practice:'),
+    offContact: (phone: boolean) =>
+      phone
+        ? 'To make an appointment, please call or write to the practice:'
+        : 'To make an appointment, please write to the practice:',
     email: 'E-mail',
     errors: {
       'Field is required': 'Please fill in this field.',
@@ -126,7 +133,10 @@ export const BOOK_WORDS = {
     noTimes: 'An diesem Tag ist keine Zeit mehr frei. Bitte wählen Sie einen anderen Tag.',
     nothing: 'Hier kann zurzeit nichts gebucht werden. Bitte wenden Sie sich an die Praxis.',
     chooseTime: 'Bitte wählen Sie eine Uhrzeit.',
-    fix: (count: number) => (count === 1 ? 'Bitte korrigieren Sie das markierte Feld.' : `Bitte korrigieren Sie die ${count} markierten Felder.`),
+    fix: (count: number) =>
+      count === 1
+        ? 'Bitte korrigieren Sie das markierte Feld.'
+        : `Bitte korrigieren Sie die ${count} markierten Felder.`,
     trap: 'Dieses Feld bitte leer lassen',
     consent: 'Mit der Buchung stimmen Sie zu, dass die Praxis Ihre Angaben für diesen Termin speichert.',
     privacy: 'Datenschutzerklärung',
@@ -143,22 +153,29 @@ export const BOOK_WORDS = {
     bookAnother: 'Weiteren Termin buchen',
     alreadyBooked: 'Dieses Formular wurde schon gesendet: Das ist der Termin, den es gebucht hat.',
     refusal: {
-      taken: 'Diese Zeit wurde gerade von jemand anderem gebucht. Bitte wählen Sie eine andere Zeit; Ihre Angaben bleiben erhalten.',
+      taken:
+        'Diese Zeit wurde gerade von jemand anderem gebucht. Bitte wählen Sie eine andere Zeit; Ihre Angaben bleiben erhalten.',
       gone: 'Diese Zeit kann nicht mehr gebucht werden. Bitte wählen Sie eine andere.',
       stale: 'Dieses Formular ist zu alt. Bitte wählen Sie Ihre Zeit noch einmal.',
       early: 'Dieses Formular wurde zu schnell gesendet. Bitte prüfen Sie Ihre Angaben und senden Sie es noch einmal.',
       trap: 'Dieses Formular konnte nicht angenommen werden. Bitte versuchen Sie es noch einmal oder wenden Sie sich an die Praxis.',
       forbidden: 'Dieses Formular wurde von einer anderen Website gesendet und nicht angenommen.',
-      ticket: 'Dieses Formular konnte nicht geprüft werden (es stammt nicht von dieser Seite oder wurde verändert). Bitte beginnen Sie neu.',
+      ticket:
+        'Dieses Formular konnte nicht geprüft werden (es stammt nicht von dieser Seite oder wurde verändert). Bitte beginnen Sie neu.',
       unreadable: 'Dieses Formular konnte nicht gelesen werden. Bitte beginnen Sie neu.',
-      perHour: (minutes: number) => `Von Ihrer Verbindung wurden zu viele Termine gebucht. Bitte versuchen Sie es in ${minutes} Minuten noch einmal oder wenden Sie sich an die Praxis.`,
-      perEmail: (count: number) => `Für diese E-Mail-Adresse ${count === 1 ? 'ist schon 1 Termin' : `sind schon ${count} Termine`} gebucht, mehr sind hier nicht möglich. Bitte wenden Sie sich an die Praxis.`,
+      perHour: (minutes: number) =>
+        `Von Ihrer Verbindung wurden zu viele Termine gebucht. Bitte versuchen Sie es in ${minutes} Minuten noch einmal oder wenden Sie sich an die Praxis.`,
+      perEmail: (count: number) =>
+        `Für diese E-Mail-Adresse ${count === 1 ? 'ist schon 1 Termin' : `sind schon ${count} Termine`} gebucht, mehr sind hier nicht möglich. Bitte wenden Sie sich an die Praxis.`,
     },
     startAgain: 'Neu beginnen',
     notFound: 'Diese Seite gibt es nicht, oder hier ist nichts mehr zu buchen. Bitte beginnen Sie neu.',
     offTitle: 'Online-Terminbuchung nicht möglich',
     off: (practice: string) => `${practice} nimmt keine Termine online an.`,
-    offContact: (phone: boolean) => (phone ? 'Für einen Termin rufen Sie bitte an oder schreiben Sie der Praxis:' : 'Für einen Termin schreiben Sie bitte der Praxis:'),
+    offContact: (phone: boolean) =>
+      phone
+        ? 'Für einen Termin rufen Sie bitte an oder schreiben Sie der Praxis:'
+        : 'Für einen Termin schreiben Sie bitte der Praxis:',
     email: 'E-Mail',
     errors: {
       'Field is required': 'Bitte füllen Sie dieses Feld aus.',

@@ -69,7 +69,11 @@ function footer(practice: Practice): string {
   const lines = [
     ...(practice.practiceName ? [escapeHtml(practice.practiceName)] : []),
     ...(practice.address ? [escapeHtml(practice.address)] : []),
-    ...(practice.phone ? [`${escapeHtml(words.phone)}: <a href="${escapeHtml(telHref(practice.phone))}">${escapeHtml(practice.phone)}</a>`] : []),
+    ...(practice.phone
+      ? [
+          `${escapeHtml(words.phone)}: <a href="${escapeHtml(telHref(practice.phone))}">${escapeHtml(practice.phone)}</a>`,
+        ]
+      : []),
   ];
   return `<footer><p>${lines.join('<br>')}</p></footer>`;
 }
@@ -96,7 +100,13 @@ export function dayWords(day: string, dateLocale: string, length: 'short' | 'med
     formats = {
       short: new Intl.DateTimeFormat(dateLocale, { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' }),
       medium: new Intl.DateTimeFormat(dateLocale, { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long' }),
-      long: new Intl.DateTimeFormat(dateLocale, { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }),
+      long: new Intl.DateTimeFormat(dateLocale, {
+        timeZone: 'UTC',
+        weekday: 'long',
+        day: 'numeric',
+        month: 'long',
+        year: 'numeric',
+      }),
     };
     dayFormats.set(dateLocale, formats);
   }
@@ -108,14 +118,12 @@ export function definitions(rows: [string, string][]): string {
   return `<dl>${rows.map(([label, value]) => `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl>`;
 }
 
-
 /** Hidden inputs of `fields` (name → value), escaped. */
 export function hidden(fields: Record<string, string>): string {
   return Object.entries(fields)
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('');
 }
-
 
 /** Days offered per page, on the self-service page's move and the booking page alike. */
 export const DAYS_PER_PAGE = 14;
@@ -144,7 +152,11 @@ export interface DayPages {
 }
 
 /** The links to the page of days before and after (`[href, text]` each, when there is one), as a `nav`; '' for none. */
-export function dayPager(label: string, earlier: [string, string] | undefined | '', later: [string, string] | undefined | ''): string {
+export function dayPager(
+  label: string,
+  earlier: [string, string] | undefined | '',
+  later: [string, string] | undefined | '',
+): string {
   if (!earlier && !later) return '';
   return (
     `<nav class="pager" aria-label="${escapeHtml(label)}">` +
@@ -163,17 +175,38 @@ export function partOfDay(time: string): 'morning' | 'afternoon' | 'evening' {
 /** The one page for every link that opens nothing (malformed, unknown, expired, page off, unknown path). */
 export function notFoundPage(practice: Practice): Page {
   const words = PAGE_WORDS[practice.locale];
-  return { status: 404, html: layout(practice, words.notFoundTitle, `<h1>${escapeHtml(words.notFoundTitle)}</h1><p>${escapeHtml(words.notFound)}</p>`) };
+  return {
+    status: 404,
+    html: layout(
+      practice,
+      words.notFoundTitle,
+      `<h1>${escapeHtml(words.notFoundTitle)}</h1><p>${escapeHtml(words.notFound)}</p>`,
+    ),
+  };
 }
 
 /** The page of an address throttled for opening too many unknown links. */
 export function tooManyPage(practice: Practice, seconds: number): Page {
   const words = PAGE_WORDS[practice.locale];
-  return { status: 429, html: layout(practice, words.tooManyTitle, `<h1>${escapeHtml(words.tooManyTitle)}</h1><p>${escapeHtml(words.tooMany(seconds))}</p>`) };
+  return {
+    status: 429,
+    html: layout(
+      practice,
+      words.tooManyTitle,
+      `<h1>${escapeHtml(words.tooManyTitle)}</h1><p>${escapeHtml(words.tooMany(seconds))}</p>`,
+    ),
+  };
 }
 
 /** The page of a failure on the server's side (the database could not be written): nothing was changed. */
 export function failedPage(practice: Practice): Page {
   const words = PAGE_WORDS[practice.locale];
-  return { status: 500, html: layout(practice, words.failedTitle, `<h1>${escapeHtml(words.failedTitle)}</h1><p>${escapeHtml(words.failed)}</p>`) };
+  return {
+    status: 500,
+    html: layout(
+      practice,
+      words.failedTitle,
+      `<h1>${escapeHtml(words.failedTitle)}</h1><p>${escapeHtml(words.failed)}</p>`,
+    ),
+  };
 }

@@ -9,7 +9,17 @@ import { localWhen } from '../mail/translations.ts';
 import { formatLocal } from '../domain/dates.ts';
 import { NOTE_MAX_LENGTH } from '../domain/checks.ts';
 import type { Managed, Refusal } from '../app/portal.ts';
-import { dayPager, dayWords, definitions, hidden, layout, partOfDay, telHref, type DayPages, type Page } from './kit.ts';
+import {
+  dayPager,
+  dayWords,
+  definitions,
+  hidden,
+  layout,
+  partOfDay,
+  telHref,
+  type DayPages,
+  type Page,
+} from './kit.ts';
 import { PAGE_WORDS, type PageWords } from './words.ts';
 
 /** What the page says above the booking: a change just made, or why one was refused. */
@@ -27,7 +37,8 @@ function bookedLocal(managed: Managed): { day: string; time: string } {
 
 function noticeHtml(words: PageWords, notice: Notice | undefined): string {
   if (!notice) return '';
-  if (notice.kind === 'done') return `<p class="note done" role="status">${escapeHtml(notice.what === 'cancelled' ? words.doneCancelled : words.doneMoved)}</p>`;
+  if (notice.kind === 'done')
+    return `<p class="note done" role="status">${escapeHtml(notice.what === 'cancelled' ? words.doneCancelled : words.doneMoved)}</p>`;
   return `<p class="note error" role="alert">${escapeHtml(words.refused[notice.why])}</p>`;
 }
 
@@ -43,7 +54,9 @@ function bookingFacts(managed: Managed): string {
     ...(settings.address ? [[words.where, settings.address] as [string, string]] : []),
     [words.reference, booking.reference],
     [words.status, booking.status === 'cancelled' ? words.cancelledStatus : words.booked],
-    ...(booking.status === 'cancelled' && booking.cancelReason ? [[words.cancelReason, booking.cancelReason] as [string, string]] : []),
+    ...(booking.status === 'cancelled' && booking.cancelReason
+      ? [[words.cancelReason, booking.cancelReason] as [string, string]]
+      : []),
   ];
   return definitions(rows);
 }
@@ -84,7 +97,9 @@ function wayBack(managed: Managed): string {
   return (
     `<p>${escapeHtml(words.newAppointment)}</p>` +
     (website ? `<a class="button" href="${escapeHtml(website)}">${escapeHtml(words.website(practiceName))}</a>` : '') +
-    (phone ? `<a class="button secondary" href="${escapeHtml(telHref(phone))}">${escapeHtml(words.call(phone))}</a>` : '')
+    (phone
+      ? `<a class="button secondary" href="${escapeHtml(telHref(phone))}">${escapeHtml(words.call(phone))}</a>`
+      : '')
   );
 }
 
@@ -96,7 +111,8 @@ export function overviewPage(managed: Managed, base: string, notice?: Notice, st
   let actions = '';
   if (managed.state === 'open') {
     state = managed.mayMove ? words.until(deadline) : words.untilCancelOnly(deadline);
-    if (managed.mayMove) actions += `<a class="button" href="${escapeHtml(base)}/reschedule">${escapeHtml(words.change)}</a>`;
+    if (managed.mayMove)
+      actions += `<a class="button" href="${escapeHtml(base)}/reschedule">${escapeHtml(words.change)}</a>`;
     actions += `<a class="button secondary" href="${escapeHtml(base)}/cancel">${escapeHtml(words.cancel)}</a>`;
   } else if (managed.state === 'past-deadline') {
     state = words.pastDeadline(deadline);
@@ -110,7 +126,13 @@ export function overviewPage(managed: Managed, base: string, notice?: Notice, st
 }
 
 /** The confirmation step of a cancellation: an optional reason, then one button. */
-export function cancelPage(managed: Managed, base: string, form: Record<string, string>, notice?: Notice, status = 200): Page {
+export function cancelPage(
+  managed: Managed,
+  base: string,
+  form: Record<string, string>,
+  notice?: Notice,
+  status = 200,
+): Page {
   const words = wordsOf(managed);
   const body =
     `${header(managed, words.cancelTitle)}${noticeHtml(words, notice)}${bookingCard(managed)}` +
@@ -134,8 +156,14 @@ export function daysPage(managed: Managed, base: string, days: string[], pages: 
       `${escapeHtml(dayWords(day, words.dateLocale))}${current ? `<span class="tag">${escapeHtml(words.yourAppointment)}</span>` : ''}</a></li>`
     );
   };
-  const list = days.length ? `<ul class="choices">${days.map(dayLink).join('')}</ul>` : `<p>${escapeHtml(words.noDays)}</p>`;
-  const pager = dayPager(words.moreDaysLabel, pages.earlier && [`${base}/reschedule?from=${pages.earlier}`, words.earlierDays], pages.later && [`${base}/reschedule?from=${pages.later}`, words.moreDays]);
+  const list = days.length
+    ? `<ul class="choices">${days.map(dayLink).join('')}</ul>`
+    : `<p>${escapeHtml(words.noDays)}</p>`;
+  const pager = dayPager(
+    words.moreDaysLabel,
+    pages.earlier && [`${base}/reschedule?from=${pages.earlier}`, words.earlierDays],
+    pages.later && [`${base}/reschedule?from=${pages.later}`, words.moreDays],
+  );
   const body = `${header(managed, words.change)}${bookingLine(managed)}<h2>${escapeHtml(words.moveTitle)}</h2>${list}${pager}<a href="${escapeHtml(base)}">${escapeHtml(words.back)}</a>`;
   return { status: 200, html: layout(managed.settings, words.change, body) };
 }
@@ -144,7 +172,14 @@ export function daysPage(managed: Managed, base: string, days: string[], pages: 
  * The second step of a move: the free times of one day by part of the day, each a link to the confirmation step;
  * on the booking's own day its time is shown among them, marked, without a link.
  */
-export function timesPage(managed: Managed, base: string, day: string, slots: FreeSlot[], notice?: Notice, status = 200): Page {
+export function timesPage(
+  managed: Managed,
+  base: string,
+  day: string,
+  slots: FreeSlot[],
+  notice?: Notice,
+  status = 200,
+): Page {
   const words = wordsOf(managed);
   const title = words.moveTimes(dayWords(day, words.dateLocale, 'long'));
   const booked = bookedLocal(managed);
@@ -158,9 +193,14 @@ export function timesPage(managed: Managed, base: string, day: string, slots: Fr
   const groups = (['morning', 'afternoon', 'evening'] as const)
     .map((part) => ({ part, items: times.filter((one) => partOfDay(one.time) === part) }))
     .filter((group) => group.items.length)
-    .map((group) => `<h2 class="group">${escapeHtml(words.parts[group.part])}</h2><ul class="choices">${group.items.map(item).join('')}</ul>`)
+    .map(
+      (group) =>
+        `<h2 class="group">${escapeHtml(words.parts[group.part])}</h2><ul class="choices">${group.items.map(item).join('')}</ul>`,
+    )
     .join('');
-  const list = slots.length ? `<p class="hint">${escapeHtml(words.moveHint)}</p>${groups}` : `<p>${escapeHtml(words.noTimes)}</p>`;
+  const list = slots.length
+    ? `<p class="hint">${escapeHtml(words.moveHint)}</p>${groups}`
+    : `<p>${escapeHtml(words.noTimes)}</p>`;
   const body =
     `${header(managed, title)}${noticeHtml(words, notice)}${bookingLine(managed)}${list}` +
     `<a class="button secondary" href="${escapeHtml(base)}/reschedule?from=${day}">${escapeHtml(words.otherDay)}</a><a href="${escapeHtml(base)}">${escapeHtml(words.back)}</a>`;
@@ -187,5 +227,3 @@ export function confirmMovePage(managed: Managed, base: string, slot: FreeSlot, 
     `<a class="button secondary" href="${escapeHtml(base)}/reschedule?day=${day}">${escapeHtml(words.otherTime)}</a><a href="${escapeHtml(base)}">${escapeHtml(words.back)}</a>`;
   return { status: 200, html: layout(settings, title, body) };
 }
-
-

@@ -20,7 +20,8 @@ export const PAGE_WORDS = {
     untilCancelOnly: (when: string) => `You can cancel this appointment here until ${when}.`,
     pastDeadline: (when: string) => `Changes here were possible until ${when}.`,
     reachByPhone: (practice: string) => `To change or cancel the appointment now, please call ${practice}.`,
-    reachByMail: (practice: string) => `To change or cancel the appointment now, please reply to your confirmation e-mail from ${practice}.`,
+    reachByMail: (practice: string) =>
+      `To change or cancel the appointment now, please reply to your confirmation e-mail from ${practice}.`,
     call: (phone: string) => `Call ${phone}`,
     phone: 'Phone',
     where: 'Where',
@@ -31,7 +32,8 @@ export const PAGE_WORDS = {
     change: 'Change the time',
     cancel: 'Cancel the appointment',
     doneCancelled: 'Your appointment is cancelled. A confirmation is on its way to you by e-mail.',
-    doneMoved: 'Your appointment has been moved. The new time is shown below; a confirmation is on its way to you by e-mail.',
+    doneMoved:
+      'Your appointment has been moved. The new time is shown below; a confirmation is on its way to you by e-mail.',
     cancelTitle: 'Cancel this appointment?',
     reasonLabel: 'Reason (optional)',
     reasonHint: `A few words, at most ${NOTE_MAX_LENGTH} characters. The practice sees it.`,
@@ -59,8 +61,10 @@ export const PAGE_WORDS = {
       'past-deadline': 'It is too late to change this appointment here. Please contact the practice directly.',
       started: 'This appointment has begun or is over, so it can no longer be changed here.',
       cancelled: 'This appointment is already cancelled.',
-      changed: 'This appointment was changed in the meantime (perhaps in another window). Nothing more was changed; here is how it stands now.',
-      taken: 'Sorry, that time was taken a moment ago by someone else. Nothing was changed; please choose another time.',
+      changed:
+        'This appointment was changed in the meantime (perhaps in another window). Nothing more was changed; here is how it stands now.',
+      taken:
+        'Sorry, that time was taken a moment ago by someone else. Nothing was changed; please choose another time.',
       'no-reschedule': 'This practice does not offer changing the time here. You can cancel, or contact the practice.',
       'not-movable': 'This appointment can no longer be moved here. You can still cancel it, or contact the practice.',
       'bad-reason': `The reason could not be taken: please write at most ${NOTE_MAX_LENGTH} characters of plain text, or leave it empty.`,
@@ -68,11 +72,13 @@ export const PAGE_WORDS = {
       forbidden: 'This form could not be accepted. Please open the link from your e-mail again and try once more.',
     },
     notFoundTitle: 'Link not valid',
-    notFound: 'This link is not valid. It may be incomplete, or it may have expired. Please use the link in your most recent e-mail from the practice.',
+    notFound:
+      'This link is not valid. It may be incomplete, or it may have expired. Please use the link in your most recent e-mail from the practice.',
     failedTitle: 'Something went wrong',
     failed: 'Something went wrong on our side, and nothing was changed. Please try again in a few minutes.',
     tooManyTitle: 'Please wait',
-    tooMany: (seconds: number) => `Too many invalid links were opened from your connection. Please try again in ${seconds} seconds.`,
+    tooMany: (seconds: number) =>
+      `Too many invalid links were opened from your connection. Please try again in ${seconds} seconds.`,
   },
   de: {
     lang: 'de',
@@ -91,7 +97,8 @@ export const PAGE_WORDS = {
     untilCancelOnly: (when: string) => `Sie können diesen Termin hier bis ${when} absagen.`,
     pastDeadline: (when: string) => `Änderungen waren hier bis ${when} möglich.`,
     reachByPhone: (practice: string) => `Um den Termin jetzt zu ändern oder abzusagen, rufen Sie bitte ${practice} an.`,
-    reachByMail: (practice: string) => `Um den Termin jetzt zu ändern oder abzusagen, antworten Sie bitte auf Ihre Bestätigungs-E-Mail von ${practice}.`,
+    reachByMail: (practice: string) =>
+      `Um den Termin jetzt zu ändern oder abzusagen, antworten Sie bitte auf Ihre Bestätigungs-E-Mail von ${practice}.`,
     call: (phone: string) => `${phone} anrufen`,
     phone: 'Telefon',
     where: 'Wo',
@@ -130,20 +137,28 @@ export const PAGE_WORDS = {
       'past-deadline': 'Für eine Änderung hier ist es zu spät. Bitte wenden Sie sich direkt an die Praxis.',
       started: 'Dieser Termin hat begonnen oder ist vorbei und kann hier nicht mehr geändert werden.',
       cancelled: 'Dieser Termin ist bereits abgesagt.',
-      changed: 'Dieser Termin wurde inzwischen geändert (vielleicht in einem anderen Fenster). Es wurde nichts weiter geändert; so steht er jetzt.',
-      taken: 'Diese Zeit wurde gerade eben von jemand anderem gebucht. Es wurde nichts geändert; bitte wählen Sie eine andere Zeit.',
-      'no-reschedule': 'Diese Praxis bietet das Verlegen hier nicht an. Sie können absagen oder sich an die Praxis wenden.',
-      'not-movable': 'Dieser Termin kann hier nicht mehr verlegt werden. Sie können ihn weiterhin absagen oder sich an die Praxis wenden.',
+      changed:
+        'Dieser Termin wurde inzwischen geändert (vielleicht in einem anderen Fenster). Es wurde nichts weiter geändert; so steht er jetzt.',
+      taken:
+        'Diese Zeit wurde gerade eben von jemand anderem gebucht. Es wurde nichts geändert; bitte wählen Sie eine andere Zeit.',
+      'no-reschedule':
+        'Diese Praxis bietet das Verlegen hier nicht an. Sie können absagen oder sich an die Praxis wenden.',
+      'not-movable':
+        'Dieser Termin kann hier nicht mehr verlegt werden. Sie können ihn weiterhin absagen oder sich an die Praxis wenden.',
       'bad-reason': `Der Grund konnte nicht übernommen werden: Bitte schreiben Sie höchstens ${NOTE_MAX_LENGTH} Zeichen einfachen Text, oder lassen Sie das Feld leer.`,
       'bad-input': 'Das hat nicht geklappt: Bitte prüfen Sie Ihre Eingabe und versuchen Sie es noch einmal.',
-      forbidden: 'Dieses Formular konnte nicht angenommen werden. Bitte öffnen Sie den Link aus Ihrer E-Mail erneut und versuchen Sie es noch einmal.',
+      forbidden:
+        'Dieses Formular konnte nicht angenommen werden. Bitte öffnen Sie den Link aus Ihrer E-Mail erneut und versuchen Sie es noch einmal.',
     },
     notFoundTitle: 'Link ungültig',
-    notFound: 'Dieser Link ist ungültig. Vielleicht ist er unvollständig oder abgelaufen. Bitte verwenden Sie den Link aus Ihrer neuesten E-Mail der Praxis.',
+    notFound:
+      'Dieser Link ist ungültig. Vielleicht ist er unvollständig oder abgelaufen. Bitte verwenden Sie den Link aus Ihrer neuesten E-Mail der Praxis.',
     failedTitle: 'Etwas ist schiefgegangen',
-    failed: 'Bei uns ist etwas schiefgegangen, und es wurde nichts geändert. Bitte versuchen Sie es in einigen Minuten noch einmal.',
+    failed:
+      'Bei uns ist etwas schiefgegangen, und es wurde nichts geändert. Bitte versuchen Sie es in einigen Minuten noch einmal.',
     tooManyTitle: 'Bitte warten',
-    tooMany: (seconds: number) => `Von Ihrer Verbindung wurden zu viele ungültige Links geöffnet. Bitte versuchen Sie es in ${seconds} Sekunden noch einmal.`,
+    tooMany: (seconds: number) =>
+      `Von Ihrer Verbindung wurden zu viele ungültige Links geöffnet. Bitte versuchen Sie es in ${seconds} Sekunden noch einmal.`,
   },
 } as const;
 

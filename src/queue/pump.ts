@@ -14,7 +14,10 @@ export interface Pump {
  * Runs `pass` every `pollMs` and whenever kicked, never two at a time: a kick during a pass makes another pass
  * follow it. A pass that throws is logged, and the next poll tries again.
  */
-export function startPump(pass: () => Promise<boolean>, options: { pollMs: number; log: (line: string) => void; what: string }): Pump {
+export function startPump(
+  pass: () => Promise<boolean>,
+  options: { pollMs: number; log: (line: string) => void; what: string },
+): Pump {
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
@@ -32,7 +35,9 @@ export function startPump(pass: () => Promise<boolean>, options: { pollMs: numbe
       return;
     }
     running = run()
-      .catch((error: unknown) => options.log(`planner: the ${options.what} could not be read: ${(error as Error).message}`))
+      .catch((error: unknown) =>
+        options.log(`planner: the ${options.what} could not be read: ${(error as Error).message}`),
+      )
       .finally(() => {
         running = undefined;
       });

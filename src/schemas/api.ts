@@ -3,7 +3,14 @@
  * OpenAPI document (src/schemas/openapi.ts) is derived from them. One schema per shape; types come from InferOutput.
  */
 import * as v from 'valibot';
-import { DAYS_AHEAD_MAX, DESCRIPTION_MAX_LENGTH, DURATION_MAX_MINUTES, isIdText, NAME_MAX_LENGTH, STEP_MIN_MINUTES } from '../domain/checks.ts';
+import {
+  DAYS_AHEAD_MAX,
+  DESCRIPTION_MAX_LENGTH,
+  DURATION_MAX_MINUTES,
+  isIdText,
+  NAME_MAX_LENGTH,
+  STEP_MIN_MINUTES,
+} from '../domain/checks.ts';
 import { isDay, isSlotText, SLOT } from '../domain/dates.ts';
 import { FIELD_KEY, FORM_TYPES, INPUT_TYPES, type FieldDefinition } from '../domain/form.ts';
 import { VALUE_MAX_LENGTH } from '../domain/submission.ts';
@@ -40,9 +47,24 @@ function isPlainObject(value: unknown): boolean {
 // ---- Query parameters (spec §4). Query values arrive as strings; the document shows their meaning.
 
 /** An id in a query string: an integer >= 1 written plainly (`1`, not `01`, `1.0` or `+1`). */
-export const IdParam = v.pipe(v.string(), v.check(isIdText), v.transform(Number), v.number(), v.integer(), v.minValue(1), v.maxValue(ID_MAX), intFormat('int64'));
+export const IdParam = v.pipe(
+  v.string(),
+  v.check(isIdText),
+  v.transform(Number),
+  v.number(),
+  v.integer(),
+  v.minValue(1),
+  v.maxValue(ID_MAX),
+  intFormat('int64'),
+);
 /** A local day `YYYY-MM-DD` that exists on the calendar. */
-export const DayParam = v.pipe(v.string(), v.length(10), v.regex(DAY), v.check(isDay), v.description('A local day, YYYY-MM-DD, taken from GET /days'));
+export const DayParam = v.pipe(
+  v.string(),
+  v.length(10),
+  v.regex(DAY),
+  v.check(isDay),
+  v.description('A local day, YYYY-MM-DD, taken from GET /days'),
+);
 /** A local time `YYYY-MM-DD HH:MM:SS`, exactly 19 characters. */
 export const SlotParam = SlotText('A local time, YYYY-MM-DD HH:MM:SS, taken from GET /slots; the space is sent as %20');
 
@@ -68,7 +90,13 @@ export const BOOKING_FIELD_ERRORS = {
 } as const;
 
 const BodyId = (message: string) =>
-  v.pipe(v.number(message), v.integer(message), v.minValue(1, message), v.maxValue(ID_MAX, message), intFormat('int64'));
+  v.pipe(
+    v.number(message),
+    v.integer(message),
+    v.minValue(1, message),
+    v.maxValue(ID_MAX, message),
+    intFormat('int64'),
+  );
 
 /** A JSON object, not an array (valibot's record alone also takes arrays). The OpenAPI builder names it `object`. */
 export const PlainObject = v.custom<Record<string, unknown>>(isPlainObject, BOOKING_FIELD_ERRORS.submission);
@@ -93,7 +121,9 @@ export function bookingRequestProblem(body: unknown): { error: string; field?: s
   const key = result.issues[0].path?.[0]?.key;
   const field = typeof key === 'string' ? key : undefined;
   if (field === undefined) return { error: 'Invalid request' };
-  const known = Object.hasOwn(BOOKING_FIELD_ERRORS, field) ? (BOOKING_FIELD_ERRORS as Record<string, string>)[field] : undefined; // never `__proto__`
+  const known = Object.hasOwn(BOOKING_FIELD_ERRORS, field)
+    ? (BOOKING_FIELD_ERRORS as Record<string, string>)[field]
+    : undefined; // never `__proto__`
   return known ? { error: known, field } : { error: 'Unknown field', field };
 }
 
@@ -108,9 +138,21 @@ export const Reason = v.strictObject({
   id: Id,
   name: Name,
   description: v.pipe(v.string(), v.maxLength(DESCRIPTION_MAX_LENGTH), v.description('May be an empty string')),
-  duration: v.pipe(v.number(), v.integer(), v.minValue(60), v.maxValue(DURATION_MAX_MINUTES * 60), intFormat('int32'), v.description('Seconds (1800 = 30 minutes)')),
+  duration: v.pipe(
+    v.number(),
+    v.integer(),
+    v.minValue(60),
+    v.maxValue(DURATION_MAX_MINUTES * 60),
+    intFormat('int32'),
+    v.description('Seconds (1800 = 30 minutes)'),
+  ),
 });
-export const Day = v.pipe(v.string(), v.length(10), v.regex(DAY), v.description('A local day with at least one free slot'));
+export const Day = v.pipe(
+  v.string(),
+  v.length(10),
+  v.regex(DAY),
+  v.description('A local day with at least one free slot'),
+);
 export const Slot = SlotText('A free local time, YYYY-MM-DD HH:MM:SS');
 export const FormField = v.strictObject({
   form_type: v.picklist(FORM_TYPES),
@@ -124,15 +166,27 @@ export const FormField = v.strictObject({
   options: v.optional(
     v.pipe(
       v.array(v.pipe(v.string(), v.maxLength(VALUE_MAX_LENGTH.other))),
-      v.description('The choices of a select field, in order; only on fields whose form_type is select. The value sent is one of them.'),
+      v.description(
+        'The choices of a select field, in order; only on fields whose form_type is select. The value sent is one of them.',
+      ),
     ),
   ),
 });
 export const BookingResponse = v.strictObject({
   booking_id: Id,
-  booking_details_id: v.pipe(v.string(), v.length(16), v.regex(REFERENCE), v.description('The public booking reference')),
+  booking_details_id: v.pipe(
+    v.string(),
+    v.length(16),
+    v.regex(REFERENCE),
+    v.description('The public booking reference'),
+  ),
   user_id: v.pipe(Id, v.description('The customer record (the same for the same e-mail address)')),
-  slot: v.pipe(v.string(), v.length(20), v.regex(UTC_SLOT), v.description('The booked start in UTC, YYYY-MM-DDTHH:MM:SSZ')),
+  slot: v.pipe(
+    v.string(),
+    v.length(20),
+    v.regex(UTC_SLOT),
+    v.description('The booked start in UTC, YYYY-MM-DDTHH:MM:SSZ'),
+  ),
 });
 export const ErrorBody = v.strictObject({
   error: v.pipe(v.string(), v.maxLength(ERROR_MAX_LENGTH), v.description('What went wrong')),
@@ -151,7 +205,9 @@ export const ReasonsResponse = v.strictObject({ data: v.array(Reason) });
 export const DaysResponse = v.strictObject({ data: v.pipe(v.array(Day), v.maxLength(DAYS_AHEAD_MAX + 1)) });
 /** One start per step of the day's wall clock at most (a fall-back hour gives its local times once). */
 export const SlotsResponse = v.strictObject({ data: v.pipe(v.array(Slot), v.maxLength(1440 / STEP_MIN_MINUTES)) });
-export const FormsResponse = v.strictObject({ data: v.record(v.pipe(v.string(), v.maxLength(64), v.regex(FIELD_KEY)), FormField) });
+export const FormsResponse = v.strictObject({
+  data: v.record(v.pipe(v.string(), v.maxLength(64), v.regex(FIELD_KEY)), FormField),
+});
 
 export type SchedulesResponse = v.InferOutput<typeof SchedulesResponse>;
 export type ReasonsResponse = v.InferOutput<typeof ReasonsResponse>;

@@ -49,7 +49,10 @@ function toComponentRefs(value: unknown): unknown {
   const result: Json = {};
   for (const [key, item] of Object.entries(value)) {
     if (key === '$schema' || key === '$defs') continue;
-    result[key] = key === '$ref' && typeof item === 'string' ? item.replace('#/$defs/', '#/components/schemas/') : toComponentRefs(item);
+    result[key] =
+      key === '$ref' && typeof item === 'string'
+        ? item.replace('#/$defs/', '#/components/schemas/')
+        : toComponentRefs(item);
   }
   return result;
 }
@@ -120,7 +123,12 @@ function operationObject(operation: Operation): Json {
     description: operation.description,
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(operation.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: ref(operation.body.schema), example: operation.body.example } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: ref(operation.body.schema), example: operation.body.example } },
+          },
+        }
       : {}),
     responses: {
       [success.status]: {
@@ -151,7 +159,9 @@ export function openApiDocument(): Json {
     servers: [{ url: '/api', description: 'The installation you call: https://<your installation>/api' }],
     security: [{ bearerAuth: [] }],
     tags: [{ name: 'booking', description: 'The six calls of the booking process' }],
-    paths: Object.fromEntries(OPERATIONS.map((operation) => [operation.path, { [operation.method]: operationObject(operation) }])),
+    paths: Object.fromEntries(
+      OPERATIONS.map((operation) => [operation.path, { [operation.method]: operationObject(operation) }]),
+    ),
     components: {
       securitySchemes: {
         bearerAuth: {
@@ -161,11 +171,17 @@ export function openApiDocument(): Json {
         },
       },
       schemas: Object.fromEntries(
-        Object.entries(COMPONENTS).map(([name, schema]) => [name, jsonSchema(schema, name === 'BookingRequest' ? 'input' : 'output')]),
+        Object.entries(COMPONENTS).map(([name, schema]) => [
+          name,
+          jsonSchema(schema, name === 'BookingRequest' ? 'input' : 'output'),
+        ]),
       ),
       headers: HEADERS,
       responses: Object.fromEntries(
-        Object.values(ERROR_ANSWERS).map(({ name, description, examples, headers }) => [name, errorResponse(description, examples, headers)]),
+        Object.values(ERROR_ANSWERS).map(({ name, description, examples, headers }) => [
+          name,
+          errorResponse(description, examples, headers),
+        ]),
       ),
     },
   };

@@ -49,8 +49,20 @@ export interface Operation {
 const EXAMPLE_DAY = '2026-11-24';
 const EXAMPLE_SLOT = `${EXAMPLE_DAY} 09:30:00`;
 
-const SCHEDULE: QueryParameter = { name: 'schedule', schema: IdParam, typeMode: 'output', description: 'A schedule id from GET /schedules', example: 1 };
-const REASON: QueryParameter = { name: 'reason', schema: IdParam, typeMode: 'output', description: 'A reason id from GET /reasons of that schedule', example: 1 };
+const SCHEDULE: QueryParameter = {
+  name: 'schedule',
+  schema: IdParam,
+  typeMode: 'output',
+  description: 'A schedule id from GET /schedules',
+  example: 1,
+};
+const REASON: QueryParameter = {
+  name: 'reason',
+  schema: IdParam,
+  typeMode: 'output',
+  description: 'A reason id from GET /reasons of that schedule',
+  example: 1,
+};
 /** spec §4 lists 401, 404, 429 and 503 for every GET but /schedules (no 404). */
 const GET_ERRORS: readonly ErrorStatus[] = ['401', '404', '429', '503'];
 
@@ -63,7 +75,8 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'get',
     operationId: 'listSchedules',
     summary: 'List the schedules (calendars)',
-    description: 'The first call of the booking process: each schedule id is the `schedule` parameter of the calls that follow.',
+    description:
+      'The first call of the booking process: each schedule id is the `schedule` parameter of the calls that follow.',
     success: {
       status: '200',
       description: 'The schedules',
@@ -77,7 +90,8 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'get',
     operationId: 'listReasons',
     summary: 'List the reasons (services) of a schedule',
-    description: 'Each reason has its own duration, in seconds; its id is the `reason` parameter of GET /days, /slots and /forms.',
+    description:
+      'Each reason has its own duration, in seconds; its id is the `reason` parameter of GET /days, /slots and /forms.',
     query: [SCHEDULE],
     success: {
       status: '200',
@@ -101,7 +115,12 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'List the days with at least one free slot',
     description: "How far ahead the list reaches is the schedule's look-ahead.",
     query: [SCHEDULE, REASON],
-    success: { status: '200', description: 'The days, in order', schema: 'DaysResponse', example: { data: ['2026-11-23', EXAMPLE_DAY, '2026-11-25'] } },
+    success: {
+      status: '200',
+      description: 'The days, in order',
+      schema: 'DaysResponse',
+      example: { data: ['2026-11-23', EXAMPLE_DAY, '2026-11-25'] },
+    },
     errors: GET_ERRORS,
   },
   {
@@ -112,7 +131,11 @@ export const OPERATIONS: readonly Operation[] = [
     description:
       "The free start times of the day in the practice's local time, taking bookings, notice and closures into " +
       'account. A day outside the look-ahead answers an empty array.',
-    query: [SCHEDULE, REASON, { name: 'day', schema: DayParam, typeMode: 'input', description: 'A day from GET /days', example: EXAMPLE_DAY }],
+    query: [
+      SCHEDULE,
+      REASON,
+      { name: 'day', schema: DayParam, typeMode: 'input', description: 'A day from GET /days', example: EXAMPLE_DAY },
+    ],
     success: {
       status: '200',
       description: 'The free local times of the day, in order; an empty array when none is free',
@@ -126,13 +149,28 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'get',
     operationId: 'getForm',
     summary: 'List the form fields to fill to book a free slot',
-    description: 'The field names are the keys of `submission` in POST /bookings. They are configured per installation: always fetch them.',
-    query: [SCHEDULE, REASON, { name: 'slot', schema: SlotParam, typeMode: 'input', description: 'A slot from GET /slots', example: EXAMPLE_SLOT }],
+    description:
+      'The field names are the keys of `submission` in POST /bookings. They are configured per installation: always fetch them.',
+    query: [
+      SCHEDULE,
+      REASON,
+      {
+        name: 'slot',
+        schema: SlotParam,
+        typeMode: 'input',
+        description: 'A slot from GET /slots',
+        example: EXAMPLE_SLOT,
+      },
+    ],
     success: {
       status: '200',
       description: 'The fields, indexed by name, in form order',
       schema: 'FormsResponse',
-      example: { data: formsData(DEFAULT_FIELDS.map((field) => ({ ...field, formType: 'textbox' as const, defaultValue: '', options: [] }))) },
+      example: {
+        data: formsData(
+          DEFAULT_FIELDS.map((field) => ({ ...field, formType: 'textbox' as const, defaultValue: '', options: [] })),
+        ),
+      },
     },
     errors: GET_ERRORS,
   },
@@ -170,7 +208,8 @@ export const OPERATIONS: readonly Operation[] = [
     },
     success: {
       status: '201',
-      description: 'Booked (or, with `Idempotent-Replayed: true`, booked by an earlier request with the same Idempotency-Key)',
+      description:
+        'Booked (or, with `Idempotent-Replayed: true`, booked by an earlier request with the same Idempotency-Key)',
       schema: 'BookingResponse',
       example: { booking_id: 1, booking_details_id: 'J6X99LA2FD5TAU9S', user_id: 1, slot: '2026-11-24T08:30:00Z' },
       replayable: true,
@@ -184,7 +223,10 @@ export const OPERATIONS: readonly Operation[] = [
 export const REPLAYED = { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } };
 
 /** The error answers, by status: each a component under `#/components/responses/`. */
-export const ERROR_ANSWERS: Record<ErrorStatus, { name: string; description: string; examples: Record<string, Json>; headers?: Json }> = {
+export const ERROR_ANSWERS: Record<
+  ErrorStatus,
+  { name: string; description: string; examples: Record<string, Json>; headers?: Json }
+> = {
   '400': {
     name: 'BadRequest',
     description:
@@ -202,7 +244,8 @@ export const ERROR_ANSWERS: Record<ErrorStatus, { name: string; description: str
   },
   '401': {
     name: 'Unauthorized',
-    description: 'Token missing, wrong, or replaced by a newer one. Answered before the token is known, so it carries no rate-limit fields.',
+    description:
+      'Token missing, wrong, or replaced by a newer one. Answered before the token is known, so it carries no rate-limit fields.',
     examples: { unauthorized: { error: 'Unauthorized' } },
     headers: { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } },
   },
@@ -262,7 +305,8 @@ export const HEADERS: Json = {
     schema: { type: 'string', maxLength: 64, pattern: '^"(default|failed-token)";q=\\d{1,10};w=60$' },
   },
   'Idempotent-Replayed': {
-    description: 'Present (`true`) when the answer is the one kept for the request\'s Idempotency-Key: nothing was booked now',
+    description:
+      "Present (`true`) when the answer is the one kept for the request's Idempotency-Key: nothing was booked now",
     schema: { type: 'string', const: 'true' },
   },
   'WWW-Authenticate': {

@@ -26,7 +26,9 @@ export interface AuditEntry {
 
 export function insertAudit(store: Store, entry: AuditEntry): void {
   store
-    .sql('INSERT INTO audit_log (at, actor, os_user, action, booking_id, reference, detail) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    .sql(
+      'INSERT INTO audit_log (at, actor, os_user, action, booking_id, reference, detail) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    )
     .run(entry.at, entry.actor, entry.osUser, entry.action, entry.bookingId, entry.reference, entry.detail);
 }
 

@@ -30,29 +30,47 @@ function reaching(scheduleId: number, from: number, to: number, except: number):
 }
 
 /** Returns the time the bookings of a schedule block that comes within a buffer of [from, to): what the engine counts. */
-export function bookedIntervals(store: Store, scheduleId: number, from: number, to: number, except = 0): readonly BookedInterval[] {
-  const rows = store.sql(`SELECT keeps_from AS startAt, end_at + buffer_after AS endAt ${REACHING}`).all(...reaching(scheduleId, from, to, except));
+export function bookedIntervals(
+  store: Store,
+  scheduleId: number,
+  from: number,
+  to: number,
+  except = 0,
+): readonly BookedInterval[] {
+  const rows = store
+    .sql(`SELECT keeps_from AS startAt, end_at + buffer_after AS endAt ${REACHING}`)
+    .all(...reaching(scheduleId, from, to, except));
   return withBusy(rows as unknown as BookedInterval[], busyOf(store, scheduleId, from, to));
 }
 
 /** The busy times that can reach [from, to) (within a buffer of it), each taking every place, as the engine reads them. */
 function busyOf(store: Store, scheduleId: number, from: number, to: number) {
-  return busyIntervals(store, scheduleId, from - BUFFER_MAX_SECONDS, to + BUFFER_MAX_SECONDS).map(({ startAt, endAt }) => ({
-    startAt,
-    endAt,
-    places: EVERY_PLACE,
-    appointmentStartAt: startAt,
-    appointmentEndAt: endAt,
-  }));
+  return busyIntervals(store, scheduleId, from - BUFFER_MAX_SECONDS, to + BUFFER_MAX_SECONDS).map(
+    ({ startAt, endAt }) => ({
+      startAt,
+      endAt,
+      places: EVERY_PLACE,
+      appointmentStartAt: startAt,
+      appointmentEndAt: endAt,
+    }),
+  );
 }
 
 /**
  * Returns what `bookedIntervals` returns, each with its appointment without buffers (`appointmentStartAt`,
  * `appointmentEndAt`): for telling why a time is refused, off the hot paths.
  */
-export function bookedTimes(store: Store, scheduleId: number, from: number, to: number, except = 0): readonly BookedTime[] {
+export function bookedTimes(
+  store: Store,
+  scheduleId: number,
+  from: number,
+  to: number,
+  except = 0,
+): readonly BookedTime[] {
   const rows = store
-    .sql(`SELECT keeps_from AS startAt, end_at + buffer_after AS endAt, start_at AS appointmentStartAt, end_at AS appointmentEndAt ${REACHING}`)
+    .sql(
+      `SELECT keeps_from AS startAt, end_at + buffer_after AS endAt, start_at AS appointmentStartAt, end_at AS appointmentEndAt ${REACHING}`,
+    )
     .all(...reaching(scheduleId, from, to, except));
   return withBusy(rows as unknown as BookedTime[], busyOf(store, scheduleId, from, to));
 }

@@ -29,7 +29,9 @@ function toChange(row: ChangeRow): BookingChange {
  * changed). The log keeps the last 10,000; a caller whose `afterId` was pruned sees the first id skip ahead.
  */
 export function bookingChangesSince(store: Store, afterId: number): BookingChange[] {
-  const rows = store.sql('SELECT id, schedule_id, from_at, to_at FROM booking_changes WHERE id > ? ORDER BY id').all(afterId);
+  const rows = store
+    .sql('SELECT id, schedule_id, from_at, to_at FROM booking_changes WHERE id > ? ORDER BY id')
+    .all(afterId);
   return (rows as unknown as ChangeRow[]).map(toChange);
 }
 

@@ -31,6 +31,8 @@ export function insertBookingEvent(store: Store, bookingId: number, event: Booki
 
 /** Returns the changes of a booking, oldest first (one range of booking_events_by_booking). */
 export function bookingEvents(store: Store, bookingId: number): BookingEvent[] {
-  const rows = store.sql('SELECT at, kind, actor, previous_start FROM booking_events WHERE booking_id = ? ORDER BY id').all(bookingId) as unknown as BookingEventRow[];
+  const rows = store
+    .sql('SELECT at, kind, actor, previous_start FROM booking_events WHERE booking_id = ? ORDER BY id')
+    .all(bookingId) as unknown as BookingEventRow[];
   return rows.map((row) => ({ at: row.at, kind: row.kind, actor: row.actor, previousStartAt: row.previous_start }));
 }

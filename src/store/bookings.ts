@@ -60,9 +60,11 @@ interface BookingRow {
 
 /** Returns the start instants of the bookings still on (booked) that start at `fromAt` or later. */
 export function upcomingStarts(store: Store, fromAt: number): number[] {
-  return (store.sql("SELECT start_at FROM bookings WHERE status = 'booked' AND start_at >= ?").all(fromAt) as { start_at: number }[]).map(
-    (row) => row.start_at,
-  );
+  return (
+    store.sql("SELECT start_at FROM bookings WHERE status = 'booked' AND start_at >= ?").all(fromAt) as {
+      start_at: number;
+    }[]
+  ).map((row) => row.start_at);
 }
 
 function toBooking(row: BookingRow): Booking {
@@ -163,11 +165,19 @@ export function findBooking(store: Store, idOrReference: number | string): Booki
 }
 
 /** Returns how many bookings start at or after `fromAt`, in one schedule or for one reason. */
-export function countFutureBookings(store: Store, by: { scheduleId: number } | { reasonId: number }, fromAt: number): number {
+export function countFutureBookings(
+  store: Store,
+  by: { scheduleId: number } | { reasonId: number },
+  fromAt: number,
+): number {
   const row =
     'scheduleId' in by
-      ? store.sql("SELECT COUNT(*) AS n FROM bookings WHERE schedule_id = ? AND start_at >= ? AND status = 'booked'").get(by.scheduleId, fromAt)
-      : store.sql("SELECT COUNT(*) AS n FROM bookings WHERE reason_id = ? AND start_at >= ? AND status = 'booked'").get(by.reasonId, fromAt);
+      ? store
+          .sql("SELECT COUNT(*) AS n FROM bookings WHERE schedule_id = ? AND start_at >= ? AND status = 'booked'")
+          .get(by.scheduleId, fromAt)
+      : store
+          .sql("SELECT COUNT(*) AS n FROM bookings WHERE reason_id = ? AND start_at >= ? AND status = 'booked'")
+          .get(by.reasonId, fromAt);
   return (row as { n: number }).n;
 }
 
@@ -212,7 +222,9 @@ export function insertBooking(
 /** Marks a booking cancelled (with the admin's reason) and counts the change in its sequence. */
 export function cancelBookingRow(store: Store, id: number, reason: string | null, at: string): void {
   store
-    .sql("UPDATE bookings SET status = 'cancelled', cancel_reason = ?, sequence = sequence + 1, changed_at = ? WHERE id = ? AND status = 'booked'")
+    .sql(
+      "UPDATE bookings SET status = 'cancelled', cancel_reason = ?, sequence = sequence + 1, changed_at = ? WHERE id = ? AND status = 'booked'",
+    )
     .run(reason, at, id);
 }
 
@@ -220,9 +232,18 @@ export function cancelBookingRow(store: Store, id: number, reason: string | null
  * Moves a booking to a new interval (with its reason's buffers as they are now), keeping its id and reference, and
  * counts the change in its sequence.
  */
-export function moveBookingRow(store: Store, id: number, startAt: number, endAt: number, buffers: Buffers, at: string): void {
+export function moveBookingRow(
+  store: Store,
+  id: number,
+  startAt: number,
+  endAt: number,
+  buffers: Buffers,
+  at: string,
+): void {
   store
-    .sql('UPDATE bookings SET start_at = ?, end_at = ?, buffer_before = ?, buffer_after = ?, sequence = sequence + 1, changed_at = ? WHERE id = ?')
+    .sql(
+      'UPDATE bookings SET start_at = ?, end_at = ?, buffer_before = ?, buffer_after = ?, sequence = sequence + 1, changed_at = ? WHERE id = ?',
+    )
     .run(startAt, endAt, buffers.before, buffers.after, at, id);
 }
 

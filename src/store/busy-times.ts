@@ -43,8 +43,15 @@ const MEETING = `FROM busy_times t CROSS JOIN calendars c ON c.id = t.calendar_i
   WHERE t.schedule_id = ? AND t.start_at > ? AND t.start_at < ? AND t.end_at > ?`;
 
 /** Returns the busy pieces of a schedule's calendars that meet [from, to), in the order they begin: what the engine counts. */
-export function busyIntervals(store: Store, scheduleId: number, from: number, to: number): { startAt: number; endAt: number }[] {
-  const rows = store.sql(`SELECT t.start_at AS startAt, t.end_at AS endAt ${MEETING} ORDER BY t.start_at`).all(scheduleId, from - BUSY_PIECE_SECONDS, to, from);
+export function busyIntervals(
+  store: Store,
+  scheduleId: number,
+  from: number,
+  to: number,
+): { startAt: number; endAt: number }[] {
+  const rows = store
+    .sql(`SELECT t.start_at AS startAt, t.end_at AS endAt ${MEETING} ORDER BY t.start_at`)
+    .all(scheduleId, from - BUSY_PIECE_SECONDS, to, from);
   return rows as unknown as { startAt: number; endAt: number }[];
 }
 
@@ -59,7 +66,8 @@ export function busyOfSchedule(store: Store, scheduleId: number, from: number, t
   const joined: StoredBusy[] = [];
   for (const row of rows) {
     const last = joined.at(-1);
-    if (last && last.calendarId === row.calendarId && last.uidHash === row.uidHash && last.endAt === row.startAt) last.endAt = row.endAt;
+    if (last && last.calendarId === row.calendarId && last.uidHash === row.uidHash && last.endAt === row.startAt)
+      last.endAt = row.endAt;
     else joined.push({ ...row });
   }
   return joined.sort((a, b) => a.startAt - b.startAt || a.calendarId - b.calendarId);
@@ -72,14 +80,25 @@ const GENERATION = '(SELECT generation FROM calendars WHERE id = ?)';
 export function countBusy(store: Store, calendarId: number, from: number, to: number): number {
   return (
     store
-      .sql(`SELECT count(*) AS n FROM busy_times WHERE calendar_id = ? AND generation = ${GENERATION} AND start_at < ? AND end_at > ?`)
+      .sql(
+        `SELECT count(*) AS n FROM busy_times WHERE calendar_id = ? AND generation = ${GENERATION} AND start_at < ? AND end_at > ?`,
+      )
       .get(calendarId, calendarId, to, from) as { n: number }
   ).n;
 }
 
 /** Returns up to `limit` pieces of `calendarId` that count, after `after` (none: from the first), in byBusyOrder. */
-export function storedBusyPage(store: Store, calendarId: number, after: BusySpan | undefined, limit: number): BusySpan[] {
-  const { startAt, endAt, uidHash } = after ?? { startAt: Number.MIN_SAFE_INTEGER, endAt: Number.MIN_SAFE_INTEGER, uidHash: '' };
+export function storedBusyPage(
+  store: Store,
+  calendarId: number,
+  after: BusySpan | undefined,
+  limit: number,
+): BusySpan[] {
+  const { startAt, endAt, uidHash } = after ?? {
+    startAt: Number.MIN_SAFE_INTEGER,
+    endAt: Number.MIN_SAFE_INTEGER,
+    uidHash: '',
+  };
   const rows = store
     .sql(
       `SELECT start_at AS startAt, end_at AS endAt, uid_hash AS uidHash FROM busy_times
@@ -105,7 +124,7 @@ export function busyChanges(kept: readonly BusySpan[], wanted: readonly BusySpan
     const order = k === kept.length ? 1 : w === wanted.length ? -1 : byBusyOrder(kept[k]!, wanted[w]!);
     if (order < 0) changes.remove.push(kept[k++]!);
     else if (order > 0) changes.add.push(wanted[w++]!);
-    else (k++, w++);
+    else k++, w++;
   }
   return changes;
 }
@@ -130,13 +149,20 @@ export function applyBusyChanges(
   calendar: { id: number; scheduleId: number; generation: number },
   changes: BusyChanges,
 ): { added: number; removed: number } {
-  const remove = store.sql('DELETE FROM busy_times WHERE calendar_id = ? AND generation = ? AND start_at = ? AND end_at = ? AND uid_hash = ?');
-  const insert = store.sql('INSERT OR IGNORE INTO busy_times (calendar_id, generation, schedule_id, start_at, end_at, uid_hash) VALUES (?, ?, ?, ?, ?, ?)');
+  const remove = store.sql(
+    'DELETE FROM busy_times WHERE calendar_id = ? AND generation = ? AND start_at = ? AND end_at = ? AND uid_hash = ?',
+  );
+  const insert = store.sql(
+    'INSERT OR IGNORE INTO busy_times (calendar_id, generation, schedule_id, start_at, end_at, uid_hash) VALUES (?, ?, ?, ?, ?, ?)',
+  );
   let removed = 0;
   let added = 0;
-  for (const span of changes.remove) removed += Number(remove.run(calendar.id, calendar.generation, span.startAt, span.endAt, span.uidHash).changes);
+  for (const span of changes.remove)
+    removed += Number(remove.run(calendar.id, calendar.generation, span.startAt, span.endAt, span.uidHash).changes);
   for (const span of changes.add) {
-    added += Number(insert.run(calendar.id, calendar.generation, calendar.scheduleId, span.startAt, span.endAt, span.uidHash).changes);
+    added += Number(
+      insert.run(calendar.id, calendar.generation, calendar.scheduleId, span.startAt, span.endAt, span.uidHash).changes,
+    );
   }
   return { added, removed };
 }
@@ -146,12 +172,21 @@ export function applyBusyChanges(
  * first: false). One row's update; the trigger logs the days of both generations for the cache of free days.
  */
 export function switchGeneration(store: Store, calendarId: number, from: number, to: number): boolean {
-  return Number(store.sql('UPDATE calendars SET generation = ? WHERE id = ? AND generation = ?').run(to, calendarId, from).changes) === 1;
+  return (
+    Number(
+      store.sql('UPDATE calendars SET generation = ? WHERE id = ? AND generation = ?').run(to, calendarId, from)
+        .changes,
+    ) === 1
+  );
 }
 
 /** Returns how many pieces generation `generation` of `calendarId` holds. */
 export function countGeneration(store: Store, calendarId: number, generation: number): number {
-  return (store.sql('SELECT count(*) AS n FROM busy_times WHERE calendar_id = ? AND generation = ?').get(calendarId, generation) as { n: number }).n;
+  return (
+    store
+      .sql('SELECT count(*) AS n FROM busy_times WHERE calendar_id = ? AND generation = ?')
+      .get(calendarId, generation) as { n: number }
+  ).n;
 }
 
 /** Deletes up to `limit` pieces of `calendarId` that do not count (an older or unfinished generation). Returns how many. */
@@ -170,9 +205,17 @@ export function dropUncounted(store: Store, calendarId: number, limit: number): 
  * reads them, writes only what changed. The caller runs it inside its transaction (tests, tools; a server's sync
  * goes a page and a transaction at a time: app/calendars.ts).
  */
-export function replaceBusy(store: Store, calendar: { id: number; scheduleId: number; generation: number }, busy: readonly BusySpan[]): { added: number; removed: number } {
+export function replaceBusy(
+  store: Store,
+  calendar: { id: number; scheduleId: number; generation: number },
+  busy: readonly BusySpan[],
+): { added: number; removed: number } {
   const kept: BusySpan[] = [];
-  for (let page = storedBusyPage(store, calendar.id, undefined, BUSY_PAGE_ROWS); page.length > 0; page = storedBusyPage(store, calendar.id, page.at(-1), BUSY_PAGE_ROWS)) {
+  for (
+    let page = storedBusyPage(store, calendar.id, undefined, BUSY_PAGE_ROWS);
+    page.length > 0;
+    page = storedBusyPage(store, calendar.id, page.at(-1), BUSY_PAGE_ROWS)
+  ) {
     kept.push(...page);
   }
   return applyBusyChanges(store, calendar, busyChanges(kept, busy));

@@ -42,11 +42,11 @@ export function dueWrites(store: Store, nowAt: number, limit: number, calendarId
   const select = `SELECT w.id, w.version, w.attempts, w.retry_from, w.calendar_id, w.booking_id, e.href, e.etag, e.sequence
        FROM calendar_writes w LEFT JOIN calendar_events e ON e.calendar_id = w.calendar_id AND e.booking_id = w.booking_id
        WHERE ${dueCondition('w')}`;
-  const rows = (
-    calendarId === undefined
-      ? store.sql(`${select} ORDER BY w.id LIMIT ?`).all(nowAt, nowAt, limit)
-      : store.sql(`${select} AND w.calendar_id = ? ORDER BY w.id LIMIT ?`).all(nowAt, nowAt, calendarId, limit)
-  ) as unknown as DueRow[];
+  const rows = (calendarId === undefined
+    ? store.sql(`${select} ORDER BY w.id LIMIT ?`).all(nowAt, nowAt, limit)
+    : store
+        .sql(`${select} AND w.calendar_id = ? ORDER BY w.id LIMIT ?`)
+        .all(nowAt, nowAt, calendarId, limit)) as unknown as DueRow[];
   return rows.map((row) => ({
     id: row.id,
     version: row.version,
@@ -85,7 +85,12 @@ export function markWriteFailed(store: Store, id: number, error: string): void {
 }
 
 /** Records what was written of `bookingId` into `calendarId` (its path, ETag and SEQUENCE). */
-export function recordEvent(store: Store, calendarId: number, bookingId: number, event: { href: string; etag: string | null; sequence: number }): void {
+export function recordEvent(
+  store: Store,
+  calendarId: number,
+  bookingId: number,
+  event: { href: string; etag: string | null; sequence: number },
+): void {
   store
     .sql(
       `INSERT INTO calendar_events (calendar_id, booking_id, href, etag, sequence) VALUES (?, ?, ?, ?, ?)
@@ -173,5 +178,6 @@ export function writeCounts(store: Store): Map<number, WriteCounts> {
 
 /** Returns how many events planner wrote into the calendar (and has not deleted). */
 export function countEvents(store: Store, calendarId: number): number {
-  return (store.sql('SELECT count(*) AS n FROM calendar_events WHERE calendar_id = ?').get(calendarId) as { n: number }).n;
+  return (store.sql('SELECT count(*) AS n FROM calendar_events WHERE calendar_id = ?').get(calendarId) as { n: number })
+    .n;
 }

@@ -110,7 +110,20 @@ export function dueCalendars(store: Store, now: number): CalendarRow[] {
 }
 
 /** What `planner calendar add` writes: a calendar that has just synced once. */
-export type NewCalendar = Pick<CalendarRow, 'scheduleId' | 'label' | 'kind' | 'url' | 'user' | 'password' | 'everyMinutes' | 'allowInsecure' | 'fetchState' | 'createdAt' | 'syncedAt'> & {
+export type NewCalendar = Pick<
+  CalendarRow,
+  | 'scheduleId'
+  | 'label'
+  | 'kind'
+  | 'url'
+  | 'user'
+  | 'password'
+  | 'everyMinutes'
+  | 'allowInsecure'
+  | 'fetchState'
+  | 'createdAt'
+  | 'syncedAt'
+> & {
   writeBookings?: boolean;
 };
 
@@ -150,13 +163,17 @@ export function markTried(store: Store, id: number, at: number): void {
 /** Records a successful sync at `at`: not failing any more, the fetch's new state. */
 export function markSynced(store: Store, id: number, at: number, fetchState: string): void {
   store
-    .sql('UPDATE calendars SET synced_at = ?, tried_at = ?, fetch_state = ?, failing_since = NULL, last_error = NULL, alerted = 0 WHERE id = ?')
+    .sql(
+      'UPDATE calendars SET synced_at = ?, tried_at = ?, fetch_state = ?, failing_since = NULL, last_error = NULL, alerted = 0 WHERE id = ?',
+    )
     .run(at, at, fetchState, id);
 }
 
 /** Records a failed sync at `at` with its one-line error; failing since the first failure after the last success. */
 export function markFailing(store: Store, id: number, at: number, error: string): void {
-  store.sql('UPDATE calendars SET tried_at = ?, failing_since = coalesce(failing_since, ?), last_error = ? WHERE id = ?').run(at, at, error, id);
+  store
+    .sql('UPDATE calendars SET tried_at = ?, failing_since = coalesce(failing_since, ?), last_error = ? WHERE id = ?')
+    .run(at, at, error, id);
 }
 
 /** Records that the practice was mailed that the calendar is failing. */
@@ -165,7 +182,9 @@ export function markAlerted(store: Store, id: number): void {
 }
 
 /** What `planner calendar set` changes of a calendar; what is not given stays. */
-export type CalendarChange = Partial<Pick<CalendarRow, 'label' | 'everyMinutes' | 'user' | 'password' | 'writeBookings'>>;
+export type CalendarChange = Partial<
+  Pick<CalendarRow, 'label' | 'everyMinutes' | 'user' | 'password' | 'writeBookings'>
+>;
 
 /** Changes a calendar's settings (a new login also makes its next sync due at once). */
 export function updateCalendar(store: Store, id: number, change: CalendarChange): void {

@@ -25,6 +25,8 @@ export function insertCustomer(store: Store, email: string | null, at: string): 
   const key = email === null ? null : emailKey(email);
   // The booking's submission was checked (checkSubmission): an address that is not one never gets here.
   if (key === undefined) throw new Error('a customer record needs an e-mail address or none');
-  const result = store.sql('INSERT INTO customers (email_key, email, created_at) VALUES (?, ?, ?)').run(key, email === null ? null : email.trim(), at);
+  const result = store
+    .sql('INSERT INTO customers (email_key, email, created_at) VALUES (?, ?, ?)')
+    .run(key, email === null ? null : email.trim(), at);
   return Number(result.lastInsertRowid);
 }

@@ -62,7 +62,10 @@ export type GroupOutcome<T> = { ok: true; value: T } | { ok: false; error: unkno
 export function openStore(file: string, options: { mustExist?: boolean; readOnly?: boolean } = {}): Store {
   if (!existsSync(file)) {
     if (options.mustExist || options.readOnly) {
-      throw new AppError('not_configured', `no planner database at ${file}: run \`planner init\` (or pass --db <file>)`);
+      throw new AppError(
+        'not_configured',
+        `no planner database at ${file}: run \`planner init\` (or pass --db <file>)`,
+      );
     }
     createFile(file);
   }
@@ -103,12 +106,18 @@ function connectReadOnly(file: string): DatabaseSync {
   const version = readVersion(db, file);
   if (version === 0 && statSync(file).size === 0) {
     db.close();
-    throw new AppError('not_configured', `${file} is empty, not a planner database: run \`planner init\` (or pass --db <file>)`);
+    throw new AppError(
+      'not_configured',
+      `${file} is empty, not a planner database: run \`planner init\` (or pass --db <file>)`,
+    );
   }
   if (version < migrations.length) {
     db.close();
     if (!canWrite(file)) {
-      throw new AppError('conflict', `database ${file} has schema version ${version} and needs migrating to ${migrations.length}: run planner as the file's owner once (e.g. restart planner serve)`);
+      throw new AppError(
+        'conflict',
+        `database ${file} has schema version ${version} and needs migrating to ${migrations.length}: run planner as the file's owner once (e.g. restart planner serve)`,
+      );
     }
     openStore(file, { mustExist: true }).close(); // migrates
     db = openReadOnly(file);

@@ -27,7 +27,11 @@ export function rotateFeedSecret(store: Store, scheduleId: number, at: string): 
 
 /** Returns when the schedule's feed URL was made, or undefined when it has none. */
 export function feedMadeAt(store: Store, scheduleId: number): string | undefined {
-  return (store.sql('SELECT created_at FROM feeds WHERE schedule_id = ?').get(scheduleId) as { created_at: string } | undefined)?.created_at;
+  return (
+    store.sql('SELECT created_at FROM feeds WHERE schedule_id = ?').get(scheduleId) as
+      | { created_at: string }
+      | undefined
+  )?.created_at;
 }
 
 /** Returns how many schedules have a feed URL. */
@@ -46,7 +50,9 @@ export interface OpenedFeed {
 /** Returns the feed a secret opens, or undefined for a secret of another shape or one not (or no longer) valid. */
 export function openFeed(store: Store, secret: string): OpenedFeed | undefined {
   if (!FEED_SECRET.test(secret)) return undefined;
-  const row = store.sql('SELECT schedule_id, served_etag, served_since FROM feeds WHERE secret_hash = ?').get(hashOf(secret)) as
+  const row = store
+    .sql('SELECT schedule_id, served_etag, served_since FROM feeds WHERE secret_hash = ?')
+    .get(hashOf(secret)) as
     | { schedule_id: number; served_etag: string | null; served_since: number | null }
     | undefined;
   return row && { scheduleId: row.schedule_id, servedEtag: row.served_etag, servedSince: row.served_since };
@@ -58,7 +64,11 @@ export function openFeed(store: Store, secret: string): OpenedFeed | undefined {
  */
 export function markFeedServed(store: Store, scheduleId: number, etag: string, since: number): number {
   return store.tx(() => {
-    store.sql('UPDATE feeds SET served_etag = ?, served_since = ? WHERE schedule_id = ? AND served_etag IS NOT ?').run(etag, since, scheduleId, etag);
-    return (store.sql('SELECT served_since FROM feeds WHERE schedule_id = ?').get(scheduleId) as { served_since: number }).served_since;
+    store
+      .sql('UPDATE feeds SET served_etag = ?, served_since = ? WHERE schedule_id = ? AND served_etag IS NOT ?')
+      .run(etag, since, scheduleId, etag);
+    return (
+      store.sql('SELECT served_since FROM feeds WHERE schedule_id = ?').get(scheduleId) as { served_since: number }
+    ).served_since;
   });
 }

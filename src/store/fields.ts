@@ -34,7 +34,14 @@ const COLUMNS = 'key, form_type, input_type, label, required, default_value, opt
 
 /** Returns form_type, input_type, label, required, default_value, options as stored. */
 function columnValues(field: Omit<FormField, 'key' | 'position'>): [string, string, string, number, string, string] {
-  return [field.formType, field.inputType, field.label, field.required ? 1 : 0, field.defaultValue, JSON.stringify(field.options)];
+  return [
+    field.formType,
+    field.inputType,
+    field.label,
+    field.required ? 1 : 0,
+    field.defaultValue,
+    JSON.stringify(field.options),
+  ];
 }
 
 /** Returns the form fields in form order. */

@@ -14,7 +14,9 @@ interface HoursRow {
 export function readWeeklyHours(store: Store, scheduleId: number): WeeklyHours {
   const week: WeeklyHours = Array.from({ length: 8 }, () => []);
   const rows = store
-    .sql('SELECT weekday, start_minute, end_minute FROM opening_hours WHERE schedule_id = ? ORDER BY weekday, start_minute')
+    .sql(
+      'SELECT weekday, start_minute, end_minute FROM opening_hours WHERE schedule_id = ? ORDER BY weekday, start_minute',
+    )
     .all(scheduleId) as unknown as HoursRow[];
   for (const row of rows) week[row.weekday]!.push({ start: row.start_minute, end: row.end_minute });
   return week;

@@ -9,9 +9,9 @@ export interface KeptAnswer {
 
 /** Returns the answer kept for `key` since `since` (Unix seconds), or undefined (never seen, or expired). */
 export function keptAnswer(store: Store, key: string, since: number): KeptAnswer | undefined {
-  return store.sql('SELECT fingerprint, status, body FROM idempotency_keys WHERE key = ? AND created_at >= ?').get(key, since) as
-    | KeptAnswer
-    | undefined;
+  return store
+    .sql('SELECT fingerprint, status, body FROM idempotency_keys WHERE key = ? AND created_at >= ?')
+    .get(key, since) as KeptAnswer | undefined;
 }
 
 /**
@@ -20,16 +20,19 @@ export function keptAnswer(store: Store, key: string, since: number): KeptAnswer
  * the transaction that made the answer.
  */
 export function keepAnswer(store: Store, key: string, answer: KeptAnswer, nowAt: number, since: number): boolean {
-  const kept = store
-    .sql(
-      `INSERT INTO idempotency_keys (key, fingerprint, status, body, created_at) VALUES (?, ?, ?, ?, ?)
+  const kept =
+    store
+      .sql(
+        `INSERT INTO idempotency_keys (key, fingerprint, status, body, created_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (key) DO UPDATE SET fingerprint = excluded.fingerprint, status = excluded.status, body = excluded.body,
          created_at = excluded.created_at
        WHERE idempotency_keys.created_at < ?`,
-    )
-    .run(key, answer.fingerprint, answer.status, answer.body, nowAt, since).changes === 1;
+      )
+      .run(key, answer.fingerprint, answer.status, answer.body, nowAt, since).changes === 1;
   store
-    .sql('DELETE FROM idempotency_keys WHERE key IN (SELECT key FROM idempotency_keys WHERE created_at < ? ORDER BY created_at LIMIT 50)')
+    .sql(
+      'DELETE FROM idempotency_keys WHERE key IN (SELECT key FROM idempotency_keys WHERE created_at < ? ORDER BY created_at LIMIT 50)',
+    )
     .run(since);
   return kept;
 }

@@ -17,13 +17,17 @@ function hashOf(token: string): string {
 /** Makes a new token for `bookingId`, stores its hash, and returns the token (to be put in one mail, never stored). */
 export function createManageToken(store: Store, bookingId: number, createdAt: string): string {
   const token = randomBytes(32).toString('base64url');
-  store.sql('INSERT INTO manage_links (token_hash, booking_id, created_at) VALUES (?, ?, ?)').run(hashOf(token), bookingId, createdAt);
+  store
+    .sql('INSERT INTO manage_links (token_hash, booking_id, created_at) VALUES (?, ?, ?)')
+    .run(hashOf(token), bookingId, createdAt);
   return token;
 }
 
 /** Returns the booking id a token opens, or undefined for a token of another shape or one never made. */
 export function bookingOfManageToken(store: Store, token: string): number | undefined {
   if (!MANAGE_TOKEN.test(token)) return undefined;
-  const row = store.sql('SELECT booking_id FROM manage_links WHERE token_hash = ?').get(hashOf(token)) as { booking_id: number } | undefined;
+  const row = store.sql('SELECT booking_id FROM manage_links WHERE token_hash = ?').get(hashOf(token)) as
+    | { booking_id: number }
+    | undefined;
   return row?.booking_id;
 }

@@ -72,16 +72,30 @@ function toEntry(row: OutboxRow): OutboxEntry {
   };
 }
 
-const COLUMNS = 'id, booking_id, kind, recipient, subject, body, status, attempts, next_attempt_at, retry_from, last_error, created_at, sent_at';
+const COLUMNS =
+  'id, booking_id, kind, recipient, subject, body, status, attempts, next_attempt_at, retry_from, last_error, created_at, sent_at';
 /** The same columns of `outbox o`, for the queries that join its booking. */
-const O_COLUMNS = COLUMNS.split(', ').map((column) => `o.${column}`).join(', ');
+const O_COLUMNS = COLUMNS.split(', ')
+  .map((column) => `o.${column}`)
+  .join(', ');
 
 /**
  * Adds a message, due at `dueAt` (now for most; a reminder's time for a reminder), which is also where its retries
  * are counted from. Call inside the transaction that writes its booking.
  */
-export function enqueue(store: Store, bookingId: number | null, message: OutgoingMessage, dueAt: number, createdAt: string): number {
-  const body = JSON.stringify({ text: message.text, html: message.html, ics: message.ics, ...(message.replyTo ? { replyTo: message.replyTo } : {}) });
+export function enqueue(
+  store: Store,
+  bookingId: number | null,
+  message: OutgoingMessage,
+  dueAt: number,
+  createdAt: string,
+): number {
+  const body = JSON.stringify({
+    text: message.text,
+    html: message.html,
+    ics: message.ics,
+    ...(message.replyTo ? { replyTo: message.replyTo } : {}),
+  });
   const result = store
     .sql(
       `INSERT INTO outbox (booking_id, kind, recipient, subject, body, next_attempt_at, retry_from, created_at)
@@ -108,10 +122,16 @@ export function dueMessages(store: Store, nowAt: number, limit: number): DueMess
        FROM outbox o LEFT JOIN bookings b ON b.id = o.booking_id
        WHERE ${dueCondition('o')} ORDER BY o.id LIMIT ?`,
     )
-    .all(nowAt, nowAt, limit) as unknown as (OutboxRow & { booking_start_at: number | null; booking_status: string | null })[];
+    .all(nowAt, nowAt, limit) as unknown as (OutboxRow & {
+    booking_start_at: number | null;
+    booking_status: string | null;
+  })[];
   return rows.map((row) => ({
     ...toEntry(row),
-    booking: row.booking_start_at === null ? null : { startAt: row.booking_start_at, cancelled: row.booking_status === 'cancelled' },
+    booking:
+      row.booking_start_at === null
+        ? null
+        : { startAt: row.booking_start_at, cancelled: row.booking_status === 'cancelled' },
   }));
 }
 
@@ -147,7 +167,12 @@ export function markFailed(store: Store, id: number, error: string): boolean {
  */
 export function markDropped(store: Store, id: number, reason: string, nowAt: number): boolean {
   return store.tx(() => {
-    const dropped = store.sql(`UPDATE outbox SET status = 'dropped', last_error = ? WHERE id = ? AND status = 'pending' AND lease_until <= ?`).run(reason, id, nowAt).changes === 1;
+    const dropped =
+      store
+        .sql(
+          `UPDATE outbox SET status = 'dropped', last_error = ? WHERE id = ? AND status = 'pending' AND lease_until <= ?`,
+        )
+        .run(reason, id, nowAt).changes === 1;
     if (dropped) scrubIfErased(store, id);
     return dropped;
   });
@@ -156,7 +181,9 @@ export function markDropped(store: Store, id: number, reason: string, nowAt: num
 /** Drops a booking's pending reminders (it was cancelled or moved), with the reason; returns how many (outbox_by_booking). */
 export function dropReminders(store: Store, bookingId: number, reason: string): number {
   const result = store
-    .sql(`UPDATE outbox SET status = 'dropped', last_error = ?, lease_until = 0 WHERE booking_id = ? AND kind = 'reminder' AND status = 'pending'`)
+    .sql(
+      `UPDATE outbox SET status = 'dropped', last_error = ?, lease_until = 0 WHERE booking_id = ? AND kind = 'reminder' AND status = 'pending'`,
+    )
     .run(reason, bookingId);
   return Number(result.changes);
 }
@@ -183,7 +210,12 @@ export interface QueueEntry extends OutboxEntry {
  * reminders (by due time), failed, and reminders dropped by the sender (reason not `except`) that came due since
  * `droppedSince`. Each part is a range of outbox_due.
  */
-export function queueMessages(store: Store, nowAt: number, droppedSince: number, except: readonly string[]): QueueEntry[] {
+export function queueMessages(
+  store: Store,
+  nowAt: number,
+  droppedSince: number,
+  except: readonly string[],
+): QueueEntry[] {
   const select = `SELECT ${O_COLUMNS}, b.reference AS booking_reference
                   FROM outbox o LEFT JOIN bookings b ON b.id = o.booking_id`;
   const read = (section: QueueSection, sql: string, ...params: (number | string)[]) =>
@@ -219,7 +251,9 @@ export function messagesOfBooking(store: Store, bookingId: number): OutboxEntry[
 export function requeueFailed(store: Store, id: number | undefined, nowAt: number): number {
   // Not a message whose booking was erased: its address and text are gone (issue 28).
   const failed = "status = 'failed' AND recipient != '[erased]'";
-  return id === undefined ? queue.requeue(store, nowAt, failed) : queue.requeue(store, nowAt, `${failed} AND id = ?`, id);
+  return id === undefined
+    ? queue.requeue(store, nowAt, failed)
+    : queue.requeue(store, nowAt, `${failed} AND id = ?`, id);
 }
 
 /**
@@ -249,6 +283,12 @@ export function outboxCounts(store: Store, nowAt: number): OutboxCounts {
                ORDER BY next_attempt_at DESC, id DESC LIMIT 1) AS lastError
        FROM outbox WHERE status IN ('pending', 'failed')`,
     )
-    .get() as { pending: number; failed: number; retrying: number; retryingSince: number | null; lastError: string | null };
+    .get() as {
+    pending: number;
+    failed: number;
+    retrying: number;
+    retryingSince: number | null;
+    lastError: string | null;
+  };
   return { ...counts, pending: counts.pending - scheduled, scheduled };
 }

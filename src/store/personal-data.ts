@@ -32,11 +32,25 @@ export function scrubIfErased(store: Store, id: number): boolean {
 export function eraseBookings(store: Store, bookingIds: readonly number[], at: string, keepFrom: string): string[] {
   if (bookingIds.length === 0) return [];
   const ids = JSON.stringify(bookingIds);
-  const references = (store.sql('SELECT reference FROM bookings WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id').all(ids) as { reference: string }[]).map((row) => row.reference);
-  store.sql(`UPDATE bookings SET submission = '{}', cancel_reason = NULL, erased_at = ? WHERE id IN (SELECT value FROM json_each(?))`).run(at, ids);
+  const references = (
+    store.sql('SELECT reference FROM bookings WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id').all(ids) as {
+      reference: string;
+    }[]
+  ).map((row) => row.reference);
+  store
+    .sql(
+      `UPDATE bookings SET submission = '{}', cancel_reason = NULL, erased_at = ? WHERE id IN (SELECT value FROM json_each(?))`,
+    )
+    .run(at, ids);
   // Mails: those that waited are dropped, unless the erase itself wrote them (its cancellation); the others scrubbed.
-  store.sql(`DELETE FROM outbox WHERE booking_id IN (SELECT value FROM json_each(?)) AND status = 'pending' AND created_at < ?`).run(ids, keepFrom);
-  store.sql(`UPDATE outbox SET ${SCRUBBED} WHERE booking_id IN (SELECT value FROM json_each(?)) AND status != 'pending'`).run(ids);
+  store
+    .sql(
+      `DELETE FROM outbox WHERE booking_id IN (SELECT value FROM json_each(?)) AND status = 'pending' AND created_at < ?`,
+    )
+    .run(ids, keepFrom);
+  store
+    .sql(`UPDATE outbox SET ${SCRUBBED} WHERE booking_id IN (SELECT value FROM json_each(?)) AND status != 'pending'`)
+    .run(ids);
   // Webhook payloads lose the customer, waiting ones too: the erase's own cancellation events go without it (an
   // integrator knows the booking by its id), so nothing of the customer waits in the file for a delivery.
   store
@@ -46,7 +60,9 @@ export function eraseBookings(store: Store, bookingIds: readonly number[], at: s
     )
     .run(ids);
   store
-    .sql(`DELETE FROM idempotency_keys WHERE json_extract(body, '$.booking_id') IN (SELECT value FROM json_each(?)) OR json_extract(body, '$.reference') IN (SELECT value FROM json_each(?))`)
+    .sql(
+      `DELETE FROM idempotency_keys WHERE json_extract(body, '$.booking_id') IN (SELECT value FROM json_each(?)) OR json_extract(body, '$.reference') IN (SELECT value FROM json_each(?))`,
+    )
     .run(ids, JSON.stringify(references));
   store.sql('DELETE FROM manage_links WHERE booking_id IN (SELECT value FROM json_each(?))').run(ids);
   return references;
@@ -96,11 +112,14 @@ export function truncateWal(store: Store, waitMs = 0): WalOutcome {
 
 /** When a booking was last erased ('' for never): the server empties the WAL when this moved. */
 export function lastErasedAt(store: Store): string {
-  return (store.sql('SELECT coalesce(max(erased_at), \'\') AS at FROM bookings').get() as { at: string }).at;
+  return (store.sql("SELECT coalesce(max(erased_at), '') AS at FROM bookings").get() as { at: string }).at;
 }
 
 /** The rows `customer find` groups: every booking of each customer who has a booking that matches `needle`. */
-export function customerRowsMatching(store: Store, needle: string): { customerId: number; email: string | null; reference: string; submission: string }[] {
+export function customerRowsMatching(
+  store: Store,
+  needle: string,
+): { customerId: number; email: string | null; reference: string; submission: string }[] {
   return store
     .sql(
       `SELECT c.id AS customerId, c.email AS email, b.reference AS reference, b.submission AS submission
@@ -108,17 +127,28 @@ export function customerRowsMatching(store: Store, needle: string): { customerId
        WHERE c.id IN (SELECT b.customer_id FROM bookings b WHERE ${BOOKING_MATCHES})
        ORDER BY c.id, b.id`,
     )
-    .all(bookingSearch(needle)) as { customerId: number; email: string | null; reference: string; submission: string }[];
+    .all(bookingSearch(needle)) as {
+    customerId: number;
+    email: string | null;
+    reference: string;
+    submission: string;
+  }[];
 }
 
 /** Returns the customer of the booking `reference`, if there is one. */
 export function customerOfReference(store: Store, reference: string): number | undefined {
-  return (store.sql('SELECT customer_id AS id FROM bookings WHERE reference = ?').get(reference) as { id: number } | undefined)?.id;
+  return (
+    store.sql('SELECT customer_id AS id FROM bookings WHERE reference = ?').get(reference) as { id: number } | undefined
+  )?.id;
 }
 
 /** The customer record: its id, its e-mail address (NULL once erased) and when it was made. */
 export function customerRecord(store: Store, id: number): { id: number; email: string | null; createdAt: string } {
-  return store.sql('SELECT id, email, created_at AS createdAt FROM customers WHERE id = ?').get(id) as { id: number; email: string | null; createdAt: string };
+  return store.sql('SELECT id, email, created_at AS createdAt FROM customers WHERE id = ?').get(id) as {
+    id: number;
+    email: string | null;
+    createdAt: string;
+  };
 }
 
 /** A customer's bookings as an export shows them (the submission as stored, JSON). */
@@ -154,7 +184,16 @@ export function mailsOfBookings(store: Store, ids: readonly number[]) {
       `SELECT booking_id AS bookingId, kind, recipient, subject, body, status, created_at AS createdAt, sent_at AS sentAt
        FROM outbox WHERE booking_id IN (SELECT value FROM json_each(?)) ORDER BY id`,
     )
-    .all(JSON.stringify(ids)) as { bookingId: number; kind: string; recipient: string; subject: string; body: string; status: string; createdAt: string; sentAt: string | null }[];
+    .all(JSON.stringify(ids)) as {
+    bookingId: number;
+    kind: string;
+    recipient: string;
+    subject: string;
+    body: string;
+    status: string;
+    createdAt: string;
+    sentAt: string | null;
+  }[];
 }
 
 /** Returns the webhook deliveries that carry the bookings `ids` (the payload as stored, JSON), oldest first. */
@@ -165,38 +204,61 @@ export function deliveriesOfBookings(store: Store, ids: readonly number[]) {
        FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
        WHERE json_extract(d.payload, '$.data.booking_id') IN (SELECT value FROM json_each(?)) ORDER BY d.id`,
     )
-    .all(JSON.stringify(ids)) as { payload: string; type: string; url: string; status: string; createdAt: string; deliveredAt: string | null }[];
+    .all(JSON.stringify(ids)) as {
+    payload: string;
+    type: string;
+    url: string;
+    status: string;
+    createdAt: string;
+    deliveredAt: string | null;
+  }[];
 }
 
 /** Returns when a self-service link was made for each of the bookings `ids`. */
 export function linksOfBookings(store: Store, ids: readonly number[]) {
   return store
-    .sql('SELECT booking_id AS bookingId, created_at AS at FROM manage_links WHERE booking_id IN (SELECT value FROM json_each(?)) ORDER BY created_at')
+    .sql(
+      'SELECT booking_id AS bookingId, created_at AS at FROM manage_links WHERE booking_id IN (SELECT value FROM json_each(?)) ORDER BY created_at',
+    )
     .all(JSON.stringify(ids)) as { bookingId: number; at: string }[];
 }
 
 /** Returns the history of the bookings `ids` (made, moved, cancelled; by whom). */
 export function changesOfBookings(store: Store, ids: readonly number[]) {
   return store
-    .sql('SELECT booking_id AS bookingId, at, kind, actor FROM booking_events WHERE booking_id IN (SELECT value FROM json_each(?)) ORDER BY id')
+    .sql(
+      'SELECT booking_id AS bookingId, at, kind, actor FROM booking_events WHERE booking_id IN (SELECT value FROM json_each(?)) ORDER BY id',
+    )
     .all(JSON.stringify(ids)) as { bookingId: number; at: string; kind: string; actor: string | null }[];
 }
 
 /** Returns the references of customer `id`'s bookings that are booked and begin after `now`, by start. */
 export function futureReferencesOf(store: Store, id: number, now: number): string[] {
-  return (store.sql("SELECT reference FROM bookings WHERE customer_id = ? AND status = 'booked' AND start_at > ? ORDER BY start_at").all(id, now) as { reference: string }[]).map(
-    (row) => row.reference,
-  );
+  return (
+    store
+      .sql(
+        "SELECT reference FROM bookings WHERE customer_id = ? AND status = 'booked' AND start_at > ? ORDER BY start_at",
+      )
+      .all(id, now) as { reference: string }[]
+  ).map((row) => row.reference);
 }
 
 /** Returns the ids of customer `id`'s bookings that are not erased yet. */
 export function unerasedBookingsOf(store: Store, id: number): number[] {
-  return (store.sql('SELECT id FROM bookings WHERE customer_id = ? AND erased_at IS NULL ORDER BY id').all(id) as { id: number }[]).map((row) => row.id);
+  return (
+    store.sql('SELECT id FROM bookings WHERE customer_id = ? AND erased_at IS NULL ORDER BY id').all(id) as {
+      id: number;
+    }[]
+  ).map((row) => row.id);
 }
 
 /** Returns up to `limit` bookings that ended before `before` and are not erased: the retention's (the partial index bookings_to_anonymise). */
 export function bookingsToAnonymise(store: Store, before: number, limit: number): { id: number; customerId: number }[] {
-  return store.sql('SELECT id, customer_id AS customerId FROM bookings WHERE end_at < ? AND erased_at IS NULL ORDER BY end_at LIMIT ?').all(before, limit) as {
+  return store
+    .sql(
+      'SELECT id, customer_id AS customerId FROM bookings WHERE end_at < ? AND erased_at IS NULL ORDER BY end_at LIMIT ?',
+    )
+    .all(before, limit) as {
     id: number;
     customerId: number;
   }[];

@@ -33,23 +33,35 @@ export function queueStates(queue: QueueTable) {
     claim(store: Store, id: number, nowAt: number, until: number): boolean {
       return (
         store
-          .sql(`UPDATE ${table} SET lease_until = ?, retry_from = CASE retry_from WHEN 0 THEN ? ELSE retry_from END WHERE id = ? AND status = 'pending' AND lease_until <= ?`)
+          .sql(
+            `UPDATE ${table} SET lease_until = ?, retry_from = CASE retry_from WHEN 0 THEN ? ELSE retry_from END WHERE id = ? AND status = 'pending' AND lease_until <= ?`,
+          )
           .run(until, nowAt, id, nowAt).changes === 1
       );
     },
     /** Marks an item done at `at`; `returning` (a RETURNING clause) reads something of it as it is marked. */
     done(store: Store, id: number, at: string, returning = ''): Record<string, unknown> | undefined {
       return store
-        .sql(`UPDATE ${table} SET status = '${done}', ${doneAt} = ?, attempts = attempts + 1, lease_until = 0, last_error = NULL WHERE id = ? ${returning}`)
+        .sql(
+          `UPDATE ${table} SET status = '${done}', ${doneAt} = ?, attempts = attempts + 1, lease_until = 0, last_error = NULL WHERE id = ? ${returning}`,
+        )
         .get(at, id);
     },
     /** Records a failed attempt and when to try again. */
     retry(store: Store, id: number, error: string, nextAt: number): void {
-      store.sql(`UPDATE ${table} SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?, lease_until = 0 WHERE id = ?`).run(error, nextAt, id);
+      store
+        .sql(
+          `UPDATE ${table} SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?, lease_until = 0 WHERE id = ?`,
+        )
+        .run(error, nextAt, id);
     },
     /** Marks an item failed for good, with the reason; `returning` as for `done`. */
     failed(store: Store, id: number, error: string, returning = ''): Record<string, unknown> | undefined {
-      return store.sql(`UPDATE ${table} SET status = 'failed', attempts = attempts + 1, last_error = ?, lease_until = 0 WHERE id = ? ${returning}`).get(error, id);
+      return store
+        .sql(
+          `UPDATE ${table} SET status = 'failed', attempts = attempts + 1, last_error = ?, lease_until = 0 WHERE id = ? ${returning}`,
+        )
+        .get(error, id);
     },
     /**
      * Puts items back in the queue, due at `nowAt` with a fresh retry period: those `where` (a condition on the

@@ -13,7 +13,10 @@ export interface Reason {
   position: number;
 }
 
-export type ReasonValues = Pick<Reason, 'name' | 'description' | 'durationMinutes' | 'bufferBeforeMinutes' | 'bufferAfterMinutes' | 'position'>;
+export type ReasonValues = Pick<
+  Reason,
+  'name' | 'description' | 'durationMinutes' | 'bufferBeforeMinutes' | 'bufferAfterMinutes' | 'position'
+>;
 
 interface ReasonRow {
   id: number;
@@ -39,7 +42,8 @@ function toReason(row: ReasonRow): Reason {
   };
 }
 
-const COLUMNS = 'id, schedule_id, name, description, duration_minutes, buffer_before_minutes, buffer_after_minutes, position';
+const COLUMNS =
+  'id, schedule_id, name, description, duration_minutes, buffer_before_minutes, buffer_after_minutes, position';
 
 /** Returns the reasons of a schedule in display order. */
 export function listReasons(store: Store, scheduleId: number): Reason[] {
@@ -51,7 +55,9 @@ export function listReasons(store: Store, scheduleId: number): Reason[] {
 
 /** Returns the reasons of every schedule (not removed), by schedule and then in display order: one query. */
 export function listAllReasons(store: Store): Reason[] {
-  const rows = store.sql(`SELECT ${COLUMNS} FROM reasons WHERE removed_at IS NULL ORDER BY schedule_id, position, id`).all();
+  const rows = store
+    .sql(`SELECT ${COLUMNS} FROM reasons WHERE removed_at IS NULL ORDER BY schedule_id, position, id`)
+    .all();
   return (rows as unknown as ReasonRow[]).map(toReason);
 }
 
@@ -68,15 +74,32 @@ export function insertReason(store: Store, scheduleId: number, values: Omit<Reas
       `INSERT INTO reasons (schedule_id, name, description, duration_minutes, buffer_before_minutes, buffer_after_minutes, position)
        VALUES (?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(position), 0) + 1 FROM reasons WHERE schedule_id = ?))`,
     )
-    .run(scheduleId, values.name, values.description, values.durationMinutes, values.bufferBeforeMinutes, values.bufferAfterMinutes, scheduleId);
+    .run(
+      scheduleId,
+      values.name,
+      values.description,
+      values.durationMinutes,
+      values.bufferBeforeMinutes,
+      values.bufferAfterMinutes,
+      scheduleId,
+    );
   return Number(result.lastInsertRowid);
 }
 
 /** Writes the name, description, duration and buffers of a reason (its place is set by `writeReasonOrder`). */
 export function updateReason(store: Store, id: number, values: Omit<ReasonValues, 'position'>): void {
   store
-    .sql('UPDATE reasons SET name = ?, description = ?, duration_minutes = ?, buffer_before_minutes = ?, buffer_after_minutes = ? WHERE id = ?')
-    .run(values.name, values.description, values.durationMinutes, values.bufferBeforeMinutes, values.bufferAfterMinutes, id);
+    .sql(
+      'UPDATE reasons SET name = ?, description = ?, duration_minutes = ?, buffer_before_minutes = ?, buffer_after_minutes = ? WHERE id = ?',
+    )
+    .run(
+      values.name,
+      values.description,
+      values.durationMinutes,
+      values.bufferBeforeMinutes,
+      values.bufferAfterMinutes,
+      id,
+    );
 }
 
 /** Numbers the reasons 1, 2, 3 … in the order of `ids`. Call inside a transaction. */

@@ -106,7 +106,10 @@ export function readSettings(store: Store): Settings {
     mailUrl: row.mail_url,
     mailFrom: row.mail_from,
     reminderOffsets: row.reminder_offsets === '' ? [] : row.reminder_offsets.split(',').map(Number),
-    portal: row.portal_url === null ? null : { url: row.portal_url, cancelUntilHours: row.portal_cancel_until, reschedule: row.portal_reschedule === 1 },
+    portal:
+      row.portal_url === null
+        ? null
+        : { url: row.portal_url, cancelUntilHours: row.portal_cancel_until, reschedule: row.portal_reschedule === 1 },
     portalSecret: row.portal_secret,
     trustedProxies: row.trusted_proxies,
     bookingPage: row.booking_page === null ? null : (JSON.parse(row.booking_page) as BookingPageSettings),
@@ -136,7 +139,10 @@ export interface PracticeSettings {
 }
 
 /** Records the answers of `planner init`; returns false when the installation was already configured. */
-export function markConfigured(store: Store, values: PracticeSettings & { reminderOffsets: number[]; at: string }): boolean {
+export function markConfigured(
+  store: Store,
+  values: PracticeSettings & { reminderOffsets: number[]; at: string },
+): boolean {
   const result = store
     .sql(
       `UPDATE settings SET practice_name = ?, time_zone = ?, locale = ?, notify_email = ?, address = ?, phone = ?, website = ?,
@@ -160,8 +166,18 @@ export function markConfigured(store: Store, values: PracticeSettings & { remind
 /** Replaces the practice's settings (`planner practice set`): every value is written, changed or not. */
 export function setPractice(store: Store, values: PracticeSettings): void {
   store
-    .sql('UPDATE settings SET practice_name = ?, time_zone = ?, locale = ?, notify_email = ?, address = ?, phone = ?, website = ? WHERE id = 1')
-    .run(values.practiceName, values.timeZone, values.locale, values.notifyEmail, values.address, values.phone, values.website);
+    .sql(
+      'UPDATE settings SET practice_name = ?, time_zone = ?, locale = ?, notify_email = ?, address = ?, phone = ?, website = ? WHERE id = 1',
+    )
+    .run(
+      values.practiceName,
+      values.timeZone,
+      values.locale,
+      values.notifyEmail,
+      values.address,
+      values.phone,
+      values.website,
+    );
 }
 
 /** Turns the API switch on or off. */
@@ -196,7 +212,9 @@ export function setPortal(store: Store, portal: PortalSettings | null, newSecret
     return;
   }
   store
-    .sql('UPDATE settings SET portal_url = ?, portal_cancel_until = ?, portal_reschedule = ?, portal_secret = coalesce(portal_secret, ?) WHERE id = 1')
+    .sql(
+      'UPDATE settings SET portal_url = ?, portal_cancel_until = ?, portal_reschedule = ?, portal_secret = coalesce(portal_secret, ?) WHERE id = 1',
+    )
     .run(portal.url, portal.cancelUntilHours, portal.reschedule ? 1 : 0, newSecret());
 }
 

@@ -85,17 +85,29 @@ const toDelivery = (row: DeliveryRow): Delivery => ({
 });
 
 const HOOK_COLUMNS = 'id, url, secret, events, include_customer, allow_insecure, created_at';
-const DELIVERY_COLUMNS = 'id, webhook_id, event_id, type, payload, status, attempts, next_attempt_at, retry_from, last_error, created_at, delivered_at';
+const DELIVERY_COLUMNS =
+  'id, webhook_id, event_id, type, payload, status, attempts, next_attempt_at, retry_from, last_error, created_at, delivered_at';
 
 export function insertWebhook(store: Store, hook: Omit<Webhook, 'id'>): number {
   const result = store
-    .sql('INSERT INTO webhooks (url, secret, events, include_customer, allow_insecure, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(hook.url, hook.secret, hook.events.join(','), hook.includeCustomer ? 1 : 0, hook.allowInsecure ? 1 : 0, hook.createdAt);
+    .sql(
+      'INSERT INTO webhooks (url, secret, events, include_customer, allow_insecure, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    )
+    .run(
+      hook.url,
+      hook.secret,
+      hook.events.join(','),
+      hook.includeCustomer ? 1 : 0,
+      hook.allowInsecure ? 1 : 0,
+      hook.createdAt,
+    );
   return Number(result.lastInsertRowid);
 }
 
 export function listWebhooks(store: Store): Webhook[] {
-  return (store.sql(`SELECT ${HOOK_COLUMNS} FROM webhooks ORDER BY id`).all() as unknown as WebhookRow[]).map(toWebhook);
+  return (store.sql(`SELECT ${HOOK_COLUMNS} FROM webhooks ORDER BY id`).all() as unknown as WebhookRow[]).map(
+    toWebhook,
+  );
 }
 
 export function findWebhook(store: Store, id: number): Webhook | undefined {
@@ -109,9 +121,16 @@ export function deleteWebhook(store: Store, id: number): boolean {
 }
 
 /** Adds one delivery of an event to a hook, due at once. Call inside the transaction that made the event. */
-export function enqueueDelivery(store: Store, delivery: { webhookId: number; eventId: string; type: string; payload: string }, nowAt: number, createdAt: string): void {
+export function enqueueDelivery(
+  store: Store,
+  delivery: { webhookId: number; eventId: string; type: string; payload: string },
+  nowAt: number,
+  createdAt: string,
+): void {
   store
-    .sql('INSERT INTO webhook_deliveries (webhook_id, event_id, type, payload, next_attempt_at, retry_from, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    .sql(
+      'INSERT INTO webhook_deliveries (webhook_id, event_id, type, payload, next_attempt_at, retry_from, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    )
     .run(delivery.webhookId, delivery.eventId, delivery.type, delivery.payload, nowAt, nowAt, createdAt);
 }
 
@@ -144,7 +163,9 @@ export function markDeliveryFailed(store: Store, id: number, error: string): voi
 /** The latest deliveries (of every hook), newest first; only failed ones with `failedOnly`. */
 export function listDeliveries(store: Store, options: { failedOnly: boolean; limit: number }): Delivery[] {
   const rows = options.failedOnly
-    ? store.sql(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE status = 'failed' ORDER BY id DESC LIMIT ?`).all(options.limit)
+    ? store
+        .sql(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE status = 'failed' ORDER BY id DESC LIMIT ?`)
+        .all(options.limit)
     : store.sql(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries ORDER BY id DESC LIMIT ?`).all(options.limit);
   return (rows as unknown as DeliveryRow[]).map(toDelivery);
 }
@@ -160,7 +181,9 @@ export function requeueDelivery(store: Store, id: number, nowAt: number): void {
 }
 
 /** Per hook: deliveries waiting, failed, and the last error of a delivery not yet delivered (for `planner status`). */
-export function webhookHealth(store: Store): { webhookId: number; url: string; waiting: number; failed: number; retrying: number; lastError: string | null }[] {
+export function webhookHealth(
+  store: Store,
+): { webhookId: number; url: string; waiting: number; failed: number; retrying: number; lastError: string | null }[] {
   return store
     .sql(
       `SELECT w.id AS webhookId, w.url AS url,
@@ -171,5 +194,12 @@ export function webhookHealth(store: Store): { webhookId: number; url: string; w
        FROM webhooks w LEFT JOIN webhook_deliveries d ON d.webhook_id = w.id AND d.status <> 'delivered'
        GROUP BY w.id ORDER BY w.id`,
     )
-    .all() as unknown as { webhookId: number; url: string; waiting: number; failed: number; retrying: number; lastError: string | null }[];
+    .all() as unknown as {
+    webhookId: number;
+    url: string;
+    waiting: number;
+    failed: number;
+    retrying: number;
+    lastError: string | null;
+  }[];
 }

@@ -42,7 +42,15 @@ export function eventData(facts: BookingEventFacts, includeCustomer: boolean): R
     ...(facts.previousStartAt === undefined ? {} : { previous_slot: utcText(facts.previousStartAt) }),
     status: facts.status,
     actor: facts.actor,
-    ...(includeCustomer ? { customer: { first_name: facts.customer.firstName, last_name: facts.customer.lastName, email: facts.customer.email } } : {}),
+    ...(includeCustomer
+      ? {
+          customer: {
+            first_name: facts.customer.firstName,
+            last_name: facts.customer.lastName,
+            email: facts.customer.email,
+          },
+        }
+      : {}),
   };
 }
 
@@ -55,7 +63,13 @@ export function newEventId(): string {
  * Writes one delivery of the event for every hook subscribed to `type`. Call inside the transaction that changes
  * the booking: the event exists exactly when the change does.
  */
-export function emitBookingEvent(store: Store, type: EventType, facts: BookingEventFacts, nowAt: number, at: string): void {
+export function emitBookingEvent(
+  store: Store,
+  type: EventType,
+  facts: BookingEventFacts,
+  nowAt: number,
+  at: string,
+): void {
   const hooks = listWebhooks(store).filter((hook) => hook.events.includes(type));
   if (hooks.length === 0) return;
   const id = newEventId();
@@ -69,13 +83,26 @@ export function emitBookingEvent(store: Store, type: EventType, facts: BookingEv
  * Writes `customer.erased` (issue 28) for every hook that asked for it (opt-in: not among a new hook's default
  * events): the customer's id and their bookings' ids and references only, so that integrators can erase their copies.
  */
-export function emitCustomerErased(store: Store, erased: { customerId: number; bookings: { id: number; reference: string }[] }, nowAt: number, at: string): void {
+export function emitCustomerErased(
+  store: Store,
+  erased: { customerId: number; bookings: { id: number; reference: string }[] },
+  nowAt: number,
+  at: string,
+): void {
   const hooks = listWebhooks(store).filter((hook) => hook.events.includes('customer.erased'));
   if (hooks.length === 0) return;
   const id = newEventId();
-  const data = { user_id: erased.customerId, bookings: erased.bookings.map((booking) => ({ booking_id: booking.id, booking_details_id: booking.reference })) };
+  const data = {
+    user_id: erased.customerId,
+    bookings: erased.bookings.map((booking) => ({ booking_id: booking.id, booking_details_id: booking.reference })),
+  };
   for (const hook of hooks) {
     const payload: EventPayload = { id, type: 'customer.erased', created_at: at, data };
-    enqueueDelivery(store, { webhookId: hook.id, eventId: id, type: 'customer.erased', payload: JSON.stringify(payload) }, nowAt, at);
+    enqueueDelivery(
+      store,
+      { webhookId: hook.id, eventId: id, type: 'customer.erased', payload: JSON.stringify(payload) },
+      nowAt,
+      at,
+    );
   }
 }

@@ -7,7 +7,6 @@ export interface WebhookAnswer {
 
 const USER_AGENT = 'planner-webhooks/1';
 
-
 /**
  * POSTs one signed delivery and resolves with the receiver's status (any status: the caller decides), or rejects
  * with a one-line reason (connection refused, time-out, internal address). Redirects are not followed: a 3xx is
@@ -26,7 +25,12 @@ export async function postWebhook(
     'planner-delivery': String(delivery.id),
     'planner-signature': signatureHeader(target.secret, Math.floor(options.nowMs / 1000), delivery.payload),
   };
-  const session = openSession({ url: target.url, allowInsecure: target.allowInsecure }, { timeoutMs: options.timeoutMs, maxBytes: 0, maxRedirects: 0 }, USER_AGENT, (url) => url);
+  const session = openSession(
+    { url: target.url, allowInsecure: target.allowInsecure },
+    { timeoutMs: options.timeoutMs, maxBytes: 0, maxRedirects: 0 },
+    USER_AGENT,
+    (url) => url,
+  );
   try {
     const answer = await send(session, 'POST', target.url, headers, delivery.payload);
     return { status: answer.status };

@@ -2,7 +2,15 @@ import type { Store } from '../store/db.ts';
 import { startOutboxLoop } from '../queue/outbox-loop.ts';
 import type { Pump } from '../queue/pump.ts';
 import type { AttemptOutcome, RetrySettings } from '../queue/retry-policy.ts';
-import { claimDelivery, dueDeliveries, findWebhook, markDelivered, markDeliveryFailed, markDeliveryRetry, type Delivery } from '../store/webhooks.ts';
+import {
+  claimDelivery,
+  dueDeliveries,
+  findWebhook,
+  markDelivered,
+  markDeliveryFailed,
+  markDeliveryRetry,
+  type Delivery,
+} from '../store/webhooks.ts';
 import { postWebhook } from './sender.ts';
 
 /** Time-out of one attempt. */
@@ -36,7 +44,9 @@ export function startWebhookWorker(options: WebhookWorkerOptions): Pump {
     if (!hook) return undefined; // removed meanwhile: its deliveries went with it
     try {
       const answer = await postWebhook(hook, delivery, { timeoutMs, nowMs: nowMs() });
-      return answer.status >= 200 && answer.status < 300 ? { delivered: true } : { delivered: false, reason: `HTTP ${answer.status}` };
+      return answer.status >= 200 && answer.status < 300
+        ? { delivered: true }
+        : { delivered: false, reason: `HTTP ${answer.status}` };
     } catch (error) {
       return { delivered: false, reason: (error as Error).message };
     }

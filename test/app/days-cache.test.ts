@@ -11,7 +11,14 @@ import { addReason, changeReason } from '../../src/app/reasons.ts';
 import { addSchedule } from '../../src/app/schedules.ts';
 import { AppError } from '../../src/errors.ts';
 import { openStore } from '../../src/store/db.ts';
-import { applyBusyChanges, busyPieces, countBusy, dropUncounted, replaceBusy, switchGeneration } from '../../src/store/busy-times.ts';
+import {
+  applyBusyChanges,
+  busyPieces,
+  countBusy,
+  dropUncounted,
+  replaceBusy,
+  switchGeneration,
+} from '../../src/store/busy-times.ts';
 import { insertCalendar } from '../../src/store/calendars.ts';
 import { tempDb } from '../helpers.ts';
 
@@ -26,7 +33,12 @@ function installation(now: string) {
   const clock = { now: new Date(now) };
   const file = tempDb();
   const ctx: AppContext = createContext(openStore(file), () => clock.now);
-  initInstallation(ctx, { practiceName: 'Praxis', timeZone: 'Europe/Berlin', notifyEmail: 'desk@test.example', locale: 'en' });
+  initInstallation(ctx, {
+    practiceName: 'Praxis',
+    timeZone: 'Europe/Berlin',
+    notifyEmail: 'desk@test.example',
+    locale: 'en',
+  });
   addSchedule(ctx, { name: 'Dr. A', daysAhead: 60, noticeMinutes: 120, stepMinutes: 30, capacity: 2 });
   addReason(ctx, 1, { name: 'Short', durationMinutes: 30 });
   addReason(ctx, 1, { name: 'Long', durationMinutes: 60, bufferBeforeMinutes: 15, bufferAfterMinutes: 15 });
@@ -72,10 +84,23 @@ describe('the cache of free days (src/app/days-cache.ts)', () => {
     const cache = createDaysCache();
     // 2,000 busy times over the window (a short one every 45 minutes, day and night) from another connection, as a sync writes them.
     const start = Date.parse('2026-06-01T06:00:00Z') / 1000;
-    const busy = Array.from({ length: 2000 }, (_, i) => ({ startAt: start + i * 2700, endAt: start + i * 2700 + 600, uidHash: `u${i}` }));
+    const busy = Array.from({ length: 2000 }, (_, i) => ({
+      startAt: start + i * 2700,
+      endAt: start + i * 2700 + 600,
+      uidHash: `u${i}`,
+    }));
     const calendar = insertCalendar(other.store, {
-      scheduleId: 1, label: 'Own', kind: 'caldav', url: 'https://dav.example/cal/', user: 'anna', password: 'secret',
-      everyMinutes: 5, allowInsecure: false, fetchState: '{}', createdAt: '2026-06-01T06:00:00Z', syncedAt: start,
+      scheduleId: 1,
+      label: 'Own',
+      kind: 'caldav',
+      url: 'https://dav.example/cal/',
+      user: 'anna',
+      password: 'secret',
+      everyMinutes: 5,
+      allowInsecure: false,
+      fetchState: '{}',
+      createdAt: '2026-06-01T06:00:00Z',
+      syncedAt: start,
     });
     replaceBusy(other.store, { id: calendar, scheduleId: 1, generation: 0 }, busyPieces(busy));
     expect(cache.days(ctx, 1, 1)).toEqual(availableDays(ctx, 1, 1));
@@ -84,22 +109,36 @@ describe('the cache of free days (src/app/days-cache.ts)', () => {
     const unsettled = cache.stats().computed - mark;
 
     // The same set again (a sync that found a change elsewhere in the file): nothing written, nothing forgotten.
-    expect(replaceBusy(other.store, { id: calendar, scheduleId: 1, generation: 0 }, busyPieces(busy))).toEqual({ added: 0, removed: 0 });
+    expect(replaceBusy(other.store, { id: calendar, scheduleId: 1, generation: 0 }, busyPieces(busy))).toEqual({
+      added: 0,
+      removed: 0,
+    });
     let before = cache.stats().computed;
     cache.days(ctx, 1, 1);
     expect(cache.stats().computed - before).toBe(unsettled);
 
     // One event moved from Wednesday 10 June to Friday 12 June, midday: those two days are computed again, no other.
     const moved = busy.findIndex((time) => new Date(time.startAt * 1000).toISOString() >= '2026-06-10T10:00');
-    busy[moved] = { startAt: Date.parse('2026-06-12T10:00:00Z') / 1000, endAt: Date.parse('2026-06-12T10:10:00Z') / 1000, uidHash: busy[moved]!.uidHash };
-    expect(replaceBusy(other.store, { id: calendar, scheduleId: 1, generation: 0 }, busyPieces(busy))).toEqual({ added: 1, removed: 1 });
+    busy[moved] = {
+      startAt: Date.parse('2026-06-12T10:00:00Z') / 1000,
+      endAt: Date.parse('2026-06-12T10:10:00Z') / 1000,
+      uidHash: busy[moved]!.uidHash,
+    };
+    expect(replaceBusy(other.store, { id: calendar, scheduleId: 1, generation: 0 }, busyPieces(busy))).toEqual({
+      added: 1,
+      removed: 1,
+    });
     before = cache.stats().computed;
     expect(cache.days(ctx, 1, 1)).toEqual(availableDays(ctx, 1, 1));
     expect(cache.stats().computed - before - unsettled).toBe(2);
 
     // A busy time over the whole of Thursday 11 June: the day goes from the answer, at once.
     expect(cache.days(ctx, 1, 1)).toContain('2026-06-11');
-    busy.push({ startAt: Date.parse('2026-06-10T22:00:00Z') / 1000, endAt: Date.parse('2026-06-11T22:00:00Z') / 1000, uidHash: 'allday' });
+    busy.push({
+      startAt: Date.parse('2026-06-10T22:00:00Z') / 1000,
+      endAt: Date.parse('2026-06-11T22:00:00Z') / 1000,
+      uidHash: 'allday',
+    });
     replaceBusy(other.store, { id: calendar, scheduleId: 1, generation: 0 }, busyPieces(busy));
     expect(cache.days(ctx, 1, 1)).not.toContain('2026-06-11');
     expect(cache.days(ctx, 1, 1)).toEqual(availableDays(ctx, 1, 1));
@@ -130,7 +169,11 @@ describe('the cache of free days (src/app/days-cache.ts)', () => {
     };
     check();
     // Saturday 6 June filled by the other connection, until no time is left for reason 2.
-    for (let free = availableSlots(other, 1, 2, '2026-06-06'); free.length > 0; free = availableSlots(other, 1, 2, '2026-06-06')) {
+    for (
+      let free = availableSlots(other, 1, 2, '2026-06-06');
+      free.length > 0;
+      free = availableSlots(other, 1, 2, '2026-06-06')
+    ) {
       createBooking(other, { scheduleId: 1, reasonId: 2, slot: free[0]!.local, submission: ADA }, 'admin');
     }
     check();
@@ -158,7 +201,9 @@ describe('the cache of free days (src/app/days-cache.ts)', () => {
     expect(cache.days(ctx, 1, 1)).toEqual(availableDays(ctx, 1, 1));
     // Pruned: rows between the cursor and the log's start are gone.
     const cursor = (ctx.store.db.prepare('SELECT max(id) AS id FROM booking_changes').get() as { id: number }).id;
-    other.store.db.exec(`INSERT INTO booking_changes (id, schedule_id, from_at, to_at) VALUES (${cursor + 5}, 1, 0, 1)`);
+    other.store.db.exec(
+      `INSERT INTO booking_changes (id, schedule_id, from_at, to_at) VALUES (${cursor + 5}, 1, 0, 1)`,
+    );
     other.store.db.exec(`DELETE FROM booking_changes WHERE id <= ${cursor + 4}`);
     const before = cache.stats().computed;
     expect(cache.days(ctx, 1, 1)).toEqual(availableDays(ctx, 1, 1));
@@ -217,7 +262,8 @@ describe('the cache of free days (src/app/days-cache.ts)', () => {
         const dayText = days[day % Math.max(days.length, 1)];
         const slots = dayText ? availableSlots(by, 1, reason, dayText) : [];
         const slot = slots[pick % Math.max(slots.length, 1)]?.local;
-        if (kind === 'book' && slot) booked.push(createBooking(by, { scheduleId: 1, reasonId: reason, slot, submission: ADA }, 'api').bookingId);
+        if (kind === 'book' && slot)
+          booked.push(createBooking(by, { scheduleId: 1, reasonId: reason, slot, submission: ADA }, 'api').bookingId);
         if (kind === 'cancel' && booked.length > 0) {
           try {
             cancelBooking(by, String(booked[pick % booked.length]), { notify: false });

@@ -23,11 +23,23 @@ const ADA = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com'
 function installation(now: string, locale: 'en' | 'de' = 'en') {
   const clock = { now: new Date(now) };
   const ctx: AppContext = createContext(openStore(tempDb()), () => clock.now);
-  initInstallation(ctx, { practiceName: 'Praxis Weber', timeZone: 'Europe/Berlin', notifyEmail: 'desk@test.example', locale });
-  const schedule = addSchedule(ctx, { name: 'Dr. Weber', daysAhead: 365, noticeMinutes: 0, stepMinutes: 30, capacity: 5 });
+  initInstallation(ctx, {
+    practiceName: 'Praxis Weber',
+    timeZone: 'Europe/Berlin',
+    notifyEmail: 'desk@test.example',
+    locale,
+  });
+  const schedule = addSchedule(ctx, {
+    name: 'Dr. Weber',
+    daysAhead: 365,
+    noticeMinutes: 0,
+    stepMinutes: 30,
+    capacity: 5,
+  });
   addReason(ctx, schedule, { name: 'Check-up', durationMinutes: 30 });
   setHours(ctx, schedule, 'mon-sun', '00:00-18:00');
-  const book = (slot: string, submission: Record<string, string> = ADA) => createBooking(ctx, { scheduleId: 1, reasonId: 1, slot, submission }, 'admin');
+  const book = (slot: string, submission: Record<string, string> = ADA) =>
+    createBooking(ctx, { scheduleId: 1, reasonId: 1, slot, submission }, 'admin');
   /** The booking's reminders: status, due time (ISO), reason, and the .ics' UID and SEQUENCE. */
   const reminders = (bookingId: number) =>
     messagesOfBooking(ctx.store, bookingId)
@@ -56,7 +68,13 @@ describe('reminders are written with the booking (src/app/reminders.ts), fixed c
     const booked = book('2026-06-10 09:00:00'); // 07:00Z
     const [reminder, ...rest] = reminders(booked.bookingId);
     expect(rest).toEqual([]);
-    expect(reminder).toMatchObject({ status: 'pending', due: '2026-06-08T07:00:00Z', uid: `${booked.reference}@planner`, sequence: 0, lastError: null });
+    expect(reminder).toMatchObject({
+      status: 'pending',
+      due: '2026-06-08T07:00:00Z',
+      uid: `${booked.reference}@planner`,
+      sequence: 0,
+      lastError: null,
+    });
     expect(reminder!.retryFrom).toBe(reminder!.dueAt); // retries count from the reminder's time
     expect(reminder!.subject).toBe('Reminder: your appointment at Praxis Weber, Wednesday, 10 June 2026, 09:00 CEST');
     expect(reminder!.text).toContain('Hello Ada Lovelace,\nthis is a reminder of your appointment.');
@@ -121,7 +139,11 @@ describe('reminders are written with the booking (src/app/reminders.ts), fixed c
     expect(after[2]!.text).toContain('Friday, 12 June 2026, 10:00 CEST');
     // Moved again, to 3 h ahead: only the 2 h reminder, with SEQUENCE 2.
     moveBooking(ctx, booked.reference, '2026-06-09 13:00:00', { notify: false, force: false });
-    expect(reminders(booked.bookingId).filter((r) => r.status === 'pending').map((r) => [r.due, r.sequence])).toEqual([['2026-06-09T09:00:00Z', 2]]);
+    expect(
+      reminders(booked.bookingId)
+        .filter((r) => r.status === 'pending')
+        .map((r) => [r.due, r.sequence]),
+    ).toEqual([['2026-06-09T09:00:00Z', 2]]);
   });
 
   it('changing the offsets applies to bookings made or moved afterwards; existing ones keep their reminders', () => {
@@ -149,17 +171,32 @@ describe('reminders are written with the booking (src/app/reminders.ts), fixed c
 describe('"24h before" is 24 real hours, across both daylight-saving changes (Europe/Berlin, 2027)', () => {
   it.each([
     // Spring, 2027-03-28 02:00 CET → 03:00 CEST: the day before 01:00 CEST on the 29th is 00:00 CET on the 28th.
-    ['spring', '2027-03-29 01:00:00', '2027-03-28T23:00:00Z', '2027-03-27T23:00:00Z', 'Monday, 29 March 2027, 01:00 CEST'],
+    [
+      'spring',
+      '2027-03-29 01:00:00',
+      '2027-03-28T23:00:00Z',
+      '2027-03-27T23:00:00Z',
+      'Monday, 29 March 2027, 01:00 CEST',
+    ],
     // Autumn, 2027-10-31 03:00 CEST → 02:00 CET: the day before 01:00 CET on 1 November is 02:00 CEST on the 31st.
-    ['autumn', '2027-11-01 01:00:00', '2027-11-01T00:00:00Z', '2027-10-31T00:00:00Z', 'Monday, 1 November 2027, 01:00 CET'],
-  ])('%s: a booking the day after the change is reminded exactly 86,400 s before', (_name, slot, startUtc, dueUtc, when) => {
-    const { ctx, book, reminders } = installation('2027-03-01T00:00:00Z');
-    setReminders(ctx, '24h');
-    const booked = book(slot);
-    expect(new Date(booked.startAt * 1000).toISOString().replace('.000', '')).toBe(startUtc);
-    const [reminder] = reminders(booked.bookingId);
-    expect(reminder!.due).toBe(dueUtc);
-    expect(booked.startAt - reminder!.dueAt).toBe(86_400);
-    expect(reminder!.text).toContain(`When:      ${when}`);
-  });
+    [
+      'autumn',
+      '2027-11-01 01:00:00',
+      '2027-11-01T00:00:00Z',
+      '2027-10-31T00:00:00Z',
+      'Monday, 1 November 2027, 01:00 CET',
+    ],
+  ])(
+    '%s: a booking the day after the change is reminded exactly 86,400 s before',
+    (_name, slot, startUtc, dueUtc, when) => {
+      const { ctx, book, reminders } = installation('2027-03-01T00:00:00Z');
+      setReminders(ctx, '24h');
+      const booked = book(slot);
+      expect(new Date(booked.startAt * 1000).toISOString().replace('.000', '')).toBe(startUtc);
+      const [reminder] = reminders(booked.bookingId);
+      expect(reminder!.due).toBe(dueUtc);
+      expect(booked.startAt - reminder!.dueAt).toBe(86_400);
+      expect(reminder!.text).toContain(`When:      ${when}`);
+    },
+  );
 });

@@ -9,9 +9,19 @@ const NOW = new Date('2026-06-01T06:00:00Z');
 
 describe('readRuntimeSettings', () => {
   it('takes the retry bases (30 s when unset) and the booking page form minimum (3 s when unset) from the environment', () => {
-    expect(readRuntimeSettings({})).toEqual({ mailRetry: { baseSeconds: 30 }, webhookRetry: { baseSeconds: 30 }, calendarRetry: { baseSeconds: 30 }, formMinSeconds: 3 });
+    expect(readRuntimeSettings({})).toEqual({
+      mailRetry: { baseSeconds: 30 },
+      webhookRetry: { baseSeconds: 30 },
+      calendarRetry: { baseSeconds: 30 },
+      formMinSeconds: 3,
+    });
     expect(
-      readRuntimeSettings({ PLANNER_MAIL_RETRY_SECONDS: '0.2', PLANNER_WEBHOOK_RETRY_SECONDS: '1', PLANNER_CALENDAR_RETRY_SECONDS: '0.5', PLANNER_FORM_MIN_SECONDS: '0' }),
+      readRuntimeSettings({
+        PLANNER_MAIL_RETRY_SECONDS: '0.2',
+        PLANNER_WEBHOOK_RETRY_SECONDS: '1',
+        PLANNER_CALENDAR_RETRY_SECONDS: '0.5',
+        PLANNER_FORM_MIN_SECONDS: '0',
+      }),
     ).toEqual({
       mailRetry: { baseSeconds: 0.2 },
       webhookRetry: { baseSeconds: 1 },
@@ -21,7 +31,9 @@ describe('readRuntimeSettings', () => {
   });
 
   it.each(['-1', '61', '2.5', 'soon'])('refuses PLANNER_FORM_MIN_SECONDS=%s with a message that names it', (value) => {
-    expect(() => readRuntimeSettings({ PLANNER_FORM_MIN_SECONDS: value })).toThrow('PLANNER_FORM_MIN_SECONDS must be a whole number of seconds from 0 to 60');
+    expect(() => readRuntimeSettings({ PLANNER_FORM_MIN_SECONDS: value })).toThrow(
+      'PLANNER_FORM_MIN_SECONDS must be a whole number of seconds from 0 to 60',
+    );
   });
 
   it.each([
@@ -42,7 +54,10 @@ describe('startRuntime', () => {
     expect(runtime.ctx.settings().configuredAt).toBeNull();
     // Another process (here: another connection) completes the installation and enables the API.
     const cli = openContext(file, { mustExist: true });
-    initInstallation(createContext(cli.store, () => NOW), { practiceName: 'P', timeZone: 'Europe/Berlin', notifyEmail: 'desk@p.example', locale: 'en' });
+    initInstallation(
+      createContext(cli.store, () => NOW),
+      { practiceName: 'P', timeZone: 'Europe/Berlin', notifyEmail: 'desk@p.example', locale: 'en' },
+    );
     switchApi(cli, true);
     cli.store.close();
     expect(runtime.ctx.settings().configuredAt).toBeNull(); // cached until the next refresh (per request, per worker pass)
@@ -55,6 +70,8 @@ describe('startRuntime', () => {
   });
 
   it('refuses a bad environment at start, with the message of readRuntimeSettings', async () => {
-    await expect(openRuntime(tempDb(), { env: { PLANNER_WEBHOOK_RETRY_SECONDS: '0' }, workers: true })).rejects.toThrow('PLANNER_WEBHOOK_RETRY_SECONDS must be a positive number of seconds');
+    await expect(openRuntime(tempDb(), { env: { PLANNER_WEBHOOK_RETRY_SECONDS: '0' }, workers: true })).rejects.toThrow(
+      'PLANNER_WEBHOOK_RETRY_SECONDS must be a positive number of seconds',
+    );
   });
 });

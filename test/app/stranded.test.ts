@@ -20,7 +20,12 @@ function installation(now: string) {
   const clock = { now: new Date(now) };
   const file = tempDb();
   const ctx: AppContext = createContext(openStore(file), () => clock.now);
-  initInstallation(ctx, { practiceName: 'Praxis', timeZone: 'Europe/Berlin', notifyEmail: 'desk@test.example', locale: 'en' });
+  initInstallation(ctx, {
+    practiceName: 'Praxis',
+    timeZone: 'Europe/Berlin',
+    notifyEmail: 'desk@test.example',
+    locale: 'en',
+  });
   for (const name of ['Dr. A', 'Dr. B']) {
     const id = addSchedule(ctx, { name, daysAhead: 30, noticeMinutes: 0, stepMinutes: 30, capacity: 1 });
     addReason(ctx, id, { name: 'Visit', durationMinutes: 30 });
@@ -29,7 +34,12 @@ function installation(now: string) {
   const book = (scheduleId: number, slot: string, first: string, phone?: string) =>
     createBooking(
       ctx,
-      { scheduleId, reasonId: scheduleId, slot, submission: { first_name: first, last_name: 'T', email: `${first}@example.com`, ...(phone ? { phone } : {}) } },
+      {
+        scheduleId,
+        reasonId: scheduleId,
+        slot,
+        submission: { first_name: first, last_name: 'T', email: `${first}@example.com`, ...(phone ? { phone } : {}) },
+      },
       'admin',
     ).reference;
   return { ctx, clock, file, book };
@@ -45,7 +55,9 @@ describe('stranded bookings', () => {
     book(2, '2026-06-01 15:00:00', 'other');
     clock.now = new Date('2026-06-01T06:15:00Z'); // 08:15: the 08:00 appointment has begun
     const result = addClosure(ctx, 1, '2026-06-01', undefined, 'ill');
-    expect(result.stranded.map((item) => [item.reference, item.why, item.customerName, item.phone])).toEqual([[later, 'closure', 'later T', '+49 30 1']]);
+    expect(result.stranded.map((item) => [item.reference, item.why, item.customerName, item.phone])).toEqual([
+      [later, 'closure', 'later T', '+49 30 1'],
+    ]);
     expect(result.stranded.map((item) => item.reference)).not.toContain(early);
   });
 
@@ -53,7 +65,9 @@ describe('stranded bookings', () => {
     const { ctx, book } = installation('2026-06-01T05:00:00Z');
     const nine = book(1, '2026-06-02 09:00:00', 'nine');
     const five = book(1, '2026-06-02 17:30:00', 'five');
-    expect(setHours(ctx, 1, 'tue', '08:15-17:45').stranded.map((item) => [item.reference, item.why])).toEqual([[five, 'hours']]);
+    expect(setHours(ctx, 1, 'tue', '08:15-17:45').stranded.map((item) => [item.reference, item.why])).toEqual([
+      [five, 'hours'],
+    ]);
     expect(setHours(ctx, 1, 'tue', 'closed').stranded.map((item) => item.reference)).toEqual([nine, five]);
     expect(setHours(ctx, 1, 'mon-sun', '08:00-18:00').stranded).toEqual([]);
   });
@@ -84,7 +98,10 @@ describe('stranded bookings', () => {
       }
     })() as AppError;
     expect(refusal).toBeInstanceOf(AppError);
-    expect([refusal.code, refusal.message]).toEqual(['invalid', '2026-05-30 to 2026-06-01 lies wholly in the past (today is 2026-06-02 in Europe/Berlin): a closure must end today or later']);
+    expect([refusal.code, refusal.message]).toEqual([
+      'invalid',
+      '2026-05-30 to 2026-06-01 lies wholly in the past (today is 2026-06-02 in Europe/Berlin): a closure must end today or later',
+    ]);
     expect(snapshot(file)).toEqual(before);
     expect(addClosure(ctx, 1, '2026-05-30', '2026-06-02', '').closures).toHaveLength(1);
   });

@@ -19,7 +19,13 @@ export interface PageSetup {
  * the server (PLANNER_FORM_MIN_SECONDS=0 unless given: the flow tests do not wait 3 s), `page` the enable command.
  */
 export async function pageSetup(
-  options: { locale?: 'en' | 'de'; env?: Record<string, string>; page?: string[]; more?: (db: string) => Promise<void>; smtp?: Parameters<typeof startSmtp>[0] } = {},
+  options: {
+    locale?: 'en' | 'de';
+    env?: Record<string, string>;
+    page?: string[];
+    more?: (db: string) => Promise<void>;
+    smtp?: Parameters<typeof startSmtp>[0];
+  } = {},
 ): Promise<PageSetup> {
   const smtp = await startSmtp(options.smtp);
   const receiver = await startReceiver();
@@ -29,7 +35,15 @@ export async function pageSetup(
   await cliOk(db, 'schedule', 'add', 'Dr. Weber', '--days-ahead', '30', '--notice', '0', '--step', '30');
   await cliOk(db, 'reason', 'add', '1', 'Check-up', '--duration', '30');
   await cliOk(db, 'hours', 'set', '1', 'mon-sun', '08:00-18:00');
-  await cliOk(db, 'mail', 'set', `smtp://planner:s3cret@127.0.0.1:${smtp.port}`, '--from', 'Test Practice <desk@practice.example>', '--send-password-in-clear');
+  await cliOk(
+    db,
+    'mail',
+    'set',
+    `smtp://planner:s3cret@127.0.0.1:${smtp.port}`,
+    '--from',
+    'Test Practice <desk@practice.example>',
+    '--send-password-in-clear',
+  );
   await cliOk(db, 'webhook', 'add', receiver.url, '--allow-insecure');
   await cliOk(db, 'reminders', 'set', 'off');
   if (options.more) await options.more(db);
@@ -40,7 +54,10 @@ export async function pageSetup(
 }
 
 /** An answer of the page: status, headers and HTML. */
-export async function get(url: string, init: RequestInit = {}): Promise<{ status: number; headers: Headers; html: string }> {
+export async function get(
+  url: string,
+  init: RequestInit = {},
+): Promise<{ status: number; headers: Headers; html: string }> {
   const response = await fetch(url, { redirect: 'manual', ...init });
   return { status: response.status, headers: response.headers, html: await response.text() };
 }
@@ -59,16 +76,31 @@ export function hiddenFields(html: string, action: string): Record<string, strin
 
 /** The hidden inputs of a form's inner HTML, unescaped. */
 function hiddenIn(form: string): Record<string, string> {
-  return Object.fromEntries([...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [unescapeHtml(match[1]!), unescapeHtml(match[2]!)]));
+  return Object.fromEntries(
+    [...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [
+      unescapeHtml(match[1]!),
+      unescapeHtml(match[2]!),
+    ]),
+  );
 }
 
 /** A day as the page writes it out for `dateLocale`: `Wednesday, 2 December 2026` (en-GB). */
 export function longDay(day: string, dateLocale = 'en-GB'): string {
-  return new Intl.DateTimeFormat(dateLocale, { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(`${day}T12:00:00Z`));
+  return new Intl.DateTimeFormat(dateLocale, {
+    timeZone: 'UTC',
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+  }).format(new Date(`${day}T12:00:00Z`));
 }
 
 /** The form of a times page that chooses another day keeping what was typed: its hidden fields and its days. */
-export function otherDayForm(html: string): { fields: Record<string, string>; days: string[]; selected: string | undefined } {
+export function otherDayForm(html: string): {
+  fields: Record<string, string>;
+  days: string[];
+  selected: string | undefined;
+} {
   const form = /<form method="post" action="\/book\/details" class="other-day">(.*?)<\/form>/s.exec(html)?.[1];
   expect(form, 'a form to choose another day').toBeDefined();
   return {
@@ -90,7 +122,9 @@ export function wholeDay(html: string): string {
 
 /** The links of a page whose address starts with `prefix`, unescaped. */
 export function links(html: string, prefix: string): string[] {
-  return [...html.matchAll(/href="([^"]+)"/g)].map((match) => unescapeHtml(match[1]!)).filter((href) => href.startsWith(prefix));
+  return [...html.matchAll(/href="([^"]+)"/g)]
+    .map((match) => unescapeHtml(match[1]!))
+    .filter((href) => href.startsWith(prefix));
 }
 
 /** The times a times page offers (`HH:MM`). */
@@ -102,7 +136,12 @@ export function times(html: string): string[] {
 export function post(url: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
   return get(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'null', 'sec-fetch-site': 'same-origin', ...headers },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: 'null',
+      'sec-fetch-site': 'same-origin',
+      ...headers,
+    },
     body: new URLSearchParams(fields).toString(),
   });
 }
@@ -110,7 +149,11 @@ export function post(url: string, fields: Record<string, string>, headers: Recor
 export const MARIA = { 'f.first_name': 'Maria', 'f.last_name': 'Schmidt', 'f.email': 'maria@example.com' };
 
 /** A customer's walk up to the review: the first free day and time; returns the review page's form (ready to book). */
-export async function toReview(s: PageSetup, typed: Record<string, string> = MARIA, pick = 0): Promise<{ review: Record<string, string>; slot: string }> {
+export async function toReview(
+  s: PageSetup,
+  typed: Record<string, string> = MARIA,
+  pick = 0,
+): Promise<{ review: Record<string, string>; slot: string }> {
   const first = await get(`${s.base}/book/`);
   expect(first.status).toBe(200);
   const timesPage = await get(`${s.base}${wholeDay(first.html)}`);

@@ -50,14 +50,49 @@ async function tabTo(page: Page, text: string | RegExp): Promise<number> {
       const element = document.activeElement;
       return `${(element?.innerText ?? '').trim()}|${element?.labels?.[0]?.innerText?.trim() ?? ''}|${element?.id ?? ''}`;
     });
-    if (focused.split('|').some((part: string) => (typeof text === 'string' ? part === text : text.test(part)))) return presses;
+    if (focused.split('|').some((part: string) => (typeof text === 'string' ? part === text : text.test(part))))
+      return presses;
   }
   throw new Error(`no element "${text}" reached with Tab`);
 }
 
 const WORDS = {
-  en: { choose: 'Book an appointment', days: 'Choose a day', times: 'Choose a time', details: 'Your details', review: 'Check and book', done: 'Your appointment is booked', go: 'Continue', toReview: 'Continue to the review', book: 'Book the appointment', first: 'First name', last: 'Last name', email: 'E-mail', again: 'Start again', otherDay: 'Another day', showTimes: 'Show the times', off: 'Online booking is not offered' },
-  de: { choose: 'Termin buchen', days: 'Tag wählen', times: 'Uhrzeit wählen', details: 'Ihre Angaben', review: 'Prüfen und buchen', done: 'Ihr Termin ist gebucht', go: 'Weiter', toReview: 'Weiter zur Übersicht', book: 'Termin verbindlich buchen', first: 'Vorname', last: 'Nachname', email: 'E-Mail', again: 'Neu beginnen', otherDay: 'Anderer Tag', showTimes: 'Zeiten anzeigen', off: 'Online-Terminbuchung nicht möglich' },
+  en: {
+    choose: 'Book an appointment',
+    days: 'Choose a day',
+    times: 'Choose a time',
+    details: 'Your details',
+    review: 'Check and book',
+    done: 'Your appointment is booked',
+    go: 'Continue',
+    toReview: 'Continue to the review',
+    book: 'Book the appointment',
+    first: 'First name',
+    last: 'Last name',
+    email: 'E-mail',
+    again: 'Start again',
+    otherDay: 'Another day',
+    showTimes: 'Show the times',
+    off: 'Online booking is not offered',
+  },
+  de: {
+    choose: 'Termin buchen',
+    days: 'Tag wählen',
+    times: 'Uhrzeit wählen',
+    details: 'Ihre Angaben',
+    review: 'Prüfen und buchen',
+    done: 'Ihr Termin ist gebucht',
+    go: 'Weiter',
+    toReview: 'Weiter zur Übersicht',
+    book: 'Termin verbindlich buchen',
+    first: 'Vorname',
+    last: 'Nachname',
+    email: 'E-Mail',
+    again: 'Neu beginnen',
+    otherDay: 'Anderer Tag',
+    showTimes: 'Zeiten anzeigen',
+    off: 'Online-Terminbuchung nicht möglich',
+  },
 };
 
 /** Two things to book, a privacy notice, and the page on. */
@@ -66,7 +101,15 @@ function practice(locale: 'en' | 'de') {
     locale,
     page: ['--privacy-url', 'https://praxis-sonne.example/privacy'],
     more: async (db) => {
-      await cliOk(db, 'reason', 'add', '1', locale === 'de' ? 'Erstgespräch' : 'First consultation', '--duration', '45');
+      await cliOk(
+        db,
+        'reason',
+        'add',
+        '1',
+        locale === 'de' ? 'Erstgespräch' : 'First consultation',
+        '--duration',
+        '45',
+      );
     },
   });
 }
@@ -152,14 +195,31 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
       await page.locator('#f-email').fill('maria@example.com');
       await loads(page, () => page.getByRole('button', { name: w.toReview }).click());
       const slot = (await page.locator('input[name="slot"]').getAttribute('value'))!;
-      await cliOk(s.db, 'bookings', 'add', '1', '1', slot, '--field', 'first_name=Other', '--field', 'last_name=Person', '--field', 'email=other@example.com');
+      await cliOk(
+        s.db,
+        'bookings',
+        'add',
+        '1',
+        '1',
+        slot,
+        '--field',
+        'first_name=Other',
+        '--field',
+        'last_name=Person',
+        '--field',
+        'email=other@example.com',
+      );
       await loads(page, () => page.getByRole('button', { name: w.book }).click());
       expect(await page.locator('h1').innerText()).toBe(w.times);
       expect(await page.locator('[role="alert"]').count()).toBe(1);
       expect(await page.locator(`ul.times input[value="${slot.slice(11, 16)}"]`).count()).toBe(0);
       await look(page, `${locale}-10-taken`);
       const otherDay = page.getByLabel(w.otherDay, { exact: true });
-      const later = (await otherDay.locator('option').evaluateAll((options: any[]) => options.map((option) => option.value as string))).at(-1)!;
+      const later = (
+        await otherDay
+          .locator('option')
+          .evaluateAll((options: any[]) => options.map((option) => option.value as string))
+      ).at(-1)!;
       await otherDay.selectOption(later);
       await loads(page, () => page.getByRole('button', { name: w.showTimes }).click());
       expect(await page.locator('[role="alert"]').count()).toBe(0);
@@ -215,7 +275,11 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
     expect(iframe).toContain('src="https://booking.praxis.example/book/"');
     const host = (frameUrl: () => string) => {
       const server = createServer((_req, res) =>
-        res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>Praxis</title>${iframe.replace('https://booking.praxis.example/book/', frameUrl())}`),
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(
+            `<!doctype html><title>Praxis</title>${iframe.replace('https://booking.praxis.example/book/', frameUrl())}`,
+          ),
       );
       server.listen(0, '127.0.0.1');
       onCleanup(() => server.close());
@@ -225,7 +289,8 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
     const allowed = host(() => target);
     const other = host(() => target);
     await Promise.all([once(allowed, 'listening'), once(other, 'listening')]);
-    const origin = (server: ReturnType<typeof host>) => `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const origin = (server: ReturnType<typeof host>) =>
+      `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     const s = await pageSetup({ page: ['--embed-from', origin(allowed)] });
     target = `${s.base}/book/`;
     const browser = await launchChromium();

@@ -27,9 +27,15 @@ describe('the page checks (Chromium, JavaScript off)', () => {
 
   it('axe-core names what a page lacks (a language, a title, an image’s text), on a page whose scripts are off', async () => {
     const tab = await phonePage(await launchChromium());
-    await tab.setContent('<!doctype html><html><head></head><body><main><h1>Hello</h1><img src="x.png"></main></body></html>');
-    expect((await axeViolations(tab)).map((line) => line.split(':')[0])).toEqual(expect.arrayContaining(['html-has-lang', 'document-title', 'image-alt']));
-    await tab.setContent('<!doctype html><html lang="en"><head><title>Fine</title></head><body><main><h1>Hello</h1><p>Text</p></main></body></html>');
+    await tab.setContent(
+      '<!doctype html><html><head></head><body><main><h1>Hello</h1><img src="x.png"></main></body></html>',
+    );
+    expect((await axeViolations(tab)).map((line) => line.split(':')[0])).toEqual(
+      expect.arrayContaining(['html-has-lang', 'document-title', 'image-alt']),
+    );
+    await tab.setContent(
+      '<!doctype html><html lang="en"><head><title>Fine</title></head><body><main><h1>Hello</h1><p>Text</p></main></body></html>',
+    );
     expect(await axeViolations(tab)).toEqual([]);
   });
 });

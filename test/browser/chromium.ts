@@ -17,18 +17,29 @@ declare const getComputedStyle: (element: any) => any;
 declare const Node: { TEXT_NODE: number };
 
 export const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Starts Chromium; it is closed after the test. */
 export async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium fonts-dejavu-core (.ci/run does it)`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: apt-get install chromium fonts-dejavu-core (.ci/run does it)`);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
   onCleanup(() => browser.close());
   return browser;
 }
 
 /** A new page the size of a small phone (320 × 640 CSS pixels, touch), JavaScript off unless asked for. */
-export async function phonePage(browser: Browser, options: { locale?: string; javaScript?: boolean } = {}): Promise<Page> {
+export async function phonePage(
+  browser: Browser,
+  options: { locale?: string; javaScript?: boolean } = {},
+): Promise<Page> {
   const context = await browser.newContext({
     viewport: { width: 320, height: 640 },
     deviceScaleFactor: 2,
@@ -77,7 +88,9 @@ export async function checkPage(page: Page): Promise<PageReport> {
     let smallestFontPx = Infinity;
     let lowestContrast = Infinity;
     for (const element of document.body.querySelectorAll('*')) {
-      const own = [...element.childNodes].some((node: any) => node.nodeType === Node.TEXT_NODE && node.textContent!.trim() !== '');
+      const own = [...element.childNodes].some(
+        (node: any) => node.nodeType === Node.TEXT_NODE && node.textContent!.trim() !== '',
+      );
       const box = element.getBoundingClientRect();
       const style = getComputedStyle(element);
       if (!own || box.width === 0 || box.height === 0 || style.visibility === 'hidden') continue;
@@ -90,10 +103,14 @@ export async function checkPage(page: Page): Promise<PageReport> {
       const ratio = (light + 0.05) / (dark + 0.05);
       lowestContrast = Math.min(lowestContrast, ratio);
       const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
-      if (ratio < (large ? 3 : 4.5)) problems.push(`"${text}" (${element.tagName.toLowerCase()}): contrast ${ratio.toFixed(2)}:1 (${style.color} on rgb(${behind.r}, ${behind.g}, ${behind.b}))`);
+      if (ratio < (large ? 3 : 4.5))
+        problems.push(
+          `"${text}" (${element.tagName.toLowerCase()}): contrast ${ratio.toFixed(2)}:1 (${style.color} on rgb(${behind.r}, ${behind.g}, ${behind.b}))`,
+        );
     }
     const scroller = document.scrollingElement!;
-    if (scroller.scrollWidth > scroller.clientWidth) problems.push(`the page scrolls sideways: ${scroller.scrollWidth}px wide at ${scroller.clientWidth}px`);
+    if (scroller.scrollWidth > scroller.clientWidth)
+      problems.push(`the page scrolls sideways: ${scroller.scrollWidth}px wide at ${scroller.clientWidth}px`);
     return { problems, smallestFontPx, lowestContrast, scrollWidth: scroller.scrollWidth };
   });
 }
@@ -114,7 +131,13 @@ export async function axeViolations(page: Page): Promise<string[]> {
   const browser = page.context().browser()!;
   let checker = axePages.get(browser);
   if (!checker) {
-    const context = await browser.newContext({ viewport: page.viewportSize()!, deviceScaleFactor: 2, isMobile: true, hasTouch: true, javaScriptEnabled: true });
+    const context = await browser.newContext({
+      viewport: page.viewportSize()!,
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+      javaScriptEnabled: true,
+    });
     checker = await context.newPage();
     axePages.set(browser, checker);
   }
@@ -123,10 +146,13 @@ export async function axeViolations(page: Page): Promise<string[]> {
   axeSource ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
   await checker.evaluate(axeSource);
   const violations = (await checker.evaluate(
-    (tags) => (globalThis as any).axe.run({ runOnly: { type: 'tag', values: tags } }).then((result: any) => result.violations),
+    (tags) =>
+      (globalThis as any).axe.run({ runOnly: { type: 'tag', values: tags } }).then((result: any) => result.violations),
     AXE_TAGS,
   )) as { id: string; nodes: { target: string[] }[] }[];
-  return violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  return violations.map(
+    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
+  );
 }
 
 /**

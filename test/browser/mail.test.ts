@@ -10,7 +10,14 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { BookingFacts } from '../../src/mail/facts.ts';
-import { bookingMessages, changeMessages, customerChangeNotice, reminderMessage, withManageLink, type SendView } from '../../src/mail/messages.ts';
+import {
+  bookingMessages,
+  changeMessages,
+  customerChangeNotice,
+  reminderMessage,
+  withManageLink,
+  type SendView,
+} from '../../src/mail/messages.ts';
 import { cliOk, ROOT } from '../helpers.ts';
 import { bookWithLink, setup, slotsOf } from '../portal/page.ts';
 import { checkPage, launchChromium } from './chromium.ts';
@@ -26,7 +33,12 @@ const WIDTHS = [360, 1280] as const;
 async function look(browser: Browser, html: string, name: string): Promise<number> {
   let smallest = Infinity;
   for (const width of WIDTHS) {
-    const context = await browser.newContext({ viewport: { width, height: 800 }, isMobile: width < 600, hasTouch: width < 600, javaScriptEnabled: false });
+    const context = await browser.newContext({
+      viewport: { width, height: 800 },
+      isMobile: width < 600,
+      hasTouch: width < 600,
+      javaScriptEnabled: false,
+    });
     const page = await context.newPage();
     await page.setContent(html, { waitUntil: 'load' });
     const report = await checkPage(page);
@@ -34,7 +46,12 @@ async function look(browser: Browser, html: string, name: string): Promise<numbe
     const problems = report.problems.filter((problem) => !/font size (1[4-5](\.\d+)?)px < 16px$/.test(problem));
     expect(problems, `${name} at ${width} px: ${problems.join('; ')}`).toEqual([]);
     expect(report.smallestFontPx, `${name} at ${width} px`).toBeGreaterThanOrEqual(14);
-    expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth <= (globalThis as any).innerWidth), `${name} at ${width} px scrolls sideways`).toBe(true);
+    expect(
+      await page.evaluate(
+        () => (globalThis as any).document.documentElement.scrollWidth <= (globalThis as any).innerWidth,
+      ),
+      `${name} at ${width} px scrolls sideways`,
+    ).toBe(true);
     smallest = Math.min(smallest, report.smallestFontPx);
     if (SHOTS && SHOWN.has(name)) {
       mkdirSync(SHOTS, { recursive: true });
@@ -46,17 +63,31 @@ async function look(browser: Browser, html: string, name: string): Promise<numbe
 }
 
 describe('the mails in Chromium at 360 and 1280 px', () => {
-  it('the confirmation of a real booking (real server, SMTP, page on): the button, no raw URL, the practice\'s address and phone', async () => {
+  it("the confirmation of a real booking (real server, SMTP, page on): the button, no raw URL, the practice's address and phone", async () => {
     const s = await setup(['--cancel-until', '24']);
     await cliOk(s.db, 'practice', 'set', '--address', 'Hauptstraße 12, 10115 Berlin', '--phone', '+49 30 1234567');
     const day = s.days[5]!;
     const slot = (await slotsOf(s, day))[0]!;
-    const { confirmation } = await bookWithLink(s, slot, { first_name: 'Maximiliane', last_name: 'Müller-Lüdenscheidt', email: 'maximiliane.mueller-luedenscheidt@example.com' });
+    const { confirmation } = await bookWithLink(s, slot, {
+      first_name: 'Maximiliane',
+      last_name: 'Müller-Lüdenscheidt',
+      email: 'maximiliane.mueller-luedenscheidt@example.com',
+    });
     const html = String(confirmation.html);
-    expect(html).toMatch(/<a href="http:\/\/127\.0\.0\.1:\d+\/manage\/[A-Za-z0-9_-]{43}"[^>]*>Manage your appointment<\/a>/);
+    expect(html).toMatch(
+      /<a href="http:\/\/127\.0\.0\.1:\d+\/manage\/[A-Za-z0-9_-]{43}"[^>]*>Manage your appointment<\/a>/,
+    );
     expect(html).not.toMatch(/>https?:\/\/[^<]*\/manage\//); // no raw URL as link text
-    for (const part of ['Hauptstraße 12, 10115 Berlin', '+49 30 1234567', 'Dr. Weber', 'You can cancel or move this appointment online until']) expect(html).toContain(part);
-    expect(confirmation.text).toMatch(/^Manage your appointment: http:\/\/127\.0\.0\.1:\d+\/manage\/[A-Za-z0-9_-]{43}$/m);
+    for (const part of [
+      'Hauptstraße 12, 10115 Berlin',
+      '+49 30 1234567',
+      'Dr. Weber',
+      'You can cancel or move this appointment online until',
+    ])
+      expect(html).toContain(part);
+    expect(confirmation.text).toMatch(
+      /^Manage your appointment: http:\/\/127\.0\.0\.1:\d+\/manage\/[A-Za-z0-9_-]{43}$/m,
+    );
     const browser = await launchChromium();
     expect(await look(browser, html, 'en-confirmation-received')).toBe(14);
   }, 120_000);
@@ -72,7 +103,8 @@ describe('the mails in Chromium at 360 and 1280 px', () => {
       phone: '+49 69 12345678-90',
       scheduleName: 'Dr. med. Anna-Katharina Weber-Schmidt',
       reasonName: 'Vorsorgeuntersuchung (Check-up 35) mit Blutabnahme',
-      reasonDescription: 'Please come fasting (no food for 12 hours) and bring your insurance card, your vaccination record and https://example.com/a-very-long-link-to-a-form-you-should-fill-in-before-your-appointment.pdf',
+      reasonDescription:
+        'Please come fasting (no food for 12 hours) and bring your insurance card, your vaccination record and https://example.com/a-very-long-link-to-a-form-you-should-fill-in-before-your-appointment.pdf',
       reference: 'ABCDEFGH23456789',
       startAt: Date.parse('2026-11-24T08:30:00Z') / 1000,
       endAt: Date.parse('2026-11-24T09:00:00Z') / 1000,
@@ -96,10 +128,19 @@ describe('the mails in Chromium at 360 and 1280 px', () => {
       const mails = {
         confirmation: withManageLink(confirmation!, view, { kind: 'link', until: deadline, move: true }, link),
         reminder: withManageLink(reminderMessage(f, stamp, 0)!, view, { kind: 'closed', until: deadline }, undefined),
-        update: withManageLink(changeMessages(f, stamp, { kind: 'update', sequence: 1, previousStartAt: f.startAt - 86_400 })[0]!, view, { kind: 'link', until: deadline, move: false }, link),
+        update: withManageLink(
+          changeMessages(f, stamp, { kind: 'update', sequence: 1, previousStartAt: f.startAt - 86_400 })[0]!,
+          view,
+          { kind: 'link', until: deadline, move: false },
+          link,
+        ),
         cancellation: changeMessages(f, stamp, { kind: 'cancellation', sequence: 2, reason: 'Ill' })[0]!,
         notice: notice!,
-        'customer-moved': customerChangeNotice(f, stamp, { kind: 'update', sequence: 1, previousStartAt: f.startAt - 86_400 }),
+        'customer-moved': customerChangeNotice(f, stamp, {
+          kind: 'update',
+          sequence: 1,
+          previousStartAt: f.startAt - 86_400,
+        }),
       };
       for (const [kind, mail] of Object.entries(mails)) {
         expect(mail.text + mail.html).not.toContain('\u0000');

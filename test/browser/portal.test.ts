@@ -20,7 +20,14 @@ declare const document: any;
 /** A customer as the screenshots show one (test/portal/ has the one whose name holds markup). */
 const MARIA = { first_name: 'Maria', last_name: 'Schmidt', email: 'maria@example.com' };
 /** Where the practice is and how to reach it, as `planner practice set` takes them. */
-const CONTACT = ['--address', 'Hauptstraße 1, 10115 Berlin', '--phone', '+49 30 1234567', '--website', 'https://praxis-sonne.example'];
+const CONTACT = [
+  '--address',
+  'Hauptstraße 1, 10115 Berlin',
+  '--phone',
+  '+49 30 1234567',
+  '--website',
+  'https://praxis-sonne.example',
+];
 
 const SHOTS = process.env.PLANNER_SCREENSHOTS === '1' ? join(ROOT, 'docs/portal') : undefined;
 
@@ -52,7 +59,10 @@ function textOf(page: Page, selector: string): Promise<string> {
  * up to it show on the first screen when it is at most the screen's height.
  */
 function bottomOfChoice(page: Page, count: number): Promise<number> {
-  return page.locator('ul.choices li').nth(count - 1).evaluate((element: any) => element.getBoundingClientRect().bottom);
+  return page
+    .locator('ul.choices li')
+    .nth(count - 1)
+    .evaluate((element: any) => element.getBoundingClientRect().bottom);
 }
 
 /**
@@ -63,7 +73,12 @@ async function choicesOnFirstScreen(page: Page): Promise<void> {
   expect(await page.evaluate(() => document.scrollingElement.scrollTop)).toBe(0);
   expect(await page.locator('details.card').count()).toBe(1);
   expect(await page.locator('details.card').getAttribute('open')).toBeNull();
-  const [height, line] = await page.locator('summary').evaluate((summary: any) => [summary.getBoundingClientRect().height, parseFloat((globalThis as any).getComputedStyle(summary).lineHeight)]);
+  const [height, line] = await page
+    .locator('summary')
+    .evaluate((summary: any) => [
+      summary.getBoundingClientRect().height,
+      parseFloat((globalThis as any).getComputedStyle(summary).lineHeight),
+    ]);
   expect(height).toBeLessThan(line! * 1.5);
   expect(await bottomOfChoice(page, 6)).toBeLessThanOrEqual(640);
 }
@@ -80,7 +95,12 @@ async function tabTo(page: Page, text: string): Promise<number> {
 
 /** The day `YYYY-MM-DD` as the confirmation step's title writes it (`Wednesday 3 June`, `Mittwoch, 3. Juni`). */
 function mediumDay(day: string, dateLocale: string): string {
-  return new Intl.DateTimeFormat(dateLocale, { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long' }).format(new Date(`${day}T12:00:00Z`));
+  return new Intl.DateTimeFormat(dateLocale, {
+    timeZone: 'UTC',
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+  }).format(new Date(`${day}T12:00:00Z`));
 }
 
 // Each test walks a customer through a dozen pages, each checked twice and by axe-core: more than the default 30 s
@@ -109,7 +129,9 @@ describe('the self-service page in Chromium (JavaScript off, a 320 px phone)', {
     const marked = page.locator('a[aria-current="date"]');
     expect(await marked.getAttribute('href')).toMatch(new RegExp(`/reschedule\\?day=${s.days[1]}$`));
     expect(await marked.innerText()).toMatch(/your appointment$/);
-    expect(await textOf(page, 'summary')).toBe(`Booked: ${await page.locator('a[aria-current="date"]').evaluate((a: any) => a.firstChild.textContent)}, ${first.slice(11, 16)}`);
+    expect(await textOf(page, 'summary')).toBe(
+      `Booked: ${await page.locator('a[aria-current="date"]').evaluate((a: any) => a.firstChild.textContent)}, ${first.slice(11, 16)}`,
+    );
     await choicesOnFirstScreen(page);
     expect(await page.locator('footer').innerText()).toContain('+49 30 1234567');
     await look(page, 'en-days', reports);
@@ -120,7 +142,9 @@ describe('the self-service page in Chromium (JavaScript off, a 320 px phone)', {
     expect(await page.locator('h2.group').allInnerTexts()).toEqual(['Morning', 'Afternoon', 'Evening']);
     await choicesOnFirstScreen(page);
     await look(page, 'en-times', reports);
-    const offered = await page.locator('ul.choices a').evaluateAll((links) => links.map((a: any) => new URL(a.href).searchParams.get('time')));
+    const offered = await page
+      .locator('ul.choices a')
+      .evaluateAll((links) => links.map((a: any) => new URL(a.href).searchParams.get('time')));
     const free = await slotsOf(s, target);
     expect(offered).toEqual(free.map((slot) => slot.slice(11, 16)));
     expect(await page.locator('form').count()).toBe(0); // picking a time changes nothing yet
@@ -131,7 +155,9 @@ describe('the self-service page in Chromium (JavaScript off, a 320 px phone)', {
     // … and the confirmation step.
     await loads(page, () => page.getByRole('link', { name: chosen.slice(11, 16), exact: true }).click());
     expect(await textOf(page, 'h1')).toBe(`Move to ${mediumDay(target, 'en-GB')}, ${chosen.slice(11, 16)}?`);
-    expect(await page.locator('.card').innerText()).toMatch(new RegExp(`From\\n.*${first.slice(11, 16)}.*\\nTo\\n.*${chosen.slice(11, 16)}`));
+    expect(await page.locator('.card').innerText()).toMatch(
+      new RegExp(`From\\n.*${first.slice(11, 16)}.*\\nTo\\n.*${chosen.slice(11, 16)}`),
+    );
     expect(await slotsOf(s, target)).toContain(chosen); // nothing moved yet
     await look(page, 'en-confirm-move', reports);
     await loads(page, () => page.getByRole('button', { name: 'Yes, move the appointment' }).click());
@@ -140,11 +166,21 @@ describe('the self-service page in Chromium (JavaScript off, a 320 px phone)', {
     await look(page, 'en-moved', reports);
     expect(await slotsOf(s, s.days[1]!)).toContain(first);
     expect(await slotsOf(s, target)).not.toContain(chosen);
-    const changed = (await s.receiver.until(() => s.receiver.received.some((r) => r.json.type === 'booking.changed'))).find((r) => r.json.type === 'booking.changed')!;
-    expect(changed.json.data).toMatchObject({ booking_id: booked.booking_id, actor: 'customer', previous_slot: booked.slot });
+    const changed = (
+      await s.receiver.until(() => s.receiver.received.some((r) => r.json.type === 'booking.changed'))
+    ).find((r) => r.json.type === 'booking.changed')!;
+    expect(changed.json.data).toMatchObject({
+      booking_id: booked.booking_id,
+      actor: 'customer',
+      previous_slot: booked.slot,
+    });
     const update = (await s.smtp.received(3))[2]!;
     expect(icsOf(update).event.getFirstPropertyValue('sequence')).toBe(1);
-    expect(await cliJson(s.db, 'bookings', 'show', booked.booking_details_id)).toMatchObject({ sequence: 1, status: 'booked', localStart: chosen.slice(0, 16) });
+    expect(await cliJson(s.db, 'bookings', 'show', booked.booking_details_id)).toMatchObject({
+      sequence: 1,
+      status: 'booked',
+      localStart: chosen.slice(0, 16),
+    });
 
     // The second tab's form was made before the move: confirming another time there changes nothing.
     const before = bookingState(s.db);
@@ -156,7 +192,9 @@ describe('the self-service page in Chromium (JavaScript off, a 320 px phone)', {
     // shows the day's times with that one marked, and no form.
     await loads(page, () => page.goBack());
     expect(await textOf(page, 'h1')).toContain('Free times on');
-    expect(await textOf(page, '[aria-current="time"]')).toMatch(new RegExp(`^${chosen.slice(11, 16)}\\s*your appointment$`));
+    expect(await textOf(page, '[aria-current="time"]')).toMatch(
+      new RegExp(`^${chosen.slice(11, 16)}\\s*your appointment$`),
+    );
     expect(await page.locator('form').count()).toBe(0);
 
     // Cancel, with a reason; then the way back to the practice.
@@ -167,16 +205,28 @@ describe('the self-service page in Chromium (JavaScript off, a 320 px phone)', {
     await page.getByLabel('Reason (optional)').fill('I am ill');
     await loads(page, () => page.getByRole('button', { name: 'Yes, cancel the appointment' }).click());
     expect(await textOf(page, '.note')).toMatch(/Your appointment is cancelled/);
-    expect(await page.getByRole('link', { name: 'Website of Test Practice' }).getAttribute('href')).toBe('https://praxis-sonne.example');
+    expect(await page.getByRole('link', { name: 'Website of Test Practice' }).getAttribute('href')).toBe(
+      'https://praxis-sonne.example',
+    );
     expect(await page.getByRole('link', { name: 'Call +49 30 1234567' }).getAttribute('href')).toBe('tel:+49301234567');
     await look(page, 'en-cancelled', reports);
     expect(await slotsOf(s, target)).toContain(chosen);
-    const cancelled = (await s.receiver.until(() => s.receiver.received.some((r) => r.json.type === 'booking.cancelled'))).find((r) => r.json.type === 'booking.cancelled')!;
-    expect(cancelled.json.data).toMatchObject({ booking_id: booked.booking_id, actor: 'customer', status: 'cancelled' });
+    const cancelled = (
+      await s.receiver.until(() => s.receiver.received.some((r) => r.json.type === 'booking.cancelled'))
+    ).find((r) => r.json.type === 'booking.cancelled')!;
+    expect(cancelled.json.data).toMatchObject({
+      booking_id: booked.booking_id,
+      actor: 'customer',
+      status: 'cancelled',
+    });
     const cancellation = (await s.smtp.received(5))[4]!; // after the update and the practice's notice of the move (issue 24, item 4)
     expect(icsOf(cancellation).method).toBe('CANCEL');
     expect(icsOf(cancellation).event.getFirstPropertyValue('sequence')).toBe(2);
-    expect(await cliJson(s.db, 'bookings', 'show', booked.booking_details_id)).toMatchObject({ sequence: 2, status: 'cancelled', cancelReason: 'I am ill' });
+    expect(await cliJson(s.db, 'bookings', 'show', booked.booking_details_id)).toMatchObject({
+      sequence: 2,
+      status: 'cancelled',
+      cancelReason: 'I am ill',
+    });
 
     // A tampered link: the not-found page, with the practice's phone.
     const response = await page.goto(link.slice(0, -1) + (link.endsWith('A') ? 'B' : 'A'));
@@ -189,7 +239,9 @@ describe('the self-service page in Chromium (JavaScript off, a 320 px phone)', {
     const lowest = Math.min(...Object.values(reports).map((report) => report.lowestContrast));
     expect(smallest).toBeGreaterThanOrEqual(16);
     expect(lowest).toBeGreaterThanOrEqual(4.5);
-    process.stderr.write(`browser: ${Object.keys(reports).length} pages, smallest text ${smallest}px, lowest contrast ${lowest.toFixed(2)}:1\n`);
+    process.stderr.write(
+      `browser: ${Object.keys(reports).length} pages, smallest text ${smallest}px, lowest contrast ${lowest.toFixed(2)}:1\n`,
+    );
   });
 
   it('with the keyboard alone: Tab to a time, Enter, confirm; earlier and later days; a time taken meanwhile; too late', async () => {
@@ -228,7 +280,10 @@ describe('the self-service page in Chromium (JavaScript off, a 320 px phone)', {
     await tabTo(page, 'Yes, move the appointment');
     await loads(page, () => page.keyboard.press('Enter'));
     expect(await textOf(page, '.note')).toMatch(/Your appointment has been moved/);
-    expect(await cliJson(s.db, 'bookings', 'show', booked.booking_details_id)).toMatchObject({ sequence: 1, localStart: time!.slice(0, 16) });
+    expect(await cliJson(s.db, 'bookings', 'show', booked.booking_details_id)).toMatchObject({
+      sequence: 1,
+      localStart: time!.slice(0, 16),
+    });
 
     // A time someone else takes while the customer looks at its confirmation step: the conflict page (409), with
     // the day's other times to choose from, and nothing changed.
@@ -236,7 +291,10 @@ describe('the self-service page in Chromium (JavaScript off, a 320 px phone)', {
     await page.goto(confirmUrl(link, wanted));
     await book(s, wanted, { first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' });
     const before = bookingState(s.db).bookings;
-    const [response] = await Promise.all([page.waitForResponse((answer) => answer.request().method() === 'POST'), page.getByRole('button', { name: 'Yes, move the appointment' }).click()]);
+    const [response] = await Promise.all([
+      page.waitForResponse((answer) => answer.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Yes, move the appointment' }).click(),
+    ]);
     await page.waitForLoadState('load');
     expect(response.status()).toBe(409);
     expect(await textOf(page, '.note')).toContain('that time was taken a moment ago');
@@ -247,12 +305,16 @@ describe('the self-service page in Chromium (JavaScript off, a 320 px phone)', {
     // Too late to change here: how to reach the practice, by phone; without a phone, by a reply to the mail.
     await cliOk(s.db, 'portal', 'enable', '--url', s.server.url, '--cancel-until', '8760');
     await page.goto(link);
-    expect(await page.locator('main').innerText()).toContain('To change or cancel the appointment now, please call Test Practice.');
+    expect(await page.locator('main').innerText()).toContain(
+      'To change or cancel the appointment now, please call Test Practice.',
+    );
     expect(await page.getByRole('link', { name: 'Call +49 30 1234567' }).getAttribute('href')).toBe('tel:+49301234567');
     await look(page, 'en-too-late', reports);
     await cliOk(s.db, 'practice', 'set', '--phone', '');
     await page.goto(link);
-    expect(await page.locator('main').innerText()).toContain('please reply to your confirmation e-mail from Test Practice');
+    expect(await page.locator('main').innerText()).toContain(
+      'please reply to your confirmation e-mail from Test Practice',
+    );
     expect(await page.locator('a[href^="tel:"]').count()).toBe(0);
     await look(page, 'en-too-late-no-phone', reports);
   });
@@ -289,7 +351,9 @@ describe('the self-service page in Chromium (JavaScript off, a 320 px phone)', {
     await look(page, 'de-cancel', reports);
     await loads(page, () => page.getByRole('button', { name: 'Ja, Termin absagen' }).click());
     expect(await textOf(page, '.note')).toMatch(/Ihr Termin ist abgesagt/);
-    expect(await page.getByRole('link', { name: 'Website von Test Practice' }).getAttribute('href')).toBe('https://praxis-sonne.example');
+    expect(await page.getByRole('link', { name: 'Website von Test Practice' }).getAttribute('href')).toBe(
+      'https://praxis-sonne.example',
+    );
     await look(page, 'de-cancelled', reports);
     await cliOk(s.db, 'portal', 'disable');
     await page.goto(link);
@@ -309,7 +373,9 @@ describe('the self-service page in Chromium (JavaScript off, a 320 px phone)', {
     expect(await page.locator('footer').count()).toBe(0); // no address or phone given: nothing to show
     await look(page, 'en-cancel-only', reports);
     await page.goto(`${link}/reschedule`);
-    expect(await textOf(page, '.note')).toContain('This appointment can no longer be moved here. You can still cancel it');
+    expect(await textOf(page, '.note')).toContain(
+      'This appointment can no longer be moved here. You can still cancel it',
+    );
     await look(page, 'en-not-movable', reports);
 
     await loads(page, () => page.getByRole('link', { name: 'Cancel the appointment' }).click());
@@ -324,6 +390,9 @@ describe('the self-service page in Chromium (JavaScript off, a 320 px phone)', {
     await loads(page, () => page.getByRole('button', { name: 'Yes, cancel the appointment' }).click());
     expect(await textOf(page, '.note')).toMatch(/Your appointment is cancelled/);
     expect(await page.getByRole('link', { name: /Website|Call/ }).count()).toBe(0); // no way back given: none offered
-    expect(await cliJson(s.db, 'bookings', 'show', booked.booking_details_id)).toMatchObject({ status: 'cancelled', cancelReason: 'I am ill' });
+    expect(await cliJson(s.db, 'bookings', 'show', booked.booking_details_id)).toMatchObject({
+      status: 'cancelled',
+      cancelReason: 'I am ill',
+    });
   });
 });

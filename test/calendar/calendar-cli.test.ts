@@ -12,7 +12,10 @@ import { startRadicale } from './radicale.ts';
 /** An event of the practitioner's, at a local time of the installation's zone (Europe/Berlin, as IANA TZID without VTIMEZONE). */
 function event(uid: string, local: string, minutes: number, extra = ''): string {
   const start = local.replace(/[-: ]/g, '').replace(/^(\d{8})(\d{6})$/, '$1T$2');
-  const end = new Date(Date.parse(`${local.replace(' ', 'T')}Z`) + minutes * 60_000).toISOString().replace(/[-:]/g, '').slice(0, 15);
+  const end = new Date(Date.parse(`${local.replace(' ', 'T')}Z`) + minutes * 60_000)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .slice(0, 15);
   return [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
@@ -51,16 +54,39 @@ describe('planner calendar with a real CalDAV server (Radicale)', () => {
     await radicale.put('dentist.ics', event('dentist-1', `${day} 10:00:00`, 60));
 
     // Added with the password on standard input: synced once, caldav found by asking.
-    const added = await cliWith(db, { input: `${radicale.password}\n` }, 'calendar', 'add', '1', radicale.url, '--user', radicale.user, '--password-stdin', '--allow-insecure', '--name', 'Anna', '--json');
+    const added = await cliWith(
+      db,
+      { input: `${radicale.password}\n` },
+      'calendar',
+      'add',
+      '1',
+      radicale.url,
+      '--user',
+      radicale.user,
+      '--password-stdin',
+      '--allow-insecure',
+      '--name',
+      'Anna',
+      '--json',
+    );
     expect(added.stderr).toBe('');
-    expect(JSON.parse(added.stdout)).toMatchObject({ id: 1, scheduleId: 1, label: 'Anna', kind: 'caldav', state: 'ok', busy: 1 });
+    expect(JSON.parse(added.stdout)).toMatchObject({
+      id: 1,
+      scheduleId: 1,
+      label: 'Anna',
+      kind: 'caldav',
+      state: 'ok',
+      busy: 1,
+    });
     let free = await slots(server.url, token, day);
     expect(free).not.toContain(`${day} 10:00:00`);
     expect(free).not.toContain(`${day} 10:30:00`);
     expect(free).toContain(`${day} 09:30:00`);
     expect(free).toContain(`${day} 11:00:00`);
     const busy = await cliJson(db, 'calendar', 'busy', '1', '--from', day, '--days', '1', '--json');
-    expect(busy).toEqual([expect.objectContaining({ calendarId: 1, calendar: 'Anna', start: `${day} 10:00`, end: `${day} 11:00` })]);
+    expect(busy).toEqual([
+      expect.objectContaining({ calendarId: 1, calendar: 'Anna', start: `${day} 10:00`, end: `${day} 11:00` }),
+    ]);
 
     // Moved to 13:00 in Radicale: after `calendar sync`, 10:00 is free again and 13:00 is not.
     await radicale.put('dentist.ics', event('dentist-1', `${day} 13:00:00`, 30));
@@ -82,14 +108,21 @@ describe('planner calendar with a real CalDAV server (Radicale)', () => {
     const booked = await api(server.url, '/api/bookings', token, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ schedule: 1, reason: 1, slot: `${day} 14:00:00`, submission: { first_name: 'Ada', last_name: 'L', email: 'ada@example.com' } }),
+      body: JSON.stringify({
+        schedule: 1,
+        reason: 1,
+        slot: `${day} 14:00:00`,
+        submission: { first_name: 'Ada', last_name: 'L', email: 'ada@example.com' },
+      }),
     });
     expect(booked.status).toBe(201);
     await radicale.put('meeting.ics', event('meeting-1', `${day} 14:00:00`, 30, 'STATUS:TENTATIVE'));
     const conflict = await cliOk(db, 'calendar', 'sync');
     expect(conflict).toContain('1 upcoming booking(s) overlap a busy time');
     expect(conflict).toContain(`${booked.body.booking_details_id}  ${day} 14:00  schedule 1  calendar 1`);
-    expect(await cliOk(db, 'status')).toContain(`1 upcoming booking(s) overlap a busy time: ${booked.body.booking_details_id}`);
+    expect(await cliOk(db, 'status')).toContain(
+      `1 upcoming booking(s) overlap a busy time: ${booked.body.booking_details_id}`,
+    );
 
     // Radicale stopped: one line, exit 1; status and doctor say so; the busy time of 14:00 still blocks.
     await radicale.stop();
@@ -97,10 +130,14 @@ describe('planner calendar with a real CalDAV server (Radicale)', () => {
     const failed = await cli(db, 'calendar', 'sync');
     expect(failed.code).toBe(1);
     expect(failed.stderr.trim().split('\n')).toHaveLength(1);
-    expect(failed.stderr).toMatch(/^planner: calendar 1 \(Anna\) could not be synced: .*127\.0\.0\.1.*; its last busy times still block/);
+    expect(failed.stderr).toMatch(
+      /^planner: calendar 1 \(Anna\) could not be synced: .*127\.0\.0\.1.*; its last busy times still block/,
+    );
     expect(snapshot(db).busy_times).toEqual(before);
     const status = await cliOk(db, 'status');
-    expect(status).toMatch(/calendars +1 Anna \(schedule 1, caldav\) · FAILING since \d{4}-\d\d-\d\d \d\d:\d\d: .* · its last busy times still block; fix the address or password, then planner calendar sync 1/);
+    expect(status).toMatch(
+      /calendars +1 Anna \(schedule 1, caldav\) · FAILING since \d{4}-\d\d-\d\d \d\d:\d\d: .* · its last busy times still block; fix the address or password, then planner calendar sync 1/,
+    );
     const doctor = await cli(db, 'doctor');
     expect(doctor.stdout).toMatch(/calendar 1.*Anna: failing since/);
     const listed = await cliJson(db, 'calendar', 'list', '--json');
@@ -110,7 +147,8 @@ describe('planner calendar with a real CalDAV server (Radicale)', () => {
     ]);
 
     // The password appears in no output and no log line.
-    for (const text of [status, doctor.stdout, doctor.stderr, failed.stderr, JSON.stringify(listed), server.output()]) expect(text).not.toContain(radicale.password);
+    for (const text of [status, doctor.stdout, doctor.stderr, failed.stderr, JSON.stringify(listed), server.output()])
+      expect(text).not.toContain(radicale.password);
   }, 120_000);
 
   it('planner serve syncs on its own at the calendar’s interval, and picks up a calendar added while it runs', async () => {
@@ -119,7 +157,19 @@ describe('planner calendar with a real CalDAV server (Radicale)', () => {
     const token = await bookableDb(db);
     const server = await serve(db);
     const day = await quietDay(server.url, token);
-    await cliWith(db, { env: { PLANNER_CALENDAR_PASSWORD: radicale.password } }, 'calendar', 'add', '1', radicale.url, '--user', radicale.user, '--allow-insecure', '--every', '1').then((result) => {
+    await cliWith(
+      db,
+      { env: { PLANNER_CALENDAR_PASSWORD: radicale.password } },
+      'calendar',
+      'add',
+      '1',
+      radicale.url,
+      '--user',
+      radicale.user,
+      '--allow-insecure',
+      '--every',
+      '1',
+    ).then((result) => {
       expect(result).toMatchObject({ code: 0, stderr: '' });
     });
     await radicale.put('late.ics', event('late-1', `${day} 15:00:00`, 30));
@@ -134,12 +184,27 @@ describe('planner calendar with a real CalDAV server (Radicale)', () => {
     const radicale = await startRadicale();
     const db = tempDb();
     await bookableDb(db);
-    const terminal = cliOnTerminal(db, 'calendar', 'add', '1', radicale.url, '--user', radicale.user, '--allow-insecure', '--name', 'Anna');
+    const terminal = cliOnTerminal(
+      db,
+      'calendar',
+      'add',
+      '1',
+      radicale.url,
+      '--user',
+      radicale.user,
+      '--allow-insecure',
+      '--name',
+      'Anna',
+    );
     await terminal.answer(`Password of ${radicale.user} for the calendar`, `${radicale.password}\r`);
     expect(await terminal.exited).toBe(0);
     expect(terminal.screen()).not.toContain(radicale.password);
     expect(terminal.screen()).toContain('*'.repeat(radicale.password.length));
-    expect((await cliJson(db, 'calendar', 'list', '--json'))[0]).toMatchObject({ label: 'Anna', kind: 'caldav', state: 'ok' });
+    expect((await cliJson(db, 'calendar', 'list', '--json'))[0]).toMatchObject({
+      label: 'Anna',
+      kind: 'caldav',
+      state: 'ok',
+    });
   }, 60_000);
 });
 
@@ -159,7 +224,9 @@ describe('planner calendar with an .ics address', () => {
     expect((await cliOk(db, 'calendar', 'sync', '1')).trim()).toBe('Calendar 1 (127.0.0.1): synced, nothing changed.');
     expect(ics.requests.at(-1)!.headers['if-none-match']).toBeTruthy();
     expect(ics.requests.at(-1)!.status).toBe(304);
-    expect((await cliOk(db, 'calendar', 'remove', '1')).trim()).toBe('Calendar 1 (127.0.0.1) removed: its busy times no longer block.');
+    expect((await cliOk(db, 'calendar', 'remove', '1')).trim()).toBe(
+      'Calendar 1 (127.0.0.1) removed: its busy times no longer block.',
+    );
     expect(await slots(server.url, token, day)).toContain(`${day} 12:30:00`);
   }, 60_000);
 
@@ -172,10 +239,26 @@ describe('planner calendar with an .ics address', () => {
     const before = snapshot(db);
     const cases: [string[], { input?: string; env?: Record<string, string> }, RegExp][] = [
       [['calendar', 'add', '1', `${ics.url}/broken.ics`], {}, /^planner: .*(https|--allow-insecure)/],
-      [['calendar', 'add', '1', `${ics.url}/broken.ics`, '--allow-insecure'], {}, /^planner: the calendar could not be read, nothing was added: /],
-      [['calendar', 'add', '1', radicale.url, '--user', radicale.user, '--password-stdin', '--allow-insecure'], { input: 'wrong\n' }, /^planner: the calendar could not be read, nothing was added: .*401/],
-      [['calendar', 'add', '1', `${ics.url}/broken.ics`, '--allow-insecure', '--every', '0'], {}, /^planner: --every must be from 1 to 1440 minutes \(got 0\)/],
-      [['calendar', 'add', '7', `${ics.url}/broken.ics`, '--allow-insecure'], {}, /^planner: schedule 7 does not exist/],
+      [
+        ['calendar', 'add', '1', `${ics.url}/broken.ics`, '--allow-insecure'],
+        {},
+        /^planner: the calendar could not be read, nothing was added: /,
+      ],
+      [
+        ['calendar', 'add', '1', radicale.url, '--user', radicale.user, '--password-stdin', '--allow-insecure'],
+        { input: 'wrong\n' },
+        /^planner: the calendar could not be read, nothing was added: .*401/,
+      ],
+      [
+        ['calendar', 'add', '1', `${ics.url}/broken.ics`, '--allow-insecure', '--every', '0'],
+        {},
+        /^planner: --every must be from 1 to 1440 minutes \(got 0\)/,
+      ],
+      [
+        ['calendar', 'add', '7', `${ics.url}/broken.ics`, '--allow-insecure'],
+        {},
+        /^planner: schedule 7 does not exist/,
+      ],
       [['calendar', 'add', '1', 'webcal://10.0.0.1/cal.ics'], {}, /^planner: .*--allow-insecure/],
       [['calendar', 'sync', '3'], {}, /^planner: calendar 3 does not exist/],
       [['calendar', 'busy', '1', '--from', '2026-02-30'], {}, /^planner: --from must be a day, YYYY-MM-DD/],

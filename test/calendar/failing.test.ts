@@ -42,7 +42,12 @@ describe('a calendar that cannot be read (issue 25)', () => {
     const clock = { now: new Date('2026-12-01T08:00:00Z') };
     const store = openStore(tempDb());
     const ctx = createContext(store, () => clock.now);
-    initInstallation(ctx, { practiceName: 'Praxis', timeZone: 'Europe/Berlin', notifyEmail: 'desk@praxis.example', locale: 'en' });
+    initInstallation(ctx, {
+      practiceName: 'Praxis',
+      timeZone: 'Europe/Berlin',
+      notifyEmail: 'desk@praxis.example',
+      locale: 'en',
+    });
     addSchedule(ctx, { name: 'Dr. A', daysAhead: 30, noticeMinutes: 0, stepMinutes: 30, capacity: 1 });
     addReason(ctx, 1, { name: 'Check-up', durationMinutes: 30 });
     setHours(ctx, 1, 'mon-sun', '08:00-18:00');
@@ -54,11 +59,31 @@ describe('a calendar that cannot be read (issue 25)', () => {
 
     const faults = [
       ['status 500', () => ics.fail('/anna.ics', 500), {}, /answered HTTP 500$/],
-      ['not a calendar', () => ics.set('/anna.ics', '<html>maintenance</html>'), {}, /did not answer with iCalendar data \(text\/calendar, a web page, not beginning with BEGIN:VCALENDAR\): check the address$/],
-      ['cut off', () => ics.set('/anna.ics', CALENDAR.slice(0, CALENDAR.indexOf('END:VEVENT'))), {}, /^the calendar ends in the middle of a component: it was cut off/],
+      [
+        'not a calendar',
+        () => ics.set('/anna.ics', '<html>maintenance</html>'),
+        {},
+        /did not answer with iCalendar data \(text\/calendar, a web page, not beginning with BEGIN:VCALENDAR\): check the address$/,
+      ],
+      [
+        'cut off',
+        () => ics.set('/anna.ics', CALENDAR.slice(0, CALENDAR.indexOf('END:VEVENT'))),
+        {},
+        /^the calendar ends in the middle of a component: it was cut off/,
+      ],
       ['time-out', () => ics.hang('/anna.ics'), { limits: { timeoutMs: 300 } }, /did not answer within 0\.3 s$/],
-      ['too large', () => ics.set('/anna.ics', CALENDAR.replace('SUMMARY:Seminar', `SUMMARY:${'x'.repeat(2000)}`)), { limits: { maxBytes: 1000 } }, /answered more than 1000 bytes: planner reads at most that much of a calendar$/],
-      ['status 401', () => ics.fail('/anna.ics', 401), {}, /refused the request without a login \(HTTP 401\): give --user and a password$/],
+      [
+        'too large',
+        () => ics.set('/anna.ics', CALENDAR.replace('SUMMARY:Seminar', `SUMMARY:${'x'.repeat(2000)}`)),
+        { limits: { maxBytes: 1000 } },
+        /answered more than 1000 bytes: planner reads at most that much of a calendar$/,
+      ],
+      [
+        'status 401',
+        () => ics.fail('/anna.ics', 401),
+        {},
+        /refused the request without a login \(HTTP 401\): give --user and a password$/,
+      ],
     ] as const;
     for (const [fault, make, options, line] of faults) {
       make();
@@ -67,7 +92,11 @@ describe('a calendar that cannot be read (issue 25)', () => {
       expect(outcome, fault).toMatchObject({ ok: false });
       expect(outcome!.error, fault).toMatch(line);
       expect(busyRows(), fault).toEqual(kept); // never turns busy into free
-      expect(calendars(ctx)[0], fault).toMatchObject({ state: 'failing', failingSince: '2026-12-01T08:05:00.000Z', busy: 1 });
+      expect(calendars(ctx)[0], fault).toMatchObject({
+        state: 'failing',
+        failingSince: '2026-12-01T08:05:00.000Z',
+        busy: 1,
+      });
     }
     expect(mails()).toEqual([]); // 25 minutes of failing: no mail yet
 
@@ -80,7 +109,11 @@ describe('a calendar that cannot be read (issue 25)', () => {
     await syncCalendars(ctx, 1);
     expect(mails()).toHaveLength(1);
     const [alert] = mails();
-    expect(alert).toMatchObject({ kind: 'notice', recipient: 'desk@praxis.example', subject: 'Calendar "Anna" cannot be read: new events in it do not block times' });
+    expect(alert).toMatchObject({
+      kind: 'notice',
+      recipient: 'desk@praxis.example',
+      subject: 'Calendar "Anna" cannot be read: new events in it do not block times',
+    });
     expect(alert!.text).toContain('since 2026-12-01 09:05 (Europe/Berlin)');
     expect(alert!.text).toContain('planner calendar sync 1');
     expect(alert!.text).not.toContain(ics.url);
@@ -104,7 +137,9 @@ describe('a calendar that cannot be read (issue 25)', () => {
       request.on('end', () => {
         response.writeHead(207, { 'content-type': 'application/xml; charset=utf-8' });
         if (request.method === 'PROPFIND') {
-          return response.end(`<?xml version="1.0"?><d:multistatus xmlns:d="DAV:" xmlns:cs="http://calendarserver.org/ns/" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:response><d:href>/cal/</d:href><d:propstat><d:prop><d:resourcetype><d:collection/><c:calendar/></d:resourcetype><cs:getctag>${ctag}</cs:getctag></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>`);
+          return response.end(
+            `<?xml version="1.0"?><d:multistatus xmlns:d="DAV:" xmlns:cs="http://calendarserver.org/ns/" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:response><d:href>/cal/</d:href><d:propstat><d:prop><d:resourcetype><d:collection/><c:calendar/></d:resourcetype><cs:getctag>${ctag}</cs:getctag></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>`,
+          );
         }
         const data =
           mode === 'ok'
@@ -113,7 +148,9 @@ describe('a calendar that cannot be read (issue 25)', () => {
               ? `<d:propstat><d:prop><d:getetag>"1"</d:getetag></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat><d:propstat><d:prop><c:calendar-data/></d:prop><d:status>HTTP/1.1 403 Forbidden</d:status></d:propstat>`
               : '';
         const own = mode === 'cut short' ? '<d:status>HTTP/1.1 507 Insufficient Storage</d:status>' : '';
-        response.end(`<?xml version="1.0"?><d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:response><d:href>/cal/seminar.ics</d:href>${data}${own}</d:response></d:multistatus>`);
+        response.end(
+          `<?xml version="1.0"?><d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:response><d:href>/cal/seminar.ics</d:href>${data}${own}</d:response></d:multistatus>`,
+        );
       });
     });
     caldav.listen(0, '127.0.0.1');
@@ -121,14 +158,26 @@ describe('a calendar that cannot be read (issue 25)', () => {
     const clock = { now: new Date('2026-12-01T08:00:00Z') };
     const store = openStore(tempDb());
     const ctx = createContext(store, () => clock.now);
-    initInstallation(ctx, { practiceName: 'Praxis', timeZone: 'Europe/Berlin', notifyEmail: 'desk@praxis.example', locale: 'en' });
+    initInstallation(ctx, {
+      practiceName: 'Praxis',
+      timeZone: 'Europe/Berlin',
+      notifyEmail: 'desk@praxis.example',
+      locale: 'en',
+    });
     addSchedule(ctx, { name: 'Dr. A', daysAhead: 30, noticeMinutes: 0, stepMinutes: 30, capacity: 1 });
     const url = `http://127.0.0.1:${(caldav.address() as AddressInfo).port}/cal/`;
-    expect(await addCalendar(ctx, 1, url, { label: 'Anna', allowInsecure: true })).toMatchObject({ kind: 'caldav', state: 'ok', busy: 1 });
+    expect(await addCalendar(ctx, 1, url, { label: 'Anna', allowInsecure: true })).toMatchObject({
+      kind: 'caldav',
+      state: 'ok',
+      busy: 1,
+    });
     const busyRows = () => store.db.prepare('SELECT start_at, end_at FROM busy_times ORDER BY start_at').all();
     const kept = busyRows();
     for (const [fault, line] of [
-      ['forbidden', /did not give the events' data \(HTTP 403\): planner needs to read the calendar, not its free\/busy only$/],
+      [
+        'forbidden',
+        /did not give the events' data \(HTTP 403\): planner needs to read the calendar, not its free\/busy only$/,
+      ],
       ['cut short', /did not give every event \(HTTP 507 for one of them\)$/],
     ] as const) {
       mode = fault;

@@ -21,10 +21,13 @@ export async function fakeCalDav() {
       const now = resources.get(path);
       const ifMatch = request.headers['if-match'];
       const ifNoneMatch = request.headers['if-none-match'];
-      if (request.method === 'GET') return now ? response.writeHead(200, { etag: now.etag }).end(now.body) : response.writeHead(404).end();
-      if (request.method === 'DELETE') return resources.delete(path) ? response.writeHead(204).end() : response.writeHead(404).end();
+      if (request.method === 'GET')
+        return now ? response.writeHead(200, { etag: now.etag }).end(now.body) : response.writeHead(404).end();
+      if (request.method === 'DELETE')
+        return resources.delete(path) ? response.writeHead(204).end() : response.writeHead(404).end();
       if (request.method !== 'PUT') return response.writeHead(405).end();
-      if ((ifNoneMatch === '*' && now) || (ifMatch !== undefined && (!now || now.etag !== ifMatch))) return response.writeHead(412).end();
+      if ((ifNoneMatch === '*' && now) || (ifMatch !== undefined && (!now || now.etag !== ifMatch)))
+        return response.writeHead(412).end();
       const etag = `"${++state.etags}"`;
       resources.set(path, { body: Buffer.concat(chunks).toString('utf8'), etag });
       response.writeHead(now ? 204 : 201, { etag }).end();
@@ -35,4 +38,3 @@ export async function fakeCalDav() {
   onCleanup(() => server.close());
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/cal/`, resources, state };
 }
-

@@ -32,7 +32,8 @@ const DAYS_AHEAD = 60;
 /** The longest the event loop may be held by a sync (issue 36). */
 const HOLD_LIMIT_MS = 50;
 
-const calendar = (...lines: string[]) => ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//hostile//EN', ...lines, 'END:VCALENDAR', ''].join('\r\n');
+const calendar = (...lines: string[]) =>
+  ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//hostile//EN', ...lines, 'END:VCALENDAR', ''].join('\r\n');
 const vevent = (...lines: string[]) => ['BEGIN:VEVENT', 'DTSTAMP:20260101T000000Z', ...lines, 'END:VEVENT'];
 const stamp = (at: number) => `${new Date(at * 1000).toISOString().replace(/[-:]/g, '').slice(0, 15)}Z`;
 /** Folds a content line at 75 octets, as RFC 5545 §3.1 has writers do. */
@@ -60,12 +61,24 @@ const HOSTILE = {
     'END:VTIMEZONE',
     ...vevent('UID:zoned', 'DTSTART;TZID=Hostile Zone:20261204T090000', 'DTEND;TZID=Hostile Zone:20261204T100000'),
   ),
-  'one event from 2020 to 9999': calendar(...vevent('UID:forever', 'DTSTART:20200101T000000Z', 'DTEND:99991231T000000Z')),
-  'FREQ=SECONDLY without end': calendar(...vevent('UID:seconds', 'DTSTART:20261201T000000Z', 'DURATION:PT1S', 'RRULE:FREQ=SECONDLY')),
+  'one event from 2020 to 9999': calendar(
+    ...vevent('UID:forever', 'DTSTART:20200101T000000Z', 'DTEND:99991231T000000Z'),
+  ),
+  'FREQ=SECONDLY without end': calendar(
+    ...vevent('UID:seconds', 'DTSTART:20261201T000000Z', 'DURATION:PT1S', 'RRULE:FREQ=SECONDLY'),
+  ),
   '580,000 EXDATEs in one event': (() => {
     const values = Array.from({ length: 580_000 }, (_, i) => stamp(Date.UTC(2020, 0, 1, 9) / 1000 + i * 60));
     values.push('20261205T090000Z'); // one of them within the window: that day is free
-    return calendar(...vevent('UID:exdates', 'DTSTART:20200101T090000Z', 'DURATION:PT1H', 'RRULE:FREQ=DAILY', fold(`EXDATE:${values.join(',')}`)));
+    return calendar(
+      ...vevent(
+        'UID:exdates',
+        'DTSTART:20200101T090000Z',
+        'DURATION:PT1H',
+        'RRULE:FREQ=DAILY',
+        fold(`EXDATE:${values.join(',')}`),
+      ),
+    );
   })(),
 } as const;
 
@@ -74,7 +87,12 @@ async function fileWithCalendar(url: string): Promise<string> {
   const file = tempDb();
   const store = openStore(file);
   const ctx = createContext(store, () => new Date(NOW));
-  initInstallation(ctx, { practiceName: 'Praxis', timeZone: 'Europe/Berlin', notifyEmail: 'desk@praxis.example', locale: 'en' });
+  initInstallation(ctx, {
+    practiceName: 'Praxis',
+    timeZone: 'Europe/Berlin',
+    notifyEmail: 'desk@praxis.example',
+    locale: 'en',
+  });
   addSchedule(ctx, { name: 'Dr. A', daysAhead: DAYS_AHEAD, noticeMinutes: 0, stepMinutes: 30, capacity: 1 });
   addReason(ctx, 1, { name: 'Check-up', durationMinutes: 30 });
   setHours(ctx, 1, 'mon-sun', '08:00-18:00');
@@ -96,10 +114,15 @@ interface Probe {
 /** Syncs calendar 1 of `file` in a process of its own (sync-probe.ts) and returns what it measured. */
 function probe(file: string): Promise<Probe> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [`${ROOT}/test/calendar/sync-probe.ts`, file, NOW, '1'], { timeout: 120_000, maxBuffer: 1 << 20 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`sync-probe failed: ${stderr || error.message}`));
-      else resolve(JSON.parse(stdout) as Probe);
-    });
+    execFile(
+      process.execPath,
+      [`${ROOT}/test/calendar/sync-probe.ts`, file, NOW, '1'],
+      { timeout: 120_000, maxBuffer: 1 << 20 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`sync-probe failed: ${stderr || error.message}`));
+        else resolve(JSON.parse(stdout) as Probe);
+      },
+    );
   });
 }
 
@@ -110,37 +133,51 @@ const report = (name: string, result: Probe) =>
 
 describe('hostile calendars: bounded time and memory, one line when planner cannot read them (issue 36)', () => {
   it.each([
-    ['a VTIMEZONE repeating HOURLY from 1601', /^the calendar's time zone "Hostile Zone" changes by a rule that needs more than 5,000 steps: planner reads at most that much of a time zone$/],
+    [
+      'a VTIMEZONE repeating HOURLY from 1601',
+      /^the calendar's time zone "Hostile Zone" changes by a rule that needs more than 5,000 steps: planner reads at most that much of a time zone$/,
+    ],
     ['one event from 2020 to 9999', undefined],
-    ['FREQ=SECONDLY without end', /^an event repeats by a rule planner cannot expand in full \(RRULE:FREQ=SECONDLY\): it gives more than 5,000 occurrences in the schedule's window; change or remove that event$/],
+    [
+      'FREQ=SECONDLY without end',
+      /^an event repeats by a rule planner cannot expand in full \(RRULE:FREQ=SECONDLY\): it gives more than 5,000 occurrences in the schedule's window; change or remove that event$/,
+    ],
     ['580,000 EXDATEs in one event', undefined],
-  ] as const)('%s', async (name, failure) => {
-    const ics = await startIcsServer();
-    ics.set('/anna.ics', GOOD);
-    const file = await fileWithCalendar(`${ics.url}/anna.ics`);
-    ics.set('/anna.ics', HOSTILE[name]);
-    const result = await probe(file);
-    report(name, result);
-    expect(result.holdCpuMs).toBeLessThanOrEqual(HOLD_LIMIT_MS);
-    expect(result.peakMiB).toBeLessThan(200);
-    if (failure) {
-      expect(result).toMatchObject({ ok: false, rows: 1 }); // the seminar read before still blocks
-      expect(result.error).toMatch(failure);
-    } else {
-      expect(result).toMatchObject({ ok: true, error: null });
-      // The window: a day back to a day past the look-ahead, and a day read ahead (app/calendars.ts): a row a day.
-      expect(result.rows).toBeGreaterThanOrEqual(DAYS_AHEAD);
-      expect(result.rows).toBeLessThanOrEqual(DAYS_AHEAD + 5); // pieces are cut at UTC midnights
-    }
-    if (name === '580,000 EXDATEs in one event') {
-      const store = openStore(file, { mustExist: true, readOnly: true });
-      const starts = (store.db.prepare('SELECT start_at AS startAt FROM busy_times ORDER BY start_at').all() as { startAt: number }[]).map((row) => stamp(row.startAt));
-      store.close();
-      expect(starts).toContain('20261204T090000Z');
-      expect(starts).not.toContain('20261205T090000Z'); // the one excluded date within the window
-      expect(starts).toContain('20261206T090000Z');
-    }
-  }, 180_000);
+  ] as const)(
+    '%s',
+    async (name, failure) => {
+      const ics = await startIcsServer();
+      ics.set('/anna.ics', GOOD);
+      const file = await fileWithCalendar(`${ics.url}/anna.ics`);
+      ics.set('/anna.ics', HOSTILE[name]);
+      const result = await probe(file);
+      report(name, result);
+      expect(result.holdCpuMs).toBeLessThanOrEqual(HOLD_LIMIT_MS);
+      expect(result.peakMiB).toBeLessThan(200);
+      if (failure) {
+        expect(result).toMatchObject({ ok: false, rows: 1 }); // the seminar read before still blocks
+        expect(result.error).toMatch(failure);
+      } else {
+        expect(result).toMatchObject({ ok: true, error: null });
+        // The window: a day back to a day past the look-ahead, and a day read ahead (app/calendars.ts): a row a day.
+        expect(result.rows).toBeGreaterThanOrEqual(DAYS_AHEAD);
+        expect(result.rows).toBeLessThanOrEqual(DAYS_AHEAD + 5); // pieces are cut at UTC midnights
+      }
+      if (name === '580,000 EXDATEs in one event') {
+        const store = openStore(file, { mustExist: true, readOnly: true });
+        const starts = (
+          store.db.prepare('SELECT start_at AS startAt FROM busy_times ORDER BY start_at').all() as {
+            startAt: number;
+          }[]
+        ).map((row) => stamp(row.startAt));
+        store.close();
+        expect(starts).toContain('20261204T090000Z');
+        expect(starts).not.toContain('20261205T090000Z'); // the one excluded date within the window
+        expect(starts).toContain('20261206T090000Z');
+      }
+    },
+    180_000,
+  );
 
   it('900 KiB of unclosed <cs:getctag> in a CalDAV answer', async () => {
     let hostile = false;
@@ -149,10 +186,19 @@ describe('hostile calendars: bounded time and memory, one line when planner cann
       request.resume();
       request.on('end', () => {
         response.writeHead(207, { 'content-type': 'application/xml; charset=utf-8' });
-        const open = '<?xml version="1.0"?><d:multistatus xmlns:d="DAV:" xmlns:cs="http://calendarserver.org/ns/" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:response><d:href>/cal/</d:href><d:propstat><d:prop>';
-        if (request.method === 'PROPFIND' && hostile) return response.end(`${open}<d:resourcetype><d:collection/><c:calendar/></d:resourcetype>${'<cs:getctag>'.repeat((900 * 1024) / 12)}`);
-        if (request.method === 'PROPFIND') return response.end(`${open}<d:resourcetype><d:collection/><c:calendar/></d:resourcetype><cs:getctag>1</cs:getctag></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>`);
-        response.end(`<?xml version="1.0"?><d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:response><d:href>/cal/seminar.ics</d:href><d:propstat><d:prop><d:getetag>"1"</d:getetag><c:calendar-data>${event}</c:calendar-data></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>`);
+        const open =
+          '<?xml version="1.0"?><d:multistatus xmlns:d="DAV:" xmlns:cs="http://calendarserver.org/ns/" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:response><d:href>/cal/</d:href><d:propstat><d:prop>';
+        if (request.method === 'PROPFIND' && hostile)
+          return response.end(
+            `${open}<d:resourcetype><d:collection/><c:calendar/></d:resourcetype>${'<cs:getctag>'.repeat((900 * 1024) / 12)}`,
+          );
+        if (request.method === 'PROPFIND')
+          return response.end(
+            `${open}<d:resourcetype><d:collection/><c:calendar/></d:resourcetype><cs:getctag>1</cs:getctag></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>`,
+          );
+        response.end(
+          `<?xml version="1.0"?><d:multistatus xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:response><d:href>/cal/seminar.ics</d:href><d:propstat><d:prop><d:getetag>"1"</d:getetag><c:calendar-data>${event}</c:calendar-data></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>`,
+        );
       });
     });
     caldav.listen(0, '127.0.0.1');
@@ -165,7 +211,9 @@ describe('hostile calendars: bounded time and memory, one line when planner cann
     expect(result.holdCpuMs).toBeLessThanOrEqual(HOLD_LIMIT_MS);
     expect(result.peakMiB).toBeLessThan(200);
     expect(result).toMatchObject({ ok: false, rows: 1 });
-    expect(result.error).toMatch(/^127\.0\.0\.1:\d+: its answer is not XML planner can read \(elements nested more than 32 deep\)$/);
+    expect(result.error).toMatch(
+      /^127\.0\.0\.1:\d+: its answer is not XML planner can read \(elements nested more than 32 deep\)$/,
+    );
   }, 180_000);
 });
 
@@ -178,7 +226,10 @@ describe('a sync never fails a booking, and a sync cut off is not retried in a t
     const server = await serve(db);
     const days = (await api(server.url, '/api/days?schedule=1&reason=1', token)).body.data as string[];
     const slots: string[] = [];
-    for (const day of days.slice(1, 9)) slots.push(...((await api(server.url, `/api/slots?schedule=1&reason=1&day=${day}`, token)).body.data as string[])); // whole days, whatever the hour
+    for (const day of days.slice(1, 9))
+      slots.push(
+        ...((await api(server.url, `/api/slots?schedule=1&reason=1&day=${day}`, token)).body.data as string[]),
+      ); // whole days, whatever the hour
     expect(slots.length).toBeGreaterThan(100);
     const adding = cli(db, 'calendar', 'add', '1', `${ics.url}/forever.ics`, '--allow-insecure');
     let done = false;
@@ -189,7 +240,12 @@ describe('a sync never fails a booking, and a sync cut off is not retried in a t
       const answer = await api(server.url, '/api/bookings', token, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ schedule: 1, reason: 1, slot, submission: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' } }),
+        body: JSON.stringify({
+          schedule: 1,
+          reason: 1,
+          slot,
+          submission: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
+        }),
       });
       statuses.push(answer.status);
       await new Promise((resolve) => setTimeout(resolve, 50)); // a booking every 50 ms or so, all through the add (20 s before the fix)
@@ -202,7 +258,9 @@ describe('a sync never fails a booking, and a sync cut off is not retried in a t
     const rows = (raw.prepare('SELECT count(*) AS n FROM busy_times').get() as { n: number }).n;
     raw.close();
     expect(rows).toBeLessThanOrEqual(30 + 5); // the window's days (30 ahead), not 2.9 million
-    process.stderr.write(`calendar add of an event from 2020 to 9999 beside ${statuses.length} bookings: ${rows} busy rows; answers ${[...new Set(statuses)].join(', ')}\n`);
+    process.stderr.write(
+      `calendar add of an event from 2020 to 9999 beside ${statuses.length} bookings: ${rows} busy rows; answers ${[...new Set(statuses)].join(', ')}\n`,
+    );
     await server.stop();
   }, 120_000);
 
@@ -211,8 +269,11 @@ describe('a sync never fails a booking, and a sync cut off is not retried in a t
     ics.set('/anna.ics', GOOD);
     const file = await fileWithCalendar(`${ics.url}/anna.ics`);
     ics.hang('/anna.ics');
-    const child = spawn(process.execPath, [`${ROOT}/test/calendar/sync-probe.ts`, file, '2026-12-01T09:00:00Z', '1'], { stdio: 'ignore' });
-    for (let waited = 0; !ics.requests.some((request) => request.status === 0) && waited < 200; waited++) await new Promise((resolve) => setTimeout(resolve, 50));
+    const child = spawn(process.execPath, [`${ROOT}/test/calendar/sync-probe.ts`, file, '2026-12-01T09:00:00Z', '1'], {
+      stdio: 'ignore',
+    });
+    for (let waited = 0; !ics.requests.some((request) => request.status === 0) && waited < 200; waited++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(ics.requests.at(-1)).toMatchObject({ method: 'GET', status: 0 }); // the fetch hangs: the sync is in the middle
     const killed = once(child, 'exit');
     child.kill('SIGKILL');

@@ -22,7 +22,11 @@ export interface IcsServer {
   requests: { method: string; path: string; headers: IncomingHttpHeaders; status: number }[];
 }
 
-type Answer = { body: string; etag: string; modified: string } | { status: number } | { hang: true } | { location: string };
+type Answer =
+  | { body: string; etag: string; modified: string }
+  | { status: number }
+  | { hang: true }
+  | { location: string };
 
 export async function startIcsServer(): Promise<IcsServer> {
   const answers = new Map<string, Answer>();
@@ -30,16 +34,24 @@ export async function startIcsServer(): Promise<IcsServer> {
   const server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0]!;
     const answer = answers.get(path);
-    const record = (status: number) => requests.push({ method: request.method ?? '', path, headers: request.headers, status });
+    const record = (status: number) =>
+      requests.push({ method: request.method ?? '', path, headers: request.headers, status });
     request.resume();
-    if (!answer) return record(404), response.writeHead(404).end();
+    if (!answer) return (record(404), response.writeHead(404).end());
     if ('hang' in answer) return record(0);
-    if ('status' in answer) return record(answer.status), response.writeHead(answer.status).end();
-    if ('location' in answer) return record(302), response.writeHead(302, { location: answer.location }).end();
-    if (request.method !== 'GET') return record(405), response.writeHead(405, { allow: 'GET' }).end();
-    if (request.headers['if-none-match'] === answer.etag) return record(304), response.writeHead(304, { etag: answer.etag }).end();
+    if ('status' in answer) return (record(answer.status), response.writeHead(answer.status).end());
+    if ('location' in answer) return (record(302), response.writeHead(302, { location: answer.location }).end());
+    if (request.method !== 'GET') return (record(405), response.writeHead(405, { allow: 'GET' }).end());
+    if (request.headers['if-none-match'] === answer.etag)
+      return (record(304), response.writeHead(304, { etag: answer.etag }).end());
     record(200);
-    response.writeHead(200, { 'content-type': 'text/calendar; charset=utf-8', etag: answer.etag, 'last-modified': answer.modified }).end(answer.body);
+    response
+      .writeHead(200, {
+        'content-type': 'text/calendar; charset=utf-8',
+        etag: answer.etag,
+        'last-modified': answer.modified,
+      })
+      .end(answer.body);
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -8,7 +8,10 @@ import { readMultistatus, type DavResponse } from '../../src/calendar/multistatu
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const read = (xml: string) => readMultistatus(xml, turn);
-const plain = (responses: DavResponse[]) => JSON.parse(JSON.stringify(responses, (_key, value: unknown) => (value instanceof Map ? Object.fromEntries(value) : value)));
+const plain = (responses: DavResponse[]) =>
+  JSON.parse(
+    JSON.stringify(responses, (_key, value: unknown) => (value instanceof Map ? Object.fromEntries(value) : value)),
+  );
 
 describe('a multistatus answer (issue 36)', () => {
   it('reads what planner needs, whatever the prefixes', async () => {
@@ -25,19 +28,45 @@ describe('a multistatus answer (issue 36)', () => {
         href: '/cal/',
         status: undefined,
         propstats: [
-          { status: 200, props: { resourcetype: [{ text: '', children: ['collection', 'calendar'] }], getctag: [{ text: '"a&b"', children: [] }] } },
+          {
+            status: 200,
+            props: {
+              resourcetype: [{ text: '', children: ['collection', 'calendar'] }],
+              getctag: [{ text: '"a&b"', children: [] }],
+            },
+          },
           { status: 404, props: { 'sync-token': [{ text: '', children: [] }] } },
         ],
       },
-      { href: '/cal/a.ics', status: 507, propstats: [{ status: 200, props: { 'calendar-data': [{ text: 'BEGIN:VCALENDAR <x>AB', children: [] }] } }] },
+      {
+        href: '/cal/a.ics',
+        status: 507,
+        propstats: [{ status: 200, props: { 'calendar-data': [{ text: 'BEGIN:VCALENDAR <x>AB', children: [] }] } }],
+      },
     ]);
   });
 
   it.each([
-    ['a DTD (an entity bomb)', '<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;">]><d:multistatus xmlns:d="DAV:">&b;</d:multistatus>', 'it declares a DTD'],
-    ['an entity it does not know', '<d:multistatus xmlns:d="DAV:"><d:response><d:href>&nbsp;</d:href></d:response></d:multistatus>', 'undefined entity.'],
-    ['900 KiB of one unclosed <cs:getctag>', `<d:multistatus xmlns:d="DAV:" xmlns:cs="x"><d:response><d:propstat><d:prop><cs:getctag>${'x'.repeat(900 * 1024)}`, 'unclosed tag: cs:getctag'],
-    ['900 KiB of unclosed <cs:getctag>s', `<d:multistatus xmlns:d="DAV:" xmlns:cs="x">${'<cs:getctag>'.repeat(76_800)}`, 'elements nested more than 32 deep'],
+    [
+      'a DTD (an entity bomb)',
+      '<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;">]><d:multistatus xmlns:d="DAV:">&b;</d:multistatus>',
+      'it declares a DTD',
+    ],
+    [
+      'an entity it does not know',
+      '<d:multistatus xmlns:d="DAV:"><d:response><d:href>&nbsp;</d:href></d:response></d:multistatus>',
+      'undefined entity.',
+    ],
+    [
+      '900 KiB of one unclosed <cs:getctag>',
+      `<d:multistatus xmlns:d="DAV:" xmlns:cs="x"><d:response><d:propstat><d:prop><cs:getctag>${'x'.repeat(900 * 1024)}`,
+      'unclosed tag: cs:getctag',
+    ],
+    [
+      '900 KiB of unclosed <cs:getctag>s',
+      `<d:multistatus xmlns:d="DAV:" xmlns:cs="x">${'<cs:getctag>'.repeat(76_800)}`,
+      'elements nested more than 32 deep',
+    ],
     ['not XML at all', '<html><body>Sign in</body>', 'unclosed tag: html'],
   ])('%s: one line, at once', async (_name, xml, why) => {
     const started = performance.now();

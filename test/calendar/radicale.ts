@@ -83,7 +83,11 @@ export async function startRadicale(): Promise<Radicale> {
   const url = `${base}/${user}/calendar/`;
   const authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
   const call = async (method: string, target: string, body?: string) => {
-    const response = await fetch(target, { method, headers: { authorization, 'content-type': 'text/calendar; charset=utf-8' }, body });
+    const response = await fetch(target, {
+      method,
+      headers: { authorization, 'content-type': 'text/calendar; charset=utf-8' },
+      body,
+    });
     await response.arrayBuffer();
     if (response.status >= 300) throw new Error(`radicale answered ${method} ${target} with ${response.status}`);
   };
@@ -96,7 +100,11 @@ export async function startRadicale(): Promise<Radicale> {
     remove: (name) => call('DELETE', `${url}${name}`),
     async events() {
       const body = `<?xml version="1.0" encoding="utf-8"?><c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/><c:calendar-data/></d:prop><c:filter><c:comp-filter name="VCALENDAR"/></c:filter></c:calendar-query>`;
-      const response = await fetch(url, { method: 'REPORT', headers: { authorization, depth: '1', 'content-type': 'application/xml; charset=utf-8' }, body });
+      const response = await fetch(url, {
+        method: 'REPORT',
+        headers: { authorization, depth: '1', 'content-type': 'application/xml; charset=utf-8' },
+        body,
+      });
       const xml = await response.text();
       if (response.status !== 207) throw new Error(`radicale answered REPORT with ${response.status}`);
       const { readMultistatus } = await import('../../src/calendar/multistatus.ts');
@@ -105,7 +113,11 @@ export async function startRadicale(): Promise<Radicale> {
         .filter((one) => one.propstats.some((propstat) => propstat.props.has('calendar-data')))
         .map((one) => {
           const props = one.propstats.find((propstat) => propstat.props.has('calendar-data'))!.props;
-          return { name: one.href.split('/').pop()!, etag: props.get('getetag')?.[0]?.text ?? '', ics: props.get('calendar-data')![0]!.text };
+          return {
+            name: one.href.split('/').pop()!,
+            etag: props.get('getetag')?.[0]?.text ?? '',
+            ics: props.get('calendar-data')![0]!.text,
+          };
         })
         .sort((a, b) => (a.name < b.name ? -1 : 1));
     },

@@ -19,7 +19,19 @@ function oneEvent(uid: string, days: number): string {
   const start = new Date(Math.floor(Date.now() / 86_400_000 + days) * 86_400_000 + 10 * 3_600_000);
   const stamp = (at: Date) => `${at.toISOString().replace(/[-:]/g, '').slice(0, 15)}Z`;
   const end = new Date(start.getTime() + 3_600_000);
-  return ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//planner tests//EN', 'BEGIN:VEVENT', `UID:${uid}`, 'DTSTAMP:20260101T000000Z', `DTSTART:${stamp(start)}`, `DTEND:${stamp(end)}`, 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n');
+  return [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//planner tests//EN',
+    'BEGIN:VEVENT',
+    `UID:${uid}`,
+    'DTSTAMP:20260101T000000Z',
+    `DTSTART:${stamp(start)}`,
+    `DTEND:${stamp(end)}`,
+    'END:VEVENT',
+    'END:VCALENDAR',
+    '',
+  ].join('\r\n');
 }
 
 describe('README: Your own calendar blocks times', () => {
@@ -31,7 +43,9 @@ describe('README: Your own calendar blocks times', () => {
     const db = tempDb();
     await bookableDb(db);
     const env = newcomerEnv({ PLANNER_DB: db, PLANNER_CALENDAR_PASSWORD: radicale.password });
-    const lines = commandsOf(readmeBlock('Your own calendar blocks times', 'sh')).filter((line) => !line.startsWith('#'));
+    const lines = commandsOf(readmeBlock('Your own calendar blocks times', 'sh')).filter(
+      (line) => !line.startsWith('#'),
+    );
     expect(lines).toHaveLength(4);
     const outputs: string[] = [];
     for (const written of lines) {
@@ -45,7 +59,14 @@ describe('README: Your own calendar blocks times', () => {
       outputs.push(result.stdout);
     }
     const calendars = await cliJson(db, 'calendar', 'list', '--json');
-    expect(calendars.map((calendar: { label: string; kind: string; state: string; busy: number }) => [calendar.label, calendar.kind, calendar.state, calendar.busy])).toEqual([
+    expect(
+      calendars.map((calendar: { label: string; kind: string; state: string; busy: number }) => [
+        calendar.label,
+        calendar.kind,
+        calendar.state,
+        calendar.busy,
+      ]),
+    ).toEqual([
       ['Anna (Google)', 'ics', 'ok', 1],
       ['Anna (Nextcloud)', 'caldav', 'ok', 1],
     ]);

@@ -17,7 +17,14 @@ function calendar(base: number, count: number, shift: number): string {
   const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//planner tests//EN'];
   for (let i = 0; i < count; i++) {
     const start = base + 2 * 86_400 + i * 1800 + shift * 60;
-    lines.push('BEGIN:VEVENT', `UID:e${i}`, 'DTSTAMP:20260101T000000Z', `DTSTART:${stamp(start)}`, `DTEND:${stamp(start + 900)}`, 'END:VEVENT');
+    lines.push(
+      'BEGIN:VEVENT',
+      `UID:e${i}`,
+      'DTSTAMP:20260101T000000Z',
+      `DTSTART:${stamp(start)}`,
+      `DTEND:${stamp(start + 900)}`,
+      'END:VEVENT',
+    );
   }
   return [...lines, 'END:VCALENDAR', ''].join('\r\n');
 }
@@ -37,7 +44,9 @@ describe('calendar sync killed with SIGKILL (issue 25)', () => {
       try {
         // What counts: the busy times of the calendar's generation (a killed sync may leave an unfinished one beside it).
         const counted = 'FROM busy_times t JOIN calendars c ON c.id = t.calendar_id AND c.generation = t.generation';
-        return raw.prepare(`SELECT min(t.start_at) AS first, count(*) AS n, sum(t.start_at % 1800) AS shifted ${counted}`).get() as { first: number; n: number; shifted: number };
+        return raw
+          .prepare(`SELECT min(t.start_at) AS first, count(*) AS n, sum(t.start_at % 1800) AS shifted ${counted}`)
+          .get() as { first: number; n: number; shifted: number };
       } finally {
         raw.close();
       }
@@ -60,7 +69,11 @@ describe('calendar sync killed with SIGKILL (issue 25)', () => {
       const next = 1 - current;
       ics.set('/big.ics', sets[next]!);
       started = Date.now();
-      const child = spawn(process.execPath, [BIN, 'calendar', 'sync', '1', '--db', db], { cwd: ROOT, stdio: 'ignore', env: { ...process.env, PLANNER_DB: '' } });
+      const child = spawn(process.execPath, [BIN, 'calendar', 'sync', '1', '--db', db], {
+        cwd: ROOT,
+        stdio: 'ignore',
+        env: { ...process.env, PLANNER_DB: '' },
+      });
       const exited = once(child, 'exit');
       // From halfway through an unkilled sync's time to just past it: the read, the write and the commit.
       const timer = setTimeout(() => child.kill('SIGKILL'), Math.round((0.5 + attempt * 0.08) * duration));

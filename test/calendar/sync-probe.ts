@@ -39,6 +39,14 @@ const ms = performance.now() - started;
 await new Promise((resolve) => setTimeout(resolve, 5)); // the timer sees the last slice too
 clearInterval(tick);
 const peakMiB = (process.resourceUsage().maxRSS * 1024 - before) / 2 ** 20;
-const rows = (store.db.prepare('SELECT count(*) AS n FROM busy_times t JOIN calendars c ON c.id = t.calendar_id AND c.generation = t.generation').get() as { n: number }).n;
+const rows = (
+  store.db
+    .prepare(
+      'SELECT count(*) AS n FROM busy_times t JOIN calendars c ON c.id = t.calendar_id AND c.generation = t.generation',
+    )
+    .get() as { n: number }
+).n;
 store.close();
-process.stdout.write(`${JSON.stringify({ ok: outcome!.ok, error: outcome!.error, ms: Math.round(ms), holdCpuMs: Number(holdCpu.toFixed(1)), holdWallMs: Number(holdWall.toFixed(1)), peakMiB: Number(Math.max(0, peakMiB).toFixed(1)), rows })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ ok: outcome!.ok, error: outcome!.error, ms: Math.round(ms), holdCpuMs: Number(holdCpu.toFixed(1)), holdWallMs: Number(holdWall.toFixed(1)), peakMiB: Number(Math.max(0, peakMiB).toFixed(1)), rows })}\n`,
+);

@@ -23,7 +23,9 @@ async function readOnlyCalDav(): Promise<string> {
       if (request.method === 'PUT' || request.method === 'DELETE') return response.writeHead(403).end();
       response.writeHead(207, { 'content-type': 'application/xml; charset=utf-8' });
       if (request.method === 'PROPFIND') {
-        return response.end(`<?xml version="1.0"?><d:multistatus xmlns:d="DAV:" xmlns:cs="http://calendarserver.org/ns/" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:response><d:href>/cal/</d:href><d:propstat><d:prop><d:resourcetype><d:collection/><c:calendar/></d:resourcetype><cs:getctag>1</cs:getctag></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>`);
+        return response.end(
+          `<?xml version="1.0"?><d:multistatus xmlns:d="DAV:" xmlns:cs="http://calendarserver.org/ns/" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:response><d:href>/cal/</d:href><d:propstat><d:prop><d:resourcetype><d:collection/><c:calendar/></d:resourcetype><cs:getctag>1</cs:getctag></d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>`,
+        );
       }
       response.end('<?xml version="1.0"?><d:multistatus xmlns:d="DAV:"></d:multistatus>');
     });
@@ -36,10 +38,26 @@ async function readOnlyCalDav(): Promise<string> {
 
 /** Books `count` appointments with the CLI on the third bookable day, 10:00 on; returns their references. */
 async function bookSome(db: string, count: number): Promise<string[]> {
-  const day = (await cliJson(db, 'slots', '1', '1', '--days', '7', '--json')).days.filter((one: { slots: string[] }) => one.slots.length > 10)[2].day as string;
+  const day = (await cliJson(db, 'slots', '1', '1', '--days', '7', '--json')).days.filter(
+    (one: { slots: string[] }) => one.slots.length > 10,
+  )[2].day as string;
   const references: string[] = [];
   for (let i = 0; i < count; i++) {
-    const made = await cliJson(db, 'bookings', 'add', '1', '1', `${day} ${10 + i}:00`, '--field', `first_name=P${i}`, '--field', 'last_name=Test', '--field', `email=p${i}@example.com`, '--json');
+    const made = await cliJson(
+      db,
+      'bookings',
+      'add',
+      '1',
+      '1',
+      `${day} ${10 + i}:00`,
+      '--field',
+      `first_name=P${i}`,
+      '--field',
+      'last_name=Test',
+      '--field',
+      `email=p${i}@example.com`,
+      '--json',
+    );
     references.push(made.reference as string);
   }
   return references;
@@ -55,10 +73,22 @@ describe('the commands of writing bookings into a calendar (issue 38)', () => {
     const asIcs = await cli(db, 'calendar', 'add', '1', `${ics.url}/anna.ics`, '--allow-insecure', '--write-bookings');
     expect(asIcs.code).toBe(1);
     expect(asIcs.stderr.trim().split('\n')).toHaveLength(1);
-    expect(asIcs.stderr).toContain("that is an iCalendar (.ics) address, which planner can read but not write: give the calendar's CalDAV address");
-    const readOnly = await cli(db, 'calendar', 'add', '1', await readOnlyCalDav(), '--allow-insecure', '--write-bookings');
+    expect(asIcs.stderr).toContain(
+      "that is an iCalendar (.ics) address, which planner can read but not write: give the calendar's CalDAV address",
+    );
+    const readOnly = await cli(
+      db,
+      'calendar',
+      'add',
+      '1',
+      await readOnlyCalDav(),
+      '--allow-insecure',
+      '--write-bookings',
+    );
     expect(readOnly.code).toBe(1);
-    expect(readOnly.stderr.trim()).toMatch(/^planner: planner may not write into that calendar, nothing was changed: 127\.0\.0\.1:\d+ refused to write the event \(HTTP 403\): check --user and the password, and that the user may write to this calendar$/);
+    expect(readOnly.stderr.trim()).toMatch(
+      /^planner: planner may not write into that calendar, nothing was changed: 127\.0\.0\.1:\d+ refused to write the event \(HTTP 403\): check --user and the password, and that the user may write to this calendar$/,
+    );
     expect(snapshot(db)).toEqual(before);
   }, 60_000);
 
@@ -67,12 +97,25 @@ describe('the commands of writing bookings into a calendar (issue 38)', () => {
     const db = tempDb();
     await bookableDb(db);
     const references = await bookSome(db, 2);
-    await cliWith(db, { input: `${radicale.password}\n` }, 'calendar', 'add', '1', radicale.url, '--user', radicale.user, '--password-stdin', '--allow-insecure');
+    await cliWith(
+      db,
+      { input: `${radicale.password}\n` },
+      'calendar',
+      'add',
+      '1',
+      radicale.url,
+      '--user',
+      radicale.user,
+      '--password-stdin',
+      '--allow-insecure',
+    );
     expect(await radicale.events()).toEqual([]);
     const on = await cli(db, 'calendar', 'set', '1', '--write-bookings', 'on');
     expect(on).toMatchObject({ code: 0, stderr: '' });
     expect(on.stdout).toContain('It receives every booking of schedule 1; its upcoming bookings: 2 event(s) written.');
-    expect((await radicale.events()).map((event) => event.name)).toEqual(references.map((reference) => `planner-${reference.toLowerCase()}.ics`).sort());
+    expect((await radicale.events()).map((event) => event.name)).toEqual(
+      references.map((reference) => `planner-${reference.toLowerCase()}.ics`).sort(),
+    );
     const off = await cliOk(db, 'calendar', 'set', '1', '--write-bookings', 'off');
     expect(off).toContain('the events planner wrote stay in the calendar');
     expect(await radicale.events()).toHaveLength(2);
@@ -85,12 +128,32 @@ describe('the commands of writing bookings into a calendar (issue 38)', () => {
 
     // A new login: refused (nothing changed) when the calendar does not read with it, taken when it does.
     const before = snapshot(db);
-    const wrong = await cliWith(db, { input: 'not-the-password\n' }, 'calendar', 'set', '1', '--user', radicale.user, '--password-stdin');
+    const wrong = await cliWith(
+      db,
+      { input: 'not-the-password\n' },
+      'calendar',
+      'set',
+      '1',
+      '--user',
+      radicale.user,
+      '--password-stdin',
+    );
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('the calendar could not be read with that login, nothing was changed');
     expect(wrong.stderr).not.toContain('not-the-password');
     expect(snapshot(db)).toEqual(before);
-    const right = await cliWith(db, { input: `${radicale.password}\n` }, 'calendar', 'set', '1', '--user', radicale.user, '--password-stdin', '--name', 'Anna');
+    const right = await cliWith(
+      db,
+      { input: `${radicale.password}\n` },
+      'calendar',
+      'set',
+      '1',
+      '--user',
+      radicale.user,
+      '--password-stdin',
+      '--name',
+      'Anna',
+    );
     expect(right).toMatchObject({ code: 0, stderr: '' });
     expect((await cliJson(db, 'calendar', 'list', '--json'))[0]).toMatchObject({ label: 'Anna' });
     const refused = await cli(db, 'calendar', 'set', '1', '--write-bookings', 'maybe');
@@ -102,12 +165,27 @@ describe('the commands of writing bookings into a calendar (issue 38)', () => {
     const db = tempDb();
     await bookableDb(db);
     await bookSome(db, 2);
-    const add = () => cliWith(db, { input: `${radicale.password}\n` }, 'calendar', 'add', '1', radicale.url, '--user', radicale.user, '--password-stdin', '--allow-insecure', '--write-bookings');
+    const add = () =>
+      cliWith(
+        db,
+        { input: `${radicale.password}\n` },
+        'calendar',
+        'add',
+        '1',
+        radicale.url,
+        '--user',
+        radicale.user,
+        '--password-stdin',
+        '--allow-insecure',
+        '--write-bookings',
+      );
     expect((await add()).code).toBe(0);
     expect(await radicale.events()).toHaveLength(2);
     const asked = await cli(db, 'calendar', 'remove', '1');
     expect(asked.code).toBe(1);
-    expect(asked.stderr.trim()).toBe('planner: calendar 1 holds 2 event(s) planner wrote: give --remove-written to delete them first, or --keep-written to leave them');
+    expect(asked.stderr.trim()).toBe(
+      'planner: calendar 1 holds 2 event(s) planner wrote: give --remove-written to delete them first, or --keep-written to leave them',
+    );
     const kept = await cliOk(db, 'calendar', 'remove', '1', '--keep-written');
     expect(kept).toContain('The 2 event(s) planner wrote stay in it.');
     expect(await radicale.events()).toHaveLength(2);

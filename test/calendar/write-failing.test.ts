@@ -25,21 +25,57 @@ describe('a calendar that cannot be written (issue 38)', () => {
     const clock = { now: new Date('2026-12-01T08:00:00Z') };
     const store = openStore(tempDb());
     const ctx = createContext(store, () => clock.now);
-    initInstallation(ctx, { practiceName: 'Praxis', timeZone: 'Europe/Berlin', notifyEmail: 'desk@praxis.example', locale: 'en' });
+    initInstallation(ctx, {
+      practiceName: 'Praxis',
+      timeZone: 'Europe/Berlin',
+      notifyEmail: 'desk@praxis.example',
+      locale: 'en',
+    });
     addSchedule(ctx, { name: 'Dr. A', daysAhead: 30, noticeMinutes: 0, stepMinutes: 30, capacity: 1 });
     addReason(ctx, 1, { name: 'Check-up', durationMinutes: 30 });
     setHours(ctx, 1, 'mon-sun', '08:00-18:00');
-    insertCalendar(store, { scheduleId: 1, label: 'Anna', kind: 'caldav', url: caldav.url, user: null, password: null, everyMinutes: 5, allowInsecure: true, fetchState: '{}', createdAt: clock.now.toISOString(), syncedAt: null, writeBookings: true });
+    insertCalendar(store, {
+      scheduleId: 1,
+      label: 'Anna',
+      kind: 'caldav',
+      url: caldav.url,
+      user: null,
+      password: null,
+      everyMinutes: 5,
+      allowInsecure: true,
+      fetchState: '{}',
+      createdAt: clock.now.toISOString(),
+      syncedAt: null,
+      writeBookings: true,
+    });
     caldav.state.down = true;
-    createBooking(ctx, { scheduleId: 1, reasonId: 1, slot: '2026-12-03 10:00:00', submission: { first_name: 'Ada', last_name: 'L', email: 'ada@example.com' } }, 'api');
+    createBooking(
+      ctx,
+      {
+        scheduleId: 1,
+        reasonId: 1,
+        slot: '2026-12-03 10:00:00',
+        submission: { first_name: 'Ada', last_name: 'L', email: 'ada@example.com' },
+      },
+      'api',
+    );
     const notices = () => unsentMessages(store).filter((message) => message.bookingId === null);
     const at = (iso: string) => {
       clock.now = new Date(iso);
     };
 
     const first = await deliverWrites(ctx, 1);
-    expect(first).toEqual({ written: 0, error: expect.stringMatching(/^127\.0\.0\.1:\d+ answered HTTP 503 to write the event$/) });
-    expect(calendars(ctx)[0]!.writing).toEqual({ waiting: 1, state: 'failing', failingSince: '2026-12-01T08:00:00.000Z', lastError: first.error, stuck: false });
+    expect(first).toEqual({
+      written: 0,
+      error: expect.stringMatching(/^127\.0\.0\.1:\d+ answered HTTP 503 to write the event$/),
+    });
+    expect(calendars(ctx)[0]!.writing).toEqual({
+      waiting: 1,
+      state: 'failing',
+      failingSince: '2026-12-01T08:00:00.000Z',
+      lastError: first.error,
+      stuck: false,
+    });
     at('2026-12-01T08:59:59Z');
     alertWriteFailures(ctx);
     expect(notices()).toEqual([]);
@@ -47,7 +83,9 @@ describe('a calendar that cannot be written (issue 38)', () => {
     alertWriteFailures(ctx);
     at('2026-12-01T09:30:00Z');
     alertWriteFailures(ctx);
-    expect(notices().map((message) => message.subject)).toEqual(['Calendar "Anna" cannot be written: new bookings are not in it']);
+    expect(notices().map((message) => message.subject)).toEqual([
+      'Calendar "Anna" cannot be written: new bookings are not in it',
+    ]);
     expect(notices()[0]!.text).toContain('1 booking change(s) wait');
     expect(notices()[0]!.text).toContain('planner calendar set 1 --user <name> --password-stdin');
 
@@ -60,8 +98,17 @@ describe('a calendar that cannot be written (issue 38)', () => {
     at('2026-12-03T10:00:00Z');
     expect(await deliverWrites(ctx, 1)).toEqual({ written: 1, error: null });
     alertWriteFailures(ctx);
-    expect(notices().map((message) => message.subject)).toEqual(['Calendar "Anna" cannot be written: new bookings are not in it', 'Calendar "Anna" receives bookings again']);
-    expect(calendars(ctx)[0]!.writing).toEqual({ waiting: 0, state: 'ok', failingSince: null, lastError: null, stuck: false });
+    expect(notices().map((message) => message.subject)).toEqual([
+      'Calendar "Anna" cannot be written: new bookings are not in it',
+      'Calendar "Anna" receives bookings again',
+    ]);
+    expect(calendars(ctx)[0]!.writing).toEqual({
+      waiting: 0,
+      state: 'ok',
+      failingSince: null,
+      lastError: null,
+      stuck: false,
+    });
     expect(caldav.resources.size).toBe(1);
     store.close();
   });

@@ -44,7 +44,11 @@ async function shown(radicale: Radicale): Promise<Shown[]> {
         description: String(event.getFirstPropertyValue('description')),
         location: String(event.getFirstPropertyValue('location') ?? ''),
         status: String(event.getFirstPropertyValue('status')),
-        forbidden: [...calendar.getAllProperties('method'), ...event.getAllProperties('organizer'), ...event.getAllProperties('attendee')].map((p) => p.name),
+        forbidden: [
+          ...calendar.getAllProperties('method'),
+          ...event.getAllProperties('organizer'),
+          ...event.getAllProperties('attendee'),
+        ].map((p) => p.name),
       };
     })
     .sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0));
@@ -62,14 +66,32 @@ async function eventually(radicale: Radicale, check: (events: Shown[]) => boolea
 }
 
 /** A server on a bookable file whose calendar 1 (Radicale) receives the bookings of schedule 1. */
-async function writingSetup(env: Record<string, string> = {}): Promise<{ radicale: Radicale; db: string; token: string; server: ServerProcess; days: string[] }> {
+async function writingSetup(
+  env: Record<string, string> = {},
+): Promise<{ radicale: Radicale; db: string; token: string; server: ServerProcess; days: string[] }> {
   const radicale = await startRadicale();
   const db = tempDb();
   const token = await bookableDb(db);
   await cliOk(db, 'practice', 'set', '--address', 'Hauptstraße 1, 10115 Berlin');
-  const added = await cliWith(db, { input: `${radicale.password}\n` }, 'calendar', 'add', '1', radicale.url, '--user', radicale.user, '--password-stdin', '--allow-insecure', '--name', 'Anna', '--write-bookings');
+  const added = await cliWith(
+    db,
+    { input: `${radicale.password}\n` },
+    'calendar',
+    'add',
+    '1',
+    radicale.url,
+    '--user',
+    radicale.user,
+    '--password-stdin',
+    '--allow-insecure',
+    '--name',
+    'Anna',
+    '--write-bookings',
+  );
   expect(added).toMatchObject({ code: 0, stderr: '' });
-  expect(added.stdout).toContain('It receives every booking of schedule 1 from now on; its upcoming bookings: 0 event(s) written.');
+  expect(added.stdout).toContain(
+    'It receives every booking of schedule 1 from now on; its upcoming bookings: 0 event(s) written.',
+  );
   const server = await serve(db, { PLANNER_CALENDAR_RETRY_SECONDS: '0.2', ...env });
   const days = (await api(server.url, '/api/days?schedule=1&reason=1', token)).body.data as string[];
   return { radicale, db, token, server, days };
@@ -80,7 +102,12 @@ async function book(server: ServerProcess, token: string, slot: string, name = '
   const answer = await api(server.url, '/api/bookings', token, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ schedule: 1, reason: 1, slot, submission: { first_name: name, last_name: 'Lovelace', email: `${name.toLowerCase()}@example.com` } }),
+    body: JSON.stringify({
+      schedule: 1,
+      reason: 1,
+      slot,
+      submission: { first_name: name, last_name: 'Lovelace', email: `${name.toLowerCase()}@example.com` },
+    }),
   });
   expect(answer.status).toBe(201);
   return answer.body.booking_details_id as string;
@@ -92,7 +119,11 @@ function utc(local: string): string {
 }
 function berlinOffsetMs(local: string): number {
   const probe = new Date(`${local.replace(' ', 'T')}:00Z`);
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', hourCycle: 'h23' }).format(probe);
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'Europe/Berlin',
+    hour: '2-digit',
+    hourCycle: 'h23',
+  }).format(probe);
   return ((Number(parts) - probe.getUTCHours() + 24) % 24) * 3_600_000;
 }
 
@@ -121,10 +152,31 @@ describe('every booking in the practitioner’s own calendar (issue 38, Radicale
     // Moved: the same resource, a higher SEQUENCE, the new time; still one event.
     await cliOk(db, 'bookings', 'move', ada, `${day} 11:00`);
     events = await eventually(radicale, (list) => list.length === 1 && list[0]!.sequence === 1);
-    expect(events).toEqual([expect.objectContaining({ uid: `${ada}@planner`, sequence: 1, start: utc(`${day} 11:00`), end: utc(`${day} 11:30`) })]);
+    expect(events).toEqual([
+      expect.objectContaining({
+        uid: `${ada}@planner`,
+        sequence: 1,
+        start: utc(`${day} 11:00`),
+        end: utc(`${day} 11:30`),
+      }),
+    ]);
 
     // A booking made by the admin, another by the API: three, then the cancelled one leaves the calendar.
-    const made = await cliJson(db, 'bookings', 'add', '1', '1', `${day} 14:00`, '--field', 'first_name=Grace', '--field', 'last_name=Hopper', '--field', 'email=grace@example.com', '--json');
+    const made = await cliJson(
+      db,
+      'bookings',
+      'add',
+      '1',
+      '1',
+      `${day} 14:00`,
+      '--field',
+      'first_name=Grace',
+      '--field',
+      'last_name=Hopper',
+      '--field',
+      'email=grace@example.com',
+      '--json',
+    );
     const ben = await book(server, token, `${day} 15:00:00`, 'Ben');
     events = await eventually(radicale, (list) => list.length === 3);
     expect(events.map((event) => event.uid)).toEqual([`${ada}@planner`, `${made.reference}@planner`, `${ben}@planner`]);
@@ -162,7 +214,10 @@ describe('never lost, never twice (issue 38, Radicale)', () => {
     const waiting = await cliJson(db, 'calendar', 'list', '--json');
     expect(waiting[0].writing).toMatchObject({ waiting: 3 });
     await radicale.start();
-    const events = await eventually(radicale, (list) => list.length === 2 && list.every((event) => event.sequence === 1));
+    const events = await eventually(
+      radicale,
+      (list) => list.length === 2 && list.every((event) => event.sequence === 1),
+    );
     expect(events.map(({ uid, sequence, start }) => ({ uid, sequence, start }))).toEqual([
       { uid: `${ben}@planner`, sequence: 1, start: utc(`${day} 12:00`) },
       { uid: `${kept}@planner`, sequence: 1, start: utc(`${day} 13:00`) },
@@ -179,31 +234,61 @@ describe('never lost, never twice (issue 38, Radicale)', () => {
     let [event] = await eventually(radicale, (list) => list.length === 1);
     const [stored] = await radicale.events();
     // Changed in an app: a new title and time, so a new ETag.
-    await radicale.put(event!.name, stored!.ics.replace(/SUMMARY:[^\r\n]*/, 'SUMMARY:Edited by hand').replace(/DTSTART:\d{8}T\d{6}Z/, 'DTSTART:20300101T090000Z').replace(/DTEND:\d{8}T\d{6}Z/, 'DTEND:20300101T100000Z'));
+    await radicale.put(
+      event!.name,
+      stored!.ics
+        .replace(/SUMMARY:[^\r\n]*/, 'SUMMARY:Edited by hand')
+        .replace(/DTSTART:\d{8}T\d{6}Z/, 'DTSTART:20300101T090000Z')
+        .replace(/DTEND:\d{8}T\d{6}Z/, 'DTEND:20300101T100000Z'),
+    );
     await cliOk(db, 'bookings', 'move', ada, `${day} 11:00`, '--no-notify');
-    let events = await eventually(radicale, (list) => list.length === 1 && list[0]!.summary !== 'Edited by hand' && list[0]!.sequence === 1);
-    expect(events).toEqual([expect.objectContaining({ name: event!.name, uid: `${ada}@planner`, sequence: 1, summary: 'Check-up – Ada Lovelace', start: utc(`${day} 11:00`) })]);
+    let events = await eventually(
+      radicale,
+      (list) => list.length === 1 && list[0]!.summary !== 'Edited by hand' && list[0]!.sequence === 1,
+    );
+    expect(events).toEqual([
+      expect.objectContaining({
+        name: event!.name,
+        uid: `${ada}@planner`,
+        sequence: 1,
+        summary: 'Check-up – Ada Lovelace',
+        start: utc(`${day} 11:00`),
+      }),
+    ]);
     await server.waitFor(/the event of booking \w+ was changed or removed in the calendar; planner wrote it again/);
     // Deleted in an app: the next change writes it again, once.
     [event] = events;
     await radicale.remove(event!.name);
     await cliOk(db, 'bookings', 'move', ada, `${day} 12:00`, '--no-notify');
     events = await eventually(radicale, (list) => list.length === 1 && list[0]!.sequence === 2);
-    expect(events).toEqual([expect.objectContaining({ name: event!.name, uid: `${ada}@planner`, sequence: 2, start: utc(`${day} 12:00`) })]);
+    expect(events).toEqual([
+      expect.objectContaining({ name: event!.name, uid: `${ada}@planner`, sequence: 2, start: utc(`${day} 12:00`) }),
+    ]);
     await server.stop();
   }, 120_000);
 
   it('planner serve killed with SIGKILL during 50 bookings: after the restart, exactly one event for each booking in the file', async () => {
     const { radicale, db, token, server, days } = await writingSetup();
     const slots: string[] = [];
-    for (const day of days.slice(1, 6)) slots.push(...((await api(server.url, `/api/slots?schedule=1&reason=1&day=${day}`, token)).body.data as string[]).slice(0, 10));
+    for (const day of days.slice(1, 6))
+      slots.push(
+        ...((await api(server.url, `/api/slots?schedule=1&reason=1&day=${day}`, token)).body.data as string[]).slice(
+          0,
+          10,
+        ),
+      );
     expect(slots.length).toBe(50);
     let answered = 0;
     const bookings = slots.map(async (slot, index) => {
       const answer = await fetch(`${server.url}/api/bookings`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ schedule: 1, reason: 1, slot, submission: { first_name: `P${index}`, last_name: 'Test', email: `p${index}@example.com` } }),
+        body: JSON.stringify({
+          schedule: 1,
+          reason: 1,
+          slot,
+          submission: { first_name: `P${index}`, last_name: 'Test', email: `p${index}@example.com` },
+        }),
       }).catch(() => undefined);
       if (answer?.status === 201) answered++;
       if (answered === 20) server.child.kill('SIGKILL'); // in the middle: bookings made, writes queued and being written
@@ -212,7 +297,11 @@ describe('never lost, never twice (issue 38, Radicale)', () => {
     await server.stop();
     const { DatabaseSync } = await import('node:sqlite');
     const file = new DatabaseSync(db, { readOnly: true });
-    const references = (file.prepare("SELECT reference FROM bookings WHERE status = 'booked' ORDER BY reference").all() as { reference: string }[]).map((row) => `${row.reference}@planner`);
+    const references = (
+      file.prepare("SELECT reference FROM bookings WHERE status = 'booked' ORDER BY reference").all() as {
+        reference: string;
+      }[]
+    ).map((row) => `${row.reference}@planner`);
     file.close();
     expect(references.length).toBeGreaterThanOrEqual(20);
     const again = await serve(db, { PLANNER_CALENDAR_RETRY_SECONDS: '0.2' });
@@ -229,7 +318,19 @@ describe('every door writes (issue 38, Radicale)', () => {
     const s = await pageSetup({
       env: { PLANNER_CALENDAR_RETRY_SECONDS: '0.2' },
       more: async (db) => {
-        const added = await cliWith(db, { input: `${radicale.password}\n` }, 'calendar', 'add', '1', radicale.url, '--user', radicale.user, '--password-stdin', '--allow-insecure', '--write-bookings');
+        const added = await cliWith(
+          db,
+          { input: `${radicale.password}\n` },
+          'calendar',
+          'add',
+          '1',
+          radicale.url,
+          '--user',
+          radicale.user,
+          '--password-stdin',
+          '--allow-insecure',
+          '--write-bookings',
+        );
         expect(added).toMatchObject({ code: 0, stderr: '' });
       },
     });
@@ -238,7 +339,14 @@ describe('every door writes (issue 38, Radicale)', () => {
     expect(done.status).toBe(200);
     const reference = /[23456789A-Z]{16}/.exec(links(done.html, '/book/event/')[0]!)![0];
     let events = await eventually(radicale, (list) => list.length === 1);
-    expect(events).toEqual([expect.objectContaining({ uid: `${reference}@planner`, sequence: 0, summary: 'Check-up – Maria Schmidt', start: utc(slot.slice(0, 16)) })]);
+    expect(events).toEqual([
+      expect.objectContaining({
+        uid: `${reference}@planner`,
+        sequence: 0,
+        summary: 'Check-up – Maria Schmidt',
+        start: utc(slot.slice(0, 16)),
+      }),
+    ]);
 
     // The customer moves it on the self-service page: the same event, at the new time.
     const manage = links(done.html, `${s.base}/manage/`)[0]!;
@@ -247,7 +355,9 @@ describe('every door writes (issue 38, Radicale)', () => {
     const to = times.find((one) => one !== slot)!;
     expect((await postForm(`${manage}/reschedule`, await moveForm(manage, to))).status).toBe(303);
     events = await eventually(radicale, (list) => list.length === 1 && list[0]!.sequence === 1);
-    expect(events).toEqual([expect.objectContaining({ uid: `${reference}@planner`, sequence: 1, start: utc(to.slice(0, 16)) })]);
+    expect(events).toEqual([
+      expect.objectContaining({ uid: `${reference}@planner`, sequence: 1, start: utc(to.slice(0, 16)) }),
+    ]);
 
     // And cancels it: gone from the practitioner's calendar.
     const cancel = formFields((await page(`${manage}/cancel`)).html, '/cancel')!;

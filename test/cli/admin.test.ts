@@ -19,7 +19,12 @@ describe('api and token', () => {
 
   it('api enable, disable and status', async () => {
     expect(await cliOk(db, 'api', 'enable')).toBe('API enabled.\n');
-    expect(await cliJson(db, 'api', 'status')).toEqual({ enabled: true, tokenPresent: false, tokenCreatedAt: null, rateLimitPerMinute: 300 });
+    expect(await cliJson(db, 'api', 'status')).toEqual({
+      enabled: true,
+      tokenPresent: false,
+      tokenCreatedAt: null,
+      rateLimitPerMinute: 300,
+    });
     expect(await cliOk(db, 'api', 'disable')).toBe('API disabled.\n');
     expect((await cliJson(db, 'api', 'status')).enabled).toBe(false);
   });
@@ -60,7 +65,20 @@ describe('schedules and reasons', () => {
   it('schedule add with defaults and options, list, set', async () => {
     const { id } = await cliJson(db, 'schedule', 'add', 'Dr. Weber');
     expect(id).toBe(1);
-    const second = await cliJson(db, 'schedule', 'add', 'Physio', '--days-ahead', '365', '--notice', '0', '--step', '30', '--capacity', '3');
+    const second = await cliJson(
+      db,
+      'schedule',
+      'add',
+      'Physio',
+      '--days-ahead',
+      '365',
+      '--notice',
+      '0',
+      '--step',
+      '30',
+      '--capacity',
+      '3',
+    );
     expect(second.id).toBe(2);
     const list = await cliJson(db, 'schedule', 'list');
     expect(list.map((s: any) => [s.id, s.name, s.daysAhead, s.noticeMinutes, s.stepMinutes, s.capacity])).toEqual([
@@ -89,7 +107,17 @@ describe('schedules and reasons', () => {
 
   it('reason add, list, set, remove', async () => {
     const consult = await cliJson(db, 'reason', 'add', '1', 'Consultation', '--duration', '15');
-    const checkup = await cliJson(db, 'reason', 'add', '1', 'Check-up', '--duration', '30', '--description', 'Routine check');
+    const checkup = await cliJson(
+      db,
+      'reason',
+      'add',
+      '1',
+      'Check-up',
+      '--duration',
+      '30',
+      '--description',
+      'Routine check',
+    );
     expect([consult.id, checkup.id]).toEqual([1, 2]);
     let list = await cliJson(db, 'reason', 'list', '1');
     expect(list.map((r: any) => [r.name, r.durationMinutes, r.description, r.position])).toEqual([
@@ -111,7 +139,10 @@ describe('schedules and reasons', () => {
   it.each([
     [['reason', 'add', '1', 'X'], /required option '--duration <duration>' not specified/],
     [['reason', 'add', '1', 'X', '--duration', '0'], /--duration must be from 1m to 1d \(got "0"\)/],
-    [['reason', 'add', '1', 'X', '--duration', '90min'], /--duration: "90min" is not a duration: write 45 \(minutes\), 45m, 1h30m, 12h or 2d/],
+    [
+      ['reason', 'add', '1', 'X', '--duration', '90min'],
+      /--duration: "90min" is not a duration: write 45 \(minutes\), 45m, 1h30m, 12h or 2d/,
+    ],
     [['reason', 'add', '42', 'X', '--duration', '10'], /schedule 42 does not exist/],
     [['reason', 'list', '42'], /schedule 42 does not exist/],
     [['reason', 'set', '77', '--name', 'Y'], /reason 77 does not exist/],
@@ -192,10 +223,39 @@ describe('form fields', () => {
   beforeAll(() => initDb(db));
 
   it('field add, set and remove', async () => {
-    const added = await cliJson(db, 'field', 'add', 'insurance', '--label', 'Insurance', '--form', 'select', '--options', 'public,private', '--required');
-    expect(added).toMatchObject({ key: 'insurance', formType: 'select', inputType: 'text', required: true, options: ['public', 'private'], position: 5 });
+    const added = await cliJson(
+      db,
+      'field',
+      'add',
+      'insurance',
+      '--label',
+      'Insurance',
+      '--form',
+      'select',
+      '--options',
+      'public,private',
+      '--required',
+    );
+    expect(added).toMatchObject({
+      key: 'insurance',
+      formType: 'select',
+      inputType: 'text',
+      required: true,
+      options: ['public', 'private'],
+      position: 5,
+    });
     await cliJson(db, 'field', 'add', 'birthday', '--label', 'Date of birth', '--input', 'date');
-    const changed = await cliJson(db, 'field', 'set', 'insurance', '--optional', '--default', 'public', '--position', '1');
+    const changed = await cliJson(
+      db,
+      'field',
+      'set',
+      'insurance',
+      '--optional',
+      '--default',
+      'public',
+      '--position',
+      '1',
+    );
     expect(changed).toMatchObject({ required: false, defaultValue: 'public', position: 1 });
     await cliOk(db, 'field', 'set', 'phone', '--required', '--label', 'Mobile');
     await cliOk(db, 'field', 'remove', 'birthday');
@@ -212,11 +272,20 @@ describe('form fields', () => {
   it.each([
     [['field', 'add', 'password', '--label', 'Password'], /a field named "password" is not allowed/],
     [['field', 'add', 'Bad-Key', '--label', 'X'], /must start with a letter and use only a-z, 0-9 and _/],
-    [['field', 'add', 'x', '--label', 'X', '--input', 'color'], /--input must be one of text, email, tel, number, date/],
-    [['field', 'add', 'x', '--label', 'X', '--form', 'radio'], /--form must be one of textbox, textarea, checkbox, select/],
+    [
+      ['field', 'add', 'x', '--label', 'X', '--input', 'color'],
+      /--input must be one of text, email, tel, number, date/,
+    ],
+    [
+      ['field', 'add', 'x', '--label', 'X', '--form', 'radio'],
+      /--form must be one of textbox, textarea, checkbox, select/,
+    ],
     [['field', 'add', 'x', '--label', 'X', '--form', 'select'], /a select field needs --options/],
     [['field', 'add', 'x', '--label', 'X', '--options', 'a,b'], /--options is only for fields with --form select/],
-    [['field', 'add', 'x', '--label', 'X', '--input', 'number', '--default', 'ten'], /--default "ten" does not fit the field: give a value of input type number/],
+    [
+      ['field', 'add', 'x', '--label', 'X', '--input', 'number', '--default', 'ten'],
+      /--default "ten" does not fit the field: give a value of input type number/,
+    ],
     [['field', 'add', 'x'], /field add needs --label <text>/],
     [['field', 'add', 'email', '--label', 'Again'], /field "email" already exists/],
     [['field', 'set', 'nothing', '--label', 'X'], /field "nothing" does not exist/],
@@ -230,9 +299,21 @@ describe('form fields', () => {
 
   // The OpenAPI document declares these limits (FormField value and options): a booking could send no more.
   it('field refuses a default value or a choice longer than a booking may send', async () => {
-    await refused(db, ['field', 'add', 'x', '--label', 'X', '--default', 'a'.repeat(501)], /--default must be at most 500 characters \(got 501\)/);
-    await refused(db, ['field', 'add', 'x', '--label', 'X', '--form', 'textarea', '--default', 'a'.repeat(5001)], /--default must be at most 5000 characters \(got 5001\)/);
-    await refused(db, ['field', 'add', 'x', '--label', 'X', '--form', 'select', '--options', `a,${'b'.repeat(501)}`], /each of --options must be at most 500 characters/);
+    await refused(
+      db,
+      ['field', 'add', 'x', '--label', 'X', '--default', 'a'.repeat(501)],
+      /--default must be at most 500 characters \(got 501\)/,
+    );
+    await refused(
+      db,
+      ['field', 'add', 'x', '--label', 'X', '--form', 'textarea', '--default', 'a'.repeat(5001)],
+      /--default must be at most 5000 characters \(got 5001\)/,
+    );
+    await refused(
+      db,
+      ['field', 'add', 'x', '--label', 'X', '--form', 'select', '--options', `a,${'b'.repeat(501)}`],
+      /each of --options must be at most 500 characters/,
+    );
     await cliOk(db, 'field', 'add', 'x', '--label', 'X', '--form', 'textarea', '--default', 'a'.repeat(5000)); // the limit itself fits
     await cliOk(db, 'field', 'remove', 'x');
   });

@@ -22,11 +22,28 @@ import { insertCustomer } from '../../src/store/customers.ts';
 import { openStore } from '../../src/store/db.ts';
 import { createManageToken } from '../../src/store/manage-links.ts';
 import { formFields } from '../portal/page.ts';
-import { BIN, bookableDb, cli, cliJson, cliOk, initDb, onCleanup, ROOT, snapshot, tempDb, UNDO_MIGRATION_13 } from '../helpers.ts';
+import {
+  BIN,
+  bookableDb,
+  cli,
+  cliJson,
+  cliOk,
+  initDb,
+  onCleanup,
+  ROOT,
+  snapshot,
+  tempDb,
+  UNDO_MIGRATION_13,
+} from '../helpers.ts';
 
 /** The local day in Berlin `days` days from now (`YYYY-MM-DD`): the CLI runs on the real clock. */
 function dayAhead(days: number): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(Date.now() + days * 86_400_000);
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'Europe/Berlin',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(Date.now() + days * 86_400_000);
 }
 
 describe('bookings show: who made each change, and from when a move came', () => {
@@ -36,13 +53,29 @@ describe('bookings show: who made each change, and from when a move came', () =>
     const store = openStore(file);
     const clock = { now: new Date('2026-06-01T06:00:00Z') };
     const ctx = createContext(store, () => clock.now);
-    initInstallation(ctx, { practiceName: 'Praxis Sonne', timeZone: 'Europe/Berlin', notifyEmail: 'desk@sonne.example', locale: 'en' });
-    const schedule = addSchedule(ctx, { name: 'Dr. Weber', daysAhead: 14, noticeMinutes: 0, stepMinutes: 30, capacity: 1 });
+    initInstallation(ctx, {
+      practiceName: 'Praxis Sonne',
+      timeZone: 'Europe/Berlin',
+      notifyEmail: 'desk@sonne.example',
+      locale: 'en',
+    });
+    const schedule = addSchedule(ctx, {
+      name: 'Dr. Weber',
+      daysAhead: 14,
+      noticeMinutes: 0,
+      stepMinutes: 30,
+      capacity: 1,
+    });
     const reason = addReason(ctx, schedule, { name: 'Check-up', durationMinutes: 30 });
     setHours(ctx, schedule, 'mon-fri', '09:00-12:00');
     const booked = createBooking(
       ctx,
-      { scheduleId: schedule, reasonId: reason, slot: '2026-06-02 10:00:00', submission: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' } },
+      {
+        scheduleId: schedule,
+        reasonId: reason,
+        slot: '2026-06-02 10:00:00',
+        submission: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
+      },
       'api',
     );
     enablePortal(ctx, { url: 'https://booking.sonne.example', cancelUntilHours: 24 });
@@ -76,8 +109,22 @@ describe('bookings show: who made each change, and from when a move came', () =>
 
     const json = await cliJson(file, 'bookings', 'show', booked.reference);
     expect(json.history.slice(0, 2)).toEqual([
-      { kind: 'created', at: '2026-06-01T06:00:00Z', localAt: '2026-06-01 08:00', by: 'api', previousStart: null, previousLocalStart: null },
-      { kind: 'moved', at: '2026-06-01T07:30:00Z', localAt: '2026-06-01 09:30', by: 'customer', previousStart: '2026-06-02T08:00:00Z', previousLocalStart: '2026-06-02 10:00' },
+      {
+        kind: 'created',
+        at: '2026-06-01T06:00:00Z',
+        localAt: '2026-06-01 08:00',
+        by: 'api',
+        previousStart: null,
+        previousLocalStart: null,
+      },
+      {
+        kind: 'moved',
+        at: '2026-06-01T07:30:00Z',
+        localAt: '2026-06-01 09:30',
+        by: 'customer',
+        previousStart: '2026-06-02T08:00:00Z',
+        previousLocalStart: '2026-06-02 10:00',
+      },
     ]);
     expect(json.history[2]).toMatchObject({ kind: 'cancelled', by: 'admin', previousStart: null });
   });
@@ -86,7 +133,20 @@ describe('bookings show: who made each change, and from when a move came', () =>
     const db = tempDb();
     await bookableDb(db);
     const day = dayAhead(3);
-    const booked = await cliJson(db, 'bookings', 'add', '1', '1', `${day} 9:00`, '--field', 'first_name=Ada', '--field', 'last_name=Lovelace', '--field', 'email=ada@example.com');
+    const booked = await cliJson(
+      db,
+      'bookings',
+      'add',
+      '1',
+      '1',
+      `${day} 9:00`,
+      '--field',
+      'first_name=Ada',
+      '--field',
+      'last_name=Lovelace',
+      '--field',
+      'email=ada@example.com',
+    );
     await cliOk(db, 'bookings', 'move', booked.reference, `${day} 11:00`, '--no-notify');
     const history = (await cliJson(db, 'bookings', 'show', booked.reference)).history;
     expect(history.map((entry: any) => [entry.kind, entry.by, entry.previousLocalStart])).toEqual([
@@ -104,7 +164,10 @@ describe('bookings show: who made each change, and from when a move came', () =>
     const raw = new DatabaseSync(db);
     // (and without what the migrations after 9 make again: the calendars' tables, the booking page's column and index,
     // the personal-data columns, triggers and audit log)
-    raw.exec(UNDO_MIGRATION_13 + 'DROP TABLE booking_events; DROP TABLE busy_times; DROP TABLE calendars; DROP INDEX bookings_by_customer; ALTER TABLE settings DROP COLUMN booking_page; DROP TABLE audit_log; DROP INDEX bookings_to_anonymise; ALTER TABLE bookings DROP COLUMN erased_at; ALTER TABLE settings DROP COLUMN retention_months; PRAGMA user_version = 8');
+    raw.exec(
+      UNDO_MIGRATION_13 +
+        'DROP TABLE booking_events; DROP TABLE busy_times; DROP TABLE calendars; DROP INDEX bookings_by_customer; ALTER TABLE settings DROP COLUMN booking_page; DROP TABLE audit_log; DROP INDEX bookings_to_anonymise; ALTER TABLE bookings DROP COLUMN erased_at; ALTER TABLE settings DROP COLUMN retention_months; PRAGMA user_version = 8',
+    );
     raw.close();
     const store = new DatabaseSync(db);
     store.exec("INSERT INTO customers (email, created_at) VALUES ('ada@example.com', '2026-01-01T09:00:00.000Z')");
@@ -128,15 +191,28 @@ describe('bookings show: who made each change, and from when a move came', () =>
         '            1 earlier change(s) made before planner kept a history\n',
     );
     expect((await cliJson(db, 'bookings', 'show', 'OLD0000000000002')).history).toEqual([
-      { kind: 'created', at: '2026-01-03T09:00:00Z', localAt: '2026-01-03 10:00', by: 'admin', previousStart: null, previousLocalStart: null },
+      {
+        kind: 'created',
+        at: '2026-01-03T09:00:00Z',
+        localAt: '2026-01-03 10:00',
+        by: 'admin',
+        previousStart: null,
+        previousLocalStart: null,
+      },
     ]);
   });
 });
 
 /** Runs the CLI on a terminal `columns` wide (util-linux `script`, `stty`); resolves with what it showed. */
 async function onTerminal(db: string, columns: number, ...args: string[]): Promise<string> {
-  const command = [process.execPath, BIN, ...args, '--db', db].map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ');
-  const child = spawn('script', ['-qfec', `stty cols ${columns} rows 50; ${command}`, '/dev/null'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, PLANNER_DB: '' } });
+  const command = [process.execPath, BIN, ...args, '--db', db]
+    .map((part) => `'${part.replace(/'/g, `'\\''`)}'`)
+    .join(' ');
+  const child = spawn('script', ['-qfec', `stty cols ${columns} rows 50; ${command}`, '/dev/null'], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, PLANNER_DB: '' },
+  });
   let screen = '';
   child.stdout.on('data', (chunk) => (screen += chunk));
   child.stdin.end();
@@ -148,10 +224,38 @@ async function onTerminal(db: string, columns: number, ...args: string[]): Promi
 describe('bookings list', () => {
   const db = tempDb();
   const rows = [
-    { reference: 'LISTAAAAAAAAAAA1', start: '2100-03-01T08:00:00Z', first: 'Jürgen', last: 'Müller-Lüdenscheidt von und zu Hohenstein', email: 'j.mueller@praxis-kunden.example', phone: '+49 30 123 45 67' },
-    { reference: 'LISTBBBBBBBBBBB2', start: '2100-03-01T09:00:00Z', first: 'Ada', last: 'Lovelace', email: 'ADA@Example.com', phone: '' },
-    { reference: 'LISTCCCCCCCCCCC3', start: '2100-03-02T09:00:00Z', first: 'Grace', last: 'Hopper', email: 'grace@example.com', phone: '0171 555 0101' },
-    { reference: 'LISTDDDDDDDDDDD4', start: '2100-03-04T09:00:00Z', first: 'Alan', last: 'Turing', email: 'alan@example.com', phone: '030 7654321' },
+    {
+      reference: 'LISTAAAAAAAAAAA1',
+      start: '2100-03-01T08:00:00Z',
+      first: 'Jürgen',
+      last: 'Müller-Lüdenscheidt von und zu Hohenstein',
+      email: 'j.mueller@praxis-kunden.example',
+      phone: '+49 30 123 45 67',
+    },
+    {
+      reference: 'LISTBBBBBBBBBBB2',
+      start: '2100-03-01T09:00:00Z',
+      first: 'Ada',
+      last: 'Lovelace',
+      email: 'ADA@Example.com',
+      phone: '',
+    },
+    {
+      reference: 'LISTCCCCCCCCCCC3',
+      start: '2100-03-02T09:00:00Z',
+      first: 'Grace',
+      last: 'Hopper',
+      email: 'grace@example.com',
+      phone: '0171 555 0101',
+    },
+    {
+      reference: 'LISTDDDDDDDDDDD4',
+      start: '2100-03-04T09:00:00Z',
+      first: 'Alan',
+      last: 'Turing',
+      email: 'alan@example.com',
+      phone: '030 7654321',
+    },
   ];
   beforeAll(async () => {
     await initDb(db);
@@ -169,7 +273,12 @@ describe('bookings list', () => {
             customerId: insertCustomer(store, row.email.toLowerCase(), '2026-01-01T00:00:00Z'),
             startAt,
             endAt: startAt + 1800,
-            submission: { first_name: row.first, last_name: row.last, email: row.email, ...(row.phone ? { phone: row.phone } : {}) },
+            submission: {
+              first_name: row.first,
+              last_name: row.last,
+              email: row.email,
+              ...(row.phone ? { phone: row.phone } : {}),
+            },
             source: 'api',
             createdAt: '2026-01-01T00:00:00Z',
             buffers: { before: 0, after: 0 },
@@ -182,14 +291,22 @@ describe('bookings list', () => {
     }
   });
 
-  const references = async (...args: string[]) => (await cliJson(db, 'bookings', 'list', '--from', '2100-01-01', ...args)).map((b: any) => b.reference);
+  const references = async (...args: string[]) =>
+    (await cliJson(db, 'bookings', 'list', '--from', '2100-01-01', ...args)).map((b: any) => b.reference);
 
   it('--to (inclusive, local days) and --status', async () => {
     expect(await references('--to', '2100-03-01')).toEqual(['LISTAAAAAAAAAAA1', 'LISTBBBBBBBBBBB2']);
     // 2100-03-02 09:00Z is 10:00 in Berlin; --to 2100-03-02 takes the whole local day.
-    expect(await references('--to', '2100-03-02')).toEqual(['LISTAAAAAAAAAAA1', 'LISTBBBBBBBBBBB2', 'LISTCCCCCCCCCCC3']);
+    expect(await references('--to', '2100-03-02')).toEqual([
+      'LISTAAAAAAAAAAA1',
+      'LISTBBBBBBBBBBB2',
+      'LISTCCCCCCCCCCC3',
+    ]);
     expect(await references('--status', 'cancelled')).toEqual(['LISTCCCCCCCCCCC3']);
-    expect(await references('--status', 'booked', '--to', '2100-03-02')).toEqual(['LISTAAAAAAAAAAA1', 'LISTBBBBBBBBBBB2']);
+    expect(await references('--status', 'booked', '--to', '2100-03-02')).toEqual([
+      'LISTAAAAAAAAAAA1',
+      'LISTBBBBBBBBBBB2',
+    ]);
   });
 
   it.each<[string, string[]]>([
@@ -209,14 +326,20 @@ describe('bookings list', () => {
   });
 
   it('--search with the other filters', async () => {
-    expect(await references('--search', 'example.com', '--status', 'booked', '--to', '2100-03-03')).toEqual(['LISTBBBBBBBBBBB2']);
-    expect(await cliOk(db, 'bookings', 'list', '--from', '2100-01-01', '--search', 'nobody')).toBe('No bookings match.\n');
+    expect(await references('--search', 'example.com', '--status', 'booked', '--to', '2100-03-03')).toEqual([
+      'LISTBBBBBBBBBBB2',
+    ]);
+    expect(await cliOk(db, 'bookings', 'list', '--from', '2100-01-01', '--search', 'nobody')).toBe(
+      'No bookings match.\n',
+    );
   });
 
   it('has a phone column; into a pipe nothing is cut', async () => {
     const table = await cliOk(db, 'bookings', 'list', '--from', '2100-01-01');
     expect(table.split('\n')[0]).toMatch(/ CUSTOMER +EMAIL +PHONE +SOURCE$/);
-    expect(table).toContain('Jürgen Müller-Lüdenscheidt von und zu Hohenstein  j.mueller@praxis-kunden.example  +49 30 123 45 67  api');
+    expect(table).toContain(
+      'Jürgen Müller-Lüdenscheidt von und zu Hohenstein  j.mueller@praxis-kunden.example  +49 30 123 45 67  api',
+    );
     expect(table).not.toContain('…');
   });
 
@@ -225,7 +348,9 @@ describe('bookings list', () => {
     const lines = screen.trimEnd().split('\n');
     expect(lines).toHaveLength(5);
     for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(120);
-    expect(lines[0]).toMatch(/^ID +REFERENCE +STATUS +START \(Europe\/Berlin\) +MIN +SCHEDULE +REASON +CUSTOMER +EMAIL +PHONE +SOURCE$/);
+    expect(lines[0]).toMatch(
+      /^ID +REFERENCE +STATUS +START \(Europe\/Berlin\) +MIN +SCHEDULE +REASON +CUSTOMER +EMAIL +PHONE +SOURCE$/,
+    );
     for (const row of rows) expect(screen).toContain(row.reference);
     expect(lines[1]).toMatch(/^1 +LISTAAAAAAAAAAA1 +booked +2100-03-01 09:00 +30 +Dr\. [^ ]*…/);
     expect(lines[1]).toMatch(/Jürgen[^…]*… +j\.mu[^ ]*… /);
@@ -241,7 +366,11 @@ describe('bookings list', () => {
     [['--search', '  '], 'planner: --search needs some text: part of a name, an e-mail, a phone number or a reference'],
   ])('refuses %j in one line', async (args, line) => {
     const before = snapshot(db);
-    expect(await cli(db, 'bookings', 'list', '--from', '2100-01-01', ...args)).toEqual({ code: 1, stdout: '', stderr: `${line}\n` });
+    expect(await cli(db, 'bookings', 'list', '--from', '2100-01-01', ...args)).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `${line}\n`,
+    });
     expect(snapshot(db)).toEqual(before);
   });
 });
@@ -251,13 +380,31 @@ describe('mail queue', () => {
     const db = tempDb();
     await bookableDb(db);
     await cliOk(db, 'reminders', 'set', '24h');
-    await cliOk(db, 'bookings', 'add', '1', '1', `${dayAhead(3)} 10:00`, '--field', 'first_name=Ada', '--field', 'last_name=Lovelace', '--field', 'email=ada@example.com');
+    await cliOk(
+      db,
+      'bookings',
+      'add',
+      '1',
+      '1',
+      `${dayAhead(3)} 10:00`,
+      '--field',
+      'first_name=Ada',
+      '--field',
+      'last_name=Lovelace',
+      '--field',
+      'email=ada@example.com',
+    );
     const entries = await cliJson<any[]>(db, 'mail', 'queue');
     const waiting = entries.find((entry) => entry.section === 'waiting')!;
     const reminder = entries.find((entry) => entry.section === 'scheduled')!;
     const table = await cliOk(db, 'mail', 'queue');
     expect(table.split('\n')[0]).toMatch(/ NEXT TRY \(Europe\/Berlin\) +LAST ERROR$/);
-    expect(table).toMatch(new RegExp(`^${waiting.id} +confirmation +ada@example.com +pending +0 +${formatLocal(new Date(waiting.nextAttemptAt * 1000), 'Europe/Berlin')}$`, 'm'));
+    expect(table).toMatch(
+      new RegExp(
+        `^${waiting.id} +confirmation +ada@example.com +pending +0 +${formatLocal(new Date(waiting.nextAttemptAt * 1000), 'Europe/Berlin')}$`,
+        'm',
+      ),
+    );
     expect(table).toMatch(/^ID +DUE \(Europe\/Berlin\) +BOOKING +TO$/m);
     expect(table).toMatch(new RegExp(`^${reminder.id} +${reminder.dueLocal} `, 'm'));
   });

@@ -5,7 +5,10 @@ import { insertCustomer } from '../../src/store/customers.ts';
 import { cli, cliJson, cliOk, initDb, snapshot, tempDb } from '../helpers.ts';
 
 /** Seeds bookings directly through the store (the API that makes them is tested elsewhere). */
-function seed(db: string, rows: { scheduleId: number; reasonId: number; start: string; minutes: number; reference: string; email: string }[]) {
+function seed(
+  db: string,
+  rows: { scheduleId: number; reasonId: number; start: string; minutes: number; reference: string; email: string }[],
+) {
   const store = openStore(db);
   try {
     store.tx(() => {
@@ -40,9 +43,30 @@ describe('planner bookings', () => {
     await cliOk(db, 'reason', 'add', '1', 'Consultation', '--duration', '30');
     await cliOk(db, 'reason', 'add', '2', 'Session', '--duration', '60');
     seed(db, [
-      { scheduleId: 1, reasonId: 1, start: '2000-06-01T08:00:00Z', minutes: 30, reference: 'PAST0001', email: 'old@example.com' },
-      { scheduleId: 1, reasonId: 1, start: '2100-03-01T09:00:00Z', minutes: 30, reference: 'FUT00001', email: 'ada@example.com' },
-      { scheduleId: 2, reasonId: 2, start: '2100-02-01T23:30:00Z', minutes: 60, reference: 'FUT00002', email: 'bob@example.com' },
+      {
+        scheduleId: 1,
+        reasonId: 1,
+        start: '2000-06-01T08:00:00Z',
+        minutes: 30,
+        reference: 'PAST0001',
+        email: 'old@example.com',
+      },
+      {
+        scheduleId: 1,
+        reasonId: 1,
+        start: '2100-03-01T09:00:00Z',
+        minutes: 30,
+        reference: 'FUT00001',
+        email: 'ada@example.com',
+      },
+      {
+        scheduleId: 2,
+        reasonId: 2,
+        start: '2100-02-01T23:30:00Z',
+        minutes: 60,
+        reference: 'FUT00002',
+        email: 'bob@example.com',
+      },
     ]);
   });
 
@@ -54,7 +78,9 @@ describe('planner bookings', () => {
     ]);
     const table = await cliOk(db, 'bookings', 'list');
     expect(table.split('\n')[0]).toMatch(/^ID +REFERENCE +STATUS +START \(Europe\/Berlin\)/);
-    expect(table).toMatch(/FUT00002 +booked +2100-02-02 00:30 +60 +Physio +Session +Ada Lovelace +bob@example.com +api/);
+    expect(table).toMatch(
+      /FUT00002 +booked +2100-02-02 00:30 +60 +Physio +Session +Ada Lovelace +bob@example.com +api/,
+    );
   });
 
   it('list --from and --schedule filter', async () => {
@@ -71,7 +97,11 @@ describe('planner bookings', () => {
     const byReference = await cliJson(db, 'bookings', 'show', 'FUT00001');
     const byId = await cliJson(db, 'bookings', 'show', String(byReference.id));
     expect(byId).toEqual(byReference);
-    expect(byReference).toMatchObject({ customerEmail: 'ada@example.com', submission: { note: 'second floor' }, source: 'api' });
+    expect(byReference).toMatchObject({
+      customerEmail: 'ada@example.com',
+      submission: { note: 'second floor' },
+      source: 'api',
+    });
     const human = await cliOk(db, 'bookings', 'show', 'FUT00001');
     expect(human).toContain('when      2100-03-01 10:00 Europe/Berlin (2100-03-01T09:00:00Z), 30 min');
     expect(human).toContain('note      second floor');
@@ -92,7 +122,9 @@ describe('planner bookings', () => {
     const before = snapshot(db);
     const refusedSchedule = await cli(db, 'schedule', 'remove', '2');
     expect(refusedSchedule.code).toBe(1);
-    expect(refusedSchedule.stderr).toBe('planner: schedule 2 has 1 future booking(s); cancel them first or pass --force (the bookings are kept)\n');
+    expect(refusedSchedule.stderr).toBe(
+      'planner: schedule 2 has 1 future booking(s); cancel them first or pass --force (the bookings are kept)\n',
+    );
     const refusedReason = await cli(db, 'reason', 'remove', '1');
     expect(refusedReason.stderr).toMatch(/reason 1 has 1 future booking\(s\)/);
     expect(snapshot(db)).toEqual(before);

@@ -11,11 +11,22 @@ describe('planner demo', () => {
     expect(result.code).toBe(0);
     const token = /API token \(shown once\): (pln_[A-Za-z0-9]{64})/.exec(result.stdout)?.[1];
     expect(token).toBeDefined();
-    for (const path of ['/api/schedules', '/api/reasons?', '/api/days?', '/api/slots?', '/api/forms?', '/api/bookings']) {
+    for (const path of [
+      '/api/schedules',
+      '/api/reasons?',
+      '/api/days?',
+      '/api/slots?',
+      '/api/forms?',
+      '/api/bookings',
+    ]) {
       expect(result.stdout).toContain(path);
     }
     const status = await cliJson(db, 'status');
-    expect(status).toMatchObject({ configured: true, api: { enabled: true, tokenPresent: true }, counts: { schedules: 2, reasons: 5, fields: 4 } });
+    expect(status).toMatchObject({
+      configured: true,
+      api: { enabled: true, tokenPresent: true },
+      counts: { schedules: 2, reasons: 5, fields: 4 },
+    });
     const hours = await cliJson(db, 'hours', 'show', '1');
     expect(hours.mon).toEqual(['08:00-12:00', '14:00-18:00']);
 
@@ -40,7 +51,9 @@ describe('planner demo', () => {
     const db = tempDb();
     const result = await cli(db, 'demo', '--serve', '--port', String(port));
     expect(result).toMatchObject({ code: 1, stdout: '' });
-    expect(result.stderr).toBe(`planner: port ${port} on 127.0.0.1 is in use: stop the other server or pass --port <n>\n`);
+    expect(result.stderr).toBe(
+      `planner: port ${port} on 127.0.0.1 is in use: stop the other server or pass --port <n>\n`,
+    );
     expect(existsSync(db)).toBe(false);
   });
 });

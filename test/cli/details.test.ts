@@ -20,25 +20,83 @@ describe('error lines name the option as typed and the value', () => {
   const db = tempDb();
   beforeAll(async () => {
     await bookableDb(db);
-    await cliOk(db, 'field', 'add', 'insurance', '--label', 'Insurance', '--form', 'select', '--options', 'public,private');
+    await cliOk(
+      db,
+      'field',
+      'add',
+      'insurance',
+      '--label',
+      'Insurance',
+      '--form',
+      'select',
+      '--options',
+      'public,private',
+    );
   });
 
   it.each<[string[], string]>([
     [
-      ['bookings', 'add', '1', '1', '2100-01-04 09:00', '--field', 'first_name=Ada', '--field', 'last_name=L', '--field', 'email=ada@example.com', '--field', 'insurance=none'],
+      [
+        'bookings',
+        'add',
+        '1',
+        '1',
+        '2100-01-04 09:00',
+        '--field',
+        'first_name=Ada',
+        '--field',
+        'last_name=L',
+        '--field',
+        'email=ada@example.com',
+        '--field',
+        'insurance=none',
+      ],
       'planner: --field insurance=none: must be one of the options: public, private',
     ],
     [
-      ['bookings', 'add', '1', '1', '2100-01-04 09:00', '--field', 'first_name=Ada', '--field', 'email=ada@example.com'],
+      [
+        'bookings',
+        'add',
+        '1',
+        '1',
+        '2100-01-04 09:00',
+        '--field',
+        'first_name=Ada',
+        '--field',
+        'email=ada@example.com',
+      ],
       'planner: --field last_name is required (example: --field last_name=…)',
     ],
     [
-      ['bookings', 'add', '1', '1', '2100-01-04 09:00', '--field', 'first_name=Ada', '--field', 'last_name=L', '--field', 'email=ada@example.com', '--field', 'colour=red'],
+      [
+        'bookings',
+        'add',
+        '1',
+        '1',
+        '2100-01-04 09:00',
+        '--field',
+        'first_name=Ada',
+        '--field',
+        'last_name=L',
+        '--field',
+        'email=ada@example.com',
+        '--field',
+        'colour=red',
+      ],
       'planner: --field colour=red: no such field (the form has first_name, last_name, email, phone, insurance)',
     ],
-    [['field', 'add', 'plan', '--label', 'Plan', '--form', 'selectbox'], 'planner: --form must be one of textbox, textarea, checkbox, select (got "selectbox")'],
-    [['field', 'add', 'plan', '--label', 'Plan', '--input', 'phone'], 'planner: --input must be one of text, email, tel, number, date (got "phone")'],
-    [['field', 'set', 'insurance', '--default', 'none'], 'planner: --default "none" does not fit the field: give one of the options (public, private)'],
+    [
+      ['field', 'add', 'plan', '--label', 'Plan', '--form', 'selectbox'],
+      'planner: --form must be one of textbox, textarea, checkbox, select (got "selectbox")',
+    ],
+    [
+      ['field', 'add', 'plan', '--label', 'Plan', '--input', 'phone'],
+      'planner: --input must be one of text, email, tel, number, date (got "phone")',
+    ],
+    [
+      ['field', 'set', 'insurance', '--default', 'none'],
+      'planner: --default "none" does not fit the field: give one of the options (public, private)',
+    ],
     [['bookings', 'list', '--from', '2100-13-01'], 'planner: --from "2100-13-01" is not a calendar day YYYY-MM-DD'],
     [['schedule', 'add', 'X', '--capacity', '0'], 'planner: --capacity must be a whole number from 1 to 1000 (got 0)'],
     [['api', 'limit', '0'], 'planner: requests-per-minute must be a whole number from 1 to 1000000000 (got 0)'],
@@ -51,7 +109,12 @@ describe('error lines name the option as typed and the value', () => {
     const answer = await fetch(`${server.url}/api/bookings`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ schedule: 1, reason: 1, slot: '2100-01-04 09:00:00', submission: { first_name: 'Ada', last_name: 'L', email: 'ada@example.com', insurance: 'none' } }),
+      body: JSON.stringify({
+        schedule: 1,
+        reason: 1,
+        slot: '2100-01-04 09:00:00',
+        submission: { first_name: 'Ada', last_name: 'L', email: 'ada@example.com', insurance: 'none' },
+      }),
     });
     expect(answer.status).toBe(400);
     expect(await answer.json()).toEqual({ error: 'Must be one of the options', field: 'insurance' });
@@ -63,9 +126,20 @@ describe('field add', () => {
   beforeAll(() => bookableDb(db));
 
   it('on an existing key says so first, also without --label; a new key without --label asks for it', async () => {
-    await refusedWith(db, ['field', 'add', 'email'], 'planner: field "email" already exists (change it with `planner field set email`)');
-    await refusedWith(db, ['field', 'add', 'insurance'], 'planner: field add needs --label <text>, the label customers see (example: planner field add insurance --label "Insurance number")');
-    expect(await cliJson(db, 'field', 'add', 'insurance', '--label', 'Insurance', '--json')).toMatchObject({ key: 'insurance', label: 'Insurance' });
+    await refusedWith(
+      db,
+      ['field', 'add', 'email'],
+      'planner: field "email" already exists (change it with `planner field set email`)',
+    );
+    await refusedWith(
+      db,
+      ['field', 'add', 'insurance'],
+      'planner: field add needs --label <text>, the label customers see (example: planner field add insurance --label "Insurance number")',
+    );
+    expect(await cliJson(db, 'field', 'add', 'insurance', '--label', 'Insurance', '--json')).toMatchObject({
+      key: 'insurance',
+      label: 'Insurance',
+    });
   });
 });
 
@@ -73,7 +147,11 @@ describe('help and unknown commands', () => {
   const db = tempDb();
 
   it('planner help schedule set (and schedule help set) show the help of set', async () => {
-    for (const args of [['help', 'schedule', 'set'], ['schedule', 'help', 'set'], ['schedule', 'set', '--help']]) {
+    for (const args of [
+      ['help', 'schedule', 'set'],
+      ['schedule', 'help', 'set'],
+      ['schedule', 'set', '--help'],
+    ]) {
       const result = await cli(db, ...args);
       expect(result.code, args.join(' ')).toBe(0);
       expect(result.stdout, args.join(' ')).toMatch(/^Usage: planner schedule set \[options\] <id>\n/);
@@ -100,7 +178,11 @@ describe('help and unknown commands', () => {
 describe('planner status on a file that is not set up', () => {
   it('a missing file: says so, exit 1, creates nothing; --json too', async () => {
     const db = tempDb();
-    expect(await cli(db, 'status')).toEqual({ code: 1, stdout: '', stderr: `planner: no installation at ${db}: start with planner init (or pass --db <file>)\n` });
+    expect(await cli(db, 'status')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `planner: no installation at ${db}: start with planner init (or pass --db <file>)\n`,
+    });
     const json = await cli(db, 'status', '--json');
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toEqual({ database: db, exists: false, configured: false });
@@ -126,7 +208,12 @@ describe('planner doctor --url', () => {
     const server = await serve(db);
     const result = await cli(db, 'doctor', '--url', server.url, '--token', token);
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(new RegExp(`^fail +live +${server.url}/schedules answers 404: .*; planner's API is under /api: try --url ${server.url}/api$`, 'm'));
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `^fail +live +${server.url}/schedules answers 404: .*; planner's API is under /api: try --url ${server.url}/api$`,
+        'm',
+      ),
+    );
     const right = await cli(db, 'doctor', '--url', `${server.url}/api`, '--token', token);
     expect(right.stdout).toMatch(/^ok +live +.*answers 200/m);
     expect(right.stdout).not.toContain('try --url');

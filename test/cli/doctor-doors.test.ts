@@ -20,10 +20,19 @@ async function prefixProxy(upstream: string, prefixes: string[]): Promise<{ url:
       outgoing.writeHead(404, { 'content-type': 'text/html' }).end('<html><body><h1>404 Not Found</h1></body></html>');
       return;
     }
-    const forward = httpRequest({ host: target.hostname, port: target.port, path: incoming.url, method: incoming.method, headers: incoming.headers }, (answer) => {
-      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(outgoing);
-    });
+    const forward = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: incoming.url,
+        method: incoming.method,
+        headers: incoming.headers,
+      },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
     forward.on('error', () => outgoing.writeHead(502).end());
     incoming.pipe(forward);
   }).listen(0, '127.0.0.1');
@@ -51,15 +60,23 @@ describe('planner doctor --url checks each door that is on', () => {
     expect(broken.stdout).toMatch(
       /^fail +book-live +http:\/\/127\.0\.0\.1:\d+\/book\/ answers 404 without planner's page: route \/book\/ to planner in the proxy \(README: "Reverse proxy"\); until then customers cannot book online$/m,
     );
-    expect(broken.stdout).toMatch(/^fail +feed-live +http:\/\/127\.0\.0\.1:\d+\/feed\/ answers 404 without planner's page: route \/feed\/ to planner in the proxy/m);
+    expect(broken.stdout).toMatch(
+      /^fail +feed-live +http:\/\/127\.0\.0\.1:\d+\/feed\/ answers 404 without planner's page: route \/feed\/ to planner in the proxy/m,
+    );
     expect(broken.code).toBe(1);
     expect(broken.stderr).toBe('planner: doctor found 2 problem(s) to fix (marked fail above)\n');
 
     // Through a proxy that routes every door: each one is checked, and doctor is content.
     await cliOk(db, 'portal', 'enable', '--url', full.url);
     const good = await cli(db, 'doctor', '--url', `${full.url}/api`, '--token', token);
-    for (const [name, door] of [['portal-live', 'manage'], ['book-live', 'book'], ['feed-live', 'feed']]) {
-      expect(good.stdout).toMatch(new RegExp(`^ok +${name} +http://127\\.0\\.0\\.1:\\d+/${door}/ reaches planner`, 'm'));
+    for (const [name, door] of [
+      ['portal-live', 'manage'],
+      ['book-live', 'book'],
+      ['feed-live', 'feed'],
+    ]) {
+      expect(good.stdout).toMatch(
+        new RegExp(`^ok +${name} +http://127\\.0\\.0\\.1:\\d+/${door}/ reaches planner`, 'm'),
+      );
     }
     expect(good.code).toBe(0);
 
@@ -73,7 +90,7 @@ describe('planner doctor --url checks each door that is on', () => {
     expect(pageOff.code).toBe(1);
   });
 
-  it('checks the feed at the API\'s public address when the self-service page is off, and names a booking page that is on but not served', async () => {
+  it("checks the feed at the API's public address when the self-service page is off, and names a booking page that is on but not served", async () => {
     const db = tempDb();
     const token = await bookableDb(db);
     const server = await serve(db);
@@ -83,8 +100,15 @@ describe('planner doctor --url checks each door that is on', () => {
     await cliOk(db, 'feed', 'url', '1');
     await cliOk(db, 'portal', 'disable');
     const result = await cli(db, 'doctor', '--url', `${partial.url}/api`, '--token', token);
-    expect(result.stdout).toMatch(/^fail +book +the booking page is on but not served: it lives at the self-service page's address, which is off/m);
-    expect(result.stdout).toMatch(new RegExp(`^fail +feed-live +${partial.url.replace(/\./g, '\\.')}/feed/ answers 404 without planner's page`, 'm'));
+    expect(result.stdout).toMatch(
+      /^fail +book +the booking page is on but not served: it lives at the self-service page's address, which is off/m,
+    );
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `^fail +feed-live +${partial.url.replace(/\./g, '\\.')}/feed/ answers 404 without planner's page`,
+        'm',
+      ),
+    );
     expect(result.code).toBe(1);
   });
 });

@@ -5,7 +5,18 @@ import { cli, cliJson, cliOnTerminal, initDb, serve, snapshot, tempDb } from '..
 describe('planner init', () => {
   it('completes the installation from flags, with the default form fields and the API off', async () => {
     const db = tempDb();
-    const result = await cli(db, 'init', '--name', 'Praxis Dr. Weber', '--timezone', 'Europe/Berlin', '--notify', 'desk@weber.example', '--locale', 'de');
+    const result = await cli(
+      db,
+      'init',
+      '--name',
+      'Praxis Dr. Weber',
+      '--timezone',
+      'Europe/Berlin',
+      '--notify',
+      'desk@weber.example',
+      '--locale',
+      'de',
+    );
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Initialised "Praxis Dr. Weber"');
     const status = await cliJson(db, 'status');
@@ -56,7 +67,9 @@ describe('planner init', () => {
     const db = tempDb();
     const result = await cli(db, 'init', '--name', 'P');
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe('planner: missing --timezone <IANA zone>, --notify <email> (or run `planner init` in a terminal to be asked)\n');
+    expect(result.stderr).toBe(
+      'planner: missing --timezone <IANA zone>, --notify <email> (or run `planner init` in a terminal to be asked)\n',
+    );
     expect(existsSync(db)).toBe(false);
   });
 
@@ -73,13 +86,37 @@ describe('planner init', () => {
     await session.answer('is not a phone number', '\x15+43 1 234567\r');
     await session.answer('Create "Praxis Sonne" (Europe/Vienna, de, notices to desk@sonne.example)?', 'y\r');
     expect(await session.exited).toBe(0);
-    expect(await cliJson(db, 'status')).toMatchObject({ configured: true, practiceName: 'Praxis Sonne', timeZone: 'Europe/Vienna', locale: 'de' });
-    expect(await cliJson(db, 'practice', 'show')).toMatchObject({ address: 'Sonnenweg 1, 1010 Wien', phone: '+43 1 234567', website: '' });
+    expect(await cliJson(db, 'status')).toMatchObject({
+      configured: true,
+      practiceName: 'Praxis Sonne',
+      timeZone: 'Europe/Vienna',
+      locale: 'de',
+    });
+    expect(await cliJson(db, 'practice', 'show')).toMatchObject({
+      address: 'Sonnenweg 1, 1010 Wien',
+      phone: '+43 1 234567',
+      website: '',
+    });
   });
 
   it('on a terminal, declining the confirmation changes nothing', async () => {
     const db = tempDb();
-    const session = cliOnTerminal(db, 'init', '--name', 'P', '--timezone', 'UTC', '--notify', 'a@b.example', '--locale', 'en', '--address', '', '--phone', '');
+    const session = cliOnTerminal(
+      db,
+      'init',
+      '--name',
+      'P',
+      '--timezone',
+      'UTC',
+      '--notify',
+      'a@b.example',
+      '--locale',
+      'en',
+      '--address',
+      '',
+      '--phone',
+      '',
+    );
     await session.answer('Create "P"', 'n\r');
     expect(await session.exited).toBe(1);
     expect(session.screen()).toContain('init cancelled; nothing was changed');
@@ -124,7 +161,11 @@ describe('planner status', () => {
     const db = tempDb();
     const server = await serve(db); // serve creates the empty store, as it must answer 503 before init
     await server.stop();
-    for (const args of [['api', 'enable'], ['token', 'new'], ['schedule', 'add', 'X']]) {
+    for (const args of [
+      ['api', 'enable'],
+      ['token', 'new'],
+      ['schedule', 'add', 'X'],
+    ]) {
       const refused = await cli(db, ...args);
       expect(refused.code, args.join(' ')).toBe(1);
       expect(refused.stderr).toBe('planner: planner is not set up yet: run `planner init` first\n');

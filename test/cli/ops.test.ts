@@ -13,7 +13,12 @@ async function bookOne(url: string, token: string) {
   return api(url, '/api/bookings', token, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ schedule: 1, reason: 1, slot: slots[0], submission: { first_name: 'Ada', last_name: 'L', email: 'ada@example.com' } }),
+    body: JSON.stringify({
+      schedule: 1,
+      reason: 1,
+      slot: slots[0],
+      submission: { first_name: 'Ada', last_name: 'L', email: 'ada@example.com' },
+    }),
   });
 }
 
@@ -25,11 +30,15 @@ describe('planner backup', () => {
     const booked = await bookOne(server.url, token);
     expect(booked.status).toBe(201);
     const target = join(tempDir(), 'backup.db');
-    expect(await cliOk(db, 'backup', target)).toMatch(/^Backed up to .*backup\.db \(\d+ KiB\)\. To restore: stop planner serve/);
+    expect(await cliOk(db, 'backup', target)).toMatch(
+      /^Backed up to .*backup\.db \(\d+ KiB\)\. To restore: stop planner serve/,
+    );
     expect(statSync(target).mode & 0o777).toBe(0o600);
     const copy = new DatabaseSync(target, { readOnly: true });
     expect(copy.prepare('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' });
-    expect(copy.prepare('SELECT reference FROM bookings').all()).toEqual([{ reference: booked.body.booking_details_id }]);
+    expect(copy.prepare('SELECT reference FROM bookings').all()).toEqual([
+      { reference: booked.body.booking_details_id },
+    ]);
     copy.close();
 
     const again = await cli(db, 'backup', target);
@@ -56,7 +65,10 @@ describe('planner doctor', () => {
 
     chmodSync(db, 0o644);
     const loose = await cliJson(db, 'doctor');
-    expect(loose.find((check: any) => check.name === 'permissions')).toMatchObject({ status: 'warn', detail: expect.stringContaining('chmod 600') });
+    expect(loose.find((check: any) => check.name === 'permissions')).toMatchObject({
+      status: 'warn',
+      detail: expect.stringContaining('chmod 600'),
+    });
     chmodSync(db, 0o600);
 
     await cliOk(db, 'api', 'enable');
@@ -70,16 +82,22 @@ describe('planner doctor', () => {
     // The self-service page on: --url also checks that its links reach planner.
     await cliOk(db, 'portal', 'enable', '--url', server.url);
     const withPage = await cli(db, 'doctor', '--url', `${server.url}/api`, '--token', token);
-    expect(withPage.stdout).toMatch(/^ok +portal +on at http:\/\/127\.0\.0\.1:\d+\/manage\/…, cancel or move until 24 h before/m);
+    expect(withPage.stdout).toMatch(
+      /^ok +portal +on at http:\/\/127\.0\.0\.1:\d+\/manage\/…, cancel or move until 24 h before/m,
+    );
     expect(withPage.stdout).toMatch(/^ok +portal-live +.*\/manage\/ reaches planner/m);
     // A proxy without the /manage/ location answers its own 404 there.
-    const bare = createServer((_incoming, outgoing) => outgoing.writeHead(404, { 'content-type': 'text/html' }).end('<h1>404 Not Found</h1>')).listen(0, '127.0.0.1');
+    const bare = createServer((_incoming, outgoing) =>
+      outgoing.writeHead(404, { 'content-type': 'text/html' }).end('<h1>404 Not Found</h1>'),
+    ).listen(0, '127.0.0.1');
     await once(bare, 'listening');
     onCleanup(() => bare.close());
     await cliOk(db, 'portal', 'enable', '--url', `http://127.0.0.1:${(bare.address() as AddressInfo).port}`);
     const noRoute = await cli(db, 'doctor', '--url', `${server.url}/api`, '--token', token);
     expect(noRoute.code).toBe(1);
-    expect(noRoute.stdout).toMatch(/^fail +portal-live +.*\/manage\/ answers 404 without planner's page: route \/manage\/ to planner in the proxy/m);
+    expect(noRoute.stdout).toMatch(
+      /^fail +portal-live +.*\/manage\/ answers 404 without planner's page: route \/manage\/ to planner in the proxy/m,
+    );
     await cliOk(db, 'portal', 'disable');
 
     // A reverse proxy that drops the Authorization header, as some do.
@@ -87,17 +105,29 @@ describe('planner doctor', () => {
     const proxy = createServer((incoming, outgoing) => {
       const headers = { ...incoming.headers };
       delete headers.authorization;
-      const forward = httpRequest({ host: upstream.hostname, port: upstream.port, path: incoming.url, method: incoming.method, headers }, (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-      });
+      const forward = httpRequest(
+        { host: upstream.hostname, port: upstream.port, path: incoming.url, method: incoming.method, headers },
+        (answer) => {
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(outgoing);
+        },
+      );
       incoming.pipe(forward);
     }).listen(0, '127.0.0.1');
     await once(proxy, 'listening');
     onCleanup(() => proxy.close());
-    const stripped = await cli(db, 'doctor', '--url', `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/api`, '--token', token);
+    const stripped = await cli(
+      db,
+      'doctor',
+      '--url',
+      `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/api`,
+      '--token',
+      token,
+    );
     expect(stripped.code).toBe(1);
-    expect(stripped.stdout).toMatch(/^fail +live +.*answers 401 to the right token: the Authorization header does not arrive/m);
+    expect(stripped.stdout).toMatch(
+      /^fail +live +.*answers 401 to the right token: the Authorization header does not arrive/m,
+    );
     expect(stripped.stderr).toBe('planner: doctor found 1 problem(s) to fix (marked fail above)\n');
 
     const wrong = await cli(db, 'doctor', '--url', `${server.url}/api`, '--token', `pln_${'x'.repeat(64)}`);
@@ -122,8 +152,17 @@ describe('planner serve operations', () => {
     const json = await serve(db, {}, ['--log', 'json']);
     await api(json.url, '/api/schedules', token);
     await json.stop();
-    const line = json.output().split('\n').find((entry) => entry.startsWith('{'))!;
-    expect(JSON.parse(line)).toEqual({ time: expect.any(String), method: 'GET', path: '/api/schedules', status: 200, ms: expect.any(Number) });
+    const line = json
+      .output()
+      .split('\n')
+      .find((entry) => entry.startsWith('{'))!;
+    expect(JSON.parse(line)).toEqual({
+      time: expect.any(String),
+      method: 'GET',
+      path: '/api/schedules',
+      status: 200,
+      ms: expect.any(Number),
+    });
   });
 
   it('SIGTERM with a keep-alive connection open exits 0 promptly', async () => {

@@ -16,9 +16,16 @@ const ROWS = 3000;
  * Runs the CLI with its stdout on a pipe that the reading end closes as soon as the first bytes arrive; resolves
  * with the exit code, what came on stderr and how many bytes were read.
  */
-function readFirstChunkAndClose(db: string, ...args: string[]): Promise<{ code: number | null; stderr: string; read: number }> {
+function readFirstChunkAndClose(
+  db: string,
+  ...args: string[]
+): Promise<{ code: number | null; stderr: string; read: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args, '--db', db], { cwd: ROOT, env: { ...process.env, PLANNER_DB: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args, '--db', db], {
+      cwd: ROOT,
+      env: { ...process.env, PLANNER_DB: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     let read = 0;
     child.stderr.on('data', (chunk) => (stderr += chunk));
@@ -33,10 +40,15 @@ function readFirstChunkAndClose(db: string, ...args: string[]): Promise<{ code: 
 
 /** Runs `planner … | head -1` in a shell; resolves with the planner's exit code (PIPESTATUS) and its stderr. */
 function pipeIntoHead(db: string, ...args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
-  const quoted = [process.execPath, BIN, ...args, '--db', db].map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ');
+  const quoted = [process.execPath, BIN, ...args, '--db', db]
+    .map((part) => `'${part.replace(/'/g, `'\\''`)}'`)
+    .join(' ');
   return new Promise((resolve) => {
-    execFile('bash', ['-c', `${quoted} | head -1; exit "\${PIPESTATUS[0]}"`], { cwd: ROOT, env: { ...process.env, PLANNER_DB: '' } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code) : 0, stderr, stdout }),
+    execFile(
+      'bash',
+      ['-c', `${quoted} | head -1; exit "\${PIPESTATUS[0]}"`],
+      { cwd: ROOT, env: { ...process.env, PLANNER_DB: '' } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stderr, stdout }),
     );
   });
 }
@@ -82,14 +94,15 @@ describe('a reader that closes the pipe early', () => {
     }
   });
 
-  it.each([
-    ['hours show 1', ['hours', 'show', '1'], 'mon  08:00-12:00'],
-  ])('%s | head -1: the first line, nothing on stderr, exit 0', async (_name, args, first) => {
-    for (let run = 0; run < 5; run++) {
-      const result = await pipeIntoHead(db, ...args);
-      expect(result.stdout.startsWith(first)).toBe(true);
-      expect(result.stderr).toBe('');
-      expect(result.code).toBe(0);
-    }
-  });
+  it.each([['hours show 1', ['hours', 'show', '1'], 'mon  08:00-12:00']])(
+    '%s | head -1: the first line, nothing on stderr, exit 0',
+    async (_name, args, first) => {
+      for (let run = 0; run < 5; run++) {
+        const result = await pipeIntoHead(db, ...args);
+        expect(result.stdout.startsWith(first)).toBe(true);
+        expect(result.stderr).toBe('');
+        expect(result.code).toBe(0);
+      }
+    },
+  );
 });

@@ -45,15 +45,33 @@ describe('planner init and practice: the settings from init can be changed (issu
     const db = tempDb();
     const result = await cli(db, 'init', '--name', 'P', '--timezone', zone, '--notify', 'desk@p.example');
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(new RegExp(`^planner: --timezone: "${zone.replace(/[+/]/g, '\\$&')}" .*${hint.replace(/[+/]/g, '\\$&')}`));
+    expect(result.stderr).toMatch(
+      new RegExp(`^planner: --timezone: "${zone.replace(/[+/]/g, '\\$&')}" .*${hint.replace(/[+/]/g, '\\$&')}`),
+    );
     expect(result.stderr.split('\n')).toHaveLength(2); // one line
     expect(existsSync(db)).toBe(false);
   });
 
   it('init takes the address, phone and website; --locale de writes the default form labels in German (item 10)', async () => {
     const db = tempDb();
-    await cliOk(db, 'init', '--name', 'Physio Nord', '--timezone', 'Europe/Berlin', '--notify', 'desk@nord.example', '--locale', 'de',
-      '--address', 'Hafenstraße 3, 20459 Hamburg', '--phone', '+49 40 123456', '--website', 'https://physio-nord.example');
+    await cliOk(
+      db,
+      'init',
+      '--name',
+      'Physio Nord',
+      '--timezone',
+      'Europe/Berlin',
+      '--notify',
+      'desk@nord.example',
+      '--locale',
+      'de',
+      '--address',
+      'Hafenstraße 3, 20459 Hamburg',
+      '--phone',
+      '+49 40 123456',
+      '--website',
+      'https://physio-nord.example',
+    );
     expect(await cliJson(db, 'practice', 'show')).toEqual({
       practiceName: 'Physio Nord',
       timeZone: 'Europe/Berlin',
@@ -63,16 +81,34 @@ describe('planner init and practice: the settings from init can be changed (issu
       phone: '+49 40 123456',
       website: 'https://physio-nord.example',
     });
-    expect((await cliJson(db, 'field', 'list')).map((field: any) => field.label)).toEqual(['Vorname', 'Nachname', 'E-Mail', 'Telefon']);
+    expect((await cliJson(db, 'field', 'list')).map((field: any) => field.label)).toEqual([
+      'Vorname',
+      'Nachname',
+      'E-Mail',
+      'Telefon',
+    ]);
     const english = tempDb();
     await initDb(english);
-    expect((await cliJson(english, 'field', 'list')).map((field: any) => field.label)).toEqual(['First name', 'Last name', 'E-mail', 'Phone']);
-    expect(await cliOk(english, 'practice', 'show')).toMatch(/^address +not given \(planner practice set --address …\)$/m);
+    expect((await cliJson(english, 'field', 'list')).map((field: any) => field.label)).toEqual([
+      'First name',
+      'Last name',
+      'E-mail',
+      'Phone',
+    ]);
+    expect(await cliOk(english, 'practice', 'show')).toMatch(
+      /^address +not given \(planner practice set --address …\)$/m,
+    );
     // At a glance: status shows where customers find the practice, doctor warns when they cannot.
-    expect(await cliOk(db, 'status')).toMatch(/^contact +Hafenstraße 3, 20459 Hamburg · \+49 40 123456 · https:\/\/physio-nord\.example$/m);
-    expect(await cliOk(english, 'status')).toMatch(/^contact +no address, phone or website: customers are not told where to go or whom to call \(planner practice set\)$/m);
+    expect(await cliOk(db, 'status')).toMatch(
+      /^contact +Hafenstraße 3, 20459 Hamburg · \+49 40 123456 · https:\/\/physio-nord\.example$/m,
+    );
+    expect(await cliOk(english, 'status')).toMatch(
+      /^contact +no address, phone or website: customers are not told where to go or whom to call \(planner practice set\)$/m,
+    );
     expect((await cli(db, 'doctor')).stdout).toMatch(/^ok +contact +Hafenstraße 3, 20459 Hamburg · \+49 40 123456$/m);
-    expect((await cli(english, 'doctor')).stdout).toMatch(/^warn +contact +no address and no phone: mails and the page cannot tell customers/m);
+    expect((await cli(english, 'doctor')).stdout).toMatch(
+      /^warn +contact +no address and no phone: mails and the page cannot tell customers/m,
+    );
   });
 
   it('practice set changes what it is given; a new zone keeps every instant and counts the upcoming bookings that now read differently', async () => {
@@ -82,7 +118,8 @@ describe('planner init and practice: the settings from init can be changed (issu
     await cliOk(db, 'reason', 'add', '1', 'Check-up', '--duration', '30');
     // Two far-future bookings (one in summer, one in winter) and one long past.
     seed(db, ['2099-07-01T08:00:00Z', '2099-12-01T09:00:00Z', '2001-03-01T09:00:00Z']);
-    const instants = () => new DatabaseSync(db, { readOnly: true }).prepare('SELECT start_at FROM bookings ORDER BY id').all();
+    const instants = () =>
+      new DatabaseSync(db, { readOnly: true }).prepare('SELECT start_at FROM bookings ORDER BY id').all();
     const before = instants();
 
     // Berlin and Paris read every instant alike: nothing shows another time.
@@ -90,15 +127,34 @@ describe('planner init and practice: the settings from init can be changed (issu
       /^The time zone changed from Europe\/Berlin to Europe\/Paris: no upcoming booking shows another local time\.$/m,
     );
     // London reads both upcoming ones an hour earlier; the past one is not counted.
-    expect(await cliOk(db, 'practice', 'set', '--timezone', 'Europe/London', '--name', 'Praxis Weber', '--phone', '+44 20 7946 0000')).toMatch(
+    expect(
+      await cliOk(
+        db,
+        'practice',
+        'set',
+        '--timezone',
+        'Europe/London',
+        '--name',
+        'Praxis Weber',
+        '--phone',
+        '+44 20 7946 0000',
+      ),
+    ).toMatch(
       /^The time zone changed from Europe\/Paris to Europe\/London: 2 upcoming booking\(s\) keep their instant and now show another local time/m,
     );
     expect(instants()).toEqual(before);
-    expect(await cliJson(db, 'practice', 'show')).toMatchObject({ practiceName: 'Praxis Weber', timeZone: 'Europe/London', phone: '+44 20 7946 0000', locale: 'en' });
+    expect(await cliJson(db, 'practice', 'show')).toMatchObject({
+      practiceName: 'Praxis Weber',
+      timeZone: 'Europe/London',
+      phone: '+44 20 7946 0000',
+      locale: 'en',
+    });
     expect((await cliJson(db, 'status')).timeZone).toBe('Europe/London');
 
     // A new language: the form's labels (perhaps the practice's own words) stay, and it says how to change them.
-    expect(await cliOk(db, 'practice', 'set', '--locale', 'de')).toMatch(/^Mails, the page and the feed now speak de; the form's labels keep their words/m);
+    expect(await cliOk(db, 'practice', 'set', '--locale', 'de')).toMatch(
+      /^Mails, the page and the feed now speak de; the form's labels keep their words/m,
+    );
     expect((await cliJson(db, 'field', 'list'))[0].label).toBe('First name');
 
     // '' clears a contact setting.
@@ -108,7 +164,10 @@ describe('planner init and practice: the settings from init can be changed (issu
 
   it.each([
     [['--timezone', 'GB'], /^planner: --timezone: "GB" is a legacy or ambiguous time zone name: use Europe\/London\n$/],
-    [['--website', 'ftp://files.example'], /^planner: --website: "ftp:\/\/files.example" is not a website address \(example: https:\/\/practice.example\)\n$/],
+    [
+      ['--website', 'ftp://files.example'],
+      /^planner: --website: "ftp:\/\/files.example" is not a website address \(example: https:\/\/practice.example\)\n$/,
+    ],
     [['--phone', 'call us'], /^planner: --phone: "call us" is not a phone number/],
     [['--notify', 'desk'], /^planner: --notify: "desk" is not an e-mail address/],
     [['--locale', 'fr'], /^planner: --locale: locale must be one of en, de\n$/],
@@ -126,11 +185,15 @@ describe('planner init and practice: the settings from init can be changed (issu
   it('practice set without an option, and practice show before init, say what to do', async () => {
     const db = tempDb();
     openStore(db).close(); // a file with the schema, not set up
-    expect((await cli(db, 'practice', 'show')).stderr).toBe('planner: planner is not set up yet: run `planner init` first\n');
+    expect((await cli(db, 'practice', 'show')).stderr).toBe(
+      'planner: planner is not set up yet: run `planner init` first\n',
+    );
     await initDb(db);
     const bare = await cli(db, 'practice', 'set');
     expect(bare.code).toBe(1);
-    expect(bare.stderr).toBe('planner: nothing to change: give at least one of --name, --timezone, --notify, --locale, --address, --phone, --website\n');
+    expect(bare.stderr).toBe(
+      'planner: nothing to change: give at least one of --name, --timezone, --notify, --locale, --address, --phone, --website\n',
+    );
   });
 
   it('doctor warns about a legacy zone name an older version accepted, with the fix', async () => {

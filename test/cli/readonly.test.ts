@@ -43,8 +43,11 @@ function reader(dir: string) {
       ? ['setpriv', ['--bounding-set=-dac_override,-dac_read_search,-fowner', '--', process.execPath]]
       : [process.execPath, []];
     return new Promise((resolve) =>
-      execFile(command, [...prefix, BIN, ...args, '--db', join(dir, 'planner.db')], { cwd: ROOT, env: { ...process.env, PLANNER_DB: '' } }, (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      execFile(
+        command,
+        [...prefix, BIN, ...args, '--db', join(dir, 'planner.db')],
+        { cwd: ROOT, env: { ...process.env, PLANNER_DB: '' } },
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
       ),
     );
   };
@@ -59,10 +62,19 @@ describe('opening a database writes nothing a command does not write', () => {
     raw.close();
     const original = `${db}.original`;
     copyFileSync(db, original);
-    for (const args of [['status'], ['schedule', 'list'], ['doctor'], ['backup', join(tempDir(), 'copy.db')], ['schedule', 'add', 'Dr. New'], ['api', 'enable']]) {
+    for (const args of [
+      ['status'],
+      ['schedule', 'list'],
+      ['doctor'],
+      ['backup', join(tempDir(), 'copy.db')],
+      ['schedule', 'add', 'Dr. New'],
+      ['api', 'enable'],
+    ]) {
       const result = await cli(db, ...args);
       expect([args.join(' '), result.code]).toEqual([args.join(' '), 1]);
-      expect(result.stderr).toBe(`planner: database ${db} has schema version ${migrations.length + 1}, newer than this planner understands (${migrations.length}): use a newer planner\n`);
+      expect(result.stderr).toBe(
+        `planner: database ${db} has schema version ${migrations.length + 1}, newer than this planner understands (${migrations.length}): use a newer planner\n`,
+      );
       expect(await sameBytes(db, original), args.join(' ')).toBe(true);
       expect(existsSync(`${db}-wal`)).toBe(false);
     }
@@ -72,9 +84,16 @@ describe('opening a database writes nothing a command does not write', () => {
     const db = tempDb();
     mkdirSync(join(db, '..'), { recursive: true });
     await run('touch', [db]);
-    expect(await cli(db, 'status')).toEqual({ code: 1, stdout: '', stderr: `planner: no installation at ${db} (the file is empty): start with planner init (or pass --db <file>)\n` });
+    expect(await cli(db, 'status')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `planner: no installation at ${db} (the file is empty): start with planner init (or pass --db <file>)\n`,
+    });
     const list = await cli(db, 'schedule', 'list');
-    expect(list).toMatchObject({ code: 1, stderr: `planner: ${db} is empty, not a planner database: run \`planner init\` (or pass --db <file>)\n` });
+    expect(list).toMatchObject({
+      code: 1,
+      stderr: `planner: ${db} is empty, not a planner database: run \`planner init\` (or pass --db <file>)\n`,
+    });
     expect(statSync(db).size).toBe(0);
   });
 
@@ -93,14 +112,24 @@ describe('opening a database writes nothing a command does not write', () => {
     const status = await asReader('status', '--json');
     expect(status.stderr).toBe('');
     expect(JSON.parse(status.stdout)).toMatchObject({ configured: true, counts: { schedules: 1 } });
-    expect(JSON.parse((await asReader('schedule', 'list', '--json')).stdout)).toMatchObject([{ id: 1, name: 'Dr. Weber' }]);
+    expect(JSON.parse((await asReader('schedule', 'list', '--json')).stdout)).toMatchObject([
+      { id: 1, name: 'Dr. Weber' },
+    ]);
     expect(JSON.parse((await asReader('hours', 'show', '1', '--json')).stdout).mon).toEqual(['09:00-17:00']);
     const doctor = await asReader('doctor', '--json');
     expect(doctor.stderr).toBe('planner: doctor found 1 problem(s) to fix (marked fail above)\n'); // the file is not writable: true
-    expect(JSON.parse(doctor.stdout)).toContainEqual(expect.objectContaining({ name: 'database', status: 'fail', detail: expect.stringMatching(/not writable by this user/) }));
+    expect(JSON.parse(doctor.stdout)).toContainEqual(
+      expect.objectContaining({
+        name: 'database',
+        status: 'fail',
+        detail: expect.stringMatching(/not writable by this user/),
+      }),
+    );
     const backup = await asReader('backup', join(backups, 'copy.db'));
     expect(backup).toMatchObject({ code: 0, stderr: '' });
-    expect(new DatabaseSync(join(backups, 'copy.db'), { readOnly: true }).prepare('SELECT name FROM schedules').all()).toEqual([{ name: 'Dr. Weber' }]);
+    expect(
+      new DatabaseSync(join(backups, 'copy.db'), { readOnly: true }).prepare('SELECT name FROM schedules').all(),
+    ).toEqual([{ name: 'Dr. Weber' }]);
 
     // A writing command says why it cannot, in one line, and writes nothing.
     const write = await asReader('schedule', 'add', 'Dr. Other');
@@ -123,6 +152,10 @@ describe('opening a database writes nothing a command does not write', () => {
     chmodSync(`${db}-shm`, 0o000); // this reader cannot share the writer's memory index
     const status = await asReader('status');
     expect(status).toMatchObject({ code: 1, stdout: '' });
-    expect(status.stderr).toMatch(new RegExp(`^planner: cannot read ${db.replaceAll('.', '\\.')} while it is in use \\(.*\\): run this command as the file's owner, or when planner serve is stopped\\n$`));
+    expect(status.stderr).toMatch(
+      new RegExp(
+        `^planner: cannot read ${db.replaceAll('.', '\\.')} while it is in use \\(.*\\): run this command as the file's owner, or when planner serve is stopped\\n$`,
+      ),
+    );
   });
 });

@@ -4,7 +4,12 @@ import { bookableDb, cli, cliJson, cliOk, initDb, snapshot, tempDb } from '../he
 
 /** The local day in Berlin `days` days from now (`YYYY-MM-DD`): the CLI runs on the real clock. */
 function dayAhead(days: number): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit' }).format(Date.now() + days * 86_400_000);
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'Europe/Berlin',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(Date.now() + days * 86_400_000);
 }
 
 describe('planner reminders (CLI subprocess)', () => {
@@ -16,8 +21,12 @@ describe('planner reminders (CLI subprocess)', () => {
       'Reminders go out 24h, 2h, 90m before each appointment booked or moved from now on.\n' +
         '0 reminder(s) already scheduled keep their times (existing bookings are not rescheduled).\n',
     );
-    expect(await cliOk(db, 'reminders', 'show')).toBe('offsets    24h,2h,90m\nscheduled  0 reminder(s) not yet due (planner mail queue lists them)\n');
-    expect(await cliOk(db, 'reminders', 'set', 'off')).toMatch(/^Reminders are off for bookings made or moved from now on\.\n/);
+    expect(await cliOk(db, 'reminders', 'show')).toBe(
+      'offsets    24h,2h,90m\nscheduled  0 reminder(s) not yet due (planner mail queue lists them)\n',
+    );
+    expect(await cliOk(db, 'reminders', 'set', 'off')).toMatch(
+      /^Reminders are off for bookings made or moved from now on\.\n/,
+    );
     expect(await cliJson(db, 'reminders', 'show')).toEqual({ offsets: 'off', minutes: [], scheduled: 0 });
     expect((await cli(db, 'reminders', 'set', '--help')).stdout).toMatch(/existing bookings are\s+NOT rescheduled/);
   });
@@ -40,7 +49,21 @@ describe('planner reminders (CLI subprocess)', () => {
     const db = tempDb();
     await bookableDb(db);
     await cliOk(db, 'reminders', 'set', '24h,2h');
-    const booked = await cliJson(db, 'bookings', 'add', '1', '1', `${dayAhead(3)} 10:00`, '--field', 'first_name=Ada', '--field', 'last_name=Lovelace', '--field', 'email=ada@example.com', '--json');
+    const booked = await cliJson(
+      db,
+      'bookings',
+      'add',
+      '1',
+      '1',
+      `${dayAhead(3)} 10:00`,
+      '--field',
+      'first_name=Ada',
+      '--field',
+      'last_name=Lovelace',
+      '--field',
+      'email=ada@example.com',
+      '--json',
+    );
     const queue = await cliJson<any[]>(db, 'mail', 'queue');
     expect(queue.map((e) => [e.section, e.kind, e.status])).toEqual([
       ['waiting', 'confirmation', 'pending'],
@@ -49,7 +72,8 @@ describe('planner reminders (CLI subprocess)', () => {
       ['scheduled', 'reminder', 'pending'],
     ]);
     // Due 24 and 2 real hours before the start, shown in local time (a daylight-saving change may lie between).
-    const before = (hours: number) => formatLocal(new Date(Date.parse(booked.start) - hours * 3_600_000), 'Europe/Berlin');
+    const before = (hours: number) =>
+      formatLocal(new Date(Date.parse(booked.start) - hours * 3_600_000), 'Europe/Berlin');
     expect(queue.slice(2).map((e) => [e.bookingReference, e.dueLocal])).toEqual([
       [booked.reference, before(24)],
       [booked.reference, before(2)],
@@ -59,14 +83,21 @@ describe('planner reminders (CLI subprocess)', () => {
       { dueLocal: before(24), status: 'pending', reason: null },
       { dueLocal: before(2), status: 'pending', reason: null },
     ]);
-    expect(await cliOk(db, 'bookings', 'show', booked.reference)).toContain(`  reminder  ${before(24)} Europe/Berlin: pending\n  reminder  ${before(2)} Europe/Berlin: pending\n`);
+    expect(await cliOk(db, 'bookings', 'show', booked.reference)).toContain(
+      `  reminder  ${before(24)} Europe/Berlin: pending\n  reminder  ${before(2)} Europe/Berlin: pending\n`,
+    );
     const table = await cliOk(db, 'mail', 'queue');
     const [waiting, scheduled] = table.split('\n\n');
     expect(waiting).toMatch(/^ID +KIND +TO +STATUS/);
     expect(waiting).toMatch(/confirmation/);
     expect(waiting).not.toMatch(/reminder/);
     expect(scheduled!.split('\n')[0]).toBe('Scheduled reminders (2), sent at their time:');
-    expect(scheduled!.split('\n').slice(1, 4).map((line) => line.split(/ {2,}/).slice(1, 3))).toEqual([
+    expect(
+      scheduled!
+        .split('\n')
+        .slice(1, 4)
+        .map((line) => line.split(/ {2,}/).slice(1, 3)),
+    ).toEqual([
       ['DUE (Europe/Berlin)', 'BOOKING'],
       [before(24), booked.reference],
       [before(2), booked.reference],
@@ -77,14 +108,16 @@ describe('planner reminders (CLI subprocess)', () => {
     expect((await cliJson(db, 'status')).mail).toMatchObject({ pending: 2, scheduled: 2, failed: 0 });
     // Cancelled: no more reminders; `bookings show` says why, `mail queue` no longer lists them.
     await cliOk(db, 'bookings', 'cancel', booked.reference, '--no-notify');
-    expect((await cliJson(db, 'bookings', 'show', booked.reference)).reminders.map((r: any) => [r.status, r.reason])).toEqual([
+    expect(
+      (await cliJson(db, 'bookings', 'show', booked.reference)).reminders.map((r: any) => [r.status, r.reason]),
+    ).toEqual([
       ['dropped', 'booking cancelled'],
       ['dropped', 'booking cancelled'],
     ]);
     expect((await cliJson(db, 'mail', 'queue')).map((e: any) => e.section)).toEqual(['waiting', 'waiting']);
   });
 
-  it('reminders set and portal enable warn when a reminder would arrive after the page\'s deadline (issue 24, item 3); the defaults work together', async () => {
+  it("reminders set and portal enable warn when a reminder would arrive after the page's deadline (issue 24, item 3); the defaults work together", async () => {
     const db = tempDb();
     await initDb(db);
     // The defaults: a 48 h reminder, changes on the page until 24 h before: no warning.
@@ -103,7 +136,9 @@ describe('planner reminders (CLI subprocess)', () => {
       "planner: warning: the 2h reminder arrives when the page no longer allows changes (until 12 h before the start), so it gives the practice's phone number instead of the link: remind earlier (e.g. planner reminders set 36h) or allow changes until later (e.g. planner portal enable --cancel-until 1)\n",
     );
     // doctor says the same while it holds.
-    expect((await cli(db, 'doctor')).stdout).toMatch(/^warn +reminders +the 2h reminder arrives when the page no longer allows changes \(until 12 h before the start\)/m);
+    expect((await cli(db, 'doctor')).stdout).toMatch(
+      /^warn +reminders +the 2h reminder arrives when the page no longer allows changes \(until 12 h before the start\)/m,
+    );
     expect((await cli(db, 'portal', 'enable', '--cancel-until', '1')).stderr).toBe('');
     expect((await cli(db, 'doctor')).stdout).not.toMatch(/^warn +reminders/m);
     // Without the page, no deadline: no warning.
@@ -118,11 +153,19 @@ describe('planner reminders (CLI subprocess)', () => {
     expect(await cli(db, 'portal', 'enable', '--cancel-until', '12')).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'planner: give the public address the first time: planner portal enable --url https://booking.praxis.example\n',
+      stderr:
+        'planner: give the public address the first time: planner portal enable --url https://booking.praxis.example\n',
     });
     expect(snapshot(db)).toEqual(before);
     await cliOk(db, 'portal', 'enable', '--url', 'https://booking.example', '--reschedule', 'off');
-    expect(await cliOk(db, 'portal', 'enable', '--cancel-until', '12')).toMatch(/^Self-service page enabled at https:\/\/booking\.example\/manage\/…: customers may cancel until 12 h before the start\.$/m);
-    expect(await cliJson(db, 'portal', 'status')).toEqual({ enabled: true, url: 'https://booking.example', cancelUntilHours: 12, reschedule: false });
+    expect(await cliOk(db, 'portal', 'enable', '--cancel-until', '12')).toMatch(
+      /^Self-service page enabled at https:\/\/booking\.example\/manage\/…: customers may cancel until 12 h before the start\.$/m,
+    );
+    expect(await cliJson(db, 'portal', 'status')).toEqual({
+      enabled: true,
+      url: 'https://booking.example',
+      cancelUntilHours: 12,
+      reschedule: false,
+    });
   }, 60_000);
 });

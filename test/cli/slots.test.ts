@@ -33,12 +33,16 @@ describe('planner slots', () => {
     expect(one.days[0]!.slots).not.toContain(`${day} 10:00:00`);
     expect(one.days[0]!.slots).toHaveLength(19);
     const server = await serve(db);
-    expect((await api(server.url, `/api/slots?schedule=1&reason=1&day=${day}`, token)).body.data).toEqual(one.days[0]!.slots);
+    expect((await api(server.url, `/api/slots?schedule=1&reason=1&day=${day}`, token)).body.data).toEqual(
+      one.days[0]!.slots,
+    );
 
     const text = await cliOk(db, 'slots', '1', '1', '--day', day, '--days', '2');
     const lines = text.split('\n');
     expect(lines[0]).toBe('Free times for Check-up (30 min) with Dr. Weber, in Europe/Berlin:');
-    expect(lines[1]).toMatch(new RegExp(`^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) ${day}  08:00 08:30 09:00 09:30 10:30 11:00 .* 17:30$`));
+    expect(lines[1]).toMatch(
+      new RegExp(`^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) ${day}  08:00 08:30 09:00 09:30 10:30 11:00 .* 17:30$`),
+    );
     expect(lines[2]).toMatch(/^\w{3} \d{4}-\d{2}-\d{2}  08:00 08:30 .* 17:30$/);
   }, 60_000);
 
@@ -46,7 +50,9 @@ describe('planner slots', () => {
     expect(await cliJson<Listed>(db, 'slots', '1', '1', '--day', '2100-01-01')).toMatchObject({ days: [] });
     const text = await cliOk(db, 'slots', '1', '1', '--day', '2100-01-01', '--days', '2');
     expect(text).toMatch(/Days after \d{4}-\d{2}-\d{2} are beyond the schedule's look-ahead of 30 days\./);
-    expect(await cliOk(db, 'slots', '1', '1', '--day', '2000-01-01', '--days', '2')).toMatch(/Days before today \(\d{4}-\d{2}-\d{2}\) have no free times\./);
+    expect(await cliOk(db, 'slots', '1', '1', '--day', '2000-01-01', '--days', '2')).toMatch(
+      /Days before today \(\d{4}-\d{2}-\d{2}\) have no free times\./,
+    );
   });
 
   it.each([
@@ -107,25 +113,49 @@ describe('bookings add and move say why a time is refused, and what is free inst
   }
 
   it.each([
-    ['outside the hours', 2, '07:00', /: it is outside the opening hours \((mon|tue|wed|thu|fri|sat|sun): 08:00-18:00; a 30-minute appointment must fit wholly inside\)\./],
+    [
+      'outside the hours',
+      2,
+      '07:00',
+      /: it is outside the opening hours \((mon|tue|wed|thu|fri|sat|sun): 08:00-18:00; a 30-minute appointment must fit wholly inside\)\./,
+    ],
     ['partly outside the hours', 2, '17:45', /: it is outside the opening hours/],
     ['a closure', 4, '10:00', /: schedule 1 is closed that day \(closure 1, \d{4}-\d{2}-\d{2}: Training\)\./],
-    ['off the step grid', 2, '10:15', /: it is off the schedule's 30-minute step: times start every 30 minutes from the opening/],
+    [
+      'off the step grid',
+      2,
+      '10:15',
+      /: it is off the schedule's 30-minute step: times start every 30 minutes from the opening/,
+    ],
     ['taken', 2, '10:00', /: it is taken by another booking\./],
     ['a buffer', 2, '14:30', /: it would overlap the time another booking keeps free around it \(its buffer\)\./],
-  ])('bookings add: %s', async (_name, index, time, why) => {
-    const slot = `${days[index]} ${time}`;
-    const line = await refusedLine(['bookings', 'add', '1', '1', slot, ...customer], slot, why);
-    const next = await nextThree(slot);
-    expect(next).toHaveLength(3);
-    expect(line).toContain(`. Next free times: ${next.join(', ')} (more: planner slots 1 1 --day ${next[0]!.slice(0, 10)}).`);
-  }, 60_000);
+  ])(
+    'bookings add: %s',
+    async (_name, index, time, why) => {
+      const slot = `${days[index]} ${time}`;
+      const line = await refusedLine(['bookings', 'add', '1', '1', slot, ...customer], slot, why);
+      const next = await nextThree(slot);
+      expect(next).toHaveLength(3);
+      expect(line).toContain(
+        `. Next free times: ${next.join(', ')} (more: planner slots 1 1 --day ${next[0]!.slice(0, 10)}).`,
+      );
+    },
+    60_000,
+  );
 
   it('bookings add: in the past, within the notice, beyond the look-ahead', async () => {
-    const past = await refusedLine(['bookings', 'add', '1', '1', '2000-01-03 10:00', ...customer], '2000-01-03 10:00', /: it is in the past \(now: \d{4}-\d{2}-\d{2} \d{2}:\d{2} Europe\/Berlin\)\./);
+    const past = await refusedLine(
+      ['bookings', 'add', '1', '1', '2000-01-03 10:00', ...customer],
+      '2000-01-03 10:00',
+      /: it is in the past \(now: \d{4}-\d{2}-\d{2} \d{2}:\d{2} Europe\/Berlin\)\./,
+    );
     expect(past).toMatch(/Next free times: (\d{4}-\d{2}-\d{2} \d{2}:\d{2}(, )?){3} \(more: planner slots 1 1 --day /);
     const soon = `${days[1]} 10:00`; // tomorrow: within two days' notice whenever the test runs
-    const notice = await refusedLine(['bookings', 'add', '2', '3', soon, ...customer], soon, /: it is within the schedule's minimum notice of 2880 minutes \(the earliest start is \d{4}-\d{2}-\d{2} \d{2}:\d{2}\)\./);
+    const notice = await refusedLine(
+      ['bookings', 'add', '2', '3', soon, ...customer],
+      soon,
+      /: it is within the schedule's minimum notice of 2880 minutes \(the earliest start is \d{4}-\d{2}-\d{2} \d{2}:\d{2}\)\./,
+    );
     expect(notice).not.toMatch(/--force/); // only a move may skip the notice
     expect(notice).toMatch(/Next free times: .* \(more: planner slots 2 3 --day /);
     await refusedLine(
@@ -137,13 +167,25 @@ describe('bookings add and move say why a time is refused, and what is free inst
 
   it('bookings move: the same reasons, the booking itself not counted; --force skips only the notice', async () => {
     const buffer = `${days[2]} 14:30`;
-    await refusedLine(['bookings', 'move', adaReference, buffer], buffer, /: it would overlap the time another booking keeps free around it/);
+    await refusedLine(
+      ['bookings', 'move', adaReference, buffer],
+      buffer,
+      /: it would overlap the time another booking keeps free around it/,
+    );
     const taken = `${days[2]} 14:00`;
-    const line = await refusedLine(['bookings', 'move', adaReference, taken], taken, /: it is taken by another booking\./);
+    const line = await refusedLine(
+      ['bookings', 'move', adaReference, taken],
+      taken,
+      /: it is taken by another booking\./,
+    );
     // Ada's own 10:00 is free for her move; the engine's next times after 14:00 skip the buffer until 15:00.
     expect(line).toContain(`Next free times: ${days[2]} 15:00, ${days[2]} 15:30, ${days[2]} 16:00`);
     const soon = `${days[1]} 10:00`;
-    await refusedLine(['bookings', 'move', laterReference, soon], soon, /: it is within the schedule's minimum notice of 2880 minutes .*; `--force` allows it\./);
+    await refusedLine(
+      ['bookings', 'move', laterReference, soon],
+      soon,
+      /: it is within the schedule's minimum notice of 2880 minutes .*; `--force` allows it\./,
+    );
     const moved = await cliJson(db, 'bookings', 'move', laterReference, soon, '--force');
     expect(moved.localStart).toBe(soon);
   }, 60_000);
@@ -153,7 +195,12 @@ describe('bookings add and move say why a time is refused, and what is free inst
     const post = await api(server.url, '/api/bookings', token, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ schedule: 1, reason: 1, slot: `${days[2]} 10:00:00`, submission: { first_name: 'A', last_name: 'B', email: 'a@b.example' } }),
+      body: JSON.stringify({
+        schedule: 1,
+        reason: 1,
+        slot: `${days[2]} 10:00:00`,
+        submission: { first_name: 'A', last_name: 'B', email: 'a@b.example' },
+      }),
     });
     expect([post.status, post.body]).toEqual([404, { error: 'Not Found' }]);
     const forms = await api(server.url, `/api/forms?schedule=1&reason=1&slot=${days[2]}%2010:15:00`, token);

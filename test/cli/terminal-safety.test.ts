@@ -62,17 +62,28 @@ describe('every command that prints stored text keeps the terminal safe (real CL
     run("UPDATE form_fields SET label = ? WHERE key = 'notes'", ALL);
     run("INSERT INTO customers (email_key, email, created_at) VALUES ('ada@example.com', 'ada@example.com', 'x')");
     reference = 'TERM2345TERM2345';
-    const submission = JSON.stringify({ first_name: ALL, last_name: HOSTILE[0], email: 'ada@example.com', phone: '', notes: ALL });
+    const submission = JSON.stringify({
+      first_name: ALL,
+      last_name: HOSTILE[0],
+      email: 'ada@example.com',
+      phone: '',
+      notes: ALL,
+    });
     const start = Date.parse('2030-01-07T09:00:00Z') / 1000;
     run(
       `INSERT INTO bookings (reference, schedule_id, reason_id, customer_id, start_at, end_at, submission, source, created_at, status, sequence, cancel_reason, changed_at)
        VALUES (?, 1, 1, 1, ?, ?, ?, 'api', 'x', 'cancelled', 1, ?, 'x')`,
-      reference, start, start + 1800, submission, ALL,
+      reference,
+      start,
+      start + 1800,
+      submission,
+      ALL,
     );
     run(
       `INSERT INTO outbox (booking_id, kind, recipient, subject, body, status, attempts, next_attempt_at, retry_from, last_error, created_at)
        VALUES (1, 'confirmation', 'ada@example.com', ?, '{"text":"","html":"","ics":""}', 'failed', 3, 0, 0, ?, 'x')`,
-      ALL, `550 ${ALL}`,
+      ALL,
+      `550 ${ALL}`,
     );
     run(
       `INSERT INTO webhook_deliveries (webhook_id, event_id, type, payload, status, attempts, next_attempt_at, retry_from, last_error, created_at)
@@ -96,13 +107,23 @@ describe('every command that prints stored text keeps the terminal safe (real CL
     ['doctor'],
   ];
 
-  it.each(commands.map((args) => [args.join(' '), args] as const))('%s: no raw control character, the hostile text shown visibly', async (_name, args) => {
-    const result = await cli(db, ...args);
-    const output = result.stdout + result.stderr;
-    expect(output).toContain('\\x1b[2J');
-    const raw = RAW.exec(output);
-    expect(raw === null ? null : { char: raw[0].charCodeAt(0).toString(16), around: output.slice(Math.max(0, raw.index - 30), raw.index + 10) }).toBeNull();
-  });
+  it.each(commands.map((args) => [args.join(' '), args] as const))(
+    '%s: no raw control character, the hostile text shown visibly',
+    async (_name, args) => {
+      const result = await cli(db, ...args);
+      const output = result.stdout + result.stderr;
+      expect(output).toContain('\\x1b[2J');
+      const raw = RAW.exec(output);
+      expect(
+        raw === null
+          ? null
+          : {
+              char: raw[0].charCodeAt(0).toString(16),
+              around: output.slice(Math.max(0, raw.index - 30), raw.index + 10),
+            },
+      ).toBeNull();
+    },
+  );
 
   it('shows the probe’s text visibly where an admin reads it', async () => {
     const shown = await cli(db, 'bookings', 'show', reference);
@@ -123,7 +144,8 @@ describe('every command that prints stored text keeps the terminal safe (real CL
       expect(result.code).toBe(0);
       expect(RAW.exec(result.stdout)).toBeNull();
       const parsed = JSON.parse(result.stdout);
-      if (args[0] === 'bookings' && args[1] === 'show') expect(parsed).toMatchObject({ cancelReason: ALL, submission: { first_name: ALL, notes: ALL } });
+      if (args[0] === 'bookings' && args[1] === 'show')
+        expect(parsed).toMatchObject({ cancelReason: ALL, submission: { first_name: ALL, notes: ALL } });
       if (args[0] === 'schedule') expect(parsed[0].name).toBe(ALL);
       if (args[0] === 'status') expect(parsed.practiceName).toBe(ALL);
     },

@@ -20,7 +20,11 @@ describe('a TypeScript client generated from the document (openapi-typescript + 
     client.use({
       async onResponse({ request, response }) {
         const copy = response.clone();
-        checkContract(request.method, request.url, { status: copy.status, headers: copy.headers, body: await copy.json() });
+        checkContract(request.method, request.url, {
+          status: copy.status,
+          headers: copy.headers,
+          body: await copy.json(),
+        });
         return response;
       },
     });
@@ -37,16 +41,25 @@ describe('a TypeScript client generated from the document (openapi-typescript + 
     const slot = slots.data!.data[0]!;
     const form = await client.GET('/forms', { params: { query: { schedule: schedule.id, reason: reason.id, slot } } });
     const submission = Object.fromEntries(
-      Object.entries(form.data!.data).map(([key, field]) => [key, field.input_type === 'email' ? 'ada@example.com' : field.required ? 'Ada' : '']),
+      Object.entries(form.data!.data).map(([key, field]) => [
+        key,
+        field.input_type === 'email' ? 'ada@example.com' : field.required ? 'Ada' : '',
+      ]),
     );
-    const booked = await client.POST('/bookings', { body: { schedule: schedule.id, reason: reason.id, slot, submission } });
+    const booked = await client.POST('/bookings', {
+      body: { schedule: schedule.id, reason: reason.id, slot, submission },
+    });
     expect(booked.response.status).toBe(201);
     expect(booked.data!.slot).toMatch(/Z$/);
 
-    const again = await client.POST('/bookings', { body: { schedule: schedule.id, reason: reason.id, slot, submission } });
+    const again = await client.POST('/bookings', {
+      body: { schedule: schedule.id, reason: reason.id, slot, submission },
+    });
     expect(again.response.status).toBe(404);
     expect(again.error).toEqual({ error: 'Not Found' });
-    const missing = await client.GET('/slots', { params: { query: { schedule: schedule.id, reason: reason.id, day: '2026-02-30' } } });
+    const missing = await client.GET('/slots', {
+      params: { query: { schedule: schedule.id, reason: reason.id, day: '2026-02-30' } },
+    });
     expect(missing.error).toEqual({ error: 'Not Found' });
   });
 });

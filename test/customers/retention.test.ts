@@ -10,7 +10,11 @@ import { createContext } from '../../src/app/context.ts';
 import { openStore } from '../../src/store/db.ts';
 import { bookableDb, cli, cliJson, cliOk, tempDb, UNDO_MIGRATION_13 } from '../helpers.ts';
 
-const rawBytes = (db: string) => [db, `${db}-wal`].filter((file) => existsSync(file)).map((file) => readFileSync(file).toString('latin1')).join('\n');
+const rawBytes = (db: string) =>
+  [db, `${db}-wal`]
+    .filter((file) => existsSync(file))
+    .map((file) => readFileSync(file).toString('latin1'))
+    .join('\n');
 
 describe('planner retention', () => {
   it('off by default; set to 12 months, a pass 13 months after the bookings anonymises them and the bytes are gone', async () => {
@@ -19,13 +23,28 @@ describe('planner retention', () => {
     expect(await cliJson(db, 'retention', 'show')).toEqual({ months: null });
     expect(await cliOk(db, 'status')).toMatch(/^retention +off: personal data is kept until erased/m);
     const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
-    const booked = await cliJson(db, 'bookings', 'add', '1', '1', `${day} 09:00`, '--field', 'first_name=Rita', '--field', 'last_name=Retainova', '--field', 'email=rita.retain@example.com');
+    const booked = await cliJson(
+      db,
+      'bookings',
+      'add',
+      '1',
+      '1',
+      `${day} 09:00`,
+      '--field',
+      'first_name=Rita',
+      '--field',
+      'last_name=Retainova',
+      '--field',
+      'email=rita.retain@example.com',
+    );
     expect(rawBytes(db)).toContain('Retainova');
 
     for (const bad of ['0', '601', 'soon', '1.5']) {
       const refused = await cli(db, 'retention', 'set', bad);
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toBe(`planner: retention takes a whole number of months from 1 to 600, or off (got "${bad}")\n`);
+      expect(refused.stderr).toBe(
+        `planner: retention takes a whole number of months from 1 to 600, or off (got "${bad}")\n`,
+      );
     }
     await cliOk(db, 'retention', 'set', '12');
     expect(await cliJson(db, 'retention', 'show')).toEqual({ months: 12 });
@@ -47,10 +66,17 @@ describe('planner retention', () => {
     const shown = await cliJson(db, 'bookings', 'show', booked.reference);
     expect(shown).toMatchObject({ reference: booked.reference, status: 'booked', submission: {}, customerEmail: null });
     const bytes = rawBytes(db);
-    for (const value of ['Retainova', 'rita.retain@example.com', 'Rita']) expect(bytes.includes(value), value).toBe(false);
+    for (const value of ['Retainova', 'rita.retain@example.com', 'Rita'])
+      expect(bytes.includes(value), value).toBe(false);
     const audit = await cliJson(db, 'audit', '--from', '2000-01-01');
-    expect(audit.find((entry: any) => entry.action === 'retention')).toMatchObject({ actor: 'server', detail: expect.stringContaining(booked.reference) });
-    expect(audit.find((entry: any) => entry.action === 'retention set')).toMatchObject({ actor: 'admin', detail: '12 months' });
+    expect(audit.find((entry: any) => entry.action === 'retention')).toMatchObject({
+      actor: 'server',
+      detail: expect.stringContaining(booked.reference),
+    });
+    expect(audit.find((entry: any) => entry.action === 'retention set')).toMatchObject({
+      actor: 'admin',
+      detail: '12 months',
+    });
     await cliOk(db, 'retention', 'set', 'off');
     expect(await cliJson(db, 'retention', 'show')).toEqual({ months: null });
   });

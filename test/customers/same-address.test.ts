@@ -28,7 +28,11 @@ const TABLE: [string, string, Real | null][] = [
   ['KELVIN SIGN in an upper-case address', '\u212aDQ7781@EXAMPLE.ORG', null],
   ['ANGSTROM SIGN (NFC makes it Å)', 'kdq7781@ex\u212bmple.org', null],
   ['a fullwidth k (NFKC makes it k)', '\uff4bdq7781@example.org', null],
-  ['fullwidth throughout', '\uff4b\uff44\uff51\uff17\uff17\uff18\uff11\uff20\uff45\uff58\uff41\uff4d\uff50\uff4c\uff45\uff0e\uff4f\uff52\uff47', null],
+  [
+    'fullwidth throughout',
+    '\uff4b\uff44\uff51\uff17\uff17\uff18\uff11\uff20\uff45\uff58\uff41\uff4d\uff50\uff4c\uff45\uff0e\uff4f\uff52\uff47',
+    null,
+  ],
   ['a Cyrillic е in the domain', 'kdq7781@\u0435xample.org', null],
   ['a Greek capital kappa for K', '\u039adq7781@example.org', null],
   ['a Greek small kappa for k', '\u03badq7781@example.org', null],
@@ -43,8 +47,16 @@ const TABLE: [string, string, Real | null][] = [
 describe('the same e-mail address: booking, the per-e-mail limit, find and export (in-process, fixed clock)', () => {
   let f: Awaited<ReturnType<typeof apiFixture>>;
   // A 30-minute reason, one place a time: every half hour of Tuesday and Thursday (Wednesday is closed).
-  const slots = ['2026-06-02', '2026-06-04'].flatMap((day) => ['09:00', '09:30', '10:00', '10:30', '11:00', '11:30'].map((time) => `${day} ${time}:00`));
-  const book = (email: string) => f.post({ schedule: 1, reason: 1, slot: slots[bookings()], submission: { first_name: 'Kay', last_name: 'Dee', email } });
+  const slots = ['2026-06-02', '2026-06-04'].flatMap((day) =>
+    ['09:00', '09:30', '10:00', '10:30', '11:00', '11:30'].map((time) => `${day} ${time}:00`),
+  );
+  const book = (email: string) =>
+    f.post({
+      schedule: 1,
+      reason: 1,
+      slot: slots[bookings()],
+      submission: { first_name: 'Kay', last_name: 'Dee', email },
+    });
   const bookings = () => (f.store.sql('SELECT count(*) AS n FROM bookings').get() as { n: number }).n;
   const customers = {} as Record<Real, number>;
   beforeAll(async () => {
@@ -88,11 +100,41 @@ describe('the same e-mail address through the CLI (real subprocess)', () => {
     await bookableDb(db);
     const [day] = (await cliJson(db, 'slots', '1', '1')).days.slice(1);
     const slots = day.slots as string[];
-    const kdq = await cliJson(db, 'bookings', 'add', '1', '1', slots[0]!, '--field', 'first_name=Kay', '--field', 'last_name=Dee', '--field', `email=${REAL.kdq}`);
-    const other = await cliJson(db, 'bookings', 'add', '1', '1', slots[1]!, '--field', 'first_name=Other', '--field', 'last_name=Person', '--field', 'email=other@example.org');
+    const kdq = await cliJson(
+      db,
+      'bookings',
+      'add',
+      '1',
+      '1',
+      slots[0]!,
+      '--field',
+      'first_name=Kay',
+      '--field',
+      'last_name=Dee',
+      '--field',
+      `email=${REAL.kdq}`,
+    );
+    const other = await cliJson(
+      db,
+      'bookings',
+      'add',
+      '1',
+      '1',
+      slots[1]!,
+      '--field',
+      'first_name=Other',
+      '--field',
+      'last_name=Person',
+      '--field',
+      'email=other@example.org',
+    );
     const kelvin = '\u212adq7781@example.org';
     const before = snapshot(db);
-    for (const args of [['customer', 'export', kelvin], ['customer', 'export', kelvin, '--out', `${db}.json`], ['customer', 'erase', kelvin, '--yes']]) {
+    for (const args of [
+      ['customer', 'export', kelvin],
+      ['customer', 'export', kelvin, '--out', `${db}.json`],
+      ['customer', 'erase', kelvin, '--yes'],
+    ]) {
       const refused = await cli(db, ...args);
       expect([args, refused.code, refused.stdout]).toEqual([args, 1, '']);
       expect(refused.stderr).toBe(
@@ -103,14 +145,29 @@ describe('the same e-mail address through the CLI (real subprocess)', () => {
     expect(await cliOk(db, 'customer', 'find', kelvin)).toBe(`No customer holds "${kelvin}".\n`);
     expect(await cliJson(db, 'bookings', 'list', '--from', day.day, '--search', kelvin)).toEqual([]);
     // A booking with it is refused as not an e-mail address, and writes nothing.
-    const booking = await cli(db, 'bookings', 'add', '1', '1', slots[2]!, '--field', 'first_name=Kay', '--field', 'last_name=Dee', '--field', `email=${kelvin}`);
+    const booking = await cli(
+      db,
+      'bookings',
+      'add',
+      '1',
+      '1',
+      slots[2]!,
+      '--field',
+      'first_name=Kay',
+      '--field',
+      'last_name=Dee',
+      '--field',
+      `email=${kelvin}`,
+    );
     expect(booking.code).toBe(1);
     expect(booking.stderr).toBe(`planner: --field email=${kelvin}: invalid e-mail address\n`);
     expect(snapshot(db)).toEqual(before);
     // The right address, in any ASCII case: the export, then the erase.
     const exported = JSON.parse(await cliOk(db, 'customer', 'export', 'KDQ7781@example.org'));
     expect(exported.bookings.map((one: any) => one.reference)).toEqual([kdq.reference]);
-    expect(await cliOk(db, 'customer', 'erase', ' kdq7781@EXAMPLE.org ', '--yes')).toMatch(/^Erased customer \d+: 1 booking\(s\)/);
+    expect(await cliOk(db, 'customer', 'erase', ' kdq7781@EXAMPLE.org ', '--yes')).toMatch(
+      /^Erased customer \d+: 1 booking\(s\)/,
+    );
     expect((await cliJson(db, 'bookings', 'show', kdq.reference)).submission).toEqual({});
     expect((await cliJson(db, 'bookings', 'show', other.reference)).submission.email).toBe('other@example.org');
   });
@@ -129,7 +186,15 @@ describe('one search rule: customer find and bookings list --search (real subpro
     ];
     const references: string[] = [];
     for (const [index, [first, last, email, phone]] of people.entries()) {
-      const fields = ['--field', `first_name=${first}`, '--field', `last_name=${last}`, '--field', `email=${email}`, ...(phone ? ['--field', `phone=${phone}`] : [])];
+      const fields = [
+        '--field',
+        `first_name=${first}`,
+        '--field',
+        `last_name=${last}`,
+        '--field',
+        `email=${email}`,
+        ...(phone ? ['--field', `phone=${phone}`] : []),
+      ];
       references.push((await cliJson(db, 'bookings', 'add', '1', '1', slots[index]!, ...fields)).reference);
     }
     const [muller, ada, grace] = references as [string, string, string];
@@ -148,7 +213,9 @@ describe('one search rule: customer find and bookings list --search (real subpro
       ['example', [muller, ada, grace]],
       ['nobody', []],
     ] as [string, string[]][]) {
-      const listed = (await cliJson(db, 'bookings', 'list', '--from', day.day, '--search', text)).map((one: any) => one.reference);
+      const listed = (await cliJson(db, 'bookings', 'list', '--from', day.day, '--search', text)).map(
+        (one: any) => one.reference,
+      );
       const found = (await cliJson(db, 'customer', 'find', text)).flatMap((match: any) => match.references);
       expect([text, listed]).toEqual([text, expected]);
       expect([text, found.sort()]).toEqual([text, [...expected].sort()]);

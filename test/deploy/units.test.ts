@@ -7,7 +7,17 @@
  * mount namespace and setuid where the machine allows it (root), and says so when it does not.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  cpSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
@@ -22,9 +32,12 @@ const SANDBOX = join(import.meta.dirname, 'sandbox.py');
 
 /** `systemd-analyze security --offline=true` of a unit: its overall exposure and the word for it. */
 function exposure(unit: string): { score: number; word: string } {
-  const run = spawnSync('systemd-analyze', ['security', '--offline=true', join(ROOT, 'deploy', unit)], { encoding: 'utf8' });
+  const run = spawnSync('systemd-analyze', ['security', '--offline=true', join(ROOT, 'deploy', unit)], {
+    encoding: 'utf8',
+  });
   const match = /Overall exposure level for \S+: (\d+\.\d) (\w+)/.exec(run.stdout);
-  if (!match) throw new Error(`systemd-analyze security printed no exposure (${run.status}):\n${run.stdout}${run.stderr}`);
+  if (!match)
+    throw new Error(`systemd-analyze security printed no exposure (${run.status}):\n${run.stdout}${run.stderr}`);
   return { score: Number(match[1]), word: match[2]! };
 }
 
@@ -64,9 +77,24 @@ function userIds(name: string): { uid: number; gid: number } {
 /** Starts `command` confined as `unit` confines it, with `state` as its state folder; stopped after the test file. */
 function confined(unit: string, state: string, command: string[], env: Record<string, string> = {}) {
   const args = asRoot
-    ? ['--mount', '--propagation', 'private', '/usr/bin/python3', SANDBOX, '--mounts', join(ROOT, 'deploy', unit), state, SERVICE_USER, '--', ...command]
+    ? [
+        '--mount',
+        '--propagation',
+        'private',
+        '/usr/bin/python3',
+        SANDBOX,
+        '--mounts',
+        join(ROOT, 'deploy', unit),
+        state,
+        SERVICE_USER,
+        '--',
+        ...command,
+      ]
     : [SANDBOX, join(ROOT, 'deploy', unit), state, '-', '--', ...command];
-  const child = spawn(asRoot ? 'unshare' : '/usr/bin/python3', args, { env: { ...process.env, PLANNER_DB: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(asRoot ? 'unshare' : '/usr/bin/python3', args, {
+    env: { ...process.env, PLANNER_DB: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   onCleanup(() => killed(child, 'SIGKILL'));
   return { child, ...watchOutput(child, `${command[0]} confined by ${unit}`) };
 }
@@ -84,12 +112,20 @@ async function bookOne(url: string, token: string) {
   return api(url, '/api/bookings', token, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ schedule: 1, reason: 1, slot: slots[0], submission: { first_name: 'Ada', last_name: 'L', email: 'ada@example.com' } }),
+    body: JSON.stringify({
+      schedule: 1,
+      reason: 1,
+      slot: slots[0],
+      submission: { first_name: 'Ada', last_name: 'L', email: 'ada@example.com' },
+    }),
   });
 }
 
 describe('deploy/*.service', () => {
-  if (!asRoot) process.stderr.write('units test: not root: the system-call filter is applied, not the mounts nor the service user\n');
+  if (!asRoot)
+    process.stderr.write(
+      'units test: not root: the system-call filter is applied, not the mounts nor the service user\n',
+    );
 
   it(`systemd-analyze security rates each unit at most ${MAX_EXPOSURE}, as the README says`, () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -105,13 +141,19 @@ describe('deploy/*.service', () => {
     // verify needs the units the unit pulls in (sysinit.target, …) and the executables it starts: a copy of this
     // machine's unit folder and two stand-ins, in a root of their own, so that nothing outside it is looked at.
     const root = tempDir();
-    cpSync('/usr/lib/systemd/system', join(root, 'usr/lib/systemd/system'), { recursive: true, verbatimSymlinks: true });
+    cpSync('/usr/lib/systemd/system', join(root, 'usr/lib/systemd/system'), {
+      recursive: true,
+      verbatimSymlinks: true,
+    });
     mkdirSync(join(root, 'usr/local/bin'), { recursive: true });
     mkdirSync(join(root, 'etc/systemd/system'), { recursive: true });
-    for (const program of ['planner', 'litestream']) writeFileSync(join(root, 'usr/local/bin', program), '#!/bin/sh\n', { mode: 0o755 });
+    for (const program of ['planner', 'litestream'])
+      writeFileSync(join(root, 'usr/local/bin', program), '#!/bin/sh\n', { mode: 0o755 });
     for (const unit of UNITS) {
       copyFileSync(join(ROOT, 'deploy', unit), join(root, 'etc/systemd/system', unit));
-      const run = spawnSync('systemd-analyze', ['verify', `--root=${root}`, `/etc/systemd/system/${unit}`], { encoding: 'utf8' });
+      const run = spawnSync('systemd-analyze', ['verify', `--root=${root}`, `/etc/systemd/system/${unit}`], {
+        encoding: 'utf8',
+      });
       expect({ unit, status: run.status, said: run.stdout + run.stderr }).toEqual({ unit, status: 0, said: '' });
     }
   });
@@ -123,11 +165,21 @@ describe('deploy/*.service', () => {
       const service = settingsOf(unit);
       // ProtectSystem=strict leaves only the StateDirectory= writable, and ProtectHome=yes hides /home: the home the
       // README gives the service user must be that folder, and every file the service writes must be in it.
-      expect({ unit, strict: service.ProtectSystem, home: `/var/lib/${service.StateDirectory}` }).toEqual({ unit, strict: 'strict', home });
+      expect({ unit, strict: service.ProtectSystem, home: `/var/lib/${service.StateDirectory}` }).toEqual({
+        unit,
+        strict: 'strict',
+        home,
+      });
       expect(service.WorkingDirectory).toBe(home);
-      const environment = readFileSync(join(ROOT, 'deploy', unit), 'utf8').match(/^Environment=\w+=\S+$/gm)!.map((line) => line.split('=')[2]!);
-      for (const path of environment.filter((value) => !value.startsWith('/etc/'))) expect(path.startsWith(`${home}/`), `${unit}: ${path}`).toBe(true);
-      for (const program of service.ExecStart!.match(/\/usr\/local\/bin\/\w+/g)!) expect(install + readFileSync(join(ROOT, 'deploy', unit), 'utf8')).toContain(`install -m 0755 ${program.split('/').at(-1)} ${program}`);
+      const environment = readFileSync(join(ROOT, 'deploy', unit), 'utf8')
+        .match(/^Environment=\w+=\S+$/gm)!
+        .map((line) => line.split('=')[2]!);
+      for (const path of environment.filter((value) => !value.startsWith('/etc/')))
+        expect(path.startsWith(`${home}/`), `${unit}: ${path}`).toBe(true);
+      for (const program of service.ExecStart!.match(/\/usr\/local\/bin\/\w+/g)!)
+        expect(install + readFileSync(join(ROOT, 'deploy', unit), 'utf8')).toContain(
+          `install -m 0755 ${program.split('/').at(-1)} ${program}`,
+        );
     }
     const litestream = readFileSync(join(ROOT, 'deploy/litestream.yml'), 'utf8');
     expect(/^\s+- path: (\S+)$/m.exec(litestream)![1]).toBe(`${home}/planner.db`);
@@ -189,11 +241,30 @@ describe('deploy/*.service', () => {
     const config = join(state, 'litestream.yml');
     writeFileSync(
       config,
-      ['dbs:', `  - path: ${db}`, '    monitor-interval: 100ms', '    replicas:', '      - type: sftp', `        host: ${sftp.host}`, `        user: ${sftp.user}`, `        key-path: ${key}`, `        path: ${sftp.folder('replica')}`, '        sync-interval: 900ms', ''].join('\n'),
+      [
+        'dbs:',
+        `  - path: ${db}`,
+        '    monitor-interval: 100ms',
+        '    replicas:',
+        '      - type: sftp',
+        `        host: ${sftp.host}`,
+        `        user: ${sftp.user}`,
+        `        key-path: ${key}`,
+        `        path: ${sftp.folder('replica')}`,
+        '        sync-interval: 900ms',
+        '',
+      ].join('\n'),
     );
     handOver(state);
     const serveCommand = [process.execPath, BIN, 'serve', '--port', '0', '--db', db].join(' ');
-    const live = confined('planner-litestream.service', state, [LITESTREAM, 'replicate', '-config', config, '-exec', serveCommand]);
+    const live = confined('planner-litestream.service', state, [
+      LITESTREAM,
+      'replicate',
+      '-config',
+      config,
+      '-exec',
+      serveCommand,
+    ]);
     const url = (await live.waitFor(/serving (http:\/\/\S+)\/api/))[1]!;
     await live.waitFor(/snapshot written.*replica=sftp/);
     expect(procStatus(live.child.pid!).seccomp).toBe('2');

@@ -14,27 +14,39 @@ const index = text.slice(text.indexOf('## Where each rule lives'));
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourceFiles(join(folder, entry.name)) : entry.name.endsWith('.ts') ? [join(folder, entry.name)] : [],
+    entry.isDirectory()
+      ? sourceFiles(join(folder, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [join(folder, entry.name)]
+        : [],
   );
 }
 
 describe('CONTRIBUTING.md', () => {
   it('names only files that exist', () => {
-    const named = [...new Set(text.match(/\b(?:src|test|scripts|bench|deploy)\/[\w./-]+\.(?:ts|json|service)\b/g) ?? [])];
+    const named = [
+      ...new Set(text.match(/\b(?:src|test|scripts|bench|deploy)\/[\w./-]+\.(?:ts|json|service)\b/g) ?? []),
+    ];
     expect(named.length).toBeGreaterThan(40);
     expect(named.filter((path) => !existsSync(join(ROOT, path)))).toEqual([]);
   });
 
   it('finds each name it places in a file ("`name` in `src/…`") in that file', () => {
-    const pairs = [...index.matchAll(/`([A-Za-z_]\w*)(?:\(\))?`\s+(?:in|there:?)\s+`?(src\/[\w./-]+\.ts)/g)].map((match): [string, string] => [match[1]!, match[2]!]);
+    const pairs = [...index.matchAll(/`([A-Za-z_]\w*)(?:\(\))?`\s+(?:in|there:?)\s+`?(src\/[\w./-]+\.ts)/g)].map(
+      (match): [string, string] => [match[1]!, match[2]!],
+    );
     expect(pairs.length).toBeGreaterThan(50);
-    const missing = pairs.filter(([name, path]) => !new RegExp(`\\b${name}\\b`).test(readFileSync(join(ROOT, path), 'utf8')));
+    const missing = pairs.filter(
+      ([name, path]) => !new RegExp(`\\b${name}\\b`).test(readFileSync(join(ROOT, path), 'utf8')),
+    );
     expect(missing).toEqual([]);
   });
 
   it('lists every source file in its layout (the CLI commands as commands/*.ts)', () => {
     const files = sourceFiles('src').filter((file) => !file.startsWith(join('src', 'cli', 'commands')));
-    const unlisted = files.filter((file) => !new RegExp(`\\b${basename(file).replace('.', '\\.')}|\\b${basename(file, '.ts')}\\b`).test(layout));
+    const unlisted = files.filter(
+      (file) => !new RegExp(`\\b${basename(file).replace('.', '\\.')}|\\b${basename(file, '.ts')}\\b`).test(layout),
+    );
     expect(unlisted.map((file) => relative(ROOT, join(ROOT, file)))).toEqual([]);
   });
 });

@@ -24,13 +24,15 @@ function importsOf(file: string): { to: string; value: boolean }[] {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false);
   const found: { to: string; value: boolean }[] = [];
   for (const statement of source.statements) {
-    if (!(ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) || !statement.moduleSpecifier) continue;
+    if (!(ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) || !statement.moduleSpecifier)
+      continue;
     const spec = (statement.moduleSpecifier as ts.StringLiteral).text;
     if (!spec.startsWith('.')) continue;
     let value = true;
     if (ts.isImportDeclaration(statement)) {
       const clause = statement.importClause;
-      if (!clause || clause.isTypeOnly) value = clause === undefined; // a bare import runs the module
+      if (!clause || clause.isTypeOnly)
+        value = clause === undefined; // a bare import runs the module
       else if (!clause.name && clause.namedBindings && ts.isNamedImports(clause.namedBindings)) {
         value = clause.namedBindings.elements.some((element) => !element.isTypeOnly);
       }
@@ -45,7 +47,9 @@ const graph = new Map(sources(SRC).map((file) => [relative(SRC, file), importsOf
 describe('the layout of src/ (issue 37: CONTRIBUTING "Layout")', () => {
   it('reads the imports it judges', () => {
     expect(graph.size).toBeGreaterThan(150);
-    expect(graph.get('http/booking-page.ts')!.some((edge) => edge.to === 'app/page-booking.ts' && edge.value)).toBe(true);
+    expect(graph.get('http/booking-page.ts')!.some((edge) => edge.to === 'app/page-booking.ts' && edge.value)).toBe(
+      true,
+    );
   });
 
   it('has no import circle', () => {
@@ -82,7 +86,12 @@ describe('the layout of src/ (issue 37: CONTRIBUTING "Layout")', () => {
   it('no call from http/ into store/ or mail/, none from cli/ into store/ (a type may be imported)', () => {
     const crossing = [...graph].flatMap(([from, edges]) =>
       edges
-        .filter(({ to, value }) => value && ((from.startsWith('http/') && (to.startsWith('store/') || to.startsWith('mail/'))) || (from.startsWith('cli/') && to.startsWith('store/'))))
+        .filter(
+          ({ to, value }) =>
+            value &&
+            ((from.startsWith('http/') && (to.startsWith('store/') || to.startsWith('mail/'))) ||
+              (from.startsWith('cli/') && to.startsWith('store/'))),
+        )
         .map(({ to }) => `${from} -> ${to}`),
     );
     expect(crossing).toEqual([]);

@@ -24,7 +24,10 @@ const run = promisify(execFile);
 
 /** A copy of the repository as a clone has it: the files git tracks (as they are now) and untracked, unignored ones. */
 async function freshCopy(): Promise<string> {
-  const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, maxBuffer: 16 << 20 });
+  const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+    maxBuffer: 16 << 20,
+  });
   const copy = tempDir();
   for (const file of stdout.split('\0').filter(Boolean)) {
     if (!existsSync(join(ROOT, file))) continue; // deleted in the working tree, not yet in the index
@@ -36,10 +39,15 @@ async function freshCopy(): Promise<string> {
 
 /** Runs a printed curl call, adding only `-w` for the status and headers; returns status, headers and parsed body. */
 async function curl(call: string, env: NodeJS.ProcessEnv): Promise<{ status: number; headers: Headers; body: any }> {
-  const { stdout } = await run('sh', ['-c', call.replace(/^curl /, `curl -w '\\n--status %{http_code} --headers %{header_json}' `)], { env });
+  const { stdout } = await run(
+    'sh',
+    ['-c', call.replace(/^curl /, `curl -w '\\n--status %{http_code} --headers %{header_json}' `)],
+    { env },
+  );
   const [, body, status, headerJson] = /^([\s\S]*)\n--status (\d+) --headers ([\s\S]*)$/.exec(stdout)!;
   const headers = new Headers();
-  for (const [name, values] of Object.entries(JSON.parse(headerJson!) as Record<string, string[]>)) headers.set(name, values.join(', '));
+  for (const [name, values] of Object.entries(JSON.parse(headerJson!) as Record<string, string[]>))
+    headers.set(name, values.join(', '));
   return { status: Number(status), headers, body: JSON.parse(body!) };
 }
 
@@ -102,7 +110,9 @@ describe('README: your first practice, end to end (issue 24, item 17)', () => {
       if (line.startsWith('npx planner slots ')) {
         // The first time of a day at least two days ahead ("Tue 2026-12-01  08:00 08:15 …"): more than the page's 24 h
         // before the start, so the confirmation carries the link (closer, it gives the phone instead).
-        const later = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(Date.now() + 2 * 86_400_000);
+        const later = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(
+          Date.now() + 2 * 86_400_000,
+        );
         const days = [...result.stdout.matchAll(/^\w+ (\d{4}-\d\d-\d\d) +(\d\d:\d\d)/gm)];
         const pick = days.find((match) => match[1]! >= later);
         slot = pick ? `${pick[1]} ${pick[2]}` : '';
@@ -112,7 +122,10 @@ describe('README: your first practice, end to end (issue 24, item 17)', () => {
     const [test] = await smtp.received(1);
     expect(test!.to).toMatchObject({ text: 'desk@physio-nord.example' });
     expect(outputs.get('npx planner status')).toMatch(/^practice +Physio Nord · Europe\/Berlin · locale de/m);
-    expect(await cliJson(db, 'practice', 'show')).toMatchObject({ address: 'Hafenstraße 3, 20459 Hamburg', phone: '+49 40 1234567' });
+    expect(await cliJson(db, 'practice', 'show')).toMatchObject({
+      address: 'Hafenstraße 3, 20459 Hamburg',
+      phone: '+49 40 1234567',
+    });
     const [booking] = await cliJson(db, 'bookings', 'list');
     expect(booking).toMatchObject({ status: 'booked' });
 
@@ -138,7 +151,10 @@ describe('README admin guide', () => {
     // A closure wholly in the past is refused: the example's Christmas closure is moved to the coming one.
     const year = new Date().getUTCFullYear() + 1;
     for (const written of lines.slice(0, -1)) {
-      const line = written.replace(/closure add 1 \d{4}-12-24 \d{4}-01-01/, `closure add 1 ${year}-12-24 ${year + 1}-01-01`);
+      const line = written.replace(
+        /closure add 1 \d{4}-12-24 \d{4}-01-01/,
+        `closure add 1 ${year}-12-24 ${year + 1}-01-01`,
+      );
       const result = await run('sh', ['-c', line], { cwd: ROOT, env }).catch((error: { stderr: string }) => {
         throw new Error(`README line failed: ${line}\n${error.stderr}`);
       });
@@ -148,10 +164,16 @@ describe('README admin guide', () => {
 
     const server = shell(lines.at(-1)!, ROOT, env);
     onCleanup(() => server.stop());
-    await server.waitFor(new RegExp(`serving http://127\\.0\\.0\\.1:${port}/api \\(database ${db.replaceAll('.', '\\.')}\\)`));
-    const answer = await fetch(`http://127.0.0.1:${port}/api/reasons?schedule=1`, { headers: { authorization: `Bearer ${token}` } });
+    await server.waitFor(
+      new RegExp(`serving http://127\\.0\\.0\\.1:${port}/api \\(database ${db.replaceAll('.', '\\.')}\\)`),
+    );
+    const answer = await fetch(`http://127.0.0.1:${port}/api/reasons?schedule=1`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(answer.status).toBe(200);
-    expect(await answer.json()).toEqual({ data: [{ id: 1, name: 'Consultation', description: 'A short visit about one concern.', duration: 900 }] });
+    expect(await answer.json()).toEqual({
+      data: [{ id: 1, name: 'Consultation', description: 'A short visit about one concern.', duration: 900 }],
+    });
     expect([0, 'SIGTERM']).toContain(await server.stop());
     expect(server.output()).not.toMatch(/\n\s+at |Error/);
     expect(readFileSync(db).length).toBeGreaterThan(0);
@@ -164,7 +186,15 @@ describe('README admin guide: reminders, the self-service page, the booking page
     await bookableDb(db);
     const env = newcomerEnv({ PLANNER_DB: db });
     const outputs: string[] = [];
-    for (const section of ['Reminders', 'The self-service page', 'The booking page', 'Personal data (GDPR)', 'Buffers between appointments', 'Reverse proxy: pass the Authorization header', 'Calendar feed for the practitioner']) {
+    for (const section of [
+      'Reminders',
+      'The self-service page',
+      'The booking page',
+      'Personal data (GDPR)',
+      'Buffers between appointments',
+      'Reverse proxy: pass the Authorization header',
+      'Calendar feed for the practitioner',
+    ]) {
       for (const line of commandsOf(readmeBlock(section, 'sh'))) {
         const result = await run('sh', ['-c', line], { cwd: ROOT, env }).catch((error: { stderr: string }) => {
           throw new Error(`README line failed: ${line}\n${error.stderr}`);
@@ -174,7 +204,12 @@ describe('README admin guide: reminders, the self-service page, the booking page
     }
     expect(outputs[1]).toMatch(/^offsets +2d,2h$/m); // the comment beside `reminders show`
     expect(await cliJson(db, 'reminders', 'show', '--json')).toMatchObject({ minutes: [2880, 120] });
-    expect(await cliJson(db, 'portal', 'status', '--json')).toEqual({ enabled: true, url: 'https://booking.praxis.example', cancelUntilHours: 24, reschedule: true });
+    expect(await cliJson(db, 'portal', 'status', '--json')).toEqual({
+      enabled: true,
+      url: 'https://booking.praxis.example',
+      cancelUntilHours: 24,
+      reschedule: true,
+    });
     expect(await cliJson(db, 'booking-page', 'status', '--json')).toMatchObject({
       enabled: true,
       url: 'https://booking.praxis.example/book/',
@@ -184,7 +219,10 @@ describe('README admin guide: reminders, the self-service page, the booking page
       perEmail: 3,
     });
     expect(await cliJson(db, 'retention', 'show', '--json')).toEqual({ months: 24 });
-    expect((await cliJson(db, 'reason', 'list', '1', '--json'))[0]).toMatchObject({ bufferBeforeMinutes: 5, bufferAfterMinutes: 10 });
+    expect((await cliJson(db, 'reason', 'list', '1', '--json'))[0]).toMatchObject({
+      bufferBeforeMinutes: 5,
+      bufferAfterMinutes: 10,
+    });
     expect(await cliJson(db, 'proxy', 'show', '--json')).toEqual({ trustedProxies: ['127.0.0.1', '::1'] });
     const [made, rotated] = outputs.slice(-2).map((output) => output.split('\n')[0]!);
     expect(made).toMatch(/^https:\/\/booking\.praxis\.example\/feed\/[A-Za-z0-9_-]{43}\.ics$/); // as the comment says
@@ -198,7 +236,9 @@ describe('README integrator guide: the retry example', () => {
     const block = readmeBlock('Retrying a booking safely: Idempotency-Key', 'js');
     const file = join(tempDir(), 'book-with-retry.mjs');
     writeFileSync(file, block);
-    const { bookWithRetry } = (await import(pathToFileURL(file).href)) as { bookWithRetry: (...args: unknown[]) => Promise<{ status: number; body: any }> };
+    const { bookWithRetry } = (await import(pathToFileURL(file).href)) as {
+      bookWithRetry: (...args: unknown[]) => Promise<{ status: number; body: any }>;
+    };
     const db = tempDb();
     const token = await bookableDb(db);
     const server = await serve(db);
@@ -216,8 +256,12 @@ describe('README integrator guide: the retry example', () => {
     }).listen(0, '127.0.0.1');
     await once(proxy, 'listening');
     onCleanup(() => new Promise((resolve) => proxy.close(resolve)));
-    const days = (await fetch(`${server.url}/api/days?schedule=1&reason=1`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json())) as { data: string[] };
-    const slots = (await fetch(`${server.url}/api/slots?schedule=1&reason=1&day=${days.data[1]}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json())) as { data: string[] };
+    const days = (await fetch(`${server.url}/api/days?schedule=1&reason=1`, {
+      headers: { authorization: `Bearer ${token}` },
+    }).then((r) => r.json())) as { data: string[] };
+    const slots = (await fetch(`${server.url}/api/slots?schedule=1&reason=1&day=${days.data[1]}`, {
+      headers: { authorization: `Bearer ${token}` },
+    }).then((r) => r.json())) as { data: string[] };
     const result = await bookWithRetry(`http://127.0.0.1:${(proxy.address() as AddressInfo).port}/api`, token, {
       schedule: 1,
       reason: 1,
@@ -269,11 +313,16 @@ describe('README table of contents (issue 24, item 17)', () => {
   it('lists every ## and ### heading in order, and every #link in the README reaches a heading or an anchor', () => {
     const text = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const outsideCode = text.replace(/^```[\s\S]*?^```/gm, '');
-    const headings = [...outsideCode.matchAll(/^(##|###) (.+)$/gm)].map((match) => match[2]!).filter((heading) => heading !== 'Contents');
+    const headings = [...outsideCode.matchAll(/^(##|###) (.+)$/gm)]
+      .map((match) => match[2]!)
+      .filter((heading) => heading !== 'Contents');
     const contents = /^## Contents\n\n([\s\S]*?)\n\n/m.exec(text)![1]!;
     const listed = [...contents.matchAll(/^ *- \[(.+)\]\(#(.+)\)$/gm)];
     expect(listed.map((match) => match[2])).toEqual(headings.map(slug));
-    const anchors = new Set([...headings.map(slug), ...[...text.matchAll(/<a id="([^"]+)"><\/a>/g)].map((match) => match[1]!)]);
+    const anchors = new Set([
+      ...headings.map(slug),
+      ...[...text.matchAll(/<a id="([^"]+)"><\/a>/g)].map((match) => match[1]!),
+    ]);
     const links = [...outsideCode.matchAll(/\]\(#([^)]+)\)/g)].map((match) => match[1]!);
     expect(links.filter((link) => !anchors.has(link))).toEqual([]);
   });

@@ -45,7 +45,8 @@ export function commandsOf(block: string): string[] {
  */
 export function newcomerEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!/^npm_/i.test(key) && key !== 'INIT_CWD') env[key] = value;
+  for (const [key, value] of Object.entries(process.env))
+    if (!/^npm_/i.test(key) && key !== 'INIT_CWD') env[key] = value;
   env.PATH = (process.env.PATH ?? '')
     .split(delimiter)
     .filter((dir) => !dir.includes(`node_modules${'/'}.bin`) && !dir.includes('node-gyp-bin'))

@@ -27,7 +27,13 @@ const routed: Record<string, (block: string) => string[]> = {
  * The configuration that runs `snippet` as the README means it (the server's own lines around it, the proxy's
  * port for the practice's address, planner's for 3000), and the command that starts that server in the foreground.
  */
-function proxyRun(kind: string, snippet: string, port: number, planner: number, dir: string): { command: string; args: string[]; env?: Record<string, string> } {
+function proxyRun(
+  kind: string,
+  snippet: string,
+  port: number,
+  planner: number,
+  dir: string,
+): { command: string; args: string[]; env?: Record<string, string> } {
   const body = snippet.replaceAll('127.0.0.1:3000', `127.0.0.1:${planner}`);
   if (kind === 'nginx') {
     const file = join(dir, 'nginx.conf');
@@ -41,8 +47,15 @@ function proxyRun(kind: string, snippet: string, port: number, planner: number, 
   }
   if (kind === 'caddy') {
     const file = join(dir, 'Caddyfile');
-    writeFileSync(file, `{\n  admin off\n  auto_https off\n  storage file_system ${dir}/caddy\n}\n${body.replace('booking.praxis.example', `http://127.0.0.1:${port}`)}`);
-    return { command: '/usr/bin/caddy', args: ['run', '--config', file, '--adapter', 'caddyfile'], env: { HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir } };
+    writeFileSync(
+      file,
+      `{\n  admin off\n  auto_https off\n  storage file_system ${dir}/caddy\n}\n${body.replace('booking.praxis.example', `http://127.0.0.1:${port}`)}`,
+    );
+    return {
+      command: '/usr/bin/caddy',
+      args: ['run', '--config', file, '--adapter', 'caddyfile'],
+      env: { HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir },
+    };
   }
   const modules = '/usr/lib/apache2/modules';
   const file = join(dir, 'apache2.conf');
@@ -54,7 +67,9 @@ function proxyRun(kind: string, snippet: string, port: number, planner: number, 
       `Listen 127.0.0.1:${port}`,
       `PidFile ${dir}/apache2.pid`,
       `ErrorLog ${dir}/apache2-error.log`,
-      ...['mpm_event', 'authz_core', 'proxy', 'proxy_http', 'headers'].map((name) => `LoadModule ${name}_module ${modules}/mod_${name}.so`),
+      ...['mpm_event', 'authz_core', 'proxy', 'proxy_http', 'headers'].map(
+        (name) => `LoadModule ${name}_module ${modules}/mod_${name}.so`,
+      ),
       body,
     ].join('\n'),
   );
@@ -63,41 +78,54 @@ function proxyRun(kind: string, snippet: string, port: number, planner: number, 
 
 describe("README's reverse-proxy snippets", () => {
   it('each routes every door planner has', () => {
-    for (const kind of Object.keys(routed)) expect({ kind, doors: routed[kind]!(readmeBlock(SECTION, kind)) }).toEqual({ kind, doors: [...DOORS] });
+    for (const kind of Object.keys(routed))
+      expect({ kind, doors: routed[kind]!(readmeBlock(SECTION, kind)) }).toEqual({ kind, doors: [...DOORS] });
   });
 
-  it.each(['nginx', 'caddy', 'apache'])('in %s, in front of planner serve: doctor --url finds the header arriving and every door reaching planner', async (kind) => {
-    const db = tempDb();
-    const token = await bookableDb(db);
-    const server = await serve(db);
-    const port = await freePort();
-    const run = proxyRun(kind, readmeBlock(SECTION, kind), port, Number(new URL(server.url).port), tempDir());
-    const proxy = spawn(run.command, run.args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...run.env } });
-    const { output } = watchOutput(proxy, kind);
-    onCleanup(async () => {
-      if (proxy.exitCode !== null || proxy.signalCode !== null) return;
-      const exited = once(proxy, 'exit');
-      proxy.kill('SIGTERM');
-      await exited;
-    });
-    const address = `http://127.0.0.1:${port}`;
-    // Listening: none of the three says so, so the first answer through it is waited for (at most 100 tries, 50 ms
-    // apart, each bounded).
-    for (let attempt = 0; ; attempt++) {
-      const answer = await fetch(`${address}/api/openapi.json`, { signal: AbortSignal.timeout(2_000) }).catch(() => undefined);
-      if (answer?.status === 200) break;
-      if (attempt === 100 || proxy.exitCode !== null) throw new Error(`${kind} did not serve the API:\n${output()}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+  it.each(['nginx', 'caddy', 'apache'])(
+    'in %s, in front of planner serve: doctor --url finds the header arriving and every door reaching planner',
+    async (kind) => {
+      const db = tempDb();
+      const token = await bookableDb(db);
+      const server = await serve(db);
+      const port = await freePort();
+      const run = proxyRun(kind, readmeBlock(SECTION, kind), port, Number(new URL(server.url).port), tempDir());
+      const proxy = spawn(run.command, run.args, {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, ...run.env },
+      });
+      const { output } = watchOutput(proxy, kind);
+      onCleanup(async () => {
+        if (proxy.exitCode !== null || proxy.signalCode !== null) return;
+        const exited = once(proxy, 'exit');
+        proxy.kill('SIGTERM');
+        await exited;
+      });
+      const address = `http://127.0.0.1:${port}`;
+      // Listening: none of the three says so, so the first answer through it is waited for (at most 100 tries, 50 ms
+      // apart, each bounded).
+      for (let attempt = 0; ; attempt++) {
+        const answer = await fetch(`${address}/api/openapi.json`, { signal: AbortSignal.timeout(2_000) }).catch(
+          () => undefined,
+        );
+        if (answer?.status === 200) break;
+        if (attempt === 100 || proxy.exitCode !== null) throw new Error(`${kind} did not serve the API:\n${output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
 
-    await cliOk(db, 'portal', 'enable', '--url', address);
-    await cliOk(db, 'booking-page', 'enable');
-    await cliOk(db, 'feed', 'url', '1');
-    const doctor = await cli(db, 'doctor', '--url', `${address}/api`, '--token', token);
-    expect(doctor.stdout).toMatch(/^ok +live +.*answers 200: the Authorization header arrives/m);
-    for (const [name, door] of [['portal-live', 'manage'], ['book-live', 'book'], ['feed-live', 'feed']]) {
-      expect(doctor.stdout).toMatch(new RegExp(`^ok +${name} +${address}/${door}/ reaches planner`, 'm'));
-    }
-    expect({ code: doctor.code, stderr: doctor.stderr }).toEqual({ code: 0, stderr: '' });
-  });
+      await cliOk(db, 'portal', 'enable', '--url', address);
+      await cliOk(db, 'booking-page', 'enable');
+      await cliOk(db, 'feed', 'url', '1');
+      const doctor = await cli(db, 'doctor', '--url', `${address}/api`, '--token', token);
+      expect(doctor.stdout).toMatch(/^ok +live +.*answers 200: the Authorization header arrives/m);
+      for (const [name, door] of [
+        ['portal-live', 'manage'],
+        ['book-live', 'book'],
+        ['feed-live', 'feed'],
+      ]) {
+        expect(doctor.stdout).toMatch(new RegExp(`^ok +${name} +${address}/${door}/ reaches planner`, 'm'));
+      }
+      expect({ code: doctor.code, stderr: doctor.stderr }).toEqual({ code: 0, stderr: '' });
+    },
+  );
 });

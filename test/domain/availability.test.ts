@@ -10,10 +10,22 @@ const booked = (from: string, to: string): BookedInterval => ({ startAt: at(from
 describe('freeSlots: the grid', () => {
   it.each([
     ['step 15, 30 minutes in 09:00-10:00', { week: week({ 1: '09:00-10:00' }) }, ['09:00', '09:15', '09:30']],
-    ['step 25 does not divide the hour', { week: week({ 1: '09:00-10:00' }), durationMinutes: 10, rules: { stepMinutes: 25 } }, ['09:00', '09:25', '09:50']],
-    ['each range starts its own grid', { week: week({ 1: '09:10-10:00,13:05-13:40' }), rules: { stepMinutes: 20 } }, ['09:10', '09:30', '13:05']],
+    [
+      'step 25 does not divide the hour',
+      { week: week({ 1: '09:00-10:00' }), durationMinutes: 10, rules: { stepMinutes: 25 } },
+      ['09:00', '09:25', '09:50'],
+    ],
+    [
+      'each range starts its own grid',
+      { week: week({ 1: '09:10-10:00,13:05-13:40' }), rules: { stepMinutes: 20 } },
+      ['09:10', '09:30', '13:05'],
+    ],
     ['duration longer than the range', { week: week({ 1: '09:00-09:20' }) }, []],
-    ['24:00 as an end', { week: week({ 1: '22:00-24:00' }), durationMinutes: 60, rules: { stepMinutes: 30 } }, ['22:00', '22:30', '23:00']],
+    [
+      '24:00 as an end',
+      { week: week({ 1: '22:00-24:00' }), durationMinutes: 60, rules: { stepMinutes: 30 } },
+      ['22:00', '22:30', '23:00'],
+    ],
     ['closed day', { week: week({ 2: '09:00-12:00' }) }, []],
   ] as const)('%s', (_name, overrides, expected) => {
     expect(times(freeSlots(input(overrides as Overrides), '2026-06-01', []))).toEqual(expected);
@@ -28,9 +40,24 @@ describe('freeSlots: the grid', () => {
 describe('freeSlots: bookings and capacity', () => {
   const range = { week: week({ 1: '09:00-11:00' }) };
   it.each([
-    ['a 30-minute booking at 10:00 removes 09:45, 10:00 and 10:15', 1, [booked('2026-06-01T08:00:00Z', '2026-06-01T08:30:00Z')], ['09:00', '09:15', '09:30', '10:30']],
-    ['a booking ending at 10:00 does not block 10:00', 1, [booked('2026-06-01T07:30:00Z', '2026-06-01T08:00:00Z')], ['09:00', '10:00', '10:15', '10:30']],
-    ['capacity 2: one booking blocks nothing', 2, [booked('2026-06-01T08:00:00Z', '2026-06-01T08:30:00Z')], ['09:00', '09:15', '09:30', '09:45', '10:00', '10:15', '10:30']],
+    [
+      'a 30-minute booking at 10:00 removes 09:45, 10:00 and 10:15',
+      1,
+      [booked('2026-06-01T08:00:00Z', '2026-06-01T08:30:00Z')],
+      ['09:00', '09:15', '09:30', '10:30'],
+    ],
+    [
+      'a booking ending at 10:00 does not block 10:00',
+      1,
+      [booked('2026-06-01T07:30:00Z', '2026-06-01T08:00:00Z')],
+      ['09:00', '10:00', '10:15', '10:30'],
+    ],
+    [
+      'capacity 2: one booking blocks nothing',
+      2,
+      [booked('2026-06-01T08:00:00Z', '2026-06-01T08:30:00Z')],
+      ['09:00', '09:15', '09:30', '09:45', '10:00', '10:15', '10:30'],
+    ],
     [
       'capacity 2: two overlapping bookings block where both overlap',
       2,
@@ -43,7 +70,12 @@ describe('freeSlots: bookings and capacity', () => {
       [booked('2026-06-01T07:00:00Z', '2026-06-01T07:30:00Z'), booked('2026-06-01T08:30:00Z', '2026-06-01T09:00:00Z')],
       ['09:00', '09:15', '09:30', '09:45', '10:00', '10:15', '10:30'],
     ],
-    ['a long booking of another reason blocks all it covers', 1, [booked('2026-06-01T07:00:00Z', '2026-06-01T08:15:00Z')], ['10:15', '10:30']],
+    [
+      'a long booking of another reason blocks all it covers',
+      1,
+      [booked('2026-06-01T07:00:00Z', '2026-06-01T08:15:00Z')],
+      ['10:15', '10:30'],
+    ],
   ])('%s', (_name, capacity, bookings, expected) => {
     expect(times(freeSlots(input({ ...range, rules: { capacity } }), '2026-06-01', bookings))).toEqual(expected);
   });
@@ -52,17 +84,47 @@ describe('freeSlots: bookings and capacity', () => {
 describe('freeSlots: notice and look-ahead', () => {
   // Buffers (issue 16): a booking keeps its own (the query returns them in its interval); a new one needs its own free.
   it.each([
-    ['a booking 10:00-10:30 that keeps 15 minutes after: 10:30 is gone (free without buffers, above)', {}, [booked('2026-06-01T08:00:00Z', '2026-06-01T08:45:00Z')], ['09:00', '09:15', '09:30']],
-    ['a reason with 15 minutes before: 10:30 would need 10:15-10:30, which the 10:00 booking has', { bufferBeforeMinutes: 15 }, [booked('2026-06-01T08:00:00Z', '2026-06-01T08:30:00Z')], ['09:00', '09:15', '09:30']],
-    ['a reason with 15 minutes after: 09:30 would need 10:00-10:15', { bufferAfterMinutes: 15 }, [booked('2026-06-01T08:00:00Z', '2026-06-01T08:30:00Z')], ['09:00', '09:15', '10:30']],
-    ['buffers may lie outside the hours: 09:00 and 10:30 stay offered', { bufferBeforeMinutes: 60, bufferAfterMinutes: 60 }, [], ['09:00', '09:15', '09:30', '09:45', '10:00', '10:15', '10:30']],
-    ['a booking before the opening whose buffer reaches into it', {}, [booked('2026-06-01T06:00:00Z', '2026-06-01T07:20:00Z')], ['09:30', '09:45', '10:00', '10:15', '10:30']],
+    [
+      'a booking 10:00-10:30 that keeps 15 minutes after: 10:30 is gone (free without buffers, above)',
+      {},
+      [booked('2026-06-01T08:00:00Z', '2026-06-01T08:45:00Z')],
+      ['09:00', '09:15', '09:30'],
+    ],
+    [
+      'a reason with 15 minutes before: 10:30 would need 10:15-10:30, which the 10:00 booking has',
+      { bufferBeforeMinutes: 15 },
+      [booked('2026-06-01T08:00:00Z', '2026-06-01T08:30:00Z')],
+      ['09:00', '09:15', '09:30'],
+    ],
+    [
+      'a reason with 15 minutes after: 09:30 would need 10:00-10:15',
+      { bufferAfterMinutes: 15 },
+      [booked('2026-06-01T08:00:00Z', '2026-06-01T08:30:00Z')],
+      ['09:00', '09:15', '10:30'],
+    ],
+    [
+      'buffers may lie outside the hours: 09:00 and 10:30 stay offered',
+      { bufferBeforeMinutes: 60, bufferAfterMinutes: 60 },
+      [],
+      ['09:00', '09:15', '09:30', '09:45', '10:00', '10:15', '10:30'],
+    ],
+    [
+      'a booking before the opening whose buffer reaches into it',
+      {},
+      [booked('2026-06-01T06:00:00Z', '2026-06-01T07:20:00Z')],
+      ['09:30', '09:45', '10:00', '10:15', '10:30'],
+    ],
   ] as const)('buffers: %s', (_name, reason, bookings, expected) => {
-    expect(times(freeSlots(input({ week: week({ 1: '09:00-11:00' }), ...reason }), '2026-06-01', bookings))).toEqual(expected);
+    expect(times(freeSlots(input({ week: week({ 1: '09:00-11:00' }), ...reason }), '2026-06-01', bookings))).toEqual(
+      expected,
+    );
   });
 
   it('no slot starts before now + notice', () => {
-    expect(times(freeSlots(input({ rules: { noticeMinutes: 90 } }), '2026-06-01', [])).slice(0, 2)).toEqual(['09:30', '09:45']);
+    expect(times(freeSlots(input({ rules: { noticeMinutes: 90 } }), '2026-06-01', [])).slice(0, 2)).toEqual([
+      '09:30',
+      '09:45',
+    ]);
   });
 
   it('slots already past are gone', () => {
@@ -89,7 +151,10 @@ describe('freeDays', () => {
   });
 
   it('a closure range removes every day in it', () => {
-    const open = input({ week: week({ 1: '09:00-12:00', 2: '09:00-12:00', 3: '09:00-12:00' }), closures: [{ fromDay: '2026-05-30', toDay: '2026-06-02' }] });
+    const open = input({
+      week: week({ 1: '09:00-12:00', 2: '09:00-12:00', 3: '09:00-12:00' }),
+      closures: [{ fromDay: '2026-05-30', toDay: '2026-06-02' }],
+    });
     expect(freeDays(open, lookAhead(open), []).slice(0, 2)).toEqual(['2026-06-03', '2026-06-08']);
   });
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { appointmentEnd, blockedSpan, buffersOf, daysTouchedBy, LONGEST_BLOCK_SECONDS, startsReaching } from '../../src/domain/blocking.ts';
+import {
+  appointmentEnd,
+  blockedSpan,
+  buffersOf,
+  daysTouchedBy,
+  LONGEST_BLOCK_SECONDS,
+  startsReaching,
+} from '../../src/domain/blocking.ts';
 import { dayText } from '../../src/domain/days.ts';
 import { offsetTable } from '../../src/domain/zone.ts';
 
@@ -13,7 +20,10 @@ describe('the time a booking blocks', () => {
     expect(buffersOf(reason)).toEqual({ before: 900, after: 600 });
     expect(appointmentEnd(at('10:00'), reason)).toBe(at('10:45'));
     expect(blockedSpan(at('10:00'), at('10:45'), buffersOf(reason))).toEqual({ from: at('09:45'), to: at('10:55') });
-    expect(blockedSpan(at('10:00'), at('10:30'), { before: 0, after: 0 })).toEqual({ from: at('10:00'), to: at('10:30') });
+    expect(blockedSpan(at('10:00'), at('10:30'), { before: 0, after: 0 })).toEqual({
+      from: at('10:00'),
+      to: at('10:30'),
+    });
   });
 
   it('is never longer than a day-long appointment with the longest buffer on each side', () => {

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { fc } from '@fast-check/vitest';
-import { emailKey, emailProblem, fitsInputType, isEmail, isIdText, isNote, isPhone, nameProblem, parsePlainInt } from '../../src/domain/checks.ts';
+import {
+  emailKey,
+  emailProblem,
+  fitsInputType,
+  isEmail,
+  isIdText,
+  isNote,
+  isPhone,
+  nameProblem,
+  parsePlainInt,
+} from '../../src/domain/checks.ts';
 import { checkSubmission } from '../../src/domain/submission.ts';
 
 describe('isEmail', () => {
@@ -36,7 +46,11 @@ describe('emailKey: the one rule of the same e-mail address (issue 36, item 6)',
     expect(emailKey(text)).toBe(key);
     expect(emailProblem(text)).toBe(problem);
     const booked = checkSubmission([EMAIL_FIELD], { email: text });
-    expect(booked).toEqual(key === undefined ? { ok: false, field: 'email', error: 'Invalid e-mail address' } : { ok: true, values: { email: text.trim() } });
+    expect(booked).toEqual(
+      key === undefined
+        ? { ok: false, field: 'email', error: 'Invalid e-mail address' }
+        : { ok: true, values: { email: text.trim() } },
+    );
   });
 
   it('no address planner took is keyed otherwise than before (trimmed, toLowerCase): no stored key changes', () => {

@@ -28,7 +28,11 @@ describe('one deadline, at the exact second (issue 37)', () => {
 
   it('a mail written and sent at the deadline’s second has the link; a second later it does not', () => {
     const booking = { startAt: START, cancelled: false };
-    expect(manageActionAt(PORTAL, booking, DEADLINE, DEADLINE - 600)).toEqual({ kind: 'link', until: DEADLINE, move: true });
+    expect(manageActionAt(PORTAL, booking, DEADLINE, DEADLINE - 600)).toEqual({
+      kind: 'link',
+      until: DEADLINE,
+      move: true,
+    });
     expect(manageActionAt(PORTAL, booking, DEADLINE, DEADLINE)).toEqual({ kind: 'link', until: DEADLINE, move: true });
     expect(manageActionAt(PORTAL, booking, DEADLINE + 1, DEADLINE)).toEqual({ kind: 'closed', until: DEADLINE });
     expect(manageActionAt(PORTAL, booking, DEADLINE + 1, DEADLINE + 1)).toEqual({ kind: 'call' });

@@ -16,14 +16,22 @@ describe('parseDuration (every option that takes a duration, issue 24)', () => {
     ['48', 'hours', 2880], // --cancel-until: a bare number counts hours
     ['48h', 'hours', 2880],
     ['90m', 'hours', 90],
-  ])('%j (bare %s) is %d minutes', (text, bare, minutes) => expect(parseDuration(text, bare)).toEqual({ ok: true, value: minutes }));
+  ])('%j (bare %s) is %d minutes', (text, bare, minutes) =>
+    expect(parseDuration(text, bare)).toEqual({ ok: true, value: minutes }),
+  );
 
   it.each(['', 'h', '1.5h', '-5', '30m1h', '1h1h', '1w', '5 min', '1h 30m', '12345678'])('refuses %j', (text) =>
-    expect(parseDuration(text)).toEqual({ ok: false, error: `"${text}" is not a duration: write 45 (minutes), 45m, 1h30m, 12h or 2d` }),
+    expect(parseDuration(text)).toEqual({
+      ok: false,
+      error: `"${text}" is not a duration: write 45 (minutes), 45m, 1h30m, 12h or 2d`,
+    }),
   );
 
   it('says which unit a bare number counts in', () => {
-    expect(parseDuration('soon', 'hours')).toEqual({ ok: false, error: '"soon" is not a duration: write 48 (hours), 48h, 2d or 1h30m' });
+    expect(parseDuration('soon', 'hours')).toEqual({
+      ok: false,
+      error: '"soon" is not a duration: write 48 (hours), 48h, 2d or 1h30m',
+    });
   });
 });
 
@@ -44,7 +52,10 @@ describe('formatDuration', () => {
 
 describe('durationIn', () => {
   it('names the option and the value as typed', () => {
-    expect(durationIn('5h', '--buffer-after', { min: 0, max: 240 })).toEqual({ ok: false, error: '--buffer-after must be from 0 to 4h (got "5h")' });
+    expect(durationIn('5h', '--buffer-after', { min: 0, max: 240 })).toEqual({
+      ok: false,
+      error: '--buffer-after must be from 0 to 4h (got "5h")',
+    });
     expect(durationIn('soon', '--notice', { min: 0, max: 60 })).toEqual({
       ok: false,
       error: '--notice: "soon" is not a duration: write 45 (minutes), 45m, 1h30m, 12h or 2d',

@@ -18,7 +18,10 @@ export const MONDAY_8 = at('2026-06-01T06:00:00Z');
 export type Overrides = Partial<Omit<AvailabilityInput, 'rules'>> & { rules?: Partial<AvailabilityInput['rules']> };
 
 /** `hours` (default Monday 09:00-12:00), a 15-minute step, 30-minute appointments, 14 days ahead, capacity 1, no notice. */
-export function engineInput(overrides: Overrides = {}, hours: Record<number, string> = { 1: '09:00-12:00' }): AvailabilityInput {
+export function engineInput(
+  overrides: Overrides = {},
+  hours: Record<number, string> = { 1: '09:00-12:00' },
+): AvailabilityInput {
   return {
     zone: 'Europe/Berlin',
     now: MONDAY_8,

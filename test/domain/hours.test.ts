@@ -33,22 +33,46 @@ describe('parseTime', () => {
     expect(parseTime(text, allowEnd)).toEqual({ ok: true, value: minutes });
   });
 
-  it.each([['24:00', false], ['24:01', true], ['9:0', false], ['123:00', false], [':30', false], ['09:60', false], ['25:00', true], ['ab:cd', false]])(
-    'refuses %s (end allowed: %s)',
-    (text, allowEnd) => {
-      expect(parseTime(text, allowEnd)).toEqual({ ok: false, error: expect.stringMatching(/not a time/) });
-    },
-  );
+  it.each([
+    ['24:00', false],
+    ['24:01', true],
+    ['9:0', false],
+    ['123:00', false],
+    [':30', false],
+    ['09:60', false],
+    ['25:00', true],
+    ['ab:cd', false],
+  ])('refuses %s (end allowed: %s)', (text, allowEnd) => {
+    expect(parseTime(text, allowEnd)).toEqual({ ok: false, error: expect.stringMatching(/not a time/) });
+  });
 });
 
 describe('parseRanges', () => {
   it.each([
-    ['09:00-12:00,13:00-17:30', [{ start: 540, end: 720 }, { start: 780, end: 1050 }]],
-    ['13:00-17:30,09:00-12:00', [{ start: 540, end: 720 }, { start: 780, end: 1050 }]],
+    [
+      '09:00-12:00,13:00-17:30',
+      [
+        { start: 540, end: 720 },
+        { start: 780, end: 1050 },
+      ],
+    ],
+    [
+      '13:00-17:30,09:00-12:00',
+      [
+        { start: 540, end: 720 },
+        { start: 780, end: 1050 },
+      ],
+    ],
     ['00:00-24:00', [{ start: 0, end: 1440 }]],
     ['closed', []],
     ['09:00-12:00,12:00-13:00', [{ start: 540, end: 780 }]],
-    ['8:00-12:00, 13:00-17:30', [{ start: 480, end: 720 }, { start: 780, end: 1050 }]],
+    [
+      '8:00-12:00, 13:00-17:30',
+      [
+        { start: 480, end: 720 },
+        { start: 780, end: 1050 },
+      ],
+    ],
   ])('%s', (spec, ranges) => {
     expect(parseRanges(spec)).toEqual({ ok: true, value: ranges });
   });
@@ -66,9 +90,17 @@ describe('parseRanges', () => {
   });
 
   it('returns its problems as values, which the app throws as `invalid` with the same text', () => {
-    expect(parseRanges('09:00-12:00,11:00-13:00')).toEqual({ ok: false, error: 'ranges 09:00-12:00 and 11:00-13:00 overlap' });
-    expect(parseDays('mon-xyz')).toEqual({ ok: false, error: 'unknown day "xyz" (use mon, tue, wed, thu, fri, sat, sun)' });
-    expect(() => valueOrInvalid(parseRanges('12:00-09:00'))).toThrow(new AppError('invalid', 'range 12:00-09:00 ends before it starts'));
+    expect(parseRanges('09:00-12:00,11:00-13:00')).toEqual({
+      ok: false,
+      error: 'ranges 09:00-12:00 and 11:00-13:00 overlap',
+    });
+    expect(parseDays('mon-xyz')).toEqual({
+      ok: false,
+      error: 'unknown day "xyz" (use mon, tue, wed, thu, fri, sat, sun)',
+    });
+    expect(() => valueOrInvalid(parseRanges('12:00-09:00'))).toThrow(
+      new AppError('invalid', 'range 12:00-09:00 ends before it starts'),
+    );
     expect(valueOrInvalid(parseRanges('closed'))).toEqual([]);
   });
 

@@ -26,14 +26,20 @@ describe('parseOffsets (planner reminders set)', () => {
     ['1.5h', '"1.5h" is not an offset: write durations such as 24h,2h or 1h30m (a bare number counts minutes), or off'],
     ['-2h', '"-2h" is not an offset: write durations such as 24h,2h or 1h30m (a bare number counts minutes), or off'],
     ['24h,', '"" is not an offset: write durations such as 24h,2h or 1h30m (a bare number counts minutes), or off'],
-    ['30m1h', '"30m1h" is not an offset: write durations such as 24h,2h or 1h30m (a bare number counts minutes), or off'],
+    [
+      '30m1h',
+      '"30m1h" is not an offset: write durations such as 24h,2h or 1h30m (a bare number counts minutes), or off',
+    ],
     ['1w', '"1w" is not an offset: write durations such as 24h,2h or 1h30m (a bare number counts minutes), or off'],
     ['0m', '"0m" is out of range: each offset is from 1m to 30d'],
     ['31d', '"31d" is out of range: each offset is from 1m to 30d'],
     ['721h', '"721h" is out of range: each offset is from 1m to 30d'],
     ['24h,1d', '"1d" is given twice (24h)'],
     ['1d,2d,3d,4d,5d,6d', 'at most 5 offsets, not 6'],
-    ['off,2h', '"off" is not an offset: write durations such as 24h,2h or 1h30m (a bare number counts minutes), or off'],
+    [
+      'off,2h',
+      '"off" is not an offset: write durations such as 24h,2h or 1h30m (a bare number counts minutes), or off',
+    ],
   ])('%j is refused: %s', (text, error) => expect(parseOffsets(text)).toEqual({ ok: false, error }));
 });
 
@@ -46,7 +52,12 @@ describe('formatOffsets', () => {
   ])('%j is %s', (minutes, text) => expect(formatOffsets(minutes)).toBe(text));
 
   it('reads back what it writes', () => {
-    for (const minutes of [[1440, 120], [2880, 90, 1], [43200, 60]]) expect(parseOffsets(formatOffsets(minutes))).toEqual({ ok: true, minutes });
+    for (const minutes of [
+      [1440, 120],
+      [2880, 90, 1],
+      [43200, 60],
+    ])
+      expect(parseOffsets(formatOffsets(minutes))).toEqual({ ok: true, minutes });
   });
 });
 
@@ -70,5 +81,7 @@ describe('offsetsAfterDeadline (issue 24, item 3)', () => {
     [[1441], 24, []],
     [[1440, 120], 12, [120]],
     [[60], 0, []], // changes until the start: never too late
-  ])('%j with --cancel-until %d: %j', (offsets, hours, late) => expect(offsetsAfterDeadline(offsets, hours)).toEqual(late));
+  ])('%j with --cancel-until %d: %j', (offsets, hours, late) =>
+    expect(offsetsAfterDeadline(offsets, hours)).toEqual(late),
+  );
 });

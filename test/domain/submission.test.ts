@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { checkSubmission, type FieldRule } from '../../src/domain/submission.ts';
 
-const field = (key: string, formType: FieldRule['formType']): FieldRule => ({ key, formType, inputType: 'text', required: false, options: [] });
+const field = (key: string, formType: FieldRule['formType']): FieldRule => ({
+  key,
+  formType,
+  inputType: 'text',
+  required: false,
+  options: [],
+});
 const FIELDS = [field('name', 'textbox'), field('notes', 'textarea')];
 
 describe('checkSubmission: lines and control characters', () => {

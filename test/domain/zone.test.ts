@@ -1,6 +1,13 @@
 import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
-import { isTimeZone, timeZoneProblem, localToUnix, offsetTable, wallToUnix, wallToUnixCompatible } from '../../src/domain/zone.ts';
+import {
+  isTimeZone,
+  timeZoneProblem,
+  localToUnix,
+  offsetTable,
+  wallToUnix,
+  wallToUnixCompatible,
+} from '../../src/domain/zone.ts';
 
 const DAY = 86_400;
 
@@ -19,7 +26,11 @@ describe('offset table against Temporal', () => {
     ['Australia/Lord_Howe', ['2026-04-05', '2026-10-04']], // a half-hour shift
     ['Asia/Kolkata', ['2026-06-01']],
   ])('%s', (zone, days) => {
-    const table = offsetTable(zone, Date.parse('2026-01-01T00:00:00Z') / 1000 - 2 * DAY, Date.parse('2027-01-01T00:00:00Z') / 1000);
+    const table = offsetTable(
+      zone,
+      Date.parse('2026-01-01T00:00:00Z') / 1000 - 2 * DAY,
+      Date.parse('2027-01-01T00:00:00Z') / 1000,
+    );
     for (const day of days) {
       for (let minute = -24 * 60; minute < 48 * 60; minute += 5) {
         const wall = epochDay(day) * DAY + minute * 60;

@@ -39,7 +39,15 @@ describe('the access log never shows a token or secret, whatever the path’s ca
   });
 
   it('keeps the paths that hold none as they are', () => {
-    for (const path of ['/api/schedules', '/api/openapi.json', '/', '/favicon.ico', '/api/slots', '/manage', '/feed/']) {
+    for (const path of [
+      '/api/schedules',
+      '/api/openapi.json',
+      '/',
+      '/favicon.ico',
+      '/api/slots',
+      '/manage',
+      '/feed/',
+    ]) {
       expect(loggedPath(path)).toBe(path === '/manage' ? '/manage/…' : path === '/feed/' ? '/feed/…' : path);
     }
   });
@@ -65,7 +73,9 @@ describe('the access log never shows a token or secret, whatever the path’s ca
       );
     }
     // /api: the token gate answers first; a malformed escape: 400.
-    expect(statuses).toEqual(VARIANTS.map(([path]) => (path.startsWith('/api/%') ? 400 : path.startsWith('/api/') ? 401 : 404)));
+    expect(statuses).toEqual(
+      VARIANTS.map(([path]) => (path.startsWith('/api/%') ? 400 : path.startsWith('/api/') ? 401 : 404)),
+    );
     const log = server.output();
     await server.stop();
     expect(log).not.toContain(TOKEN);

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { api, bookableDb, cliJson, cliOk, serve, tempDb } from '../helpers.ts';
 
-
 /**
  * Issue 17: GET /days comes from a cache that recomputes only the days a change touched. These are the writes it
  * must follow on a real file, each by another process than the one answering: the CLI and a second server.
@@ -18,9 +17,35 @@ describe('GET /days follows every writer of the file (real servers, real CLI)', 
     const day = first[3]!;
     expect(first).toContain(day);
 
-    const made = await cliJson(db, 'bookings', 'add', '1', '1', `${day} 08:00`, '--field', 'first_name=A', '--field', 'last_name=B', '--field', 'email=a@b.example');
+    const made = await cliJson(
+      db,
+      'bookings',
+      'add',
+      '1',
+      '1',
+      `${day} 08:00`,
+      '--field',
+      'first_name=A',
+      '--field',
+      'last_name=B',
+      '--field',
+      'email=a@b.example',
+    );
     expect(await days()).toContain(day); // 08:30 is still free
-    await cliJson(db, 'bookings', 'add', '1', '1', `${day} 08:30`, '--field', 'first_name=C', '--field', 'last_name=D', '--field', 'email=c@d.example');
+    await cliJson(
+      db,
+      'bookings',
+      'add',
+      '1',
+      '1',
+      `${day} 08:30`,
+      '--field',
+      'first_name=C',
+      '--field',
+      'last_name=D',
+      '--field',
+      'email=c@d.example',
+    );
     expect(await days()).toEqual(first.filter((other) => other !== day));
 
     await cliOk(db, 'bookings', 'cancel', made.reference, '--no-notify');
@@ -29,7 +54,12 @@ describe('GET /days follows every writer of the file (real servers, real CLI)', 
     const booked = await api(b.url, '/api/bookings', token, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ schedule: 1, reason: 1, slot: `${day} 08:00:00`, submission: { first_name: 'E', last_name: 'F', email: 'e@f.example' } }),
+      body: JSON.stringify({
+        schedule: 1,
+        reason: 1,
+        slot: `${day} 08:00:00`,
+        submission: { first_name: 'E', last_name: 'F', email: 'e@f.example' },
+      }),
     });
     expect(booked.status).toBe(201);
     expect(await days()).toEqual(first.filter((other) => other !== day));

@@ -20,17 +20,42 @@ async function feedFixture() {
   const store = openStore(tempDb());
   const clock = { now: new Date('2026-06-01T06:00:00.200Z') };
   const ctx = createContext(store, () => clock.now);
-  initInstallation(ctx, { practiceName: 'Praxis Sonne', timeZone: 'Europe/Berlin', notifyEmail: 'desk@sonne.example', locale: 'en' });
-  const schedule = addSchedule(ctx, { name: 'Dr. Weber', daysAhead: 14, noticeMinutes: 0, stepMinutes: 30, capacity: 1 });
+  initInstallation(ctx, {
+    practiceName: 'Praxis Sonne',
+    timeZone: 'Europe/Berlin',
+    notifyEmail: 'desk@sonne.example',
+    locale: 'en',
+  });
+  const schedule = addSchedule(ctx, {
+    name: 'Dr. Weber',
+    daysAhead: 14,
+    noticeMinutes: 0,
+    stepMinutes: 30,
+    capacity: 1,
+  });
   const reason = addReason(ctx, schedule, { name: 'Check-up', durationMinutes: 30 });
   setHours(ctx, schedule, 'mon-fri', '09:00-12:00');
-  createBooking(ctx, { scheduleId: schedule, reasonId: reason, slot: '2026-06-02 10:00:00', submission: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' } }, 'api');
+  createBooking(
+    ctx,
+    {
+      scheduleId: schedule,
+      reasonId: reason,
+      slot: '2026-06-02 10:00:00',
+      submission: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
+    },
+    'api',
+  );
   const path = new URL(makeFeedUrl(ctx, schedule, { rotate: false, url: 'https://booking.sonne.example' })).pathname;
   const runtime = await startRuntime(store, { now: () => clock.now });
   const app = createHttpApp({ runtime, log: () => {} });
   const get = async (headers: Record<string, string> = {}) => {
     const response = await app.request(path, { headers });
-    return { status: response.status, etag: response.headers.get('etag'), lastModified: response.headers.get('last-modified'), text: await response.text() };
+    return {
+      status: response.status,
+      etag: response.headers.get('etag'),
+      lastModified: response.headers.get('last-modified'),
+      text: await response.text(),
+    };
   };
   return { ctx, clock, schedule, reason, get, tick: (ms: number) => (clock.now = new Date(clock.now.getTime() + ms)) };
 }

@@ -22,7 +22,9 @@ describe('planner feed url and the feed', () => {
     const none = await cli(db, 'feed', 'url', '1');
     expect(none.code).toBe(1);
     expect(none.stderr).toMatch(/give the public address with --url/);
-    expect((await cli(db, 'feed', 'url', '1', '--url', 'http://calendar.example')).stderr).toMatch(/--url must start with https:\/\//);
+    expect((await cli(db, 'feed', 'url', '1', '--url', 'http://calendar.example')).stderr).toMatch(
+      /--url must start with https:\/\//,
+    );
     expect((await cli(db, 'feed', 'url', '9', '--url', server.url)).code).toBe(1);
     expect(snapshot(db)).toEqual(before);
 
@@ -41,7 +43,17 @@ describe('planner feed url and the feed', () => {
       api(server.url, '/api/bookings', token, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ schedule: 1, reason: 1, slot, submission: { first_name: name, last_name: 'Lovelace', email: `${name.toLowerCase()}@example.com`, phone: '+44 20 7946 0000' } }),
+        body: JSON.stringify({
+          schedule: 1,
+          reason: 1,
+          slot,
+          submission: {
+            first_name: name,
+            last_name: 'Lovelace',
+            email: `${name.toLowerCase()}@example.com`,
+            phone: '+44 20 7946 0000',
+          },
+        }),
       });
     const ada = (await book(slots[0]!, 'Ada')).body;
     const grace = (await book(slots[1]!, 'Grace')).body;
@@ -56,13 +68,17 @@ describe('planner feed url and the feed', () => {
     // ical.js
     const calendar = new ICAL.Component(ICAL.parse(text));
     const events = calendar.getAllSubcomponents('vevent').map((event) => new ICAL.Event(event));
-    expect(events.map((event) => [event.uid, event.sequence, event.component.getFirstPropertyValue('status')])).toEqual([
-      [`${ada.booking_details_id}@planner`, 0, 'CONFIRMED'],
-      [`${grace.booking_details_id}@planner`, 1, 'CANCELLED'],
-    ]);
+    expect(events.map((event) => [event.uid, event.sequence, event.component.getFirstPropertyValue('status')])).toEqual(
+      [
+        [`${ada.booking_details_id}@planner`, 0, 'CONFIRMED'],
+        [`${grace.booking_details_id}@planner`, 1, 'CANCELLED'],
+      ],
+    );
     expect(events[0]!.summary).toBe('Check-up – Ada Lovelace');
     // Every form field, with the form's labels (issue 24, item 11); a cancelled event's title says so.
-    expect(events[0]!.description).toBe(`Reference: ${ada.booking_details_id}\nFirst name: Ada\nLast name: Lovelace\nE-mail: ada@example.com\nPhone: +44 20 7946 0000`);
+    expect(events[0]!.description).toBe(
+      `Reference: ${ada.booking_details_id}\nFirst name: Ada\nLast name: Lovelace\nE-mail: ada@example.com\nPhone: +44 20 7946 0000`,
+    );
     expect(events[1]!.summary).toBe('Cancelled: Check-up – Grace Lovelace');
     expect(events[0]!.startDate.toJSDate().toISOString()).toBe(ada.slot.replace('Z', '.000Z'));
     // node-ical, a second, independent parser
@@ -94,18 +110,20 @@ describe('planner feed url and the feed', () => {
     // Wrong secrets are throttled per address: 20 a minute (one was the replaced URL above), then 429 (with the
     // headers every 429 has); the real URL still opens every time, while the guessing goes on (issue 23, finding 5).
     const statuses: number[] = [];
-    for (let n = 0; n < 21; n++) statuses.push((await fetch(`${server.url}/feed/${String(n).padStart(43, 'x')}.ics`)).status);
+    for (let n = 0; n < 21; n++)
+      statuses.push((await fetch(`${server.url}/feed/${String(n).padStart(43, 'x')}.ics`)).status);
     expect(statuses.slice(0, 19)).toEqual(Array(19).fill(404));
     expect(statuses.slice(19)).toEqual([429, 429]);
     const throttled = await fetch(`${server.url}/feed/${'y'.repeat(43)}.ics`);
     expect(await throttled.text()).toBe('Too Many Requests\n');
     expectThrottled(throttled.headers, 'unknown-link', 20);
     const mixed: number[] = [];
-    for (let n = 0; n < 20; n++) mixed.push((await fetch(n % 4 === 0 ? rotated : `${server.url}/feed/${String(n).padStart(43, 'z')}.ics`)).status);
+    for (let n = 0; n < 20; n++)
+      mixed.push((await fetch(n % 4 === 0 ? rotated : `${server.url}/feed/${String(n).padStart(43, 'z')}.ics`)).status);
     expect(mixed).toEqual(Array.from({ length: 20 }, (_, n) => (n % 4 === 0 ? 200 : 429)));
   });
 
-  it('follows the installation\'s language; the practice\'s address is each event\'s location (issue 24, items 10 and 11)', async () => {
+  it("follows the installation's language; the practice's address is each event's location (issue 24, items 10 and 11)", async () => {
     const db = tempDb();
     const token = await bookableDb(db, { locale: 'de' });
     await cliOk(db, 'practice', 'set', '--address', 'Hauptstraße 1, 10115 Berlin');
@@ -113,14 +131,26 @@ describe('planner feed url and the feed', () => {
     const server = await serve(db, {}, ['--log', 'off']);
     const url = (await cliOk(db, 'feed', 'url', '1', '--url', server.url)).split('\n')[0]!;
     const days = (await api(server.url, '/api/days?schedule=1&reason=1', token)).body.data as string[];
-    const slot = ((await api(server.url, `/api/slots?schedule=1&reason=1&day=${days[1]}`, token)).body.data as string[])[0]!;
+    const slot = (
+      (await api(server.url, `/api/slots?schedule=1&reason=1&day=${days[1]}`, token)).body.data as string[]
+    )[0]!;
     const submission = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', versicherung: 'privat' };
     const body = JSON.stringify({ schedule: 1, reason: 1, slot, submission });
-    const booked = (await api(server.url, '/api/bookings', token, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).body;
+    const booked = (
+      await api(server.url, '/api/bookings', token, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      })
+    ).body;
     await cliOk(db, 'bookings', 'cancel', booked.booking_details_id, '--no-notify');
-    const event = new ICAL.Event(new ICAL.Component(ICAL.parse(await (await fetch(url)).text())).getFirstSubcomponent('vevent')!);
+    const event = new ICAL.Event(
+      new ICAL.Component(ICAL.parse(await (await fetch(url)).text())).getFirstSubcomponent('vevent')!,
+    );
     expect(event.summary).toBe('Abgesagt: Check-up – Ada Lovelace');
-    expect(event.description).toBe(`Buchungsnummer: ${booked.booking_details_id}\nVorname: Ada\nNachname: Lovelace\nE-Mail: ada@example.com\nVersicherung: privat`);
+    expect(event.description).toBe(
+      `Buchungsnummer: ${booked.booking_details_id}\nVorname: Ada\nNachname: Lovelace\nE-Mail: ada@example.com\nVersicherung: privat`,
+    );
     expect(event.location).toBe('Test Practice, Hauptstraße 1, 10115 Berlin');
   });
 
@@ -130,10 +160,20 @@ describe('planner feed url and the feed', () => {
     const server = await serve(db, {}, ['--log', 'off']);
     const url = (await cliOk(db, 'feed', 'url', '1', '--url', server.url)).split('\n')[0]!;
     const days = (await api(server.url, '/api/days?schedule=1&reason=1', token)).body.data as string[];
-    const slot = ((await api(server.url, `/api/slots?schedule=1&reason=1&day=${days[1]}`, token)).body.data as string[])[0]!;
+    const slot = (
+      (await api(server.url, `/api/slots?schedule=1&reason=1&day=${days[1]}`, token)).body.data as string[]
+    )[0]!;
     const submission = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
     const body = JSON.stringify({ schedule: 1, reason: 1, slot, submission });
-    expect((await api(server.url, '/api/bookings', token, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status).toBe(201);
+    expect(
+      (
+        await api(server.url, '/api/bookings', token, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        })
+      ).status,
+    ).toBe(201);
     const first = await fetch(url);
     const text = await first.text();
     expect(text).toContain('Check-up – Ada Lovelace');
@@ -158,18 +198,28 @@ describe('planner feed url and the feed', () => {
     const server = await serve(db, {}, ['--log', 'off']);
     const url = (await cliOk(db, 'feed', 'url', '1', '--url', server.url)).split('\n')[0]!;
     const days = (await api(server.url, '/api/days?schedule=1&reason=1', token)).body.data as string[];
-    const slot = ((await api(server.url, `/api/slots?schedule=1&reason=1&day=${days[1]}`, token)).body.data as string[])[0]!;
+    const slot = (
+      (await api(server.url, `/api/slots?schedule=1&reason=1&day=${days[1]}`, token)).body.data as string[]
+    )[0]!;
     const firstName = 'Eve\rX-INJECTED:cr';
     const lastName = 'A\nX-INJECTED:lf\r\nB\u2028C\u2029D\u0085E';
     const booked = await api(server.url, '/api/bookings', token, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ schedule: 1, reason: 1, slot, submission: { first_name: firstName, last_name: lastName, email: 'eve@example.com' } }),
+      body: JSON.stringify({
+        schedule: 1,
+        reason: 1,
+        slot,
+        submission: { first_name: firstName, last_name: lastName, email: 'eve@example.com' },
+      }),
     });
     expect(booked.status).toBe(201);
     const feed = await (await fetch(url)).text();
     const handle = new DatabaseSync(db, { readOnly: true, timeout: 5000 });
-    const mails = handle.prepare('SELECT kind, body FROM outbox WHERE booking_id = ?').all(booked.body.booking_id) as { kind: string; body: string }[];
+    const mails = handle.prepare('SELECT kind, body FROM outbox WHERE booking_id = ?').all(booked.body.booking_id) as {
+      kind: string;
+      body: string;
+    }[];
     handle.close();
     const confirmation = JSON.parse(mails.find((mail) => mail.kind === 'confirmation')!.body).ics as string;
     for (const ics of [feed, confirmation]) {
@@ -178,9 +228,13 @@ describe('planner feed url and the feed', () => {
     }
     const event = new ICAL.Component(ICAL.parse(feed)).getFirstSubcomponent('vevent')!;
     expect(event.getFirstPropertyValue('summary')).toBe('Check-up – Eve\nX-INJECTED:cr A\nX-INJECTED:lf\nB\nC\nD\nE');
-    const parsed = Object.values(nodeIcal.sync.parseICS(feed)).find((entry) => entry?.type === 'VEVENT') as { summary: string };
+    const parsed = Object.values(nodeIcal.sync.parseICS(feed)).find((entry) => entry?.type === 'VEVENT') as {
+      summary: string;
+    };
     expect(parsed.summary).toContain('Eve');
-    const attendee = new ICAL.Component(ICAL.parse(confirmation)).getFirstSubcomponent('vevent')!.getFirstProperty('attendee')!;
+    const attendee = new ICAL.Component(ICAL.parse(confirmation))
+      .getFirstSubcomponent('vevent')!
+      .getFirstProperty('attendee')!;
     expect(attendee.getParameter('cn')).toBe('Eve X-INJECTED:cr A X-INJECTED:lf  B C D E');
   });
 });

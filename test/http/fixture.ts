@@ -25,7 +25,12 @@ export async function apiFixture(now: Date = NOW) {
   const file = tempDb();
   const store = openStore(file);
   const ctx: AppContext = createContext(store, () => now);
-  initInstallation(ctx, { practiceName: 'Test', timeZone: 'Europe/Berlin', notifyEmail: 'desk@test.example', locale: 'en' });
+  initInstallation(ctx, {
+    practiceName: 'Test',
+    timeZone: 'Europe/Berlin',
+    notifyEmail: 'desk@test.example',
+    locale: 'en',
+  });
   const weber = addSchedule(ctx, { name: 'Dr. Weber', daysAhead: 14, noticeMinutes: 0, stepMinutes: 15, capacity: 1 });
   addReason(ctx, weber, { name: 'Consultation', durationMinutes: 30 });
   addReason(ctx, weber, { name: 'Long visit', durationMinutes: 60, description: 'Take your time.' });

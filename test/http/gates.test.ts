@@ -23,7 +23,11 @@ describe('serve: the gates in the spec order (not configured, disabled, token, r
     const server = await serve(db);
     expect(server.output()).toContain('not configured yet');
 
-    for (const [method, path] of [['GET', '/api/schedules'], ['POST', '/api/bookings'], ['GET', '/api']] as const) {
+    for (const [method, path] of [
+      ['GET', '/api/schedules'],
+      ['POST', '/api/bookings'],
+      ['GET', '/api'],
+    ] as const) {
       const answer = await api(server.url, path, 'pln_' + 'a'.repeat(64), { method });
       expect(answer.status, `${method} ${path}`).toBe(503);
       expect(answer.body).toEqual({ error: 'Not configured' });
@@ -83,10 +87,18 @@ describe('serve: tokens', () => {
     ];
     for (const [index, [name, headers]] of wrong.entries()) {
       const [path, init] = calls[index % calls.length]!;
-      expectUnauthorized(await api(server.url, path, undefined, { ...init, headers: { ...(init.headers as Record<string, string>), ...headers } }), `${name}, ${path}`);
+      expectUnauthorized(
+        await api(server.url, path, undefined, {
+          ...init,
+          headers: { ...(init.headers as Record<string, string>), ...headers },
+        }),
+        `${name}, ${path}`,
+      );
     }
     // The scheme is case-insensitive (RFC 9110 §11.1).
-    expect((await api(server.url, PASSES, undefined, { headers: { authorization: `bearer ${token}` } })).status).toBe(404);
+    expect((await api(server.url, PASSES, undefined, { headers: { authorization: `bearer ${token}` } })).status).toBe(
+      404,
+    );
 
     // Rotation while the server runs: the old token (already recognised and cached) stops at once.
     expect((await api(server.url, PASSES, token)).status).toBe(404);
@@ -152,7 +164,8 @@ describe('serve: rate limit and headers', () => {
     await cliJson(db, 'token', 'new');
     const server = await serve(db);
     const wrong = (i: number) => `pln_${String(i).padStart(64, 'w')}`;
-    for (let i = 0; i < FAILED_ATTEMPTS_PER_MINUTE; i++) expect((await api(server.url, PASSES, wrong(i))).status).toBe(401);
+    for (let i = 0; i < FAILED_ATTEMPTS_PER_MINUTE; i++)
+      expect((await api(server.url, PASSES, wrong(i))).status).toBe(401);
     const throttled = await api(server.url, '/api/schedules', wrong(FAILED_ATTEMPTS_PER_MINUTE)); // contract-checked
     expectTooManyRequests(throttled, 'failed-token', FAILED_ATTEMPTS_PER_MINUTE);
   });
@@ -163,7 +176,8 @@ describe('serve: rate limit and headers', () => {
     await cliOk(db, 'api', 'enable');
     await cliJson(db, 'token', 'new');
     const server = await serve(db);
-    const wrong = (i: number, forwarded: string) => api(server.url, PASSES, `pln_${String(i).padStart(64, 'w')}`, { headers: { 'x-forwarded-for': forwarded } });
+    const wrong = (i: number, forwarded: string) =>
+      api(server.url, PASSES, `pln_${String(i).padStart(64, 'w')}`, { headers: { 'x-forwarded-for': forwarded } });
     // Trusted: each client behind the proxy has its own count.
     await cliOk(db, 'proxy', 'set', '127.0.0.1');
     for (let i = 0; i < FAILED_ATTEMPTS_PER_MINUTE; i++) expect((await wrong(i, '198.51.100.1')).status).toBe(401);
@@ -171,7 +185,8 @@ describe('serve: rate limit and headers', () => {
     expect((await wrong(21, '198.51.100.2')).status).toBe(401);
     // Not trusted (the default): the header is ignored, the peer counts.
     await cliOk(db, 'proxy', 'set', 'none');
-    for (let i = 22; i < 22 + FAILED_ATTEMPTS_PER_MINUTE; i++) expect((await wrong(i, `198.51.100.${i}`)).status).toBe(401);
+    for (let i = 22; i < 22 + FAILED_ATTEMPTS_PER_MINUTE; i++)
+      expect((await wrong(i, `198.51.100.${i}`)).status).toBe(401);
     expect((await wrong(99, '198.51.100.99')).status).toBe(429);
   });
 
@@ -182,7 +197,10 @@ describe('serve: rate limit and headers', () => {
     const { token } = await cliJson(db, 'token', 'new');
     const server = await serve(db);
     const answers = [
-      await api(server.url, PASSES, token, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' } }),
+      await api(server.url, PASSES, token, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' },
+      }),
       await api(server.url, PASSES, token, { headers: { origin: 'https://evil.example' } }),
       await api(server.url, PASSES, undefined, { headers: { origin: 'https://evil.example' } }),
     ];
@@ -201,7 +219,9 @@ describe('serve: start and stop', () => {
     const port = new URL(server.url).port;
     const clash = await cli(db, 'serve', '--port', port);
     expect(clash.code).toBe(1);
-    expect(clash.stderr).toBe(`planner: port ${port} on 127.0.0.1 is in use: stop the other server or pass --port <n>\n`);
+    expect(clash.stderr).toBe(
+      `planner: port ${port} on 127.0.0.1 is in use: stop the other server or pass --port <n>\n`,
+    );
     expect(await server.stop()).toBe(0);
   });
 

@@ -8,7 +8,12 @@ import { addWebhook } from '../../src/app/webhooks.ts';
 import { ADA, apiFixture } from './fixture.ts';
 
 const SLOT = '2026-06-02 09:00:00';
-const order = (slot = SLOT, submission: Record<string, unknown> = ADA) => ({ schedule: 1, reason: 1, slot, submission });
+const order = (slot = SLOT, submission: Record<string, unknown> = ADA) => ({
+  schedule: 1,
+  reason: 1,
+  slot,
+  submission,
+});
 
 async function fixture() {
   const now = new Date('2026-06-01T06:00:00Z');
@@ -30,13 +35,21 @@ describe('POST /bookings with an Idempotency-Key', () => {
     const first = await f.post(order(), 'order-4711');
     expect(first.status).toBe(201);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
-    const counts = { bookings: f.count('bookings'), outbox: f.count('outbox'), deliveries: f.count('webhook_deliveries') };
+    const counts = {
+      bookings: f.count('bookings'),
+      outbox: f.count('outbox'),
+      deliveries: f.count('webhook_deliveries'),
+    };
     expect(counts).toEqual({ bookings: 1, outbox: 2, deliveries: 1 }); // confirmation and notice (25 h ahead: inside the default 48 h reminder's window)
     const again = await f.post(order(), 'order-4711');
     expect(again.status).toBe(201);
     expect(again.body).toEqual(first.body);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
-    expect({ bookings: f.count('bookings'), outbox: f.count('outbox'), deliveries: f.count('webhook_deliveries') }).toEqual(counts);
+    expect({
+      bookings: f.count('bookings'),
+      outbox: f.count('outbox'),
+      deliveries: f.count('webhook_deliveries'),
+    }).toEqual(counts);
   });
 
   it('the same key with another body: 400, nothing written; a malformed key: 400 before anything is read', async () => {
@@ -47,11 +60,13 @@ describe('POST /bookings with an Idempotency-Key', () => {
     expect(other.body).toEqual({ error: 'Idempotency-Key reused with a different request' });
     expect(f.count('bookings')).toBe(1);
     for (const bad of ['', 'a'.repeat(256), 'with space', 'tab\there', 'ümlaut']) {
-      const answer = await f.call('/api/bookings', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'idempotency-key': bad },
-        body: JSON.stringify(order('2026-06-02 10:00:00')),
-      }).catch(() => undefined); // a header value that fetch itself refuses (a tab) is never sent
+      const answer = await f
+        .call('/api/bookings', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'idempotency-key': bad },
+          body: JSON.stringify(order('2026-06-02 10:00:00')),
+        })
+        .catch(() => undefined); // a header value that fetch itself refuses (a tab) is never sent
       if (answer) {
         expect(answer.status).toBe(400);
         expect(answer.body).toEqual({ error: 'Idempotency-Key must be 1 to 255 visible ASCII characters' });
@@ -73,7 +88,9 @@ describe('POST /bookings with an Idempotency-Key', () => {
     const again = await f.post(order(SLOT, { ...ADA, email: 'grace@example.com' }), 'second');
     expect(again).toMatchObject({ status: 404, body: taken.body });
     expect(again.headers.get('idempotent-replayed')).toBe('true');
-    expect((await f.post(order('2026-06-02 11:00:00', { first_name: 'Ada' }), 'third')).headers.get('idempotent-replayed')).toBe('true');
+    expect(
+      (await f.post(order('2026-06-02 11:00:00', { first_name: 'Ada' }), 'third')).headers.get('idempotent-replayed'),
+    ).toBe('true');
     // Without a key: booked now that the slot is free.
     expect((await f.post(order(SLOT, { ...ADA, email: 'grace@example.com' }))).status).toBe(201);
     expect(f.count('idempotency_keys')).toBe(3);
@@ -81,7 +98,9 @@ describe('POST /bookings with an Idempotency-Key', () => {
 
   it('a 500 is not kept: a retry after a storage fault books', async () => {
     const f = await fixture();
-    f.store.db.exec("CREATE TRIGGER full BEFORE INSERT ON bookings BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END");
+    f.store.db.exec(
+      "CREATE TRIGGER full BEFORE INSERT ON bookings BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END",
+    );
     const failed = await f.post(order(), 'retry-me');
     expect(failed).toMatchObject({ status: 500, body: { error: 'The booking could not be saved' } });
     expect(f.count('idempotency_keys')).toBe(0);

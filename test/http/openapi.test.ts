@@ -36,18 +36,30 @@ describe('the OpenAPI document', () => {
       ['slot', 'query', true, 'string'],
     ]);
     expect(slots[2].schema).toMatchObject({ minLength: 19, maxLength: 19, pattern: expect.any(String) });
-    expect(document.components.responses.TooManyRequests.headers['Retry-After']).toEqual({ $ref: '#/components/headers/Retry-After' });
+    expect(document.components.responses.TooManyRequests.headers['Retry-After']).toEqual({
+      $ref: '#/components/headers/Retry-After',
+    });
     expect(JSON.stringify(document)).not.toContain('$defs');
   });
 
   it('declares WWW-Authenticate: Bearer on the 401, required (the contract check then holds every 401 to it)', () => {
-    expect(document.components.responses.Unauthorized.headers).toEqual({ 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } });
-    expect(document.components.headers['WWW-Authenticate']).toMatchObject({ required: true, schema: { type: 'string', const: 'Bearer' } });
-    expect(() => checkContract('GET', '/api/schedules', { status: 401, headers: new Headers(), body: { error: 'Unauthorized' } })).toThrow(/WWW-Authenticate/);
+    expect(document.components.responses.Unauthorized.headers).toEqual({
+      'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' },
+    });
+    expect(document.components.headers['WWW-Authenticate']).toMatchObject({
+      required: true,
+      schema: { type: 'string', const: 'Bearer' },
+    });
+    expect(() =>
+      checkContract('GET', '/api/schedules', { status: 401, headers: new Headers(), body: { error: 'Unauthorized' } }),
+    ).toThrow(/WWW-Authenticate/);
   });
 
   it('declares the rate-limit fields on every 2xx and 4xx answer that carries them, and not on the 401', () => {
-    const rate = { RateLimit: { $ref: '#/components/headers/RateLimit' }, 'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' } };
+    const rate = {
+      RateLimit: { $ref: '#/components/headers/RateLimit' },
+      'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
+    };
     for (const name of ['BadRequest', 'NotFound', 'PayloadTooLarge', 'UnsupportedMediaType']) {
       expect(document.components.responses[name].headers, name).toMatchObject(rate);
     }
@@ -61,7 +73,9 @@ describe('the OpenAPI document', () => {
     expect(body.schedule).toMatchObject(bounds);
     expect(body.reason).toMatchObject(bounds);
     for (const path of ['/reasons', '/days', '/slots', '/forms']) {
-      for (const parameter of document.paths[path].get.parameters.filter((p: any) => p.name === 'schedule' || p.name === 'reason')) {
+      for (const parameter of document.paths[path].get.parameters.filter(
+        (p: any) => p.name === 'schedule' || p.name === 'reason',
+      )) {
         expect(parameter.schema, `${path} ${parameter.name}`).toEqual(bounds);
       }
     }
@@ -96,11 +110,25 @@ describe('the OpenAPI document', () => {
 
   it('the contract check refuses an undescribed status, a wrong body and a missing Retry-After', () => {
     const headers = new Headers();
-    expect(() => checkContract('GET', '/api/schedules', { status: 418, headers, body: {} })).toThrow(/does not describe/);
-    expect(() => checkContract('GET', '/api/schedules', { status: 200, headers, body: { data: [{ id: '1', name: 'x' }] } })).toThrow(/breaks the document/);
-    expect(() => checkContract('GET', '/api/schedules', { status: 200, headers, body: { data: [{ id: 1, name: 'x', extra: 1 }] } })).toThrow(/breaks the document/);
-    expect(() => checkContract('GET', '/api/days', { status: 429, headers, body: { error: 'Too Many Requests' } })).toThrow(/Retry-After/);
-    expect(() => checkContract('GET', '/api/days', { status: 200, headers, body: { data: ['2026-11-24'] } })).not.toThrow();
+    expect(() => checkContract('GET', '/api/schedules', { status: 418, headers, body: {} })).toThrow(
+      /does not describe/,
+    );
+    expect(() =>
+      checkContract('GET', '/api/schedules', { status: 200, headers, body: { data: [{ id: '1', name: 'x' }] } }),
+    ).toThrow(/breaks the document/);
+    expect(() =>
+      checkContract('GET', '/api/schedules', {
+        status: 200,
+        headers,
+        body: { data: [{ id: 1, name: 'x', extra: 1 }] },
+      }),
+    ).toThrow(/breaks the document/);
+    expect(() =>
+      checkContract('GET', '/api/days', { status: 429, headers, body: { error: 'Too Many Requests' } }),
+    ).toThrow(/Retry-After/);
+    expect(() =>
+      checkContract('GET', '/api/days', { status: 200, headers, body: { data: ['2026-11-24'] } }),
+    ).not.toThrow();
   });
 });
 
@@ -118,8 +146,12 @@ describe('the server sends what the document declares (issue 18, finding 7)', ()
     };
     for (const [name, answer] of Object.entries(answers)) {
       expect(answer.status, name).toBe(Number(name.slice(0, 3)));
-      expect(answer.headers.get('ratelimit'), name).toMatch(new RegExp(document.components.headers.RateLimit.schema.pattern));
-      expect(answer.headers.get('ratelimit-policy'), name).toMatch(new RegExp(document.components.headers['RateLimit-Policy'].schema.pattern));
+      expect(answer.headers.get('ratelimit'), name).toMatch(
+        new RegExp(document.components.headers.RateLimit.schema.pattern),
+      );
+      expect(answer.headers.get('ratelimit-policy'), name).toMatch(
+        new RegExp(document.components.headers['RateLimit-Policy'].schema.pattern),
+      );
     }
     const unauthorized = await f.call('/api/schedules', { token: null });
     expect(unauthorized).toMatchObject({ status: 401, body: { error: 'Unauthorized' } });

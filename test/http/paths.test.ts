@@ -9,11 +9,15 @@ import { api, bookableDb, rawSocket, serve, socketClosed, tempDb } from '../help
 async function raw(url: string, requestLine: string, headers: string[] = []) {
   const socket = await rawSocket(url);
   const closed = socketClosed(socket, performance.now());
-  socket.write(`${requestLine}\r\nHost: 127.0.0.1\r\n${headers.map((header) => `${header}\r\n`).join('')}Connection: close\r\n\r\n`);
+  socket.write(
+    `${requestLine}\r\nHost: 127.0.0.1\r\n${headers.map((header) => `${header}\r\n`).join('')}Connection: close\r\n\r\n`,
+  );
   const { text } = await closed;
   const [head = '', body = ''] = text.split('\r\n\r\n');
   const [statusLine, ...lines] = head.split('\r\n');
-  const fields = new Map(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+  const fields = new Map(
+    lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+  );
   return { status: Number(statusLine!.split(' ')[1]), headers: fields, body };
 }
 

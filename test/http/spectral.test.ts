@@ -19,7 +19,17 @@ function spectral(document: unknown): Promise<Finding[]> {
   return new Promise((resolve, reject) => {
     execFile(
       join(ROOT, 'node_modules/.bin/spectral'),
-      ['lint', file, '--ruleset', join(ROOT, '.spectral.yaml'), '--format', 'json', '--quiet', '--fail-severity', 'hint'],
+      [
+        'lint',
+        file,
+        '--ruleset',
+        join(ROOT, '.spectral.yaml'),
+        '--format',
+        'json',
+        '--quiet',
+        '--fail-severity',
+        'hint',
+      ],
       { cwd: ROOT },
       (error, stdout, stderr) => {
         try {
@@ -32,7 +42,8 @@ function spectral(document: unknown): Promise<Finding[]> {
   });
 }
 
-const lines = (findings: Finding[]) => findings.map((finding) => `${finding.code} at ${finding.path.join('/')}: ${finding.message}`);
+const lines = (findings: Finding[]) =>
+  findings.map((finding) => `${finding.code} at ${finding.path.join('/')}: ${finding.message}`);
 
 // issue 18, finding 7: spectral:oas and the OWASP API Security ruleset, with the rules that do not fit this API
 // switched off in .spectral.yaml (each with its reason).

@@ -12,8 +12,12 @@ import { bookWithLink, formFields, moveForm, offeredSlots, page, postForm, setup
 const ADA = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
 
 /** Waits until a mail whose subject matches has arrived (each arrival awaited, no polling), and returns it. */
-async function mailWith(smtp: { messages: ParsedMail[]; received(count: number): Promise<ParsedMail[]> }, subject: RegExp): Promise<ParsedMail> {
-  for (let count = smtp.messages.length + 1; !smtp.messages.some((mail) => subject.test(mail.subject ?? '')); count++) await smtp.received(count);
+async function mailWith(
+  smtp: { messages: ParsedMail[]; received(count: number): Promise<ParsedMail[]> },
+  subject: RegExp,
+): Promise<ParsedMail> {
+  for (let count = smtp.messages.length + 1; !smtp.messages.some((mail) => subject.test(mail.subject ?? '')); count++)
+    await smtp.received(count);
   return smtp.messages.find((mail) => subject.test(mail.subject ?? ''))!;
 }
 
@@ -47,7 +51,9 @@ describe('the practice hears of each change a customer makes (real server, page,
 
     // Cancel on the page, with a reason.
     const confirm = await page(`${link}/cancel`);
-    expect((await postForm(`${link}/cancel`, { ...formFields(confirm.html, '/cancel')!, reason: 'ill today' })).status).toBe(303);
+    expect(
+      (await postForm(`${link}/cancel`, { ...formFields(confirm.html, '/cancel')!, reason: 'ill today' })).status,
+    ).toBe(303);
     const cancelled = await mailWith(s.smtp, /^Cancelled by the customer:/);
     expect(replyTo(cancelled)).toEqual(['ada@example.com']);
     expect(cancelled.text).toMatch(/^Reason: +ill today$/m);
@@ -57,7 +63,10 @@ describe('the practice hears of each change a customer makes (real server, page,
     const other = await bookWithLink(s, second!, { ...ADA, email: 'grace@example.com' });
     await cliOk(s.db, 'bookings', 'cancel', other.booked.booking_details_id);
     const handle = new DatabaseSync(s.db, { readOnly: true, timeout: 5000 });
-    const kinds = handle.prepare('SELECT kind FROM outbox WHERE booking_id = ? ORDER BY id').all(other.booked.booking_id).map((row) => row.kind);
+    const kinds = handle
+      .prepare('SELECT kind FROM outbox WHERE booking_id = ? ORDER BY id')
+      .all(other.booked.booking_id)
+      .map((row) => row.kind);
     handle.close();
     expect(kinds).toEqual(['confirmation', 'notice', 'cancellation']); // the notice is the new booking's
   }, 120_000);

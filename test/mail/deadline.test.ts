@@ -34,8 +34,16 @@ describe('the manage line of a mail written inside the change deadline (fixed cl
     const admin = openStore(f.file);
     changePractice(createContext(admin), { phone: '+49 30 1234567' });
     admin.close();
-    setPortal(f.store, { url: 'https://book.example', cancelUntilHours: HOURS, reschedule: true }, () => 'k'.repeat(64));
-    worker = startOutboxWorker({ store: f.store, settings: () => readSettings(f.store), log: () => {}, nowMs: () => clock.ms, pollMs: 60_000 });
+    setPortal(f.store, { url: 'https://book.example', cancelUntilHours: HOURS, reschedule: true }, () =>
+      'k'.repeat(64),
+    );
+    worker = startOutboxWorker({
+      store: f.store,
+      settings: () => readSettings(f.store),
+      log: () => {},
+      nowMs: () => clock.ms,
+      pollMs: 60_000,
+    });
   });
   afterAll(() => worker.stop());
 
@@ -49,13 +57,32 @@ describe('the manage line of a mail written inside the change deadline (fixed cl
   };
 
   it.each<[string, string, number, string]>([
-    ['one second before the deadline: the link, until the deadline', '2026-06-02 10:00:00', -1, 'You can cancel or move this appointment online until Monday, 1 June 2026, 08:00 CEST.\nManage your appointment: https://book.example/manage/'],
-    ['at the deadline (a change is still possible then): the link', '2026-06-02 10:30:00', 0, 'You can cancel or move this appointment online until Monday, 1 June 2026, 08:30 CEST.\nManage your appointment: https://book.example/manage/'],
-    ['one second after the deadline: call the practice, no date before the booking', '2026-06-02 11:00:00', 1, `${CALL}\n`],
+    [
+      'one second before the deadline: the link, until the deadline',
+      '2026-06-02 10:00:00',
+      -1,
+      'You can cancel or move this appointment online until Monday, 1 June 2026, 08:00 CEST.\nManage your appointment: https://book.example/manage/',
+    ],
+    [
+      'at the deadline (a change is still possible then): the link',
+      '2026-06-02 10:30:00',
+      0,
+      'You can cancel or move this appointment online until Monday, 1 June 2026, 08:30 CEST.\nManage your appointment: https://book.example/manage/',
+    ],
+    [
+      'one second after the deadline: call the practice, no date before the booking',
+      '2026-06-02 11:00:00',
+      1,
+      `${CALL}\n`,
+    ],
   ])('booked %s', async (_, slot, offset, says) => {
     const bookedAt = deadlineOf(slot) + offset;
     const email = `booked${offset + 1}@example.com`;
-    createBooking({ ...f.ctx, now: () => new Date(bookedAt * 1000) }, { scheduleId: 1, reasonId: 1, slot, submission: { ...ADA, email } }, 'api');
+    createBooking(
+      { ...f.ctx, now: () => new Date(bookedAt * 1000) },
+      { scheduleId: 1, reasonId: 1, slot, submission: { ...ADA, email } },
+      'api',
+    );
     // Sent the moment it was booked.
     const text = await sentTo(email, bookedAt);
     expect(text).toContain(says);
@@ -65,11 +92,20 @@ describe('the manage line of a mail written inside the change deadline (fixed cl
   it('a booking moved inside its new time\'s deadline: the update says to call, not "were possible until" before the move', async () => {
     const email = 'moved@example.com';
     const bookedAt = NOW.getTime() / 1000 - 3600;
-    const made = createBooking({ ...f.ctx, now: () => new Date(bookedAt * 1000) }, { scheduleId: 1, reasonId: 1, slot: '2026-06-02 11:30:00', submission: { ...ADA, email } }, 'api');
-    expect(await sentTo(email, bookedAt)).toContain('You can cancel or move this appointment online until Monday, 1 June 2026, 09:30 CEST.');
+    const made = createBooking(
+      { ...f.ctx, now: () => new Date(bookedAt * 1000) },
+      { scheduleId: 1, reasonId: 1, slot: '2026-06-02 11:30:00', submission: { ...ADA, email } },
+      'api',
+    );
+    expect(await sentTo(email, bookedAt)).toContain(
+      'You can cancel or move this appointment online until Monday, 1 June 2026, 09:30 CEST.',
+    );
     // Moved to 09:00, whose deadline (Monday 07:00 CEST) passed an hour before the move.
     const movedAt = deadlineOf('2026-06-02 09:00:00') + 3600;
-    moveBooking({ ...f.ctx, now: () => new Date(movedAt * 1000) }, made.reference, '2026-06-02 09:00:00', { notify: true, force: false });
+    moveBooking({ ...f.ctx, now: () => new Date(movedAt * 1000) }, made.reference, '2026-06-02 09:00:00', {
+      notify: true,
+      force: false,
+    });
     const update = await sentTo(email, movedAt);
     expect(update).toContain('your appointment has been moved to a new time.');
     expect(update).toContain(`${CALL}\n`);
@@ -80,7 +116,11 @@ describe('the manage line of a mail written inside the change deadline (fixed cl
     const email = 'late@example.com';
     const slot = '2026-06-04 10:00:00';
     const bookedAt = deadlineOf(slot) - 60;
-    createBooking({ ...f.ctx, now: () => new Date(bookedAt * 1000) }, { scheduleId: 1, reasonId: 1, slot, submission: { ...ADA, email } }, 'api');
+    createBooking(
+      { ...f.ctx, now: () => new Date(bookedAt * 1000) },
+      { scheduleId: 1, reasonId: 1, slot, submission: { ...ADA, email } },
+      'api',
+    );
     expect(await sentTo(email, deadlineOf(slot) + 1)).toContain(
       'Changes online were possible until Wednesday, 3 June 2026, 08:00 CEST. To cancel or change the appointment now, please call +49 30 1234567.',
     );

@@ -25,10 +25,23 @@ describe('booking e-mails over real SMTP', () => {
     const db = tempDb();
     const token = await bookableDb(db);
     // The test server offers no STARTTLS: the password may go in clear only with the loud opt-in (test/mail/tls.test.ts).
-    await cliOk(db, 'mail', 'set', `smtp://planner:s3cret@127.0.0.1:${smtp.port}`, '--from', 'Test Practice <desk@practice.example>', '--send-password-in-clear');
+    await cliOk(
+      db,
+      'mail',
+      'set',
+      `smtp://planner:s3cret@127.0.0.1:${smtp.port}`,
+      '--from',
+      'Test Practice <desk@practice.example>',
+      '--send-password-in-clear',
+    );
     const server = await serve(db);
     const [slot] = await freeSlots(server.url, token);
-    const answer = await book(server.url, token, slot!, { first_name: '<b>Ada</b>', last_name: 'Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0000' });
+    const answer = await book(server.url, token, slot!, {
+      first_name: '<b>Ada</b>',
+      last_name: 'Lovelace',
+      email: 'ada@example.com',
+      phone: '+44 20 7946 0000',
+    });
     expect(answer.status).toBe(201);
 
     const messages = await smtp.received(2);
@@ -45,7 +58,9 @@ describe('booking e-mails over real SMTP', () => {
     for (const mail of [confirmation, notice]) {
       const attachment = mail.attachments.find((file) => file.filename === 'appointment.ics')!;
       expect(attachment.contentType).toBe('text/calendar');
-      const event = new ICAL.Event(new ICAL.Component(ICAL.parse(attachment.content.toString('utf8'))).getFirstSubcomponent('vevent')!);
+      const event = new ICAL.Event(
+        new ICAL.Component(ICAL.parse(attachment.content.toString('utf8'))).getFirstSubcomponent('vevent')!,
+      );
       expect(event.uid).toBe(`${answer.body.booking_details_id}@planner`);
       expect(event.startDate.toUnixTime()).toBe(Date.parse(answer.body.slot) / 1000);
       expect(event.endDate.toUnixTime() - event.startDate.toUnixTime()).toBe(1800);
@@ -61,17 +76,59 @@ describe('booking e-mails over real SMTP', () => {
     await cliOk(db, 'mail', 'set', smtp.url, '--from', 'desk@practice.example');
     const server = await serve(db);
     const [, slot] = await freeSlots(server.url, token);
-    const added = await cliJson(db, 'bookings', 'add', '1', '1', slot!, '--field', 'first_name=Grace', '--field', 'last_name=Hopper', '--field', 'email=grace@example.com');
+    const added = await cliJson(
+      db,
+      'bookings',
+      'add',
+      '1',
+      '1',
+      slot!,
+      '--field',
+      'first_name=Grace',
+      '--field',
+      'last_name=Hopper',
+      '--field',
+      'email=grace@example.com',
+    );
     expect(added.reference).toMatch(/^[2-9A-HJ-NP-Z]{16}$/);
     const messages = await smtp.received(2);
-    expect(messages.map((mail) => mail.subject).sort()).toEqual([expect.stringMatching(/^New booking: Check-up/), expect.stringMatching(/^Your appointment/)]);
-    expect(messages.find((mail) => mail.subject!.startsWith('New'))!.text).toContain('the admin (planner bookings add)');
+    expect(messages.map((mail) => mail.subject).sort()).toEqual([
+      expect.stringMatching(/^New booking: Check-up/),
+      expect.stringMatching(/^Your appointment/),
+    ]);
+    expect(messages.find((mail) => mail.subject!.startsWith('New'))!.text).toContain(
+      'the admin (planner bookings add)',
+    );
     // The slot is taken for the API too, and a second add is refused like an API booking.
-    expect((await book(server.url, token, slot!, { first_name: 'A', last_name: 'B', email: 'a@b.example' })).status).toBe(404);
-    const again = await cli(db, 'bookings', 'add', '1', '1', slot!, '--field', 'first_name=A', '--field', 'last_name=B', '--field', 'email=a@b.example');
+    expect(
+      (await book(server.url, token, slot!, { first_name: 'A', last_name: 'B', email: 'a@b.example' })).status,
+    ).toBe(404);
+    const again = await cli(
+      db,
+      'bookings',
+      'add',
+      '1',
+      '1',
+      slot!,
+      '--field',
+      'first_name=A',
+      '--field',
+      'last_name=B',
+      '--field',
+      'email=a@b.example',
+    );
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/is not a free slot/);
-    const missing = await cli(db, 'bookings', 'add', '1', '1', slot!.replace(/..:..:..$/, '17:00:00'), '--field', 'first_name=A');
+    const missing = await cli(
+      db,
+      'bookings',
+      'add',
+      '1',
+      '1',
+      slot!.replace(/..:..:..$/, '17:00:00'),
+      '--field',
+      'first_name=A',
+    );
     expect(missing.stderr).toBe('planner: --field last_name is required (example: --field last_name=…)\n');
   });
 
@@ -85,7 +142,11 @@ describe('booking e-mails over real SMTP', () => {
     const durations: number[] = [];
     for (let i = 0; i < 5; i++) {
       const started = performance.now();
-      const answer = await book(first.url, token, slots[i * 2]!, { first_name: `P${i}`, last_name: 'Test', email: `p${i}@example.com` });
+      const answer = await book(first.url, token, slots[i * 2]!, {
+        first_name: `P${i}`,
+        last_name: 'Test',
+        email: `p${i}@example.com`,
+      });
       durations.push(performance.now() - started);
       expect(answer.status).toBe(201);
     }
@@ -115,10 +176,21 @@ describe('booking e-mails over real SMTP', () => {
     await cliOk(db, 'mail', 'set', smtp.url, '--from', 'desk@practice.example');
     const server = await serve(db, FAST_RETRY);
     const [slot] = await freeSlots(server.url, token);
-    expect((await book(server.url, token, slot!, { first_name: 'No', last_name: 'Body', email: 'nobody@example.com' })).status).toBe(201);
+    expect(
+      (await book(server.url, token, slot!, { first_name: 'No', last_name: 'Body', email: 'nobody@example.com' }))
+        .status,
+    ).toBe(201);
     await smtp.received(1); // the notice to the practice
     const failed = await waitForQueue(db, (entries) => entries.some((entry) => entry.status === 'failed'));
-    expect(failed).toEqual([expect.objectContaining({ kind: 'confirmation', recipient: 'nobody@example.com', status: 'failed', attempts: 1, lastError: expect.stringContaining('550') })]);
+    expect(failed).toEqual([
+      expect.objectContaining({
+        kind: 'confirmation',
+        recipient: 'nobody@example.com',
+        status: 'failed',
+        attempts: 1,
+        lastError: expect.stringContaining('550'),
+      }),
+    ]);
     const table = await cliOk(db, 'mail', 'queue');
     expect(table).toMatch(/confirmation +nobody@example.com +failed +1 +550/);
     expect((await cliJson(db, 'status')).mail.failed).toBe(1);
@@ -139,7 +211,9 @@ describe('booking e-mails over real SMTP', () => {
     await cliOk(db, 'mail', 'set', `smtp://127.0.0.1:${port}`, '--from', 'desk@practice.example');
     const server = await serve(db); // the first retry comes 30 s later: the two first attempts are what the test sees
     const [slot] = await freeSlots(server.url, token);
-    expect((await book(server.url, token, slot!, { first_name: 'A', last_name: 'B', email: 'a@b.example' })).status).toBe(201);
+    expect(
+      (await book(server.url, token, slot!, { first_name: 'A', last_name: 'B', email: 'a@b.example' })).status,
+    ).toBe(201);
     await server.waitFor(/planner: mail \d+ \(notice\) not delivered, next try/);
     await server.waitFor(/planner: mail \d+ \(confirmation\) not delivered, next try/);
     const status = await cliJson(db, 'status');
@@ -150,7 +224,9 @@ describe('booking e-mails over real SMTP', () => {
     );
     const doctor = await cli(db, 'doctor');
     expect(doctor.code).toBe(1);
-    expect(doctor.stdout).toMatch(/^fail +mail +2 message\(s\) waiting after a failed attempt since \d{4}-\d\d-\d\d \d\d:\d\d: .*ECONNREFUSED/m);
+    expect(doctor.stdout).toMatch(
+      /^fail +mail +2 message\(s\) waiting after a failed attempt since \d{4}-\d\d-\d\d \d\d:\d\d: .*ECONNREFUSED/m,
+    );
   });
 
   it('without SMTP the booking succeeds and its messages wait; status says so', async () => {
@@ -158,11 +234,19 @@ describe('booking e-mails over real SMTP', () => {
     const token = await bookableDb(db);
     const server = await serve(db);
     const [slot] = await freeSlots(server.url, token);
-    expect((await book(server.url, token, slot!, { first_name: 'A', last_name: 'B', email: 'a@b.example' })).status).toBe(201);
+    expect(
+      (await book(server.url, token, slot!, { first_name: 'A', last_name: 'B', email: 'a@b.example' })).status,
+    ).toBe(201);
     // Its reminder (when it lies more than 48 h ahead) is counted apart: scheduled, not waiting.
     expect((await cliJson(db, 'status')).mail).toMatchObject({ configured: false, from: null, pending: 2, failed: 0 });
-    expect(await cliOk(db, 'status')).toMatch(/mail +not configured: booking e-mails wait in the outbox until `planner mail set` · 2 message\(s\) waiting, [01] reminder\(s\) scheduled/);
-    expect((await cliJson(db, 'mail', 'queue')).filter((entry: any) => entry.section === 'waiting').map((entry: any) => entry.kind)).toEqual(['confirmation', 'notice']);
+    expect(await cliOk(db, 'status')).toMatch(
+      /mail +not configured: booking e-mails wait in the outbox until `planner mail set` · 2 message\(s\) waiting, [01] reminder\(s\) scheduled/,
+    );
+    expect(
+      (await cliJson(db, 'mail', 'queue'))
+        .filter((entry: any) => entry.section === 'waiting')
+        .map((entry: any) => entry.kind),
+    ).toEqual(['confirmation', 'notice']);
   });
 });
 
@@ -171,7 +255,15 @@ describe('planner mail set, show and test', () => {
     const smtp = await startSmtp();
     const db = tempDb();
     await initDb(db);
-    await cliOk(db, 'mail', 'set', `smtp://planner:s3cret@127.0.0.1:${smtp.port}`, '--from', 'Praxis <desk@practice.example>', '--send-password-in-clear');
+    await cliOk(
+      db,
+      'mail',
+      'set',
+      `smtp://planner:s3cret@127.0.0.1:${smtp.port}`,
+      '--from',
+      'Praxis <desk@practice.example>',
+      '--send-password-in-clear',
+    );
     expect(await cliJson(db, 'mail', 'show')).toEqual({
       configured: true,
       url: `smtp://planner:****@127.0.0.1:${smtp.port}?insecure_password_in_clear=yes`,
@@ -179,17 +271,27 @@ describe('planner mail set, show and test', () => {
     });
     const shown = await cli(db, 'mail', 'show');
     expect(shown.stdout).not.toContain('s3cret');
-    expect((await cliOk(db, 'status'))).not.toContain('s3cret');
+    expect(await cliOk(db, 'status')).not.toContain('s3cret');
 
     const sent = await cli(db, 'mail', 'test', 'admin@practice.example');
     expect(sent.stdout).toMatch(/^Sent\. The server answered: 250 /);
     const [message] = await smtp.received(1);
     expect(message!.subject).toBe('planner: test message from Test Practice');
 
-    await cliOk(db, 'mail', 'set', `smtp://planner:wrong@127.0.0.1:${smtp.port}`, '--from', 'desk@practice.example', '--send-password-in-clear');
+    await cliOk(
+      db,
+      'mail',
+      'set',
+      `smtp://planner:wrong@127.0.0.1:${smtp.port}`,
+      '--from',
+      'desk@practice.example',
+      '--send-password-in-clear',
+    );
     const refused = await cli(db, 'mail', 'test', 'admin@practice.example');
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^planner: the test message was not sent through smtp:\/\/planner:\*\*\*\*@127\.0\.0\.1:\d+\?insecure_password_in_clear=yes: .*535/);
+    expect(refused.stderr).toMatch(
+      /^planner: the test message was not sent through smtp:\/\/planner:\*\*\*\*@127\.0\.0\.1:\d+\?insecure_password_in_clear=yes: .*535/,
+    );
     expect(refused.stderr).not.toContain('wrong');
 
     const closed = await freePort();
@@ -198,7 +300,7 @@ describe('planner mail set, show and test', () => {
     expect(down.stderr).toMatch(/ECONNREFUSED|ECONNECTION/);
   });
 
-  it('`mail test` writes in the installation\'s language (issue 24, item 10)', async () => {
+  it("`mail test` writes in the installation's language (issue 24, item 10)", async () => {
     const smtp = await startSmtp();
     const db = tempDb();
     await initDb(db, 'de');
@@ -206,7 +308,9 @@ describe('planner mail set, show and test', () => {
     await cliOk(db, 'mail', 'test', 'admin@practice.example');
     const [message] = await smtp.received(1);
     expect(message!.subject).toBe('planner: Testnachricht von Test Practice');
-    expect(message!.text).toBe(`Diese Testnachricht zeigt, dass Test Practice Buchungs-E-Mails über smtp://127.0.0.1:${smtp.port} senden kann.\n`);
+    expect(message!.text).toBe(
+      `Diese Testnachricht zeigt, dass Test Practice Buchungs-E-Mails über smtp://127.0.0.1:${smtp.port} senden kann.\n`,
+    );
   });
 
   it.each([

@@ -28,7 +28,12 @@ function parts(raw: string): { type: string; body: string }[] {
       encoding === 'base64'
         ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
         : encoding === 'quoted-printable'
-          ? Buffer.from(body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8')
+          ? Buffer.from(
+              body
+                .replace(/=\r\n/g, '')
+                .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+              'latin1',
+            ).toString('utf8')
           : body;
     found.push({ type, body: decoded });
   };
@@ -41,13 +46,26 @@ describe('invitations in customers’ calendars (iMIP, issue 38)', () => {
     const smtp = await startSmtp();
     const db = tempDb();
     const token = await bookableDb(db);
-    await cliOk(db, 'mail', 'set', `smtp://planner:s3cret@127.0.0.1:${smtp.port}`, '--from', 'Praxis Sonne <termine@sonne.example>', '--send-password-in-clear');
+    await cliOk(
+      db,
+      'mail',
+      'set',
+      `smtp://planner:s3cret@127.0.0.1:${smtp.port}`,
+      '--from',
+      'Praxis Sonne <termine@sonne.example>',
+      '--send-password-in-clear',
+    );
     const server = await serve(db, { PLANNER_MAIL_RETRY_SECONDS: '0.2' });
     const days = (await api(server.url, '/api/days?schedule=1&reason=1', token)).body.data as string[];
     const answer = await api(server.url, '/api/bookings', token, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ schedule: 1, reason: 1, slot: `${days[2]} 10:00:00`, submission: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' } }),
+      body: JSON.stringify({
+        schedule: 1,
+        reason: 1,
+        slot: `${days[2]} 10:00:00`,
+        submission: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
+      }),
     });
     const reference = answer.body.booking_details_id as string;
     await smtp.received(2);
@@ -55,7 +73,9 @@ describe('invitations in customers’ calendars (iMIP, issue 38)', () => {
     await smtp.received(3);
     await cliOk(db, 'bookings', 'cancel', reference);
     await smtp.received(4);
-    const customer = smtp.messages.flatMap((mail, index) => ((mail.to as { text: string }).text === 'ada@example.com' ? [index] : []));
+    const customer = smtp.messages.flatMap((mail, index) =>
+      (mail.to as { text: string }).text === 'ada@example.com' ? [index] : [],
+    );
     expect(customer).toHaveLength(3);
     const seen = customer.map((index) => {
       const all = parts(smtp.raw[index]!);
@@ -72,11 +92,20 @@ describe('invitations in customers’ calendars (iMIP, issue 38)', () => {
         uid: event.getFirstPropertyValue('uid'),
         sequence: event.getFirstPropertyValue('sequence'),
         organizer: String(event.getFirstPropertyValue('organizer')).toLowerCase(),
-        attachedMethod: (attached.headers.get('content-type') as unknown as { params: { method: string } }).params.method,
+        attachedMethod: (attached.headers.get('content-type') as unknown as { params: { method: string } }).params
+          .method,
         sameFile: attached.content.toString().trim() === inline[0]!.body.trim(),
       };
     });
-    const expected = (method: string, sequence: number) => ({ mime: method, method, uid: `${reference}@planner`, sequence, organizer: 'mailto:termine@sonne.example', attachedMethod: method, sameFile: true });
+    const expected = (method: string, sequence: number) => ({
+      mime: method,
+      method,
+      uid: `${reference}@planner`,
+      sequence,
+      organizer: 'mailto:termine@sonne.example',
+      attachedMethod: method,
+      sameFile: true,
+    });
     expect(seen).toEqual([expected('REQUEST', 0), expected('REQUEST', 1), expected('CANCEL', 2)]);
     await server.stop();
   }, 60_000);

@@ -61,7 +61,13 @@ describe('booking messages', () => {
   });
 
   it('the confirmation names practice, reason, local time with zone, duration and reference', () => {
-    for (const part of ['Check-up', 'Tuesday, 24 November 2026, 09:30 CET', '30 minutes', 'ABCDEFGH23456789', 'Praxis <Sonne> & Co']) {
+    for (const part of [
+      'Check-up',
+      'Tuesday, 24 November 2026, 09:30 CET',
+      '30 minutes',
+      'ABCDEFGH23456789',
+      'Praxis <Sonne> & Co',
+    ]) {
       expect(confirmation!.text).toContain(part);
     }
     expect(confirmation!.html).toContain('Praxis &#60;Sonne&#62; &#38; Co');
@@ -84,13 +90,18 @@ describe('booking messages', () => {
     expect(event.startDate.zone.tzid).toBe('UTC');
     expect(event.summary).toBe('Check-up – Praxis <Sonne> & Co');
     expect(event.organizer.toLowerCase()).toBe('mailto:desk@sonne.example'); // URI schemes are case-insensitive
-    expect(event.attendees.map((attendee) => String(attendee.getFirstValue()).toLowerCase())).toEqual(['mailto:ada@example.com']);
+    expect(event.attendees.map((attendee) => String(attendee.getFirstValue()).toLowerCase())).toEqual([
+      'mailto:ada@example.com',
+    ]);
     expect(event.sequence).toBe(0);
     expect(event.component.getFirstPropertyValue('dtstamp')!.toString()).toBe('2026-11-21T12:00:00Z');
   });
 
   it('escapes iCalendar text and folds long lines at 75 octets without splitting a character', () => {
-    const [message] = bookingMessages({ ...FACTS, reasonName: 'Röntgen; Knie, links\\rechts', practiceName: 'Ä'.repeat(60) }, STAMP);
+    const [message] = bookingMessages(
+      { ...FACTS, reasonName: 'Röntgen; Knie, links\\rechts', practiceName: 'Ä'.repeat(60) },
+      STAMP,
+    );
     for (const line of message!.ics.split('\r\n')) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
     const { event } = parseEvent(message!.ics);
     expect(event.summary).toBe(`Röntgen; Knie, links\\rechts – ${'Ä'.repeat(60)}`);
@@ -124,7 +135,12 @@ describe('booking messages', () => {
 describe('the manage line (decided when a mail is sent: issue 24, item 3)', () => {
   const [confirmation, notice] = bookingMessages(FACTS, STAMP);
   const link = 'https://book.example/manage/abc"<x>';
-  const VIEW: SendView = { locale: 'en', timeZone: 'Europe/Berlin', practiceName: 'Praxis Sonne', phone: '+49 30 1234567' };
+  const VIEW: SendView = {
+    locale: 'en',
+    timeZone: 'Europe/Berlin',
+    practiceName: 'Praxis Sonne',
+    phone: '+49 30 1234567',
+  };
   const portal = { url: 'https://book.example', cancelUntilHours: 24, reschedule: true };
   const booking = { startAt: FACTS.startAt, cancelled: false };
   const deadline = FACTS.startAt - 24 * 3600;
@@ -132,20 +148,35 @@ describe('the manage line (decided when a mail is sent: issue 24, item 3)', () =
   it('the customer mails that may change the booking hold the mark; the notice and the cancellation do not', () => {
     expect(confirmation!.text).toContain(MANAGE_MARK);
     expect(confirmation!.html).toContain(MANAGE_MARK);
-    const [update] = changeMessages(FACTS, STAMP, { kind: 'update', sequence: 1, previousStartAt: FACTS.startAt - 3600 });
+    const [update] = changeMessages(FACTS, STAMP, {
+      kind: 'update',
+      sequence: 1,
+      previousStartAt: FACTS.startAt - 3600,
+    });
     expect(update!.text).toContain(MANAGE_MARK);
     expect(notice!.text + notice!.html).not.toContain(MANAGE_MARK);
     const [cancellation] = changeMessages(FACTS, STAMP, { kind: 'cancellation', sequence: 1, reason: null });
     expect(cancellation!.text + cancellation!.html).not.toContain(MANAGE_MARK);
   });
 
-  it('decides from the page\'s current rules and the booking\'s start at the time of sending', () => {
+  it("decides from the page's current rules and the booking's start at the time of sending", () => {
     const written = deadline - 3600; // the mail was written (its booking made) an hour before the deadline
-    expect(manageActionAt(portal, booking, deadline - 1, written)).toEqual({ kind: 'link', until: deadline, move: true });
+    expect(manageActionAt(portal, booking, deadline - 1, written)).toEqual({
+      kind: 'link',
+      until: deadline,
+      move: true,
+    });
     expect(manageActionAt(portal, booking, deadline, written)).toEqual({ kind: 'link', until: deadline, move: true }); // the page allows it at the deadline
     expect(manageActionAt(portal, booking, deadline + 1, written)).toEqual({ kind: 'closed', until: deadline });
-    expect(manageActionAt({ ...portal, reschedule: false }, booking, deadline - 1, written)).toEqual({ kind: 'link', until: deadline, move: false });
-    expect(manageActionAt({ ...portal, cancelUntilHours: 0 }, booking, FACTS.startAt, written)).toEqual({ kind: 'closed', until: FACTS.startAt });
+    expect(manageActionAt({ ...portal, reschedule: false }, booking, deadline - 1, written)).toEqual({
+      kind: 'link',
+      until: deadline,
+      move: false,
+    });
+    expect(manageActionAt({ ...portal, cancelUntilHours: 0 }, booking, FACTS.startAt, written)).toEqual({
+      kind: 'closed',
+      until: FACTS.startAt,
+    });
     expect(manageActionAt(null, booking, deadline - 1, written)).toEqual({ kind: 'off' });
     expect(manageActionAt(portal, { ...booking, cancelled: true }, deadline - 1, written)).toEqual({ kind: 'none' });
   });
@@ -156,37 +187,63 @@ describe('the manage line (decided when a mail is sent: issue 24, item 3)', () =
     expect(manageActionAt(portal, booking, deadline + 1, deadline + 1)).toEqual({ kind: 'call' });
     expect(manageActionAt(portal, booking, FACTS.startAt + 60, deadline + 1)).toEqual({ kind: 'call' });
     expect(manageActionAt(null, booking, deadline + 1, deadline + 1)).toEqual({ kind: 'off' });
-    expect(manageActionAt(portal, { ...booking, cancelled: true }, deadline + 1, deadline + 1)).toEqual({ kind: 'none' });
+    expect(manageActionAt(portal, { ...booking, cancelled: true }, deadline + 1, deadline + 1)).toEqual({
+      kind: 'none',
+    });
     const call = withManageLink(confirmation!, VIEW, { kind: 'call' }, undefined);
     expect(call.text).toContain('\nTo cancel or change the appointment, please call +49 30 1234567.\n');
     expect(call.text + call.html).not.toMatch(/manage\/|Manage your appointment|You can cancel|were possible|\u0000/);
-    expect(withManageLink(confirmation!, { ...VIEW, phone: '' }, { kind: 'call' }, undefined).text).toContain('To cancel or change the appointment, please contact Praxis Sonne directly.\n');
+    expect(withManageLink(confirmation!, { ...VIEW, phone: '' }, { kind: 'call' }, undefined).text).toContain(
+      'To cancel or change the appointment, please contact Praxis Sonne directly.\n',
+    );
     const de = withManageLink(confirmation!, { ...VIEW, locale: 'de' }, { kind: 'call' }, undefined);
     expect(de.text).toContain('Um den Termin abzusagen oder zu ändern, rufen Sie bitte +49 30 1234567 an.');
-    expect(withManageLink(confirmation!, { ...VIEW, locale: 'de', phone: '' }, { kind: 'call' }, undefined).text).toContain('Um den Termin abzusagen oder zu ändern, wenden Sie sich bitte direkt an Praxis Sonne.');
+    expect(
+      withManageLink(confirmation!, { ...VIEW, locale: 'de', phone: '' }, { kind: 'call' }, undefined).text,
+    ).toContain('Um den Termin abzusagen oder zu ändern, wenden Sie sich bitte direkt an Praxis Sonne.');
   });
 
   it('before the deadline: what is possible, until when, and a button to the page (the text part: the URL on its own line)', () => {
     const on = withManageLink(confirmation!, VIEW, { kind: 'link', until: deadline, move: true }, link);
-    expect(on.text).toContain(`\nYou can cancel or move this appointment online until Monday, 23 November 2026, 09:30 CET.\nManage your appointment: ${link}\n`);
+    expect(on.text).toContain(
+      `\nYou can cancel or move this appointment online until Monday, 23 November 2026, 09:30 CET.\nManage your appointment: ${link}\n`,
+    );
     expect(on.html).toContain('<a href="https://book.example/manage/abc&#34;&#60;x&#62;"');
     expect(on.html).toContain('>Manage your appointment</a>');
     expect(on.html).not.toContain(`>${escapeHtml(link)}<`); // no raw URL as link text (issue 24, item 8)
     const cancelOnly = withManageLink(confirmation!, VIEW, { kind: 'link', until: deadline, move: false }, link);
-    expect(cancelOnly.text).toContain('You can cancel this appointment online until Monday, 23 November 2026, 09:30 CET.');
-    const de = withManageLink(confirmation!, { ...VIEW, locale: 'de' }, { kind: 'link', until: deadline, move: true }, link);
-    expect(de.text).toContain('Sie können diesen Termin bis Montag, 23. November 2026, 09:30 MEZ online absagen oder verlegen.\nTermin verwalten: ');
+    expect(cancelOnly.text).toContain(
+      'You can cancel this appointment online until Monday, 23 November 2026, 09:30 CET.',
+    );
+    const de = withManageLink(
+      confirmation!,
+      { ...VIEW, locale: 'de' },
+      { kind: 'link', until: deadline, move: true },
+      link,
+    );
+    expect(de.text).toContain(
+      'Sie können diesen Termin bis Montag, 23. November 2026, 09:30 MEZ online absagen oder verlegen.\nTermin verwalten: ',
+    );
   });
 
   it('after the deadline: no link and no promise, the phone number instead', () => {
     const late = withManageLink(confirmation!, VIEW, { kind: 'closed', until: deadline }, undefined);
-    expect(late.text).toContain('Changes online were possible until Monday, 23 November 2026, 09:30 CET. To cancel or change the appointment now, please call +49 30 1234567.\n');
+    expect(late.text).toContain(
+      'Changes online were possible until Monday, 23 November 2026, 09:30 CET. To cancel or change the appointment now, please call +49 30 1234567.\n',
+    );
     expect(late.text + late.html).not.toMatch(/manage\/|Manage your appointment|You can cancel/);
     expect(late.text + late.html).not.toContain('\u0000');
-    const noPhone = withManageLink(confirmation!, { ...VIEW, phone: '' }, { kind: 'closed', until: deadline }, undefined);
+    const noPhone = withManageLink(
+      confirmation!,
+      { ...VIEW, phone: '' },
+      { kind: 'closed', until: deadline },
+      undefined,
+    );
     expect(noPhone.text).toContain('please contact Praxis Sonne directly.');
     const de = withManageLink(confirmation!, { ...VIEW, locale: 'de' }, { kind: 'closed', until: deadline }, undefined);
-    expect(de.text).toContain('Online-Änderungen waren bis Montag, 23. November 2026, 09:30 MEZ möglich. Um den Termin jetzt abzusagen oder zu ändern, rufen Sie bitte +49 30 1234567 an.');
+    expect(de.text).toContain(
+      'Online-Änderungen waren bis Montag, 23. November 2026, 09:30 MEZ möglich. Um den Termin jetzt abzusagen oder zu ändern, rufen Sie bitte +49 30 1234567 an.',
+    );
   });
 
   it('while the page is off: the phone number, or nothing without one; the notice is left as it is', () => {
@@ -227,13 +284,21 @@ describe('the link mark cannot be forged (issue 23, finding 3)', () => {
 
   it('a row an older version wrote, with a forged mark anywhere, gets no link where its kind has none, and no NUL', () => {
     for (const kind of ['cancellation', 'notice'] as const) {
-      const old = { kind, text: `Reason: ${MANAGE_MARK}\nx\n${MANAGE_MARK}\n`, html: `<td>${MANAGE_MARK}</td><p>${MANAGE_MARK}</p>` };
+      const old = {
+        kind,
+        text: `Reason: ${MANAGE_MARK}\nx\n${MANAGE_MARK}\n`,
+        html: `<td>${MANAGE_MARK}</td><p>${MANAGE_MARK}</p>`,
+      };
       const sent = withManageLink(old, VIEW, LINK, link);
       expect(sent.text + sent.html).not.toContain(link);
       expect(sent.text + sent.html).not.toContain('\u0000');
     }
     // A confirmation of an older version with a forged mark in a row before the real one: the link at the last.
-    const old = { kind: 'confirmation' as const, text: `Reason: ${MANAGE_MARK}\nx\n${MANAGE_MARK}\nPraxis\n`, html: `<td>${MANAGE_MARK}</td><p>${MANAGE_MARK}</p>` };
+    const old = {
+      kind: 'confirmation' as const,
+      text: `Reason: ${MANAGE_MARK}\nx\n${MANAGE_MARK}\nPraxis\n`,
+      html: `<td>${MANAGE_MARK}</td><p>${MANAGE_MARK}</p>`,
+    };
     const sent = withManageLink(old, VIEW, LINK, link);
     expect(sent.text).toBe(
       `Reason: \ufffdmanage-link\ufffd\nx\nYou can cancel or move this appointment online until Monday, 23 November 2026, 09:30 CET.\nManage your appointment: ${link}\n\nPraxis\n`,
@@ -250,15 +315,23 @@ describe('what every customer mail shows (issue 24, items 2 and 8)', () => {
   const reminder = reminderMessage(FACTS, STAMP, 0)!;
   const mails = { confirmation: confirmation!, update: update!, cancellation: cancellation!, reminder };
 
-  it.each(Object.entries(mails))('the %s names the practitioner, where (with the address) and the phone, in text and HTML', (_, mail) => {
-    expect(mail.text).toMatch(/^With: +Dr\. Weber$/m);
-    expect(mail.text).toMatch(/^Where: +Praxis <Sonne> & Co, Hauptstraße 1, 10115 Berlin$/m);
-    expect(mail.text).toMatch(/^Phone: +\+49 30 1234567$/m);
-    for (const part of ['Dr. Weber', 'Praxis &#60;Sonne&#62; &#38; Co, Hauptstraße 1, 10115 Berlin', '+49 30 1234567']) expect(mail.html).toContain(part);
-    expect(parseEvent(mail.ics).event.location).toBe('Praxis <Sonne> & Co, Hauptstraße 1, 10115 Berlin');
-  });
+  it.each(Object.entries(mails))(
+    'the %s names the practitioner, where (with the address) and the phone, in text and HTML',
+    (_, mail) => {
+      expect(mail.text).toMatch(/^With: +Dr\. Weber$/m);
+      expect(mail.text).toMatch(/^Where: +Praxis <Sonne> & Co, Hauptstraße 1, 10115 Berlin$/m);
+      expect(mail.text).toMatch(/^Phone: +\+49 30 1234567$/m);
+      for (const part of [
+        'Dr. Weber',
+        'Praxis &#60;Sonne&#62; &#38; Co, Hauptstraße 1, 10115 Berlin',
+        '+49 30 1234567',
+      ])
+        expect(mail.html).toContain(part);
+      expect(parseEvent(mail.ics).event.location).toBe('Praxis <Sonne> & Co, Hauptstraße 1, 10115 Berlin');
+    },
+  );
 
-  it('the confirmation, update and reminder say what to bring (the reason\'s description); the text part has what the HTML has', () => {
+  it("the confirmation, update and reminder say what to bring (the reason's description); the text part has what the HTML has", () => {
     for (const mail of [confirmation!, update!, reminder]) {
       expect(mail.text).toContain('Please note:\nPlease bring your insurance card.\nNo food 2 h before.\n');
       expect(mail.html).toContain('Please bring your insurance card.\nNo food 2 h before.');
@@ -267,7 +340,9 @@ describe('what every customer mail shows (issue 24, items 2 and 8)', () => {
     // The practice's name heads both parts; no table of raw cells, no external resource.
     expect(confirmation!.text.startsWith('Praxis <Sonne> & Co\n\nHello ')).toBe(true);
     expect(confirmation!.html).toContain('<meta name="viewport"');
-    expect(bookingMessages({ ...FACTS, customerName: 'Ada' }, STAMP)[0]!.html).not.toMatch(/<link|<img|src=|url\(|<script|@import/);
+    expect(bookingMessages({ ...FACTS, customerName: 'Ada' }, STAMP)[0]!.html).not.toMatch(
+      /<link|<img|src=|url\(|<script|@import/,
+    );
   });
 
   it('without an address or phone, nothing is left empty', () => {
@@ -279,22 +354,29 @@ describe('what every customer mail shows (issue 24, items 2 and 8)', () => {
 
   it('speaks German: Bei, Wo, Telefon, Bitte beachten', () => {
     const german = bookingMessages({ ...FACTS, locale: 'de' }, STAMP)[0]!;
-    for (const line of [/^Bei: +Dr\. Weber$/m, /^Wo: +Praxis/m, /^Telefon: +\+49/m, /^Bitte beachten:$/m]) expect(german.text).toMatch(line);
+    for (const line of [/^Bei: +Dr\. Weber$/m, /^Wo: +Praxis/m, /^Telefon: +\+49/m, /^Bitte beachten:$/m])
+      expect(german.text).toMatch(line);
     expect(german.html).toContain('<html lang="de">');
   });
 });
 
-describe('the practice\'s notices (issue 24, item 4)', () => {
-  it('a new booking\'s notice and a customer\'s change carry Reply-To the customer', () => {
+describe("the practice's notices (issue 24, item 4)", () => {
+  it("a new booking's notice and a customer's change carry Reply-To the customer", () => {
     const [, notice] = bookingMessages(FACTS, STAMP);
     expect(notice!.replyTo).toBe('ada@example.com');
     expect(bookingMessages({ ...FACTS, customerEmail: null }, STAMP)[0]!.replyTo).toBeUndefined();
   });
 
   it('a move by the customer: the old and the new time, who, the answers; to the notify address', () => {
-    const moved = customerChangeNotice(FACTS, STAMP, { kind: 'update', sequence: 1, previousStartAt: FACTS.startAt - 86_400 });
+    const moved = customerChangeNotice(FACTS, STAMP, {
+      kind: 'update',
+      sequence: 1,
+      previousStartAt: FACTS.startAt - 86_400,
+    });
     expect([moved.kind, moved.recipient, moved.replyTo]).toEqual(['notice', 'desk@sonne.example', 'ada@example.com']);
-    expect(moved.subject).toBe('Moved by the customer: Check-up, now Tuesday, 24 November 2026, 09:30 CET (<img src=x onerror=alert(1)> Ada)');
+    expect(moved.subject).toBe(
+      'Moved by the customer: Check-up, now Tuesday, 24 November 2026, 09:30 CET (<img src=x onerror=alert(1)> Ada)',
+    );
     expect(moved.text).toMatch(/^Previously: +Monday, 23 November 2026, 09:30 CET$/m);
     expect(moved.text).toMatch(/^Now: +Tuesday, 24 November 2026, 09:30 CET$/m);
     expect(moved.text).toMatch(/^Consent: +yes$/m);
@@ -304,7 +386,11 @@ describe('the practice\'s notices (issue 24, item 4)', () => {
   });
 
   it('a cancellation by the customer: the time and the reason given, in German too', () => {
-    const cancelled = customerChangeNotice({ ...FACTS, locale: 'de' }, STAMP, { kind: 'cancellation', sequence: 1, reason: 'krank' });
+    const cancelled = customerChangeNotice({ ...FACTS, locale: 'de' }, STAMP, {
+      kind: 'cancellation',
+      sequence: 1,
+      reason: 'krank',
+    });
     expect(cancelled.subject).toMatch(/^Vom Kunden abgesagt: Check-up, Dienstag, 24\. November 2026, 09:30 MEZ/);
     expect(cancelled.text).toMatch(/^Grund: +krank$/m);
     expect(parseEvent(cancelled.ics).calendar.getFirstPropertyValue('method')).toBe('CANCEL');
@@ -330,14 +416,20 @@ describe('the feed (issue 24, items 10 and 11)', () => {
     ],
   };
 
-  it('a cancelled event\'s title says so, in the installation\'s language; the description carries every form field', () => {
+  it("a cancelled event's title says so, in the installation's language; the description carries every form field", () => {
     const en = parseEvent(feedIcs('Praxis – Dr. Weber', [event], 'en', 'Praxis, Hauptstraße 1')).event;
     expect(en.summary).toBe('Cancelled: Check-up – Ada Lovelace');
-    expect(en.description).toBe('Reference: ABCDEFGH23456789\nE-mail: ada@example.com\nInsurance: private\nConsent: yes');
+    expect(en.description).toBe(
+      'Reference: ABCDEFGH23456789\nE-mail: ada@example.com\nInsurance: private\nConsent: yes',
+    );
     expect(en.location).toBe('Praxis, Hauptstraße 1');
     const de = parseEvent(feedIcs('Praxis – Dr. Weber', [event], 'de')).event;
     expect(de.summary).toBe('Abgesagt: Check-up – Ada Lovelace');
-    expect(de.description).toBe('Buchungsnummer: ABCDEFGH23456789\nE-mail: ada@example.com\nInsurance: private\nConsent: ja');
-    expect(parseEvent(feedIcs('x', [{ ...event, cancelled: false }], 'en')).event.summary).toBe('Check-up – Ada Lovelace');
+    expect(de.description).toBe(
+      'Buchungsnummer: ABCDEFGH23456789\nE-mail: ada@example.com\nInsurance: private\nConsent: ja',
+    );
+    expect(parseEvent(feedIcs('x', [{ ...event, cancelled: false }], 'en')).event.summary).toBe(
+      'Check-up – Ada Lovelace',
+    );
   });
 });

@@ -11,7 +11,6 @@ import { readSettings, setPortal } from '../../src/store/settings.ts';
 import { ADA, apiFixture, NOW } from '../http/fixture.ts';
 import { startSmtp } from './smtp.ts';
 
-
 describe('reminders through the outbox worker (in-process, fixed clock, real SMTP)', () => {
   /** A fixture with mail set, three bookings 25 h ahead (Tuesday 2026-06-02 09:00, 09:30, 10:00 in Berlin), and a worker whose clock the test sets. */
   async function setUp() {
@@ -26,7 +25,11 @@ describe('reminders through the outbox worker (in-process, fixed clock, real SMT
     admin.close();
     const ids: number[] = [];
     const references: string[] = [];
-    for (const [slot, email] of [['2026-06-02 09:00:00', 'ada@example.com'], ['2026-06-02 09:30:00', 'bob@example.com'], ['2026-06-02 10:00:00', 'cy@example.com']] as const) {
+    for (const [slot, email] of [
+      ['2026-06-02 09:00:00', 'ada@example.com'],
+      ['2026-06-02 09:30:00', 'bob@example.com'],
+      ['2026-06-02 10:00:00', 'cy@example.com'],
+    ] as const) {
       const booked = await f.post({ schedule: 1, reason: 1, slot, submission: { ...ADA, email } });
       expect(booked.status).toBe(201);
       ids.push(booked.body.booking_id);
@@ -34,7 +37,13 @@ describe('reminders through the outbox worker (in-process, fixed clock, real SMT
     }
     const clock = { ms: NOW.getTime() };
     const lines: string[] = [];
-    const worker = startOutboxWorker({ store: f.store, settings: () => readSettings(f.store), log: (line) => lines.push(line), nowMs: () => clock.ms, pollMs: 60_000 });
+    const worker = startOutboxWorker({
+      store: f.store,
+      settings: () => readSettings(f.store),
+      log: (line) => lines.push(line),
+      nowMs: () => clock.ms,
+      pollMs: 60_000,
+    });
     const reminderOf = (id: number) => messagesOfBooking(f.store, id).find((m) => m.kind === 'reminder')!;
     return { smtp, f, ids, references, clock, lines, worker, reminderOf };
   }
@@ -64,14 +73,16 @@ describe('reminders through the outbox worker (in-process, fixed clock, real SMT
     expect(mail.text).toMatch(
       /\nYou can cancel or move this appointment online until Monday, 1 June 2026, 21:00 CEST\.\nManage your appointment: https:\/\/book\.example\/manage\/[A-Za-z0-9_-]+\n/,
     );
-    expect(mail.html).toMatch(/<a href="https:\/\/book\.example\/manage\/[A-Za-z0-9_-]+"[^>]*>Manage your appointment<\/a>/);
+    expect(mail.html).toMatch(
+      /<a href="https:\/\/book\.example\/manage\/[A-Za-z0-9_-]+"[^>]*>Manage your appointment<\/a>/,
+    );
     const ics = mail.attachments.find((a) => a.filename === 'appointment.ics')!;
     const event = new ICAL.Component(ICAL.parse(ics.content.toString())).getFirstSubcomponent('vevent')!;
-    expect([event.getFirstPropertyValue('uid'), event.getFirstPropertyValue('sequence'), event.getFirstPropertyValue('dtstart')!.toString()]).toEqual([
-      `${references[0]}@planner`,
-      0,
-      '2026-06-02T07:00:00Z',
-    ]);
+    expect([
+      event.getFirstPropertyValue('uid'),
+      event.getFirstPropertyValue('sequence'),
+      event.getFirstPropertyValue('dtstart')!.toString(),
+    ]).toEqual([`${references[0]}@planner`, 0, '2026-06-02T07:00:00Z']);
     expect(reminderOf(ids[1]!).status).toBe('pending');
 
     // The server was "down" from Monday 07:00Z to Tuesday 07:45Z: both other reminders came due meanwhile. The
@@ -85,10 +96,19 @@ describe('reminders through the outbox worker (in-process, fixed clock, real SMT
     expect(smtp.messages[7]!.text).toContain(
       'Changes online were possible until Monday, 1 June 2026, 22:00 CEST. To cancel or change the appointment now, please call +49 30 1234567.',
     );
-    expect(`${smtp.messages[7]!.text}${smtp.messages[7]!.html}`).not.toMatch(/manage\/|Manage your appointment|You can cancel/);
-    expect([reminderOf(ids[1]!).status, reminderOf(ids[1]!).lastError]).toEqual(['dropped', 'the appointment had begun when the reminder came due']);
+    expect(`${smtp.messages[7]!.text}${smtp.messages[7]!.html}`).not.toMatch(
+      /manage\/|Manage your appointment|You can cancel/,
+    );
+    expect([reminderOf(ids[1]!).status, reminderOf(ids[1]!).lastError]).toEqual([
+      'dropped',
+      'the appointment had begun when the reminder came due',
+    ]);
     expect(reminderOf(ids[2]!).status).toBe('sent');
-    expect(lines).toEqual([`planner: reminder ${reminderOf(ids[1]!).id} dropped: the appointment had begun when the reminder came due`]);
-    expect(mailQueue(f.ctx).map((e) => [e.section, e.kind, e.lastError])).toEqual([['dropped', 'reminder', 'the appointment had begun when the reminder came due']]);
+    expect(lines).toEqual([
+      `planner: reminder ${reminderOf(ids[1]!).id} dropped: the appointment had begun when the reminder came due`,
+    ]);
+    expect(mailQueue(f.ctx).map((e) => [e.section, e.kind, e.lastError])).toEqual([
+      ['dropped', 'reminder', 'the appointment had begun when the reminder came due'],
+    ]);
   });
 });

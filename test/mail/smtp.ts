@@ -32,13 +32,22 @@ export async function startSmtp(
     allowInsecureAuth: true,
     logger: false,
     onAuth(auth, _session, callback) {
-      if (auth.username === 'planner' && auth.password === (options.password ?? 's3cret')) callback(null, { user: auth.username });
+      if (auth.username === 'planner' && auth.password === (options.password ?? 's3cret'))
+        callback(null, { user: auth.username });
       else callback(new Error('Invalid username or password'));
     },
     onRcptTo(address, _session, callback) {
       const code = options.reject?.(address.address);
       // As Postfix answers: a refusal names the address it refuses (issue 28: such an error is personal data too).
-      if (code) callback(Object.assign(new Error(`${code === 550 ? `<${address.address}>: Recipient address rejected: Mailbox unavailable` : 'Try again later'}`), { responseCode: code }));
+      if (code)
+        callback(
+          Object.assign(
+            new Error(
+              `${code === 550 ? `<${address.address}>: Recipient address rejected: Mailbox unavailable` : 'Try again later'}`,
+            ),
+            { responseCode: code },
+          ),
+        );
       else callback();
     },
     onData(stream, _session, callback) {

@@ -6,7 +6,19 @@
 import { once } from 'node:events';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { bookableDb, cli, cliJson, cliOk, cliOnTerminal, cliWith, initDb, onCleanup, serve, snapshot, tempDb } from '../helpers.ts';
+import {
+  bookableDb,
+  cli,
+  cliJson,
+  cliOk,
+  cliOnTerminal,
+  cliWith,
+  initDb,
+  onCleanup,
+  serve,
+  snapshot,
+  tempDb,
+} from '../helpers.ts';
 import { parseMailUrl } from '../../src/mail/sender.ts';
 import { startSmtp } from './smtp.ts';
 
@@ -34,13 +46,23 @@ describe('SMTP credentials and TLS', () => {
     const relay = await recorder(smtp.port);
     const db = tempDb();
     await initDb(db);
-    const set = await cliWith(db, { input: 's3cret\n' }, 'mail', 'set', `smtp://planner@127.0.0.1:${relay.port}`, ...FROM, '--password-stdin');
+    const set = await cliWith(
+      db,
+      { input: 's3cret\n' },
+      'mail',
+      'set',
+      `smtp://planner@127.0.0.1:${relay.port}`,
+      ...FROM,
+      '--password-stdin',
+    );
     expect(set).toMatchObject({ code: 0, stderr: '' });
 
     const test = await cli(db, 'mail', 'test', 'someone@example.com');
     expect(test.code).toBe(1);
     expect(test.stderr.trim().split('\n')).toHaveLength(1);
-    expect(test.stderr).toMatch(/does not offer STARTTLS, so the password was not sent .*use smtps:\/\/ .*--send-password-in-clear/);
+    expect(test.stderr).toMatch(
+      /does not offer STARTTLS, so the password was not sent .*use smtps:\/\/ .*--send-password-in-clear/,
+    );
     expect(relay.sent()).toMatch(/^EHLO /m);
     expect(relay.sent()).toMatch(/^STARTTLS\r$/m);
     expect(relay.sent()).not.toMatch(/AUTH|s3cret|czNjcmV0/); // nor base64 of the password
@@ -58,11 +80,18 @@ describe('SMTP credentials and TLS', () => {
     const insecure = await cliWith(
       db,
       { input: 's3cret\n' },
-      'mail', 'set', `smtp://planner@127.0.0.1:${relay.port}`, ...FROM, '--password-stdin', '--send-password-in-clear',
+      'mail',
+      'set',
+      `smtp://planner@127.0.0.1:${relay.port}`,
+      ...FROM,
+      '--password-stdin',
+      '--send-password-in-clear',
     );
     expect(insecure.code).toBe(0);
     expect(insecure.stderr).toMatch(/^planner: warning: the SMTP password may now travel unencrypted/);
-    expect((await cliJson(db, 'mail', 'show')).url).toBe(`smtp://planner:****@127.0.0.1:${relay.port}?insecure_password_in_clear=yes`);
+    expect((await cliJson(db, 'mail', 'show')).url).toBe(
+      `smtp://planner:****@127.0.0.1:${relay.port}?insecure_password_in_clear=yes`,
+    );
     expect((await cli(db, 'mail', 'test', 'someone@example.com')).code).toBe(0);
     expect(relay.sent()).toMatch(/AUTH PLAIN/);
     const after = await cli(db, 'doctor', '--json');
@@ -83,19 +112,38 @@ describe('SMTP credentials and TLS', () => {
     const before = snapshot(db);
     const missing = await cli(db, 'mail', 'set', url, ...FROM);
     expect(missing).toMatchObject({ code: 1, stdout: '' });
-    expect(missing.stderr).toBe('planner: the URL names the user "planner" but no password: give it with --password-stdin, PLANNER_SMTP_PASSWORD or at the prompt\n');
-    const twice = await cliWith(db, { input: 'x\n' }, 'mail', 'set', `smtp://planner:s3cret@127.0.0.1:${smtp.port}`, ...FROM, '--password-stdin');
-    expect(twice).toMatchObject({ code: 1, stderr: 'planner: the password is in the URL and given again: give it once\n' });
+    expect(missing.stderr).toBe(
+      'planner: the URL names the user "planner" but no password: give it with --password-stdin, PLANNER_SMTP_PASSWORD or at the prompt\n',
+    );
+    const twice = await cliWith(
+      db,
+      { input: 'x\n' },
+      'mail',
+      'set',
+      `smtp://planner:s3cret@127.0.0.1:${smtp.port}`,
+      ...FROM,
+      '--password-stdin',
+    );
+    expect(twice).toMatchObject({
+      code: 1,
+      stderr: 'planner: the password is in the URL and given again: give it once\n',
+    });
     const options = await cli(db, 'mail', 'set', `${url}?requireTLS=false`, ...FROM);
-    expect(options.stderr).toBe('planner: the mail URL takes no path or options: smtp://user@host:port or smtps://user@host:port\n');
+    expect(options.stderr).toBe(
+      'planner: the mail URL takes no path or options: smtp://user@host:port or smtps://user@host:port\n',
+    );
     expect(snapshot(db)).toEqual(before);
 
-    expect((await cliWith(db, { input: 'p@ss word:1\n' }, 'mail', 'set', url, ...FROM, '--password-stdin')).code).toBe(0);
+    expect((await cliWith(db, { input: 'p@ss word:1\n' }, 'mail', 'set', url, ...FROM, '--password-stdin')).code).toBe(
+      0,
+    );
     expect(await show()).toBe(`smtp://planner:****@127.0.0.1:${smtp.port}`);
     const stored = snapshot(db).settings![0] as { mail_url: string };
     expect(decodeURIComponent(new URL(stored.mail_url).password)).toBe('p@ss word:1');
 
-    expect((await cliWith(db, { env: { PLANNER_SMTP_PASSWORD: 'from-env' } }, 'mail', 'set', url, ...FROM)).code).toBe(0);
+    expect((await cliWith(db, { env: { PLANNER_SMTP_PASSWORD: 'from-env' } }, 'mail', 'set', url, ...FROM)).code).toBe(
+      0,
+    );
     expect(new URL((snapshot(db).settings![0] as { mail_url: string }).mail_url).password).toBe('from-env');
 
     const prompt = cliOnTerminal(db, 'mail', 'set', url, ...FROM);
@@ -110,36 +158,81 @@ describe('SMTP credentials and TLS', () => {
     const relay = await recorder(smtp.port);
     const db = tempDb();
     await bookableDb(db);
-    await cliWith(db, { env: { PLANNER_SMTP_PASSWORD: 's3cret' } }, 'mail', 'set', `smtp://planner@127.0.0.1:${relay.port}`, ...FROM);
+    await cliWith(
+      db,
+      { env: { PLANNER_SMTP_PASSWORD: 's3cret' } },
+      'mail',
+      'set',
+      `smtp://planner@127.0.0.1:${relay.port}`,
+      ...FROM,
+    );
     const day = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
-    await cliOk(db, 'bookings', 'add', '1', '1', `${day} 10:00`, '--field', 'first_name=Ada', '--field', 'last_name=L', '--field', 'email=ada@example.com');
+    await cliOk(
+      db,
+      'bookings',
+      'add',
+      '1',
+      '1',
+      `${day} 10:00`,
+      '--field',
+      'first_name=Ada',
+      '--field',
+      'last_name=L',
+      '--field',
+      'email=ada@example.com',
+    );
     const server = await serve(db);
     await server.waitFor(/mail \d+ \(notice\) failed for good: the server does not offer STARTTLS/);
     expect(relay.sent()).not.toMatch(/AUTH/);
     expect(smtp.messages).toHaveLength(0);
-    const queue = (await cliJson<{ status: string; lastError: string; section: string }[]>(db, 'mail', 'queue')).filter((entry) => entry.section !== 'scheduled');
+    const queue = (await cliJson<{ status: string; lastError: string; section: string }[]>(db, 'mail', 'queue')).filter(
+      (entry) => entry.section !== 'scheduled',
+    );
     expect(queue.length).toBeGreaterThan(0);
     // The server refuses STARTTLS with a 5xx, which will not change by itself: failed, to be sent again with
     // `planner mail retry all` once the setting is fixed.
-    for (const entry of queue) expect(entry).toMatchObject({ status: 'failed', lastError: expect.stringMatching(/--send-password-in-clear/) });
+    for (const entry of queue)
+      expect(entry).toMatchObject({ status: 'failed', lastError: expect.stringMatching(/--send-password-in-clear/) });
   });
 
-  it.each(['50%off', 'ab%41c', 'ü/?#[]@:', 'p@ss word:1'])('a password like %j is stored so that exactly it is sent', async (password) => {
-    const smtp = await startSmtp({ password });
-    const db = tempDb();
-    await initDb(db);
-    const url = `smtp://planner@127.0.0.1:${smtp.port}`;
-    expect((await cliWith(db, { input: `${password}\nsecond line ignored\n` }, 'mail', 'set', url, ...FROM, '--password-stdin', '--send-password-in-clear')).code).toBe(0);
-    const test = await cli(db, 'mail', 'test', 'someone@example.com');
-    expect(test).toMatchObject({ code: 0, stderr: '' });
-    expect(test.stdout).toMatch(/^Sent\. The server answered: 250 /);
-  });
+  it.each(['50%off', 'ab%41c', 'ü/?#[]@:', 'p@ss word:1'])(
+    'a password like %j is stored so that exactly it is sent',
+    async (password) => {
+      const smtp = await startSmtp({ password });
+      const db = tempDb();
+      await initDb(db);
+      const url = `smtp://planner@127.0.0.1:${smtp.port}`;
+      expect(
+        (
+          await cliWith(
+            db,
+            { input: `${password}\nsecond line ignored\n` },
+            'mail',
+            'set',
+            url,
+            ...FROM,
+            '--password-stdin',
+            '--send-password-in-clear',
+          )
+        ).code,
+      ).toBe(0);
+      const test = await cli(db, 'mail', 'test', 'someone@example.com');
+      expect(test).toMatchObject({ code: 0, stderr: '' });
+      expect(test.stdout).toMatch(/^Sent\. The server answered: 250 /);
+    },
+  );
 });
 
 describe('parseMailUrl', () => {
   it.each([
-    ['smtp://u:50%off@mail.example.com', { host: 'mail.example.com', port: 587, secure: false, user: 'u', password: '50%off' }],
-    ['smtps://u%40x.example:p%25w@MAIL.Exämple.com', { host: 'mail.xn--exmple-cua.com', port: 465, secure: true, user: 'u@x.example', password: 'p%w' }],
+    [
+      'smtp://u:50%off@mail.example.com',
+      { host: 'mail.example.com', port: 587, secure: false, user: 'u', password: '50%off' },
+    ],
+    [
+      'smtps://u%40x.example:p%25w@MAIL.Exämple.com',
+      { host: 'mail.xn--exmple-cua.com', port: 465, secure: true, user: 'u@x.example', password: 'p%w' },
+    ],
     ['smtp://[::1]:2525', { host: '::1', port: 2525, user: '', password: '' }],
     ['smtp://u:p@host?ignoreTLS=true', { host: 'host', ignored: ['ignoreTLS'], passwordInClear: false }],
     ['smtp://u:p@host?insecure_password_in_clear=yes', { passwordInClear: true, ignored: [] }],

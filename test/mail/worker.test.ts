@@ -14,7 +14,11 @@ import { freePort, startSmtp } from './smtp.ts';
 describe('SMTP failures and the retry policy', () => {
   it('only 5xx answers are permanent', () => {
     const permanent = (error: unknown) => {
-      const decision = decideRetry({ delivered: false, reason: 'x', smtpCode: smtpCodeOf(error) }, { attempts: 0, retryFrom: 0 }, 0);
+      const decision = decideRetry(
+        { delivered: false, reason: 'x', smtpCode: smtpCodeOf(error) },
+        { attempts: 0, retryFrom: 0 },
+        0,
+      );
       return decision.kind === 'failed' && decision.permanent;
     };
     expect(permanent({ responseCode: 550 })).toBe(true);
@@ -41,7 +45,14 @@ describe('outbox worker (in-process, real SMTP)', () => {
     // The fixture's clock, running on from the moment of the booking.
     const started = Date.now();
     const nowMs = () => f.ctx.now().getTime() + (Date.now() - started);
-    const worker = startOutboxWorker({ store: f.store, settings: () => readSettings(f.store), log: (line) => lines.push(line), retry: { baseSeconds: 0.05 }, pollMs: 10, nowMs });
+    const worker = startOutboxWorker({
+      store: f.store,
+      settings: () => readSettings(f.store),
+      log: (line) => lines.push(line),
+      retry: { baseSeconds: 0.05 },
+      pollMs: 10,
+      nowMs,
+    });
     await smtp.received(2);
     await worker.stop();
     const messages = messagesOfBooking(f.store, booked.body.booking_id);
@@ -59,7 +70,13 @@ describe('outbox worker (in-process, real SMTP)', () => {
     setMail(f.ctx, `smtp://127.0.0.1:${await freePort()}`, 'desk@test.example');
     expect((await f.post({ schedule: 1, reason: 1, slot: '2026-06-02 10:00:00', submission: ADA })).status).toBe(201);
     const twoDaysLater = f.ctx.now().getTime() + 48 * 3600 * 1000 + 1000;
-    const worker = startOutboxWorker({ store: f.store, settings: () => readSettings(f.store), log: () => {}, nowMs: () => twoDaysLater, pollMs: 60_000 });
+    const worker = startOutboxWorker({
+      store: f.store,
+      settings: () => readSettings(f.store),
+      log: () => {},
+      nowMs: () => twoDaysLater,
+      pollMs: 60_000,
+    });
     await worker.flush();
     await worker.stop();
     const failed = unsentMessages(f.store);

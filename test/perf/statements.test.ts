@@ -59,14 +59,20 @@ describe('the shape of GET /days (guards against per-day or per-slot queries)', 
     const app = createHttpApp({ runtime: await startRuntime(store, { now: () => now }), log: () => {} });
     const days = async () => {
       reset();
-      const response = await app.request('/api/days?schedule=1&reason=1', { headers: { authorization: `Bearer ${token}` } });
+      const response = await app.request('/api/days?schedule=1&reason=1', {
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(response.status).toBe(200);
       return { statements: count(), days: ((await response.json()) as { data: string[] }).data.length };
     };
     const year = await days();
     expect(year.days).toBeGreaterThan(250);
     expect(year.statements).toBeLessThanOrEqual(10);
-    changeSchedule(createContext(raw, () => now), 1, { daysAhead: 30 });
+    changeSchedule(
+      createContext(raw, () => now),
+      1,
+      { daysAhead: 30 },
+    );
     const month = await days();
     expect(month.days).toBeLessThan(31);
     expect(month.statements).toBe(year.statements);
@@ -76,26 +82,46 @@ describe('the shape of GET /days (guards against per-day or per-slot queries)', 
   it('the queries on the hot paths use their indexes (EXPLAIN QUERY PLAN)', () => {
     const store = openStore(tempDb());
     const plan = (sql: string, ...params: number[]) =>
-      (store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((row) => row.detail).join('; ');
+      (store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[])
+        .map((row) => row.detail)
+        .join('; ');
     expect(
       plan(
         "SELECT keeps_from, end_at + buffer_after FROM bookings WHERE schedule_id = ? AND keeps_from >= ? AND keeps_from < ? AND end_at + buffer_after > ? AND status = 'booked' AND id <> ? ORDER BY keeps_from",
-        1, 0, 1, 0, 0,
+        1,
+        0,
+        1,
+        0,
+        0,
       ),
     ).toBe('SEARCH bookings USING INDEX bookings_by_schedule_keeps (schedule_id=? AND keeps_from>? AND keeps_from<?)'); // in order: no sort step
-    expect(plan("SELECT id FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT 20", 0)).toMatch(/USING (COVERING )?INDEX outbox_due/);
-    expect(plan("SELECT id FROM customers WHERE email_key = 'a@b.example'")).toMatch(/USING (COVERING )?INDEX sqlite_autoindex_customers_1/);
-    expect(plan("SELECT id FROM bookings WHERE reference = 'X'")).toMatch(/USING (COVERING )?INDEX sqlite_autoindex_bookings_1/);
+    expect(
+      plan("SELECT id FROM outbox WHERE status = 'pending' AND next_attempt_at <= ? ORDER BY id LIMIT 20", 0),
+    ).toMatch(/USING (COVERING )?INDEX outbox_due/);
+    expect(plan("SELECT id FROM customers WHERE email_key = 'a@b.example'")).toMatch(
+      /USING (COVERING )?INDEX sqlite_autoindex_customers_1/,
+    );
+    expect(plan("SELECT id FROM bookings WHERE reference = 'X'")).toMatch(
+      /USING (COVERING )?INDEX sqlite_autoindex_bookings_1/,
+    );
     // Issue 16: a key is found by its primary key, and expired keys are forgotten by a bounded range of their age.
-    expect(plan('SELECT fingerprint, status, body FROM idempotency_keys WHERE key = ? AND created_at >= ?', 0, 0)).toMatch(/SEARCH idempotency_keys USING PRIMARY KEY \(key=\?\)/);
-    const purge = plan('DELETE FROM idempotency_keys WHERE key IN (SELECT key FROM idempotency_keys WHERE created_at < ? ORDER BY created_at LIMIT 50)', 0);
+    expect(
+      plan('SELECT fingerprint, status, body FROM idempotency_keys WHERE key = ? AND created_at >= ?', 0, 0),
+    ).toMatch(/SEARCH idempotency_keys USING PRIMARY KEY \(key=\?\)/);
+    const purge = plan(
+      'DELETE FROM idempotency_keys WHERE key IN (SELECT key FROM idempotency_keys WHERE created_at < ? ORDER BY created_at LIMIT 50)',
+      0,
+    );
     expect(purge).toMatch(/SEARCH idempotency_keys USING (COVERING )?INDEX idempotency_keys_by_age \(created_at<\?\)/);
     expect(purge).not.toMatch(/SCAN idempotency_keys/);
     // Issue 17: the cache of free days looks at the end of the change log, then reads a range of its key.
     expect(plan('SELECT coalesce(max(id), 0) AS id FROM booking_changes')).toBe('SEARCH booking_changes'); // max() of the key: one step down the b-tree
-    expect(plan('SELECT id, schedule_id AS scheduleId, from_at AS fromAt, to_at AS toAt FROM booking_changes WHERE id > ? ORDER BY id', 0)).toBe(
-      'SEARCH booking_changes USING INTEGER PRIMARY KEY (rowid>?)',
-    );
+    expect(
+      plan(
+        'SELECT id, schedule_id AS scheduleId, from_at AS fromAt, to_at AS toAt FROM booking_changes WHERE id > ? ORDER BY id',
+        0,
+      ),
+    ).toBe('SEARCH booking_changes USING INTEGER PRIMARY KEY (rowid>?)');
     store.close();
   });
 });
@@ -108,18 +134,36 @@ describe('the shape of the reminder sender (guards against a scan of the booking
     expect(made.bookings).toBeGreaterThan(45_000);
     const raw = openStore(file);
     const smtp = await startSmtp();
-    setMail(createContext(raw, () => now), smtp.url, 'desk@bench.example');
+    setMail(
+      createContext(raw, () => now),
+      smtp.url,
+      'desk@bench.example',
+    );
     const nowAt = Math.floor(now.getTime() / 1000);
-    const scheduled = (raw.db.prepare("SELECT count(*) AS n FROM outbox WHERE kind = 'reminder' AND status = 'pending'").get() as { n: number }).n;
+    const scheduled = (
+      raw.db.prepare("SELECT count(*) AS n FROM outbox WHERE kind = 'reminder' AND status = 'pending'").get() as {
+        n: number;
+      }
+    ).n;
     expect(scheduled).toBe(made.bookings);
-    const due = (raw.db.prepare("SELECT count(*) AS n FROM outbox WHERE status = 'pending' AND next_attempt_at <= ?").get(nowAt) as { n: number }).n;
+    const due = (
+      raw.db
+        .prepare("SELECT count(*) AS n FROM outbox WHERE status = 'pending' AND next_attempt_at <= ?")
+        .get(nowAt) as { n: number }
+    ).n;
     expect(due).toBeGreaterThan(0);
     expect(due).toBeLessThan(20); // one batch
 
     const { store, count, reset, texts } = counting(raw);
     const settings = readSettings(raw); // read once here: the pass's own statements are counted
     const clock = { ms: now.getTime() - 3_600_000 }; // an hour before: nothing due (the worker's first pass)
-    const worker = startOutboxWorker({ store, settings: () => settings, log: () => {}, nowMs: () => clock.ms, pollMs: 60_000 });
+    const worker = startOutboxWorker({
+      store,
+      settings: () => settings,
+      log: () => {},
+      nowMs: () => clock.ms,
+      pollMs: 60_000,
+    });
     await new Promise((resolve) => setImmediate(resolve)); // the worker's own first pass is queued with setImmediate
     await worker.flush();
     clock.ms = now.getTime();
@@ -137,11 +181,15 @@ describe('the shape of the reminder sender (guards against a scan of the booking
     const later = count();
     await worker.stop();
     expect({ due, sending, idle, later }).toEqual({ due, sending: 1 + 2 * due, idle: 1, later: 1 }); // the due query, then claim and mark sent per reminder
-    console.log(`reminders: ${scheduled} scheduled at ${made.bookings} bookings; a pass sending ${due} took ${sending} statements, an idle pass ${idle}`);
+    console.log(
+      `reminders: ${scheduled} scheduled at ${made.bookings} bookings; a pass sending ${due} took ${sending} statements, an idle pass ${idle}`,
+    );
 
     // The due query: a range of outbox_due, and each message's booking by its primary key; no SCAN at all.
     const dueSql = [...texts].find((text) => text.includes('LEFT JOIN bookings'))!;
-    const plan = (raw.db.prepare(`EXPLAIN QUERY PLAN ${dueSql}`).all(nowAt, nowAt, 20) as { detail: string }[]).map((row) => row.detail).join('; ');
+    const plan = (raw.db.prepare(`EXPLAIN QUERY PLAN ${dueSql}`).all(nowAt, nowAt, 20) as { detail: string }[])
+      .map((row) => row.detail)
+      .join('; ');
     expect(plan).toMatch(/SEARCH o USING INDEX outbox_due \(status=\? AND next_attempt_at<\?\)/);
     expect(plan).toMatch(/SEARCH b USING INTEGER PRIMARY KEY \(rowid=\?\)/);
     expect(plan).not.toMatch(/SCAN/);

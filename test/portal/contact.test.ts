@@ -6,7 +6,18 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cliOk } from '../helpers.ts';
-import { bookWithLink, confirmUrl, formFields, offeredSlots, page, postForm, setup, slotsOf, textOf, type Setup } from './page.ts';
+import {
+  bookWithLink,
+  confirmUrl,
+  formFields,
+  offeredSlots,
+  page,
+  postForm,
+  setup,
+  slotsOf,
+  textOf,
+  type Setup,
+} from './page.ts';
 
 /** An address with markup and quotes: the page shows it as text. */
 const ADDRESS = 'Hauptstraße 1, Hof <b>2</b> & "Garten", 10115 Berlin';
@@ -20,7 +31,17 @@ describe('where to go and whom to call (real server)', () => {
   });
 
   it('every page shows the address and the phone as a tel: link; the booking shows where', async () => {
-    await cliOk(s.db, 'practice', 'set', '--address', ADDRESS, '--phone', '+49 30 1234567', '--website', 'https://praxis-sonne.example');
+    await cliOk(
+      s.db,
+      'practice',
+      'set',
+      '--address',
+      ADDRESS,
+      '--phone',
+      '+49 30 1234567',
+      '--website',
+      'https://praxis-sonne.example',
+    );
     const { link } = await bookWithLink(s, (await slotsOf(s, s.days[1]!))[0]!);
     const times = await page(`${link}/reschedule?day=${s.days[2]}`);
     const pages = {
@@ -61,7 +82,9 @@ describe('where to go and whom to call (real server)', () => {
 
       await cliOk(s.db, 'practice', 'set', '--phone', '');
       const noPhone = await page(link);
-      expect(textOf(noPhone.html)).toContain('To change or cancel the appointment now, please reply to your confirmation e-mail from Test Practice.');
+      expect(textOf(noPhone.html)).toContain(
+        'To change or cancel the appointment now, please reply to your confirmation e-mail from Test Practice.',
+      );
       expect(noPhone.html).not.toContain('tel:');
     } finally {
       await cliOk(s.db, 'portal', 'enable', '--url', s.server.url, '--cancel-until', '0');
@@ -69,7 +92,15 @@ describe('where to go and whom to call (real server)', () => {
   });
 
   it('after a cancel: the way back, the website and the phone as far as given; nothing when neither is', async () => {
-    await cliOk(s.db, 'practice', 'set', '--phone', '+49 30 1234567', '--website', 'https://praxis-sonne.example/termine?a=1&b=2');
+    await cliOk(
+      s.db,
+      'practice',
+      'set',
+      '--phone',
+      '+49 30 1234567',
+      '--website',
+      'https://praxis-sonne.example/termine?a=1&b=2',
+    );
     const cancelled = async () => {
       const { link } = await bookWithLink(s, (await slotsOf(s, s.days[4]!))[0]!);
       const form = formFields((await page(`${link}/cancel`)).html, '/cancel')!;

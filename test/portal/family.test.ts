@@ -6,7 +6,19 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cliJson, cliOk } from '../helpers.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
-import { bookWithLink, formFields, icsOf, moveForm, offeredSlots, page, postForm, setup, slotsOf, textOf, type Setup } from './page.ts';
+import {
+  bookWithLink,
+  formFields,
+  icsOf,
+  moveForm,
+  offeredSlots,
+  page,
+  postForm,
+  setup,
+  slotsOf,
+  textOf,
+  type Setup,
+} from './page.ts';
 
 const ANNA = { first_name: 'Anna', last_name: 'Family', email: 'family@example.com', phone: '+49 30 1111111' };
 const BEN = { first_name: 'Ben', last_name: 'Family', email: 'Family@Example.com', phone: '+49 30 2222222' };
@@ -42,9 +54,20 @@ describe('a family sharing one e-mail address (real server, SMTP, webhook receiv
     expect(anna.confirmation.text).toContain('Hello Anna Family,');
 
     // The CLI.
-    expect(shownBen).toMatchObject({ customerName: 'Ben Family', customerEmail: 'Family@Example.com', submission: BEN });
-    expect(shownAnna).toMatchObject({ customerName: 'Anna Family', customerEmail: 'family@example.com', submission: ANNA });
-    const listed = (await cliJson(s.db, 'bookings', 'list', '--from', s.days[1]!)) as { reference: string; customerName: string }[];
+    expect(shownBen).toMatchObject({
+      customerName: 'Ben Family',
+      customerEmail: 'Family@Example.com',
+      submission: BEN,
+    });
+    expect(shownAnna).toMatchObject({
+      customerName: 'Anna Family',
+      customerEmail: 'family@example.com',
+      submission: ANNA,
+    });
+    const listed = (await cliJson(s.db, 'bookings', 'list', '--from', s.days[1]!)) as {
+      reference: string;
+      customerName: string;
+    }[];
     expect(listed.map((one) => [one.reference, one.customerName])).toEqual([
       [anna.booked.booking_details_id, 'Anna Family'],
       [ben.booked.booking_details_id, 'Ben Family'],
@@ -58,7 +81,8 @@ describe('a family sharing one e-mail address (real server, SMTP, webhook receiv
     // The feed: each event names its own person and phone.
     const feedUrl = (await cliOk(s.db, 'feed', 'url', '1', '--url', s.server.url)).split('\n')[0]!;
     const feed = (await (await fetch(feedUrl)).text()).replace(/\r\n /g, '');
-    const eventOf = (reference: string) => feed.split('BEGIN:VEVENT').find((one) => one.includes(`UID:${reference}@planner`))!;
+    const eventOf = (reference: string) =>
+      feed.split('BEGIN:VEVENT').find((one) => one.includes(`UID:${reference}@planner`))!;
     expect(eventOf(ben.booked.booking_details_id)).toContain('Ben Family');
     expect(eventOf(ben.booked.booking_details_id)).toContain('+49 30 2222222');
     expect(eventOf(ben.booked.booking_details_id)).toContain('Family@Example.com');
@@ -72,7 +96,9 @@ describe('a family sharing one e-mail address (real server, SMTP, webhook receiv
     const slot = offeredSlots(times.html)[0]!;
     expect((await postForm(`${ben.link}/reschedule`, await moveForm(ben.link, slot))).status).toBe(303);
     const confirm = await page(`${ben.link}/cancel`);
-    expect((await postForm(`${ben.link}/cancel`, { ...formFields(confirm.html, '/cancel')!, reason: 'Ill' })).status).toBe(303);
+    expect(
+      (await postForm(`${ben.link}/cancel`, { ...formFields(confirm.html, '/cancel')!, reason: 'Ill' })).status,
+    ).toBe(303);
     const mails = await s.smtp.received(8); // 2 × (confirmation + notice), the update, the cancellation, and the practice's notice of each
     const update = mails.find((mail) => mail.subject?.startsWith('Changed:'))!;
     const cancellation = mails.find((mail) => mail.subject?.startsWith('Cancelled:'))!;
@@ -88,6 +114,9 @@ describe('a family sharing one e-mail address (real server, SMTP, webhook receiv
       ['booking.cancelled', { first_name: 'Ben', last_name: 'Family', email: 'Family@Example.com' }],
     ]);
     // Anna's booking is untouched, and still hers.
-    expect(await cliJson(s.db, 'bookings', 'show', anna.booked.booking_details_id)).toMatchObject({ status: 'booked', customerName: 'Anna Family' });
+    expect(await cliJson(s.db, 'bookings', 'show', anna.booked.booking_details_id)).toMatchObject({
+      status: 'booked',
+      customerName: 'Anna Family',
+    });
   });
 });

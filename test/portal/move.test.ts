@@ -6,11 +6,25 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, cliJson } from '../helpers.ts';
-import { bookingState, bookWithLink, confirmUrl, formFields, offeredSlots, page, postForm, setup, slotsOf, textOf, type Setup } from './page.ts';
+import {
+  bookingState,
+  bookWithLink,
+  confirmUrl,
+  formFields,
+  offeredSlots,
+  page,
+  postForm,
+  setup,
+  slotsOf,
+  textOf,
+  type Setup,
+} from './page.ts';
 
 /** The days a days page offers, in order. */
 function offeredDays(html: string): string[] {
-  return [...html.matchAll(/<li><a class="button secondary[^"]*" href="[^"]*\/reschedule\?day=(\d{4}-\d{2}-\d{2})"/g)].map((match) => match[1]!);
+  return [
+    ...html.matchAll(/<li><a class="button secondary[^"]*" href="[^"]*\/reschedule\?day=(\d{4}-\d{2}-\d{2})"/g),
+  ].map((match) => match[1]!);
 }
 
 /** The `from` of the page's earlier and later days links. */
@@ -33,12 +47,19 @@ describe('moving on the page (real server)', () => {
     const times = await page(`${link}/reschedule?day=${day}`);
     expect(times.html).not.toContain('<form'); // the times are links: picking one changes nothing
     const wanted = offeredSlots(times.html)[4]!;
-    expect(times.html).toContain(`href="${new URL(link).pathname}/reschedule?day=${day}&#38;time=${wanted.slice(11, 16)}"`);
+    expect(times.html).toContain(
+      `href="${new URL(link).pathname}/reschedule?day=${day}&#38;time=${wanted.slice(11, 16)}"`,
+    );
 
     const before = bookingState(s.db);
     const confirm = await page(confirmUrl(link, wanted));
     expect(confirm.status).toBe(200);
-    const weekday = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'long', day: 'numeric', month: 'long' }).format(new Date(`${day}T12:00:00Z`));
+    const weekday = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'UTC',
+      weekday: 'long',
+      day: 'numeric',
+      month: 'long',
+    }).format(new Date(`${day}T12:00:00Z`));
     expect(/<h1>(.*?)<\/h1>/.exec(confirm.html)![1]).toBe(`Move to ${weekday}, ${wanted.slice(11, 16)}?`);
     const text = textOf(confirm.html);
     expect(text).toMatch(new RegExp(`From .*, ${first.slice(11, 16)} CES?T To .*, ${wanted.slice(11, 16)} CES?T`));
@@ -50,12 +71,17 @@ describe('moving on the page (real server)', () => {
 
     const moved = await postForm(`${link}/reschedule`, form);
     expect(moved.status).toBe(303);
-    expect(await cliJson(s.db, 'bookings', 'show', booked.booking_details_id)).toMatchObject({ sequence: 1, localStart: wanted.slice(0, 16) });
+    expect(await cliJson(s.db, 'bookings', 'show', booked.booking_details_id)).toMatchObject({
+      sequence: 1,
+      localStart: wanted.slice(0, 16),
+    });
     // Its step again (the back button): the time is the booking's own now, so the day's times, it marked; no form.
     const again = await page(confirmUrl(link, wanted));
     expect(again.status).toBe(200);
     expect(again.html).not.toContain('<form');
-    expect(again.html).toContain(`<span class="current" aria-current="time">${wanted.slice(11, 16)}<span class="tag">your appointment</span></span>`);
+    expect(again.html).toContain(
+      `<span class="current" aria-current="time">${wanted.slice(11, 16)}<span class="tag">your appointment</span></span>`,
+    );
     // A time that is not one: the day's times.
     const odd = await page(`${link}/reschedule?day=${day}&time=25:99`);
     expect(odd.status).toBe(200);
@@ -67,9 +93,12 @@ describe('moving on the page (real server)', () => {
     const { link } = await bookWithLink(s, booked);
     const free = await slotsOf(s, s.days[5]!);
     const times = await page(`${link}/reschedule?day=${s.days[5]}`);
-    const raw = [...times.html.matchAll(/<h2 class="group">([^<]+)<\/h2><ul class="choices">(.*?)<\/ul>/g)].map((match) => [match[1]!, match[2]!] as const);
+    const raw = [...times.html.matchAll(/<h2 class="group">([^<]+)<\/h2><ul class="choices">(.*?)<\/ul>/g)].map(
+      (match) => [match[1]!, match[2]!] as const,
+    );
     const groups = raw.map(([name, list]) => [name, offeredSlots(list).map((slot) => slot.slice(11, 16))]);
-    const local = (from: string, to: string) => free.map((slot) => slot.slice(11, 16)).filter((time) => time >= from && time < to);
+    const local = (from: string, to: string) =>
+      free.map((slot) => slot.slice(11, 16)).filter((time) => time >= from && time < to);
     expect(groups).toEqual([
       ['Morning', local('00:00', '12:00')],
       ['Afternoon', local('12:00', '17:00')],
@@ -77,7 +106,9 @@ describe('moving on the page (real server)', () => {
     ]);
     expect(groups.flatMap(([, list]) => list)).toEqual(free.map((slot) => slot.slice(11, 16)));
     // The booking's own time, in its group, marked and without a link.
-    expect(raw[0]![1]).toContain(`<li><a class="button" href="${new URL(link).pathname}/reschedule?day=${s.days[5]}&#38;time=09:00">09:00</a></li><li><span class="current" aria-current="time">09:30<span class="tag">your appointment</span></span></li>`);
+    expect(raw[0]![1]).toContain(
+      `<li><a class="button" href="${new URL(link).pathname}/reschedule?day=${s.days[5]}&#38;time=09:00">09:00</a></li><li><span class="current" aria-current="time">09:30<span class="tag">your appointment</span></span></li>`,
+    );
     expect(booked.slice(11, 16)).toBe('09:30');
     expect(offeredSlots(times.html)).not.toContain(booked);
     // Another day: no marked time.
@@ -85,7 +116,11 @@ describe('moving on the page (real server)', () => {
     // The days: the booking's own day marked, once.
     const days = await page(`${link}/reschedule`);
     expect(days.html.match(/aria-current="date"/g)).toHaveLength(1);
-    expect(days.html).toMatch(new RegExp(`href="[^"]*/reschedule\\?day=${s.days[5]}" aria-current="date">[^<]+<span class="tag">your appointment</span></a>`));
+    expect(days.html).toMatch(
+      new RegExp(
+        `href="[^"]*/reschedule\\?day=${s.days[5]}" aria-current="date">[^<]+<span class="tag">your appointment</span></a>`,
+      ),
+    );
   });
 
   it('days in pages of 14: first the page with the booking’s day, with earlier and later days', async () => {
@@ -109,10 +144,17 @@ describe('moving on the page (real server)', () => {
   it('on the steps of a move the booking is one line that opens to the whole card; the overview shows it whole', async () => {
     const slot = (await slotsOf(s, s.days[7]!))[0]!;
     const { booked, link } = await bookWithLink(s, slot);
-    const short = new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', weekday: 'short', day: 'numeric', month: 'short' }).format(new Date(`${s.days[7]}T12:00:00Z`));
+    const short = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'UTC',
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+    }).format(new Date(`${s.days[7]}T12:00:00Z`));
     for (const path of ['/reschedule', `/reschedule?day=${s.days[8]}`]) {
       const step = await page(`${link}${path}`);
-      expect(step.html).toContain(`<details class="card"><summary>Booked: ${short}, ${slot.slice(11, 16)}</summary><dl>`);
+      expect(step.html).toContain(
+        `<details class="card"><summary>Booked: ${short}, ${slot.slice(11, 16)}</summary><dl>`,
+      );
       expect(step.html).not.toContain('<div class="card">');
       expect(/<details class="card">.*?<\/details>/s.exec(step.html)![0]).toContain(booked.booking_details_id);
     }

@@ -12,7 +12,10 @@ export function linkIn(mail: ParsedMail): string | undefined {
 }
 
 /** Fetches a page without following redirects: status, headers, HTML. */
-export async function page(url: string, init: RequestInit = {}): Promise<{ status: number; headers: Headers; html: string }> {
+export async function page(
+  url: string,
+  init: RequestInit = {},
+): Promise<{ status: number; headers: Headers; html: string }> {
   const response = await fetch(url, { redirect: 'manual', ...init });
   return { status: response.status, headers: response.headers, html: await response.text() };
 }
@@ -21,12 +24,16 @@ export async function page(url: string, init: RequestInit = {}): Promise<{ statu
 export function formFields(html: string, action: string): Record<string, string> | undefined {
   const form = new RegExp(`<form method="post" action="[^"]*${action}">(.*?)</form>`, 's').exec(html)?.[1];
   if (form === undefined) return undefined;
-  return Object.fromEntries([...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [match[1]!, match[2]!]));
+  return Object.fromEntries(
+    [...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [match[1]!, match[2]!]),
+  );
 }
 
 /** The times a times page offers, as slots `YYYY-MM-DD HH:MM:SS` (from its links to the confirmation step). */
 export function offeredSlots(html: string): string[] {
-  return [...html.matchAll(/\/reschedule\?day=(\d{4}-\d{2}-\d{2})&#38;time=(\d{2}:\d{2})"/g)].map((match) => `${match[1]} ${match[2]}:00`);
+  return [...html.matchAll(/\/reschedule\?day=(\d{4}-\d{2}-\d{2})&#38;time=(\d{2}:\d{2})"/g)].map(
+    (match) => `${match[1]} ${match[2]}:00`,
+  );
 }
 
 /** The address of the confirmation step of a move of the booking at `link` to `slot` (`YYYY-MM-DD HH:MM:SS`). */
@@ -48,7 +55,12 @@ export function postForm(url: string, fields: Record<string, string>, headers: R
   return page(url, {
     method: 'POST',
     // As Chromium sends the page's own forms: under `Referrer-Policy: no-referrer` the Origin is `null`.
-    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'null', 'sec-fetch-site': 'same-origin', ...headers },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: 'null',
+      'sec-fetch-site': 'same-origin',
+      ...headers,
+    },
     body: new URLSearchParams(fields).toString(),
   });
 }
@@ -94,7 +106,15 @@ export async function setup(portal: string[] = ['--cancel-until', '0'], locale: 
   const receiver = await startReceiver();
   const db = tempDb();
   const token = await bookableDb(db, { locale });
-  await cliOk(db, 'mail', 'set', `smtp://planner:s3cret@127.0.0.1:${smtp.port}`, '--from', 'Test Practice <desk@practice.example>', '--send-password-in-clear');
+  await cliOk(
+    db,
+    'mail',
+    'set',
+    `smtp://planner:s3cret@127.0.0.1:${smtp.port}`,
+    '--from',
+    'Test Practice <desk@practice.example>',
+    '--send-password-in-clear',
+  );
   await cliOk(db, 'webhook', 'add', receiver.url, '--allow-insecure');
   await cliOk(db, 'reminders', 'set', 'off'); // the page's mails only (test/app/reminders.test.ts has the reminders)
   const server = await serve(db, { PLANNER_MAIL_RETRY_SECONDS: '0.2' });
@@ -120,7 +140,8 @@ export async function book(s: Setup, slot: string, submission: Record<string, un
 /** Books `slot` and returns the booking and the link of its confirmation mail, once that has arrived. */
 export async function bookWithLink(s: Setup, slot: string, submission: Record<string, unknown> = ADA) {
   const booked = await book(s, slot, submission);
-  const mine = (mail: ParsedMail) => /^(Your appointment|Ihr Termin) /.test(mail.subject ?? '') && mail.text?.includes(booked.booking_details_id);
+  const mine = (mail: ParsedMail) =>
+    /^(Your appointment|Ihr Termin) /.test(mail.subject ?? '') && mail.text?.includes(booked.booking_details_id);
   // Each arrival is awaited (no polling): the confirmation is among the next few mails.
   for (let count = s.smtp.messages.length + 1; !s.smtp.messages.some(mine); count++) await s.smtp.received(count);
   const confirmation = s.smtp.messages.find(mine)!;

@@ -6,7 +6,23 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bookableDb, cli, cliJson, cliOk, serve, snapshot, tempDb } from '../helpers.ts';
 import { expectThrottled } from '../http/throttled.ts';
-import { book, bookingState, bookWithLink, confirmUrl, formFields, icsOf, linkIn, moveForm, offeredSlots, page, postForm, setup, slotsOf, textOf, type Setup } from './page.ts';
+import {
+  book,
+  bookingState,
+  bookWithLink,
+  confirmUrl,
+  formFields,
+  icsOf,
+  linkIn,
+  moveForm,
+  offeredSlots,
+  page,
+  postForm,
+  setup,
+  slotsOf,
+  textOf,
+  type Setup,
+} from './page.ts';
 
 describe('the self-service page, as a customer uses it (real server, SMTP and webhook receiver)', () => {
   let s: Setup;
@@ -25,7 +41,13 @@ describe('the self-service page, as a customer uses it (real server, SMTP and we
     expect(overview.status).toBe(200);
     expect(overview.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const text = textOf(overview.html);
-    for (const shown of ['Test Practice', 'Dr. Weber', 'Check-up', booked.booking_details_id, '<script>alert(1)</script> Lovelace "Ada"']) {
+    for (const shown of [
+      'Test Practice',
+      'Dr. Weber',
+      'Check-up',
+      booked.booking_details_id,
+      '<script>alert(1)</script> Lovelace "Ada"',
+    ]) {
       expect(text).toContain(shown);
     }
     expect(overview.html).not.toContain('<script');
@@ -54,7 +76,10 @@ describe('the self-service page, as a customer uses it (real server, SMTP and we
     expect(await slotsOf(s, target)).not.toContain(offered[2]);
     // The webhook and the update mail, SEQUENCE 1, with a link of its own that opens the same booking.
     const [changed] = (await s.receiver.next(webhooksBefore + 1)).slice(webhooksBefore);
-    expect(changed!.json).toMatchObject({ type: 'booking.changed', data: { booking_id: booked.booking_id, previous_slot: booked.slot, actor: 'customer' } });
+    expect(changed!.json).toMatchObject({
+      type: 'booking.changed',
+      data: { booking_id: booked.booking_id, previous_slot: booked.slot, actor: 'customer' },
+    });
     const update = (await s.smtp.received(3))[2]!;
     expect(update.subject).toMatch(/^Changed: your appointment/);
     expect(icsOf(update).event.getFirstPropertyValue('sequence')).toBe(1);
@@ -83,13 +108,19 @@ describe('the self-service page, as a customer uses it (real server, SMTP and we
     expect(gone.html).toContain('Ill &#60;b&#62;today&#60;/b&#62;');
     expect(gone.html).not.toContain('<form');
     const [cancelEvent] = (await s.receiver.next(webhooksBefore + 2)).slice(webhooksBefore + 1);
-    expect(cancelEvent!.json).toMatchObject({ type: 'booking.cancelled', data: { booking_id: booked.booking_id, status: 'cancelled', actor: 'customer' } });
+    expect(cancelEvent!.json).toMatchObject({
+      type: 'booking.cancelled',
+      data: { booking_id: booked.booking_id, status: 'cancelled', actor: 'customer' },
+    });
     const cancellation = (await s.smtp.received(5))[4]!; // after the update and the practice's notice of the move (issue 24, item 4)
     expect(icsOf(cancellation).method).toBe('CANCEL');
     expect(icsOf(cancellation).event.getFirstPropertyValue('sequence')).toBe(2);
     expect(linkIn(cancellation)).toBeUndefined();
     expect(await slotsOf(s, target)).toContain(offered[2]);
-    expect(await cliJson(s.db, 'bookings', 'show', booked.booking_details_id)).toMatchObject({ status: 'cancelled', sequence: 2 });
+    expect(await cliJson(s.db, 'bookings', 'show', booked.booking_details_id)).toMatchObject({
+      status: 'cancelled',
+      sequence: 2,
+    });
 
     // After the cancellation: the page says so, and a replayed cancel changes nothing.
     const again = bookingState(s.db);
@@ -103,7 +134,9 @@ describe('the self-service page, as a customer uses it (real server, SMTP and we
     expect(log).not.toContain('self-service page on'); // it was enabled after the start
     const restarted = await serve(s.db);
     const line = (await restarted.waitFor(/planner: self-service page on at .*\n/))[0];
-    expect(line).toBe(`planner: self-service page on at ${restarted.url}/manage/… (links in the mails: ${s.server.url}/manage/…)\n`);
+    expect(line).toBe(
+      `planner: self-service page on at ${restarted.url}/manage/… (links in the mails: ${s.server.url}/manage/…)\n`,
+    );
     await restarted.stop();
     expect(log).toContain('/manage/…');
     expect(log).not.toContain(new URL(link).pathname.slice(8));
@@ -137,7 +170,10 @@ describe('the self-service page, as a customer uses it (real server, SMTP and we
     const times = await page(`${link}/reschedule?day=${day}`);
     const [one, two] = offeredSlots(times.html);
     const form = await moveForm(link, one!);
-    const answers = await Promise.all([postForm(`${link}/reschedule`, { ...form, slot: one! }), postForm(`${link}/reschedule`, { ...form, slot: two! })]);
+    const answers = await Promise.all([
+      postForm(`${link}/reschedule`, { ...form, slot: one! }),
+      postForm(`${link}/reschedule`, { ...form, slot: two! }),
+    ]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([303, 409]);
     const shown = await cliJson(s.db, 'bookings', 'show', booked.booking_details_id);
     expect(shown.sequence).toBe(1);
@@ -157,7 +193,10 @@ describe('the self-service page, as a customer uses it (real server, SMTP and we
       page(`${s.server.url}/manage/`),
       page(`${s.server.url}/manage/not-a-token`),
       page(`${link}/unknown`),
-      page(link, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } }),
+      page(link, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+      }),
     ]);
     for (const answer of answers) {
       expect(answer.headers.get('cache-control')).toBe('no-store');
@@ -179,7 +218,9 @@ describe('the self-service page, as a customer uses it (real server, SMTP and we
     // The style sheet is the one the policy names by its hash.
     const style = /<style>(.*?)<\/style>/s.exec(ok!.html)![1]!;
     const { createHash } = await import('node:crypto');
-    expect(ok!.headers.get('content-security-policy')).toContain(`'sha256-${createHash('sha256').update(style).digest('base64')}'`);
+    expect(ok!.headers.get('content-security-policy')).toContain(
+      `'sha256-${createHash('sha256').update(style).digest('base64')}'`,
+    );
   });
 
   it('forms: refused without the CSRF token, from another origin or site, or with a token for another link; nothing changed', async () => {
@@ -193,7 +234,11 @@ describe('the self-service page, as a customer uses it (real server, SMTP and we
       postForm(`${link}/cancel`, form, { origin: 'https://evil.example' }),
       postForm(`${link}/cancel`, form, { 'sec-fetch-site': 'cross-site' }),
       postForm(`${other.link}/cancel`, form), // a form of one link, sent to another
-      page(`${link}/cancel`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(form) }),
+      page(`${link}/cancel`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(form),
+      }),
     ]);
     expect(refusals.map((answer) => answer.status)).toEqual([403, 403, 403, 403, 403, 400]);
     expect(textOf(refusals[0]!.html)).toContain('This form could not be accepted');
@@ -201,7 +246,6 @@ describe('the self-service page, as a customer uses it (real server, SMTP and we
     // The right form still works once.
     expect((await postForm(`${link}/cancel`, form)).status).toBe(303);
   });
-
 });
 
 describe('the page’s rules on a server of its own', () => {
@@ -223,7 +267,9 @@ describe('the page’s rules on a server of its own', () => {
     const interleaved: number[] = [];
     for (let n = 0; n < 60; n++) interleaved.push((await page(n % 4 === 3 ? link : unknown(100 + n))).status);
     expect(interleaved).toEqual(Array.from({ length: 60 }, (_, n) => (n % 4 === 3 ? 200 : 429)));
-    const together = await Promise.all(Array.from({ length: 45 }, (_, n) => page(n % 9 === 0 ? link : unknown(200 + n))));
+    const together = await Promise.all(
+      Array.from({ length: 45 }, (_, n) => page(n % 9 === 0 ? link : unknown(200 + n))),
+    );
     expect(together.map((one) => one.status)).toEqual(Array.from({ length: 45 }, (_, n) => (n % 9 === 0 ? 200 : 429)));
   });
 
@@ -256,10 +302,16 @@ describe('the page’s rules on a server of its own', () => {
 
     // Bad lists: one line, exit 1, nothing changed.
     const before = snapshot(s.db);
-    for (const bad of [['proxy', 'set', '127.0.0.300'], ['proxy', 'set', '10.0.0.0/33'], ['portal', 'enable', '--url', s.server.url, '--trust-proxy', 'proxy.example']]) {
+    for (const bad of [
+      ['proxy', 'set', '127.0.0.300'],
+      ['proxy', 'set', '10.0.0.0/33'],
+      ['portal', 'enable', '--url', s.server.url, '--trust-proxy', 'proxy.example'],
+    ]) {
       const refused = await cli(s.db, ...bad);
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toMatch(/is not an IP address or CIDR range \(examples: 127\.0\.0\.1, ::1, 10\.0\.0\.0\/8; none to trust no proxy\)\n$/);
+      expect(refused.stderr).toMatch(
+        /is not an IP address or CIDR range \(examples: 127\.0\.0\.1, ::1, 10\.0\.0\.0\/8; none to trust no proxy\)\n$/,
+      );
       expect(refused.stderr.split('\n')).toHaveLength(2);
     }
     expect(snapshot(s.db)).toEqual(before);
@@ -295,7 +347,12 @@ describe('the page’s rules on a server of its own', () => {
     const off = await page(link);
     expect(off.status).toBe(404);
     expect(off.html).toBe(unknown.html);
-    expect(await cliJson(s.db, 'portal', 'status', '--json')).toEqual({ enabled: false, url: null, cancelUntilHours: null, reschedule: null });
+    expect(await cliJson(s.db, 'portal', 'status', '--json')).toEqual({
+      enabled: false,
+      url: null,
+      cancelUntilHours: null,
+      reschedule: null,
+    });
   });
 
   it('portal enable refuses plain http but for loopback, and bad options, in one line with nothing written', async () => {
@@ -316,13 +373,26 @@ describe('the page’s rules on a server of its own', () => {
     }
     expect(snapshot(db)).toEqual(before);
     await cliOk(db, 'portal', 'enable', '--url', 'http://[::1]:8080/');
-    expect(await cliJson(db, 'portal', 'status', '--json')).toEqual({ enabled: true, url: 'http://[::1]:8080', cancelUntilHours: 24, reschedule: true });
+    expect(await cliJson(db, 'portal', 'status', '--json')).toEqual({
+      enabled: true,
+      url: 'http://[::1]:8080',
+      cancelUntilHours: 24,
+      reschedule: true,
+    });
     // A second enable changes only what it names.
     await cliOk(db, 'portal', 'enable', '--url', 'https://booking.example', '--reschedule', 'off');
-    expect(await cliJson(db, 'portal', 'status', '--json')).toEqual({ enabled: true, url: 'https://booking.example', cancelUntilHours: 24, reschedule: false });
+    expect(await cliJson(db, 'portal', 'status', '--json')).toEqual({
+      enabled: true,
+      url: 'https://booking.example',
+      cancelUntilHours: 24,
+      reschedule: false,
+    });
     const status = await cliOk(db, 'status');
     expect(status).toMatch(/^page +on at https:\/\/booking\.example\/manage\/… · cancel until 24 h before$/m);
     expect(status).toMatch(/^reminders +2d before each appointment$/m); // the default: a day before the page's deadline (issue 24, item 3)
-    expect(await cliJson(db, 'status')).toMatchObject({ portal: { url: 'https://booking.example', cancelUntilHours: 24, reschedule: false }, reminderOffsets: [2880] });
+    expect(await cliJson(db, 'status')).toMatchObject({
+      portal: { url: 'https://booking.example', cancelUntilHours: 24, reschedule: false },
+      reminderOffsets: [2880],
+    });
   });
 });

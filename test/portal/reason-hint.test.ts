@@ -22,13 +22,29 @@ async function cancelPageText(locale: 'en' | 'de'): Promise<string> {
   const store = openStore(tempDb());
   const now = new Date('2026-06-01T06:00:00Z');
   const ctx = createContext(store, () => now);
-  initInstallation(ctx, { practiceName: 'Praxis Sonne', timeZone: 'Europe/Berlin', notifyEmail: 'desk@sonne.example', locale });
-  const schedule = addSchedule(ctx, { name: 'Dr. Weber', daysAhead: 14, noticeMinutes: 0, stepMinutes: 30, capacity: 1 });
+  initInstallation(ctx, {
+    practiceName: 'Praxis Sonne',
+    timeZone: 'Europe/Berlin',
+    notifyEmail: 'desk@sonne.example',
+    locale,
+  });
+  const schedule = addSchedule(ctx, {
+    name: 'Dr. Weber',
+    daysAhead: 14,
+    noticeMinutes: 0,
+    stepMinutes: 30,
+    capacity: 1,
+  });
   const reason = addReason(ctx, schedule, { name: 'Check-up', durationMinutes: 30 });
   setHours(ctx, schedule, 'mon-fri', '09:00-12:00');
   const booked = createBooking(
     ctx,
-    { scheduleId: schedule, reasonId: reason, slot: '2026-06-03 10:00:00', submission: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' } },
+    {
+      scheduleId: schedule,
+      reasonId: reason,
+      slot: '2026-06-03 10:00:00',
+      submission: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
+    },
     'api',
   );
   enablePortal(ctx, { url: 'https://booking.sonne.example', cancelUntilHours: 24 });

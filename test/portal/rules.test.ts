@@ -22,18 +22,37 @@ import { snapshot, tempDb } from '../helpers.ts';
 import { formFields, offeredSlots, textOf } from './page.ts';
 
 /** An installation in `locale` with one booking on Tuesday 2026-06-02 10:00 Berlin, the page on; the clock is `clock.now`. */
-async function installation(locale: 'en' | 'de' = 'en', practice: { address?: string; phone?: string; website?: string } = {}) {
+async function installation(
+  locale: 'en' | 'de' = 'en',
+  practice: { address?: string; phone?: string; website?: string } = {},
+) {
   const file = tempDb();
   const store = openStore(file);
   const clock = { now: new Date('2026-06-01T06:00:00Z') };
   const ctx = createContext(store, () => clock.now);
-  initInstallation(ctx, { practiceName: 'Praxis Sonne', timeZone: 'Europe/Berlin', notifyEmail: 'desk@sonne.example', locale });
-  const schedule = addSchedule(ctx, { name: 'Dr. Weber', daysAhead: 14, noticeMinutes: 0, stepMinutes: 30, capacity: 1 });
+  initInstallation(ctx, {
+    practiceName: 'Praxis Sonne',
+    timeZone: 'Europe/Berlin',
+    notifyEmail: 'desk@sonne.example',
+    locale,
+  });
+  const schedule = addSchedule(ctx, {
+    name: 'Dr. Weber',
+    daysAhead: 14,
+    noticeMinutes: 0,
+    stepMinutes: 30,
+    capacity: 1,
+  });
   const reason = addReason(ctx, schedule, { name: 'Check-up', durationMinutes: 30 });
   setHours(ctx, schedule, 'mon-fri', '09:00-12:00');
   const booked = createBooking(
     ctx,
-    { scheduleId: schedule, reasonId: reason, slot: '2026-06-02 10:00:00', submission: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' } },
+    {
+      scheduleId: schedule,
+      reasonId: reason,
+      slot: '2026-06-02 10:00:00',
+      submission: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
+    },
     'api',
   );
   enablePortal(ctx, { url: 'https://booking.sonne.example', cancelUntilHours: 24 });
@@ -89,7 +108,12 @@ describe('the page’s rules over time (fixed clock, in-process)', () => {
     changeReason(ctx, 1, { bufferAfterMinutes: 30 });
     createBooking(
       ctx,
-      { scheduleId: 1, reasonId: 1, slot: '2026-06-03 10:00:00', submission: { first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' } },
+      {
+        scheduleId: 1,
+        reasonId: 1,
+        slot: '2026-06-03 10:00:00',
+        submission: { first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' },
+      },
       'api',
     );
     const times = offeredSlots((await get(`${link}/reschedule?day=2026-06-03`)).html).map((slot) => slot.slice(11, 16));
@@ -103,11 +127,15 @@ describe('the page’s rules over time (fixed clock, in-process)', () => {
     // 2026-06-01 08:00 Berlin: 26 h before the start.
     const open = await get(link);
     expect(textOf((await get(`${link}?done=cancelled`)).html)).not.toContain('Your appointment is cancelled'); // only after a cancel
-    expect(textOf(open.html)).toContain('You can cancel or change this appointment here until Monday, 1 June 2026, 10:00 CEST');
+    expect(textOf(open.html)).toContain(
+      'You can cancel or change this appointment here until Monday, 1 June 2026, 10:00 CEST',
+    );
     const form = formFields((await get(`${link}/cancel`)).html, '/cancel')!;
 
     clock.now = new Date('2026-06-01T08:00:01Z'); // one second past the deadline
-    expect(textOf((await get(link)).html)).toContain('Changes here were possible until Monday, 1 June 2026, 10:00 CEST');
+    expect(textOf((await get(link)).html)).toContain(
+      'Changes here were possible until Monday, 1 June 2026, 10:00 CEST',
+    );
     const before = snapshot(file);
     const late = await post(`${link}/cancel`, form);
     expect(late.status).toBe(409);
@@ -140,14 +168,23 @@ describe('the page’s rules over time (fixed clock, in-process)', () => {
       const { file, clock, link, get, postLate } = await installation();
       // As `planner portal enable` does: another connection (the server's own writes do not refresh its settings).
       const admin = openStore(file);
-      enablePortal(createContext(admin, () => clock.now), { url: 'https://booking.sonne.example', cancelUntilHours: cancelUntil });
+      enablePortal(
+        createContext(admin, () => clock.now),
+        { url: 'https://booking.sonne.example', cancelUntilHours: cancelUntil },
+      );
       admin.close();
       clock.now = new Date(headersAt);
       const cancelForm = formFields((await get(`${link}/cancel`)).html, '/cancel')!;
       const slot = offeredSlots((await get(`${link}/reschedule?day=2026-06-03`)).html)[0]!;
-      const moveForm = formFields((await get(`${link}/reschedule?day=2026-06-03&time=${slot.slice(11, 16)}`)).html, '/reschedule')!;
+      const moveForm = formFields(
+        (await get(`${link}/reschedule?day=2026-06-03&time=${slot.slice(11, 16)}`)).html,
+        '/reschedule',
+      )!;
       const before = snapshot(file);
-      for (const [path, form] of [[`${link}/cancel`, cancelForm], [`${link}/reschedule`, moveForm]] as const) {
+      for (const [path, form] of [
+        [`${link}/cancel`, cancelForm],
+        [`${link}/reschedule`, moveForm],
+      ] as const) {
         clock.now = new Date(headersAt);
         const late = await postLate(path, form, () => (clock.now = new Date(bodyAt)));
         expect([path, late.status]).toEqual([path, 409]);
@@ -187,37 +224,54 @@ describe('the page’s rules over time (fixed clock, in-process)', () => {
   });
 
   it('in German: where and whom to call, the steps of a move, too late, and the way back after a cancel (issue 24)', async () => {
-    const { file, ctx, clock, booked, link, get } = await installation('de', { address: 'Sonnenweg 1, 10115 Berlin', phone: '+49 30 1234567', website: 'https://sonne.example' });
+    const { file, ctx, clock, booked, link, get } = await installation('de', {
+      address: 'Sonnenweg 1, 10115 Berlin',
+      phone: '+49 30 1234567',
+      website: 'https://sonne.example',
+    });
     const overview = await get(link);
     expect(overview.html).toContain('<dt>Wo</dt><dd>Sonnenweg 1, 10115 Berlin</dd>');
-    expect(overview.html).toContain('<footer><p>Praxis Sonne<br>Sonnenweg 1, 10115 Berlin<br>Telefon: <a href="tel:+49301234567">+49 30 1234567</a></p></footer>');
+    expect(overview.html).toContain(
+      '<footer><p>Praxis Sonne<br>Sonnenweg 1, 10115 Berlin<br>Telefon: <a href="tel:+49301234567">+49 30 1234567</a></p></footer>',
+    );
     const days = await get(`${link}/reschedule`);
     expect(days.html).toContain('<summary>Gebucht: Di., 2. Juni, 10:00</summary>');
-    expect(days.html).toContain('/reschedule?day=2026-06-02" aria-current="date">Di., 2. Juni<span class="tag">Ihr Termin</span></a>');
+    expect(days.html).toContain(
+      '/reschedule?day=2026-06-02" aria-current="date">Di., 2. Juni<span class="tag">Ihr Termin</span></a>',
+    );
     const times = await get(`${link}/reschedule?day=2026-06-03`);
     expect(textOf(times.html)).toContain('Freie Zeiten am Mittwoch, 3. Juni 2026');
     expect(times.html).toContain('<h2 class="group">Vormittag</h2>');
     expect(textOf(times.html)).toContain('Die Verlegung bestätigen Sie im nächsten Schritt.');
     const confirm = await get(`${link}/reschedule?day=2026-06-03&time=10:00`);
     expect(confirm.html).toContain('<h1>Auf Mittwoch, 3. Juni, 10:00 verlegen?</h1>');
-    expect(textOf(confirm.html)).toContain('Bisher Dienstag, 2. Juni 2026, 10:00 MESZ Neu Mittwoch, 3. Juni 2026, 10:00 MESZ');
+    expect(textOf(confirm.html)).toContain(
+      'Bisher Dienstag, 2. Juni 2026, 10:00 MESZ Neu Mittwoch, 3. Juni 2026, 10:00 MESZ',
+    );
     expect(textOf(confirm.html)).toContain('Ja, Termin verlegen');
     expect(textOf(confirm.html)).toContain('Nein, andere Zeit wählen');
     expect(formFields(confirm.html, '/reschedule')).toMatchObject({ slot: '2026-06-03 10:00:00' });
 
     clock.now = new Date('2026-06-01T08:00:01Z'); // past the deadline
     const late = await get(link);
-    expect(textOf(late.html)).toContain('Um den Termin jetzt zu ändern oder abzusagen, rufen Sie bitte Praxis Sonne an.');
+    expect(textOf(late.html)).toContain(
+      'Um den Termin jetzt zu ändern oder abzusagen, rufen Sie bitte Praxis Sonne an.',
+    );
     expect(late.html).toContain('<a class="button" href="tel:+49301234567">+49 30 1234567 anrufen</a>');
     // As `planner practice set --phone ''` does: another connection (the server's own writes do not refresh its settings).
     const admin = openStore(file);
-    changePractice(createContext(admin, () => clock.now), { phone: '' });
+    changePractice(
+      createContext(admin, () => clock.now),
+      { phone: '' },
+    );
     admin.close();
     const withoutPhone = await get(link);
     expect(textOf(withoutPhone.html)).toContain('antworten Sie bitte auf Ihre Bestätigungs-E-Mail von Praxis Sonne');
 
     cancelBooking(ctx, booked.reference, { notify: false });
     const cancelled = await get(link);
-    expect(cancelled.html).toContain('<p>Für einen neuen Termin:</p><a class="button" href="https://sonne.example">Website von Praxis Sonne</a>');
+    expect(cancelled.html).toContain(
+      '<p>Für einen neuen Termin:</p><a class="button" href="https://sonne.example">Website von Praxis Sonne</a>',
+    );
   });
 });

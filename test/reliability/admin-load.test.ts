@@ -21,14 +21,27 @@ describe('admin while serving', () => {
         for (let i = 0; !done && Date.now() < deadline; i++) {
           const used = token;
           const day = loadDays[(client + i) % loadDays.length]!;
-          const paths = [`/api/schedules`, `/api/days?schedule=1&reason=1`, `/api/slots?schedule=1&reason=1&day=${day}`, `/api/forms?schedule=1&reason=1&slot=${day}%2012:00:00`];
+          const paths = [
+            `/api/schedules`,
+            `/api/days?schedule=1&reason=1`,
+            `/api/slots?schedule=1&reason=1&day=${day}`,
+            `/api/forms?schedule=1&reason=1&slot=${day}%2012:00:00`,
+          ];
           const booking = i % 3 === 0;
           const response = await fetch(`${server.url}${booking ? '/api/bookings' : paths[i % paths.length]}`, {
             method: booking ? 'POST' : 'GET',
             headers: { authorization: `Bearer ${used}`, 'content-type': 'application/json' },
-            body: booking ? JSON.stringify({ schedule: 1, reason: 1, slot: `${day} ${String(9 + (i % 8)).padStart(2, '0')}:${String((i * 5) % 60).padStart(2, '0')}:00`, submission: { first_name: 'L', last_name: `${client}-${i}`, email: `l${client}-${i}@example.com` } }) : undefined,
+            body: booking
+              ? JSON.stringify({
+                  schedule: 1,
+                  reason: 1,
+                  slot: `${day} ${String(9 + (i % 8)).padStart(2, '0')}:${String((i * 5) % 60).padStart(2, '0')}:00`,
+                  submission: { first_name: 'L', last_name: `${client}-${i}`, email: `l${client}-${i}@example.com` },
+                })
+              : undefined,
           }).catch((error: Error) => error);
-          if (response instanceof Error) seen.push({ status: 0, body: String(response.cause ?? response), stale: false });
+          if (response instanceof Error)
+            seen.push({ status: 0, body: String(response.cause ?? response), stale: false });
           else seen.push({ status: response.status, body: await response.text(), stale: used !== token || rotating });
         }
       }),
@@ -41,28 +54,32 @@ describe('admin while serving', () => {
       return result;
     };
     try {
-    for (let round = 0; round < 2; round++) {
-      const from = round === 0 ? '10:00' : '11:00';
-      await run('hours', 'set', '1', 'mon-sun', `${from}-17:00`);
-      expect((await api(server.url, `/api/slots?schedule=1&reason=1&day=${days[3]}`, token)).body.data[0]).toBe(`${days[3]} ${from}:00`);
+      for (let round = 0; round < 2; round++) {
+        const from = round === 0 ? '10:00' : '11:00';
+        await run('hours', 'set', '1', 'mon-sun', `${from}-17:00`);
+        expect((await api(server.url, `/api/slots?schedule=1&reason=1&day=${days[3]}`, token)).body.data[0]).toBe(
+          `${days[3]} ${from}:00`,
+        );
 
-      await run('field', 'add', `note_${round}`, '--label', 'Note');
-      const forms = await api(server.url, `/api/forms?schedule=1&reason=1&slot=${days[3]}%2016:00:00`, token);
-      expect(forms.status, JSON.stringify([forms.body, admin.at(-1)])).toBe(200);
-      expect(Object.keys(forms.body.data)).toContain(`note_${round}`);
+        await run('field', 'add', `note_${round}`, '--label', 'Note');
+        const forms = await api(server.url, `/api/forms?schedule=1&reason=1&slot=${days[3]}%2016:00:00`, token);
+        expect(forms.status, JSON.stringify([forms.body, admin.at(-1)])).toBe(200);
+        expect(Object.keys(forms.body.data)).toContain(`note_${round}`);
 
-      const limit = String(90_000 + round);
-      await run('api', 'limit', limit);
-      expect((await api(server.url, '/api/schedules', token)).headers.get('ratelimit-policy')).toBe(`"default";q=${limit};w=60`);
+        const limit = String(90_000 + round);
+        await run('api', 'limit', limit);
+        expect((await api(server.url, '/api/schedules', token)).headers.get('ratelimit-policy')).toBe(
+          `"default";q=${limit};w=60`,
+        );
 
-      const old = token;
-      rotating = true;
-      const rotated = await run('token', 'new', '--json');
-      token = JSON.parse(rotated.stdout).token;
-      rotating = false;
-      expect((await api(server.url, '/api/schedules', old)).status).toBe(401);
-      expect((await api(server.url, '/api/schedules', token)).status).toBe(200);
-    }
+        const old = token;
+        rotating = true;
+        const rotated = await run('token', 'new', '--json');
+        token = JSON.parse(rotated.stdout).token;
+        rotating = false;
+        expect((await api(server.url, '/api/schedules', old)).status).toBe(401);
+        expect((await api(server.url, '/api/schedules', token)).status).toBe(200);
+      }
     } finally {
       done = true;
       await load;

@@ -14,17 +14,30 @@ import { insertCalendar } from '../../src/store/calendars.ts';
 import { tempDb } from '../helpers.ts';
 
 const NOW = new Date('2026-03-27T07:00:00Z'); // a Friday: the look-ahead crosses Berlin's spring-forward night
-const hhmm = (minutes: number) => `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+const hhmm = (minutes: number) =>
+  `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
 /** A random practice: grid, capacity, reasons of random lengths, one or two opening ranges a day. */
 const practice = fc.record({
   zone: fc.constantFrom('Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe'),
   step: fc.constantFrom(5, 10, 15, 20, 30, 45, 60),
   capacity: fc.integer({ min: 1, max: 3 }),
-  durations: fc.array(fc.integer({ min: 1, max: 24 }).map((n) => n * 5), { minLength: 1, maxLength: 3 }),
+  durations: fc.array(
+    fc.integer({ min: 1, max: 24 }).map((n) => n * 5),
+    { minLength: 1, maxLength: 3 },
+  ),
   // Buffers before and after, per reason (issue 16): none half the time, else 5 to 60 minutes.
   buffers: fc.array(
-    fc.record({ before: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 12 }).map((n) => n * 5)), after: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 12 }).map((n) => n * 5)) }),
+    fc.record({
+      before: fc.oneof(
+        fc.constant(0),
+        fc.integer({ min: 1, max: 12 }).map((n) => n * 5),
+      ),
+      after: fc.oneof(
+        fc.constant(0),
+        fc.integer({ min: 1, max: 12 }).map((n) => n * 5),
+      ),
+    }),
     { minLength: 3, maxLength: 3 },
   ),
   // Opening from 00:00 to 23:55 in 5-minute units: first range, a gap, maybe a second range.
@@ -35,13 +48,22 @@ const practice = fc.record({
 });
 
 /** One booking attempt: which reason and day, and which offered slot (or any grid time, offered or not). */
-const attempt = fc.record({ reason: fc.nat(), day: fc.nat(), pick: fc.nat(), offered: fc.boolean(), minute: fc.nat({ max: 287 }) });
+const attempt = fc.record({
+  reason: fc.nat(),
+  day: fc.nat(),
+  pick: fc.nat(),
+  offered: fc.boolean(),
+  minute: fc.nat({ max: 287 }),
+});
 
 /**
  * Busy times of the practitioner's own calendar (issue 25): up to four, within the look-ahead, 5 minutes to 10 hours
  * long, starting on any 5-minute mark of the first four days after NOW.
  */
-const busyTimes = fc.array(fc.record({ at: fc.nat({ max: 4 * 288 }), minutes: fc.integer({ min: 1, max: 120 }).map((n) => n * 5) }), { maxLength: 4 });
+const busyTimes = fc.array(
+  fc.record({ at: fc.nat({ max: 4 * 288 }), minutes: fc.integer({ min: 1, max: 120 }).map((n) => n * 5) }),
+  { maxLength: 4 },
+);
 
 let acceptedInAll = 0;
 let busyOffered = 0;
@@ -54,14 +76,26 @@ describe('no double booking (property)', () => {
       try {
         const ctx = createContext(store, () => NOW);
         initInstallation(ctx, { practiceName: 'P', timeZone: p.zone, notifyEmail: 'desk@p.example', locale: 'en' });
-        const schedule = addSchedule(ctx, { name: 'S', daysAhead: 3, noticeMinutes: 0, stepMinutes: p.step, capacity: p.capacity });
+        const schedule = addSchedule(ctx, {
+          name: 'S',
+          daysAhead: 3,
+          noticeMinutes: 0,
+          stepMinutes: p.step,
+          capacity: p.capacity,
+        });
         const reasons = p.durations.map((minutes, i) =>
-          addReason(ctx, schedule, { name: `R${i}`, durationMinutes: minutes, bufferBeforeMinutes: p.buffers[i]!.before, bufferAfterMinutes: p.buffers[i]!.after }),
+          addReason(ctx, schedule, {
+            name: `R${i}`,
+            durationMinutes: minutes,
+            bufferBeforeMinutes: p.buffers[i]!.before,
+            bufferAfterMinutes: p.buffers[i]!.after,
+          }),
         );
         const firstEnd = Math.min(p.open + p.length, 287);
         const ranges = [`${hhmm(p.open * 5)}-${hhmm(firstEnd * 5)}`];
         const secondStart = firstEnd + p.gap;
-        if (p.second > 0 && secondStart + p.second <= 287) ranges.push(`${hhmm(secondStart * 5)}-${hhmm((secondStart + p.second) * 5)}`);
+        if (p.second > 0 && secondStart + p.second <= 287)
+          ranges.push(`${hhmm(secondStart * 5)}-${hhmm((secondStart + p.second) * 5)}`);
         setHours(ctx, schedule, 'mon-sun', ranges.join(','));
         // The practitioner's calendar, written as a sync writes it (busy times take every place of the capacity).
         const busy = busyMarks.map((mark, i) => {
@@ -69,8 +103,17 @@ describe('no double booking (property)', () => {
           return { startAt, endAt: startAt + mark.minutes * 60, uidHash: `event-${i}` };
         });
         const calendar = insertCalendar(store, {
-          scheduleId: schedule, label: 'Own', kind: 'ics', url: 'https://calendar.example/own.ics', user: null, password: null,
-          everyMinutes: 5, allowInsecure: false, fetchState: '{}', createdAt: NOW.toISOString(), syncedAt: null,
+          scheduleId: schedule,
+          label: 'Own',
+          kind: 'ics',
+          url: 'https://calendar.example/own.ics',
+          user: null,
+          password: null,
+          everyMinutes: 5,
+          allowInsecure: false,
+          fetchState: '{}',
+          createdAt: NOW.toISOString(),
+          syncedAt: null,
         });
         replaceBusy(store, { id: calendar, scheduleId: schedule, generation: 0 }, busyPieces(busy));
         const meetsBusy = (from: number, to: number) => busy.some((time) => time.startAt < to && from < time.endAt);
@@ -83,11 +126,17 @@ describe('no double booking (property)', () => {
           if (days.length === 0) continue;
           const day = days[a.day % days.length]!;
           const offered = availableSlots(ctx, schedule, reason, day);
-          const slot = a.offered && offered.length > 0 ? offered[a.pick % offered.length]!.local : `${day} ${hhmm(a.minute * 5)}:00`;
+          const slot =
+            a.offered && offered.length > 0
+              ? offered[a.pick % offered.length]!.local
+              : `${day} ${hhmm(a.minute * 5)}:00`;
           const wasOffered = offered.some((free) => free.local === slot);
           // Nothing offered meets a busy time, buffers included.
           for (const free of offered) {
-            const kept = { from: free.startAt - p.buffers[index]!.before * 60, to: free.startAt + (p.durations[index]! + p.buffers[index]!.after) * 60 };
+            const kept = {
+              from: free.startAt - p.buffers[index]!.before * 60,
+              to: free.startAt + (p.durations[index]! + p.buffers[index]!.after) * 60,
+            };
             expect(meetsBusy(kept.from, kept.to), `${free.local} was offered over a busy time`).toBe(false);
             if (busy.length > 0) busyOffered++;
           }
@@ -96,7 +145,10 @@ describe('no double booking (property)', () => {
             const created = createBooking(ctx, { scheduleId: schedule, reasonId: reason, slot, submission }, 'api');
             expect(wasOffered, `${slot} was booked without being offered`).toBe(true);
             // What the booking keeps: its appointment and its reason's buffers.
-            accepted.push({ startAt: created.startAt - p.buffers[index]!.before * 60, endAt: created.startAt + (p.durations[index]! + p.buffers[index]!.after) * 60 });
+            accepted.push({
+              startAt: created.startAt - p.buffers[index]!.before * 60,
+              endAt: created.startAt + (p.durations[index]! + p.buffers[index]!.after) * 60,
+            });
           } catch (error) {
             if (!(error instanceof AppError) || error.code !== 'not_found') throw error;
             expect(wasOffered, `${slot} was offered but could not be booked`).toBe(false);
@@ -104,10 +156,19 @@ describe('no double booking (property)', () => {
         }
         acceptedInAll += accepted.length;
         // Sweep over every start and end: at no instant more than `capacity` bookings, buffers counted.
-        const edges = accepted.flatMap((b) => [[b.startAt, 1], [b.endAt, -1]] as const).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+        const edges = accepted
+          .flatMap(
+            (b) =>
+              [
+                [b.startAt, 1],
+                [b.endAt, -1],
+              ] as const,
+          )
+          .sort((x, y) => x[0] - y[0] || x[1] - y[1]);
         let open = 0;
         for (const [, step] of edges) expect((open += step)).toBeLessThanOrEqual(p.capacity);
-        for (const kept of accepted) expect(meetsBusy(kept.startAt, kept.endAt), 'a booking was accepted over a busy time').toBe(false);
+        for (const kept of accepted)
+          expect(meetsBusy(kept.startAt, kept.endAt), 'a booking was accepted over a busy time').toBe(false);
       } finally {
         store.close();
       }
@@ -115,7 +176,9 @@ describe('no double booking (property)', () => {
   );
 
   test('the runs above did book (the property was not vacuous)', () => {
-    process.stderr.write(`property: ${acceptedInAll} bookings accepted, ${busyOffered} times offered beside busy times\n`);
+    process.stderr.write(
+      `property: ${acceptedInAll} bookings accepted, ${busyOffered} times offered beside busy times\n`,
+    );
     expect(acceptedInAll).toBeGreaterThan(200); // about 2 a run: half the attempts aim at any grid time, busy times take some
     expect(busyOffered).toBeGreaterThan(500); // the busy times left times to offer around them
   });

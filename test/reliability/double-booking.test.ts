@@ -24,9 +24,19 @@ async function client(count: number, urls: string[], token: string, body: object
 /** The most bookings of `schedule` that overlap at any instant, read from the file. */
 function peakOverlap(db: string, schedule: number): number {
   const handle = new DatabaseSync(db, { readOnly: true });
-  const rows = handle.prepare('SELECT start_at AS s, end_at AS e FROM bookings WHERE schedule_id = ?').all(schedule) as { s: number; e: number }[];
+  const rows = handle
+    .prepare('SELECT start_at AS s, end_at AS e FROM bookings WHERE schedule_id = ?')
+    .all(schedule) as { s: number; e: number }[];
   handle.close();
-  const edges = rows.flatMap((row) => [[row.s, 1], [row.e, -1]] as const).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const edges = rows
+    .flatMap(
+      (row) =>
+        [
+          [row.s, 1],
+          [row.e, -1],
+        ] as const,
+    )
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   let now = 0;
   let peak = 0;
   for (const [, step] of edges) peak = Math.max(peak, (now += step));
@@ -40,7 +50,20 @@ describe('no double booking: client processes, two servers and the CLI at once',
   beforeAll(async () => {
     await initDb(db);
     await cliOk(db, 'schedule', 'add', 'Single', '--days-ahead', '30', '--notice', '0', '--step', '15');
-    await cliOk(db, 'schedule', 'add', 'Group', '--days-ahead', '30', '--notice', '0', '--step', '15', '--capacity', '3');
+    await cliOk(
+      db,
+      'schedule',
+      'add',
+      'Group',
+      '--days-ahead',
+      '30',
+      '--notice',
+      '0',
+      '--step',
+      '15',
+      '--capacity',
+      '3',
+    );
     // Two reasons of different length on the single schedule: overlapping bookings, not only equal slots, compete.
     await cliOk(db, 'reason', 'add', '1', 'Short', '--duration', '30');
     await cliOk(db, 'reason', 'add', '1', 'Long', '--duration', '60');
@@ -55,26 +78,51 @@ describe('no double booking: client processes, two servers and the CLI at once',
   it.each([
     [1, 1, 1, 8],
     [2, 3, 3, 9],
-  ])('schedule %i (capacity %i): 4 client processes x 10 POSTs and 3 `bookings add` for one slot, exactly %i succeed', async (schedule, capacity, expected, day) => {
-    const urls = servers.map((server) => server.url);
-    const days = (await api(urls[0]!, `/api/days?schedule=${schedule}&reason=${schedule === 1 ? 1 : 3}`, token)).body.data as string[];
-    const slot = `${days[day]} 10:00:00`;
-    const reasons = schedule === 1 ? [1, 2] : [3];
-    const body = (reason: number) => ({ schedule, reason, slot, submission: { first_name: 'C', last_name: '{n}', email: 'c{n}@example.com' } });
-    const clients = await Promise.all(Array.from({ length: 4 }, (_, i) => client(10, urls, token, body(reasons[i % reasons.length]!))));
-    // The CLI processes start now; the clients fire as soon as all are ready (a CLI start takes longer than a POST,
-    // so the CLI is mid-flight while the HTTP requests land or just after: either way each takes the same lock).
-    const commands = Array.from({ length: 3 }, (_, i) =>
-      cli(db, 'bookings', 'add', String(schedule), String(reasons[i % reasons.length]), slot, '--field', 'first_name=Cli', '--field', `last_name=N${i}`, '--field', `email=cli${schedule}${i}@example.com`),
-    );
-    for (const c of clients) c.go();
-    const statuses = (await Promise.all(clients.map((c) => c.done))).flat();
-    const cliResults = await Promise.all(commands);
-    const apiWins = statuses.filter((s) => s === 201).length;
-    const cliWins = cliResults.filter((r) => r.code === 0).length;
-    expect(apiWins + cliWins).toBe(expected);
-    expect(statuses.filter((s) => s !== 201 && s !== 404)).toEqual([]); // the losers are 404, never 500
-    for (const loser of cliResults.filter((r) => r.code !== 0)) expect(loser.stderr).toMatch(/^planner: .* is not a free slot/);
-    expect(peakOverlap(db, schedule)).toBe(capacity);
-  });
+  ])(
+    'schedule %i (capacity %i): 4 client processes x 10 POSTs and 3 `bookings add` for one slot, exactly %i succeed',
+    async (schedule, capacity, expected, day) => {
+      const urls = servers.map((server) => server.url);
+      const days = (await api(urls[0]!, `/api/days?schedule=${schedule}&reason=${schedule === 1 ? 1 : 3}`, token)).body
+        .data as string[];
+      const slot = `${days[day]} 10:00:00`;
+      const reasons = schedule === 1 ? [1, 2] : [3];
+      const body = (reason: number) => ({
+        schedule,
+        reason,
+        slot,
+        submission: { first_name: 'C', last_name: '{n}', email: 'c{n}@example.com' },
+      });
+      const clients = await Promise.all(
+        Array.from({ length: 4 }, (_, i) => client(10, urls, token, body(reasons[i % reasons.length]!))),
+      );
+      // The CLI processes start now; the clients fire as soon as all are ready (a CLI start takes longer than a POST,
+      // so the CLI is mid-flight while the HTTP requests land or just after: either way each takes the same lock).
+      const commands = Array.from({ length: 3 }, (_, i) =>
+        cli(
+          db,
+          'bookings',
+          'add',
+          String(schedule),
+          String(reasons[i % reasons.length]),
+          slot,
+          '--field',
+          'first_name=Cli',
+          '--field',
+          `last_name=N${i}`,
+          '--field',
+          `email=cli${schedule}${i}@example.com`,
+        ),
+      );
+      for (const c of clients) c.go();
+      const statuses = (await Promise.all(clients.map((c) => c.done))).flat();
+      const cliResults = await Promise.all(commands);
+      const apiWins = statuses.filter((s) => s === 201).length;
+      const cliWins = cliResults.filter((r) => r.code === 0).length;
+      expect(apiWins + cliWins).toBe(expected);
+      expect(statuses.filter((s) => s !== 201 && s !== 404)).toEqual([]); // the losers are 404, never 500
+      for (const loser of cliResults.filter((r) => r.code !== 0))
+        expect(loser.stderr).toMatch(/^planner: .* is not a free slot/);
+      expect(peakOverlap(db, schedule)).toBe(capacity);
+    },
+  );
 });

@@ -18,10 +18,18 @@ const statuses: Record<number, number> = {};
 let sent = 0;
 function one(): Promise<void> {
   const n = sent++;
-  const localAddress = addresses === 1 ? '127.0.0.1' : `127.0.${1 + Math.floor((n % addresses) / 250)}.${1 + ((n % addresses) % 250)}`;
+  const localAddress =
+    addresses === 1 ? '127.0.0.1' : `127.0.${1 + Math.floor((n % addresses) / 250)}.${1 + ((n % addresses) % 250)}`;
   return new Promise((resolve) => {
     const req = request(
-      { hostname, port, path: '/api/schedules', agent: false, localAddress, headers: { authorization: `Bearer ${randomToken()}` } },
+      {
+        hostname,
+        port,
+        path: '/api/schedules',
+        agent: false,
+        localAddress,
+        headers: { authorization: `Bearer ${randomToken()}` },
+      },
       (res) => {
         if (n === 0) process.stderr.write('flooding\n'); // the test measures from here: the flood is on
         statuses[res.statusCode!] = (statuses[res.statusCode!] ?? 0) + 1;

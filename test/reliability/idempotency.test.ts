@@ -68,7 +68,9 @@ describe('POST /bookings with an Idempotency-Key, real processes', () => {
   it('20 requests with one key at the same moment over two servers: one booking, and all twenty get its 201', async () => {
     const { db, server, slots, post } = await installation();
     const second = await serve(db);
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, n) => post(n % 2 ? second.url : server.url, slots[2]!, 'twenty')));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, n) => post(n % 2 ? second.url : server.url, slots[2]!, 'twenty')),
+    );
     expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(201));
     expect(new Set(answers.map((answer) => answer.body.booking_id)).size).toBe(1);
     expect(answers.filter((answer) => answer.headers.get('idempotent-replayed') === 'true')).toHaveLength(19);
@@ -81,39 +83,39 @@ describe('any interleaving of retries and distinct keys (in-process, fast-check)
   /** A request: which key (of 4) and which body (of 3: two slots, or a submission missing a field). */
   const request = fc.record({ key: fc.integer({ min: 0, max: 3 }), body: fc.integer({ min: 0, max: 2 }) });
 
-  test.prop([fc.array(fc.array(request, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 5 })], { numRuns: 40 })(
-    'never more bookings than distinct keys, and a key answers one way only',
-    async (batches) => {
-      const f = await apiFixture();
-      const bodies = [
-        { schedule: 1, reason: 1, slot: '2026-06-02 09:00:00', submission: ADA },
-        { schedule: 1, reason: 1, slot: '2026-06-02 09:30:00', submission: ADA },
-        { schedule: 1, reason: 1, slot: '2026-06-02 10:00:00', submission: { first_name: 'Ada' } },
-      ];
-      const first = new Map<number, { status: number; body: unknown; text: string }>();
-      for (const batch of batches) {
-        // Each batch at once: the requests race for the write lock.
-        const answers = await Promise.all(
-          batch.map(({ key, body }) =>
-            f.call('/api/bookings', {
-              method: 'POST',
-              headers: { 'content-type': 'application/json', 'idempotency-key': `key-${key}` },
-              body: JSON.stringify(bodies[body]),
-            }),
-          ),
-        );
-        batch.forEach(({ key }, n) => {
-          const answer = answers[n]!;
-          const seen = first.get(key);
-          if (answer.status === 400 && answer.body.error === 'Idempotency-Key reused with a different request') return;
-          if (seen) expect({ status: answer.status, body: answer.body }).toEqual({ status: seen.status, body: seen.body });
-          else first.set(key, answer);
-        });
-      }
-      const bookings = (f.store.db.prepare('SELECT count(*) AS n FROM bookings').get() as { n: number }).n;
-      expect(bookings).toBeLessThanOrEqual(first.size);
-      expect(bookings).toBe([...first.values()].filter((answer) => answer.status === 201).length);
-      f.store.close();
-    },
-  );
+  test.prop([fc.array(fc.array(request, { minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 5 })], {
+    numRuns: 40,
+  })('never more bookings than distinct keys, and a key answers one way only', async (batches) => {
+    const f = await apiFixture();
+    const bodies = [
+      { schedule: 1, reason: 1, slot: '2026-06-02 09:00:00', submission: ADA },
+      { schedule: 1, reason: 1, slot: '2026-06-02 09:30:00', submission: ADA },
+      { schedule: 1, reason: 1, slot: '2026-06-02 10:00:00', submission: { first_name: 'Ada' } },
+    ];
+    const first = new Map<number, { status: number; body: unknown; text: string }>();
+    for (const batch of batches) {
+      // Each batch at once: the requests race for the write lock.
+      const answers = await Promise.all(
+        batch.map(({ key, body }) =>
+          f.call('/api/bookings', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'idempotency-key': `key-${key}` },
+            body: JSON.stringify(bodies[body]),
+          }),
+        ),
+      );
+      batch.forEach(({ key }, n) => {
+        const answer = answers[n]!;
+        const seen = first.get(key);
+        if (answer.status === 400 && answer.body.error === 'Idempotency-Key reused with a different request') return;
+        if (seen)
+          expect({ status: answer.status, body: answer.body }).toEqual({ status: seen.status, body: seen.body });
+        else first.set(key, answer);
+      });
+    }
+    const bookings = (f.store.db.prepare('SELECT count(*) AS n FROM bookings').get() as { n: number }).n;
+    expect(bookings).toBeLessThanOrEqual(first.size);
+    expect(bookings).toBe([...first.values()].filter((answer) => answer.status === 201).length);
+    f.store.close();
+  });
 });

@@ -23,17 +23,27 @@ describe('reminders: sent exactly once, across kill -9 and with two servers on o
     const servers = [await serve(db, {}, ['--log', 'off']), await serve(db, {}, ['--log', 'off'])];
     const days = (await api(servers[0]!.url, '/api/days?schedule=1&reason=1', token)).body.data as string[];
     const slots: string[] = [];
-    for (const day of days.slice(3, 12)) slots.push(...((await api(servers[0]!.url, `/api/slots?schedule=1&reason=1&day=${day}`, token)).body.data as string[]));
+    for (const day of days.slice(3, 12))
+      slots.push(
+        ...((await api(servers[0]!.url, `/api/slots?schedule=1&reason=1&day=${day}`, token)).body.data as string[]),
+      );
     slots.splice(160);
     for (const [n, slot] of slots.entries()) {
       const response = await fetch(`${servers[n % 2]!.url}/api/bookings`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({ schedule: 1, reason: 1, slot, submission: { first_name: 'R', last_name: `${n}`, email: `r${n}@example.com` } }),
+        body: JSON.stringify({
+          schedule: 1,
+          reason: 1,
+          slot,
+          submission: { first_name: 'R', last_name: `${n}`, email: `r${n}@example.com` },
+        }),
       });
       expect(response.status).toBe(201);
     }
-    const total = count("SELECT count(*) FROM outbox WHERE kind = 'reminder' AND status = 'pending' AND next_attempt_at > unixepoch()");
+    const total = count(
+      "SELECT count(*) FROM outbox WHERE kind = 'reminder' AND status = 'pending' AND next_attempt_at > unixepoch()",
+    );
     expect(total).toBe(160);
 
     // Make them all due now. The test shifts their time in the file (as if two days had passed); so does
@@ -49,7 +59,13 @@ describe('reminders: sent exactly once, across kill -9 and with two servers on o
     expect(atKill).toBeLessThan(total); // it died mid-sending
 
     // The other server sends the rest, except a message the dead one had leased (held for 120 s). Then it stops.
-    for (let round = 0; count("SELECT count(*) FROM outbox WHERE kind = 'reminder' AND status = 'pending' AND lease_until <= unixepoch()") > 0; round++) {
+    for (
+      let round = 0;
+      count(
+        "SELECT count(*) FROM outbox WHERE kind = 'reminder' AND status = 'pending' AND lease_until <= unixepoch()",
+      ) > 0;
+      round++
+    ) {
       expect(round).toBeLessThan(3 * total); // bounded: every message of the file arrives at most once more
       await smtp.received(smtp.messages.length + 1);
     }
@@ -59,7 +75,9 @@ describe('reminders: sent exactly once, across kill -9 and with two servers on o
 
     // The 120 s pass (the test expires the lease in the file, as time would); a restarted server sends what was left.
     sql("UPDATE outbox SET lease_until = 0 WHERE kind = 'reminder' AND status = 'pending'");
-    const expected = sql("SELECT id, retry_from FROM outbox WHERE kind = 'reminder' ORDER BY id").map((row) => `<outbox-${row.id}-${row.retry_from}@practice.example>`);
+    const expected = sql("SELECT id, retry_from FROM outbox WHERE kind = 'reminder' ORDER BY id").map(
+      (row) => `<outbox-${row.id}-${row.retry_from}@practice.example>`,
+    );
     const restarted = await serve(db, {}, ['--log', 'off']);
     const arrived = () => new Set(reminders().map((mail) => mail.messageId));
     for (let round = 0; !expected.every((id) => arrived().has(id)); round++) {
@@ -84,6 +102,8 @@ describe('reminders: sent exactly once, across kill -9 and with two servers on o
     expect(new Set(reminders().map((mail) => (mail.to as { text: string }).text)).size).toBe(total);
     expect(count("SELECT count(*) FROM outbox WHERE kind = 'reminder' AND status = 'sent'")).toBe(total);
     expect(count("SELECT count(*) FROM outbox WHERE status <> 'sent'")).toBe(0);
-    console.log(`reminders: ${total}, arrived before the kill -9: ${atKill}, left leased by the killed server: ${leased}, copies received: ${copies}`);
+    console.log(
+      `reminders: ${total}, arrived before the kill -9: ${atKill}, left leased by the killed server: ${leased}, copies received: ${copies}`,
+    );
   }, 120_000);
 });

@@ -25,9 +25,22 @@ describe('secrets', () => {
     const day = (await api(server.url, '/api/days?schedule=1&reason=1', token)).body.data[1];
     const slot = (await api(server.url, `/api/slots?schedule=1&reason=1&day=${day}`, token)).body.data[0];
     const post = (body: unknown) =>
-      api(server.url, '/api/bookings', token, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      api(server.url, '/api/bookings', token, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     seen.push(JSON.stringify(await post({ schedule: 1, reason: 1, slot, submission: { first_name: token } })));
-    seen.push(JSON.stringify(await post({ schedule: 1, reason: 1, slot, submission: { first_name: 'Ada', last_name: 'L', email: 'ada@example.com' } })));
+    seen.push(
+      JSON.stringify(
+        await post({
+          schedule: 1,
+          reason: 1,
+          slot,
+          submission: { first_name: 'Ada', last_name: 'L', email: 'ada@example.com' },
+        }),
+      ),
+    );
     seen.push(JSON.stringify(await api(server.url, '/api/nothing', token)));
 
     // The admin's views, and doctor calling the live server with the token.
@@ -38,7 +51,10 @@ describe('secrets', () => {
     const doctor = await cli(db, 'doctor', '--url', `${server.url}/api`, '--token', token);
     seen.push(doctor.stdout, doctor.stderr);
     expect(doctor.stdout).toMatch(/token/i);
-    const viaEnv = await run(process.execPath, [BIN, 'doctor', '--url', `${server.url}/api`, '--db', db], { cwd: ROOT, env: { ...process.env, PLANNER_TOKEN: wrong } }).catch((e) => e);
+    const viaEnv = await run(process.execPath, [BIN, 'doctor', '--url', `${server.url}/api`, '--db', db], {
+      cwd: ROOT,
+      env: { ...process.env, PLANNER_TOKEN: wrong },
+    }).catch((e) => e);
     seen.push(viaEnv.stdout, viaEnv.stderr);
 
     expect(await server.stop()).toBe(0);
@@ -74,7 +90,10 @@ describe('secrets', () => {
     const dir = tempDir();
     const db = join(dir, 'planner.db');
     const shell = (args: string) =>
-      run('sh', ['-c', `umask 000; exec "${process.execPath}" "${BIN}" ${args} --db "${db}"`], { cwd: ROOT, env: { ...process.env, PLANNER_DB: '' } });
+      run('sh', ['-c', `umask 000; exec "${process.execPath}" "${BIN}" ${args} --db "${db}"`], {
+        cwd: ROOT,
+        env: { ...process.env, PLANNER_DB: '' },
+      });
     await shell("init --name Modes --timezone Europe/Berlin --notify 'desk@modes.example'");
     await cliOk(db, 'schedule', 'add', 'A');
     // A reader holds the file open so the WAL and shared memory stay on disk to be looked at.
@@ -92,13 +111,25 @@ describe('secrets', () => {
     const dir = tempDir();
     chmodSync(dir, 0o755); // a folder the admin made: planner does not change it
     const db = join(dir, 'state', 'planner', 'planner.db');
-    await run('sh', ['-c', `umask 000; exec "${process.execPath}" "${BIN}" init --name Modes --timezone Europe/Berlin --notify 'desk@modes.example' --db "${db}"`], {
-      cwd: ROOT,
-      env: { ...process.env, PLANNER_DB: '' },
-    });
+    await run(
+      'sh',
+      [
+        '-c',
+        `umask 000; exec "${process.execPath}" "${BIN}" init --name Modes --timezone Europe/Berlin --notify 'desk@modes.example' --db "${db}"`,
+      ],
+      {
+        cwd: ROOT,
+        env: { ...process.env, PLANNER_DB: '' },
+      },
+    );
     const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
     // Anyone able to write a folder on the path could swap the database or its WAL.
-    expect({ state: mode(join(dir, 'state')), planner: mode(join(dir, 'state', 'planner')), db: mode(db), parent: mode(dir) }).toEqual({
+    expect({
+      state: mode(join(dir, 'state')),
+      planner: mode(join(dir, 'state', 'planner')),
+      db: mode(db),
+      parent: mode(dir),
+    }).toEqual({
       state: '700',
       planner: '700',
       db: '600',
@@ -116,13 +147,18 @@ describe('secrets', () => {
     expect(await gate.check(`Bearer ${token}`, 'hash-1')).toBe(true);
     expect(argon2Runs).toBe(1);
     // Wrong at the first, a middle and the last character: all compared as 32-byte SHA-256 digests.
-    for (const wrong of [`pln_B${'A'.repeat(63)}`, `pln_${'A'.repeat(31)}B${'A'.repeat(32)}`, `pln_${'A'.repeat(63)}B`]) {
+    for (const wrong of [
+      `pln_B${'A'.repeat(63)}`,
+      `pln_${'A'.repeat(31)}B${'A'.repeat(32)}`,
+      `pln_${'A'.repeat(63)}B`,
+    ]) {
       expect(gate.check(`Bearer ${wrong}`, 'hash-1')).toBe(false); // a boolean at once: no argon2 promise
     }
     expect(gate.check(`Bearer ${token}`, 'hash-1')).toBe(true);
     expect(argon2Runs).toBe(1);
     // Not well-formed: refused before any hashing.
-    for (const junk of ['Bearer', 'Basic abc', `Bearer ${token}x`, `Bearer pln-${'A'.repeat(64)}`]) expect(gate.check(junk, 'hash-1')).toBe(false);
+    for (const junk of ['Bearer', 'Basic abc', `Bearer ${token}x`, `Bearer pln-${'A'.repeat(64)}`])
+      expect(gate.check(junk, 'hash-1')).toBe(false);
     // Rotated (a new hash): the old token is recognised as replaced, without argon2; the new one needs argon2 once.
     expect(gate.check(`Bearer ${token}`, 'hash-2')).toBe('replaced');
     expect(argon2Runs).toBe(1);

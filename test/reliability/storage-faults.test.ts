@@ -92,17 +92,33 @@ async function servedIn(dir: string) {
     api(server.url, '/api/bookings', token, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ schedule: 1, reason: 1, slot, submission: { first_name: 'F', last_name: `${n}`, email: `f${n}@example.com` } }),
+      body: JSON.stringify({
+        schedule: 1,
+        reason: 1,
+        slot,
+        submission: { first_name: 'F', last_name: `${n}`, email: `f${n}@example.com` },
+      }),
     });
   const reads = async () => {
-    for (const path of ['/api/schedules', '/api/reasons?schedule=1', '/api/days?schedule=1&reason=1', `/api/slots?schedule=1&reason=1&day=${days[2]}`, `/api/forms?schedule=1&reason=1&slot=${encodeURIComponent(slots.at(-1)!)}`]) {
+    for (const path of [
+      '/api/schedules',
+      '/api/reasons?schedule=1',
+      '/api/days?schedule=1&reason=1',
+      `/api/slots?schedule=1&reason=1&day=${days[2]}`,
+      `/api/forms?schedule=1&reason=1&slot=${encodeURIComponent(slots.at(-1)!)}`,
+    ]) {
       expect((await api(server.url, path, token)).status, path).toBe(200);
     }
   };
   /** Stops the server and checks: each failure logged as one line without a stack, the file intact. */
   const finish = async (failures: number) => {
     expect(await server.stop()).toBe(0);
-    expect(server.output().split('\n').filter((line) => line.includes('could not be saved')).length).toBe(failures);
+    expect(
+      server
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('could not be saved')).length,
+    ).toBe(failures);
     expect(server.output()).not.toMatch(/\n\s+at /);
     const handle = new DatabaseSync(db, { readOnly: true });
     expect(handle.prepare('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' });
@@ -123,7 +139,11 @@ async function servedIn(dir: string) {
     expect(counts(db)).toEqual(before);
     undo();
     expect((await book(slots[from]!, 100)).status).toBe(201);
-    expect(counts(db)).toMatchObject({ bookings: before.bookings + 1, customers: before.customers + 1, outbox: before.outbox + 2 });
+    expect(counts(db)).toMatchObject({
+      bookings: before.bookings + 1,
+      customers: before.customers + 1,
+      outbox: before.outbox + 2,
+    });
     await finish(3);
   };
   return { db, slots, book, refusedThenRecovered };
@@ -141,8 +161,6 @@ function simulate(db: string, what: string, sqliteError: string): () => void {
     again.close();
   };
 }
-
-
 
 describe('storage faults', () => {
   it('disk full: POST answers 500 JSON and writes nothing, GETs keep working, and it recovers when space is back', async () => {

@@ -8,14 +8,28 @@ import { createAuthThrottle, FAILED_ATTEMPTS_PER_MINUTE } from '../../src/http/a
 import { bookableDb, cliJson, cliOk, serve, tempDb, watchOutput, type ServerProcess } from '../helpers.ts';
 
 /** GET `path` from the source address `from` (any 127.x.y.z is loopback); resolves with status, Retry-After and ms. */
-function get(url: string, path: string, token: string, from = '127.0.0.1'): Promise<{ status: number; retryAfter?: string; ms: number }> {
+function get(
+  url: string,
+  path: string,
+  token: string,
+  from = '127.0.0.1',
+): Promise<{ status: number; retryAfter?: string; ms: number }> {
   const { hostname, port } = new URL(url);
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = request({ hostname, port, path, localAddress: from, agent: false, headers: { authorization: `Bearer ${token}` } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode!, retryAfter: res.headers['retry-after'] as string | undefined, ms: performance.now() - started }));
-    });
+    const req = request(
+      { hostname, port, path, localAddress: from, agent: false, headers: { authorization: `Bearer ${token}` } },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            retryAfter: res.headers['retry-after'] as string | undefined,
+            ms: performance.now() - started,
+          }),
+        );
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -56,7 +70,8 @@ describe('wrong-token flood', () => {
   it(`throttles one address after ${FAILED_ATTEMPTS_PER_MINUTE} failed attempts (429 + Retry-After), never the valid token or other addresses`, async () => {
     const from = '127.0.9.9';
     const answers = [];
-    for (let i = 0; i < FAILED_ATTEMPTS_PER_MINUTE + 5; i++) answers.push(await get(server.url, '/api/schedules', wrongToken(i), from));
+    for (let i = 0; i < FAILED_ATTEMPTS_PER_MINUTE + 5; i++)
+      answers.push(await get(server.url, '/api/schedules', wrongToken(i), from));
     expect(answers.slice(0, FAILED_ATTEMPTS_PER_MINUTE).every((a) => a.status === 401)).toBe(true);
     for (const answer of answers.slice(FAILED_ATTEMPTS_PER_MINUTE)) {
       expect(answer.status).toBe(429);
@@ -96,7 +111,9 @@ describe('wrong-token flood', () => {
     const rounds: { added: number; counted: number; rss: number; statuses: Record<string, number> }[] = [];
     for (let round = 0; round < 6; round++) {
       const quiet = await latencies(server.url, token, 300);
-      const flood = spawn(process.execPath, [client, server.url, '4000', '8', '2000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const flood = spawn(process.execPath, [client, server.url, '4000', '8', '2000'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       const { output, waitFor } = watchOutput(flood, 'flood client');
       const ended = once(flood, 'exit');
       let over = false;
@@ -120,7 +137,12 @@ describe('wrong-token flood', () => {
     }
     process.stderr.write(
       `token flood: rss before ${before.toFixed(1)} MiB; ` +
-        rounds.map((r) => `median ${r.added < 0 ? '' : '+'}${r.added.toFixed(2)} ms (${r.counted} under the flood), rss ${r.rss.toFixed(1)} MiB`).join('; ') +
+        rounds
+          .map(
+            (r) =>
+              `median ${r.added < 0 ? '' : '+'}${r.added.toFixed(2)} ms (${r.counted} under the flood), rss ${r.rss.toFixed(1)} MiB`,
+          )
+          .join('; ') +
         '\n',
     );
     for (const round of rounds) {

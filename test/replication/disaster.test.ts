@@ -62,7 +62,12 @@ describe('replication with Litestream: the server and its disk die', () => {
     }, killAfterMs);
     for (let i = 0; killedAt === 0 && i < 1000; i++) {
       const key = `booking-${i}`;
-      const body = JSON.stringify({ schedule: 1, reason: 1, slot: slots[i % slots.length], submission: { first_name: 'R', last_name: key, email: `${key}@example.com` } });
+      const body = JSON.stringify({
+        schedule: 1,
+        reason: 1,
+        slot: slots[i % slots.length],
+        submission: { first_name: 'R', last_name: key, email: `${key}@example.com` },
+      });
       const response = await fetch(`${live.url}/api/bookings`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'idempotency-key': key },
@@ -71,7 +76,13 @@ describe('replication with Litestream: the server and its disk die', () => {
       if (!response) break;
       // A body cut off by the kill is no acknowledgement: the client never read the answer.
       const answer = await response.text().catch(() => undefined);
-      if (response.status === 201 && answer !== undefined) acknowledged.push({ ...(JSON.parse(answer) as { booking_id: number; booking_details_id: string }), key, body, at: Date.now() });
+      if (response.status === 201 && answer !== undefined)
+        acknowledged.push({
+          ...(JSON.parse(answer) as { booking_id: number; booking_details_id: string }),
+          key,
+          body,
+          at: Date.now(),
+        });
       if (answer === undefined) break;
       await delay(20); // the pace of the stream, not a wait for anything
     }
@@ -82,13 +93,24 @@ describe('replication with Litestream: the server and its disk die', () => {
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${db}${suffix}`, { force: true });
     expect(existsSync(db)).toBe(false);
 
-    const replicaBytes = readdirSync(folder, { recursive: true, encoding: 'utf8' }).reduce((sum, name) => sum + statSync(join(folder, name)).size, 0);
-    console.log(`replication: the folder replica holds ${replicaBytes} bytes for ${acknowledged.length} bookings and the installation`);
+    const replicaBytes = readdirSync(folder, { recursive: true, encoding: 'utf8' }).reduce(
+      (sum, name) => sum + statSync(join(folder, name)).size,
+      0,
+    );
+    console.log(
+      `replication: the folder replica holds ${replicaBytes} bytes for ${acknowledged.length} bookings and the installation`,
+    );
     const before = acknowledged.filter((booking) => booking.at < killedAt - LOSS_WINDOW_MS);
     const lastSecond = acknowledged.filter((booking) => booking.at >= killedAt - LOSS_WINDOW_MS);
-    expect(before.length, `bookings acknowledged more than a second before the kill at ${killAfterMs} ms`).toBeGreaterThan(20);
+    expect(
+      before.length,
+      `bookings acknowledged more than a second before the kill at ${killAfterMs} ms`,
+    ).toBeGreaterThan(20);
 
-    const restored: Record<'sftp' | 'file', string> = { sftp: join(tempDir(), 'planner.db'), file: join(tempDir(), 'planner.db') };
+    const restored: Record<'sftp' | 'file', string> = {
+      sftp: join(tempDir(), 'planner.db'),
+      file: join(tempDir(), 'planner.db'),
+    };
     for (const replica of ['sftp', 'file'] as const) {
       let recovered = '';
       try {
@@ -104,12 +126,21 @@ describe('replication with Litestream: the server and its disk die', () => {
       const handle = new DatabaseSync(restored[replica], { readOnly: true });
       try {
         expect(handle.prepare('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' });
-        const stored = new Map((handle.prepare('SELECT id, reference FROM bookings').all() as { id: number; reference: string }[]).map((row) => [row.id, row.reference]));
+        const stored = new Map(
+          (handle.prepare('SELECT id, reference FROM bookings').all() as { id: number; reference: string }[]).map(
+            (row) => [row.id, row.reference],
+          ),
+        );
         const missing = before.filter((booking) => stored.get(booking.booking_id) !== booking.booking_details_id);
-        expect(missing.map((booking) => `${booking.booking_details_id} (${killedAt - booking.at} ms before the kill)`), `from ${replica}`).toEqual([]);
+        expect(
+          missing.map((booking) => `${booking.booking_details_id} (${killedAt - booking.at} ms before the kill)`),
+          `from ${replica}`,
+        ).toEqual([]);
         // Each restored booking has its two mails, written in its transaction.
         const withoutMails = handle
-          .prepare("SELECT count(*) AS n FROM bookings b WHERE (SELECT count(*) FROM outbox o WHERE o.booking_id = b.id AND o.kind <> 'reminder') <> 2")
+          .prepare(
+            "SELECT count(*) AS n FROM bookings b WHERE (SELECT count(*) FROM outbox o WHERE o.booking_id = b.id AND o.kind <> 'reminder') <> 2",
+          )
           .get() as { n: number };
         expect(withoutMails.n).toBe(0);
         // The measured loss window: how long before the kill the oldest lost booking was acknowledged.
@@ -126,16 +157,22 @@ describe('replication with Litestream: the server and its disk die', () => {
 
     // The README's "Restore on a new machine", as written (the service's paths made this test's; systemctl aside):
     // the file comes back where it was, and doctor passes it.
-    for (const command of commandsOf(readmeBlock('Restore on a new machine', 'sh')).filter((line) => !line.includes('systemctl'))) {
+    for (const command of commandsOf(readmeBlock('Restore on a new machine', 'sh')).filter(
+      (line) => !line.includes('systemctl'),
+    )) {
       const [program, ...args] = command
         .replace('sudo -u planner ', '')
         .replaceAll('/etc/litestream.yml', config)
         .replaceAll('/var/lib/planner/planner.db', db)
         .split(' ');
-      const run = spawnSync(program === 'litestream' ? LITESTREAM : process.execPath, program === 'litestream' ? args : [BIN, ...args], {
-        encoding: 'utf8',
-        env: { ...process.env, PLANNER_DB: db, PLANNER_LITESTREAM_CONFIG: config },
-      });
+      const run = spawnSync(
+        program === 'litestream' ? LITESTREAM : process.execPath,
+        program === 'litestream' ? args : [BIN, ...args],
+        {
+          encoding: 'utf8',
+          env: { ...process.env, PLANNER_DB: db, PLANNER_LITESTREAM_CONFIG: config },
+        },
+      );
       expect(run.status, `${command}\n${run.stdout}${run.stderr}`).toBe(0);
     }
     expect(existsSync(db)).toBe(true);
@@ -144,7 +181,11 @@ describe('replication with Litestream: the server and its disk die', () => {
     // dead server sent just before the kill may leave again, with the same Message-ID or event id: at least once,
     // none lost), and a retry of an acknowledged request gets its stored answer and books nothing.
     const handle = new DatabaseSync(restored.sftp, { readOnly: true });
-    const rows = handle.prepare("SELECT id, retry_from, status = 'pending' AND lease_until > unixepoch() AS leased FROM outbox WHERE kind <> 'reminder'").all() as {
+    const rows = handle
+      .prepare(
+        "SELECT id, retry_from, status = 'pending' AND lease_until > unixepoch() AS leased FROM outbox WHERE kind <> 'reminder'",
+      )
+      .all() as {
       id: number;
       retry_from: number;
       leased: number;
@@ -154,9 +195,13 @@ describe('replication with Litestream: the server and its disk die', () => {
     expect(rows.length).toBe(2 * bookings);
     // The message the dead server was sending stays leased to it for 120 s, then the new one sends it too.
     expect(rows.filter((row) => row.leased).length).toBeLessThanOrEqual(1);
-    const expected = rows.filter((row) => !row.leased).map((row) => `<outbox-${row.id}-${row.retry_from}@practice.example>`);
+    const expected = rows
+      .filter((row) => !row.leased)
+      .map((row) => `<outbox-${row.id}-${row.retry_from}@practice.example>`);
     const events = new DatabaseSync(restored.sftp, { readOnly: true });
-    const deliveries = events.prepare('SELECT event_id, status = \'pending\' AND lease_until > unixepoch() AS leased FROM webhook_deliveries').all() as { event_id: string; leased: number }[];
+    const deliveries = events
+      .prepare("SELECT event_id, status = 'pending' AND lease_until > unixepoch() AS leased FROM webhook_deliveries")
+      .all() as { event_id: string; leased: number }[];
     events.close();
     expect(deliveries.length).toBe(bookings);
     expect(deliveries.filter((row) => row.leased).length).toBeLessThanOrEqual(1);

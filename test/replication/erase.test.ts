@@ -12,9 +12,22 @@ import { basename, dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { api, bookableDb, cli, cliOk, snapshot, tempDb, tempDir } from '../helpers.ts';
-import { killed, LITESTREAM, litestreamConfig, removeNewestWalFile, restore, serveReplicated, startSftp, type Replicated } from './parts.ts';
+import {
+  killed,
+  LITESTREAM,
+  litestreamConfig,
+  removeNewestWalFile,
+  restore,
+  serveReplicated,
+  startSftp,
+  type Replicated,
+} from './parts.ts';
 
-const ERASED = ['Erika', 'Jonas', 'Mira'].map((name) => ({ first_name: name, last_name: `Gone${name}`, email: `${name.toLowerCase()}.gone@example.com` }));
+const ERASED = ['Erika', 'Jonas', 'Mira'].map((name) => ({
+  first_name: name,
+  last_name: `Gone${name}`,
+  email: `${name.toLowerCase()}.gone@example.com`,
+}));
 
 describe('customer erase while Litestream replicates', () => {
   it('keeps every other booking whole in both replicas, Litestream in one generation, and the erased data restorable from before the erase only', async () => {
@@ -27,7 +40,11 @@ describe('customer erase while Litestream replicates', () => {
     // Litestream checkpoints at every sync here (a WAL of one page is enough), as it does under a steady stream of
     // bookings at its default of 1000 pages: a TRUNCATE from planner then meets Litestream's checkpoint whenever it
     // tries, the moment it could succeed in.
-    const config = litestreamConfig(db, { sftp, folder }, { 'checkpoint-interval': '1ms', 'min-checkpoint-page-count': '1' });
+    const config = litestreamConfig(
+      db,
+      { sftp, folder },
+      { 'checkpoint-interval': '1ms', 'min-checkpoint-page-count': '1' },
+    );
     const live = await serveReplicated(db, config);
     await live.waitFor(/snapshot written.*replica=sftp/);
     await live.waitFor(/snapshot written.*replica=file/);
@@ -51,7 +68,8 @@ describe('customer erase while Litestream replicates', () => {
     // A stream of other customers' bookings, while the three erases run one after another.
     let streaming = true;
     const stream = (async () => {
-      for (let i = 0; streaming && i < 2000; i++) await book(i, { first_name: 'Kept', last_name: `Keeper${i}`, email: `keeper${i % 25}@example.com` });
+      for (let i = 0; streaming && i < 2000; i++)
+        await book(i, { first_name: 'Kept', last_name: `Keeper${i}`, email: `keeper${i % 25}@example.com` });
     })();
     const erases: { ms: number; stdout: string; stderr: string }[] = [];
     for (const person of ERASED) {
@@ -64,7 +82,9 @@ describe('customer erase while Litestream replicates', () => {
     }
     streaming = false;
     await stream;
-    process.stderr.write(`erase while replicating: ${erases.map((erase) => `${erase.ms} ms`).join(', ')}; ${acknowledged.length} bookings acknowledged\n`);
+    process.stderr.write(
+      `erase while replicating: ${erases.map((erase) => `${erase.ms} ms`).join(', ')}; ${acknowledged.length} bookings acknowledged\n`,
+    );
     // Both replicas have everything written before now: the last booking and the last erase.
     await shipped(live, shadowIndex(db));
 
@@ -78,15 +98,19 @@ describe('customer erase while Litestream replicates', () => {
     for (const erase of erases) {
       // No wait for Litestream's read transaction (the busy timeout, 5 s), no warning: the WAL is Litestream's.
       expect(erase.stderr).toBe('');
-      expect(erase.stdout).toContain('Litestream replicates this file (its table _litestream_seq is in it): its replica and the WAL keep the erased data until Litestream replaces them');
+      expect(erase.stdout).toContain(
+        'Litestream replicates this file (its table _litestream_seq is in it): its replica and the WAL keep the erased data until Litestream replaces them',
+      );
     }
     // What the file held when both died, then the disk is gone.
     const truth = join(tempDir(), 'truth.db');
-    for (const suffix of ['', '-wal']) if (existsSync(`${db}${suffix}`)) copyFileSync(`${db}${suffix}`, `${truth}${suffix}`);
+    for (const suffix of ['', '-wal'])
+      if (existsSync(`${db}${suffix}`)) copyFileSync(`${db}${suffix}`, `${truth}${suffix}`);
     const expected = snapshot(truth);
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${db}${suffix}`, { force: true });
     // Litestream's own counter may be a write ahead of the replica: the only row that may differ.
-    const ours = (tables: Record<string, unknown[]>) => Object.fromEntries(Object.entries(tables).filter(([name]) => name !== '_litestream_seq'));
+    const ours = (tables: Record<string, unknown[]>) =>
+      Object.fromEntries(Object.entries(tables).filter(([name]) => name !== '_litestream_seq'));
 
     for (const replica of ['sftp', 'file'] as const) {
       const restored = join(tempDir(), 'planner.db');
@@ -102,24 +126,45 @@ describe('customer erase while Litestream replicates', () => {
       }
       const handle = new DatabaseSync(restored, { readOnly: true });
       expect(handle.prepare('PRAGMA integrity_check').get(), replica).toEqual({ integrity_check: 'ok' });
-      const references = new Set((handle.prepare('SELECT reference FROM bookings').all() as { reference: string }[]).map((row) => row.reference));
-      expect(acknowledged.filter((reference) => !references.has(reference)), `bookings missing from ${replica}`).toEqual([]);
+      const references = new Set(
+        (handle.prepare('SELECT reference FROM bookings').all() as { reference: string }[]).map((row) => row.reference),
+      );
+      expect(
+        acknowledged.filter((reference) => !references.has(reference)),
+        `bookings missing from ${replica}`,
+      ).toEqual([]);
       handle.close();
       // Every booking of the others whole, the erased ones erased, every table as the file had it.
       expect(ours(snapshot(restored)), replica).toEqual(ours(expected));
       const bytes = readFileSync(restored).toString('latin1');
-      for (const person of ERASED) expect(bytes.includes(person.last_name), `${person.last_name} in the file restored from ${replica}`).toBe(false);
+      for (const person of ERASED)
+        expect(bytes.includes(person.last_name), `${person.last_name} in the file restored from ${replica}`).toBe(
+          false,
+        );
       expect(bytes).toContain('Keeper0');
     }
 
     // The replica keeps what was erased until its retention removes it: a restore to before the erases brings it back.
     const earlier = join(tempDir(), 'earlier.db');
-    const run = spawnSync(LITESTREAM, ['restore', '-config', config, '-replica', 'file', '-timestamp', beforeErase, '-o', earlier, db], { encoding: 'utf8' });
+    const run = spawnSync(
+      LITESTREAM,
+      ['restore', '-config', config, '-replica', 'file', '-timestamp', beforeErase, '-o', earlier, db],
+      { encoding: 'utf8' },
+    );
     expect(run.status, run.stderr).toBe(0);
     const old = new DatabaseSync(earlier, { readOnly: true });
-    const names = (old.prepare("SELECT json_extract(submission, '$.last_name') AS name FROM bookings").all() as { name: string }[]).map((row) => row.name);
+    const names = (
+      old.prepare("SELECT json_extract(submission, '$.last_name') AS name FROM bookings").all() as { name: string }[]
+    ).map((row) => row.name);
     old.close();
-    expect(names.filter((name) => name.startsWith('Gone'))).toEqual(['GoneErika', 'GoneErika', 'GoneJonas', 'GoneJonas', 'GoneMira', 'GoneMira']);
+    expect(names.filter((name) => name.startsWith('Gone'))).toEqual([
+      'GoneErika',
+      'GoneErika',
+      'GoneJonas',
+      'GoneJonas',
+      'GoneMira',
+      'GoneMira',
+    ]);
   }, 120_000);
 
   it('leaves the replica once no snapshot and no WAL file kept from before the erase is within its retention', async () => {
@@ -154,16 +199,24 @@ describe('customer erase while Litestream replicates', () => {
     // pending before it starts the next one): once the replica keeps no snapshot and no WAL file of an index up to it,
     // nothing of before the erase is in the replica. Litestream logs each deletion; look after each (bounded).
     const last = shadowIndex(db);
-    const kept = () => [...listed(config, db, 'snapshots'), ...listed(config, db, 'wal')].filter((index) => index <= last).length;
-    for (let deletions = 0; kept() > 0 && deletions < 200; deletions++) await logged(live, /snapshot deleted|wal segmented deleted/, 1);
+    const kept = () =>
+      [...listed(config, db, 'snapshots'), ...listed(config, db, 'wal')].filter((index) => index <= last).length;
+    for (let deletions = 0; kept() > 0 && deletions < 200; deletions++)
+      await logged(live, /snapshot deleted|wal segmented deleted/, 1);
     const seconds = (performance.now() - erasedAt) / 1000;
-    process.stderr.write(`retention: the erased data left the replica ${seconds.toFixed(1)} s after the erase (retention 3 s, a snapshot every 1 s)\n`);
+    process.stderr.write(
+      `retention: the erased data left the replica ${seconds.toFixed(1)} s after the erase (retention 3 s, a snapshot every 1 s)\n`,
+    );
     expect(kept()).toBe(0);
     // retention + snapshot-interval + the check's interval, and a margin for a busy machine.
     expect(seconds).toBeLessThan(3 + 1 + 1 + 5);
     // No restore to a moment before the erase is possible any more.
     const earlier = join(tempDir(), 'earlier.db');
-    const run = spawnSync(LITESTREAM, ['restore', '-config', config, '-replica', 'file', '-timestamp', beforeErase, '-o', earlier, db], { encoding: 'utf8' });
+    const run = spawnSync(
+      LITESTREAM,
+      ['restore', '-config', config, '-replica', 'file', '-timestamp', beforeErase, '-o', earlier, db],
+      { encoding: 'utf8' },
+    );
     expect(run.status).not.toBe(0);
     expect(existsSync(earlier)).toBe(false);
   }, 60_000);

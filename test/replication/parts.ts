@@ -34,7 +34,8 @@ export async function killed(child: ChildProcess, signal: NodeJS.Signals = 'SIGT
 /** Starts sshd on a free port of 127.0.0.1 with key authentication only; stopped when the test ends. */
 export async function startSftp(): Promise<SftpServer> {
   const dir = tempDir();
-  for (const key of ['host_key', 'client_key']) execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'planner-test', '-f', join(dir, key)]);
+  for (const key of ['host_key', 'client_key'])
+    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'planner-test', '-f', join(dir, key)]);
   writeFileSync(join(dir, 'authorized_keys'), readFileSync(join(dir, 'client_key.pub')));
   const port = await freePort();
   const config = join(dir, 'sshd_config');
@@ -84,13 +85,28 @@ export function litestreamConfig(
 ): string {
   // As deploy/litestream.yml: the WAL is looked at every 100 ms and shipped every 900 ms, so a change reaches each
   // replica within a second of its commit.
-  const lines = ['dbs:', `  - path: ${db}`, '    monitor-interval: 100ms', ...Object.entries(options).map(([name, value]) => `    ${name}: ${value}`), '    replicas:'];
+  const lines = [
+    'dbs:',
+    `  - path: ${db}`,
+    '    monitor-interval: 100ms',
+    ...Object.entries(options).map(([name, value]) => `    ${name}: ${value}`),
+    '    replicas:',
+  ];
   const more = Object.entries(replicaOptions).map(([name, value]) => `        ${name}: ${value}`);
   if (replicas.sftp) {
     const { sftp } = replicas;
-    lines.push('      - type: sftp', `        host: ${sftp.host}`, `        user: ${sftp.user}`, `        key-path: ${sftp.keyPath}`, `        path: ${sftp.folder('replica')}`, '        sync-interval: 900ms', ...more);
+    lines.push(
+      '      - type: sftp',
+      `        host: ${sftp.host}`,
+      `        user: ${sftp.user}`,
+      `        key-path: ${sftp.keyPath}`,
+      `        path: ${sftp.folder('replica')}`,
+      '        sync-interval: 900ms',
+      ...more,
+    );
   }
-  if (replicas.folder) lines.push('      - type: file', `        path: ${replicas.folder}`, '        sync-interval: 900ms', ...more);
+  if (replicas.folder)
+    lines.push('      - type: file', `        path: ${replicas.folder}`, '        sync-interval: 900ms', ...more);
   const file = join(tempDir(), 'litestream.yml');
   writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
@@ -106,7 +122,11 @@ export interface Replicated {
 }
 
 /** Starts `litestream replicate -exec "planner serve …"`, as deploy/planner-litestream.service does. */
-export async function serveReplicated(db: string, config: string, env: Record<string, string> = {}): Promise<Replicated> {
+export async function serveReplicated(
+  db: string,
+  config: string,
+  env: Record<string, string> = {},
+): Promise<Replicated> {
   const serveCommand = [process.execPath, BIN, 'serve', '--port', '0', '--log', 'off', '--db', db].join(' ');
   const child = spawn(LITESTREAM, ['replicate', '-config', config, '-exec', serveCommand], {
     cwd: ROOT,
@@ -117,8 +137,12 @@ export async function serveReplicated(db: string, config: string, env: Record<st
   const { output, waitFor } = watchOutput(child, 'litestream');
   const url = (await waitFor(/serving (http:\/\/\S+)\/api/))[1]!;
   // Litestream's child (a Go program starts it from any of its threads: read every thread's children).
-  const children = readdirSync(`/proc/${child.pid}/task`).flatMap((task) => readFileSync(`/proc/${child.pid}/task/${task}/children`, 'utf8').trim().split(/\s+/));
-  const serverPid = Number(children.find((pid) => pid !== '' && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('serve')));
+  const children = readdirSync(`/proc/${child.pid}/task`).flatMap((task) =>
+    readFileSync(`/proc/${child.pid}/task/${task}/children`, 'utf8').trim().split(/\s+/),
+  );
+  const serverPid = Number(
+    children.find((pid) => pid !== '' && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('serve')),
+  );
   onCleanup(() => {
     try {
       process.kill(serverPid, 'SIGKILL');
@@ -131,8 +155,13 @@ export async function serveReplicated(db: string, config: string, env: Record<st
 
 /** Runs `litestream restore` of `db` from the replica named `replica` into `output`; returns what it printed. */
 export function restore(config: string, db: string, replica: 'sftp' | 'file', output: string): string {
-  const run = spawnSync(LITESTREAM, ['restore', '-config', config, '-replica', replica, '-o', output, db], { encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`litestream restore from ${replica} failed (${run.status ?? run.signal}): ${run.stderr}${run.stdout}`);
+  const run = spawnSync(LITESTREAM, ['restore', '-config', config, '-replica', replica, '-o', output, db], {
+    encoding: 'utf8',
+  });
+  if (run.status !== 0)
+    throw new Error(
+      `litestream restore from ${replica} failed (${run.status ?? run.signal}): ${run.stderr}${run.stdout}`,
+    );
   return run.stdout + run.stderr;
 }
 
@@ -145,7 +174,11 @@ export function restore(config: string, db: string, replica: 'sftp' | 'file', ou
 export function removeNewestWalFile(replicaFolder: string): string {
   const wal = readdirSync(join(replicaFolder, 'generations'), { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
-    .flatMap((generation) => readdirSync(join(replicaFolder, 'generations', generation.name, 'wal')).map((file) => join(replicaFolder, 'generations', generation.name, 'wal', file)));
+    .flatMap((generation) =>
+      readdirSync(join(replicaFolder, 'generations', generation.name, 'wal')).map((file) =>
+        join(replicaFolder, 'generations', generation.name, 'wal', file),
+      ),
+    );
   const newest = wal.sort((a, b) => statSync(a).mtimeMs - statSync(b).mtimeMs || a.localeCompare(b)).at(-1)!;
   rmSync(newest);
   return newest;

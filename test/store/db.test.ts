@@ -53,7 +53,9 @@ describe('openStore', () => {
     try {
       expect(after.prepare('PRAGMA user_version').get()).toEqual({ user_version: 2 });
       // Migration 3's column and migration 5's table are gone with the rest.
-      expect((after.prepare('PRAGMA table_info(bookings)').all() as { name: string }[]).map((column) => column.name)).not.toContain('sequence');
+      expect(
+        (after.prepare('PRAGMA table_info(bookings)').all() as { name: string }[]).map((column) => column.name),
+      ).not.toContain('sequence');
       expect(after.prepare("SELECT name FROM sqlite_schema WHERE name = 'feeds'").all()).toEqual([]);
     } finally {
       after.close();
@@ -77,8 +79,12 @@ describe('openStore', () => {
     const store = openStore(file);
     try {
       expect(store.schemaVersion()).toBe(migrations.length);
-      expect(store.db.prepare('SELECT id, status, sequence FROM bookings').all()).toEqual([{ id: 1, status: 'booked', sequence: 0 }]);
-      expect(store.db.prepare('SELECT booking_id, kind, status FROM outbox').all()).toEqual([{ booking_id: 1, kind: 'confirmation', status: 'pending' }]);
+      expect(store.db.prepare('SELECT id, status, sequence FROM bookings').all()).toEqual([
+        { id: 1, status: 'booked', sequence: 0 },
+      ]);
+      expect(store.db.prepare('SELECT booking_id, kind, status FROM outbox').all()).toEqual([
+        { booking_id: 1, kind: 'confirmation', status: 'pending' },
+      ]);
       expect(store.db.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
       expect(store.db.prepare('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' });
     } finally {
@@ -104,8 +110,13 @@ describe('openStore', () => {
     const store = openStore(file);
     try {
       expect(store.schemaVersion()).toBe(migrations.length);
-      expect(store.db.prepare('SELECT booking_id, kind, status, next_attempt_at FROM outbox').all()).toEqual([{ booking_id: 1, kind: 'update', status: 'failed', next_attempt_at: 7 }]);
-      expect(store.db.prepare('SELECT reminder_offsets, portal_url FROM settings').get()).toEqual({ reminder_offsets: '', portal_url: null });
+      expect(store.db.prepare('SELECT booking_id, kind, status, next_attempt_at FROM outbox').all()).toEqual([
+        { booking_id: 1, kind: 'update', status: 'failed', next_attempt_at: 7 },
+      ]);
+      expect(store.db.prepare('SELECT reminder_offsets, portal_url FROM settings').get()).toEqual({
+        reminder_offsets: '',
+        portal_url: null,
+      });
       expect(store.db.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
       expect(store.db.prepare('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' });
     } finally {
@@ -129,8 +140,14 @@ describe('openStore', () => {
     raw.close();
     const store = openStore(file);
     try {
-      expect(store.db.prepare('SELECT email, first_name, last_name, phone, fields FROM customers').all()).toEqual([{ email: 'f@b.example', first_name: '', last_name: '', phone: '', fields: '{}' }]);
-      expect(findBooking(store, 1)).toMatchObject({ customerName: 'Ben F', customerEmail: 'F@b.example', customerId: 1 });
+      expect(store.db.prepare('SELECT email, first_name, last_name, phone, fields FROM customers').all()).toEqual([
+        { email: 'f@b.example', first_name: '', last_name: '', phone: '', fields: '{}' },
+      ]);
+      expect(findBooking(store, 1)).toMatchObject({
+        customerName: 'Ben F',
+        customerEmail: 'F@b.example',
+        customerId: 1,
+      });
     } finally {
       store.close();
     }

@@ -39,7 +39,14 @@ describe('webhook delivery: at least once, through a receiver outage and a serve
     const db = tempDb();
     const token = await bookableDb(db);
     const port = await freePort(); // nothing listens there yet: the receiver is down
-    const { secret } = await cliJson(db, 'webhook', 'add', `http://127.0.0.1:${port}/hook`, '--allow-insecure', '--include-customer');
+    const { secret } = await cliJson(
+      db,
+      'webhook',
+      'add',
+      `http://127.0.0.1:${port}/hook`,
+      '--allow-insecure',
+      '--include-customer',
+    );
     let server = await serve(db, { PLANNER_WEBHOOK_RETRY_SECONDS: '1' }, ['--log', 'off']);
     const failing = linesOnStderr(server.child, /webhook delivery (\d+) .* not delivered/, 6); // each of the 6 failed once
 
@@ -50,7 +57,12 @@ describe('webhook delivery: at least once, through a receiver outage and a serve
       const answer = await api(server.url, '/api/bookings', token, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ schedule: 1, reason: 1, slot: slots[i], submission: { first_name: 'C', last_name: `${i}`, email: `c${i}@example.com` } }),
+        body: JSON.stringify({
+          schedule: 1,
+          reason: 1,
+          slot: slots[i],
+          submission: { first_name: 'C', last_name: `${i}`, email: `c${i}@example.com` },
+        }),
       });
       expect(answer.status).toBe(201);
       ids.push(answer.body.booking_id);
@@ -61,7 +73,13 @@ describe('webhook delivery: at least once, through a receiver outage and a serve
 
     // A failing hook is reported, never disabled.
     const status = await cliJson(db, 'status');
-    expect(status.webhooks).toEqual([expect.objectContaining({ id: 1, retrying: expect.any(Number), lastError: expect.stringMatching(/ECONNREFUSED/) })]);
+    expect(status.webhooks).toEqual([
+      expect.objectContaining({
+        id: 1,
+        retrying: expect.any(Number),
+        lastError: expect.stringMatching(/ECONNREFUSED/),
+      }),
+    ]);
     expect(status.webhooks[0].retrying).toBeGreaterThan(0);
     expect((await cli(db, 'status')).stdout).toMatch(/FAILING: \d+ retrying/);
 
@@ -74,18 +92,35 @@ describe('webhook delivery: at least once, through a receiver outage and a serve
     const table = await cliOk(db, 'webhook', 'deliveries');
     expect(table).toMatch(/NEXT TRY \(Europe\/Berlin\)/);
     const next = (queued[0] as unknown as { nextAttemptAt: number }).nextAttemptAt;
-    expect(table).toContain(new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Berlin', dateStyle: 'short', timeStyle: 'short' }).format(next * 1000));
+    expect(table).toContain(
+      new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Berlin', dateStyle: 'short', timeStyle: 'short' }).format(
+        next * 1000,
+      ),
+    );
 
     const receiver = await startReceiver(port);
     server = await serve(db, { PLANNER_WEBHOOK_RETRY_SECONDS: '1' }, ['--log', 'off']);
     const arrived = await receiver.next(6);
     const eventIds = new Set(arrived.map((r) => r.json.id));
     expect(eventIds).toEqual(new Set(queued.map((d) => d.eventId))); // the ids were fixed when the events happened
-    expect(arrived.map((r) => r.json.type).sort()).toEqual(['booking.cancelled', 'booking.changed', 'booking.created', 'booking.created', 'booking.created', 'booking.created']);
+    expect(arrived.map((r) => r.json.type).sort()).toEqual([
+      'booking.cancelled',
+      'booking.changed',
+      'booking.created',
+      'booking.created',
+      'booking.created',
+      'booking.created',
+    ]);
     for (const r of arrived) {
       // Signed when sent (not when queued): still fresh after the outage.
-      expect(verifySignature(secret, r.headers['planner-signature'] as string, r.body, Math.floor(Date.now() / 1000))).toBe(true);
-      expect(r.json.data.customer).toEqual({ first_name: 'C', last_name: expect.any(String), email: expect.stringMatching(/@example\.com$/) }); // --include-customer
+      expect(
+        verifySignature(secret, r.headers['planner-signature'] as string, r.body, Math.floor(Date.now() / 1000)),
+      ).toBe(true);
+      expect(r.json.data.customer).toEqual({
+        first_name: 'C',
+        last_name: expect.any(String),
+        email: expect.stringMatching(/@example\.com$/),
+      }); // --include-customer
     }
     await server.stop();
     expect(server.output()).not.toMatch(/could not be read/); // work waiting at start is taken up cleanly
@@ -103,12 +138,32 @@ describe('webhook delivery: at least once, through a receiver outage and a serve
     expect(test.code).toBe(1);
     expect(test.stdout).toMatch(/answered HTTP 500/);
     expect(bad.received[0]!.json).toMatchObject({ type: 'webhook.test', data: { webhook_id: hook.id } });
-    expect(verifySignature(hook.secret, bad.received[0]!.headers['planner-signature'] as string, bad.received[0]!.body, Math.floor(Date.now() / 1000))).toBe(true);
+    expect(
+      verifySignature(
+        hook.secret,
+        bad.received[0]!.headers['planner-signature'] as string,
+        bad.received[0]!.body,
+        Math.floor(Date.now() / 1000),
+      ),
+    ).toBe(true);
 
     const server = await serve(db, { PLANNER_WEBHOOK_RETRY_SECONDS: '1' }, ['--log', 'off']);
     const twice = linesOnStderr(server.child, /not delivered, next try in \d+ s: HTTP 500/, 2);
     const slot = `${(await api(server.url, '/api/days?schedule=1&reason=1', (await cliJson(db, 'token', 'new')).token)).body.data[1]} 09:00`;
-    await cliJson(db, 'bookings', 'add', '1', '1', slot, '--field', 'first_name=A', '--field', 'last_name=B', '--field', 'email=a@example.com');
+    await cliJson(
+      db,
+      'bookings',
+      'add',
+      '1',
+      '1',
+      slot,
+      '--field',
+      'first_name=A',
+      '--field',
+      'last_name=B',
+      '--field',
+      'email=a@example.com',
+    );
     await twice; // the same delivery, retried after a 500
     const [delivery] = await cliJson(db, 'webhook', 'deliveries');
     expect(delivery).toMatchObject({ type: 'booking.created', status: 'pending', lastError: 'HTTP 500' });
@@ -119,9 +174,15 @@ describe('webhook delivery: at least once, through a receiver outage and a serve
     await cliJson(db, 'bookings', 'cancel', '1');
     expect(await cliJson(db, 'webhook', 'deliveries')).toHaveLength(1);
     // retry: refused for unknown ids, accepted for a real one.
-    expect((await cli(db, 'webhook', 'retry', '99')).stderr).toBe('planner: delivery 99 does not exist (see `planner webhook deliveries`)\n');
+    expect((await cli(db, 'webhook', 'retry', '99')).stderr).toBe(
+      'planner: delivery 99 does not exist (see `planner webhook deliveries`)\n',
+    );
     expect((await cli(db, 'webhook', 'retry', String(delivery.id))).code).toBe(0);
-    expect((await cliJson(db, 'webhook', 'deliveries'))[0]).toMatchObject({ id: delivery.id, status: 'pending', attempts: 0 });
+    expect((await cliJson(db, 'webhook', 'deliveries'))[0]).toMatchObject({
+      id: delivery.id,
+      status: 'pending',
+      attempts: 0,
+    });
   });
 });
 
@@ -158,9 +219,23 @@ describe('webhook URLs: the service is not a tool to probe the internal network'
     }
     expect(snapshot(db)).toEqual(before);
 
-    const added = await cliJson(db, 'webhook', 'add', 'https://hooks.example.com/planner', '--events', 'booking.cancelled');
+    const added = await cliJson(
+      db,
+      'webhook',
+      'add',
+      'https://hooks.example.com/planner',
+      '--events',
+      'booking.cancelled',
+    );
     const listed = await cliJson(db, 'webhook', 'list');
-    expect(listed).toEqual([expect.objectContaining({ id: added.id, url: 'https://hooks.example.com/planner', events: ['booking.cancelled'], includeCustomer: false })]);
+    expect(listed).toEqual([
+      expect.objectContaining({
+        id: added.id,
+        url: 'https://hooks.example.com/planner',
+        events: ['booking.cancelled'],
+        includeCustomer: false,
+      }),
+    ]);
     expect(JSON.stringify(listed)).not.toContain(added.secret);
     expect((await cli(db, 'webhook', 'list')).stdout).not.toContain(added.secret);
     expect((await cli(db, 'status')).stdout).not.toContain(added.secret);
@@ -170,9 +245,13 @@ describe('webhook URLs: the service is not a tool to probe the internal network'
 
   it('refuses at delivery a name that resolves to an internal address (checked on the address actually used)', async () => {
     const lookup = guardedLookup(false);
-    const error = await new Promise<Error | null>((resolve) => lookup('localhost', { family: 0 }, (failure) => resolve(failure)));
+    const error = await new Promise<Error | null>((resolve) =>
+      lookup('localhost', { family: 0 }, (failure) => resolve(failure)),
+    );
     expect(error?.message).toBe('localhost resolves to a local or private address');
-    const allowed = await new Promise<string>((resolve) => guardedLookup(true)('localhost', { family: 4 }, (_e, address) => resolve(address as string)));
+    const allowed = await new Promise<string>((resolve) =>
+      guardedLookup(true)('localhost', { family: 4 }, (_e, address) => resolve(address as string)),
+    );
     expect(allowed).toBe('127.0.0.1');
   });
 });
@@ -182,13 +261,34 @@ describe('webhook back-off (fixed clock, in-process)', () => {
     const store = openStore(tempDb());
     let now = Date.parse('2026-06-01T06:00:00Z');
     const ctx = createContext(store, () => new Date(now));
-    initInstallation(ctx, { practiceName: 'P', timeZone: 'Europe/Berlin', notifyEmail: 'desk@p.example', locale: 'en' });
+    initInstallation(ctx, {
+      practiceName: 'P',
+      timeZone: 'Europe/Berlin',
+      notifyEmail: 'desk@p.example',
+      locale: 'en',
+    });
     const port = await freePort();
     const hook = addWebhook(ctx, `http://127.0.0.1:${port}/hook`, { includeCustomer: false, allowInsecure: true });
-    const facts = { bookingId: 1, reference: 'R', customerId: 1, scheduleId: 1, reasonId: 1, startAt: now / 1000, status: 'booked' as const, actor: 'api' as const, customer: { firstName: '', lastName: '', email: null } };
+    const facts = {
+      bookingId: 1,
+      reference: 'R',
+      customerId: 1,
+      scheduleId: 1,
+      reasonId: 1,
+      startAt: now / 1000,
+      status: 'booked' as const,
+      actor: 'api' as const,
+      customer: { firstName: '', lastName: '', email: null },
+    };
     emitBookingEvent(store, 'booking.created', facts, now / 1000, new Date(now).toISOString());
     const lines: string[] = [];
-    const worker = startWebhookWorker({ store, log: (line) => lines.push(line), pollMs: 3_600_000, nowMs: () => now, retry: { baseSeconds: 30 } });
+    const worker = startWebhookWorker({
+      store,
+      log: (line) => lines.push(line),
+      pollMs: 3_600_000,
+      nowMs: () => now,
+      retry: { baseSeconds: 30 },
+    });
     const delays: number[] = [];
     for (let attempt = 0; attempt < 60; attempt++) {
       await worker.flush();
@@ -205,11 +305,21 @@ describe('webhook back-off (fixed clock, in-process)', () => {
     expect(webhookHealth(store)).toEqual([expect.objectContaining({ webhookId: hook.id, failed: 1 })]);
     // Never disabled: the hook is still there and its next event is queued and tried.
     expect(findWebhook(store, hook.id)).toBeDefined();
-    emitBookingEvent(store, 'booking.cancelled', { ...facts, status: 'cancelled' }, now / 1000, new Date(now).toISOString());
+    emitBookingEvent(
+      store,
+      'booking.cancelled',
+      { ...facts, status: 'cancelled' },
+      now / 1000,
+      new Date(now).toISOString(),
+    );
     const again = startWebhookWorker({ store, log: (line) => lines.push(line), pollMs: 3_600_000, nowMs: () => now });
     await again.flush();
     await again.stop();
-    expect(listDeliveries(store, { failedOnly: false, limit: 10 })[0]).toMatchObject({ type: 'booking.cancelled', status: 'pending', attempts: 1 });
+    expect(listDeliveries(store, { failedOnly: false, limit: 10 })[0]).toMatchObject({
+      type: 'booking.cancelled',
+      status: 'pending',
+      attempts: 1,
+    });
     store.close();
   });
 });

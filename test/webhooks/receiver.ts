@@ -67,7 +67,13 @@ export async function startReceiver(port = 0, status = 204) {
 }
 
 /** Checks a `Planner-Signature` header as the README tells integrators to: true when it is valid and fresh. */
-export function verifySignature(secret: string, header: string, body: string, nowSeconds: number, toleranceSeconds = 300): boolean {
+export function verifySignature(
+  secret: string,
+  header: string,
+  body: string,
+  nowSeconds: number,
+  toleranceSeconds = 300,
+): boolean {
   const parts = Object.fromEntries(header.split(',').map((part) => part.split('=') as [string, string]));
   const timestamp = Number(parts.t);
   if (!Number.isInteger(timestamp) || Math.abs(nowSeconds - timestamp) > toleranceSeconds) return false;
@@ -80,9 +86,12 @@ export function verifySignature(secret: string, header: string, body: string, no
  * Returns the `verifyPlanner` function of the README's webhook guide, taken from the README itself (its ```js
  * block), so the tests prove that the code integrators copy works.
  */
-export async function readmeVerifier(): Promise<(secret: string, header: string, rawBody: string, toleranceSeconds?: number) => boolean> {
+export async function readmeVerifier(): Promise<
+  (secret: string, header: string, rawBody: string, toleranceSeconds?: number) => boolean
+> {
   const block = readmeBlock('Following changes: webhooks', 'js');
-  if (!block.includes('export function verifyPlanner')) throw new Error('README.md\'s webhook guide has no verifyPlanner in its ```js block');
+  if (!block.includes('export function verifyPlanner'))
+    throw new Error("README.md's webhook guide has no verifyPlanner in its ```js block");
   const file = join(tempDir(), 'verify-planner.mjs');
   writeFileSync(file, block);
   return ((await import(pathToFileURL(file).href)) as { verifyPlanner: any }).verifyPlanner;

@@ -91,7 +91,9 @@ function ipv6ToBigInt(text: string): bigint {
 }
 
 function bigIntToIpv6(value: bigint): string {
-  return Array.from({ length: 8 }, (_, index) => ((value >> BigInt(16 * (7 - index))) & 0xffffn).toString(16)).join(':');
+  return Array.from({ length: 8 }, (_, index) => ((value >> BigInt(16 * (7 - index))) & 0xffffn).toString(16)).join(
+    ':',
+  );
 }
 
 describe('webhook address guard', () => {
@@ -143,7 +145,9 @@ describe('webhook address guard', () => {
     ['https://127.0.0.1./hook', '127.0.0.1'],
     ['https://0x7f.1/hook', '127.0.0.1'],
   ])('refuses the URL %s without --allow-insecure, and takes it with it', (url, shown) => {
-    expect(() => checkWebhookUrl(url, false)).toThrow(`${shown} is a local or private address: allowed only with --allow-insecure`);
+    expect(() => checkWebhookUrl(url, false)).toThrow(
+      `${shown} is a local or private address: allowed only with --allow-insecure`,
+    );
     expect(checkWebhookUrl(url, true)).toBe(new URL(url).toString());
   });
 });

@@ -10,6 +10,8 @@ export function registerBackup(program: Command): void {
     .option('--force', 'replace an existing file')
     .action(async (target: string, options: { force?: boolean }, command: Command) => {
       const size = await readContext(command, (ctx) => backupDatabase(ctx, target, Boolean(options.force)));
-      print(`Backed up to ${target} (${Math.ceil(size / 1024)} KiB). To restore: stop planner serve, copy it over the database, start it.`);
+      print(
+        `Backed up to ${target} (${Math.ceil(size / 1024)} KiB). To restore: stop planner serve, copy it over the database, start it.`,
+      );
     });
 }

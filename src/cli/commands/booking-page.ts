@@ -1,5 +1,10 @@
 import type { Command } from 'commander';
-import { bookingPageStatus, disableBookingPage, enableBookingPage, type BookingPageStatus } from '../../app/booking-page.ts';
+import {
+  bookingPageStatus,
+  disableBookingPage,
+  enableBookingPage,
+  type BookingPageStatus,
+} from '../../app/booking-page.ts';
 import type { BookingPageSettings } from '../../store/settings.ts';
 import { print, printJson, readContext, withContext } from '../shared.ts';
 
@@ -16,19 +21,40 @@ function describe(page: BookingPageSettings & { url: string | null }): string[] 
 export function registerBookingPage(program: Command): void {
   const page = program
     .command('booking-page')
-    .description('the public booking page at <public-url>/book/ for practices without an integrator (off until enabled)');
+    .description(
+      'the public booking page at <public-url>/book/ for practices without an integrator (off until enabled)',
+    );
   page
     .command('enable')
-    .description('turn the page on (served by planner serve at the self-service page\'s public address); changing only some options keeps the others')
+    .description(
+      "turn the page on (served by planner serve at the self-service page's public address); changing only some options keeps the others",
+    )
     .option('--schedules <ids|all>', 'the schedules it offers: ids separated by commas, or all (default all)')
-    .option('--embed-from <origins>', 'the sites that may show it in a frame, e.g. https://www.praxis.example (none: no site)')
-    .option('--privacy-url <url>', 'the practice\'s privacy notice, linked from a consent line on the form (none: no line)')
+    .option(
+      '--embed-from <origins>',
+      'the sites that may show it in a frame, e.g. https://www.praxis.example (none: no site)',
+    )
+    .option(
+      '--privacy-url <url>',
+      "the practice's privacy notice, linked from a consent line on the form (none: no line)",
+    )
     .option('--per-hour <n>', 'bookings accepted from one client address in an hour (default 5)')
-    .option('--per-email <n>', 'the page takes no booking for an e-mail address that holds this many future bookings, however made (default 3)')
-    .action(async (options: { schedules?: string; embedFrom?: string; privacyUrl?: string; perHour?: string; perEmail?: string }, command: Command) => {
-      const enabled = await withContext(command, (ctx) => enableBookingPage(ctx, options));
-      print(...describe(enabled), 'Route /book/ to planner in the reverse proxy (README: "The booking page"); a running server shows it at its next request.');
-    });
+    .option(
+      '--per-email <n>',
+      'the page takes no booking for an e-mail address that holds this many future bookings, however made (default 3)',
+    )
+    .action(
+      async (
+        options: { schedules?: string; embedFrom?: string; privacyUrl?: string; perHour?: string; perEmail?: string },
+        command: Command,
+      ) => {
+        const enabled = await withContext(command, (ctx) => enableBookingPage(ctx, options));
+        print(
+          ...describe(enabled),
+          'Route /book/ to planner in the reverse proxy (README: "The booking page"); a running server shows it at its next request.',
+        );
+      },
+    );
   page
     .command('disable')
     .description('turn the page off: /book/ answers "not found"; bookings made there stay')

@@ -36,43 +36,68 @@ export function registerBookings(program: Command): void {
   const group = program.command('bookings').description('see the bookings');
   group
     .command('list')
-    .description('list bookings from a day on (default: today, in the practice time zone); on a terminal the table fits its width')
+    .description(
+      'list bookings from a day on (default: today, in the practice time zone); on a terminal the table fits its width',
+    )
     .option('--schedule <id>', 'only this schedule')
     .option('--from <day>', 'first local day, YYYY-MM-DD (default today)')
     .option('--to <day>', 'last local day, YYYY-MM-DD (inclusive)')
     .option('--status <status>', 'only booked or only cancelled ones')
     .option('--search <text>', 'part of a name, an e-mail, a phone number or a reference, in any case')
     .option('--json', 'print JSON')
-    .action(async (options: { schedule?: string; from?: string; to?: string; status?: string; search?: string; json?: boolean }, command: Command) => {
-      const scheduleId = options.schedule === undefined ? undefined : id(options.schedule, '--schedule');
-      await readContext(command, (ctx) => {
-        const zone = requireConfigured(ctx).timeZone;
-        const list = listBookingsFrom(ctx, { scheduleId, fromDay: options.from, toDay: options.to, status: options.status, search: options.search });
-        if (options.json) {
-          printJson(list.map((item) => bookingJson(item, zone)));
-          return;
-        }
-        const filtered = options.search !== undefined || options.status !== undefined || options.to !== undefined;
-        printTable(
-          ['ID', 'REFERENCE', 'STATUS', `START (${zone})`, 'MIN', 'SCHEDULE', 'REASON', 'CUSTOMER', 'EMAIL', 'PHONE', 'SOURCE'],
-          list.map((b) => [
-            b.id,
-            b.reference,
-            b.status,
-            formatLocal(new Date(b.startAt * 1000), zone),
-            (b.endAt - b.startAt) / 60,
-            b.scheduleName,
-            b.reasonName,
-            b.customerName,
-            b.customerEmail ?? '',
-            b.customerPhone,
-            b.source,
-          ]),
-          filtered ? 'No bookings match.' : 'No bookings from that day on.',
-          { shrink: [5, 6, 7, 8, 9] }, // the free text: schedule, reason, customer, e-mail, phone; never the reference
-        );
-      });
-    });
+    .action(
+      async (
+        options: { schedule?: string; from?: string; to?: string; status?: string; search?: string; json?: boolean },
+        command: Command,
+      ) => {
+        const scheduleId = options.schedule === undefined ? undefined : id(options.schedule, '--schedule');
+        await readContext(command, (ctx) => {
+          const zone = requireConfigured(ctx).timeZone;
+          const list = listBookingsFrom(ctx, {
+            scheduleId,
+            fromDay: options.from,
+            toDay: options.to,
+            status: options.status,
+            search: options.search,
+          });
+          if (options.json) {
+            printJson(list.map((item) => bookingJson(item, zone)));
+            return;
+          }
+          const filtered = options.search !== undefined || options.status !== undefined || options.to !== undefined;
+          printTable(
+            [
+              'ID',
+              'REFERENCE',
+              'STATUS',
+              `START (${zone})`,
+              'MIN',
+              'SCHEDULE',
+              'REASON',
+              'CUSTOMER',
+              'EMAIL',
+              'PHONE',
+              'SOURCE',
+            ],
+            list.map((b) => [
+              b.id,
+              b.reference,
+              b.status,
+              formatLocal(new Date(b.startAt * 1000), zone),
+              (b.endAt - b.startAt) / 60,
+              b.scheduleName,
+              b.reasonName,
+              b.customerName,
+              b.customerEmail ?? '',
+              b.customerPhone,
+              b.source,
+            ]),
+            filtered ? 'No bookings match.' : 'No bookings from that day on.',
+            { shrink: [5, 6, 7, 8, 9] }, // the free text: schedule, reason, customer, e-mail, phone; never the reference
+          );
+        });
+      },
+    );
   group
     .command('add')
     .description('book a slot for a customer, exactly as the API does (same checks, same e-mails)')
@@ -81,17 +106,36 @@ export function registerBookings(program: Command): void {
     .argument('<slot>', 'local time "YYYY-MM-DD HH:MM:SS" (or "YYYY-MM-DD HH:MM")')
     .option('--field <key=value>', 'a form value, e.g. --field first_name=Ada (repeat for each field)', collect, [])
     .option('--json', 'print JSON')
-    .action(async (scheduleText: string, reasonText: string, slotText: string, options: { field: string[]; json?: boolean }, command: Command) => {
-      const scheduleId = id(scheduleText, 'schedule-id');
-      const reasonId = id(reasonText, 'reason-id');
-      const slot = slotArgument(slotText);
-      await withContext(command, (ctx) => {
-        const created = explainingRefusal(ctx, () => addBooking(ctx, { scheduleId, reasonId, slot, values: options.field }));
-        const zone = requireConfigured(ctx).timeZone;
-        if (options.json) printJson({ id: created.bookingId, reference: created.reference, customerId: created.customerId, start: utcText(created.startAt) });
-        else print(`Booked ${created.bookingId} (${created.reference}) for ${formatLocal(new Date(created.startAt * 1000), zone)} ${zone}. Its e-mails are in the outbox.`);
-      });
-    });
+    .action(
+      async (
+        scheduleText: string,
+        reasonText: string,
+        slotText: string,
+        options: { field: string[]; json?: boolean },
+        command: Command,
+      ) => {
+        const scheduleId = id(scheduleText, 'schedule-id');
+        const reasonId = id(reasonText, 'reason-id');
+        const slot = slotArgument(slotText);
+        await withContext(command, (ctx) => {
+          const created = explainingRefusal(ctx, () =>
+            addBooking(ctx, { scheduleId, reasonId, slot, values: options.field }),
+          );
+          const zone = requireConfigured(ctx).timeZone;
+          if (options.json)
+            printJson({
+              id: created.bookingId,
+              reference: created.reference,
+              customerId: created.customerId,
+              start: utcText(created.startAt),
+            });
+          else
+            print(
+              `Booked ${created.bookingId} (${created.reference}) for ${formatLocal(new Date(created.startAt * 1000), zone)} ${zone}. Its e-mails are in the outbox.`,
+            );
+        });
+      },
+    );
   group
     .command('show')
     .description('show one booking by id or reference, with its reminders (due time and status)')
@@ -102,7 +146,11 @@ export function registerBookings(program: Command): void {
         const zone = requireConfigured(ctx).timeZone;
         const booking = requireBooking(ctx, key);
         const history = bookingHistory(ctx, booking, zone);
-        const item = { ...bookingJson(booking, zone), reminders: bookingReminders(ctx, booking.id), history: history.entries };
+        const item = {
+          ...bookingJson(booking, zone),
+          reminders: bookingReminders(ctx, booking.id),
+          history: history.entries,
+        };
         if (options.json) {
           printJson(item);
           return;
@@ -116,7 +164,9 @@ export function registerBookings(program: Command): void {
           `  customer  ${item.customerName} (${item.customerId})${item.customerEmail ? ` <${item.customerEmail}>` : ''}`,
           `  source    ${item.source}, created ${local(item.createdAt)}`,
           ...Object.entries(item.submission).map(([key, value]) => `  ${key.padEnd(9)} ${String(value)}`),
-          ...item.reminders.map((r) => `  reminder  ${r.dueLocal} ${zone}: ${r.status}${r.reason ? ` (${r.reason})` : ''}`),
+          ...item.reminders.map(
+            (r) => `  reminder  ${r.dueLocal} ${zone}: ${r.status}${r.reason ? ` (${r.reason})` : ''}`,
+          ),
           ...historyLines(history),
         );
       });
@@ -133,7 +183,10 @@ export function registerBookings(program: Command): void {
         const zone = requireConfigured(ctx).timeZone;
         const cancelled = cancelBooking(ctx, key, { reason: options.reason, notify: options.notify });
         if (options.json) printJson(bookingJson(cancelled, zone));
-        else print(`Cancelled ${cancelled.id} (${cancelled.reference}) of ${formatLocal(new Date(cancelled.startAt * 1000), zone)} ${zone}. ${options.notify && cancelled.customerEmail ? 'The customer’s mail is in the outbox.' : 'No mail to the customer.'}`);
+        else
+          print(
+            `Cancelled ${cancelled.id} (${cancelled.reference}) of ${formatLocal(new Date(cancelled.startAt * 1000), zone)} ${zone}. ${options.notify && cancelled.customerEmail ? 'The customer’s mail is in the outbox.' : 'No mail to the customer.'}`,
+          );
       });
     });
   group
@@ -144,13 +197,27 @@ export function registerBookings(program: Command): void {
     .option('--no-notify', 'do not e-mail the customer')
     .option('--force', 'allow a time within the schedule’s minimum notice')
     .option('--json', 'print JSON')
-    .action(async (key: string, slotText: string, options: { notify: boolean; force?: boolean; json?: boolean }, command: Command) => {
-      const slot = slotArgument(slotText);
-      await withContext(command, (ctx) => {
-        const zone = requireConfigured(ctx).timeZone;
-        const moved = explainingRefusal(ctx, () => moveBooking(ctx, key, slot, { notify: options.notify, force: options.force === true }), true);
-        if (options.json) printJson(bookingJson(moved, zone));
-        else print(`Moved ${moved.id} (${moved.reference}) to ${formatLocal(new Date(moved.startAt * 1000), zone)} ${zone}. ${options.notify && moved.customerEmail ? 'The customer’s update is in the outbox.' : 'No mail to the customer.'}`);
-      });
-    });
+    .action(
+      async (
+        key: string,
+        slotText: string,
+        options: { notify: boolean; force?: boolean; json?: boolean },
+        command: Command,
+      ) => {
+        const slot = slotArgument(slotText);
+        await withContext(command, (ctx) => {
+          const zone = requireConfigured(ctx).timeZone;
+          const moved = explainingRefusal(
+            ctx,
+            () => moveBooking(ctx, key, slot, { notify: options.notify, force: options.force === true }),
+            true,
+          );
+          if (options.json) printJson(bookingJson(moved, zone));
+          else
+            print(
+              `Moved ${moved.id} (${moved.reference}) to ${formatLocal(new Date(moved.startAt * 1000), zone)} ${zone}. ${options.notify && moved.customerEmail ? 'The customer’s update is in the outbox.' : 'No mail to the customer.'}`,
+            );
+        });
+      },
+    );
 }

@@ -4,7 +4,17 @@ import { requireConfigured } from '../../app/configured.ts';
 import { SYNC_EVERY_DEFAULT_MINUTES, SYNC_EVERY_MAX_MINUTES } from '../../domain/checks.ts';
 import { formatLocal, isDay } from '../../domain/dates.ts';
 import { AppError, invalid } from '../../errors.ts';
-import { id, interactive, print, printJson, printTable, readContext, secretInput, whole, withContext } from '../shared.ts';
+import {
+  id,
+  interactive,
+  print,
+  printJson,
+  printTable,
+  readContext,
+  secretInput,
+  whole,
+  withContext,
+} from '../shared.ts';
 
 /** What the lists say when there is no calendar. */
 const NO_CALENDARS = 'No calendars. Add one: planner calendar add <schedule-id> <url>';
@@ -17,7 +27,10 @@ function printConflicts(conflicts: readonly ConflictView[]): void {
   if (conflicts.length === 0) return;
   print(
     `${conflicts.length} upcoming booking(s) overlap a busy time of the practitioner's calendar (planner leaves them as they are; move or cancel them: planner bookings move <reference> <new-slot>, planner bookings cancel <reference>):`,
-    ...conflicts.map((conflict) => `  ${conflict.reference}  ${conflict.start}  schedule ${conflict.scheduleId}  calendar ${conflict.calendarId}`),
+    ...conflicts.map(
+      (conflict) =>
+        `  ${conflict.reference}  ${conflict.start}  schedule ${conflict.scheduleId}  calendar ${conflict.calendarId}`,
+    ),
   );
 }
 
@@ -46,29 +59,50 @@ async function writeNow(command: Command, calendarId: number, what: 'written' | 
   const { deliverWrites } = await import('../../app/calendar-writes.ts');
   const outcome = await withContext(command, (ctx) => deliverWrites(ctx, calendarId));
   const done = `${outcome.written} event(s) ${what}`;
-  return outcome.error ? `${done}; the rest wait and a running planner serve retries them: ${outcome.error}` : `${done}.`;
+  return outcome.error
+    ? `${done}; the rest wait and a running planner serve retries them: ${outcome.error}`
+    : `${done}.`;
 }
 
 export function registerCalendar(program: Command): void {
-  const calendar = program.command('calendar').description('the practitioner’s own calendars (iCalendar address or CalDAV): their busy times block booking');
+  const calendar = program
+    .command('calendar')
+    .description('the practitioner’s own calendars (iCalendar address or CalDAV): their busy times block booking');
   calendar
     .command('add')
     .description('add a calendar to a schedule; syncs it once, and adds nothing when that fails')
     .argument('<schedule-id>')
-    .argument('<url>', 'an iCalendar address (https://…, webcal://…) or a CalDAV calendar collection; told apart by asking the server')
+    .argument(
+      '<url>',
+      'an iCalendar address (https://…, webcal://…) or a CalDAV calendar collection; told apart by asking the server',
+    )
     .option('--name <label>', 'how lists and mails name it (default: the address’s host)')
-    .option('--user <name>', 'user name for the calendar’s server; the password comes from a prompt, --password-stdin or PLANNER_CALENDAR_PASSWORD')
+    .option(
+      '--user <name>',
+      'user name for the calendar’s server; the password comes from a prompt, --password-stdin or PLANNER_CALENDAR_PASSWORD',
+    )
     .option('--password-stdin', 'read the password from the first line of standard input')
-    .option('--every <minutes>', `minutes between syncs, 1 to ${SYNC_EVERY_MAX_MINUTES}`, String(SYNC_EVERY_DEFAULT_MINUTES))
+    .option(
+      '--every <minutes>',
+      `minutes between syncs, 1 to ${SYNC_EVERY_MAX_MINUTES}`,
+      String(SYNC_EVERY_DEFAULT_MINUTES),
+    )
     .option('--allow-insecure', 'allow plain http and local or private addresses (as for webhooks)')
-    .option('--write-bookings', 'also write every booking of the schedule into this calendar (CalDAV only; checked by a test write)')
+    .option(
+      '--write-bookings',
+      'also write every booking of the schedule into this calendar (CalDAV only; checked by a test write)',
+    )
     .option('--json', 'print JSON')
     .action(async (scheduleText: string, url: string, options: AddOptions, command: Command) => {
       const scheduleId = id(scheduleText, 'schedule-id');
       const everyMinutes = whole(options.every ?? String(SYNC_EVERY_DEFAULT_MINUTES), '--every');
       const password =
         options.user || options.passwordStdin
-          ? await secretInput(options.passwordStdin === true, 'PLANNER_CALENDAR_PASSWORD', `Password of ${options.user} for the calendar`)
+          ? await secretInput(
+              options.passwordStdin === true,
+              'PLANNER_CALENDAR_PASSWORD',
+              `Password of ${options.user} for the calendar`,
+            )
           : undefined;
       const { addCalendar } = await import('../../app/calendars.ts'); // the fetch and the parser: only for these commands
       const added = await withContext(command, (ctx) =>
@@ -89,7 +123,9 @@ export function registerCalendar(program: Command): void {
       print(
         `Calendar ${added.id} (${added.label}, ${added.kind}, ${added.url}) added to schedule ${scheduleId}: ${added.busy} busy time(s) in the schedule's window now block booking.`,
         `A running planner serve syncs it every ${added.everyMinutes} minute(s); planner calendar busy ${scheduleId} shows what blocks.`,
-        ...(written ? [`It receives every booking of schedule ${scheduleId} from now on; its upcoming bookings: ${written}`] : []),
+        ...(written
+          ? [`It receives every booking of schedule ${scheduleId} from now on; its upcoming bookings: ${written}`]
+          : []),
       );
       printConflicts(added.conflicts);
     });
@@ -98,7 +134,10 @@ export function registerCalendar(program: Command): void {
     .description('list the calendars: address masked, last success, busy times in the window, state')
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
-      const { list, zone } = await readContext(command, (ctx) => ({ list: calendars(ctx), zone: requireConfigured(ctx).timeZone }));
+      const { list, zone } = await readContext(command, (ctx) => ({
+        list: calendars(ctx),
+        zone: requireConfigured(ctx).timeZone,
+      }));
       if (options.json) {
         printJson(list);
         return;
@@ -149,8 +188,13 @@ export function registerCalendar(program: Command): void {
         printConflicts(everyConflict(outcomes));
       }
       if (failed.length > 0) {
-        const lines = failed.map((outcome) => `calendar ${outcome.id} (${outcome.label}) could not be synced: ${outcome.error}`);
-        throw new AppError('conflict', `${lines.join('; ')}; its last busy times still block (planner calendar list shows since when)`);
+        const lines = failed.map(
+          (outcome) => `calendar ${outcome.id} (${outcome.label}) could not be synced: ${outcome.error}`,
+        );
+        throw new AppError(
+          'conflict',
+          `${lines.join('; ')}; its last busy times still block (planner calendar list shows since when)`,
+        );
       }
     });
   calendar
@@ -160,81 +204,130 @@ export function registerCalendar(program: Command): void {
     .option('--from <day>', 'first local day, YYYY-MM-DD (default today)')
     .option('--days <n>', `how many days, 1 to ${BUSY_DAYS_MAX}`, '7')
     .option('--json', 'print JSON')
-    .action(async (scheduleText: string, options: { from?: string; days: string; json?: boolean }, command: Command) => {
-      const scheduleId = id(scheduleText, 'schedule-id');
-      if (options.from !== undefined && !isDay(options.from)) throw invalid(`--from must be a day, YYYY-MM-DD (got "${options.from}")`);
-      const days = whole(options.days, '--days');
-      if (days < 1 || days > BUSY_DAYS_MAX) throw invalid(`--days must be from 1 to ${BUSY_DAYS_MAX} (got ${days})`);
-      const { timeZone, busy } = await readContext(command, (ctx) => busyTimesOfSchedule(ctx, scheduleId, options.from, days));
-      if (options.json) {
-        printJson(busy.map((time) => ({ ...time, timeZone })));
-        return;
-      }
-      printTable(
-        [`START (${timeZone})`, 'END', 'CALENDAR'],
-        busy.map((time) => [time.start, time.end, `${time.calendarId} ${time.calendar}`]),
-        'No busy times in those days.',
-      );
-    });
+    .action(
+      async (scheduleText: string, options: { from?: string; days: string; json?: boolean }, command: Command) => {
+        const scheduleId = id(scheduleText, 'schedule-id');
+        if (options.from !== undefined && !isDay(options.from))
+          throw invalid(`--from must be a day, YYYY-MM-DD (got "${options.from}")`);
+        const days = whole(options.days, '--days');
+        if (days < 1 || days > BUSY_DAYS_MAX) throw invalid(`--days must be from 1 to ${BUSY_DAYS_MAX} (got ${days})`);
+        const { timeZone, busy } = await readContext(command, (ctx) =>
+          busyTimesOfSchedule(ctx, scheduleId, options.from, days),
+        );
+        if (options.json) {
+          printJson(busy.map((time) => ({ ...time, timeZone })));
+          return;
+        }
+        printTable(
+          [`START (${timeZone})`, 'END', 'CALENDAR'],
+          busy.map((time) => [time.start, time.end, `${time.calendarId} ${time.calendar}`]),
+          'No busy times in those days.',
+        );
+      },
+    );
   calendar
     .command('set')
-    .description('change a calendar without removing it: its name, interval, login, and whether it receives the bookings')
+    .description(
+      'change a calendar without removing it: its name, interval, login, and whether it receives the bookings',
+    )
     .argument('<id>')
-    .option('--write-bookings <on|off>', 'on: write every upcoming booking of the schedule into it, and each new one; off: stop (what was written stays, unless --remove-written)')
+    .option(
+      '--write-bookings <on|off>',
+      'on: write every upcoming booking of the schedule into it, and each new one; off: stop (what was written stays, unless --remove-written)',
+    )
     .option('--remove-written', 'with --write-bookings off: delete the events planner wrote into the calendar')
     .option('--name <label>', 'how lists and mails name it')
     .option('--every <minutes>', `minutes between syncs, 1 to ${SYNC_EVERY_MAX_MINUTES}`)
-    .option('--user <name>', 'a new login: the user name; the password comes from a prompt, --password-stdin or PLANNER_CALENDAR_PASSWORD')
+    .option(
+      '--user <name>',
+      'a new login: the user name; the password comes from a prompt, --password-stdin or PLANNER_CALENDAR_PASSWORD',
+    )
     .option('--password-stdin', 'read the new password from the first line of standard input')
     .option('--json', 'print JSON')
     .action(async (text: string, options: SetOptions, command: Command) => {
       const calendarId = id(text);
       const write = options.writeBookings;
-      if (write !== undefined && write !== 'on' && write !== 'off') throw invalid(`--write-bookings takes on or off (got "${write}")`);
+      if (write !== undefined && write !== 'on' && write !== 'off')
+        throw invalid(`--write-bookings takes on or off (got "${write}")`);
       const everyMinutes = options.every === undefined ? undefined : whole(options.every, '--every');
       const password =
         options.user || options.passwordStdin
-          ? await secretInput(options.passwordStdin === true, 'PLANNER_CALENDAR_PASSWORD', `New password${options.user ? ` of ${options.user}` : ''} for the calendar`)
+          ? await secretInput(
+              options.passwordStdin === true,
+              'PLANNER_CALENDAR_PASSWORD',
+              `New password${options.user ? ` of ${options.user}` : ''} for the calendar`,
+            )
           : undefined;
       const { setCalendar } = await import('../../app/calendars.ts');
-      const change = { label: options.name, everyMinutes, user: options.user, password, writeBookings: write === undefined ? undefined : write === 'on', removeWritten: options.removeWritten === true };
+      const change = {
+        label: options.name,
+        everyMinutes,
+        user: options.user,
+        password,
+        writeBookings: write === undefined ? undefined : write === 'on',
+        removeWritten: options.removeWritten === true,
+      };
       const set = await withContext(command, (ctx) => setCalendar(ctx, calendarId, change));
-      const written = set.queued > 0 ? await writeNow(command, calendarId, 'written') : set.removing > 0 ? await writeNow(command, calendarId, 'deleted') : undefined;
+      const written =
+        set.queued > 0
+          ? await writeNow(command, calendarId, 'written')
+          : set.removing > 0
+            ? await writeNow(command, calendarId, 'deleted')
+            : undefined;
       if (options.json) {
         printJson(set);
         return;
       }
       const lines = [`Calendar ${calendarId} (${set.view.label}) changed.`];
-      if (change.writeBookings === true) lines.push(`It receives every booking of schedule ${set.view.scheduleId}; its upcoming bookings: ${written ?? 'none to write.'}`);
-      if (set.leftWritten) lines.push('It no longer receives bookings; the events planner wrote stay in the calendar (planner calendar set --write-bookings off --remove-written deletes them).');
-      if (set.removing > 0 || (change.writeBookings === false && change.removeWritten)) lines.push(`It no longer receives bookings; planner's events: ${written ?? 'none to delete.'}`);
+      if (change.writeBookings === true)
+        lines.push(
+          `It receives every booking of schedule ${set.view.scheduleId}; its upcoming bookings: ${written ?? 'none to write.'}`,
+        );
+      if (set.leftWritten)
+        lines.push(
+          'It no longer receives bookings; the events planner wrote stay in the calendar (planner calendar set --write-bookings off --remove-written deletes them).',
+        );
+      if (set.removing > 0 || (change.writeBookings === false && change.removeWritten))
+        lines.push(`It no longer receives bookings; planner's events: ${written ?? 'none to delete.'}`);
       print(...lines);
     });
   calendar
     .command('remove')
-    .description('remove a calendar: its busy times no longer block; asks whether to delete the events planner wrote into it')
+    .description(
+      'remove a calendar: its busy times no longer block; asks whether to delete the events planner wrote into it',
+    )
     .argument('<id>')
     .option('--remove-written', 'delete the events planner wrote into the calendar first, without asking')
     .option('--keep-written', 'leave the events planner wrote in the calendar, without asking')
     .action(async (text: string, options: { removeWritten?: boolean; keepWritten?: boolean }, command: Command) => {
       const calendarId = id(text);
-      if (options.removeWritten && options.keepWritten) throw invalid('give --remove-written or --keep-written, not both');
+      if (options.removeWritten && options.keepWritten)
+        throw invalid('give --remove-written or --keep-written, not both');
       const { writtenEvents, removeWrittenEvents } = await import('../../app/calendar-writes.ts');
       const { removeCalendar } = await import('../../app/calendars.ts');
       const events = await readContext(command, (ctx) => writtenEvents(ctx, calendarId));
       let remove = options.removeWritten === true;
       if (events > 0 && !options.removeWritten && !options.keepWritten) {
         if (!interactive()) {
-          throw invalid(`calendar ${calendarId} holds ${events} event(s) planner wrote: give --remove-written to delete them first, or --keep-written to leave them`);
+          throw invalid(
+            `calendar ${calendarId} holds ${events} event(s) planner wrote: give --remove-written to delete them first, or --keep-written to leave them`,
+          );
         }
         const { confirm } = await import('@inquirer/prompts');
-        remove = await confirm({ message: `Delete the ${events} event(s) planner wrote into calendar ${calendarId} first?`, default: true });
+        remove = await confirm({
+          message: `Delete the ${events} event(s) planner wrote into calendar ${calendarId} first?`,
+          default: true,
+        });
       }
       const deleted = remove ? await withContext(command, (ctx) => removeWrittenEvents(ctx, calendarId)) : 0;
       const removed = await withContext(command, (ctx) => removeCalendar(ctx, calendarId));
       print(
         `Calendar ${calendarId} (${removed.label}) removed: its busy times no longer block.`,
-        ...(remove ? [`${deleted} event(s) planner wrote were deleted from it.`] : events > 0 ? [`The ${events} event(s) planner wrote stay in it.`] : []),
+        ...(remove
+          ? [`${deleted} event(s) planner wrote were deleted from it.`]
+          : events > 0
+            ? [`The ${events} event(s) planner wrote stay in it.`]
+            : []),
       );
     });
 }

@@ -48,16 +48,23 @@ export function printStranded(stranded: StrandedBooking[], zone: string): void {
 }
 
 /** Returns the schedule (or `all`) and the days of `closure add`'s arguments, by whether `--all-schedules` was given. */
-function closureTarget(all: boolean, args: (string | undefined)[]): { target: number | 'all'; fromDay: string; toDay: string | undefined } {
+function closureTarget(
+  all: boolean,
+  args: (string | undefined)[],
+): { target: number | 'all'; fromDay: string; toDay: string | undefined } {
   const [first, second, third] = args;
   if (all) {
     if (first === undefined || third !== undefined || /^\d+$/.test(first)) {
-      throw invalid('with --all-schedules give only the days: `planner closure add --all-schedules <from-day> [to-day]`');
+      throw invalid(
+        'with --all-schedules give only the days: `planner closure add --all-schedules <from-day> [to-day]`',
+      );
     }
     return { target: 'all', fromDay: first!, toDay: second };
   }
   if (second === undefined) {
-    throw invalid('give the schedule and the day: `planner closure add <schedule-id> <from-day> [to-day]` (or `--all-schedules <from-day> [to-day]`)');
+    throw invalid(
+      'give the schedule and the day: `planner closure add <schedule-id> <from-day> [to-day]` (or `--all-schedules <from-day> [to-day]`)',
+    );
   }
   return { target: id(first!, 'schedule-id'), fromDay: second, toDay: third };
 }
@@ -91,11 +98,14 @@ export function registerClosure(program: Command): void {
           const zone = requireConfigured(ctx).timeZone;
           const stranded = added.stranded.map((item) => strandedJson(item, zone));
           if (options.json) {
-            printJson(target === 'all' ? { closures: added.closures, stranded } : { id: added.closures[0]!.id, stranded });
+            printJson(
+              target === 'all' ? { closures: added.closures, stranded } : { id: added.closures[0]!.id, stranded },
+            );
             return;
           }
           const days = toDay && toDay !== fromDay ? `${fromDay} to ${toDay}` : fromDay;
-          for (const made of added.closures) print(`Added closure ${made.id}: schedule ${made.scheduleId} closed ${days}.`);
+          for (const made of added.closures)
+            print(`Added closure ${made.id}: schedule ${made.scheduleId} closed ${days}.`);
           printStranded(added.stranded, zone);
         });
       },
@@ -109,7 +119,11 @@ export function registerClosure(program: Command): void {
       const scheduleId = id(scheduleText, 'schedule-id');
       const list = await readContext(command, (ctx) => closuresOf(ctx, scheduleId));
       if (options.json) printJson(list);
-      else printTable(['ID', 'FROM', 'TO', 'NOTE'], list.map((c) => [c.id, c.fromDay, c.toDay, c.note]));
+      else
+        printTable(
+          ['ID', 'FROM', 'TO', 'NOTE'],
+          list.map((c) => [c.id, c.fromDay, c.toDay, c.note]),
+        );
     });
   closure
     .command('remove')

@@ -51,9 +51,14 @@ export function registerDemo(program: Command): void {
         async (ctx) => {
           if (isConfigured(ctx.settings())) {
             if (!options.serve) {
-              throw new AppError('conflict', `an installation already exists at ${ctx.store.file}; the demo never overwrites one (use another --db)`);
+              throw new AppError(
+                'conflict',
+                `an installation already exists at ${ctx.store.file}; the demo never overwrites one (use another --db)`,
+              );
             }
-            print(`An installation already exists at ${ctx.store.file}; leaving it as it is. (A new token: planner token new)`);
+            print(
+              `An installation already exists at ${ctx.store.file}; leaving it as it is. (A new token: planner token new)`,
+            );
             return false;
           }
           const token = await createDemo(ctx);

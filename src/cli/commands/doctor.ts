@@ -7,7 +7,10 @@ export function registerDoctor(program: Command): void {
     .command('doctor')
     .description('check what breaks real installs: file, permissions, setup, clock, API, token, mail, the live proxy')
     .option('--mail', 'also connect to the SMTP server')
-    .option('--url <base>', 'call the live installation, e.g. https://booking.example/api (needs --token or PLANNER_TOKEN)')
+    .option(
+      '--url <base>',
+      'call the live installation, e.g. https://booking.example/api (needs --token or PLANNER_TOKEN)',
+    )
     .option('--token <token>', 'the API token, for --url')
     .option('--json', 'print JSON')
     .action(async (options: { mail?: boolean; url?: string; token?: string; json?: boolean }, command: Command) => {

@@ -3,7 +3,9 @@ import { makeFeedUrl } from '../../app/feed.ts';
 import { id, print, withContext } from '../shared.ts';
 
 export function registerFeed(program: Command): void {
-  const feed = program.command('feed').description("a schedule's calendar feed (iCalendar) for the practitioner's calendar app");
+  const feed = program
+    .command('feed')
+    .description("a schedule's calendar feed (iCalendar) for the practitioner's calendar app");
   feed
     .command('url')
     .description(
@@ -16,7 +18,12 @@ export function registerFeed(program: Command): void {
     .option('--url <public-url>', 'the public https address of planner serve (when the self-service page is off)')
     .action(async (scheduleText: string, options: { rotate?: boolean; url?: string }, command: Command) => {
       const scheduleId = id(scheduleText, 'schedule-id');
-      const url = await withContext(command, (ctx) => makeFeedUrl(ctx, scheduleId, { rotate: options.rotate === true, url: options.url }));
-      print(url, `Subscribe to it in the calendar app (it holds customer data: keep it private). ${options.rotate ? 'The previous URL no longer works.' : ''}`.trimEnd());
+      const url = await withContext(command, (ctx) =>
+        makeFeedUrl(ctx, scheduleId, { rotate: options.rotate === true, url: options.url }),
+      );
+      print(
+        url,
+        `Subscribe to it in the calendar app (it holds customer data: keep it private). ${options.rotate ? 'The previous URL no longer works.' : ''}`.trimEnd(),
+      );
     });
 }

@@ -48,7 +48,12 @@ function withFieldOptions(command: Command): Command {
 
 export function registerField(program: Command): void {
   const field = program.command('field').description('fields of the booking form');
-  withFieldOptions(field.command('add').description('add a form field').argument('<key>', 'name used in submissions, e.g. insurance_number'))
+  withFieldOptions(
+    field
+      .command('add')
+      .description('add a form field')
+      .argument('<key>', 'name used in submissions, e.g. insurance_number'),
+  )
     .option('--label <text>', 'label shown to customers (required)')
     .action(async (key: string, options: FieldOptions, command: Command) => {
       const changes = fieldChanges(options);
@@ -66,7 +71,16 @@ export function registerField(program: Command): void {
       else
         printTable(
           ['POS', 'KEY', 'LABEL', 'FORM', 'INPUT', 'REQUIRED', 'DEFAULT', 'OPTIONS'],
-          list.map((f) => [f.position, f.key, f.label, f.formType, f.inputType, f.required ? 'yes' : 'no', f.defaultValue, f.options.join(',')]),
+          list.map((f) => [
+            f.position,
+            f.key,
+            f.label,
+            f.formType,
+            f.inputType,
+            f.required ? 'yes' : 'no',
+            f.defaultValue,
+            f.options.join(','),
+          ]),
         );
     });
   withFieldOptions(field.command('set').description('change a form field').argument('<key>'))

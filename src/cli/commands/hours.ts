@@ -12,7 +12,8 @@ function weekObject(week: WeeklyHours): Record<string, string[]> {
 }
 
 function printWeek(week: WeeklyHours): void {
-  for (const [name, ranges] of Object.entries(weekObject(week))) print(`${name}  ${ranges.length ? ranges.join(', ') : 'closed'}`);
+  for (const [name, ranges] of Object.entries(weekObject(week)))
+    print(`${name}  ${ranges.length ? ranges.join(', ') : 'closed'}`);
 }
 
 export function registerHours(program: Command): void {
@@ -27,19 +28,21 @@ export function registerHours(program: Command): void {
     .argument('<days>', 'mon-fri, sat, mon,wed, mon-sun')
     .argument('<ranges>', '09:00-12:00,13:00-17:30, 00:00-24:00 or closed')
     .option('--json', 'print the week as JSON, with "stranded": the upcoming bookings now outside the hours')
-    .action(async (scheduleText: string, days: string, ranges: string, options: { json?: boolean }, command: Command) => {
-      const scheduleId = id(scheduleText, 'schedule-id');
-      await withContext(command, (ctx) => {
-        const { week, stranded } = setHours(ctx, scheduleId, days, ranges);
-        const zone = requireConfigured(ctx).timeZone;
-        if (options.json) {
-          printJson({ ...weekObject(week), stranded: stranded.map((item) => strandedJson(item, zone)) });
-          return;
-        }
-        printWeek(week);
-        printStranded(stranded, zone);
-      });
-    });
+    .action(
+      async (scheduleText: string, days: string, ranges: string, options: { json?: boolean }, command: Command) => {
+        const scheduleId = id(scheduleText, 'schedule-id');
+        await withContext(command, (ctx) => {
+          const { week, stranded } = setHours(ctx, scheduleId, days, ranges);
+          const zone = requireConfigured(ctx).timeZone;
+          if (options.json) {
+            printJson({ ...weekObject(week), stranded: stranded.map((item) => strandedJson(item, zone)) });
+            return;
+          }
+          printWeek(week);
+          printStranded(stranded, zone);
+        });
+      },
+    );
   hours
     .command('show')
     .description('show the weekly hours of a schedule')

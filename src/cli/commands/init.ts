@@ -18,7 +18,9 @@ async function collectAnswers(options: InitOptions): Promise<InitAnswers> {
   const missing = (['practiceName', 'timeZone', 'notifyEmail'] as const).filter((name) => given[name] === undefined);
   if (!interactive()) {
     if (missing.length > 0) {
-      throw invalid(`missing ${missing.map((name) => FLAGS[name]).join(', ')} (or run \`planner init\` in a terminal to be asked)`);
+      throw invalid(
+        `missing ${missing.map((name) => FLAGS[name]).join(', ')} (or run \`planner init\` in a terminal to be asked)`,
+      );
     }
     return { ...(given as InitAnswers), locale: given.locale ?? 'en' };
   }
@@ -26,20 +28,28 @@ async function collectAnswers(options: InitOptions): Promise<InitAnswers> {
   const validate = (name: keyof InitAnswers) => (value: string) => checkInitAnswer(name, value.trim()) ?? true;
   const answers: InitAnswers = {
     ...given,
-    practiceName: given.practiceName ?? (await input({ message: 'Practice name:', validate: validate('practiceName') })).trim(),
+    practiceName:
+      given.practiceName ?? (await input({ message: 'Practice name:', validate: validate('practiceName') })).trim(),
     timeZone:
       given.timeZone ??
-      (await input({
-        message: 'Time zone (IANA):',
-        default: machineZone(),
-        validate: validate('timeZone'),
-      })).trim(),
+      (
+        await input({
+          message: 'Time zone (IANA):',
+          default: machineZone(),
+          validate: validate('timeZone'),
+        })
+      ).trim(),
     notifyEmail:
-      given.notifyEmail ?? (await input({ message: 'E-mail for booking notices:', validate: validate('notifyEmail') })).trim(),
+      given.notifyEmail ??
+      (await input({ message: 'E-mail for booking notices:', validate: validate('notifyEmail') })).trim(),
     address:
       given.address ??
-      (await input({ message: 'Address customers come to (one line; Enter to skip):', validate: validate('address') })).trim(),
-    phone: given.phone ?? (await input({ message: 'Phone customers call (Enter to skip):', validate: validate('phone') })).trim(),
+      (
+        await input({ message: 'Address customers come to (one line; Enter to skip):', validate: validate('address') })
+      ).trim(),
+    phone:
+      given.phone ??
+      (await input({ message: 'Phone customers call (Enter to skip):', validate: validate('phone') })).trim(),
     locale:
       given.locale ??
       (await select({
@@ -64,7 +74,9 @@ export function registerInit(program: Command): void {
   contactOptions(
     program
       .command('init')
-      .description('complete the installation (asks for what is not given, on a terminal; `planner practice set` changes it later)')
+      .description(
+        'complete the installation (asks for what is not given, on a terminal; `planner practice set` changes it later)',
+      )
       .option('--name <practice>', 'practice name')
       .option('--timezone <zone>', 'IANA time zone, e.g. Europe/Berlin')
       .option('--notify <email>', 'address that receives booking notices')

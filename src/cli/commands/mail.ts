@@ -1,5 +1,13 @@
 import type { Command } from 'commander';
-import { mailQueue, mailSettings, retryMail, sendTestMail, setMail, userWithoutPassword, type MailQueueEntry } from '../../app/mail.ts';
+import {
+  mailQueue,
+  mailSettings,
+  retryMail,
+  sendTestMail,
+  setMail,
+  userWithoutPassword,
+  type MailQueueEntry,
+} from '../../app/mail.ts';
 import { requireConfigured } from '../../app/configured.ts';
 import { id, print, printJson, printTable, readContext, secretInput, withContext } from '../shared.ts';
 
@@ -14,21 +22,35 @@ export function registerMail(program: Command): void {
       'set the SMTP server, e.g. `mail set smtp://desk%40praxis.example@mail.example.com:587 --from "Praxis <desk@praxis.example>"`; ' +
         'the password comes from a prompt, --password-stdin or PLANNER_SMTP_PASSWORD (never the command line, where other users and the shell history see it)',
     )
-    .argument('<smtp-url>', 'smtp://user@host:587 (STARTTLS; required before the password is sent) or smtps://user@host:465 (TLS)')
+    .argument(
+      '<smtp-url>',
+      'smtp://user@host:587 (STARTTLS; required before the password is sent) or smtps://user@host:465 (TLS)',
+    )
     .requiredOption('--from <address>', 'sender, e.g. "Praxis Dr. Weber <desk@praxis.example>"')
     .option('--password-stdin', 'read the password from standard input (e.g. from a secrets file: < smtp-password)')
-    .option('--send-password-in-clear', 'INSECURE: send the password also when the server offers no STARTTLS (only on a network you trust)')
-    .action(async (url: string, options: { from: string; passwordStdin?: boolean; sendPasswordInClear?: boolean }, command: Command) => {
-      const password = await smtpPassword(url, options.passwordStdin === true);
-      const shown = await withContext(command, (ctx) => {
-        setMail(ctx, url, options.from, { password, passwordInClear: options.sendPasswordInClear });
-        return mailSettings(ctx);
-      });
-      print(`Mail goes out through ${shown.url} from ${shown.from}. Try it: planner mail test <address>`);
-      if (options.sendPasswordInClear) {
-        process.stderr.write('planner: warning: the SMTP password may now travel unencrypted (--send-password-in-clear); planner doctor reports it\n');
-      }
-    });
+    .option(
+      '--send-password-in-clear',
+      'INSECURE: send the password also when the server offers no STARTTLS (only on a network you trust)',
+    )
+    .action(
+      async (
+        url: string,
+        options: { from: string; passwordStdin?: boolean; sendPasswordInClear?: boolean },
+        command: Command,
+      ) => {
+        const password = await smtpPassword(url, options.passwordStdin === true);
+        const shown = await withContext(command, (ctx) => {
+          setMail(ctx, url, options.from, { password, passwordInClear: options.sendPasswordInClear });
+          return mailSettings(ctx);
+        });
+        print(`Mail goes out through ${shown.url} from ${shown.from}. Try it: planner mail test <address>`);
+        if (options.sendPasswordInClear) {
+          process.stderr.write(
+            'planner: warning: the SMTP password may now travel unencrypted (--send-password-in-clear); planner doctor reports it\n',
+          );
+        }
+      },
+    );
   mail
     .command('show')
     .description('show the SMTP settings (password masked)')
@@ -56,7 +78,10 @@ export function registerMail(program: Command): void {
     )
     .option('--json', 'print JSON')
     .action(async (options: { json?: boolean }, command: Command) => {
-      const { entries, zone } = await readContext(command, (ctx) => ({ entries: mailQueue(ctx), zone: requireConfigured(ctx).timeZone }));
+      const { entries, zone } = await readContext(command, (ctx) => ({
+        entries: mailQueue(ctx),
+        zone: requireConfigured(ctx).timeZone,
+      }));
       if (options.json) {
         printJson(entries.map(({ text: _text, html: _html, ics: _ics, ...entry }) => entry));
         return;
@@ -65,20 +90,37 @@ export function registerMail(program: Command): void {
       // Every time in the installation's zone, named in the header (issue 24).
       printTable(
         ['ID', 'KIND', 'TO', 'STATUS', 'ATTEMPTS', `NEXT TRY (${zone})`, 'LAST ERROR'],
-        [...of('waiting'), ...of('failed')].map((e) => [e.id, e.kind, e.recipient, e.status, e.attempts, e.status === 'pending' ? e.dueLocal : '', e.lastError ?? '']),
-        of('scheduled').length === 0 ? 'The outbox is empty: every message has been sent.' : 'No mail waiting: every message due has been sent.',
+        [...of('waiting'), ...of('failed')].map((e) => [
+          e.id,
+          e.kind,
+          e.recipient,
+          e.status,
+          e.attempts,
+          e.status === 'pending' ? e.dueLocal : '',
+          e.lastError ?? '',
+        ]),
+        of('scheduled').length === 0
+          ? 'The outbox is empty: every message has been sent.'
+          : 'No mail waiting: every message due has been sent.',
       );
       const scheduled = of('scheduled');
       if (scheduled.length > 0) {
         print('', `Scheduled reminders (${scheduled.length}), sent at their time:`);
         const shown = scheduled.slice(0, SCHEDULED_SHOWN);
-        printTable(['ID', `DUE (${zone})`, 'BOOKING', 'TO'], shown.map((e) => [e.id, e.dueLocal, e.bookingReference ?? '', e.recipient]));
-        if (scheduled.length > shown.length) print(`… and ${scheduled.length - shown.length} more (planner mail queue --json lists all)`);
+        printTable(
+          ['ID', `DUE (${zone})`, 'BOOKING', 'TO'],
+          shown.map((e) => [e.id, e.dueLocal, e.bookingReference ?? '', e.recipient]),
+        );
+        if (scheduled.length > shown.length)
+          print(`… and ${scheduled.length - shown.length} more (planner mail queue --json lists all)`);
       }
       const dropped = of('dropped');
       if (dropped.length > 0) {
         print('', 'Reminders not sent in the last 7 days (they came due too late):');
-        printTable(['ID', `DUE (${zone})`, 'BOOKING', 'TO', 'REASON'], dropped.map((e) => [e.id, e.dueLocal, e.bookingReference ?? '', e.recipient, e.lastError ?? '']));
+        printTable(
+          ['ID', `DUE (${zone})`, 'BOOKING', 'TO', 'REASON'],
+          dropped.map((e) => [e.id, e.dueLocal, e.bookingReference ?? '', e.recipient, e.lastError ?? '']),
+        );
       }
     });
   mail

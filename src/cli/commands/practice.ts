@@ -70,7 +70,9 @@ export function contactOptions(command: Command): Command {
 }
 
 export function registerPractice(program: Command): void {
-  const practice = program.command('practice').description("the practice's settings from init: name, time zone, language, notices, address, phone, website");
+  const practice = program
+    .command('practice')
+    .description("the practice's settings from init: name, time zone, language, notices, address, phone, website");
   practice
     .command('show')
     .description("show the practice's settings")
@@ -83,7 +85,9 @@ export function registerPractice(program: Command): void {
   contactOptions(
     practice
       .command('set')
-      .description("change the practice's settings, each checked as init checks it ('' clears the address, phone or website)")
+      .description(
+        "change the practice's settings, each checked as init checks it ('' clears the address, phone or website)",
+      )
       .option('--name <practice>', 'practice name')
       .option('--timezone <zone>', 'IANA time zone, e.g. Europe/Berlin: bookings keep their instant, hours stay local')
       .option('--notify <email>', 'address that receives booking notices')
@@ -101,7 +105,9 @@ export function registerPractice(program: Command): void {
       );
     }
     if (after.locale !== before.locale) {
-      lines.push(`Mails, the page and the feed now speak ${after.locale}; the form's labels keep their words (they may be your own): planner field set <key> --label … changes one.`);
+      lines.push(
+        `Mails, the page and the feed now speak ${after.locale}; the form's labels keep their words (they may be your own): planner field set <key> --label … changes one.`,
+      );
     }
     print('Saved.', ...lines);
   });

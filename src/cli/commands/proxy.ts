@@ -12,10 +12,14 @@ export function proxyLine(proxies: string[]): string {
 export function registerProxy(program: Command): void {
   const proxy = program
     .command('proxy')
-    .description('the reverse proxies whose X-Forwarded-For is believed, for the throttles of the API, the page and the feed (default: none)');
+    .description(
+      'the reverse proxies whose X-Forwarded-For is believed, for the throttles of the API, the page and the feed (default: none)',
+    );
   proxy
     .command('set')
-    .description('trust X-Forwarded-For from these addresses only, e.g. `proxy set 127.0.0.1,::1` for a proxy on this machine; `proxy set none` trusts none')
+    .description(
+      'trust X-Forwarded-For from these addresses only, e.g. `proxy set 127.0.0.1,::1` for a proxy on this machine; `proxy set none` trusts none',
+    )
     .argument('<addresses>', 'comma-separated IP addresses or CIDR ranges (10.0.0.0/8), or none')
     .action(async (addresses: string, _options: unknown, command: Command) => {
       print(proxyLine(await withContext(command, (ctx) => trustProxies(ctx, addresses))));

@@ -21,8 +21,12 @@ const BUFFER = { min: 0, max: BUFFER_MAX_MINUTES };
 /** The buffers given as options (only those given). */
 function buffersOf(options: ReasonOptions): { bufferBeforeMinutes?: number; bufferAfterMinutes?: number } {
   return {
-    ...(options.bufferBefore === undefined ? {} : { bufferBeforeMinutes: minutes(options.bufferBefore, '--buffer-before', BUFFER) }),
-    ...(options.bufferAfter === undefined ? {} : { bufferAfterMinutes: minutes(options.bufferAfter, '--buffer-after', BUFFER) }),
+    ...(options.bufferBefore === undefined
+      ? {}
+      : { bufferBeforeMinutes: minutes(options.bufferBefore, '--buffer-before', BUFFER) }),
+    ...(options.bufferAfter === undefined
+      ? {}
+      : { bufferAfterMinutes: minutes(options.bufferAfter, '--buffer-after', BUFFER) }),
   };
 }
 
@@ -37,10 +41,19 @@ export function registerReason(program: Command): void {
     .description('add a reason to a schedule')
     .argument('<schedule-id>')
     .argument('<name>')
-    .requiredOption('--duration <duration>', 'length of the appointment: 45, 45m, 1h30m or 2h (a bare number counts minutes; at most 24h)')
+    .requiredOption(
+      '--duration <duration>',
+      'length of the appointment: 45, 45m, 1h30m or 2h (a bare number counts minutes; at most 24h)',
+    )
     .option('--description <text>', 'description shown to customers')
-    .option('--buffer-before <duration>', 'time kept free before each appointment: 10, 10m or 1h, 0 to 4h (default 0); may lie outside the opening hours')
-    .option('--buffer-after <duration>', 'time kept free after each appointment: 10, 10m or 1h, 0 to 4h (default 0); may lie outside the opening hours')
+    .option(
+      '--buffer-before <duration>',
+      'time kept free before each appointment: 10, 10m or 1h, 0 to 4h (default 0); may lie outside the opening hours',
+    )
+    .option(
+      '--buffer-after <duration>',
+      'time kept free after each appointment: 10, 10m or 1h, 0 to 4h (default 0); may lie outside the opening hours',
+    )
     .option('--json', 'print {"id": …}')
     .action(async (scheduleText: string, name: string, options: ReasonOptions, command: Command) => {
       const scheduleId = id(scheduleText, 'schedule-id');
@@ -50,7 +63,10 @@ export function registerReason(program: Command): void {
         addReason(ctx, scheduleId, { name, durationMinutes, description: options.description, ...buffers }),
       );
       if (options.json) printJson({ id: newId });
-      else print(`Added reason ${newId} "${name.trim()}" (${durationMinutes} min${bufferText(buffers.bufferBeforeMinutes ?? 0, buffers.bufferAfterMinutes ?? 0)}) to schedule ${scheduleId}.`);
+      else
+        print(
+          `Added reason ${newId} "${name.trim()}" (${durationMinutes} min${bufferText(buffers.bufferBeforeMinutes ?? 0, buffers.bufferAfterMinutes ?? 0)}) to schedule ${scheduleId}.`,
+        );
     });
   reason
     .command('list')
@@ -64,7 +80,14 @@ export function registerReason(program: Command): void {
       else
         printTable(
           ['ID', 'NAME', 'MINUTES', 'BUFFERS', 'POSITION', 'DESCRIPTION'],
-          list.map((r) => [r.id, r.name, r.durationMinutes, `${r.bufferBeforeMinutes}/${r.bufferAfterMinutes}`, r.position, r.description]),
+          list.map((r) => [
+            r.id,
+            r.name,
+            r.durationMinutes,
+            `${r.bufferBeforeMinutes}/${r.bufferAfterMinutes}`,
+            r.position,
+            r.description,
+          ]),
           `No reasons yet. Add one: planner reason add ${scheduleId} <name> --duration <duration>`,
         );
     });
@@ -75,8 +98,14 @@ export function registerReason(program: Command): void {
     .option('--name <name>', 'new name')
     .option('--duration <duration>', 'new duration: 45, 45m, 1h30m (a bare number counts minutes)')
     .option('--description <text>', 'new description ("" clears it)')
-    .option('--buffer-before <duration>', 'new buffer before, 0 to 4h, e.g. 10 or 10m (applies to bookings made or moved from now on)')
-    .option('--buffer-after <duration>', 'new buffer after, 0 to 4h, e.g. 10 or 10m (applies to bookings made or moved from now on)')
+    .option(
+      '--buffer-before <duration>',
+      'new buffer before, 0 to 4h, e.g. 10 or 10m (applies to bookings made or moved from now on)',
+    )
+    .option(
+      '--buffer-after <duration>',
+      'new buffer after, 0 to 4h, e.g. 10 or 10m (applies to bookings made or moved from now on)',
+    )
     .option('--position <n>', 'place in the list (1 = first)')
     .option('--json', 'print the reason as JSON')
     .action(async (idText: string, options: ReasonOptions, command: Command) => {
@@ -89,7 +118,10 @@ export function registerReason(program: Command): void {
       Object.assign(changes, buffersOf(options));
       const changed = await withContext(command, (ctx) => changeReason(ctx, reasonId, changes));
       if (options.json) printJson(changed);
-      else print(`reason ${changed.id} "${changed.name}": ${changed.durationMinutes} min${bufferText(changed.bufferBeforeMinutes, changed.bufferAfterMinutes)}, position ${changed.position}`);
+      else
+        print(
+          `reason ${changed.id} "${changed.name}": ${changed.durationMinutes} min${bufferText(changed.bufferBeforeMinutes, changed.bufferAfterMinutes)}, position ${changed.position}`,
+        );
     });
   reason
     .command('remove')

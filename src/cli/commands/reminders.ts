@@ -15,9 +15,15 @@ export function registerReminders(program: Command): void {
         'change. A booking made inside an offset’s window skips that reminder. The offsets apply to bookings made ' +
         'or moved afterwards: existing bookings are NOT rescheduled and keep the reminders they have (also after `off`)',
     )
-    .argument('<offsets>', 'comma-separated offsets before the start, largest first or not (e.g. 24h,2h or 2d,90m), or off')
+    .argument(
+      '<offsets>',
+      'comma-separated offsets before the start, largest first or not (e.g. 24h,2h or 2d,90m), or off',
+    )
     .action(async (offsets: string, _options: unknown, command: Command) => {
-      const { set, warning } = await withContext(command, (ctx) => ({ set: setReminders(ctx, offsets), warning: reminderDeadlineWarning(ctx) }));
+      const { set, warning } = await withContext(command, (ctx) => ({
+        set: setReminders(ctx, offsets),
+        warning: reminderDeadlineWarning(ctx),
+      }));
       print(
         set.minutes.length === 0
           ? 'Reminders are off for bookings made or moved from now on.'
@@ -33,6 +39,10 @@ export function registerReminders(program: Command): void {
     .action(async (options: { json?: boolean }, command: Command) => {
       const shown = await readContext(command, (ctx) => showReminders(ctx));
       if (options.json) printJson(shown);
-      else print(`offsets    ${shown.offsets}`, `scheduled  ${shown.scheduled} reminder(s) not yet due (planner mail queue lists them)`);
+      else
+        print(
+          `offsets    ${shown.offsets}`,
+          `scheduled  ${shown.scheduled} reminder(s) not yet due (planner mail queue lists them)`,
+        );
     });
 }

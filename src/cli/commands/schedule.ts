@@ -18,8 +18,10 @@ function scheduleValues(options: ScheduleOptions): Partial<ScheduleValues> {
   const values: Partial<ScheduleValues> = {};
   if (options.name !== undefined) values.name = options.name;
   if (options.daysAhead !== undefined) values.daysAhead = whole(options.daysAhead, '--days-ahead');
-  if (options.notice !== undefined) values.noticeMinutes = minutes(options.notice, '--notice', { min: 0, max: NOTICE_MAX_MINUTES });
-  if (options.step !== undefined) values.stepMinutes = minutes(options.step, '--step', { min: STEP_MIN_MINUTES, max: STEP_MAX_MINUTES });
+  if (options.notice !== undefined)
+    values.noticeMinutes = minutes(options.notice, '--notice', { min: 0, max: NOTICE_MAX_MINUTES });
+  if (options.step !== undefined)
+    values.stepMinutes = minutes(options.step, '--step', { min: STEP_MIN_MINUTES, max: STEP_MAX_MINUTES });
   if (options.capacity !== undefined) values.capacity = whole(options.capacity, '--capacity');
   return values;
 }
@@ -27,8 +29,14 @@ function scheduleValues(options: ScheduleOptions): Partial<ScheduleValues> {
 function withScheduleOptions(command: Command): Command {
   return command
     .option('--days-ahead <n>', 'look-ahead in days (default 60)')
-    .option('--notice <duration>', 'minimum notice before a slot: 90, 90m, 1h30m, 12h or 2d (a bare number counts minutes; default 60)')
-    .option('--step <duration>', 'time between candidate starts: 15, 15m or 1h (a bare number counts minutes; default 15)')
+    .option(
+      '--notice <duration>',
+      'minimum notice before a slot: 90, 90m, 1h30m, 12h or 2d (a bare number counts minutes; default 60)',
+    )
+    .option(
+      '--step <duration>',
+      'time between candidate starts: 15, 15m or 1h (a bare number counts minutes; default 15)',
+    )
     .option('--capacity <n>', 'bookings that may overlap (default 1)');
 }
 

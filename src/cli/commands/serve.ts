@@ -22,7 +22,8 @@ export async function serve(command: Command, options: ServeOptions): Promise<vo
   const port = whole(options.port, '--port');
   if (port < 0 || port > 65535) throw invalid(`--port must be from 0 to 65535 (got ${port})`);
   const requestTimeout = whole(options.timeout ?? '10', '--timeout');
-  if (requestTimeout < 1 || requestTimeout > 3600) throw invalid(`--timeout must be from 1 to 3600 seconds (got ${requestTimeout})`);
+  if (requestTimeout < 1 || requestTimeout > 3600)
+    throw invalid(`--timeout must be from 1 to 3600 seconds (got ${requestTimeout})`);
   const format = options.log ?? 'text';
   if (!['text', 'json', 'off'].includes(format)) throw invalid(`--log must be text, json or off (got "${format}")`);
   const accessLog =
@@ -30,7 +31,8 @@ export async function serve(command: Command, options: ServeOptions): Promise<vo
       ? undefined
       : format === 'json'
         ? (entry: AccessEntry) => process.stdout.write(`${JSON.stringify(entry)}\n`)
-        : (entry: AccessEntry) => process.stdout.write(`${entry.time} ${entry.method} ${entry.path} ${entry.status} ${entry.ms}ms\n`);
+        : (entry: AccessEntry) =>
+            process.stdout.write(`${entry.time} ${entry.method} ${entry.path} ${entry.status} ${entry.ms}ms\n`);
   // Fail at start, not at the first request, when the argon2 addon cannot load (see loadArgon2).
   await loadArgon2();
   // Loaded here so that other commands start without the HTTP stack.
@@ -42,7 +44,13 @@ export async function serve(command: Command, options: ServeOptions): Promise<vo
   try {
     let server;
     try {
-      server = await startServer(runtime, { host: options.host, port, afterBooking: runtime.kick, accessLog, requestTimeout });
+      server = await startServer(runtime, {
+        host: options.host,
+        port,
+        afterBooking: runtime.kick,
+        accessLog,
+        requestTimeout,
+      });
     } catch (error) {
       await runtime.stop();
       throw error;
@@ -54,7 +62,10 @@ export async function serve(command: Command, options: ServeOptions): Promise<vo
         ? ['planner: the API is disabled: every call answers 503 until `planner api enable`']
         : [];
     print(...notice, `planner: serving ${server.url}/api (database ${runtime.ctx.store.file})`);
-    if (settings.portal) print(`planner: self-service page on at ${server.url}/manage/… (links in the mails: ${settings.portal.url}/manage/…)`);
+    if (settings.portal)
+      print(
+        `planner: self-service page on at ${server.url}/manage/… (links in the mails: ${settings.portal.url}/manage/…)`,
+      );
     await new Promise<void>((resolve) => {
       const stop = () => {
         process.off('SIGINT', stop);

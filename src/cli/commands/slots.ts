@@ -47,7 +47,9 @@ function reasonText(refused: SlotNotFree, advice: RefusalAdvice, move: boolean):
     case 'busy':
       return `the practitioner's own calendar is busy then (planner calendar busy ${refused.scheduleId} --from ${refused.slot.slice(0, 10)} shows it)`;
     case 'taken':
-      return input.rules.capacity === 1 ? 'it is taken by another booking' : `all ${input.rules.capacity} places at that time are booked`;
+      return input.rules.capacity === 1
+        ? 'it is taken by another booking'
+        : `all ${input.rules.capacity} places at that time are booked`;
     case 'buffer':
       return input.bufferBeforeMinutes || input.bufferAfterMinutes
         ? `it would overlap the time kept free around appointments (this reason keeps ${input.bufferBeforeMinutes} minutes before and ${input.bufferAfterMinutes} after; other bookings keep theirs)`
@@ -66,7 +68,10 @@ export function refusalError(ctx: AppContext, refused: SlotNotFree, move = false
   const next = advice.next.length
     ? `Next free times: ${advice.next.map((slot) => formatLocal(new Date(slot.startAt * 1000), zone)).join(', ')} (more: ${more} --day ${advice.next[0]!.local.slice(0, 10)})`
     : `No free time after it within the look-ahead (${more} lists what is free)`;
-  return new AppError(refused.code, `${refused.slot} is not a free slot: ${reasonText(refused, advice, move)}. ${next}.`);
+  return new AppError(
+    refused.code,
+    `${refused.slot} is not a free slot: ${reasonText(refused, advice, move)}. ${next}.`,
+  );
 }
 
 /** Runs `book`, turning a refused time into the error that says why and what is free instead. */
@@ -82,37 +87,57 @@ export function explainingRefusal<T>(ctx: AppContext, book: () => T, move = fals
 export function registerSlots(program: Command): void {
   program
     .command('slots')
-    .description('the free times of a schedule for a reason, day by day in local time: what GET /slots offers (for booking on the phone)')
+    .description(
+      'the free times of a schedule for a reason, day by day in local time: what GET /slots offers (for booking on the phone)',
+    )
     .argument('<schedule-id>')
     .argument('<reason-id>')
     .option('--day <day>', 'first local day, YYYY-MM-DD (default: today)')
     .option('--days <n>', 'how many days from it', '7')
     .option('--json', 'print JSON: {"timeZone", "days": [{"day", "slots": ["YYYY-MM-DD HH:MM:SS", …]}]}')
-    .action(async (scheduleText: string, reasonText: string, options: { day?: string; days: string; json?: boolean }, command: Command) => {
-      const scheduleId = id(scheduleText, 'schedule-id');
-      const reasonId = id(reasonText, 'reason-id');
-      if (options.day !== undefined && !isDay(options.day)) throw invalid(`--day "${options.day}" is not a calendar day YYYY-MM-DD`);
-      const days = whole(options.days, '--days');
-      if (days < 1) throw invalid(`--days must be 1 or more (got "${options.days}")`);
-      const times = await readContext(command, (ctx) => freeTimes(ctx, scheduleId, reasonId, { fromDay: options.day, days }));
-      if (options.json) {
-        printJson({
-          timeZone: times.timeZone,
-          schedule: { id: times.schedule.id, name: times.schedule.name },
-          reason: { id: times.reason.id, name: times.reason.name, durationMinutes: times.reason.durationMinutes },
-          days: times.days.map((day) => ({ day: day.day, slots: day.slots.map((slot) => slot.local) })),
-        });
-        return;
-      }
-      print(`Free times for ${times.reason.name} (${times.reason.durationMinutes} min) with ${times.schedule.name}, in ${times.timeZone}:`);
-      for (const day of times.days) {
-        const label = `${WEEKDAY_LABELS[isoWeekday(dayNumber(day.day)) - 1]} ${day.day}`;
-        print(`${label}  ${day.slots.length ? day.slots.map((slot) => slot.local.slice(11, 16)).join(' ') : 'none'}`);
-      }
-      const first = options.day ?? times.today;
-      const last = dayNumber(first) + days - 1;
-      if (first < times.today) print(`Days before today (${times.today}) have no free times.`);
-      if (last > dayNumber(times.lastDay)) print(`Days after ${times.lastDay} are beyond the schedule's look-ahead of ${times.schedule.daysAhead} days.`);
-      if (times.days.some((day) => day.slots.length)) print(`Book one: planner bookings add ${scheduleId} ${reasonId} "YYYY-MM-DD HH:MM" --field first_name=… --field last_name=… --field email=…`);
-    });
+    .action(
+      async (
+        scheduleText: string,
+        reasonText: string,
+        options: { day?: string; days: string; json?: boolean },
+        command: Command,
+      ) => {
+        const scheduleId = id(scheduleText, 'schedule-id');
+        const reasonId = id(reasonText, 'reason-id');
+        if (options.day !== undefined && !isDay(options.day))
+          throw invalid(`--day "${options.day}" is not a calendar day YYYY-MM-DD`);
+        const days = whole(options.days, '--days');
+        if (days < 1) throw invalid(`--days must be 1 or more (got "${options.days}")`);
+        const times = await readContext(command, (ctx) =>
+          freeTimes(ctx, scheduleId, reasonId, { fromDay: options.day, days }),
+        );
+        if (options.json) {
+          printJson({
+            timeZone: times.timeZone,
+            schedule: { id: times.schedule.id, name: times.schedule.name },
+            reason: { id: times.reason.id, name: times.reason.name, durationMinutes: times.reason.durationMinutes },
+            days: times.days.map((day) => ({ day: day.day, slots: day.slots.map((slot) => slot.local) })),
+          });
+          return;
+        }
+        print(
+          `Free times for ${times.reason.name} (${times.reason.durationMinutes} min) with ${times.schedule.name}, in ${times.timeZone}:`,
+        );
+        for (const day of times.days) {
+          const label = `${WEEKDAY_LABELS[isoWeekday(dayNumber(day.day)) - 1]} ${day.day}`;
+          print(`${label}  ${day.slots.length ? day.slots.map((slot) => slot.local.slice(11, 16)).join(' ') : 'none'}`);
+        }
+        const first = options.day ?? times.today;
+        const last = dayNumber(first) + days - 1;
+        if (first < times.today) print(`Days before today (${times.today}) have no free times.`);
+        if (last > dayNumber(times.lastDay))
+          print(
+            `Days after ${times.lastDay} are beyond the schedule's look-ahead of ${times.schedule.daysAhead} days.`,
+          );
+        if (times.days.some((day) => day.slots.length))
+          print(
+            `Book one: planner bookings add ${scheduleId} ${reasonId} "YYYY-MM-DD HH:MM" --field first_name=… --field last_name=… --field email=…`,
+          );
+      },
+    );
 }

@@ -1,7 +1,13 @@
 import { existsSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { everyConflict } from '../../app/calendar-views.ts';
-import { bookingPageVerdict, calendarVerdict, calendarWriteVerdict, mailVerdict, webhookVerdict } from '../../app/health.ts';
+import {
+  bookingPageVerdict,
+  calendarVerdict,
+  calendarWriteVerdict,
+  mailVerdict,
+  webhookVerdict,
+} from '../../app/health.ts';
 import { getStatus, type Status } from '../../app/status.ts';
 import { pageRules } from '../../app/portal.ts';
 import { readReplication, replicationSummary } from '../../app/replication.ts';
@@ -14,9 +20,10 @@ import { dbPath, print, printJson, readContext } from '../shared.ts';
 function webhookLines(hooks: Status['webhooks']): string[] {
   if (hooks.length === 0) return ['webhooks     none'];
   return hooks.map((hook, index) => {
-    const state = webhookVerdict(hook).health === 'fail'
-      ? `FAILING: ${hook.retrying} retrying, ${hook.failed} failed · last error: ${hook.lastError ?? 'unknown'} (planner webhook deliveries)`
-      : `ok · ${hook.waiting} waiting`;
+    const state =
+      webhookVerdict(hook).health === 'fail'
+        ? `FAILING: ${hook.retrying} retrying, ${hook.failed} failed · last error: ${hook.lastError ?? 'unknown'} (planner webhook deliveries)`
+        : `ok · ${hook.waiting} waiting`;
     return `${index === 0 ? 'webhooks    ' : '            '} ${hook.id} ${hook.url} · ${state}`;
   });
 }
@@ -43,7 +50,9 @@ function calendarLines(list: Status['calendars'], zone: string | null, nowMs: nu
   });
   const conflicts = everyConflict(list).map((conflict) => conflict.reference);
   if (conflicts.length > 0) {
-    lines.push(`             ${conflicts.length} upcoming booking(s) overlap a busy time: ${conflicts.join(', ')} (planner calendar list; move or cancel them)`);
+    lines.push(
+      `             ${conflicts.length} upcoming booking(s) overlap a busy time: ${conflicts.join(', ')} (planner calendar list; move or cancel them)`,
+    );
   }
   return lines;
 }
@@ -70,8 +79,11 @@ function bookingPageLine(status: Status): string {
 /** Where customers find and reach the practice, or what is missing. */
 function contactLine(status: Status): string {
   const given = [status.address, status.phone, status.website].filter(Boolean);
-  const missing = ['address', 'phone', 'website'].filter((name) => status[name as 'address' | 'phone' | 'website'] === '');
-  if (given.length === 0) return 'no address, phone or website: customers are not told where to go or whom to call (planner practice set)';
+  const missing = ['address', 'phone', 'website'].filter(
+    (name) => status[name as 'address' | 'phone' | 'website'] === '',
+  );
+  if (given.length === 0)
+    return 'no address, phone or website: customers are not told where to go or whom to call (planner practice set)';
   return `${given.join(' · ')}${missing.length ? ` · no ${missing.join(', ')} (planner practice set --${missing[0]} …)` : ''}`;
 }
 
@@ -120,7 +132,8 @@ export function registerStatus(program: Command): void {
           `replication  ${replicated.text}`,
           `data         ${counts.schedules} schedule(s), ${counts.reasons} reason(s), ${counts.fields} form field(s), ${counts.customers} customer(s), ${counts.bookings} booking(s) (${counts.upcoming} upcoming)`,
         );
-        if (!status.configured) process.stderr.write(`planner: ${status.database} is not set up yet: run planner init\n`);
+        if (!status.configured)
+          process.stderr.write(`planner: ${status.database} is not set up yet: run planner init\n`);
       });
     });
 }
