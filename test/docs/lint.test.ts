@@ -1,0 +1,67 @@
+/**
+ * Issue 37: the linter's rules catch real defects, and the formatter holds the tree. The project's own Biome
+ * configuration (biome.json) is run, as `npm test` runs it, on a file written with the defects it must find: a
+ * promise nobody awaits, a variable never used, code after a return, an unused import, and on a file not formatted;
+ * each is found (a configuration that lost a rule would let its defect through).
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers.ts';
+
+/** Runs Biome (`command`) with the project's rules on one file holding `text`; returns its diagnostics' rule names. */
+function biome(command: 'lint' | 'format', text: string): Promise<{ code: number; rules: string[]; output: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'planner-lint-'));
+  const config = JSON.parse(readFileSync(join(ROOT, 'biome.json'), 'utf8'));
+  delete config.$schema;
+  delete config.vcs; // the probe is no git checkout
+  config.files = { includes: ['**'] };
+  writeFileSync(join(dir, 'biome.json'), JSON.stringify(config));
+  writeFileSync(join(dir, 'probe.ts'), text);
+  return new Promise((resolve) => {
+    execFile(
+      join(ROOT, 'node_modules/.bin/biome'),
+      [command, 'probe.ts', '--colors=off'],
+      { cwd: dir },
+      (error, stdout, stderr) => {
+        rmSync(dir, { recursive: true, force: true });
+        const output = `${stdout}${stderr}`;
+        resolve({
+          code: error ? (error.code as number) : 0,
+          rules: [...output.matchAll(/lint\/\w+\/(\w+)/g)].map((match) => match[1]!).sort(),
+          output,
+        });
+      },
+    );
+  });
+}
+
+describe('the linter and the formatter (issue 37)', () => {
+  it('finds a floating promise, an unused variable and import, and unreachable code', async () => {
+    const probe = [
+      "import { readFileSync } from 'node:fs';",
+      '',
+      'async function save(): Promise<number> {',
+      '  return 1;',
+      '}',
+      '',
+      'export function book(): void {',
+      '  save();',
+      '  const unused = 2;',
+      '  return;',
+      '  console.log(3);',
+      '}',
+      '',
+    ].join('\n');
+    const found = await biome('lint', probe);
+    expect(found.code).not.toBe(0);
+    expect(found.rules).toEqual(['noFloatingPromises', 'noUnreachable', 'noUnusedImports', 'noUnusedVariables']);
+  });
+
+  it('refuses a file that is not formatted, and passes one that is', async () => {
+    expect((await biome('format', 'export const a = {b:1,c:"x"}\n')).code).not.toBe(0);
+    expect((await biome('format', "export const a = { b: 1, c: 'x' };\n")).code).toBe(0);
+  });
+});
