@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { api, bookableDb, cli, cliJson, cliOk, cliOnTerminal, cliWith, serve, snapshot, tempDb } from '../helpers.ts';
 import { startIcsServer } from './ics-server.ts';
-import { startRadicale } from './radicale.ts';
+import { addRadicale, startRadicale } from './radicale.ts';
 
 /** An event of the practitioner's, at a local time of the installation's zone (Europe/Berlin, as IANA TZID without VTIMEZONE). */
 function event(uid: string, local: string, minutes: number, extra = ''): string {
@@ -54,21 +54,7 @@ describe('planner calendar with a real CalDAV server (Radicale)', () => {
     await radicale.put('dentist.ics', event('dentist-1', `${day} 10:00:00`, 60));
 
     // Added with the password on standard input: synced once, caldav found by asking.
-    const added = await cliWith(
-      db,
-      { input: `${radicale.password}\n` },
-      'calendar',
-      'add',
-      '1',
-      radicale.url,
-      '--user',
-      radicale.user,
-      '--password-stdin',
-      '--allow-insecure',
-      '--name',
-      'Anna',
-      '--json',
-    );
+    const added = await addRadicale(db, radicale, '--name', 'Anna', '--json');
     expect(added.stderr).toBe('');
     expect(JSON.parse(added.stdout)).toMatchObject({
       id: 1,

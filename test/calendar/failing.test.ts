@@ -11,14 +11,13 @@ import { describe, expect, it } from 'vitest';
 import { addCalendar, syncCalendars } from '../../src/app/calendars.ts';
 import { calendars } from '../../src/app/calendar-views.ts';
 import { createContext } from '../../src/app/context.ts';
-import { setHours } from '../../src/app/hours.ts';
 import { initInstallation } from '../../src/app/init.ts';
-import { addReason } from '../../src/app/reasons.ts';
 import { addSchedule } from '../../src/app/schedules.ts';
 import { openStore } from '../../src/store/db.ts';
 import { unsentMessages } from '../../src/store/outbox.ts';
 import { tempDb } from '../helpers.ts';
 import { startIcsServer } from './ics-server.ts';
+import { calendarPractice } from './practice.ts';
 
 const CALENDAR = [
   'BEGIN:VCALENDAR',
@@ -40,17 +39,7 @@ describe('a calendar that cannot be read (issue 25)', () => {
     const ics = await startIcsServer();
     ics.set('/anna.ics', CALENDAR);
     const clock = { now: new Date('2026-12-01T08:00:00Z') };
-    const store = openStore(tempDb());
-    const ctx = createContext(store, () => clock.now);
-    initInstallation(ctx, {
-      practiceName: 'Praxis',
-      timeZone: 'Europe/Berlin',
-      notifyEmail: 'desk@praxis.example',
-      locale: 'en',
-    });
-    addSchedule(ctx, { name: 'Dr. A', daysAhead: 30, noticeMinutes: 0, stepMinutes: 30, capacity: 1 });
-    addReason(ctx, 1, { name: 'Check-up', durationMinutes: 30 });
-    setHours(ctx, 1, 'mon-sun', '08:00-18:00');
+    const { store, ctx } = calendarPractice(clock);
     const added = await addCalendar(ctx, 1, `${ics.url}/anna.ics`, { label: 'Anna', allowInsecure: true });
     expect(added).toMatchObject({ state: 'ok', busy: 1 });
     const busyRows = () => store.db.prepare('SELECT start_at, end_at FROM busy_times ORDER BY start_at').all();

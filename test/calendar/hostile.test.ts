@@ -17,15 +17,11 @@ import type { AddressInfo } from 'node:net';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { addCalendar } from '../../src/app/calendars.ts';
-import { createContext } from '../../src/app/context.ts';
-import { setHours } from '../../src/app/hours.ts';
-import { initInstallation } from '../../src/app/init.ts';
-import { addReason } from '../../src/app/reasons.ts';
-import { addSchedule } from '../../src/app/schedules.ts';
 import { dueCalendars, listCalendars } from '../../src/store/calendars.ts';
 import { openStore } from '../../src/store/db.ts';
 import { api, bookableDb, cli, onCleanup, ROOT, serve, tempDb } from '../helpers.ts';
 import { startIcsServer } from './ics-server.ts';
+import { calendarPractice } from './practice.ts';
 
 const NOW = '2026-12-01T08:00:00Z';
 const DAYS_AHEAD = 60;
@@ -85,17 +81,7 @@ const HOSTILE = {
 /** A file with one schedule (60 days ahead) whose calendar 1 reads `url`, synced once; returns the file. */
 async function fileWithCalendar(url: string): Promise<string> {
   const file = tempDb();
-  const store = openStore(file);
-  const ctx = createContext(store, () => new Date(NOW));
-  initInstallation(ctx, {
-    practiceName: 'Praxis',
-    timeZone: 'Europe/Berlin',
-    notifyEmail: 'desk@praxis.example',
-    locale: 'en',
-  });
-  addSchedule(ctx, { name: 'Dr. A', daysAhead: DAYS_AHEAD, noticeMinutes: 0, stepMinutes: 30, capacity: 1 });
-  addReason(ctx, 1, { name: 'Check-up', durationMinutes: 30 });
-  setHours(ctx, 1, 'mon-sun', '08:00-18:00');
+  const { store, ctx } = calendarPractice({ now: new Date(NOW) }, { file, daysAhead: DAYS_AHEAD });
   expect(await addCalendar(ctx, 1, url, { label: 'Anna', allowInsecure: true })).toMatchObject({ state: 'ok' });
   store.close();
   return file;

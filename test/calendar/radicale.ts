@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { onCleanup, tempDir, watchOutput } from '../helpers.ts';
+import { cliWith, onCleanup, tempDir, watchOutput, type CliResult } from '../helpers.ts';
 
 export interface Radicale {
   /** The calendar collection's URL, ending in `/`. */
@@ -124,4 +124,24 @@ export async function startRadicale(): Promise<Radicale> {
     stop,
     start,
   };
+}
+
+/**
+ * Runs `planner calendar add 1 <radicale's collection> --user … --password-stdin --allow-insecure` against `db`, the
+ * password on standard input, with `more` options (`--write-bookings`, `--name …`).
+ */
+export function addRadicale(db: string, radicale: Radicale, ...more: string[]): Promise<CliResult> {
+  return cliWith(
+    db,
+    { input: `${radicale.password}\n` },
+    'calendar',
+    'add',
+    '1',
+    radicale.url,
+    '--user',
+    radicale.user,
+    '--password-stdin',
+    '--allow-insecure',
+    ...more,
+  );
 }

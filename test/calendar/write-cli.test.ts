@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { bookableDb, cli, cliJson, cliOk, cliOnTerminal, cliWith, onCleanup, snapshot, tempDb } from '../helpers.ts';
 import { startIcsServer } from './ics-server.ts';
-import { startRadicale } from './radicale.ts';
+import { addRadicale, startRadicale } from './radicale.ts';
 
 const CALENDAR = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//t//EN', 'END:VCALENDAR', ''].join('\r\n');
 
@@ -97,18 +97,7 @@ describe('the commands of writing bookings into a calendar (issue 38)', () => {
     const db = tempDb();
     await bookableDb(db);
     const references = await bookSome(db, 2);
-    await cliWith(
-      db,
-      { input: `${radicale.password}\n` },
-      'calendar',
-      'add',
-      '1',
-      radicale.url,
-      '--user',
-      radicale.user,
-      '--password-stdin',
-      '--allow-insecure',
-    );
+    await addRadicale(db, radicale);
     expect(await radicale.events()).toEqual([]);
     const on = await cli(db, 'calendar', 'set', '1', '--write-bookings', 'on');
     expect(on).toMatchObject({ code: 0, stderr: '' });
@@ -165,20 +154,7 @@ describe('the commands of writing bookings into a calendar (issue 38)', () => {
     const db = tempDb();
     await bookableDb(db);
     await bookSome(db, 2);
-    const add = () =>
-      cliWith(
-        db,
-        { input: `${radicale.password}\n` },
-        'calendar',
-        'add',
-        '1',
-        radicale.url,
-        '--user',
-        radicale.user,
-        '--password-stdin',
-        '--allow-insecure',
-        '--write-bookings',
-      );
+    const add = () => addRadicale(db, radicale, '--write-bookings');
     expect((await add()).code).toBe(0);
     expect(await radicale.events()).toHaveLength(2);
     const asked = await cli(db, 'calendar', 'remove', '1');

@@ -7,47 +7,17 @@
 import { describe, expect, it } from 'vitest';
 import { alertWriteFailures, deliverWrites } from '../../src/app/calendar-writes.ts';
 import { calendars } from '../../src/app/calendar-views.ts';
-import { createContext } from '../../src/app/context.ts';
 import { createBooking } from '../../src/app/create-booking.ts';
-import { setHours } from '../../src/app/hours.ts';
-import { initInstallation } from '../../src/app/init.ts';
-import { addReason } from '../../src/app/reasons.ts';
-import { addSchedule } from '../../src/app/schedules.ts';
-import { insertCalendar } from '../../src/store/calendars.ts';
-import { openStore } from '../../src/store/db.ts';
 import { unsentMessages } from '../../src/store/outbox.ts';
-import { tempDb } from '../helpers.ts';
 import { fakeCalDav } from './fake-caldav.ts';
+import { calendarPractice, writingCalendar } from './practice.ts';
 
 describe('a calendar that cannot be written (issue 38)', () => {
   it('waits and retries, says failing at once and stuck after 48 h, mails the practice once after an hour and once when it writes again', async () => {
     const caldav = await fakeCalDav();
     const clock = { now: new Date('2026-12-01T08:00:00Z') };
-    const store = openStore(tempDb());
-    const ctx = createContext(store, () => clock.now);
-    initInstallation(ctx, {
-      practiceName: 'Praxis',
-      timeZone: 'Europe/Berlin',
-      notifyEmail: 'desk@praxis.example',
-      locale: 'en',
-    });
-    addSchedule(ctx, { name: 'Dr. A', daysAhead: 30, noticeMinutes: 0, stepMinutes: 30, capacity: 1 });
-    addReason(ctx, 1, { name: 'Check-up', durationMinutes: 30 });
-    setHours(ctx, 1, 'mon-sun', '08:00-18:00');
-    insertCalendar(store, {
-      scheduleId: 1,
-      label: 'Anna',
-      kind: 'caldav',
-      url: caldav.url,
-      user: null,
-      password: null,
-      everyMinutes: 5,
-      allowInsecure: true,
-      fetchState: '{}',
-      createdAt: clock.now.toISOString(),
-      syncedAt: null,
-      writeBookings: true,
-    });
+    const { store, ctx } = calendarPractice(clock);
+    writingCalendar(store, caldav.url, clock.now);
     caldav.state.down = true;
     createBooking(
       ctx,

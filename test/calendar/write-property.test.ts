@@ -9,17 +9,13 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { deliverWrites } from '../../src/app/calendar-writes.ts';
-import { createContext, type AppContext } from '../../src/app/context.ts';
+import { createContext } from '../../src/app/context.ts';
 import { createBooking } from '../../src/app/create-booking.ts';
-import { setHours } from '../../src/app/hours.ts';
-import { initInstallation } from '../../src/app/init.ts';
 import { cancelBooking, moveBooking } from '../../src/app/lifecycle.ts';
-import { addReason } from '../../src/app/reasons.ts';
-import { addSchedule } from '../../src/app/schedules.ts';
-import { insertCalendar } from '../../src/store/calendars.ts';
-import { openStore, type Store } from '../../src/store/db.ts';
+import { openStore } from '../../src/store/db.ts';
 import { tempDb } from '../helpers.ts';
 import { fakeCalDav } from './fake-caldav.ts';
+import { calendarPractice, writingCalendar } from './practice.ts';
 
 type Operation =
   | { op: 'book'; slot: number }
@@ -61,31 +57,8 @@ describe('the calendar ends as the bookings are (issue 38, property)', () => {
       const caldav = await fakeCalDav();
       const file = tempDb();
       const clock = { now: new Date('2026-12-01T08:00:00Z') };
-      let store: Store = openStore(file);
-      let ctx: AppContext = createContext(store, () => clock.now);
-      initInstallation(ctx, {
-        practiceName: 'Praxis',
-        timeZone: 'Europe/Berlin',
-        notifyEmail: 'desk@praxis.example',
-        locale: 'en',
-      });
-      addSchedule(ctx, { name: 'Dr. A', daysAhead: 30, noticeMinutes: 0, stepMinutes: 30, capacity: 1 });
-      addReason(ctx, 1, { name: 'Check-up', durationMinutes: 30 });
-      setHours(ctx, 1, 'mon-sun', '08:00-18:00');
-      insertCalendar(store, {
-        scheduleId: 1,
-        label: 'Anna',
-        kind: 'caldav',
-        url: caldav.url,
-        user: null,
-        password: null,
-        everyMinutes: 5,
-        allowInsecure: true,
-        fetchState: '{}',
-        createdAt: clock.now.toISOString(),
-        syncedAt: null,
-        writeBookings: true,
-      });
+      let { store, ctx } = calendarPractice(clock, { file });
+      writingCalendar(store, caldav.url, clock.now);
       const references: string[] = [];
       const submission = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
       const tried = <T>(run: () => T) => {

@@ -6,10 +6,10 @@
  */
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { api, bookableDb, cli, cliJson, cliOk, cliWith, serve, tempDb, type ServerProcess } from '../helpers.ts';
+import { api, bookableDb, cli, cliJson, cliOk, serve, tempDb, type ServerProcess } from '../helpers.ts';
 import { links, pageSetup, post, toReview } from '../booking-page/flow.ts';
 import { formFields, moveForm, offeredSlots, page, postForm } from '../portal/page.ts';
-import { startRadicale, type Radicale } from './radicale.ts';
+import { addRadicale, startRadicale, type Radicale } from './radicale.ts';
 
 /** An event of the calendar as a person's app would show it. */
 interface Shown {
@@ -73,21 +73,7 @@ async function writingSetup(
   const db = tempDb();
   const token = await bookableDb(db);
   await cliOk(db, 'practice', 'set', '--address', 'Hauptstraße 1, 10115 Berlin');
-  const added = await cliWith(
-    db,
-    { input: `${radicale.password}\n` },
-    'calendar',
-    'add',
-    '1',
-    radicale.url,
-    '--user',
-    radicale.user,
-    '--password-stdin',
-    '--allow-insecure',
-    '--name',
-    'Anna',
-    '--write-bookings',
-  );
+  const added = await addRadicale(db, radicale, '--name', 'Anna', '--write-bookings');
   expect(added).toMatchObject({ code: 0, stderr: '' });
   expect(added.stdout).toContain(
     'It receives every booking of schedule 1 from now on; its upcoming bookings: 0 event(s) written.',
@@ -318,19 +304,7 @@ describe('every door writes (issue 38, Radicale)', () => {
     const s = await pageSetup({
       env: { PLANNER_CALENDAR_RETRY_SECONDS: '0.2' },
       more: async (db) => {
-        const added = await cliWith(
-          db,
-          { input: `${radicale.password}\n` },
-          'calendar',
-          'add',
-          '1',
-          radicale.url,
-          '--user',
-          radicale.user,
-          '--password-stdin',
-          '--allow-insecure',
-          '--write-bookings',
-        );
+        const added = await addRadicale(db, radicale, '--write-bookings');
         expect(added).toMatchObject({ code: 0, stderr: '' });
       },
     });
