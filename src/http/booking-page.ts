@@ -15,7 +15,7 @@ import { getQuery, type H3Event } from 'h3';
 import type { AppContext } from '../app/context.ts';
 import type { DaysCache } from '../app/days-cache.ts';
 import { FORM_MIN_SECONDS } from '../app/booking-page.ts';
-import { createPageBooker, type Offer, type PageForm, type PageRefusal } from '../app/page-booking.ts';
+import { createPageBooker, type Offer, type PageBooker, type PageForm, type PageRefusal } from '../app/page-booking.ts';
 import { parsePlainInt } from '../domain/checks.ts';
 import { isDay } from '../domain/dates.ts';
 import type { FieldDefinition } from '../domain/form.ts';
@@ -64,8 +64,10 @@ export interface BookingPageDoorOptions {
   formMinSeconds?: number;
 }
 
-/** What every answer of one request needs: the settings read at its start, the page's view and words. */
+/** What every answer of one request needs: the door's options and use case, the settings read at its start, the page's view and words. */
 interface Request {
+  options: BookingPageDoorOptions;
+  booker: PageBooker;
   settings: Settings & {
     portal: NonNullable<Settings['portal']>;
     portalSecret: string;
@@ -78,271 +80,276 @@ interface Request {
 
 /** Returns the handler of every request whose path is `/book` or under `/book/`. */
 export function createBookingPageDoor(options: BookingPageDoorOptions): (event: H3Event) => Promise<Response> {
-  const { ctx, nowMs } = options;
-  const booker = createPageBooker(ctx, { nowMs, formMinSeconds: options.formMinSeconds ?? FORM_MIN_SECONDS });
-
-  const answer = (page: Page, settings: Settings, extra: Record<string, string> = {}): Response =>
-    pageAnswer(page, extra, pageHeaders(settings.bookingPage?.embedFrom ?? []));
-  const show = (request: Request, shown: Page, extra?: Record<string, string>) =>
-    answer(shown, request.settings, extra);
-  const refuse = (request: Request, text: string, status: number, extra?: Record<string, string>) =>
-    show(request, refusedPage(request.view, text, status), extra);
-
-  const ticketFor = (secret: string): FormTicket => {
-    const key = randomBytes(16).toString('base64url');
-    const issued = String(Math.floor(nowMs() / 1000));
-    return { key, issued, sig: formToken(secret, ['book', key, issued]) };
-  };
-  const ticketIn = (secret: string, form: URLSearchParams): FormTicket | undefined => {
-    const ticket = { key: form.get('key') ?? '', issued: form.get('issued') ?? '', sig: form.get('sig') ?? '' };
-    return /^[A-Za-z0-9_-]{22}$/.test(ticket.key) &&
-      /^\d{1,12}$/.test(ticket.issued) &&
-      isFormToken(secret, ['book', ticket.key, ticket.issued], ticket.sig)
-      ? ticket
-      : undefined;
-  };
-
-  /** What was typed, by field key, from a posted form (a checkbox: 'on' or absent). */
-  const typedIn = (fields: FieldDefinition[], form: URLSearchParams): Record<string, string> =>
-    Object.fromEntries(
-      fields.flatMap((field) => (form.has(fieldName(field.key)) ? [[field.key, form.get(fieldName(field.key))!]] : [])),
-    );
-
-  const offerOf = (request: Request, schedule: unknown, reason: unknown): Offer | undefined => {
-    const s = typeof schedule === 'string' ? parsePlainInt(schedule) : undefined;
-    const r = typeof reason === 'string' ? parsePlainInt(reason) : undefined;
-    return request.offers.find((offer) => offer.scheduleId === s && offer.reasonId === r);
-  };
-
-  /** The steps a link leads to: what, days, times, a fresh form, the calendar file. */
-  const get = (request: Request, event: H3Event, path: string): Response => {
-    const { view, offers, words } = request;
-    const query = getQuery(event);
-    if (path === '/book')
-      return show(request, offers.length === 1 ? daysOf(view, offers[0]!, undefined) : choosePage(view, offers));
-    if (path.startsWith('/book/event/')) return calendarFile(event, request.settings);
-    const gone = () => refuse(request, words.notFound, 404);
-    const offer = offerOf(request, query.schedule, query.reason);
-    if (!offer) return gone();
-    if (path === '/book/days')
-      return show(
-        request,
-        daysOf(view, offer, typeof query.from === 'string' && isDay(query.from) ? query.from : undefined),
-      );
-    const day = typeof query.day === 'string' && isDay(query.day) ? query.day : undefined;
-    if (!day) return gone();
-    const slots = booker.slotsOf(offer, day);
-    if (path === '/book/times') return show(request, timesPage(view, offer, day, slots));
-    if (path !== '/book/details') return gone();
-    const time = typeof query.time === 'string' ? query.time : '';
-    if (time === '')
-      return show(request, timesPage(view, offer, day, slots, { notice: words.chooseTime, status: 400 }));
-    const slot = slots.find((one) => one.local === `${day} ${time}:00`);
-    if (!slot) return show(request, timesPage(view, offer, day, slots, { notice: words.refusal.gone, status: 409 }));
-    return show(
-      request,
-      detailsPage(
-        view,
-        offer,
-        slot,
-        booker.fields(),
-        { values: null, errors: {} },
-        ticketFor(request.settings.portalSecret),
-      ),
-    );
-  };
-
-  /** The steps a form leads to: the details again, the review, the booking. */
-  const post = async (request: Request, event: H3Event, path: string): Promise<Response> => {
-    const { settings, view, words } = request;
-    // Every form: from this site, a body we can read, a ticket made here and not too old, and a time still offered.
-    const form = await readPageForm(event, settings.portal.url, FORM_LIMIT, options.bodyTimeoutMs);
-    if ('why' in form) {
-      if (form.why === 'cross-site') return refuse(request, words.refusal.forbidden, 403);
-      if (form.why === 'not-a-form') return refuse(request, words.refusal.unreadable, 415);
-      // Too large (413), too slow or cut off: the body was not read to its end, so the connection closes.
-      return refuse(request, words.refusal.unreadable, form.status, { connection: 'close' });
-    }
-    const ticket = ticketIn(settings.portalSecret, form);
-    if (!ticket) return refuse(request, words.refusal.ticket, 403);
-    const pageForm: PageForm = { key: ticket.key, issuedAt: Number(ticket.issued) };
-    const stale = booker.formProblem(pageForm);
-    if (stale) return refusal(request, stale);
-    // This form has booked (sent twice, or back and again): what it booked, also if the offer has gone since.
-    const booked = booker.bookedBy(pageForm);
-    if (booked) return done(request, booked, true);
-    const offer = offerOf(request, form.get('schedule') ?? '', form.get('reason') ?? '');
-    if (!offer) return refuse(request, words.refusal.gone, 409);
-    const fields = booker.fields();
-    const values = typedIn(fields, form);
-    // The times page after a time was taken sends day and time; the review's "change" sends the slot.
-    const local = form.get('slot') ?? `${form.get('day') ?? ''} ${form.get('time') ?? ''}:00`;
-    const day = local.slice(0, 10);
-    // Back to a day's times, keeping what was typed and the ticket (the same form, so still one booking), with the
-    // other free days to choose from in a form: asked for ("another time" or "another day"), or the time was taken.
-    const timesAgain = (notice?: string, status?: number) =>
-      show(
-        request,
-        timesPage(view, offer, day, booker.slotsOf(offer, day), {
-          carried: { ...typedFields(fields, values), ...ticket },
-          otherDays: daysNear(offer, day),
-          ...(notice ? { notice, status } : {}),
-        }),
-      );
-    if (path === '/book/details' && form.get('change') === 'day')
-      return isDay(day) ? timesAgain() : refuse(request, words.refusal.gone, 409);
-    const slot = booker.freeSlot(offer, local);
-    if (!slot) {
-      if (!isDay(day)) return refuse(request, words.refusal.gone, 409);
-      const chose = path === '/book/details' && form.get('time') === null && form.get('slot') === null;
-      return chose ? timesAgain(words.chooseTime, 400) : timesAgain(words.refusal.taken, 409);
-    }
-    if (path === '/book/details')
-      return show(request, detailsPage(view, offer, slot, fields, { values, errors: {} }, ticket));
-    const trapped = booker.trapProblem(form.get(TRAP_NAME) ?? '');
-    if (trapped) return refusal(request, trapped);
-    const { submission, errors } = booker.submissionOf(fields, values);
-    const entry: Entry = {
-      values,
-      errors: Object.fromEntries(Object.entries(errors).map(([key, error]) => [key, words.errors[error] ?? error])),
-    };
-    if (Object.keys(errors).length > 0)
-      return show(request, detailsPage(view, offer, slot, fields, entry, ticket, 400));
-    if (path === '/book/review') return show(request, reviewPage(view, offer, slot, fields, values, ticket));
-    const outcome = booker.book(settings.bookingPage, pageForm, offer, slot, submission, options.clientAddress(event));
-    if (outcome.booked) {
-      if (!outcome.replayed) options.afterBooking();
-      return done(request, outcome.reference, outcome.replayed);
-    }
-    if (outcome.why === 'taken') return timesAgain(words.refusal.taken, 409);
-    return refusal(request, outcome);
-  };
-
-  /** The page of a rule that refused the booking. */
-  const refusal = (request: Request, refused: Exclude<PageRefusal, { why: 'taken' }>): Response => {
-    const { words } = request;
-    switch (refused.why) {
-      case 'stale':
-        return refuse(request, words.refusal.stale, 400);
-      case 'trap':
-        return refuse(request, words.refusal.trap, 400);
-      case 'early':
-        return refuse(request, words.refusal.early, 400);
-      case 'per-email':
-        return refuse(request, words.refusal.perEmail(refused.held), 409);
-      case 'per-hour': {
-        // The 429 of every door (tooManyRequests: Retry-After and the rate-limit fields), over the page's hour.
-        const page = refusedPage(request.view, words.refusal.perHour(Math.ceil(refused.retryAfterSeconds / 60)), 429);
-        const policy = {
-          name: 'bookings-per-hour',
-          limit: refused.limit,
-          resetSeconds: refused.retryAfterSeconds,
-          windowSeconds: 3600,
-        };
-        return tooManyRequests(policy, {
-          content: page.html,
-          headers: { ...pageHeaders(request.settings.bookingPage.embedFrom), 'x-planner-page': 'page' },
-        });
-      }
-    }
-  };
-
-  const door = async (event: H3Event): Promise<Response> => {
-    const settings = ctx.settings();
-    const page = settings.bookingPage;
-    const notFound = () => answer(notFoundPage(settings), settings);
-    if (!settings.timeZone || !settings.practiceName || !settings.notifyEmail) return notFound(); // not set up (init)
-    // Off (or not served: no public address): say so, and how to reach the practice; not "link not valid".
-    if (!page || !settings.portal || !settings.portalSecret) {
-      return answer(
-        notOfferedPage({ ...settings, practiceName: settings.practiceName, notifyEmail: settings.notifyEmail }),
-        settings,
-      );
-    }
-    // The page's home is `/book/` (as it is linked) or `/book`; every other path without a trailing slash or `..`.
-    if (event.url.pathname !== '/book/' && !isCanonicalPath(event)) return notFound();
-    const path = event.url.pathname.replace(/\/$/, '') || '/book';
-    const offers = booker.offers(page);
-    const view: BookView = {
-      practice: { ...settings, practiceName: settings.practiceName },
-      privacyUrl: page.privacyUrl,
-      manyOffers: offers.length > 1,
-    };
-    const request: Request = {
-      settings: settings as Request['settings'],
-      view,
-      offers,
-      words: BOOK_WORDS[settings.locale],
-    };
-    const method = event.req.method;
-    if (method === 'GET' || method === 'HEAD') return get(request, event, path);
-    if (method !== 'POST' || !['/book/details', '/book/review', '/book/confirm'].includes(path)) return notFound();
-    return post(request, event, path);
-  };
-
-  /** The days step of `offer`: the page of free days that holds `from` (else the first), from the days cache. */
-  function daysOf(view: BookView, offer: Offer, from: string | undefined): Page {
-    const shown = pageOfDays(options.daysCache.days(ctx, offer.scheduleId, offer.reasonId), from);
-    return daysPage(view, offer, shown.days, shown.pages);
-  }
-
-  /** Up to a month of `offer`'s free days around `day`, from the days cache: the choice of another day. */
-  function daysNear(offer: Offer, day: string): string[] {
-    const days = options.daysCache.days(ctx, offer.scheduleId, offer.reasonId);
-    const at = days.findIndex((one) => one >= day);
-    const start = Math.max(0, Math.min((at < 0 ? days.length : at) - 7, days.length - OTHER_DAYS));
-    return days.slice(start, start + OTHER_DAYS);
-  }
-
-  /** The confirmation of the booking `reference`: its facts, calendar links and a self-service link. */
-  function done(request: Request, reference: string, replayed: boolean): Response {
-    const { settings } = request;
-    const shown = booker.confirmation(settings, reference, replayed);
-    const ics = `/book/event/${reference}.ics?k=${formToken(settings.portalSecret, ['ics', reference])}`;
-    return show(
-      request,
-      donePage(request.view, {
-        offer: shown.offer,
-        local: shown.local,
-        reference,
-        email: shown.email,
-        calendar: { ...shown.calendar, ics },
-        ...(shown.manageUrl ? { manageUrl: shown.manageUrl } : {}),
-        replayed,
-      }),
-    );
-  }
-
-  /** `/book/event/<reference>.ics?k=<HMAC of the reference>`: the confirmation's calendar file. */
-  function calendarFile(event: H3Event, settings: Settings): Response {
-    const match = /^\/book\/event\/([23456789A-Z]{16})\.ics$/.exec(event.url.pathname);
-    const key = getQuery(event).k;
-    const text =
-      match && typeof key === 'string' && isFormToken(settings.portalSecret!, ['ics', match[1]!], key)
-        ? booker.eventFile(match[1]!)
-        : undefined;
-    if (text === undefined) return answer(notFoundPage(settings), settings);
-    return new Response(text, {
-      status: 200,
-      headers: {
-        ...pageHeaders(settings.bookingPage?.embedFrom ?? []),
-        'content-type': 'text/calendar; charset=utf-8',
-        'content-disposition': 'attachment; filename="appointment.ics"',
-      },
-    });
-  }
-
+  const booker = createPageBooker(options.ctx, {
+    nowMs: options.nowMs,
+    formMinSeconds: options.formMinSeconds ?? FORM_MIN_SECONDS,
+  });
   return async (event: H3Event) => {
     const started = performance.now();
     let response: Response;
     try {
-      response = await door(event);
+      response = await route(options, booker, event);
     } catch (error) {
       options.log(`planner: ${event.req.method} ${loggedPath(event.url.pathname)} failed: ${(error as Error).message}`);
-      response = answer(failedPage(ctx.settings()), ctx.settings());
+      response = answer(failedPage(options.ctx.settings()), options.ctx.settings());
     }
     // As every API answer: the page's own time (the benchmark's row 10 reads it).
     response.headers.set('server-timing', `app;dur=${(performance.now() - started).toFixed(3)}`);
     return response;
   };
+}
+
+/** A page of the door, with its headers and the frames it allows. */
+function answer(page: Page, settings: Settings, extra: Record<string, string> = {}): Response {
+  return pageAnswer(page, extra, pageHeaders(settings.bookingPage?.embedFrom ?? []));
+}
+function show(request: Request, shown: Page, extra?: Record<string, string>): Response {
+  return answer(shown, request.settings, extra);
+}
+/** The page of a refusal: `text`, and `status`. */
+function refuse(request: Request, text: string, status: number, extra?: Record<string, string>): Response {
+  return show(request, refusedPage(request.view, text, status), extra);
+}
+
+/** A new form's ticket: a random key, when it was made, and their HMAC under the page secret. */
+function ticketFor(request: Request): FormTicket {
+  const key = randomBytes(16).toString('base64url');
+  const issued = String(Math.floor(request.options.nowMs() / 1000));
+  return { key, issued, sig: formToken(request.settings.portalSecret, ['book', key, issued]) };
+}
+/** The ticket a posted form carries, when the page made it; else undefined. */
+function ticketIn(secret: string, form: URLSearchParams): FormTicket | undefined {
+  const ticket = { key: form.get('key') ?? '', issued: form.get('issued') ?? '', sig: form.get('sig') ?? '' };
+  return /^[A-Za-z0-9_-]{22}$/.test(ticket.key) &&
+    /^\d{1,12}$/.test(ticket.issued) &&
+    isFormToken(secret, ['book', ticket.key, ticket.issued], ticket.sig)
+    ? ticket
+    : undefined;
+}
+
+/** What was typed, by field key, from a posted form (a checkbox: 'on' or absent). */
+function typedIn(fields: FieldDefinition[], form: URLSearchParams): Record<string, string> {
+  return Object.fromEntries(
+    fields.flatMap((field) => (form.has(fieldName(field.key)) ? [[field.key, form.get(fieldName(field.key))!]] : [])),
+  );
+}
+
+/** The offer a query or form names by its schedule and reason, if the page offers it. */
+function offerOf(request: Request, schedule: unknown, reason: unknown): Offer | undefined {
+  const s = typeof schedule === 'string' ? parsePlainInt(schedule) : undefined;
+  const r = typeof reason === 'string' ? parsePlainInt(reason) : undefined;
+  return request.offers.find((offer) => offer.scheduleId === s && offer.reasonId === r);
+}
+
+/** The steps a link leads to: what, days, times, a fresh form, the calendar file. */
+function get(request: Request, event: H3Event, path: string): Response {
+  const { view, offers, words, booker } = request;
+  const query = getQuery(event);
+  if (path === '/book')
+    return show(request, offers.length === 1 ? daysOf(request, offers[0]!, undefined) : choosePage(view, offers));
+  if (path.startsWith('/book/event/')) return calendarFile(request, event);
+  const gone = () => refuse(request, words.notFound, 404);
+  const offer = offerOf(request, query.schedule, query.reason);
+  if (!offer) return gone();
+  if (path === '/book/days')
+    return show(
+      request,
+      daysOf(request, offer, typeof query.from === 'string' && isDay(query.from) ? query.from : undefined),
+    );
+  const day = typeof query.day === 'string' && isDay(query.day) ? query.day : undefined;
+  if (!day) return gone();
+  const slots = booker.slotsOf(offer, day);
+  if (path === '/book/times') return show(request, timesPage(view, offer, day, slots));
+  if (path !== '/book/details') return gone();
+  const time = typeof query.time === 'string' ? query.time : '';
+  if (time === '') return show(request, timesPage(view, offer, day, slots, { notice: words.chooseTime, status: 400 }));
+  const slot = slots.find((one) => one.local === `${day} ${time}:00`);
+  if (!slot) return show(request, timesPage(view, offer, day, slots, { notice: words.refusal.gone, status: 409 }));
+  return show(
+    request,
+    detailsPage(view, offer, slot, booker.fields(), { values: null, errors: {} }, ticketFor(request)),
+  );
+}
+
+/** The steps a form leads to: the details again, the review, the booking. */
+async function post(request: Request, event: H3Event, path: string): Promise<Response> {
+  const { settings, view, words, booker, options } = request;
+  // Every form: from this site, a body we can read, a ticket made here and not too old, and a time still offered.
+  const form = await readPageForm(event, settings.portal.url, FORM_LIMIT, options.bodyTimeoutMs);
+  if ('why' in form) {
+    if (form.why === 'cross-site') return refuse(request, words.refusal.forbidden, 403);
+    if (form.why === 'not-a-form') return refuse(request, words.refusal.unreadable, 415);
+    // Too large (413), too slow or cut off: the body was not read to its end, so the connection closes.
+    return refuse(request, words.refusal.unreadable, form.status, { connection: 'close' });
+  }
+  const ticket = ticketIn(settings.portalSecret, form);
+  if (!ticket) return refuse(request, words.refusal.ticket, 403);
+  const pageForm: PageForm = { key: ticket.key, issuedAt: Number(ticket.issued) };
+  const stale = booker.formProblem(pageForm);
+  if (stale) return refusal(request, stale);
+  // This form has booked (sent twice, or back and again): what it booked, also if the offer has gone since.
+  const booked = booker.bookedBy(pageForm);
+  if (booked) return done(request, booked, true);
+  const offer = offerOf(request, form.get('schedule') ?? '', form.get('reason') ?? '');
+  if (!offer) return refuse(request, words.refusal.gone, 409);
+  const fields = booker.fields();
+  const values = typedIn(fields, form);
+  // The times page after a time was taken sends day and time; the review's "change" sends the slot.
+  const local = form.get('slot') ?? `${form.get('day') ?? ''} ${form.get('time') ?? ''}:00`;
+  const day = local.slice(0, 10);
+  // Back to a day's times, keeping what was typed and the ticket (the same form, so still one booking), with the
+  // other free days to choose from in a form: asked for ("another time" or "another day"), or the time was taken.
+  const timesAgain = (notice?: string, status?: number) =>
+    show(
+      request,
+      timesPage(view, offer, day, booker.slotsOf(offer, day), {
+        carried: { ...typedFields(fields, values), ...ticket },
+        otherDays: daysNear(request, offer, day),
+        ...(notice ? { notice, status } : {}),
+      }),
+    );
+  if (path === '/book/details' && form.get('change') === 'day')
+    return isDay(day) ? timesAgain() : refuse(request, words.refusal.gone, 409);
+  const slot = booker.freeSlot(offer, local);
+  if (!slot) {
+    if (!isDay(day)) return refuse(request, words.refusal.gone, 409);
+    const chose = path === '/book/details' && form.get('time') === null && form.get('slot') === null;
+    return chose ? timesAgain(words.chooseTime, 400) : timesAgain(words.refusal.taken, 409);
+  }
+  if (path === '/book/details')
+    return show(request, detailsPage(view, offer, slot, fields, { values, errors: {} }, ticket));
+  const trapped = booker.trapProblem(form.get(TRAP_NAME) ?? '');
+  if (trapped) return refusal(request, trapped);
+  const { submission, errors } = booker.submissionOf(fields, values);
+  const entry: Entry = {
+    values,
+    errors: Object.fromEntries(Object.entries(errors).map(([key, error]) => [key, words.errors[error] ?? error])),
+  };
+  if (Object.keys(errors).length > 0) return show(request, detailsPage(view, offer, slot, fields, entry, ticket, 400));
+  if (path === '/book/review') return show(request, reviewPage(view, offer, slot, fields, values, ticket));
+  const outcome = booker.book(settings.bookingPage, pageForm, offer, slot, submission, options.clientAddress(event));
+  if (outcome.booked) {
+    if (!outcome.replayed) options.afterBooking();
+    return done(request, outcome.reference, outcome.replayed);
+  }
+  if (outcome.why === 'taken') return timesAgain(words.refusal.taken, 409);
+  return refusal(request, outcome);
+}
+
+/** The page of a rule that refused the booking. */
+function refusal(request: Request, refused: Exclude<PageRefusal, { why: 'taken' }>): Response {
+  const { words } = request;
+  switch (refused.why) {
+    case 'stale':
+      return refuse(request, words.refusal.stale, 400);
+    case 'trap':
+      return refuse(request, words.refusal.trap, 400);
+    case 'early':
+      return refuse(request, words.refusal.early, 400);
+    case 'per-email':
+      return refuse(request, words.refusal.perEmail(refused.held), 409);
+    case 'per-hour': {
+      // The 429 of every door (tooManyRequests: Retry-After and the rate-limit fields), over the page's hour.
+      const page = refusedPage(request.view, words.refusal.perHour(Math.ceil(refused.retryAfterSeconds / 60)), 429);
+      const policy = {
+        name: 'bookings-per-hour',
+        limit: refused.limit,
+        resetSeconds: refused.retryAfterSeconds,
+        windowSeconds: 3600,
+      };
+      return tooManyRequests(policy, {
+        content: page.html,
+        headers: { ...pageHeaders(request.settings.bookingPage.embedFrom), 'x-planner-page': 'page' },
+      });
+    }
+  }
+}
+
+/** Answers one request of the door: the page off or not set up, else the step its path and method name. */
+async function route(options: BookingPageDoorOptions, booker: PageBooker, event: H3Event): Promise<Response> {
+  const settings = options.ctx.settings();
+  const page = settings.bookingPage;
+  const notFound = () => answer(notFoundPage(settings), settings);
+  if (!settings.timeZone || !settings.practiceName || !settings.notifyEmail) return notFound(); // not set up (init)
+  // Off (or not served: no public address): say so, and how to reach the practice; not "link not valid".
+  if (!page || !settings.portal || !settings.portalSecret) {
+    return answer(
+      notOfferedPage({ ...settings, practiceName: settings.practiceName, notifyEmail: settings.notifyEmail }),
+      settings,
+    );
+  }
+  // The page's home is `/book/` (as it is linked) or `/book`; every other path without a trailing slash or `..`.
+  if (event.url.pathname !== '/book/' && !isCanonicalPath(event)) return notFound();
+  const path = event.url.pathname.replace(/\/$/, '') || '/book';
+  const offers = booker.offers(page);
+  const view: BookView = {
+    practice: { ...settings, practiceName: settings.practiceName },
+    privacyUrl: page.privacyUrl,
+    manyOffers: offers.length > 1,
+  };
+  const request: Request = {
+    options,
+    booker,
+    settings: settings as Request['settings'],
+    view,
+    offers,
+    words: BOOK_WORDS[settings.locale],
+  };
+  const method = event.req.method;
+  if (method === 'GET' || method === 'HEAD') return get(request, event, path);
+  if (method !== 'POST' || !['/book/details', '/book/review', '/book/confirm'].includes(path)) return notFound();
+  return post(request, event, path);
+}
+
+/** The days step of `offer`: the page of free days that holds `from` (else the first), from the days cache. */
+function daysOf(request: Request, offer: Offer, from: string | undefined): Page {
+  const shown = pageOfDays(request.options.daysCache.days(request.options.ctx, offer.scheduleId, offer.reasonId), from);
+  return daysPage(request.view, offer, shown.days, shown.pages);
+}
+
+/** Up to a month of `offer`'s free days around `day`, from the days cache: the choice of another day. */
+function daysNear(request: Request, offer: Offer, day: string): string[] {
+  const days = request.options.daysCache.days(request.options.ctx, offer.scheduleId, offer.reasonId);
+  const at = days.findIndex((one) => one >= day);
+  const start = Math.max(0, Math.min((at < 0 ? days.length : at) - 7, days.length - OTHER_DAYS));
+  return days.slice(start, start + OTHER_DAYS);
+}
+
+/** The confirmation of the booking `reference`: its facts, calendar links and a self-service link. */
+function done(request: Request, reference: string, replayed: boolean): Response {
+  const { settings } = request;
+  const shown = request.booker.confirmation(settings, reference, replayed);
+  const ics = `/book/event/${reference}.ics?k=${formToken(settings.portalSecret, ['ics', reference])}`;
+  return show(
+    request,
+    donePage(request.view, {
+      offer: shown.offer,
+      local: shown.local,
+      reference,
+      email: shown.email,
+      calendar: { ...shown.calendar, ics },
+      ...(shown.manageUrl ? { manageUrl: shown.manageUrl } : {}),
+      replayed,
+    }),
+  );
+}
+
+/** `/book/event/<reference>.ics?k=<HMAC of the reference>`: the confirmation's calendar file. */
+function calendarFile(request: Request, event: H3Event): Response {
+  const { settings } = request;
+  const match = /^\/book\/event\/([23456789A-Z]{16})\.ics$/.exec(event.url.pathname);
+  const key = getQuery(event).k;
+  const text =
+    match && typeof key === 'string' && isFormToken(settings.portalSecret, ['ics', match[1]!], key)
+      ? request.booker.eventFile(match[1]!)
+      : undefined;
+  if (text === undefined) return answer(notFoundPage(settings), settings);
+  return new Response(text, {
+    status: 200,
+    headers: {
+      ...pageHeaders(settings.bookingPage?.embedFrom ?? []),
+      'content-type': 'text/calendar; charset=utf-8',
+      'content-disposition': 'attachment; filename="appointment.ics"',
+    },
+  });
 }

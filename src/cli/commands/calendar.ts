@@ -68,6 +68,16 @@ export function registerCalendar(program: Command): void {
   const calendar = program
     .command('calendar')
     .description('the practitioner’s own calendars (iCalendar address or CalDAV): their busy times block booking');
+  registerAdd(calendar);
+  registerList(calendar);
+  registerSync(calendar);
+  registerBusy(calendar);
+  registerSet(calendar);
+  registerRemove(calendar);
+}
+
+/** `planner calendar add`. */
+function registerAdd(calendar: Command): void {
   calendar
     .command('add')
     .description('add a calendar to a schedule; syncs it once, and adds nothing when that fails')
@@ -129,6 +139,10 @@ export function registerCalendar(program: Command): void {
       );
       printConflicts(added.conflicts);
     });
+}
+
+/** `planner calendar list`. */
+function registerList(calendar: Command): void {
   calendar
     .command('list')
     .description('list the calendars: address masked, last success, busy times in the window, state')
@@ -165,6 +179,10 @@ export function registerCalendar(program: Command): void {
       // Each calendar's view holds its own (calendars() read them once): all of them, in the order they begin.
       printConflicts(everyConflict(list).sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0)));
     });
+}
+
+/** `planner calendar sync`. */
+function registerSync(calendar: Command): void {
   calendar
     .command('sync')
     .description('sync now (one calendar, or all); exits 1 when one fails')
@@ -197,6 +215,10 @@ export function registerCalendar(program: Command): void {
         );
       }
     });
+}
+
+/** `planner calendar busy`. */
+function registerBusy(calendar: Command): void {
   calendar
     .command('busy')
     .description('the busy times planner derived for a schedule, in local time, each with its calendar')
@@ -225,6 +247,10 @@ export function registerCalendar(program: Command): void {
         );
       },
     );
+}
+
+/** `planner calendar set`. */
+function registerSet(calendar: Command): void {
   calendar
     .command('set')
     .description(
@@ -291,6 +317,10 @@ export function registerCalendar(program: Command): void {
         lines.push(`It no longer receives bookings; planner's events: ${written ?? 'none to delete.'}`);
       print(...lines);
     });
+}
+
+/** `planner calendar remove`. */
+function registerRemove(calendar: Command): void {
   calendar
     .command('remove')
     .description(
