@@ -199,6 +199,23 @@ describe('never lost, never twice (issue 38, Radicale)', () => {
     await cliOk(db, 'bookings', 'cancel', ada, '--no-notify'); // created and cancelled while down: never written
     const waiting = await cliJson(db, 'calendar', 'list', '--json');
     expect(waiting[0].writing).toMatchObject({ waiting: 3 });
+    // Never silent: once a write has failed, calendar list, status and doctor say so, with the error and since when.
+    await server.waitFor(/planner: calendar 1: the write of booking \d+ not delivered, next try/);
+    const failing = await cliJson(db, 'calendar', 'list', '--json');
+    expect(failing[0].writing).toMatchObject({
+      state: 'failing',
+      failingSince: expect.any(String),
+      lastError: expect.stringMatching(/could not reach 127\.0\.0\.1:\d+: ECONNREFUSED/),
+      stuck: false,
+    });
+    expect(await cliOk(db, 'status')).toMatch(
+      /calendars +1 Anna \(schedule 1, caldav\) · .* · WRITES FAILING since \d{4}-\d\d-\d\d \d\d:\d\d: \d booking change\(s\) not in the calendar: could not reach/,
+    );
+    const doctor = await cli(db, 'doctor');
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toMatch(
+      /^fail +calendar 1 writes +Anna: \d booking change\(s\) not written since .*: could not reach .*ECONNREFUSED; planner retries them/m,
+    );
     await radicale.start();
     const events = await eventually(
       radicale,
