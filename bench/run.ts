@@ -55,20 +55,29 @@ interface Server {
   stop(): Promise<void>;
 }
 
-async function startServer(db: string, executable?: string): Promise<Server> {
+/**
+ * Starts `planner serve` on `db` as admins run it (issue 39): its default flags (the access log on stdout) unless
+ * `log: 'off'`, its stdout a pipe read by another process (bench/journal-reader.ts), as systemd's journal reads it.
+ */
+async function startServer(db: string, executable?: string, options: { log?: 'off' } = {}): Promise<Server> {
   // BENCH_SERVER_FLAGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the server while it is measured.
   const flags = (process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
   const command = executable ? [executable] : [process.execPath, ...flags, BIN];
   // The booking page's forms are sent at once here (row 10 measures the server, not a customer's reading time).
   const env = { ...process.env, PLANNER_FORM_MIN_SECONDS: '0' };
-  const child = spawn(command[0]!, [...command.slice(1), 'serve', '--port', '0', '--log', 'off', '--db', db], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+  const reader = spawn(process.execPath, [join(ROOT, 'bench/journal-reader.ts')], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  children.push(reader);
+  const logFlags = options.log === 'off' ? ['--log', 'off'] : [];
+  const child = spawn(command[0]!, [...command.slice(1), 'serve', '--port', '0', ...logFlags, '--db', db], {
+    stdio: ['ignore', reader.stdin!, 'inherit'],
     env,
   });
   children.push(child);
   let out = '';
   const url = await new Promise<string>((done, fail) => {
-    child.stdout!.on('data', (chunk) => {
+    reader.stdout!.on('data', (chunk) => {
       out += chunk;
       const match = /serving (http:\/\/\S+)\/api/.exec(out);
       if (match) done(match[1]!);
@@ -81,6 +90,7 @@ async function startServer(db: string, executable?: string): Promise<Server> {
     async stop() {
       child.kill('SIGTERM');
       await once(child, 'exit');
+      reader.stdin!.end();
     },
   };
 }
@@ -227,6 +237,13 @@ const floorUrl = `http://127.0.0.1:${String(floorPort).trim()}/api/schedules`;
 // (10 in flight on each connection, as the benchmark measured before issue 29; no client calls so), and an h3 route
 // that answers the same bytes (what h3 and its Node adapter cost on their own).
 const schedules = await sideBySide({ url: `${api}/schedules`, headers: auth }, { url: floorUrl });
+// The cost of the access log (issue 39): the same file served by a second server with `--log off`, side by side
+// with the default server (its log on, read by another process), alternately; and that server beside the floor.
+const quietServer = await startServer(db, undefined, { log: 'off' });
+const quietUrl = `${quietServer.url}/api/schedules`;
+const logged = await sideBySide({ url: `${api}/schedules`, headers: auth }, { url: quietUrl, headers: auth });
+const quietFloor = await sideBySide({ url: quietUrl, headers: auth }, { url: floorUrl });
+await quietServer.stop();
 const pipelined = await sideBySide(
   { url: `${api}/schedules`, headers: auth, pipelining: 10 },
   { url: floorUrl, pipelining: 10 },
@@ -248,6 +265,10 @@ const hello = { subject: { rps: median(helloRuns.map((run) => run.rps)) } };
 helloChild.kill();
 results.schedules = {
   ...schedules,
+  logOn: logged.subject,
+  logOff: logged.floor,
+  logRatio: logged.subject.rps / logged.floor.rps,
+  logOffRatio: quietFloor.subject.rps / quietFloor.floor.rps,
   ratio: schedules.subject.rps / schedules.floor.rps,
   target: '>= 0.6',
   pipelined: { ...pipelined, ratio: pipelined.subject.rps / pipelined.floor.rps },
@@ -1146,6 +1167,14 @@ const rows: string[][] = [
     f2(r.schedules.ratio),
     r.schedules.target,
     verdict(r.schedules.ratio >= 0.6),
+  ],
+  [
+    '1o. GET /schedules with `--log off`',
+    `${Math.round(r.schedules.logOff.rps)} req/s beside ${Math.round(r.schedules.logOn.rps)} req/s with the log on (the log costs ${Math.round((1 - r.schedules.logRatio) * 100)} %); ${f2(r.schedules.logOffRatio)} of bare node:http`,
+    'the default server, log on (1.)',
+    f2(r.schedules.logRatio),
+    'log on >= 0.9 of log off',
+    verdict(r.schedules.logRatio >= 0.9),
   ],
   [
     '1h. an h3 route answering the same bytes (no planner code)',

@@ -149,6 +149,12 @@ describe('planner serve operations', () => {
     expect(text.output()).not.toContain('schedule=1');
     expect(text.output()).not.toContain(token.slice(4));
 
+    // Buffered (issue 39), yet written while the server runs: within FLUSH_MS (100 ms), without a stop.
+    const running = await serve(db);
+    await api(running.url, '/api/schedules', token);
+    await running.waitFor(/^\d{4}-\d\d-\d\dT\S+Z GET \/api\/schedules 200 [\d.]+ms$/m);
+    await running.stop();
+
     const json = await serve(db, {}, ['--log', 'json']);
     await api(json.url, '/api/schedules', token);
     await json.stop();
