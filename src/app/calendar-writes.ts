@@ -36,7 +36,7 @@ import { listFields } from '../store/fields.ts';
 import { enqueue } from '../store/outbox.ts';
 import { findSchedule } from '../store/schedules.ts';
 import { ALERT_AFTER_SECONDS, failureLine } from './calendars.ts';
-import { requireConfigured } from './configured.ts';
+import { isConfigured, requireConfigured } from './configured.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 
 /** A worker holds a write this long (a write takes at most 20 s: calendar/write.ts); if it dies, another takes it. */
@@ -129,7 +129,8 @@ function writeQueue(ctx: AppContext, options: { log: (line: string) => void; onl
  * (the read side's rule: app/calendars.ts).
  */
 export function alertWriteFailures(ctx: AppContext): void {
-  const settings = requireConfigured(ctx);
+  const settings = ctx.settings();
+  if (!isConfigured(settings)) return; // a file before `planner init` has no calendar
   const counts = writeCounts(ctx.store);
   const now = unixSeconds(ctx.now());
   for (const calendar of listCalendars(ctx.store)) {
