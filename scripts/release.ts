@@ -3,8 +3,10 @@
  * planner-<version>-linux-x64/, with the executable `planner`, `planner.service`, `README.md`, `LICENSE`, and for
  * off-site replication (issue 26) Litestream's executable `litestream` (from the devDependency
  * @flydotio/litestream-linux-x64) with its license `LICENSE.litestream`, an example `litestream.yml` and
- * `planner-litestream.service`; `LICENSE.ical.js`, the MPL-2.0 of ical.js, which the executable carries (issue 25); and `SHA256SUMS` (the sums of all the others). Beside the tarball: `<tarball>.sha256`, its own sum, to check the
- * download before unpacking it. `npm run release` builds the executable first (`npm run build:bin`).
+ * `planner-litestream.service`; `LICENSE.ical.js`, the MPL-2.0 of ical.js, which the executable carries (issue 25);
+ * the template units `planner@.service` and `planner-litestream@.service` for many practices on one machine
+ * (issue 39); and `SHA256SUMS` (the sums of all the others). Beside the tarball: `<tarball>.sha256`, its own sum, to
+ * check the download before unpacking it. `npm run release` builds the executable first (`npm run build:bin`).
  * The archive is reproducible for the same inputs: sorted names, owner root, fixed modes and times.
  */
 import { execFileSync } from 'node:child_process';
@@ -34,6 +36,8 @@ const files: [from: string, to: string, mode: number][] = [
   [join(root, 'deploy/litestream.yml'), 'litestream.yml', 0o644],
   [join(root, 'deploy/planner-litestream.service'), 'planner-litestream.service', 0o644],
   [join(root, 'node_modules/ical.js/LICENSE'), 'LICENSE.ical.js', 0o644],
+  [join(root, 'deploy/planner@.service'), 'planner@.service', 0o644],
+  [join(root, 'deploy/planner-litestream@.service'), 'planner-litestream@.service', 0o644],
 ];
 const sums: string[] = [];
 for (const [from, to, mode] of files) {

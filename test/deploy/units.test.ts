@@ -23,9 +23,16 @@ import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { api, BIN, bookableDb, onCleanup, ROOT, tempDir, watchOutput } from '../helpers.ts';
 import { commandsOf, readmeBlock } from '../docs/readme.ts';
+import { freePort } from '../mail/smtp.ts';
 import { killed, LITESTREAM, restore, startSftp } from '../replication/parts.ts';
 
 const UNITS = ['planner.service', 'planner-litestream.service'] as const;
+/** The template units of "Hosting many practices" (issue 39), each beside the unit it is hardened as. */
+const TEMPLATES = {
+  'planner@.service': 'planner.service',
+  'planner-litestream@.service': 'planner-litestream.service',
+};
+const INSTANCE = 'sonne';
 /** What the hardening reached (it was 3.2 OK for both before issue 36): a change that exposes more fails here. */
 const MAX_EXPOSURE = 1.3;
 const SANDBOX = join(import.meta.dirname, 'sandbox.py');
@@ -41,10 +48,30 @@ function exposure(unit: string): { score: number; word: string } {
   return { score: Number(match[1]), word: match[2]! };
 }
 
+/** A unit's text, a template's with `%i` as `instance` (as systemd expands it for `name@instance.service`). */
+function unitText(unit: string, instance = ''): string {
+  return readFileSync(join(ROOT, 'deploy', unit), 'utf8').replaceAll('%i', instance);
+}
+
 /** The [Service] settings of a unit by name (the last value of each). */
-function settingsOf(unit: string): Record<string, string> {
-  const text = readFileSync(join(ROOT, 'deploy', unit), 'utf8');
-  return Object.fromEntries([...text.matchAll(/^(\w+)=(.*)$/gm)].map((match) => [match[1]!, match[2]!]));
+function settingsOf(unit: string, instance?: string): Record<string, string> {
+  return Object.fromEntries(
+    [...unitText(unit, instance).matchAll(/^(\w+)=(.*)$/gm)].map((match) => [match[1]!, match[2]!]),
+  );
+}
+
+/** The unit's Environment= settings, as name and value. */
+function environmentOf(unit: string, instance?: string): [string, string][] {
+  return [...unitText(unit, instance).matchAll(/^Environment=(\w+)=(\S+)$/gm)].map((match) => [match[1]!, match[2]!]);
+}
+
+/** The unit's hardening: its settings from NoNewPrivileges= to the [Install] section. */
+function hardening(unit: string): string[] {
+  const text = unitText(unit);
+  return text
+    .slice(text.indexOf('\nNoNewPrivileges='), text.indexOf('\n[Install]'))
+    .split('\n')
+    .filter((line) => line !== '' && !line.startsWith('#'));
 }
 
 // Root may confine in a mount namespace and become another user, as systemd does; anyone else gets the filter only.
@@ -129,7 +156,7 @@ describe('deploy/*.service', () => {
 
   it(`systemd-analyze security rates each unit at most ${MAX_EXPOSURE}, as the README says`, () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    for (const unit of UNITS) {
+    for (const unit of [...UNITS, ...Object.keys(TEMPLATES)]) {
       const { score, word } = exposure(unit);
       process.stderr.write(`systemd-analyze security: ${unit} ${score} ${word}\n`);
       expect(score, unit).toBeLessThanOrEqual(MAX_EXPOSURE);
@@ -149,11 +176,13 @@ describe('deploy/*.service', () => {
     mkdirSync(join(root, 'etc/systemd/system'), { recursive: true });
     for (const program of ['planner', 'litestream'])
       writeFileSync(join(root, 'usr/local/bin', program), '#!/bin/sh\n', { mode: 0o755 });
-    for (const unit of UNITS) {
+    // A template is verified as an instance of it, with the practice's environment file where the unit reads it.
+    mkdirSync(join(root, 'etc/planner'));
+    writeFileSync(join(root, `etc/planner/${INSTANCE}.env`), 'PLANNER_PORT=3101\n');
+    for (const unit of [...UNITS, ...Object.keys(TEMPLATES)]) {
       copyFileSync(join(ROOT, 'deploy', unit), join(root, 'etc/systemd/system', unit));
-      const run = spawnSync('systemd-analyze', ['verify', `--root=${root}`, `/etc/systemd/system/${unit}`], {
-        encoding: 'utf8',
-      });
+      const name = unit.replace('@.', `@${INSTANCE}.`);
+      const run = spawnSync('systemd-analyze', ['verify', `--root=${root}`, name], { encoding: 'utf8' });
       expect({ unit, status: run.status, said: run.stdout + run.stderr }).toEqual({ unit, status: 0, said: '' });
     }
   });
@@ -206,6 +235,91 @@ describe('deploy/*.service', () => {
     expect((handle.prepare('SELECT count(*) AS n FROM bookings').get() as { n: number }).n).toBe(1);
     handle.close();
     if (asRoot) expect(statSync(db).uid).toBe(userIds(SERVICE_USER).uid); // written by the service user
+  });
+
+  it(`the templates: hardened line for line as the unit beside them; an instance's user, folder, file and port are the practice's, as README's "Hosting many practices" makes them`, () => {
+    const block = readmeBlock('Hosting many practices', 'sh');
+    const commands = commandsOf(block).join('\n');
+    for (const [template, base] of Object.entries(TEMPLATES)) {
+      expect(hardening(template), template).toEqual(hardening(base));
+      const service = settingsOf(template, INSTANCE);
+      const home = `/var/lib/planner/${INSTANCE}`;
+      expect({
+        template,
+        user: service.User,
+        group: service.Group,
+        state: service.StateDirectory,
+        mode: service.StateDirectoryMode,
+        cwd: service.WorkingDirectory,
+        ports: service.EnvironmentFile,
+      }).toEqual({
+        template,
+        user: `planner-${INSTANCE}`,
+        group: `planner-${INSTANCE}`,
+        state: `planner/${INSTANCE}`,
+        mode: '0700',
+        cwd: home,
+        ports: `/etc/planner/${INSTANCE}.env`,
+      });
+      // Every file it writes is in the practice's own folder; every file it reads in /etc is the practice's own.
+      for (const [name, value] of environmentOf(template, INSTANCE))
+        expect(value.startsWith(`${home}/`) || value.startsWith(`/etc/planner/${INSTANCE}`), `${name}=${value}`).toBe(
+          true,
+        );
+      expect(service.ExecStart).toContain('/usr/local/bin/planner serve --host 127.0.0.1');
+      expect(service.ExecStart).not.toContain('--port'); // the port is the practice's: PLANNER_PORT
+    }
+    // The README makes the user, folder, port file and CLI the instance of planner@sonne expects.
+    const environment = Object.fromEntries(environmentOf('planner@.service', '$name'));
+    expect(commands).toContain(`useradd --system --no-create-home --shell /usr/sbin/nologin planner-${INSTANCE}`);
+    expect(commands).toContain(
+      `install -d -m 0700 -o planner-${INSTANCE} -g planner-${INSTANCE} /var/lib/planner/${INSTANCE}`,
+    );
+    expect(commands).toMatch(new RegExp(`echo 'PLANNER_PORT=\\d+' \\| sudo tee /etc/planner/${INSTANCE}\\.env`));
+    expect(commands).toContain('install -m 0644 planner@.service /etc/systemd/system/planner@.service');
+    expect(commands).toContain(`sudo systemctl enable --now planner@${INSTANCE}`);
+    for (const name of ['PLANNER_DB', 'PKG_NATIVE_CACHE_PATH'])
+      expect(commands, name).toContain(`${name}="${environment[name]}"`);
+  });
+
+  it('planner@.service: two practices from the template at once, each confined, on its own file and port', async () => {
+    const practices = await Promise.all(
+      ['sonne', 'mond'].map(async (name) => {
+        const state = stateFolder();
+        // The unit's own environment and command, its folder here, its port file as the README writes it.
+        const env = Object.fromEntries(
+          environmentOf('planner@.service', name).map(([key, value]) => [
+            key,
+            value.replace(`/var/lib/planner/${name}`, state),
+          ]),
+        );
+        const token = await bookableDb(env.PLANNER_DB!);
+        handOver(state);
+        env.PLANNER_PORT = String(await freePort());
+        const command = settingsOf('planner@.service', name)
+          .ExecStart!.split(' ')
+          .flatMap((word) => (word === '/usr/local/bin/planner' ? [process.execPath, BIN] : [word]));
+        const server = confined('planner@.service', state, command, env);
+        const url = (await server.waitFor(/serving (http:\/\/\S+)\/api/))[1]!;
+        return { name, db: env.PLANNER_DB!, token, server, url };
+      }),
+    );
+    expect(new Set(practices.map((practice) => practice.url)).size).toBe(2);
+    for (const practice of practices) {
+      expect(practice.url).toBe(`http://127.0.0.1:${new URL(practice.url).port}`);
+      expect((await bookOne(practice.url, practice.token)).status, practice.name).toBe(201);
+      // The other practice's token is not this one's.
+      const other = practices.find((each) => each !== practice)!;
+      expect((await api(practice.url, '/api/schedules', other.token)).status).toBe(401);
+    }
+    for (const practice of practices) {
+      const stopped = new Promise((resolve) => practice.server.child.once('exit', (code) => resolve(code)));
+      practice.server.child.kill('SIGTERM');
+      expect(await stopped, practice.server.output()).toBe(0);
+      const handle = new DatabaseSync(practice.db, { readOnly: true });
+      expect((handle.prepare('SELECT count(*) AS n FROM bookings').get() as { n: number }).n).toBe(1);
+      handle.close();
+    }
   });
 
   it('the confinement is in force: a call the filter leaves out fails, other processes are not seen, / is read-only', async () => {
