@@ -21,6 +21,25 @@ function decoded(segment: string): string {
  * those doors in any case or encoding, and elsewhere the path with every segment that could hold a secret as `…`.
  */
 export function loggedPath(path: string): string {
+  const known = remembered.get(path);
+  if (known !== undefined) return known;
+  const shown = masked(path);
+  // The access log asks for the same few paths many thousand times a second (issue 39); a client sending endless
+  // new paths only makes the memory start over, never grow past REMEMBERED short paths.
+  if (path.length <= REMEMBERED_LENGTH) {
+    if (remembered.size >= REMEMBERED) remembered.clear();
+    remembered.set(path, shown);
+  }
+  return shown;
+}
+
+/** The paths already masked, and how they show; at most REMEMBERED, each at most REMEMBERED_LENGTH long. */
+const remembered = new Map<string, string>();
+const REMEMBERED = 512;
+const REMEMBERED_LENGTH = 256;
+
+/** What `loggedPath` shows of a path it has not seen. */
+function masked(path: string): string {
   const door = decoded(path)
     .split('/')
     .find((segment) => segment !== '')
