@@ -1,5 +1,6 @@
 /**
- * `node bench/profile.ts [--log off] [--no-profile] [--seconds 8] [--top 40] [--path /api/schedules]`: one server as
+ * `node bench/profile.ts [--log off] [--no-profile] [--seconds 8] [--top 40] [--path /api/schedules]
+ * [--executable dist/planner]`: one server as
  * admins run it (default flags, its stdout read by bench/journal-reader.ts) on the benchmark's file, 10 keep-alive
  * connections on one call after a 2-second warm-up; prints the rate, then the functions that took the most of the
  * server's main thread (self time, from `--cpu-prof`) and where the profile is. What issue 39 used to find the cost
@@ -21,6 +22,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '8' },
     top: { type: 'string', default: '40' },
     path: { type: 'string', default: '/api/schedules' },
+    executable: { type: 'string' },
   },
 });
 const ROOT = resolve(import.meta.dirname, '..');
@@ -34,8 +36,11 @@ const token = JSON.parse(cli('token', 'new', '--json')).token as string;
 
 const reader = spawn(process.execPath, [join(ROOT, 'bench/journal-reader.ts')], { stdio: ['pipe', 'pipe', 'inherit'] });
 const profiling = values['no-profile'] ? [] : ['--cpu-prof', `--cpu-prof-dir=${work}`];
-const server = spawn(process.execPath, [...profiling, BIN, 'serve', '--port', '0', '--log', values.log, '--db', db], {
+// The single executable takes the profiler's flags from NODE_OPTIONS (its own V8 flags are built in).
+const command = values.executable ? [resolve(values.executable)] : [process.execPath, ...profiling, BIN];
+const server = spawn(command[0]!, [...command.slice(1), 'serve', '--port', '0', '--log', values.log, '--db', db], {
   stdio: ['ignore', reader.stdin!, 'inherit'],
+  env: { ...process.env, ...(values.executable ? { NODE_OPTIONS: profiling.join(' ') } : {}) },
 });
 const url = await new Promise<string>((done) => {
   let out = '';

@@ -8,9 +8,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import packageJson from '../package.json' with { type: 'json' };
+import { EXECUTABLE_FLAGS } from '../src/http/heap.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const bundle = join(root, 'dist/planner.cjs');
@@ -59,8 +61,21 @@ for (const addon of ['argon2', `argon2-${os === 'macos' ? 'darwin' : os}-${arch}
     cpSync(source, join(stage, 'node_modules/@node-rs', addon), { recursive: true, dereference: true });
 }
 
+// The executable starts V8 with EXECUTABLE_FLAGS (Node's SEA `execArgv`). pkg's enhanced SEA pipeline writes its own
+// sea-config.json and passes on no `execArgv`, so pkg runs in this process and the file gets it as it is written.
+// NODE_OPTIONS still adds to them (`execArgvExtension` stays "env"); `npm run smoke:bin` checks they are in force.
 const output = join(root, 'dist/planner');
-execFileSync(join(root, 'node_modules/.bin/pkg'), ['--sea', '--targets', target, stage, '--output', output], {
-  stdio: 'inherit',
-});
+const requireCjs = createRequire(import.meta.url);
+const files = requireCjs('fs/promises') as { writeFile: (file: string, data: string) => Promise<void> };
+const writeFile = files.writeFile;
+let configured = false;
+files.writeFile = (file, data) => {
+  if (!String(file).endsWith('sea-config.json')) return writeFile(file, data);
+  configured = true;
+  return writeFile(file, JSON.stringify({ ...JSON.parse(data), execArgv: [...EXECUTABLE_FLAGS] }));
+};
+const { exec } = requireCjs('@yao-pkg/pkg') as { exec: (args: string[]) => Promise<void> };
+await exec(['--sea', '--targets', target, stage, '--output', output]);
+files.writeFile = writeFile;
+if (!configured) throw new Error('pkg wrote no sea-config.json: the V8 flags are not in the executable');
 console.log(`Built ${output} (${target}).`);

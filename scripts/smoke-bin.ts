@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import packageJson from '../package.json' with { type: 'json' };
+import { EXECUTABLE_FLAGS } from '../src/http/heap.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const binary = resolve(process.argv[2] ?? join(root, 'dist/planner'));
@@ -46,6 +47,19 @@ try {
   check('no node on the PATH the executable gets', noNode !== 0);
   const version = await run('--version');
   check('--version', version.stdout.trim() === packageJson.version, version.stdout.trim());
+  // The V8 flags built in (issue 39), as the executable's own code sees them: a preload prints process.execArgv.
+  const preload = join(work, 'exec-argv.cjs');
+  writeFileSync(preload, 'process.stderr.write(`execArgv ${JSON.stringify(process.execArgv)}\\n`);\n');
+  const flags = await new Promise<string>((done) =>
+    execFile(
+      binary,
+      ['--version'],
+      { env: { ...env, NODE_OPTIONS: `--require ${preload}` }, cwd: work },
+      (_, __, stderr) => done(stderr),
+    ),
+  );
+  const seen = /^execArgv (.*)$/m.exec(flags)?.[1];
+  check('the V8 flags built in', seen === JSON.stringify(EXECUTABLE_FLAGS), seen ?? flags.trim());
   const init = await run(
     'init',
     '--db',
