@@ -86,3 +86,63 @@ describe('the access log never shows a token or secret, whatever the path’s ca
     expect(log.match(/ GET \/feed\/… 404 /g)).toHaveLength(5);
   });
 });
+
+describe('the access log has one line per answer, with its status, whichever door answers or fails (issue 39)', () => {
+  it('API, gates, errors, pages, feed: each request logged once, in order, with the status the client got', async () => {
+    const db = tempDb();
+    const token = await bookableDb(db);
+    const server = await serve(db);
+    await cliOk(db, 'portal', 'enable', '--url', server.url);
+    await cliOk(db, 'booking-page', 'enable');
+    const { port } = new URL(server.url);
+    const requests: { method: string; path: string; token?: string; body?: string }[] = [
+      { method: 'GET', path: '/api/schedules', token },
+      { method: 'GET', path: '/api/schedules', token: `pln_${'x'.repeat(64)}` },
+      { method: 'GET', path: '/api/nothing-here', token },
+      { method: 'GET', path: '/api/schedules/', token },
+      { method: 'POST', path: '/api/bookings', token, body: '{not json' },
+      { method: 'DELETE', path: '/api/schedules', token },
+      { method: 'GET', path: '/api/%x', token },
+      { method: 'GET', path: '/api/openapi.json' },
+      { method: 'GET', path: '/elsewhere' },
+      { method: 'GET', path: '/book/' },
+      { method: 'GET', path: '/manage/unknown-link' },
+      { method: 'GET', path: '/feed/unknown.ics' },
+    ];
+    const statuses: number[] = [];
+    for (const sent of requests) {
+      statuses.push(
+        await new Promise<number>((resolve, reject) => {
+          request(
+            {
+              host: '127.0.0.1',
+              port,
+              path: sent.path,
+              method: sent.method,
+              headers: {
+                ...(sent.token ? { authorization: `Bearer ${sent.token}` } : {}),
+                ...(sent.body ? { 'content-type': 'application/json' } : {}),
+              },
+            },
+            (response) => {
+              response.resume();
+              response.on('end', () => resolve(response.statusCode!));
+            },
+          )
+            .on('error', reject)
+            .end(sent.body);
+        }),
+      );
+    }
+    await server.stop();
+    const lines = server
+      .output()
+      .split('\n')
+      .map((line) => /^\S+Z (\S+) (\S+) (\d{3}) [\d.]+ms$/.exec(line))
+      .filter((match) => match !== null)
+      .map((match) => `${match[1]} ${match[3]}`);
+    expect(lines).toEqual(requests.map((sent, index) => `${sent.method} ${statuses[index]}`));
+    // The answers logged above are of every kind: a route's, a gate's, h3's own (no route, a malformed path), a page's.
+    expect(statuses).toEqual([200, 401, 404, 404, 400, 404, 400, 200, 404, 200, 404, 404]);
+  });
+});
