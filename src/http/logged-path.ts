@@ -21,20 +21,20 @@ function decoded(segment: string): string {
  * those doors in any case or encoding, and elsewhere the path with every segment that could hold a secret as `…`.
  */
 export function loggedPath(path: string): string {
-  const known = remembered.get(path);
-  if (known !== undefined) return known;
+  if (remembered.has(path)) return path;
   const shown = masked(path);
   // The access log asks for the same few paths many thousand times a second (issue 39); a client sending endless
-  // new paths only makes the memory start over, never grow past REMEMBERED short paths.
-  if (path.length <= REMEMBERED_LENGTH) {
+  // new paths only makes the memory start over, never grow past REMEMBERED short paths. Only a path shown as it is
+  // is kept: one that holds a link's token or a feed's secret is masked afresh, never held in memory.
+  if (shown === path && path.length <= REMEMBERED_LENGTH) {
     if (remembered.size >= REMEMBERED) remembered.clear();
-    remembered.set(path, shown);
+    remembered.add(path);
   }
   return shown;
 }
 
-/** The paths already masked, and how they show; at most REMEMBERED, each at most REMEMBERED_LENGTH long. */
-const remembered = new Map<string, string>();
+/** Paths already looked at that show as they are; at most REMEMBERED, each at most REMEMBERED_LENGTH long. */
+const remembered = new Set<string>();
 const REMEMBERED = 512;
 const REMEMBERED_LENGTH = 256;
 

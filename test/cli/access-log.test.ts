@@ -32,6 +32,19 @@ function startWriter(lines: number) {
   return { child, said, stderr: () => stderr };
 }
 
+/** Waits for the writer to have written everything, closes its log, waits for its exit 0; returns its warnings. */
+async function closedAfterWriting(writer: ReturnType<typeof startWriter>): Promise<string[]> {
+  await writer.said('written');
+  writer.child.stdin!.write('close\n');
+  await writer.said('closed');
+  const [code] = (await once(writer.child, 'exit')) as [number];
+  expect(code).toBe(0);
+  return writer
+    .stderr()
+    .split('\n')
+    .filter((line) => line.startsWith('planner:'));
+}
+
 describe('the access log on a pipe', () => {
   it('every line reaches a reader that reads, in order, by the stop at the latest', async () => {
     const writer = startWriter(20_000);
@@ -52,16 +65,7 @@ describe('the access log on a pipe', () => {
     // About 27 MiB of lines into a pipe nobody reads (the kernel's pipe holds 64 KiB).
     const writer = startWriter(500_000);
     writer.child.stdout!.pause();
-    await writer.said('written');
-    writer.child.stdin!.write('close\n');
-    await writer.said('closed');
-    const [code] = (await once(writer.child, 'exit')) as [number];
-    expect(code).toBe(0);
-    const warnings = writer
-      .stderr()
-      .split('\n')
-      .filter((line) => line.startsWith('planner:'));
-    expect(warnings).toEqual([
+    expect(await closedAfterWriting(writer)).toEqual([
       'planner: stdout does not take the access log fast enough: lines are dropped until it does',
     ]);
   });
@@ -69,15 +73,8 @@ describe('the access log on a pipe', () => {
   it('a reader that goes away (EPIPE) costs the log, not the process: one line on stderr, a clean stop', async () => {
     const writer = startWriter(200_000);
     writer.child.stdout!.destroy();
-    await writer.said('written');
-    writer.child.stdin!.write('close\n');
-    await writer.said('closed');
-    const [code] = (await once(writer.child, 'exit')) as [number];
-    expect(code).toBe(0);
-    const warnings = writer
-      .stderr()
-      .split('\n')
-      .filter((line) => line.startsWith('planner:'));
-    expect(warnings).toEqual([expect.stringMatching(/^planner: the access log cannot be written \(EPIPE\)/)]);
+    expect(await closedAfterWriting(writer)).toEqual([
+      expect.stringMatching(/^planner: the access log cannot be written \(EPIPE\)/),
+    ]);
   });
 });
