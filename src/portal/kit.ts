@@ -172,41 +172,25 @@ export function partOfDay(time: string): 'morning' | 'afternoon' | 'evening' {
   return hour < 12 ? 'morning' : hour < 17 ? 'afternoon' : 'evening';
 }
 
+/** A page of one heading and one sentence, with its status. */
+function messagePage(practice: Practice, status: number, title: string, text: string): Page {
+  return { status, html: layout(practice, title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>`) };
+}
+
 /** The one page for every link that opens nothing (malformed, unknown, expired, page off, unknown path). */
 export function notFoundPage(practice: Practice): Page {
   const words = PAGE_WORDS[practice.locale];
-  return {
-    status: 404,
-    html: layout(
-      practice,
-      words.notFoundTitle,
-      `<h1>${escapeHtml(words.notFoundTitle)}</h1><p>${escapeHtml(words.notFound)}</p>`,
-    ),
-  };
+  return messagePage(practice, 404, words.notFoundTitle, words.notFound);
 }
 
 /** The page of an address throttled for opening too many unknown links. */
 export function tooManyPage(practice: Practice, seconds: number): Page {
   const words = PAGE_WORDS[practice.locale];
-  return {
-    status: 429,
-    html: layout(
-      practice,
-      words.tooManyTitle,
-      `<h1>${escapeHtml(words.tooManyTitle)}</h1><p>${escapeHtml(words.tooMany(seconds))}</p>`,
-    ),
-  };
+  return messagePage(practice, 429, words.tooManyTitle, words.tooMany(seconds));
 }
 
 /** The page of a failure on the server's side (the database could not be written): nothing was changed. */
 export function failedPage(practice: Practice): Page {
   const words = PAGE_WORDS[practice.locale];
-  return {
-    status: 500,
-    html: layout(
-      practice,
-      words.failedTitle,
-      `<h1>${escapeHtml(words.failedTitle)}</h1><p>${escapeHtml(words.failed)}</p>`,
-    ),
-  };
+  return messagePage(practice, 500, words.failedTitle, words.failed);
 }

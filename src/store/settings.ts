@@ -138,6 +138,12 @@ export interface PracticeSettings {
   website: string;
 }
 
+/** The practice's settings in the order of the columns both writes below name. */
+function practiceValues(values: PracticeSettings): string[] {
+  const { practiceName, timeZone, locale, notifyEmail, address, phone, website } = values;
+  return [practiceName, timeZone, locale, notifyEmail, address, phone, website];
+}
+
 /** Records the answers of `planner init`; returns false when the installation was already configured. */
 export function markConfigured(
   store: Store,
@@ -149,17 +155,7 @@ export function markConfigured(
          reminder_offsets = ?, configured_at = ?
        WHERE id = 1 AND configured_at IS NULL`,
     )
-    .run(
-      values.practiceName,
-      values.timeZone,
-      values.locale,
-      values.notifyEmail,
-      values.address,
-      values.phone,
-      values.website,
-      values.reminderOffsets.join(','),
-      values.at,
-    );
+    .run(...practiceValues(values), values.reminderOffsets.join(','), values.at);
   return result.changes === 1;
 }
 
@@ -169,15 +165,7 @@ export function setPractice(store: Store, values: PracticeSettings): void {
     .sql(
       'UPDATE settings SET practice_name = ?, time_zone = ?, locale = ?, notify_email = ?, address = ?, phone = ?, website = ? WHERE id = 1',
     )
-    .run(
-      values.practiceName,
-      values.timeZone,
-      values.locale,
-      values.notifyEmail,
-      values.address,
-      values.phone,
-      values.website,
-    );
+    .run(...practiceValues(values));
 }
 
 /** Turns the API switch on or off. */
