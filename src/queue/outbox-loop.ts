@@ -72,7 +72,10 @@ export function startOutboxLoop<Item extends QueueItem>(
       for (const item of batch) {
         if (pump.stopped()) return false;
         if (queue.settle?.(item, now)) continue;
-        if (!queue.claim(item.id, now, now + queue.leaseSeconds)) continue; // another server took it
+        // The lease runs from the claim, not from the pass's start: an item reached after slow ones (20 webhooks of
+        // 10 s each) would else be claimed with a lease already over, and a second server could send it meanwhile.
+        const claimedAt = Math.floor(nowMs() / 1000);
+        if (!queue.claim(item.id, claimedAt, claimedAt + queue.leaseSeconds)) continue; // another server took it
         const outcome = await queue.attempt(item);
         if (outcome) record(item, outcome);
       }
