@@ -7,6 +7,7 @@
  */
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { pipeline } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { guardedLookup } from './address.ts';
 
@@ -89,7 +90,9 @@ function readBody(response: IncomingMessage, session: OutboundSession): Promise<
         : encoding === 'br'
           ? createBrotliDecompress()
           : undefined;
-  const stream = decoder ? response.pipe(decoder) : response;
+  // pipeline, not pipe: an answer cut off midway (the connection closed) ends the decoder with an error; with pipe it
+  // emitted nothing (a response without an 'error' listener is destroyed quietly) and the request never settled.
+  const stream = decoder ? pipeline(response, decoder, () => {}) : response;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
