@@ -83,9 +83,11 @@ async function reconcile(
   const location = settings.address ? `${settings.practiceName}, ${settings.address}` : '';
   const ics = practitionerEventIcs(event, settings.locale, location);
   const written = await putEvent(target, href, ics, write.written ? write.written.etag : undefined);
-  ctx.store.tx(() =>
-    recordEvent(ctx.store, calendar.id, booking.id, { href, etag: written.etag, sequence: booking.sequence }),
-  );
+  ctx.store.tx(() => {
+    // A calendar removed while its event was written (`calendar remove --keep-written`) has nothing to record into.
+    if (findCalendar(ctx.store, calendar.id))
+      recordEvent(ctx.store, calendar.id, booking.id, { href, etag: written.etag, sequence: booking.sequence });
+  });
   if (written.overwritten && write.written) {
     log(
       `planner: calendar ${calendar.id} (${calendar.label}): the event of booking ${booking.reference} was changed or removed in the calendar; planner wrote it again`,
@@ -239,6 +241,13 @@ export async function removeWrittenEvents(ctx: AppContext, id: number): Promise<
   if (outcome.error) {
     throw invalid(
       `planner's events could not be deleted from calendar ${id} (${outcome.written} deleted): ${outcome.error}; the calendar was not removed (give --keep-written to remove it and leave its events)`,
+    );
+  }
+  // Removing the calendar forgets its events: none may be left (one a running server is deleting at this moment).
+  const left = countEvents(ctx.store, id);
+  if (left > 0) {
+    throw invalid(
+      `${left} event(s) planner wrote are still in calendar ${id} (${outcome.written} deleted; a running planner serve is deleting the others): the calendar was not removed; run the command again in a minute`,
     );
   }
   return outcome.written;

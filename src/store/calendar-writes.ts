@@ -120,13 +120,17 @@ export function queueUpcoming(store: Store, calendarId: number, nowAt: number, c
   return Number(result.changes);
 }
 
-/** Queues a write of every event planner wrote into the calendar (to remove them: its writing is off). Returns how many. */
+/**
+ * Queues a write of every event planner wrote into the calendar (to remove them: its writing is off), each due at
+ * once: one that waited out a retry (the calendar was unreachable) is due now too, since the admin asks now.
+ * Returns how many.
+ */
 export function queueWritten(store: Store, calendarId: number, createdAt: string): number {
   const result = store
     .sql(
       `INSERT INTO calendar_writes (calendar_id, booking_id, created_at)
        SELECT calendar_id, booking_id, ? FROM calendar_events WHERE calendar_id = ? AND true
-       ON CONFLICT (calendar_id, booking_id) WHERE status = 'pending' DO UPDATE SET version = version + 1`,
+       ON CONFLICT (calendar_id, booking_id) WHERE status = 'pending' DO UPDATE SET version = version + 1, next_attempt_at = 0`,
     )
     .run(createdAt, calendarId);
   return Number(result.changes);

@@ -8,6 +8,7 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { bookableDb, cli, cliJson, cliOk, cliOnTerminal, cliWith, onCleanup, snapshot, tempDb } from '../helpers.ts';
 import { startIcsServer } from './ics-server.ts';
@@ -169,10 +170,38 @@ describe('the commands of writing bookings into a calendar (issue 38)', () => {
     expect((await add()).code).toBe(0); // the same events written over, none twice
     expect(await radicale.events()).toHaveLength(2);
     const [again] = await cliJson(db, 'calendar', 'list', '--json');
+    // One event's write waits out a retry an hour away (a calendar that was unreachable): the test puts it in the
+    // file. Removing asks now, so it is deleted now too, not left behind in the calendar with nothing to record it.
+    const file = new DatabaseSync(db);
+    file
+      .prepare(
+        `INSERT INTO calendar_writes (calendar_id, booking_id, created_at, attempts, next_attempt_at, retry_from, last_error)
+         SELECT calendar_id, booking_id, '2026-01-01T00:00:00.000Z', 3, unixepoch() + 3600, unixepoch(), 'could not reach it'
+         FROM calendar_events WHERE calendar_id = ? LIMIT 1`,
+      )
+      .run(again.id);
+    // The other one a running server is writing at this moment (its lease): remove deletes what it can, and refuses
+    // to forget the calendar while one of its events is left.
+    file
+      .prepare(
+        `INSERT INTO calendar_writes (calendar_id, booking_id, created_at, lease_until)
+         SELECT calendar_id, booking_id, '2026-01-01T00:00:00.000Z', unixepoch() + 120
+         FROM calendar_events WHERE calendar_id = ? AND booking_id NOT IN (SELECT booking_id FROM calendar_writes)`,
+      )
+      .run(again.id);
+    const held = await cli(db, 'calendar', 'remove', String(again.id), '--remove-written');
+    expect(held.code).toBe(1);
+    expect(held.stderr.trim()).toBe(
+      `planner: 1 event(s) planner wrote are still in calendar ${again.id} (1 deleted; a running planner serve is deleting the others): the calendar was not removed; run the command again in a minute`,
+    );
+    expect(await radicale.events()).toHaveLength(1);
+    expect(await cliJson(db, 'calendar', 'list', '--json')).toHaveLength(1);
+    file.prepare('UPDATE calendar_writes SET lease_until = 0').run(); // the lease runs out, as time would
+    file.close();
     const terminal = cliOnTerminal(db, 'calendar', 'remove', String(again.id));
-    await terminal.answer(`Delete the 2 event(s) planner wrote into calendar ${again.id} first?`, 'y\r');
+    await terminal.answer(`Delete the 1 event(s) planner wrote into calendar ${again.id} first?`, 'y\r');
     expect(await terminal.exited).toBe(0);
-    expect(terminal.screen()).toContain('2 event(s) planner wrote were deleted from it.');
+    expect(terminal.screen()).toContain('1 event(s) planner wrote were deleted from it.');
     expect(await radicale.events()).toEqual([]);
     expect(await cliJson(db, 'calendar', 'list', '--json')).toEqual([]);
   }, 120_000);
