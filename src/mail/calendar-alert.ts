@@ -26,46 +26,46 @@ const WORDS = {
   en: {
     failingSubject: (label: string) => `Calendar "${label}" cannot be read: new events in it do not block times`,
     failing: (label: string, schedule: string, since: string) =>
-      `planner has not been able to read the calendar "${label}" (schedule ${schedule}) since ${since}.`,
+      `Since ${since}, planner has not been able to read the calendar "${label}" (schedule ${schedule}).`,
     failingHolds:
       'The busy times it read last still block booking times. Events added or moved in that calendar since then are not seen, so their times may be offered to customers.',
     fix: (id: number) => `To see why and try again: planner calendar list, then planner calendar sync ${id}.`,
     error: 'Last error',
     recoveredSubject: (label: string) => `Calendar "${label}" can be read again`,
     recovered: (label: string, schedule: string, since: string) =>
-      `planner reads the calendar "${label}" (schedule ${schedule}) again; it could not from ${since} until now. Its busy times are up to date.`,
+      `The calendar "${label}" (schedule ${schedule}) can be read again; planner could not read it from ${since} until now. Its busy times are up to date.`,
     writeSubject: (label: string) => `Calendar "${label}" cannot be written: new bookings are not in it`,
     writeFailing: (label: string, schedule: string, since: string, waiting: number) =>
-      `planner has not been able to write bookings into the calendar "${label}" (schedule ${schedule}) since ${since}; ${waiting} booking change(s) wait.`,
+      `Since ${since}, planner has not been able to write bookings into the calendar "${label}" (schedule ${schedule}); ${waiting === 1 ? '1 booking change is waiting' : `${waiting} booking changes are waiting`}.`,
     writeHolds:
-      'Every booking is kept and will be written as soon as the calendar takes it; meanwhile the calendar does not show them, so look at planner bookings list before adding private appointments.',
+      'Every booking is kept and will be written as soon as the calendar takes it. Until then the calendar does not show them, so please check planner bookings list before adding private appointments.',
     writeFix: (id: number) =>
       `To see why: planner calendar list; a new password: planner calendar set ${id} --user <name> --password-stdin.`,
     writeRecoveredSubject: (label: string) => `Calendar "${label}" receives bookings again`,
     writeRecovered: (label: string, schedule: string, since: string) =>
-      `planner writes bookings into the calendar "${label}" (schedule ${schedule}) again; it could not from ${since} until now. What waited has been written.`,
+      `The calendar "${label}" (schedule ${schedule}) receives bookings again; planner could not write into it from ${since} until now. What was waiting has been written.`,
   },
   de: {
     failingSubject: (label: string) => `Kalender „${label}“ nicht lesbar: neue Termine darin sperren keine Zeiten`,
     failing: (label: string, schedule: string, since: string) =>
-      `planner kann den Kalender „${label}“ (Terminplan ${schedule}) seit ${since} nicht lesen.`,
+      `Seit ${since} kann planner den Kalender „${label}“ (Terminplan ${schedule}) nicht lesen.`,
     failingHolds:
       'Die zuletzt gelesenen belegten Zeiten sperren weiterhin Buchungszeiten. Termine, die seitdem in diesem Kalender hinzukamen oder verschoben wurden, sieht planner nicht; ihre Zeiten können Kunden angeboten werden.',
     fix: (id: number) => `Ursache und neuer Versuch: planner calendar list, dann planner calendar sync ${id}.`,
     error: 'Letzter Fehler',
     recoveredSubject: (label: string) => `Kalender „${label}“ wieder lesbar`,
     recovered: (label: string, schedule: string, since: string) =>
-      `planner liest den Kalender „${label}“ (Terminplan ${schedule}) wieder; seit ${since} war das nicht möglich. Seine belegten Zeiten sind aktuell.`,
+      `Der Kalender „${label}“ (Terminplan ${schedule}) ist wieder lesbar; von ${since} bis jetzt konnte planner ihn nicht lesen. Seine belegten Zeiten sind aktuell.`,
     writeSubject: (label: string) => `Kalender „${label}“ nicht beschreibbar: neue Buchungen fehlen darin`,
     writeFailing: (label: string, schedule: string, since: string, waiting: number) =>
-      `planner kann seit ${since} keine Buchungen in den Kalender „${label}“ (Terminplan ${schedule}) schreiben; ${waiting} Änderung(en) warten.`,
+      `Seit ${since} kann planner keine Buchungen in den Kalender „${label}“ (Terminplan ${schedule}) schreiben; ${waiting === 1 ? '1 Änderung wartet' : `${waiting} Änderungen warten`}.`,
     writeHolds:
-      'Jede Buchung bleibt erhalten und wird geschrieben, sobald der Kalender sie annimmt; bis dahin zeigt er sie nicht, also vor privaten Terminen planner bookings list ansehen.',
+      'Jede Buchung bleibt erhalten und wird geschrieben, sobald der Kalender sie annimmt; bis dahin zeigt er sie nicht. Sehen Sie daher vor dem Eintragen privater Termine in planner bookings list nach.',
     writeFix: (id: number) =>
       `Ursache: planner calendar list; ein neues Passwort: planner calendar set ${id} --user <Name> --password-stdin.`,
     writeRecoveredSubject: (label: string) => `Kalender „${label}“ nimmt wieder Buchungen an`,
     writeRecovered: (label: string, schedule: string, since: string) =>
-      `planner schreibt wieder Buchungen in den Kalender „${label}“ (Terminplan ${schedule}); seit ${since} war das nicht möglich. Was wartete, ist geschrieben.`,
+      `Der Kalender „${label}“ (Terminplan ${schedule}) nimmt wieder Buchungen an; von ${since} bis jetzt konnte planner nicht in ihn schreiben. Was wartete, ist geschrieben.`,
   },
 } as const;
 

@@ -57,13 +57,13 @@ function html(text: string): string {
 /** Returns the plain-text part: the same content as the HTML, the rows aligned. */
 export function textMail(content: MailContent): string {
   const width = Math.max(0, ...content.rows.map(([label]) => label.length)) + 1;
+  // A blank line after each paragraph, as in a letter: the greeting stands apart from the first sentence.
   const lines = [
     content.heading,
     '',
-    ...content.intro,
-    '',
+    ...content.intro.flatMap((paragraph) => [paragraph, '']),
     ...content.rows.map(([label, value]) => `${`${label}:`.padEnd(width)} ${value}`),
-    '',
+    ...(content.rows.length > 0 ? [''] : []),
     ...(content.note ? [`${content.note.label}:`, content.note.text.trim(), ''] : []),
   ].map(plain);
   const tail = [...content.after, ...(content.footer.length > 0 ? ['', '-- ', ...content.footer] : [])].map(plain);

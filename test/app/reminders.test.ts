@@ -77,9 +77,9 @@ describe('reminders are written with the booking (src/app/reminders.ts), fixed c
     });
     expect(reminder!.retryFrom).toBe(reminder!.dueAt); // retries count from the reminder's time
     expect(reminder!.subject).toBe('Reminder: your appointment at Praxis Weber, Wednesday, 10 June 2026, 09:00 CEST');
-    expect(reminder!.text).toContain('Hello Ada Lovelace,\nthis is a reminder of your appointment.');
+    expect(reminder!.text).toContain('Hello Ada Lovelace,\n\nThis is a reminder of your appointment.');
     expect(reminder!.text).toContain(`Reference: ${booked.reference}`);
-    expect(reminder!.text).toContain('\n\u0000manage-link\u0000\nThe attached calendar file'); // the worker writes what is still possible there
+    expect(reminder!.text).toContain('\n\u0000manage-link\u0000\nOpen the attached calendar file'); // the worker writes what is still possible there
     expect(showReminders(ctx).scheduled).toBe(1);
   });
 
@@ -87,7 +87,7 @@ describe('reminders are written with the booking (src/app/reminders.ts), fixed c
     const { book, reminders } = installation('2026-06-01T06:00:00Z', 'de');
     const [reminder] = reminders(book('2026-06-10 09:00:00').bookingId);
     expect(reminder!.subject).toBe('Erinnerung: Ihr Termin bei Praxis Weber, Mittwoch, 10. Juni 2026, 09:00 MESZ');
-    expect(reminder!.text).toContain('Guten Tag Ada Lovelace,\nwir erinnern Sie an Ihren Termin.');
+    expect(reminder!.text).toContain('Guten Tag Ada Lovelace,\n\nwir erinnern Sie an Ihren Termin.');
     expect(reminder!.text).toMatch(/Buchungsnummer: +[0-9A-Z]{16}/);
   });
 

@@ -103,7 +103,7 @@ describe('a calendar that cannot be read (issue 25)', () => {
       recipient: 'desk@praxis.example',
       subject: 'Calendar "Anna" cannot be read: new events in it do not block times',
     });
-    expect(alert!.text).toContain('since 2026-12-01 09:05 (Europe/Berlin)');
+    expect(alert!.text).toContain('Since 2026-12-01 09:05 (Europe/Berlin),');
     expect(alert!.text).toContain('planner calendar sync 1');
     expect(alert!.text).not.toContain(ics.url);
 

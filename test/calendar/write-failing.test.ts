@@ -56,7 +56,7 @@ describe('a calendar that cannot be written (issue 38)', () => {
     expect(notices().map((message) => message.subject)).toEqual([
       'Calendar "Anna" cannot be written: new bookings are not in it',
     ]);
-    expect(notices()[0]!.text).toContain('1 booking change(s) wait');
+    expect(notices()[0]!.text).toContain('1 booking change is waiting');
     expect(notices()[0]!.text).toContain('planner calendar set 1 --user <name> --password-stdin');
 
     // Never given up: two days on, still waiting, and stuck (status and doctor say so loudly).

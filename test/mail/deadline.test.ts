@@ -107,7 +107,7 @@ describe('the manage line of a mail written inside the change deadline (fixed cl
       force: false,
     });
     const update = await sentTo(email, movedAt);
-    expect(update).toContain('your appointment has been moved to a new time.');
+    expect(update).toContain('Your appointment has been moved to a new time.');
     expect(update).toContain(`${CALL}\n`);
     expect(update).not.toMatch(/were possible|manage\/|You can cancel/);
   });

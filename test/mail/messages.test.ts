@@ -277,7 +277,7 @@ describe('the link mark cannot be forged (issue 23, finding 3)', () => {
     expect(confirmation!.html.split('\u0000').length).toBe(3);
     const sent = withManageLink(confirmation!, VIEW, LINK, link);
     expect(sent.text.split(link).length).toBe(2);
-    expect(sent.text).toContain(`Manage your appointment: ${link}\n\nThe attached calendar file`);
+    expect(sent.text).toContain(`Manage your appointment: ${link}\n\nOpen the attached calendar file`);
     expect(sent.html.split(link).length).toBe(2); // the button's href
     expect(sent.text + sent.html).not.toContain('\u0000');
   });

@@ -69,7 +69,7 @@ describe('reminders through the outbox worker (in-process, fixed clock, real SMT
     const first = reminderOf(ids[0]!);
     expect(mail.subject).toBe('Reminder: your appointment at Test, Tuesday, 2 June 2026, 09:00 CEST');
     expect(mail.messageId).toBe(`<outbox-${first.id}-${first.retryFrom}@test.example>`);
-    expect(mail.text).toContain('this is a reminder of your appointment.');
+    expect(mail.text).toContain('This is a reminder of your appointment.');
     expect(mail.text).toMatch(
       /\nYou can cancel or move this appointment online until Monday, 1 June 2026, 21:00 CEST\.\nManage your appointment: https:\/\/book\.example\/manage\/[A-Za-z0-9_-]+\n/,
     );
