@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { afterAll } from 'vitest';
 import { checkContract } from './contract.ts';
+import type { Locale } from '../src/domain/locales.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const BIN = join(ROOT, 'bin/planner.js');
@@ -89,7 +90,7 @@ export async function cliOk(db: string, ...args: string[]): Promise<string> {
 }
 
 /** Initialises an installation with fixed answers. */
-export async function initDb(db: string, locale: 'en' | 'de' = 'en'): Promise<void> {
+export async function initDb(db: string, locale: Locale = 'en'): Promise<void> {
   await cliOk(
     db,
     'init',
@@ -110,7 +111,7 @@ export async function initDb(db: string, locale: 'en' | 'de' = 'en'): Promise<vo
  */
 export async function bookableDb(
   db: string,
-  schedule: { name?: string; step?: string; locale?: 'en' | 'de' } = {},
+  schedule: { name?: string; step?: string; locale?: Locale } = {},
 ): Promise<string> {
   await initDb(db, schedule.locale);
   await cliOk(

@@ -5,14 +5,15 @@
 import { AppError, invalid } from '../errors.ts';
 import { isEmail, isPhone, nameMessage, nameProblem } from '../domain/checks.ts';
 import { DEFAULT_FIELDS, DEFAULT_LABELS } from '../domain/form.ts';
+import { LOCALES as ALL_LOCALES } from '../domain/locales.ts';
 import { timeZoneProblem } from '../domain/zone.ts';
 import { markConfigured, type Locale } from '../store/settings.ts';
 import { insertField } from '../store/fields.ts';
 import type { AppContext } from './context.ts';
 import { isConfigured, requireConfigured, type ConfiguredSettings } from './configured.ts';
 
-/** The languages of the mails, the page and the form's default labels. */
-export const LOCALES: readonly Locale[] = ['en', 'de'];
+/** The languages of the mails, the page and the form's default labels (domain/locales.ts). */
+export const LOCALES: readonly Locale[] = ALL_LOCALES;
 
 /** Throws `conflict` when `planner init` has completed already: init asks this before its questions, and again in its transaction. */
 export function refuseInitialised(ctx: AppContext): void {

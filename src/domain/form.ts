@@ -1,4 +1,5 @@
 /** The booking form: the kinds of field, a field's definition, and the fields a new installation starts with. Pure. */
+import type { Locale } from './locales.ts';
 
 export const FORM_TYPES = ['textbox', 'textarea', 'checkbox', 'select'] as const;
 export const INPUT_TYPES = ['text', 'email', 'tel', 'number', 'date'] as const;
@@ -30,7 +31,11 @@ export const DEFAULT_FIELDS = [
 ] as const;
 
 /** The default fields' labels in each language of the installation (`init --locale`). */
-export const DEFAULT_LABELS: Record<'en' | 'de', Record<(typeof DEFAULT_FIELDS)[number]['key'], string>> = {
+export const DEFAULT_LABELS: Record<Locale, Record<(typeof DEFAULT_FIELDS)[number]['key'], string>> = {
   en: { first_name: 'First name', last_name: 'Last name', email: 'E-mail', phone: 'Phone' },
   de: { first_name: 'Vorname', last_name: 'Nachname', email: 'E-Mail', phone: 'Telefon' },
+  fr: { first_name: 'Prénom', last_name: 'Nom', email: 'E-mail', phone: 'Téléphone' },
+  it: { first_name: 'Nome', last_name: 'Cognome', email: 'E-mail', phone: 'Telefono' },
+  es: { first_name: 'Nombre', last_name: 'Apellidos', email: 'Correo electrónico', phone: 'Teléfono' },
+  nl: { first_name: 'Voornaam', last_name: 'Achternaam', email: 'E-mail', phone: 'Telefoon' },
 };

@@ -20,7 +20,7 @@ import { parsePlainInt } from '../domain/checks.ts';
 import { isDay } from '../domain/dates.ts';
 import type { FieldDefinition } from '../domain/form.ts';
 import type { Settings } from '../store/settings.ts';
-import { BOOK_WORDS } from '../portal/book-words.ts';
+import { BOOK_WORDS, fieldError } from '../portal/book-words.ts';
 import {
   choosePage,
   daysPage,
@@ -223,7 +223,7 @@ async function post(request: Request, event: H3Event, path: string): Promise<Res
   const { submission, errors } = booker.submissionOf(fields, values);
   const entry: Entry = {
     values,
-    errors: Object.fromEntries(Object.entries(errors).map(([key, error]) => [key, words.errors[error] ?? error])),
+    errors: Object.fromEntries(Object.entries(errors).map(([key, error]) => [key, fieldError(words, error)])),
   };
   if (Object.keys(errors).length > 0) return show(request, detailsPage(view, offer, slot, fields, entry, ticket, 400));
   if (path === '/book/review') return show(request, reviewPage(view, offer, slot, fields, values, ticket));

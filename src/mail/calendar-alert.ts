@@ -4,6 +4,7 @@
  * holds: the busy times read last keep blocking, events added since then are not seen.
  */
 import { formatLocal } from '../domain/dates.ts';
+import type { Locale, Translation } from '../domain/locales.ts';
 import type { OutgoingMessage } from '../store/outbox.ts';
 import type { Settings } from '../store/settings.ts';
 import { htmlMail, textMail, type MailContent } from './layout.ts';
@@ -22,7 +23,7 @@ export interface CalendarAlertFacts {
   writing?: { waiting: number };
 }
 
-const WORDS = {
+export const WORDS = {
   en: {
     failingSubject: (label: string) => `Calendar "${label}" cannot be read: new events in it do not block times`,
     failing: (label: string, schedule: string, since: string) =>
@@ -67,7 +68,104 @@ const WORDS = {
     writeRecovered: (label: string, schedule: string, since: string) =>
       `Der Kalender „${label}“ (Terminplan ${schedule}) nimmt wieder Buchungen an; von ${since} bis jetzt konnte planner nicht in ihn schreiben. Was wartete, ist geschrieben.`,
   },
+  fr: {
+    failingSubject: (label: string) =>
+      `Agenda « ${label} » illisible : ses nouveaux événements ne bloquent aucun créneau`,
+    failing: (label: string, schedule: string, since: string) =>
+      `Depuis le ${since}, planner ne parvient pas à lire l’agenda « ${label} » (planning ${schedule}).`,
+    failingHolds:
+      'Les périodes occupées lues en dernier bloquent toujours les créneaux de réservation. Les événements ajoutés ou déplacés depuis dans cet agenda ne sont pas vus : leurs horaires peuvent être proposés aux clients.',
+    fix: (id: number) =>
+      `Pour en voir la cause et réessayer : planner calendar list, puis planner calendar sync ${id}.`,
+    error: 'Dernière erreur',
+    recoveredSubject: (label: string) => `Agenda « ${label} » à nouveau lisible`,
+    recovered: (label: string, schedule: string, since: string) =>
+      `L’agenda « ${label} » (planning ${schedule}) est à nouveau lisible ; planner ne pouvait pas le lire depuis le ${since}. Ses périodes occupées sont à jour.`,
+    writeSubject: (label: string) =>
+      `Agenda « ${label} » inaccessible en écriture : les nouvelles réservations n’y figurent pas`,
+    writeFailing: (label: string, schedule: string, since: string, waiting: number) =>
+      `Depuis le ${since}, planner ne parvient pas à écrire les réservations dans l’agenda « ${label} » (planning ${schedule}) ; ${waiting === 1 ? '1 modification est en attente' : `${waiting} modifications sont en attente`}.`,
+    writeHolds:
+      'Chaque réservation est conservée et sera écrite dès que l’agenda l’acceptera. D’ici là, l’agenda ne les montre pas : consultez planner bookings list avant d’ajouter des rendez-vous privés.',
+    writeFix: (id: number) =>
+      `Pour en voir la cause : planner calendar list ; un nouveau mot de passe : planner calendar set ${id} --user <nom> --password-stdin.`,
+    writeRecoveredSubject: (label: string) => `Agenda « ${label} » : les réservations y sont de nouveau écrites`,
+    writeRecovered: (label: string, schedule: string, since: string) =>
+      `L’agenda « ${label} » (planning ${schedule}) reçoit de nouveau les réservations ; planner ne pouvait pas y écrire depuis le ${since}. Ce qui attendait a été écrit.`,
+  },
+  it: {
+    failingSubject: (label: string) => `Calendario «${label}» non leggibile: i nuovi eventi non bloccano gli orari`,
+    failing: (label: string, schedule: string, since: string) =>
+      `Dal ${since} planner non riesce a leggere il calendario «${label}» (agenda ${schedule}).`,
+    failingHolds:
+      'Gli orari occupati letti per ultimi continuano a bloccare gli orari prenotabili. Gli eventi aggiunti o spostati da allora in quel calendario non vengono visti: i loro orari possono essere offerti ai clienti.',
+    fix: (id: number) => `Per vedere la causa e riprovare: planner calendar list, poi planner calendar sync ${id}.`,
+    error: 'Ultimo errore',
+    recoveredSubject: (label: string) => `Calendario «${label}» di nuovo leggibile`,
+    recovered: (label: string, schedule: string, since: string) =>
+      `Il calendario «${label}» (agenda ${schedule}) è di nuovo leggibile; planner non riusciva a leggerlo dal ${since}. I suoi orari occupati sono aggiornati.`,
+    writeSubject: (label: string) => `Calendario «${label}» non scrivibile: le nuove prenotazioni non vi compaiono`,
+    writeFailing: (label: string, schedule: string, since: string, waiting: number) =>
+      `Dal ${since} planner non riesce a scrivere le prenotazioni nel calendario «${label}» (agenda ${schedule}); ${waiting === 1 ? '1 modifica è in attesa' : `${waiting} modifiche sono in attesa`}.`,
+    writeHolds:
+      'Ogni prenotazione viene conservata e sarà scritta appena il calendario la accetterà. Fino ad allora il calendario non le mostra: consulti planner bookings list prima di aggiungere appuntamenti privati.',
+    writeFix: (id: number) =>
+      `Per vedere la causa: planner calendar list; una nuova password: planner calendar set ${id} --user <nome> --password-stdin.`,
+    writeRecoveredSubject: (label: string) => `Calendario «${label}»: le prenotazioni vengono di nuovo scritte`,
+    writeRecovered: (label: string, schedule: string, since: string) =>
+      `Il calendario «${label}» (agenda ${schedule}) riceve di nuovo le prenotazioni; planner non riusciva a scrivervi dal ${since}. Ciò che era in attesa è stato scritto.`,
+  },
+  es: {
+    failingSubject: (label: string) =>
+      `No se puede leer el calendario «${label}»: sus nuevos eventos no bloquean horas`,
+    failing: (label: string, schedule: string, since: string) =>
+      `Desde ${since}, planner no puede leer el calendario «${label}» (agenda ${schedule}).`,
+    failingHolds:
+      'Las horas ocupadas leídas por última vez siguen bloqueando horas de reserva. Los eventos añadidos o movidos desde entonces en ese calendario no se ven, por lo que sus horas pueden ofrecerse a los clientes.',
+    fix: (id: number) =>
+      `Para ver la causa y volver a intentarlo: planner calendar list y luego planner calendar sync ${id}.`,
+    error: 'Último error',
+    recoveredSubject: (label: string) => `El calendario «${label}» vuelve a poder leerse`,
+    recovered: (label: string, schedule: string, since: string) =>
+      `El calendario «${label}» (agenda ${schedule}) vuelve a poder leerse; planner no podía leerlo desde ${since}. Sus horas ocupadas están al día.`,
+    writeSubject: (label: string) =>
+      `No se puede escribir en el calendario «${label}»: faltan en él las nuevas reservas`,
+    writeFailing: (label: string, schedule: string, since: string, waiting: number) =>
+      `Desde ${since}, planner no puede escribir reservas en el calendario «${label}» (agenda ${schedule}); ${waiting === 1 ? 'hay 1 cambio pendiente' : `hay ${waiting} cambios pendientes`}.`,
+    writeHolds:
+      'Cada reserva se conserva y se escribirá en cuanto el calendario la acepte. Hasta entonces el calendario no las muestra: consulte planner bookings list antes de añadir citas privadas.',
+    writeFix: (id: number) =>
+      `Para ver la causa: planner calendar list; una contraseña nueva: planner calendar set ${id} --user <nombre> --password-stdin.`,
+    writeRecoveredSubject: (label: string) => `El calendario «${label}» vuelve a recibir reservas`,
+    writeRecovered: (label: string, schedule: string, since: string) =>
+      `El calendario «${label}» (agenda ${schedule}) vuelve a recibir reservas; planner no podía escribir en él desde ${since}. Lo pendiente ya se ha escrito.`,
+  },
+  nl: {
+    failingSubject: (label: string) => `Agenda ‘${label}’ niet leesbaar: nieuwe afspraken daarin blokkeren geen tijden`,
+    failing: (label: string, schedule: string, since: string) =>
+      `Sinds ${since} kan planner de agenda ‘${label}’ (planning ${schedule}) niet lezen.`,
+    failingHolds:
+      'De laatst gelezen bezette tijden blokkeren nog steeds boekingstijden. Afspraken die sindsdien in die agenda zijn toegevoegd of verplaatst, ziet planner niet; hun tijden kunnen aan klanten worden aangeboden.',
+    fix: (id: number) =>
+      `Oorzaak bekijken en opnieuw proberen: planner calendar list, daarna planner calendar sync ${id}.`,
+    error: 'Laatste fout',
+    recoveredSubject: (label: string) => `Agenda ‘${label}’ weer leesbaar`,
+    recovered: (label: string, schedule: string, since: string) =>
+      `De agenda ‘${label}’ (planning ${schedule}) is weer leesbaar; planner kon hem sinds ${since} niet lezen. De bezette tijden zijn bijgewerkt.`,
+    writeSubject: (label: string) => `Agenda ‘${label}’ niet beschrijfbaar: nieuwe boekingen ontbreken erin`,
+    writeFailing: (label: string, schedule: string, since: string, waiting: number) =>
+      `Sinds ${since} kan planner geen boekingen in de agenda ‘${label}’ (planning ${schedule}) schrijven; ${waiting === 1 ? '1 wijziging wacht' : `${waiting} wijzigingen wachten`}.`,
+    writeHolds:
+      'Elke boeking blijft bewaard en wordt geschreven zodra de agenda hem aanneemt. Tot dan toont de agenda ze niet: kijk daarom in planner bookings list voordat u privéafspraken toevoegt.',
+    writeFix: (id: number) =>
+      `Oorzaak bekijken: planner calendar list; een nieuw wachtwoord: planner calendar set ${id} --user <naam> --password-stdin.`,
+    writeRecoveredSubject: (label: string) => `Agenda ‘${label}’ ontvangt weer boekingen`,
+    writeRecovered: (label: string, schedule: string, since: string) =>
+      `De agenda ‘${label}’ (planning ${schedule}) ontvangt weer boekingen; planner kon er sinds ${since} niet in schrijven. Wat wachtte, is geschreven.`,
+  },
 } as const;
+
+WORDS satisfies Record<Locale, Translation<(typeof WORDS)['en']>>; // every word in every locale (domain/locales.ts)
 
 /** Returns the practice's mail that a calendar fails (or, `recovered`, reads again). */
 export function calendarAlert(facts: CalendarAlertFacts): OutgoingMessage {

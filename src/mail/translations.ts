@@ -2,9 +2,10 @@
  * The words of the booking e-mails in each locale, and how they write a date and time. Pure; one table per locale,
  * the same keys in each.
  */
+import type { Locale, Translation } from '../domain/locales.ts';
 import type { BookingFacts } from './facts.ts';
 
-/** The e-mails' words, per locale (store/settings.ts Locale). */
+/** The e-mails' words, per locale (domain/locales.ts). */
 export const WORDS = {
   en: {
     confirmationSubject: (f: BookingFacts, when: string) => `Your appointment at ${f.practiceName}: ${when}`,
@@ -122,7 +123,251 @@ export const WORDS = {
     reminderSubject: (f: BookingFacts, when: string) => `Erinnerung: Ihr Termin bei ${f.practiceName}, ${when}`,
     reminder: 'wir erinnern Sie an Ihren Termin.',
   },
+  fr: {
+    confirmationSubject: (f: BookingFacts, when: string) => `Votre rendez-vous chez ${f.practiceName} : ${when}`,
+    greeting: (name: string) => (name ? `Bonjour ${name},` : 'Bonjour,'),
+    booked: 'Votre rendez-vous est confirmé.',
+    what: 'Motif',
+    when: 'Date et heure',
+    where: 'Lieu',
+    duration: 'Durée',
+    minutes: (n: number) => `${n} minutes`,
+    reference: 'Référence',
+    calendar: 'Ouvrez le fichier de calendrier joint (appointment.ics) pour ajouter le rendez-vous à votre agenda.',
+    noticeSubject: (f: BookingFacts, when: string) =>
+      `Nouvelle réservation : ${f.reasonName}, ${when} (${f.customerName || f.customerEmail || f.reference})`,
+    noticeIntro: 'Un nouveau rendez-vous a été réservé.',
+    schedule: 'Agenda',
+    source: 'Réservé via',
+    sources: { api: 'l’API de réservation', admin: 'l’administration (planner bookings add)' },
+    yes: 'oui',
+    no: 'non',
+    dateLocale: 'fr-FR',
+    cancelledSubject: (f: BookingFacts, when: string) => `Annulé : votre rendez-vous chez ${f.practiceName}, ${when}`,
+    cancelled: 'Votre rendez-vous a été annulé.',
+    cancelReason: 'Motif de l’annulation',
+    cancelCalendar:
+      'Ouvrez le fichier de calendrier joint (appointment.ics) pour retirer le rendez-vous de votre agenda.',
+    movedSubject: (f: BookingFacts, when: string) =>
+      `Modifié : votre rendez-vous chez ${f.practiceName} est désormais le ${when}`,
+    moved: 'Votre rendez-vous a été déplacé à un nouvel horaire.',
+    previously: 'Ancien horaire',
+    movedCalendar:
+      'Ouvrez le fichier de calendrier joint (appointment.ics) pour mettre à jour le rendez-vous dans votre agenda.',
+    with: 'Avec',
+    phone: 'Téléphone',
+    note: 'À noter',
+    manageButton: 'Gérer votre rendez-vous',
+    changeUntil: (until: string) => `Vous pouvez annuler ou déplacer ce rendez-vous en ligne jusqu’au ${until}.`,
+    cancelUntil: (until: string) => `Vous pouvez annuler ce rendez-vous en ligne jusqu’au ${until}.`,
+    tooLate: (until: string, phone: string, practice: string) =>
+      `Les modifications en ligne étaient possibles jusqu’au ${until}. Pour annuler ou modifier le rendez-vous maintenant, ${phone ? `veuillez appeler le ${phone}` : `veuillez contacter directement ${practice}`}.`,
+    callToChange: (phone: string) => `Pour annuler ou modifier le rendez-vous, veuillez appeler le ${phone}.`,
+    contactToChange: (practice: string) =>
+      `Pour annuler ou modifier le rendez-vous, veuillez contacter directement ${practice}.`,
+    manageKept:
+      '[Ici, l’e-mail indique comment annuler ou modifier le rendez-vous, selon les règles en vigueur au moment de l’envoi : un lien personnel vers la page du rendez-vous avec son délai (planner ne garde aucune copie du lien), ou le numéro de téléphone du cabinet.]',
+    replyReaches: (email: string) => `En répondant à cet e-mail, vous écrivez au client (${email}).`,
+    now: 'Nouvel horaire',
+    noReason: '(aucun motif indiqué)',
+    customerCancelledSubject: (f: BookingFacts, when: string) =>
+      `Annulé par le client : ${f.reasonName}, ${when} (${f.customerName || f.customerEmail || f.reference})`,
+    customerMovedSubject: (f: BookingFacts, when: string) =>
+      `Déplacé par le client : ${f.reasonName}, désormais ${when} (${f.customerName || f.customerEmail || f.reference})`,
+    customerCancelled: 'Le client a annulé ce rendez-vous en ligne, depuis la page de son rendez-vous.',
+    customerMoved: 'Le client a déplacé ce rendez-vous en ligne, depuis la page de son rendez-vous.',
+    feedCancelled: 'Annulé :',
+    feedReference: 'Référence',
+    testSubject: (practice: string) => `planner : message de test de ${practice}`,
+    testText: (practice: string, via: string) =>
+      `Ce message de test montre que ${practice} peut envoyer des e-mails de réservation via ${via}.`,
+    reminderSubject: (f: BookingFacts, when: string) => `Rappel : votre rendez-vous chez ${f.practiceName}, ${when}`,
+    reminder: 'Nous vous rappelons votre rendez-vous.',
+  },
+  it: {
+    confirmationSubject: (f: BookingFacts, when: string) => `Il suo appuntamento presso ${f.practiceName}: ${when}`,
+    greeting: (name: string) => (name ? `Gentile ${name},` : 'Gentile cliente,'),
+    booked: 'Il suo appuntamento è confermato.',
+    what: 'Motivo',
+    when: 'Data e ora',
+    where: 'Luogo',
+    duration: 'Durata',
+    minutes: (n: number) => `${n} minuti`,
+    reference: 'Codice di prenotazione',
+    calendar: 'Apra il file di calendario allegato (appointment.ics) per aggiungere l’appuntamento al suo calendario.',
+    noticeSubject: (f: BookingFacts, when: string) =>
+      `Nuova prenotazione: ${f.reasonName}, ${when} (${f.customerName || f.customerEmail || f.reference})`,
+    noticeIntro: 'È stato prenotato un nuovo appuntamento.',
+    schedule: 'Agenda',
+    source: 'Prenotato tramite',
+    sources: { api: 'l’API di prenotazione', admin: 'l’amministrazione (planner bookings add)' },
+    yes: 'sì',
+    no: 'no',
+    dateLocale: 'it-IT',
+    cancelledSubject: (f: BookingFacts, when: string) =>
+      `Annullato: il suo appuntamento presso ${f.practiceName}, ${when}`,
+    cancelled: 'Il suo appuntamento è stato annullato.',
+    cancelReason: 'Motivo dell’annullamento',
+    cancelCalendar:
+      'Apra il file di calendario allegato (appointment.ics) per rimuovere l’appuntamento dal suo calendario.',
+    movedSubject: (f: BookingFacts, when: string) =>
+      `Modificato: il suo appuntamento presso ${f.practiceName} è ora fissato per ${when}`,
+    moved: 'Il suo appuntamento è stato spostato a un nuovo orario.',
+    previously: 'Orario precedente',
+    movedCalendar:
+      'Apra il file di calendario allegato (appointment.ics) per aggiornare l’appuntamento nel suo calendario.',
+    with: 'Con',
+    phone: 'Telefono',
+    note: 'Indicazioni',
+    manageButton: 'Gestire l’appuntamento',
+    changeUntil: (until: string) => `Può annullare o spostare questo appuntamento online fino a ${until}.`,
+    cancelUntil: (until: string) => `Può annullare questo appuntamento online fino a ${until}.`,
+    tooLate: (until: string, phone: string, practice: string) =>
+      `Le modifiche online erano possibili fino a ${until}. Per annullare o modificare l’appuntamento ora, ${phone ? `la preghiamo di chiamare il numero ${phone}` : `la preghiamo di contattare direttamente ${practice}`}.`,
+    callToChange: (phone: string) =>
+      `Per annullare o modificare l’appuntamento, la preghiamo di chiamare il numero ${phone}.`,
+    contactToChange: (practice: string) =>
+      `Per annullare o modificare l’appuntamento, la preghiamo di contattare direttamente ${practice}.`,
+    manageKept:
+      '[Qui l’e-mail indica come annullare o modificare l’appuntamento, secondo le regole in vigore al momento dell’invio: un link personale alla pagina dell’appuntamento con la sua scadenza (planner non conserva alcuna copia del link) oppure il numero di telefono dello studio.]',
+    replyReaches: (email: string) => `Rispondendo a questa e-mail si scrive al cliente (${email}).`,
+    now: 'Nuovo orario',
+    noReason: '(nessun motivo indicato)',
+    customerCancelledSubject: (f: BookingFacts, when: string) =>
+      `Annullato dal cliente: ${f.reasonName}, ${when} (${f.customerName || f.customerEmail || f.reference})`,
+    customerMovedSubject: (f: BookingFacts, when: string) =>
+      `Spostato dal cliente: ${f.reasonName}, ora ${when} (${f.customerName || f.customerEmail || f.reference})`,
+    customerCancelled: 'Il cliente ha annullato questo appuntamento online, dalla pagina del proprio appuntamento.',
+    customerMoved: 'Il cliente ha spostato questo appuntamento online, dalla pagina del proprio appuntamento.',
+    feedCancelled: 'Annullato:',
+    feedReference: 'Codice di prenotazione',
+    testSubject: (practice: string) => `planner: messaggio di prova da ${practice}`,
+    testText: (practice: string, via: string) =>
+      `Questo messaggio di prova mostra che ${practice} può inviare e-mail di prenotazione tramite ${via}.`,
+    reminderSubject: (f: BookingFacts, when: string) =>
+      `Promemoria: il suo appuntamento presso ${f.practiceName}, ${when}`,
+    reminder: 'Le ricordiamo il suo appuntamento.',
+  },
+  es: {
+    confirmationSubject: (f: BookingFacts, when: string) => `Su cita en ${f.practiceName}: ${when}`,
+    greeting: (name: string) => (name ? `Hola, ${name}:` : 'Hola:'),
+    booked: 'Su cita está confirmada.',
+    what: 'Motivo',
+    when: 'Fecha y hora',
+    where: 'Lugar',
+    duration: 'Duración',
+    minutes: (n: number) => `${n} minutos`,
+    reference: 'Referencia',
+    calendar: 'Abra el archivo de calendario adjunto (appointment.ics) para añadir la cita a su calendario.',
+    noticeSubject: (f: BookingFacts, when: string) =>
+      `Nueva reserva: ${f.reasonName}, ${when} (${f.customerName || f.customerEmail || f.reference})`,
+    noticeIntro: 'Se ha reservado una nueva cita.',
+    schedule: 'Agenda',
+    source: 'Reservada a través de',
+    sources: { api: 'la API de reservas', admin: 'la administración (planner bookings add)' },
+    yes: 'sí',
+    no: 'no',
+    dateLocale: 'es-ES',
+    cancelledSubject: (f: BookingFacts, when: string) => `Cancelada: su cita en ${f.practiceName}, ${when}`,
+    cancelled: 'Su cita ha sido cancelada.',
+    cancelReason: 'Motivo de la cancelación',
+    cancelCalendar: 'Abra el archivo de calendario adjunto (appointment.ics) para eliminar la cita de su calendario.',
+    movedSubject: (f: BookingFacts, when: string) => `Modificada: su cita en ${f.practiceName} es ahora el ${when}`,
+    moved: 'Su cita se ha cambiado a una nueva hora.',
+    previously: 'Hora anterior',
+    movedCalendar: 'Abra el archivo de calendario adjunto (appointment.ics) para actualizar la cita en su calendario.',
+    with: 'Con',
+    phone: 'Teléfono',
+    note: 'Tenga en cuenta',
+    manageButton: 'Gestionar su cita',
+    changeUntil: (until: string) => `Puede cancelar o cambiar esta cita en línea hasta el ${until}.`,
+    cancelUntil: (until: string) => `Puede cancelar esta cita en línea hasta el ${until}.`,
+    tooLate: (until: string, phone: string, practice: string) =>
+      `Los cambios en línea eran posibles hasta el ${until}. Para cancelar o cambiar la cita ahora, ${phone ? `llame al ${phone}` : `póngase en contacto directamente con ${practice}`}.`,
+    callToChange: (phone: string) => `Para cancelar o cambiar la cita, llame al ${phone}.`,
+    contactToChange: (practice: string) =>
+      `Para cancelar o cambiar la cita, póngase en contacto directamente con ${practice}.`,
+    manageKept:
+      '[Aquí el correo indica cómo cancelar o cambiar la cita, según las reglas vigentes en el momento del envío: un enlace personal a la página de la cita con su plazo (planner no guarda ninguna copia del enlace) o el número de teléfono de la consulta.]',
+    replyReaches: (email: string) => `Si responde a este correo, escribirá al cliente (${email}).`,
+    now: 'Hora nueva',
+    noReason: '(no se indicó ninguno)',
+    customerCancelledSubject: (f: BookingFacts, when: string) =>
+      `Cancelada por el cliente: ${f.reasonName}, ${when} (${f.customerName || f.customerEmail || f.reference})`,
+    customerMovedSubject: (f: BookingFacts, when: string) =>
+      `Cambiada por el cliente: ${f.reasonName}, ahora ${when} (${f.customerName || f.customerEmail || f.reference})`,
+    customerCancelled: 'El cliente ha cancelado esta cita en línea, desde la página de su cita.',
+    customerMoved: 'El cliente ha cambiado esta cita en línea, desde la página de su cita.',
+    feedCancelled: 'Cancelada:',
+    feedReference: 'Referencia',
+    testSubject: (practice: string) => `planner: mensaje de prueba de ${practice}`,
+    testText: (practice: string, via: string) =>
+      `Este mensaje de prueba muestra que ${practice} puede enviar correos de reserva a través de ${via}.`,
+    reminderSubject: (f: BookingFacts, when: string) => `Recordatorio: su cita en ${f.practiceName}, ${when}`,
+    reminder: 'Le recordamos su cita.',
+  },
+  nl: {
+    confirmationSubject: (f: BookingFacts, when: string) => `Uw afspraak bij ${f.practiceName}: ${when}`,
+    greeting: (name: string) => (name ? `Beste ${name},` : 'Beste klant,'),
+    booked: 'Uw afspraak is bevestigd.',
+    what: 'Soort afspraak',
+    when: 'Datum en tijd',
+    where: 'Locatie',
+    duration: 'Duur',
+    minutes: (n: number) => `${n} minuten`,
+    reference: 'Boekingsnummer',
+    calendar: 'Open het bijgevoegde agendabestand (appointment.ics) om de afspraak aan uw agenda toe te voegen.',
+    noticeSubject: (f: BookingFacts, when: string) =>
+      `Nieuwe boeking: ${f.reasonName}, ${when} (${f.customerName || f.customerEmail || f.reference})`,
+    noticeIntro: 'Er is een nieuwe afspraak geboekt.',
+    schedule: 'Agenda',
+    source: 'Geboekt via',
+    sources: { api: 'de boekings-API', admin: 'de beheerder (planner bookings add)' },
+    yes: 'ja',
+    no: 'nee',
+    dateLocale: 'nl-NL',
+    cancelledSubject: (f: BookingFacts, when: string) => `Geannuleerd: uw afspraak bij ${f.practiceName}, ${when}`,
+    cancelled: 'Uw afspraak is geannuleerd.',
+    cancelReason: 'Reden',
+    cancelCalendar: 'Open het bijgevoegde agendabestand (appointment.ics) om de afspraak uit uw agenda te verwijderen.',
+    movedSubject: (f: BookingFacts, when: string) => `Gewijzigd: uw afspraak bij ${f.practiceName} is nu op ${when}`,
+    moved: 'Uw afspraak is verplaatst naar een nieuw tijdstip.',
+    previously: 'Vorig tijdstip',
+    movedCalendar: 'Open het bijgevoegde agendabestand (appointment.ics) om de afspraak in uw agenda bij te werken.',
+    with: 'Bij',
+    phone: 'Telefoon',
+    note: 'Let op',
+    manageButton: 'Afspraak beheren',
+    changeUntil: (until: string) => `U kunt deze afspraak tot ${until} online annuleren of verplaatsen.`,
+    cancelUntil: (until: string) => `U kunt deze afspraak tot ${until} online annuleren.`,
+    tooLate: (until: string, phone: string, practice: string) =>
+      `Online wijzigen was mogelijk tot ${until}. Wilt u de afspraak nu annuleren of wijzigen, ${phone ? `bel dan ${phone}` : `neem dan rechtstreeks contact op met ${practice}`}.`,
+    callToChange: (phone: string) => `Wilt u de afspraak annuleren of wijzigen, bel dan ${phone}.`,
+    contactToChange: (practice: string) =>
+      `Wilt u de afspraak annuleren of wijzigen, neem dan rechtstreeks contact op met ${practice}.`,
+    manageKept:
+      '[Hier staat in de e-mail hoe de afspraak geannuleerd of gewijzigd kan worden, zoals dat geldt op het moment van verzenden: een persoonlijke link naar de afspraakpagina met de termijn (planner bewaart geen kopie van de link), of het telefoonnummer van de praktijk.]',
+    replyReaches: (email: string) => `Een antwoord op deze e-mail gaat naar de klant (${email}).`,
+    now: 'Nieuw tijdstip',
+    noReason: '(geen reden opgegeven)',
+    customerCancelledSubject: (f: BookingFacts, when: string) =>
+      `Geannuleerd door de klant: ${f.reasonName}, ${when} (${f.customerName || f.customerEmail || f.reference})`,
+    customerMovedSubject: (f: BookingFacts, when: string) =>
+      `Verplaatst door de klant: ${f.reasonName}, nu ${when} (${f.customerName || f.customerEmail || f.reference})`,
+    customerCancelled: 'De klant heeft deze afspraak op de afspraakpagina geannuleerd.',
+    customerMoved: 'De klant heeft deze afspraak op de afspraakpagina verplaatst.',
+    feedCancelled: 'Geannuleerd:',
+    feedReference: 'Boekingsnummer',
+    testSubject: (practice: string) => `planner: testbericht van ${practice}`,
+    testText: (practice: string, via: string) =>
+      `Dit testbericht laat zien dat ${practice} boekingsmails kan versturen via ${via}.`,
+    reminderSubject: (f: BookingFacts, when: string) => `Herinnering: uw afspraak bij ${f.practiceName}, ${when}`,
+    reminder: 'Wij herinneren u graag aan uw afspraak.',
+  },
 } as const;
+
+/** Every locale gives every word of English's table: a missing one is a type error (domain/locales.ts). */
+WORDS satisfies Record<Locale, Translation<(typeof WORDS)['en']>>;
 
 const formatters = new Map<string, { day: Intl.DateTimeFormat; time: Intl.DateTimeFormat }>();
 

@@ -454,4 +454,43 @@ export const migrations: readonly string[] = [
       ON CONFLICT (calendar_id, booking_id) WHERE status = 'pending' DO UPDATE SET version = version + 1;
   END;
   `,
+  // 14: French, Italian, Spanish and Dutch (issue 41, item 15). SQLite cannot change a CHECK in place: the settings
+  // row moves to a table of the same columns whose locale may be any of LOCALES (domain/locales.ts). Columns named,
+  // not *, so that the copy cannot shift a value into another column; nothing refers to this table.
+  `
+  CREATE TABLE settings_14 (
+    id            INTEGER PRIMARY KEY CHECK (id = 1),
+    practice_name TEXT,
+    time_zone     TEXT,
+    locale        TEXT NOT NULL DEFAULT 'en' CHECK (locale IN ('en', 'de', 'fr', 'it', 'es', 'nl')),
+    notify_email  TEXT,
+    configured_at TEXT,
+    api_enabled   INTEGER NOT NULL DEFAULT 0 CHECK (api_enabled IN (0, 1)),
+    token_hash    TEXT,
+    token_created_at TEXT,
+    rate_limit    INTEGER NOT NULL DEFAULT 300 CHECK (rate_limit >= 1), -- DEFAULT_RATE_LIMIT (app/api.ts)
+    mail_url      TEXT,
+    mail_from     TEXT,
+    reminder_offsets TEXT NOT NULL DEFAULT '',
+    portal_url    TEXT,
+    portal_cancel_until INTEGER NOT NULL DEFAULT 24 CHECK (portal_cancel_until BETWEEN 0 AND 8760),
+    portal_reschedule INTEGER NOT NULL DEFAULT 1 CHECK (portal_reschedule IN (0, 1)),
+    portal_secret TEXT,
+    trusted_proxies TEXT NOT NULL DEFAULT '',
+    address       TEXT NOT NULL DEFAULT '',
+    phone         TEXT NOT NULL DEFAULT '',
+    website       TEXT NOT NULL DEFAULT '',
+    booking_page  TEXT,
+    retention_months INTEGER
+  ) STRICT;
+  INSERT INTO settings_14 (id, practice_name, time_zone, locale, notify_email, configured_at, api_enabled, token_hash,
+    token_created_at, rate_limit, mail_url, mail_from, reminder_offsets, portal_url, portal_cancel_until,
+    portal_reschedule, portal_secret, trusted_proxies, address, phone, website, booking_page, retention_months)
+  SELECT id, practice_name, time_zone, locale, notify_email, configured_at, api_enabled, token_hash,
+    token_created_at, rate_limit, mail_url, mail_from, reminder_offsets, portal_url, portal_cancel_until,
+    portal_reschedule, portal_secret, trusted_proxies, address, phone, website, booking_page, retention_months
+  FROM settings;
+  DROP TABLE settings;
+  ALTER TABLE settings_14 RENAME TO settings;
+  `,
 ];

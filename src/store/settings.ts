@@ -1,6 +1,7 @@
+import type { Locale } from '../domain/locales.ts';
 import type { Store } from './db.ts';
 
-export type Locale = 'en' | 'de';
+export type { Locale };
 
 /** The installation's settings: one row. */
 export interface Settings {

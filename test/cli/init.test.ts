@@ -50,7 +50,7 @@ describe('planner init', () => {
   it.each([
     [['--timezone', 'Mars/Base'], /--timezone: "Mars\/Base" is not an IANA time zone/],
     [['--notify', 'not-an-address'], /--notify: "not-an-address" is not an e-mail address/],
-    [['--locale', 'fr'], /--locale: locale must be one of en, de/],
+    [['--locale', 'pt'], /--locale: locale must be one of en, de, fr, it, es, nl/],
     [['--name', '   '], /--name: the practice name must not be empty/],
   ])('refuses %j with one line on stderr, exit 1, nothing written', async (override, message) => {
     const db = tempDb();

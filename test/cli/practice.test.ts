@@ -170,7 +170,7 @@ describe('planner init and practice: the settings from init can be changed (issu
     ],
     [['--phone', 'call us'], /^planner: --phone: "call us" is not a phone number/],
     [['--notify', 'desk'], /^planner: --notify: "desk" is not an e-mail address/],
-    [['--locale', 'fr'], /^planner: --locale: locale must be one of en, de\n$/],
+    [['--locale', 'pt'], /^planner: --locale: locale must be one of en, de, fr, it, es, nl\n$/],
     [['--address', 'line one\nline two'], /^planner: --address: the address /],
   ])('practice set %j is refused with one line and changes nothing', async (args, message) => {
     const db = tempDb();

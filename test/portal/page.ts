@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import { api, bookableDb, cliOk, serve, snapshot, tempDb, type ServerProcess } from '../helpers.ts';
 import { startSmtp, type TestSmtp } from '../mail/smtp.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
+import type { Locale } from '../../src/domain/locales.ts';
 
 /** The link to the page in a mail's text (`<url>/manage/<token>`), or undefined. */
 export function linkIn(mail: ParsedMail): string | undefined {
@@ -101,7 +102,7 @@ export interface Setup {
 }
 
 /** A bookable installation with SMTP, a webhook receiver, reminders off and the page on, served by a real process. */
-export async function setup(portal: string[] = ['--cancel-until', '0'], locale: 'en' | 'de' = 'en'): Promise<Setup> {
+export async function setup(portal: string[] = ['--cancel-until', '0'], locale: Locale = 'en'): Promise<Setup> {
   const smtp = await startSmtp();
   const receiver = await startReceiver();
   const db = tempDb();

@@ -153,6 +153,33 @@ describe('openStore', () => {
     }
   });
 
+  it('migration 14 keeps every setting of an installation and lets it speak French, Italian, Spanish or Dutch (issue 41, item 15)', () => {
+    const file = tempDb();
+    const raw = new DatabaseSync(file);
+    for (const migration of migrations.slice(0, 13)) raw.exec(migration);
+    raw.exec(`
+      PRAGMA user_version = 13;
+      UPDATE settings SET practice_name = 'Praxis', time_zone = 'Europe/Berlin', locale = 'de', notify_email = 'a@b.example',
+        configured_at = 'c', api_enabled = 1, token_hash = 'h', token_created_at = 't', rate_limit = 60, mail_url = 'smtp://m',
+        mail_from = 'f@b.example', reminder_offsets = '1440', portal_url = 'https://p.example', portal_cancel_until = 12,
+        portal_reschedule = 0, portal_secret = 's', trusted_proxies = '10.0.0.1', address = 'A', phone = '+49 1',
+        website = 'https://w.example', booking_page = '{}', retention_months = 24;
+    `);
+    const before = raw.prepare('SELECT * FROM settings').get();
+    expect(() => raw.exec("UPDATE settings SET locale = 'fr'")).toThrow(/CHECK constraint failed/);
+    raw.close();
+    const store = openStore(file);
+    try {
+      expect(store.db.prepare('SELECT * FROM settings').get()).toEqual(before);
+      for (const locale of ['fr', 'it', 'es', 'nl', 'en', 'de'])
+        store.db.prepare('UPDATE settings SET locale = ?').run(locale);
+      expect(() => store.db.exec("UPDATE settings SET locale = 'pt'")).toThrow(/CHECK constraint failed/);
+      expect(() => store.db.exec('INSERT INTO settings (id) VALUES (2)')).toThrow(/CHECK constraint failed/);
+    } finally {
+      store.close();
+    }
+  });
+
   it('reopening applies nothing twice', () => {
     const file = tempDb();
     openStore(file).close();

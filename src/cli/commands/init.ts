@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { checkInitAnswer, initInstallation, refuseInitialised, type InitAnswers } from '../../app/init.ts';
+import { checkInitAnswer, initInstallation, LOCALES, refuseInitialised, type InitAnswers } from '../../app/init.ts';
+import { LANGUAGE_NAMES } from '../../domain/locales.ts';
 import { AppError, invalid } from '../../errors.ts';
 import { interactive, print, withContext } from '../shared.ts';
 import { contactOptions, FLAGS, givenSettings, type PracticeOptions } from './practice.ts';
@@ -54,10 +55,7 @@ async function collectAnswers(options: InitOptions): Promise<InitAnswers> {
       given.locale ??
       (await select({
         message: 'Language of mails, the page, the feed and the form labels:',
-        choices: [
-          { name: 'English', value: 'en' },
-          { name: 'Deutsch', value: 'de' },
-        ],
+        choices: LOCALES.map((locale) => ({ name: LANGUAGE_NAMES[locale], value: locale })),
       })),
   };
   if (!options.yes) {
@@ -80,7 +78,10 @@ export function registerInit(program: Command): void {
       .option('--name <practice>', 'practice name')
       .option('--timezone <zone>', 'IANA time zone, e.g. Europe/Berlin')
       .option('--notify <email>', 'address that receives booking notices')
-      .option('--locale <locale>', 'language of mails, the page, the feed and the default form labels: en or de'),
+      .option(
+        '--locale <locale>',
+        `language of mails, the pages, the feed and the default form labels: ${LOCALES.join(', ')}`,
+      ),
   )
     .option('-y, --yes', 'do not ask for confirmation')
     .action(async (options: InitOptions, command: Command) => {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { changePractice, showPractice, type PracticeSettings } from '../../app/practice.ts';
-import { checkInitAnswer } from '../../app/init.ts';
+import { checkInitAnswer, LOCALES } from '../../app/init.ts';
 import { invalid } from '../../errors.ts';
 import { print, printJson, readContext, withContext } from '../shared.ts';
 
@@ -20,7 +20,7 @@ export const FLAGS: Record<keyof PracticeSettings, string> = {
   practiceName: '--name <practice>',
   timeZone: '--timezone <IANA zone>',
   notifyEmail: '--notify <email>',
-  locale: '--locale en|de',
+  locale: `--locale ${LOCALES.join('|')}`,
   address: '--address <text>',
   phone: '--phone <number>',
   website: '--website <url>',
@@ -91,7 +91,7 @@ export function registerPractice(program: Command): void {
       .option('--name <practice>', 'practice name')
       .option('--timezone <zone>', 'IANA time zone, e.g. Europe/Berlin: bookings keep their instant, hours stay local')
       .option('--notify <email>', 'address that receives booking notices')
-      .option('--locale <locale>', 'language of mails, the page and the feed: en or de'),
+      .option('--locale <locale>', `language of mails, the pages and the feed: ${LOCALES.join(', ')}`),
   ).action(async (options: PracticeOptions, command: Command) => {
     const changes = givenSettings(options);
     const change = await withContext(command, (ctx) => changePractice(ctx, changes));
