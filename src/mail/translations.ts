@@ -31,7 +31,7 @@ export const WORDS = {
     cancelled: 'Your appointment has been cancelled.',
     cancelReason: 'Reason',
     cancelCalendar: 'Open the attached calendar file (appointment.ics) to remove the appointment from your calendar.',
-    movedSubject: (f: BookingFacts, when: string) => `Changed: your appointment at ${f.practiceName} is now ${when}`,
+    movedSubject: (f: BookingFacts, when: string) => `Changed: your appointment at ${f.practiceName} is now on ${when}`,
     moved: 'Your appointment has been moved to a new time.',
     previously: 'Previously',
     movedCalendar: 'Open the attached calendar file (appointment.ics) to update the appointment in your calendar.',

@@ -262,7 +262,7 @@ export const PAGE_WORDS = {
       `Per modificare o annullare l’appuntamento ora, la preghiamo di chiamare ${practice}.`,
     reachByMail: (practice: string) =>
       `Per modificare o annullare l’appuntamento ora, la preghiamo di rispondere all’e-mail di conferma di ${practice}.`,
-    call: (phone: string) => `Chiama il ${phone}`,
+    call: (phone: string) => `Chiamare il ${phone}`,
     phone: 'Telefono',
     where: 'Luogo',
     newAppointment: 'Per un nuovo appuntamento:',
@@ -279,7 +279,7 @@ export const PAGE_WORDS = {
     reasonHint: `Poche parole, al massimo ${NOTE_MAX_LENGTH} caratteri. Lo studio potrà leggerle.`,
     confirmCancel: 'Sì, annullare l’appuntamento',
     keep: 'No, mantenerlo',
-    back: 'Torna all’appuntamento',
+    back: 'Tornare all’appuntamento',
     moveTitle: 'Scelga un nuovo giorno',
     moveTimes: (day: string) => `Orari liberi di ${day}`,
     moveHint: 'Scelga un orario. Confermerà lo spostamento nella pagina successiva.',

@@ -32,6 +32,10 @@ describe('every mail reads as a letter (issue 41, item 14)', () => {
     expect(confirmation.text).toContain(
       'Open the attached calendar file (appointment.ics) to add the appointment to your calendar.',
     );
+    const update = everyMail('en').find((mail) => mail.name === 'update')!;
+    expect(update.subject).toBe(
+      'Changed: your appointment at Praxis Sonne is now on Tuesday, 24 November 2026, 09:30 CET',
+    );
   });
 
   it('German: "Guten Tag Ada Lovelace," on its own, then the sentence', () => {
