@@ -5,15 +5,15 @@
 import { AppError, invalid } from '../errors.ts';
 import { isEmail, isPhone, nameMessage, nameProblem } from '../domain/checks.ts';
 import { DEFAULT_FIELDS, DEFAULT_LABELS } from '../domain/form.ts';
-import { LOCALES as ALL_LOCALES } from '../domain/locales.ts';
+import { LOCALES } from '../domain/locales.ts';
 import { timeZoneProblem } from '../domain/zone.ts';
 import { markConfigured, type Locale } from '../store/settings.ts';
 import { insertField } from '../store/fields.ts';
 import type { AppContext } from './context.ts';
 import { isConfigured, requireConfigured, type ConfiguredSettings } from './configured.ts';
 
-/** The languages of the mails, the page and the form's default labels (domain/locales.ts). */
-export const LOCALES: readonly Locale[] = ALL_LOCALES;
+/** The languages of the mails, the pages, the feed and the form's default labels (for init's flags and prompt). */
+export { LOCALES };
 
 /** Throws `conflict` when `planner init` has completed already: init asks this before its questions, and again in its transaction. */
 export function refuseInitialised(ctx: AppContext): void {
@@ -64,7 +64,7 @@ export function checkInitAnswer(name: keyof InitAnswers, value: string): string 
     case 'notifyEmail':
       return isEmail(value) ? undefined : `"${value}" is not an e-mail address (example: desk@practice.example)`;
     case 'locale':
-      return (LOCALES as string[]).includes(value) ? undefined : `locale must be one of ${LOCALES.join(', ')}`;
+      return (LOCALES as readonly string[]).includes(value) ? undefined : `locale must be one of ${LOCALES.join(', ')}`;
   }
 }
 
