@@ -5,7 +5,9 @@
  * entry already: one entry per command, with its detail when there is one. Entries name bookings by id and reference
  * only, never personal data; a command's arguments (which may hold it) are never recorded.
  */
+import { localToUnix } from '../domain/zone.ts';
 import { auditLog, insertAudit, osUser, type AuditActor, type AuditEntry } from '../store/audit.ts';
+import { requireConfigured } from './configured.ts';
 import type { AppContext } from './context.ts';
 
 export type { AuditEntry } from '../store/audit.ts';
@@ -53,7 +55,12 @@ export function auditCommand(ctx: AppContext, action: string): void {
     });
 }
 
-/** Returns the log from `from` (ISO instant) on, oldest first, with every change of a booking by whoever made it. */
-export function readAudit(ctx: AppContext, from: string): AuditEntry[] {
-  return auditLog(ctx.store, from);
+/**
+ * Returns the log from the local day `fromDay` (`YYYY-MM-DD`, in the practice's zone) on, else of the last 30 days,
+ * oldest first, with every change of a booking by whoever made it; and the zone, in which a person reads its times.
+ */
+export function readAudit(ctx: AppContext, fromDay?: string): { entries: AuditEntry[]; timeZone: string } {
+  const { timeZone } = requireConfigured(ctx);
+  const from = fromDay === undefined ? ctx.now().getTime() - 30 * 86_400_000 : localToUnix(fromDay, 0, timeZone) * 1000;
+  return { entries: auditLog(ctx.store, new Date(from).toISOString()), timeZone };
 }

@@ -197,6 +197,8 @@ export interface FreeTimes {
   lastDay: string;
   /** Today in the installation's zone: days before it have no times. */
   today: string;
+  /** Whether the schedule has opening hours on any weekday (without, it has no times at all). */
+  hasHours: boolean;
 }
 
 /**
@@ -227,6 +229,7 @@ export function freeTimes(
     days: freeSlotsByDay(input, window, bookings),
     lastDay: dayText(allowed.lastDay),
     today,
+    hasHours: input.week.some((ranges) => ranges.length > 0),
   };
 }
 

@@ -42,7 +42,8 @@ export function listBookingsFrom(ctx: AppContext, filter: BookingListFilter): Bo
   if (filter.status !== undefined && filter.status !== 'booked' && filter.status !== 'cancelled') {
     throw invalid(`--status must be booked or cancelled (got "${filter.status}")`, 'status');
   }
-  const search = filter.search?.trim();
+  // A reference the list cut (`LISTAAAA…`) is found by the part shown, also when copied with its `…`.
+  const search = filter.search?.trim().replace(/^…|…$/g, '').trim();
   if (search === '')
     throw invalid('--search needs some text: part of a name, an e-mail, a phone number or a reference', 'search');
   if (search !== undefined && search.length > SEARCH_MAX_LENGTH)

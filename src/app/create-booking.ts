@@ -68,7 +68,7 @@ export function createBooking(
   ctx: AppContext,
   order: BookingOrder,
   source: BookingSource,
-  actor: BookingActor = source,
+  actor: BookingActor = source === 'page' ? 'customer' : source, // the page's bookings are the customer's
 ): CreatedBooking {
   // Cheap checks before the write lock: unknown schedule or reason (404 first), then the submission (400).
   scheduleAndReason(ctx, order.scheduleId, order.reasonId);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { describeFailure, createMailer, maskUrl, parseMailUrl, passwordMayTravelInClear } from '../mail/sender.ts';
-import { formatLocal } from '../domain/dates.ts';
+import { localWithZone } from '../domain/dates.ts';
 import { isTimeZone, timeZoneProblem } from '../domain/zone.ts';
 import { migrations } from '../store/migrations.ts';
 import { outboxCounts } from '../store/outbox.ts';
@@ -121,17 +121,21 @@ function settingChecks(ctx: AppContext): Check[] {
         }
       : { name: 'contact', status: 'ok', detail: `${settings.address} · ${settings.phone}` },
     year >= 2024 && year < 2100
-      ? { name: 'clock', status: 'ok', detail: now.toISOString() }
+      ? { name: 'clock', status: 'ok', detail: localWithZone(now, settings.timeZone, true) }
       : {
           name: 'clock',
           status: 'warn',
-          detail: `the system clock says ${now.toISOString()}: slots and notice depend on it; fix NTP`,
+          detail: `the system clock says ${localWithZone(now, settings.timeZone, true)}: slots and notice depend on it; fix NTP`,
         },
     settings.apiEnabled
       ? { name: 'api', status: 'ok', detail: `enabled, ${settings.rateLimit} requests/minute per token` }
       : { name: 'api', status: 'warn', detail: 'disabled: every call answers 503 "API disabled" (planner api enable)' },
     settings.tokenHash
-      ? { name: 'token', status: 'ok', detail: `present, made ${settings.tokenCreatedAt}` }
+      ? {
+          name: 'token',
+          status: 'ok',
+          detail: `present, made ${localWithZone(settings.tokenCreatedAt ?? '', settings.timeZone)}`,
+        }
       : { name: 'token', status: 'warn', detail: 'none: every call answers 401 (planner token new)' },
   ];
 }
@@ -144,7 +148,7 @@ async function mailChecks(ctx: AppContext, options: DoctorOptions): Promise<Chec
   const detail = {
     'not-configured': () => `not configured: ${queue.pending} message(s) wait (planner mail set)`,
     retrying: () =>
-      `${queue.retrying} message(s) waiting after a failed attempt since ${formatLocal(new Date(queue.retryingSince! * 1000), settings.timeZone)}: ${queue.lastError ?? 'unknown error'} (planner doctor --mail tests the server; planner mail queue lists them)`,
+      `${queue.retrying} message(s) waiting after a failed attempt since ${localWithZone(new Date(queue.retryingSince! * 1000), settings.timeZone)}: ${queue.lastError ?? 'unknown error'} (planner doctor --mail tests the server; planner mail queue lists them)`,
     failed: () => `${queue.failed} message(s) failed: planner mail queue, then planner mail retry`,
     ok: () => `${maskUrl(settings.mailUrl!)}, ${queue.pending} waiting`,
   }[verdict.why]();
@@ -270,19 +274,21 @@ function calendarChecks(ctx: AppContext): Check[] {
   const now = ctx.now().getTime();
   const checks: Check[] = [];
   const list = calendars(ctx);
+  const zone = requireConfigured(ctx).timeZone;
+  const local = (iso: string | null) => (iso === null ? 'never' : localWithZone(iso, zone));
   for (const calendar of list) {
     const name = `calendar ${calendar.id}`;
     const read = calendarVerdict(calendar, now);
     const detail = {
-      failing: `${calendar.label}: failing since ${calendar.failingSince}: ${calendar.lastError}; its last busy times still block, new events are not seen. Fix the address or password (planner calendar set ${calendar.id} --user <name> --password-stdin), or the server, then planner calendar sync ${calendar.id}`,
-      stale: `${calendar.label}: last synced ${calendar.lastSuccess}: is planner serve running? (planner calendar sync ${calendar.id} syncs now)`,
-      ok: `${calendar.label} (${calendar.kind}, ${calendar.url}): synced ${calendar.lastSuccess}, ${calendar.busy} busy time(s) in the window`,
+      failing: `${calendar.label}: failing since ${local(calendar.failingSince)}: ${calendar.lastError}; its last busy times still block, new events are not seen. Fix the address or password (planner calendar set ${calendar.id} --user <name> --password-stdin), or the server, then planner calendar sync ${calendar.id}`,
+      stale: `${calendar.label}: last synced ${local(calendar.lastSuccess)}: is planner serve running? (planner calendar sync ${calendar.id} syncs now)`,
+      ok: `${calendar.label} (${calendar.kind}, ${calendar.url}): synced ${local(calendar.lastSuccess)}, ${calendar.busy} busy time(s) in the window`,
     }[read.why];
     checks.push({ name, status: read.health, detail });
     const write = calendarWriteVerdict(calendar);
     const writing = calendar.writing;
     if (write && writing) {
-      const failing = `${writing.waiting} booking change(s) not written since ${writing.failingSince}: ${writing.lastError}; planner retries them, and the practitioner's calendar lacks them until then (check the server, or the password: planner calendar set ${calendar.id} --user <name> --password-stdin)`;
+      const failing = `${writing.waiting} booking change(s) not written since ${local(writing.failingSince)}: ${writing.lastError}; planner retries them, and the practitioner's calendar lacks them until then (check the server, or the password: planner calendar set ${calendar.id} --user <name> --password-stdin)`;
       checks.push({
         name: `${name} writes`,
         status: write.health,

@@ -19,6 +19,7 @@ import { BUSY_TIMEOUT_MS } from '../store/db.ts';
 import { setRetention } from '../store/settings.ts';
 import { emitCustomerErased } from '../webhooks/events.ts';
 import { parsePlainInt } from '../domain/checks.ts';
+import { localWithZone } from '../domain/dates.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { recordAudit } from './audit.ts';
 import { requireConfigured } from './configured.ts';
@@ -123,7 +124,7 @@ export function applyRetention(ctx: AppContext, limit = RETENTION_BATCH): number
     recordAudit(ctx, {
       actor: 'server',
       action: 'retention',
-      detail: `${erased.length} booking(s) anonymised, ended before ${new Date(before * 1000).toISOString()}: ${erased.join(', ')}`,
+      detail: `${erased.length} booking(s) anonymised, ended before ${localWithZone(new Date(before * 1000), settings.timeZone ?? 'UTC')}: ${erased.join(', ')}`,
     });
   });
   truncateWal(ctx.store); // if another process reads now, the server's next hourly pass empties it

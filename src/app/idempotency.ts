@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../errors.ts';
 import type { BookingActor } from '../store/booking-events.ts';
+import type { BookingSource } from '../store/bookings.ts';
 import { keepAnswer, keptAnswer, type KeptAnswer } from '../store/idempotency.ts';
 import type { CreatedBooking } from './create-booking.ts';
 import { createBooking, type BookingOrder } from './create-booking.ts';
@@ -40,7 +41,8 @@ export function keptFor(ctx: AppContext, key: string, fingerprint: string): Keye
 
 /**
  * Books `order` once for `key`: under the write lock, the kept answer if there is one (a request with the same key
- * that committed first), else the booking and its 201 (`answerOf(created)`), kept in the same transaction.
+ * that committed first), else the booking and its 201 (`answerOf(created)`), kept in the same transaction. `by`: the
+ * door that books (the API; the booking page: source `page`, actor `customer`).
  */
 export function bookOnce(
   ctx: AppContext,
@@ -48,13 +50,13 @@ export function bookOnce(
   key: string,
   fingerprint: string,
   answerOf: (created: CreatedBooking) => string,
-  actor: BookingActor = 'api',
+  by: { source: BookingSource; actor: BookingActor } = { source: 'api', actor: 'api' },
 ): KeyedAnswer {
   const now = unixSeconds(ctx.now());
   return ctx.store.tx(() => {
     const kept = keptAnswer(ctx.store, key, now - KEY_LIFETIME_SECONDS);
     if (kept) return replay(kept, fingerprint);
-    const body = answerOf(createBooking(ctx, order, 'api', actor));
+    const body = answerOf(createBooking(ctx, order, by.source, by.actor));
     keepAnswer(ctx.store, key, { fingerprint, status: 201, body }, now, now - KEY_LIFETIME_SECONDS);
     return { status: 201, body, replayed: false };
   });

@@ -10,8 +10,8 @@
  * address in an hour (counted in this process's memory: a restart forgets them) get the 429 of every door; and an
  * e-mail address that holds `perEmail` future bookings (the same address: `emailKey`), counted under the write lock,
  * books no more. A booking made there is the API's booking (createBooking: the same transaction, engine, mails,
- * reminders and webhooks), made once per form (bookOnce, the form's key as its Idempotency-Key) with the actor
- * `customer`.
+ * reminders and webhooks), made once per form (bookOnce, the form's key as its Idempotency-Key) with the source
+ * `page` and the actor `customer`.
  */
 import type { FreeSlot } from '../domain/availability.ts';
 import { formatLocal, isSlotText } from '../domain/dates.ts';
@@ -201,7 +201,7 @@ export function createPageBooker(
             keyOf(form),
             fingerprint,
             (created) => JSON.stringify({ reference: created.reference }),
-            'customer',
+            { source: 'page', actor: 'customer' },
           );
         });
       } catch (error) {

@@ -113,7 +113,7 @@ const MIN_COLUMN = 5;
 
 /**
  * Narrows the `shrink` columns of `widths` (the widest first, each to no less than its header) until the table,
- * with two spaces between columns, fits `limit`. Columns not named keep their width: the reference, ids, times.
+ * with two spaces between columns, fits `limit`. Columns not named keep their width: ids, times, the phone.
  */
 function fitWidths(widths: number[], header: string[], shrink: readonly number[], limit: number): void {
   let excess = widths.reduce((sum, width) => sum + width, 2 * (widths.length - 1)) - limit;

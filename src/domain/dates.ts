@@ -34,10 +34,11 @@ export function localDay(now: Date, zone: string): string {
 
 const localFormats = new Map<string, Intl.DateTimeFormat>();
 
-/** Returns `YYYY-MM-DD HH:MM` for a UTC instant in `zone` (for people reading the CLI). */
-export function formatLocal(instant: Date, zone: string): string {
+/** Returns `YYYY-MM-DD HH:MM` (with `seconds`, `HH:MM:SS`) for a UTC instant in `zone` (for people reading the CLI). */
+export function formatLocal(instant: Date, zone: string, seconds = false): string {
   // One formatter per zone: building one costs far more than using it (`planner mail queue` formats thousands).
-  let format = localFormats.get(zone);
+  const key = seconds ? `${zone} s` : zone;
+  let format = localFormats.get(key);
   if (!format) {
     format = new Intl.DateTimeFormat('en-CA', {
       timeZone: zone,
@@ -47,9 +48,20 @@ export function formatLocal(instant: Date, zone: string): string {
       day: '2-digit',
       hour: '2-digit',
       minute: '2-digit',
+      ...(seconds ? { second: '2-digit' } : {}),
     });
-    localFormats.set(zone, format);
+    localFormats.set(key, format);
   }
   const parts = Object.fromEntries(format.formatToParts(instant).map((part) => [part.type, part.value]));
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}${seconds ? `:${parts.second}` : ''}`;
+}
+
+/**
+ * Returns a time a person reads where no table header names the zone, local with the zone:
+ * `2026-11-25 20:03 Europe/Berlin` (with `seconds`, `20:03:09`); an ISO text that is no instant as it is.
+ */
+export function localWithZone(instant: Date | string, zone: string, seconds = false): string {
+  const at = typeof instant === 'string' ? new Date(instant) : instant;
+  if (Number.isNaN(at.getTime())) return String(instant);
+  return `${formatLocal(at, zone, seconds)} ${zone}`;
 }

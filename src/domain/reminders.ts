@@ -4,7 +4,7 @@
  * or `off`) and returns problems as values.
  */
 import { reminderInTime } from './deadline.ts';
-import { parseDuration } from './durations.ts';
+import { formatDuration, parseDuration } from './durations.ts';
 
 /** The shortest and longest offset, in minutes (1 minute to 30 days), and how many an installation may have. */
 export const MIN_OFFSET_MINUTES = 1;
@@ -35,11 +35,15 @@ export function parseOffsets(text: string): { ok: true; minutes: number[] } | { 
   return { ok: true, minutes: minutes.sort((a, b) => b - a) };
 }
 
-/** Returns an offset as written back to the user: `2d` from 2 days up, else `24h`, `90m` (a day reads as 24h). */
+/**
+ * Returns an offset as written back to the user: `2d` from 2 days up, else `24h`, `90m` (a day reads as 24h); any
+ * other in days, hours and minutes (`35h50m` is `1d11h50m`, never `2150m`).
+ */
 export function formatOffset(minutes: number): string {
   if (minutes % (24 * 60) === 0 && minutes >= 2 * 24 * 60) return `${minutes / (24 * 60)}d`;
   if (minutes % 60 === 0) return `${minutes / 60}h`;
-  return `${minutes}m`;
+  if (minutes < 2 * 60) return `${minutes}m`;
+  return formatDuration(minutes);
 }
 
 /** Returns the offsets as `planner reminders set` takes them: `24h,2h`, or `off`. */

@@ -23,7 +23,7 @@ export interface BookingFacts {
   reference: string;
   startAt: number;
   endAt: number;
-  source: 'api' | 'admin';
+  source: 'api' | 'admin' | 'page';
   /** The customer's e-mail (the submitted value of the `email` field), if any. */
   customerEmail: string | null;
   customerName: string;

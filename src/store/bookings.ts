@@ -9,7 +9,8 @@ import type { Buffers } from '../domain/blocking.ts';
 import { asciiLower } from '../domain/checks.ts';
 import { submittedCustomer } from '../domain/submission.ts';
 
-export type BookingSource = 'api' | 'admin';
+/** Which door made a booking: the API, the admin (`bookings add`), the booking page (migration 14). */
+export type BookingSource = 'api' | 'admin' | 'page';
 export type BookingStatus = 'booked' | 'cancelled';
 
 /** A booking as the admin sees it, with the names it refers to. Times are UTC instants in Unix seconds. */

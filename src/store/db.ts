@@ -286,14 +286,25 @@ function migrate(store: Store): void {
   const latest = migrations.length;
   if (store.schemaVersion() === latest) return;
   let from = latest;
-  store.tx(() => {
-    // Re-read inside the write lock: another process may have migrated meanwhile.
-    let version = store.schemaVersion();
-    from = version;
-    if (version > latest) throw newerFile(store.file, version);
-    for (; version < latest; version++) store.db.exec(migrations[version]!);
-    store.db.exec(`PRAGMA user_version = ${latest}`);
-  });
+  // With foreign keys off, as SQLite's steps for rebuilding a table say (a parent such as bookings, migration 14,
+  // cannot be dropped and made again otherwise; the pragma does nothing inside a transaction), and checked before
+  // the upgrade commits: no migration may leave a reference broken.
+  store.db.exec('PRAGMA foreign_keys = OFF');
+  try {
+    store.tx(() => {
+      // Re-read inside the write lock: another process may have migrated meanwhile.
+      let version = store.schemaVersion();
+      from = version;
+      if (version > latest) throw newerFile(store.file, version);
+      for (; version < latest; version++) store.db.exec(migrations[version]!);
+      const broken = store.db.prepare('PRAGMA foreign_key_check').all();
+      if (broken.length > 0)
+        throw new Error(`the upgrade to schema version ${latest} would break ${broken.length} reference(s)`);
+      store.db.exec(`PRAGMA user_version = ${latest}`);
+    });
+  } finally {
+    store.db.exec('PRAGMA foreign_keys = ON');
+  }
   // A file from before `secure_delete` (migration 12, issue 28) may hold deleted rows in its free pages: rewritten
   // once, so that an erase leaves nothing behind. Another process reading the file makes it wait for the next start.
   if (from > 0 && from < SECURE_DELETE_SINCE) {

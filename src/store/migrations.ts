@@ -493,4 +493,67 @@ export const migrations: readonly string[] = [
   DROP TABLE settings;
   ALTER TABLE settings_14 RENAME TO settings;
   `,
+  // 15: a booking made on the booking page is recorded as the page's (issue 41): source 'page' beside 'api' and
+  // 'admin'. A CHECK cannot be altered in place, and bookings is the parent of many tables: it is rebuilt with foreign
+  // keys off and checked before the upgrade commits (`migrate` in store/db.ts), columns in their order, its indexes
+  // and triggers made again as migrations 1, 5, 6, 11, 12 and 13 made them. The page's earlier bookings (recorded
+  // as 'api') are known by their history: the page, alone, creates a booking with the actor 'customer'.
+  `
+  CREATE TABLE bookings_15 (
+    id            INTEGER PRIMARY KEY,
+    reference     TEXT NOT NULL UNIQUE,
+    schedule_id   INTEGER NOT NULL REFERENCES schedules (id),
+    reason_id     INTEGER NOT NULL REFERENCES reasons (id),
+    customer_id   INTEGER NOT NULL REFERENCES customers (id),
+    start_at      INTEGER NOT NULL,
+    end_at        INTEGER NOT NULL CHECK (end_at > start_at),
+    submission    TEXT NOT NULL DEFAULT '{}',
+    source        TEXT NOT NULL CHECK (source IN ('api', 'admin', 'page')), -- BookingSource (store/bookings.ts)
+    created_at    TEXT NOT NULL,
+    status        TEXT NOT NULL DEFAULT 'booked' CHECK (status IN ('booked', 'cancelled')),
+    sequence      INTEGER NOT NULL DEFAULT 0,
+    changed_at    TEXT,
+    cancel_reason TEXT,
+    buffer_before INTEGER NOT NULL DEFAULT 0 CHECK (buffer_before BETWEEN 0 AND 14400), -- seconds: BUFFER_MAX_SECONDS
+    buffer_after  INTEGER NOT NULL DEFAULT 0 CHECK (buffer_after BETWEEN 0 AND 14400), -- seconds: BUFFER_MAX_SECONDS
+    keeps_from    INTEGER GENERATED ALWAYS AS (start_at - buffer_before) VIRTUAL,
+    erased_at     TEXT
+  ) STRICT;
+  INSERT INTO bookings_15 (id, reference, schedule_id, reason_id, customer_id, start_at, end_at, submission, source,
+      created_at, status, sequence, changed_at, cancel_reason, buffer_before, buffer_after, erased_at)
+    SELECT id, reference, schedule_id, reason_id, customer_id, start_at, end_at, submission,
+      CASE WHEN source = 'api' AND EXISTS (SELECT 1 FROM booking_events e
+        WHERE e.booking_id = bookings.id AND e.kind = 'created' AND e.actor = 'customer') THEN 'page' ELSE source END,
+      created_at, status, sequence, changed_at, cancel_reason, buffer_before, buffer_after, erased_at
+    FROM bookings ORDER BY id;
+  DROP TABLE bookings;
+  ALTER TABLE bookings_15 RENAME TO bookings;
+  CREATE INDEX bookings_by_schedule_start ON bookings (schedule_id, start_at);
+  CREATE INDEX bookings_by_start ON bookings (start_at);
+  CREATE INDEX bookings_by_schedule_keeps ON bookings (schedule_id, keeps_from);
+  CREATE INDEX bookings_by_customer ON bookings (customer_id, start_at);
+  CREATE INDEX bookings_to_anonymise ON bookings (end_at) WHERE erased_at IS NULL;
+  CREATE TRIGGER booking_changes_on_insert AFTER INSERT ON bookings BEGIN
+    INSERT INTO booking_changes (schedule_id, from_at, to_at) VALUES (new.schedule_id, new.keeps_from, new.end_at + new.buffer_after);
+  END;
+  CREATE TRIGGER booking_changes_on_update AFTER UPDATE OF schedule_id, start_at, end_at, buffer_before, buffer_after, status ON bookings BEGIN
+    INSERT INTO booking_changes (schedule_id, from_at, to_at) VALUES (old.schedule_id, old.keeps_from, old.end_at + old.buffer_after);
+    INSERT INTO booking_changes (schedule_id, from_at, to_at)
+      SELECT new.schedule_id, new.keeps_from, new.end_at + new.buffer_after
+      WHERE new.schedule_id <> old.schedule_id OR new.keeps_from <> old.keeps_from OR new.end_at + new.buffer_after <> old.end_at + old.buffer_after;
+  END;
+  CREATE TRIGGER booking_changes_on_delete AFTER DELETE ON bookings BEGIN
+    INSERT INTO booking_changes (schedule_id, from_at, to_at) VALUES (old.schedule_id, old.keeps_from, old.end_at + old.buffer_after);
+  END;
+  CREATE TRIGGER calendar_writes_on_insert AFTER INSERT ON bookings BEGIN
+    INSERT INTO calendar_writes (calendar_id, booking_id, created_at)
+      SELECT id, new.id, strftime('%Y-%m-%dT%H:%M:%fZ') FROM calendars WHERE schedule_id = new.schedule_id AND write_bookings = 1
+      ON CONFLICT (calendar_id, booking_id) WHERE status = 'pending' DO UPDATE SET version = version + 1;
+  END;
+  CREATE TRIGGER calendar_writes_on_update AFTER UPDATE OF start_at, end_at, status, erased_at, sequence ON bookings BEGIN
+    INSERT INTO calendar_writes (calendar_id, booking_id, created_at)
+      SELECT id, new.id, strftime('%Y-%m-%dT%H:%M:%fZ') FROM calendars WHERE schedule_id = new.schedule_id AND write_bookings = 1
+      ON CONFLICT (calendar_id, booking_id) WHERE status = 'pending' DO UPDATE SET version = version + 1;
+  END;
+  `,
 ];

@@ -52,7 +52,7 @@ describe('the booking page over HTTP', () => {
     expect(booking).toMatchObject({
       reference,
       status: 'booked',
-      source: 'api',
+      source: 'page',
       localStart: slot.slice(0, 16),
       submission: { first_name: 'Maria', last_name: 'Schmidt', email: 'maria@example.com' },
     });

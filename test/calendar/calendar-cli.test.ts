@@ -122,7 +122,7 @@ describe('planner calendar with a real CalDAV server (Radicale)', () => {
     expect(snapshot(db).busy_times).toEqual(before);
     const status = await cliOk(db, 'status');
     expect(status).toMatch(
-      /calendars +1 Anna \(schedule 1, caldav\) · FAILING since \d{4}-\d\d-\d\d \d\d:\d\d: .* · its last busy times still block; fix the address or password, then planner calendar sync 1/,
+      /calendars +1 Anna \(schedule 1, caldav\) · FAILING since \d{4}-\d\d-\d\d \d\d:\d\d Europe\/Berlin: .* · its last busy times still block; fix the address or password, then planner calendar sync 1/,
     );
     const doctor = await cli(db, 'doctor');
     expect(doctor.stdout).toMatch(/calendar 1.*Anna: failing since/);

@@ -209,7 +209,7 @@ describe('never lost, never twice (issue 38, Radicale)', () => {
       stuck: false,
     });
     expect(await cliOk(db, 'status')).toMatch(
-      /calendars +1 Anna \(schedule 1, caldav\) · .* · WRITES FAILING since \d{4}-\d\d-\d\d \d\d:\d\d: \d booking change\(s\) not in the calendar: could not reach/,
+      /calendars +1 Anna \(schedule 1, caldav\) · .* · WRITES FAILING since \d{4}-\d\d-\d\d \d\d:\d\d Europe\/Berlin: \d booking change\(s\) not in the calendar: could not reach/,
     );
     const doctor = await cli(db, 'doctor');
     expect(doctor.code).toBe(1);

@@ -343,7 +343,7 @@ describe('bookings list', () => {
     expect(table).not.toContain('…');
   });
 
-  it('fits a terminal 120 columns wide: the free text cut with …, never the reference', async () => {
+  it('fits a terminal 120 columns wide: the free text and the reference cut with …, never the phone', async () => {
     const screen = await onTerminal(db, 120, 'bookings', 'list', '--from', '2100-01-01');
     const lines = screen.trimEnd().split('\n');
     expect(lines).toHaveLength(5);
@@ -351,12 +351,24 @@ describe('bookings list', () => {
     expect(lines[0]).toMatch(
       /^ID +REFERENCE +STATUS +START \(Europe\/Berlin\) +MIN +SCHEDULE +REASON +CUSTOMER +EMAIL +PHONE +SOURCE$/,
     );
-    for (const row of rows) expect(screen).toContain(row.reference);
-    expect(lines[1]).toMatch(/^1 +LISTAAAAAAAAAAA1 +booked +2100-03-01 09:00 +30 +Dr\. [^ ]*…/);
-    expect(lines[1]).toMatch(/Jürgen[^…]*… +j\.mu[^ ]*… /);
+    for (const row of rows) if (row.phone) expect(screen).toContain(row.phone);
+    expect(lines[1]).toMatch(/^1 +LISTAAAA[^ ]*… +booked +2100-03-01 09:00 +30 +Dr\. [^ ]*…/);
+    expect(lines[1]).toMatch(/Jürgen[^…]*… +j\.mu[^ ]*… +\+49 30 123 45 67 +api$/);
     // A wide terminal shows it all.
     const wide = await onTerminal(db, 300, 'bookings', 'list', '--from', '2100-01-01');
     expect(wide).not.toContain('…');
+  });
+
+  it('in 80 columns keeps every phone whole and cuts the reference, which --search finds by the part shown', async () => {
+    const screen = await onTerminal(db, 80, 'bookings', 'list', '--from', '2100-01-01');
+    for (const row of rows) if (row.phone) expect(screen).toContain(row.phone);
+    const shown = /^1 +(LIST[A-Z0-9]*…) /m.exec(screen)?.[1];
+    expect(shown).toMatch(/^LISTAAAA[A-Z0-9]*…$/);
+    expect(shown!.length).toBeLessThan('LISTAAAAAAAAAAA1'.length);
+    // The part shown, with or without its …, in any case, finds that booking alone.
+    expect(await references('--search', shown!)).toEqual(['LISTAAAAAAAAAAA1']);
+    expect(await references('--search', shown!.slice(0, -1).toLowerCase())).toEqual(['LISTAAAAAAAAAAA1']);
+    expect(await references('--search', 'AAAA1')).toEqual(['LISTAAAAAAAAAAA1']); // any part, also the end
   });
 
   it.each<[string[], string]>([

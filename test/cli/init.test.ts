@@ -84,6 +84,9 @@ describe('planner init', () => {
     await session.answer('Address customers come to', 'Sonnenweg 1, 1010 Wien\r');
     await session.answer('Phone customers call', 'call me\r');
     await session.answer('is not a phone number', '\x15+43 1 234567\r');
+    // The website too, as the README says init asks for each missing value (issue 41, item 13); optional.
+    await session.answer('Website of the practice', 'sonne\r');
+    await session.answer('is not a website address', '\x15https://sonne.example\r');
     await session.answer('Create "Praxis Sonne" (Europe/Vienna, de, notices to desk@sonne.example)?', 'y\r');
     expect(await session.exited).toBe(0);
     expect(await cliJson(db, 'status')).toMatchObject({
@@ -95,7 +98,7 @@ describe('planner init', () => {
     expect(await cliJson(db, 'practice', 'show')).toMatchObject({
       address: 'Sonnenweg 1, 1010 Wien',
       phone: '+43 1 234567',
-      website: '',
+      website: 'https://sonne.example',
     });
   });
 
@@ -116,6 +119,8 @@ describe('planner init', () => {
       '',
       '--phone',
       '',
+      '--website',
+      '',
     );
     await session.answer('Create "P"', 'n\r');
     expect(await session.exited).toBe(1);
@@ -130,6 +135,7 @@ describe('planner init', () => {
     const session = cliOnTerminal(db, 'init', '--name', 'P', '--timezone', 'UTC', '--notify', 'a@b.example', '--yes');
     await session.answer('Address customers come to', '\r'); // Enter skips the optional ones
     await session.answer('Phone customers call', '\r');
+    await session.answer('Website of the practice', '\r');
     await session.answer('Language of mails', '\r');
     expect(await session.exited).toBe(0);
     expect((await cliJson(db, 'status')).locale).toBe('en');

@@ -24,6 +24,11 @@ describe('planner reminders (CLI subprocess)', () => {
     expect(await cliOk(db, 'reminders', 'show')).toBe(
       'offsets    24h,2h,90m\nscheduled  0 reminder(s) not yet due (planner mail queue lists them)\n',
     );
+    // What was meant, not a sum of minutes (issue 41, item 13): 35h50m is 1d11h50m, never 2150m.
+    expect(await cliOk(db, 'reminders', 'set', '2d,35h50m')).toMatch(
+      /^Reminders go out 2d, 1d11h50m before each appointment booked or moved from now on\.\n/,
+    );
+    expect(await cliJson(db, 'reminders', 'show')).toMatchObject({ offsets: '2d,1d11h50m', minutes: [2880, 2150] });
     expect(await cliOk(db, 'reminders', 'set', 'off')).toMatch(
       /^Reminders are off for bookings made or moved from now on\.\n/,
     );
@@ -103,6 +108,11 @@ describe('planner reminders (CLI subprocess)', () => {
       [before(2), booked.reference],
     ]);
     // A change of offsets: the two scheduled keep their times; status counts them apart from the waiting mail.
+    // What was meant, not a sum of minutes (issue 41, item 13): 35h50m is 1d11h50m, never 2150m.
+    expect(await cliOk(db, 'reminders', 'set', '2d,35h50m')).toMatch(
+      /^Reminders go out 2d, 1d11h50m before each appointment booked or moved from now on\.\n/,
+    );
+    expect(await cliJson(db, 'reminders', 'show')).toMatchObject({ offsets: '2d,1d11h50m', minutes: [2880, 2150] });
     expect(await cliOk(db, 'reminders', 'set', 'off')).toMatch(/\n2 reminder\(s\) already scheduled keep their times/);
     expect((await cliJson(db, 'mail', 'queue')).filter((e: any) => e.section === 'scheduled')).toHaveLength(2);
     expect((await cliJson(db, 'status')).mail).toMatchObject({ pending: 2, scheduled: 2, failed: 0 });

@@ -55,6 +55,18 @@ describe('planner slots', () => {
     );
   });
 
+  it('on a schedule without opening hours says so once, naming the command that sets them (issue 41, item 13)', async () => {
+    await cliOk(db, 'schedule', 'add', 'Dr. Neu');
+    await cliOk(db, 'reason', 'add', '2', 'Check-up', '--duration', '30');
+    expect(await cliOk(db, 'slots', '2', '2')).toBe(
+      'Dr. Neu has no opening hours yet, so no free times: set them, e.g. planner hours set 2 mon-fri 09:00-12:00,14:00-18:00\n',
+    );
+    // --json stays as documented: each day, with no times.
+    const week = await cliJson<Listed>(db, 'slots', '2', '2');
+    expect(week.days.length).toBeGreaterThan(0);
+    expect(week.days.every((day) => day.slots.length === 0)).toBe(true);
+  });
+
   it.each([
     [['slots', '1', '1', '--day', '2026-02-30'], /^planner: --day "2026-02-30" is not a calendar day YYYY-MM-DD\n$/],
     [['slots', '1', '1', '--days', '0'], /^planner: --days must be 1 or more/],

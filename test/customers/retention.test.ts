@@ -73,6 +73,10 @@ describe('planner retention', () => {
       actor: 'server',
       detail: expect.stringContaining(booked.reference),
     });
+    // Its cut-off as a person reads it (issue 41, item 12): local, with the zone.
+    expect(audit.find((entry: any) => entry.action === 'retention').detail).toMatch(
+      /^1 booking\(s\) anonymised, ended before \d{4}-\d{2}-\d{2} \d{2}:\d{2} Europe\/Berlin: /,
+    );
     expect(audit.find((entry: any) => entry.action === 'retention set')).toMatchObject({
       actor: 'admin',
       detail: '12 months',

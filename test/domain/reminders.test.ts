@@ -49,6 +49,8 @@ describe('formatOffsets', () => {
     [[1440, 120], '24h,2h'],
     [[2880, 90, 1], '2d,90m,1m'],
     [[43200], '30d'],
+    [[2880, 2150], '2d,1d11h50m'], // 35h50m (issue 41, item 13)
+    [[150, 119], '2h30m,119m'],
   ])('%j is %s', (minutes, text) => expect(formatOffsets(minutes)).toBe(text));
 
   it('reads back what it writes', () => {
@@ -56,6 +58,7 @@ describe('formatOffsets', () => {
       [1440, 120],
       [2880, 90, 1],
       [43200, 60],
+      [2880, 2150, 150],
     ])
       expect(parseOffsets(formatOffsets(minutes))).toEqual({ ok: true, minutes });
   });

@@ -180,6 +180,75 @@ describe('openStore', () => {
     }
   });
 
+  it('migration 15 lets a booking be the booking page’s: the page’s earlier bookings become so, the rest and every reference kept', () => {
+    const file = tempDb();
+    const raw = new DatabaseSync(file);
+    raw.exec('PRAGMA foreign_keys = ON');
+    for (const migration of migrations.slice(0, 13)) raw.exec(migration);
+    const shape = () =>
+      raw
+        .prepare("SELECT type, name FROM sqlite_schema WHERE tbl_name = 'bookings' AND type <> 'table' ORDER BY name")
+        .all();
+    const before = shape();
+    raw.exec(`
+      PRAGMA user_version = 13;
+      INSERT INTO schedules (id, name, days_ahead, notice_minutes, step_minutes, capacity, created_at) VALUES (1, 'S', 30, 0, 15, 1, 'x');
+      INSERT INTO reasons (id, schedule_id, name, duration_minutes, position) VALUES (1, 1, 'R', 30, 1);
+      INSERT INTO customers (id, email, email_key, created_at) VALUES (1, 'a@b.example', 'a@b.example', 'x');
+      INSERT INTO calendars (id, schedule_id, label, kind, url, every_minutes, created_at, write_bookings) VALUES (1, 1, 'C', 'caldav', 'https://c.example/', 15, 'x', 1);
+      INSERT INTO bookings (id, reference, schedule_id, reason_id, customer_id, start_at, end_at, source, created_at, buffer_before, status)
+        VALUES (1, 'API', 1, 1, 1, 1000, 1900, 'api', 'x', 60, 'booked'), (2, 'PAGE', 1, 1, 1, 2000, 2900, 'api', 'x', 0, 'cancelled'),
+               (3, 'ADMIN', 1, 1, 1, 3000, 3900, 'admin', 'x', 0, 'booked');
+      INSERT INTO booking_events (booking_id, at, kind, actor) VALUES (1, 'x', 'created', 'api'), (2, 'x', 'created', 'customer'),
+        (2, 'y', 'cancelled', 'customer'), (3, 'x', 'created', 'admin');
+      INSERT INTO outbox (booking_id, kind, recipient, subject, body, next_attempt_at, retry_from, created_at) VALUES (2, 'notice', 'd@p.example', 'S', '{}', 0, 0, 'x');
+      INSERT INTO manage_links (token_hash, booking_id, created_at) VALUES ('h', 2, 'x');
+    `);
+    const writes = raw.prepare('SELECT * FROM calendar_writes ORDER BY id').all();
+    expect(writes).toHaveLength(3);
+    raw.close();
+    const store = openStore(file);
+    try {
+      expect(store.schemaVersion()).toBe(migrations.length);
+      expect(store.db.prepare('PRAGMA foreign_keys').get()).toEqual({ foreign_keys: 1 });
+      expect(store.db.prepare('SELECT id, source, status, keeps_from FROM bookings ORDER BY id').all()).toEqual([
+        { id: 1, source: 'api', status: 'booked', keeps_from: 940 },
+        { id: 2, source: 'page', status: 'cancelled', keeps_from: 2000 },
+        { id: 3, source: 'admin', status: 'booked', keeps_from: 3000 },
+      ]);
+      expect(store.db.prepare('SELECT * FROM calendar_writes ORDER BY id').all()).toEqual(writes);
+      expect(store.db.prepare('SELECT count(*) AS n FROM outbox WHERE booking_id = 2').get()).toEqual({ n: 1 });
+      expect(store.db.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
+      expect(store.db.prepare('PRAGMA integrity_check').get()).toEqual({ integrity_check: 'ok' });
+      // The same indexes and triggers, each working: a new booking of the page is logged and queued for the calendar.
+      expect(
+        store.db
+          .prepare("SELECT type, name FROM sqlite_schema WHERE tbl_name = 'bookings' AND type <> 'table' ORDER BY name")
+          .all(),
+      ).toEqual(before);
+      const changes = (store.db.prepare('SELECT count(*) AS n FROM booking_changes').get() as { n: number }).n;
+      store.db.exec(
+        "INSERT INTO bookings (id, reference, schedule_id, reason_id, customer_id, start_at, end_at, source, created_at) VALUES (4, 'NEW', 1, 1, 1, 5000, 5900, 'page', 'x')",
+      );
+      expect(store.db.prepare('SELECT count(*) AS n FROM booking_changes').get()).toEqual({ n: changes + 1 });
+      expect(store.db.prepare('SELECT count(*) AS n FROM calendar_writes WHERE booking_id = 4').get()).toEqual({
+        n: 1,
+      });
+      expect(() =>
+        store.db.exec(
+          "INSERT INTO bookings (reference, schedule_id, reason_id, customer_id, start_at, end_at, source, created_at) VALUES ('X', 1, 1, 1, 5000, 5900, 'other', 'x')",
+        ),
+      ).toThrow(/CHECK constraint failed/);
+      expect(() =>
+        store.db.exec(
+          "INSERT INTO bookings (reference, schedule_id, reason_id, customer_id, start_at, end_at, source, created_at) VALUES ('Y', 9, 1, 1, 5000, 5900, 'api', 'x')",
+        ),
+      ).toThrow(/FOREIGN KEY constraint failed/);
+    } finally {
+      store.close();
+    }
+  });
+
   it('reopening applies nothing twice', () => {
     const file = tempDb();
     openStore(file).close();

@@ -51,6 +51,11 @@ async function collectAnswers(options: InitOptions): Promise<InitAnswers> {
     phone:
       given.phone ??
       (await input({ message: 'Phone customers call (Enter to skip):', validate: validate('phone') })).trim(),
+    website:
+      given.website ??
+      (
+        await input({ message: 'Website of the practice (https://…; Enter to skip):', validate: validate('website') })
+      ).trim(),
     locale:
       given.locale ??
       (await select({

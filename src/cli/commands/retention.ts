@@ -1,11 +1,9 @@
 import type { Command } from 'commander';
 import { changeRetention, checkRetention } from '../../app/erase.ts';
 import { readAudit } from '../../app/audit.ts';
-import { requireConfigured } from '../../app/configured.ts';
 import { invalid } from '../../errors.ts';
-import { isDay } from '../../domain/dates.ts';
-import { visible } from '../terminal.ts';
-import { print, printJson, readContext, withContext } from '../shared.ts';
+import { formatLocal, isDay } from '../../domain/dates.ts';
+import { print, printJson, printTable, readContext, withContext } from '../shared.ts';
 
 export function registerRetention(program: Command): void {
   const retention = program
@@ -50,25 +48,22 @@ export function registerAudit(program: Command): void {
     .description(
       'who changed what: commands (with the system user), changes of bookings by the API, the page and the CLI, exports and erasures',
     )
-    .option('--from <day>', 'from this day on (YYYY-MM-DD, UTC; default: the last 30 days)')
+    .option('--from <day>', 'from this local day on (YYYY-MM-DD, in the practice time zone; default: the last 30 days)')
     .option('--json', 'print JSON')
     .action(async (options: { from?: string; json?: boolean }, command: Command) => {
       if (options.from !== undefined && !isDay(options.from))
         throw invalid(`--from must be a day YYYY-MM-DD (got "${options.from}")`);
-      const entries = await readContext(command, (ctx) => {
-        requireConfigured(ctx);
-        const from = options.from
-          ? `${options.from}T00:00:00.000Z`
-          : new Date(ctx.now().getTime() - 30 * 86_400_000).toISOString();
-        return readAudit(ctx, from);
-      });
-      if (options.json) return printJson(entries);
-      if (entries.length === 0) return print('No entries.');
-      print(
-        ...entries.map(
-          (entry) =>
-            `${entry.at}  ${entry.actor}${entry.osUser ? ` (${visible(entry.osUser)})` : ''}  ${entry.action}${entry.reference ? ` ${entry.bookingId} ${entry.reference}` : ''}${entry.detail ? `: ${entry.detail}` : ''}`,
-        ),
+      const { entries, timeZone } = await readContext(command, (ctx) => readAudit(ctx, options.from));
+      if (options.json) return printJson(entries); // as documented: `at` an ISO instant (UTC)
+      // A person reads local times, to the second, the zone in the header (as the lists show theirs).
+      printTable(
+        [`AT (${timeZone})`, 'BY', 'WHAT'],
+        entries.map((entry) => [
+          formatLocal(new Date(entry.at), timeZone, true),
+          `${entry.actor}${entry.osUser ? ` (${entry.osUser})` : ''}`,
+          `${entry.action}${entry.reference ? ` ${entry.bookingId} ${entry.reference}` : ''}${entry.detail ? `: ${entry.detail}` : ''}`,
+        ]),
+        'No entries.',
       );
     });
 }

@@ -120,6 +120,13 @@ export function registerSlots(program: Command): void {
           });
           return;
         }
+        if (!times.hasHours) {
+          // Not "none" for every day: one line that says why, and the command that helps.
+          print(
+            `${times.schedule.name} has no opening hours yet, so no free times: set them, e.g. planner hours set ${scheduleId} mon-fri 09:00-12:00,14:00-18:00`,
+          );
+          return;
+        }
         print(
           `Free times for ${times.reason.name} (${times.reason.durationMinutes} min) with ${times.schedule.name}, in ${times.timeZone}:`,
         );

@@ -11,7 +11,7 @@ import {
 import { getStatus, type Status } from '../../app/status.ts';
 import { pageRules } from '../../app/portal.ts';
 import { readReplication, replicationSummary } from '../../app/replication.ts';
-import { formatLocal } from '../../domain/dates.ts';
+import { localWithZone } from '../../domain/dates.ts';
 import { AppError } from '../../errors.ts';
 import { formatOffsets } from '../../domain/reminders.ts';
 import { dbPath, print, printJson, readContext } from '../shared.ts';
@@ -34,7 +34,7 @@ function webhookLines(hooks: Status['webhooks']): string[] {
  */
 function calendarLines(list: Status['calendars'], zone: string | null, nowMs: number): string[] {
   if (list.length === 0) return ['calendars    none (planner calendar add)'];
-  const local = (iso: string | null) => (iso ? formatLocal(new Date(iso), zone ?? 'UTC') : 'never');
+  const local = (iso: string | null) => (iso ? localWithZone(iso, zone ?? 'UTC') : 'never');
   const lines = list.map((calendar, index) => {
     const state =
       calendarVerdict(calendar, nowMs).why !== 'failing'
@@ -60,7 +60,7 @@ function calendarLines(list: Status['calendars'], zone: string | null, nowMs: nu
 function mailLine(mail: Status['mail'], zone: string | null): string {
   const waiting = `${mail.pending} message(s) waiting, ${mail.scheduled} reminder(s) scheduled, ${mail.failed} failed${mail.failed ? ' (planner mail queue)' : ''}`;
   if (mailVerdict(mail.configured, mail).why === 'retrying') {
-    const since = formatLocal(new Date(mail.retryingSince! * 1000), zone ?? 'UTC');
+    const since = localWithZone(new Date(mail.retryingSince! * 1000), zone ?? 'UTC');
     return `FAILING: ${mail.retrying} of ${mail.pending} waiting message(s) could not be sent, since ${since} · last error: ${mail.lastError ?? 'unknown'} (planner doctor --mail) · ${waiting}`;
   }
   return mail.configured
@@ -120,7 +120,7 @@ export function registerStatus(program: Command): void {
             ? `practice     ${status.practiceName} · ${status.timeZone} · locale ${status.locale} · notices to ${status.notifyEmail}`
             : 'practice     not configured: run `planner init`',
           ...(status.configured ? [`contact      ${contactLine(status)}`] : []),
-          `api          ${api.enabled ? 'enabled' : 'disabled'} · token ${api.tokenPresent ? `present (created ${api.tokenCreatedAt})` : 'none (planner token new)'} · limit ${api.rateLimitPerMinute}/min`,
+          `api          ${api.enabled ? 'enabled' : 'disabled'} · token ${api.tokenPresent ? `present (created ${api.tokenCreatedAt ? localWithZone(api.tokenCreatedAt, status.timeZone ?? 'UTC') : 'at a time not recorded'})` : 'none (planner token new)'} · limit ${api.rateLimitPerMinute}/min`,
           `mail         ${mailLine(status.mail, status.timeZone)}`,
           `reminders    ${status.reminderOffsets.length ? `${formatOffsets(status.reminderOffsets)} before each appointment` : 'off (planner reminders set)'}`,
           `page         ${status.portal ? `on at ${status.portal.url}/manage/… · ${pageRules(status.portal)}` : 'off (planner portal enable)'}`,
