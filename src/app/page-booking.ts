@@ -18,7 +18,7 @@ import { formatLocal, isSlotText } from '../domain/dates.ts';
 import type { FieldDefinition } from '../domain/form.ts';
 import { checkSubmission } from '../domain/submission.ts';
 import type { BookingFacts } from '../mail/facts.ts';
-import { bookingIcs } from '../mail/calendar.ts';
+import { bookingIcs, eventDetails, eventLocation } from '../mail/calendar.ts';
 import { manageActionAt } from '../mail/messages.ts';
 import { findBooking, type Booking } from '../store/bookings.ts';
 import { listFields } from '../store/fields.ts';
@@ -74,6 +74,8 @@ export interface PageConfirmation {
   email: string;
   /** A self-service link made for this answer only (the page is on, the deadline ahead, the form not sent again). */
   manageUrl?: string;
+  /** Its token, for the calendar file's link (`eventFile`), which then carries the self-service link too. */
+  manageToken?: string;
   /** Google's and Outlook's "add to calendar" links. */
   calendar: { google: string; outlook: string };
 }
@@ -113,8 +115,11 @@ export interface PageBooker {
   ): PageBooking;
   /** What the confirmation of `reference` shows; `replayed`: the form was sent again (no new self-service link). */
   confirmation(settings: Settings, reference: string, replayed: boolean): PageConfirmation;
-  /** The calendar file of the booking `reference` (its current state), or undefined when there is none. */
-  eventFile(reference: string): string | undefined;
+  /**
+   * The calendar file of the booking `reference` (its current state), or undefined when there is none; with
+   * `manageToken` (its confirmation's, the door having checked that the confirmation made it), the self-service link.
+   */
+  eventFile(reference: string, manageToken?: string): string | undefined;
 }
 
 /** `YYYYMMDDTHHMMSSZ` of Unix seconds, as Google's link takes it. */
@@ -135,6 +140,15 @@ export function createPageBooker(
   const keyOf = (form: PageForm) => KEY_PREFIX + form.key;
   const since = () => unixSeconds(ctx.now()) - KEY_LIFETIME_SECONDS;
   const age = (form: PageForm) => Math.floor(nowMs() / 1000) - form.issuedAt;
+
+  /** What the mails of `booking` are written from, as it stands (its reason's description: '' once removed). */
+  const factsOf = (booking: Booking): BookingFacts =>
+    bookingFacts(
+      requireConfigured(ctx),
+      booking,
+      findReason(ctx.store, booking.reasonId)?.description ?? '',
+      listFields(ctx.store),
+    );
 
   const booker: PageBooker = {
     offers: (page) =>
@@ -233,41 +247,53 @@ export function createPageBooker(
       );
       // The link is made for this answer, as the mail makes its own: the token exists in clear only here. Once: a
       // form sent again is pointed to the mail (no new link per resend).
-      const manageUrl =
+      const manageToken =
         action.kind === 'link' && !replayed
-          ? `${settings.portal!.url}/manage/${createManageToken(ctx.store, booking.id, ctx.now().toISOString())}`
+          ? createManageToken(ctx.store, booking.id, ctx.now().toISOString())
           : undefined;
+      const manageUrl = manageToken ? `${settings.portal!.url}/manage/${manageToken}` : undefined;
+      // The calendar links say what the mails and the .ics say (issue 41, item 8): what, with whom, where, the
+      // reference and the self-service link; the location is the .ics's.
+      const facts = factsOf(booking);
       const title = `${booking.reasonName} · ${settings.practiceName ?? ''}`;
-      const google = `https://calendar.google.com/calendar/render?${new URLSearchParams({ action: 'TEMPLATE', text: title, dates: `${compactUtc(booking.startAt)}/${compactUtc(booking.endAt)}`, details: booking.reference, location: settings.address })}`;
-      const outlook = `https://outlook.live.com/calendar/0/action/compose?${new URLSearchParams({ subject: title, startdt: new Date(booking.startAt * 1000).toISOString(), enddt: new Date(booking.endAt * 1000).toISOString(), body: booking.reference, location: settings.address })}`;
+      const details = eventDetails(facts, manageUrl);
+      const location = eventLocation(facts);
+      const google = `https://calendar.google.com/calendar/render?${new URLSearchParams({ action: 'TEMPLATE', text: title, dates: `${compactUtc(booking.startAt)}/${compactUtc(booking.endAt)}`, details, location })}`;
+      const outlook = `https://outlook.live.com/calendar/0/action/compose?${new URLSearchParams({ subject: title, startdt: new Date(booking.startAt * 1000).toISOString(), enddt: new Date(booking.endAt * 1000).toISOString(), body: details, location })}`;
       // From the booking itself: its reason or schedule may have been removed since (`--force` keeps the bookings).
       const offer: Offer = {
         scheduleId: booking.scheduleId,
         scheduleName: booking.scheduleName,
         reasonId: booking.reasonId,
         reasonName: booking.reasonName,
-        description: '',
+        description: facts.reasonDescription,
         minutes: Math.round((booking.endAt - booking.startAt) / 60),
       };
       const local = `${formatLocal(new Date(booking.startAt * 1000), settings.timeZone!)}:00`; // a slot's local text
       const email =
         typeof booking.submission[EMAIL_FIELD] === 'string' ? (booking.submission[EMAIL_FIELD] as string) : '';
-      return { booking, local, offer, email, calendar: { google, outlook }, ...(manageUrl ? { manageUrl } : {}) };
+      return {
+        booking,
+        local,
+        offer,
+        email,
+        calendar: { google, outlook },
+        ...(manageUrl ? { manageUrl, manageToken } : {}),
+      };
     },
-    eventFile(reference) {
+    eventFile(reference, manageToken) {
       const booking = findBooking(ctx.store, reference);
       if (!booking) return undefined;
-      const facts: BookingFacts = bookingFacts(
-        requireConfigured(ctx),
-        booking,
-        findReason(ctx.store, booking.reasonId)?.description ?? '',
-        listFields(ctx.store),
-      );
+      const cancelled = booking.status === 'cancelled';
+      const portal = ctx.settings().portal;
+      // The link of its confirmation, while the page is on and the booking stands (a cancelled one's file removes it).
+      const manageUrl = manageToken && portal && !cancelled ? `${portal.url}/manage/${manageToken}` : undefined;
       return bookingIcs(
-        facts,
+        factsOf(booking),
         unixSeconds(ctx.now()),
         booking.sequence,
-        booking.status === 'cancelled' ? 'CANCEL' : 'REQUEST',
+        cancelled ? 'CANCEL' : 'REQUEST',
+        manageUrl,
       );
     },
   };

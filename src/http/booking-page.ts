@@ -319,7 +319,12 @@ function daysNear(request: Request, offer: Offer, day: string): string[] {
 function done(request: Request, reference: string, replayed: boolean): Response {
   const { settings } = request;
   const shown = request.booker.confirmation(settings, reference, replayed);
-  const ics = `/book/event/${reference}.ics?k=${formToken(settings.portalSecret, ['ics', reference])}`;
+  // The calendar file's link; with the confirmation's self-service token, signed with it, so that the file carries
+  // the same link (issue 41, item 8). A query is never logged (app.ts), and the page's links already hold the token.
+  const token = shown.manageToken;
+  const ics = token
+    ? `/book/event/${reference}.ics?m=${token}&k=${formToken(settings.portalSecret, ['ics', reference, token])}`
+    : `/book/event/${reference}.ics?k=${formToken(settings.portalSecret, ['ics', reference])}`;
   return show(
     request,
     donePage(request.view, {
@@ -338,10 +343,14 @@ function done(request: Request, reference: string, replayed: boolean): Response 
 function calendarFile(request: Request, event: H3Event): Response {
   const { settings } = request;
   const match = /^\/book\/event\/([23456789A-Z]{16})\.ics$/.exec(event.url.pathname);
-  const key = getQuery(event).k;
+  const { k: key, m: token } = getQuery(event);
+  // The self-service token, when there is one, is signed with the reference: no other link can be put in the file.
+  const signed = match && (token === undefined || typeof token === 'string');
   const text =
-    match && typeof key === 'string' && isFormToken(settings.portalSecret, ['ics', match[1]!], key)
-      ? request.booker.eventFile(match[1]!)
+    signed &&
+    typeof key === 'string' &&
+    isFormToken(settings.portalSecret, token === undefined ? ['ics', match[1]!] : ['ics', match[1]!, token], key)
+      ? request.booker.eventFile(match[1]!, token)
       : undefined;
   if (text === undefined) return answer(notFoundPage(settings), settings);
   return new Response(text, {

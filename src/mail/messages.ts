@@ -6,7 +6,7 @@
 import { changeDeadline, deadlineState } from '../domain/deadline.ts';
 import type { OutboxKind, OutgoingMessage } from '../store/outbox.ts';
 import type { Locale, PortalSettings } from '../store/settings.ts';
-import { bookingIcs } from './calendar.ts';
+import { bookingIcs, eventLocation } from './calendar.ts';
 import { htmlMail, MANAGE_MARK, manageHtml, plain, textMail, type MailContent, type Row } from './layout.ts';
 import type { BookingFacts } from './facts.ts';
 import { localWhen, WORDS } from './translations.ts';
@@ -147,11 +147,6 @@ function oneLine(text: string): string {
   return text.replace(/[\r\n\t]+/g, ' ');
 }
 
-/** Returns the "Where" of an appointment: the practice's name and, when given, its address. */
-function whereOf(facts: BookingFacts): string {
-  return facts.address ? `${facts.practiceName}, ${facts.address}` : facts.practiceName;
-}
-
 /** Returns the rows every customer mail shows of the appointment: what, with whom, when, where, the phone. */
 function appointmentRows(facts: BookingFacts, when: string, extra: Row[] = []): Row[] {
   const words = WORDS[facts.locale];
@@ -160,7 +155,7 @@ function appointmentRows(facts: BookingFacts, when: string, extra: Row[] = []): 
     [words.with, facts.scheduleName],
     [words.when, when],
     ...extra,
-    [words.where, whereOf(facts)],
+    [words.where, eventLocation(facts)],
     ...(facts.phone ? [[words.phone, facts.phone] as Row] : []),
     [words.reference, facts.reference],
   ];
