@@ -258,7 +258,13 @@ function noticeContent(facts: BookingFacts, title: string, intro: string[], rows
 
 /** A change of a booking: a cancellation (with its reason) or a move (from `previousStartAt`), and its new SEQUENCE. */
 export type BookingChange =
-  | { kind: 'cancellation'; sequence: number; reason: string | null }
+  | {
+      kind: 'cancellation';
+      sequence: number;
+      reason: string | null;
+      /** The booking page's address while it is on: the customer's mail offers a new booking there (issue 41, item 7). */
+      bookAgainUrl?: string;
+    }
   | { kind: 'update'; sequence: number; previousStartAt: number };
 
 /**
@@ -288,6 +294,8 @@ export function changeMessages(facts: BookingFacts, stamp: number, change: Booki
       after: [cancel ? words.cancelCalendar : words.movedCalendar],
     },
   );
+  if (change.kind === 'cancellation' && change.bookAgainUrl)
+    content.action = { sentence: words.bookAgain, words: words.bookAgainButton, url: change.bookAgainUrl };
   return [
     {
       kind: change.kind,

@@ -57,6 +57,8 @@ export const WORDS = {
     customerMoved: 'The customer moved this appointment on the self-service page.',
     feedCancelled: 'Cancelled:',
     feedReference: 'Reference',
+    bookAgain: 'You can book a new appointment online.',
+    bookAgainButton: 'Book a new appointment',
     testSubject: (practice: string) => `planner: test message from ${practice}`,
     testText: (practice: string, via: string) =>
       `This test message shows that ${practice} can send booking e-mails through ${via}.`,
@@ -115,6 +117,8 @@ export const WORDS = {
     customerMoved: 'Der Kunde hat diesen Termin auf der Terminseite verlegt.',
     feedCancelled: 'Abgesagt:',
     feedReference: 'Buchungsnummer',
+    bookAgain: 'Einen neuen Termin können Sie online buchen.',
+    bookAgainButton: 'Neuen Termin buchen',
     testSubject: (practice: string) => `planner: Testnachricht von ${practice}`,
     testText: (practice: string, via: string) =>
       `Diese Testnachricht zeigt, dass ${practice} Buchungs-E-Mails über ${via} senden kann.`,
