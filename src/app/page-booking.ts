@@ -9,7 +9,8 @@
  * sent sooner than `formMinSeconds` after it was made is refused; more than `perHour` bookings from one client
  * address in an hour (counted in this process's memory: a restart forgets them) get the 429 of every door; and an
  * e-mail address that holds `perEmail` future bookings (the same address: `emailKey`), counted under the write lock,
- * books no more. A booking made there is the API's booking (createBooking: the same transaction, engine, mails,
+ * books no more. Both limits are checked already when the details are sent (`limitProblem`, issue 41, item 1), so
+ * that the door refuses on the form, with what was typed, before the review. A booking made there is the API's booking (createBooking: the same transaction, engine, mails,
  * reminders and webhooks), made once per form (bookOnce, the form's key as its Idempotency-Key) with the actor
  * `customer`.
  */
@@ -62,6 +63,9 @@ export type PageRefusal =
   | { why: 'per-email'; held: number } // the address holds its share of future bookings
   | { why: 'taken' }; // the time was taken meanwhile (the one answer to it: SlotNotFree)
 
+/** A limit that refuses what was typed: told on the form, with what was typed (issue 41, item 1). */
+export type LimitRefusal = Extract<PageRefusal, { why: 'per-hour' | 'per-email' }>;
+
 /** What a form that asks to book comes to. */
 export type PageBooking = { booked: true; reference: string; replayed: boolean } | ({ booked: false } & PageRefusal);
 
@@ -102,6 +106,16 @@ export interface PageBooker {
   /** The reference this form booked already (sent twice, back and again), if it did. */
   bookedBy(form: PageForm): string | undefined;
   /**
+   * Whether a limit refuses `submission` from `client`, checked as soon as the details are sent (issue 41, item 1:
+   * they refused only after the review): the bookings from the address in the last hour, and the future bookings
+   * the e-mail address holds (`book` checks it again under the write lock).
+   */
+  limitProblem(
+    page: BookingPageSettings,
+    submission: Record<string, unknown>,
+    client: string,
+  ): LimitRefusal | undefined;
+  /**
    * Books `slot` of `offer` for what was typed, unless a rule refuses it (checked before anything is written; the
    * per-e-mail rule under the write lock). `client`: the client's address, as every door counts it.
    */
@@ -140,6 +154,19 @@ export function createPageBooker(
   const keyOf = (form: PageForm) => KEY_PREFIX + form.key;
   const since = () => unixSeconds(ctx.now()) - KEY_LIFETIME_SECONDS;
   const age = (form: PageForm) => Math.floor(nowMs() / 1000) - form.issuedAt;
+  /** The times (ms) of the bookings made from `client` in the last hour. */
+  const lastHour = (client: string) => (recent.get(client) ?? []).filter((at) => at > nowMs() - 3_600_000);
+  /** The refusal of one booking more from `client`, when it has made `page.perHour` in the last hour. */
+  const perHour = (page: BookingPageSettings, mine: number[]): LimitRefusal | undefined =>
+    mine.length >= page.perHour
+      ? {
+          why: 'per-hour',
+          limit: page.perHour,
+          retryAfterSeconds: Math.max(1, Math.ceil((mine[0]! + 3_600_000 - nowMs()) / 1000)),
+        }
+      : undefined;
+  const emailOf = (submission: Record<string, unknown>) =>
+    typeof submission[EMAIL_FIELD] === 'string' ? (submission[EMAIL_FIELD] as string) : '';
 
   /** What the mails of `booking` are written from, as it stands (its reason's description: '' once removed). */
   const factsOf = (booking: Booking): BookingFacts =>
@@ -188,19 +215,20 @@ export function createPageBooker(
       const kept = keptAnswer(ctx.store, keyOf(form), since());
       return kept ? (JSON.parse(kept.body) as { reference: string }).reference : undefined;
     },
+    limitProblem(page, submission, client) {
+      const hour = perHour(page, lastHour(client));
+      if (hour) return hour;
+      const email = emailOf(submission);
+      const held = email ? futureBookingsOf(ctx, email) : 0;
+      return held >= page.perEmail ? { why: 'per-email', held } : undefined;
+    },
     book(page, form, offer, slot, submission, client) {
       if (age(form) < options.formMinSeconds) return { booked: false, why: 'early' };
       const hourAgo = nowMs() - 3_600_000;
-      const mine = (recent.get(client) ?? []).filter((at) => at > hourAgo);
-      if (mine.length >= page.perHour) {
-        return {
-          booked: false,
-          why: 'per-hour',
-          limit: page.perHour,
-          retryAfterSeconds: Math.max(1, Math.ceil((mine[0]! + 3_600_000 - nowMs()) / 1000)),
-        };
-      }
-      const email = typeof submission[EMAIL_FIELD] === 'string' ? (submission[EMAIL_FIELD] as string) : '';
+      const mine = lastHour(client);
+      const hour = perHour(page, mine);
+      if (hour) return { booked: false, ...hour };
+      const email = emailOf(submission);
       const order = { scheduleId: offer.scheduleId, reasonId: offer.reasonId, slot: slot.local, submission };
       const fingerprint = fingerprintOf(JSON.stringify(order));
       let outcome: { body: string; replayed: boolean } | { held: number };

@@ -15,7 +15,14 @@ import { getQuery, type H3Event } from 'h3';
 import type { AppContext } from '../app/context.ts';
 import type { DaysCache } from '../app/days-cache.ts';
 import { FORM_MIN_SECONDS } from '../app/booking-page.ts';
-import { createPageBooker, type Offer, type PageBooker, type PageForm, type PageRefusal } from '../app/page-booking.ts';
+import {
+  createPageBooker,
+  type LimitRefusal,
+  type Offer,
+  type PageBooker,
+  type PageForm,
+  type PageRefusal,
+} from '../app/page-booking.ts';
 import { parsePlainInt } from '../domain/checks.ts';
 import { isDay } from '../domain/dates.ts';
 import type { FieldDefinition } from '../domain/form.ts';
@@ -226,18 +233,53 @@ async function post(request: Request, event: H3Event, path: string): Promise<Res
     errors: Object.fromEntries(Object.entries(errors).map(([key, error]) => [key, words.errors[error] ?? error])),
   };
   if (Object.keys(errors).length > 0) return show(request, detailsPage(view, offer, slot, fields, entry, ticket, 400));
+  // The limits, as soon as the details are sent (and again when booking): the form again, what was typed kept.
+  const client = options.clientAddress(event);
+  const overLimit = (limited: LimitRefusal) =>
+    limitAnswer(request, limited, (text, status, otherPerson) =>
+      detailsPage(view, offer, slot, fields, entry, ticket, status, { text, otherPerson }),
+    );
+  const limited = booker.limitProblem(settings.bookingPage, submission, client);
+  if (limited) return overLimit(limited);
   if (path === '/book/review') return show(request, reviewPage(view, offer, slot, fields, values, ticket));
-  const outcome = booker.book(settings.bookingPage, pageForm, offer, slot, submission, options.clientAddress(event));
+  const outcome = booker.book(settings.bookingPage, pageForm, offer, slot, submission, client);
   if (outcome.booked) {
     if (!outcome.replayed) options.afterBooking();
     return done(request, outcome.reference, outcome.replayed);
   }
   if (outcome.why === 'taken') return timesAgain(words.refusal.taken, 409);
+  if (outcome.why === 'per-hour' || outcome.why === 'per-email') return overLimit(outcome);
   return refusal(request, outcome);
 }
 
-/** The page of a rule that refused the booking. */
-function refusal(request: Request, refused: Exclude<PageRefusal, { why: 'taken' }>): Response {
+/**
+ * The answer to a limit (issue 41, item 1): `form`, the details form with what was typed and why, and what the
+ * customer can do; for too many bookings from the address, the 429 of every door (tooManyRequests: Retry-After and
+ * the rate-limit fields) over the page's hour; for an e-mail address that holds its share, 409 and the advice to
+ * book another person under their own address.
+ */
+function limitAnswer(
+  request: Request,
+  limited: LimitRefusal,
+  form: (text: string, status: number, otherPerson: boolean) => Page,
+): Response {
+  const { words } = request;
+  if (limited.why === 'per-email') return show(request, form(words.refusal.perEmail(limited.held), 409, true));
+  const page = form(words.refusal.perHour(Math.ceil(limited.retryAfterSeconds / 60)), 429, false);
+  const policy = {
+    name: 'bookings-per-hour',
+    limit: limited.limit,
+    resetSeconds: limited.retryAfterSeconds,
+    windowSeconds: 3600,
+  };
+  return tooManyRequests(policy, {
+    content: page.html,
+    headers: { ...pageHeaders(request.settings.bookingPage.embedFrom), 'x-planner-page': 'page' },
+  });
+}
+
+/** The page of a rule that refused the form as a whole. */
+function refusal(request: Request, refused: Exclude<PageRefusal, { why: 'taken' } | LimitRefusal>): Response {
   const { words } = request;
   switch (refused.why) {
     case 'stale':
@@ -246,22 +288,6 @@ function refusal(request: Request, refused: Exclude<PageRefusal, { why: 'taken' 
       return refuse(request, words.refusal.trap, 400);
     case 'early':
       return refuse(request, words.refusal.early, 400);
-    case 'per-email':
-      return refuse(request, words.refusal.perEmail(refused.held), 409);
-    case 'per-hour': {
-      // The 429 of every door (tooManyRequests: Retry-After and the rate-limit fields), over the page's hour.
-      const page = refusedPage(request.view, words.refusal.perHour(Math.ceil(refused.retryAfterSeconds / 60)), 429);
-      const policy = {
-        name: 'bookings-per-hour',
-        limit: refused.limit,
-        resetSeconds: refused.retryAfterSeconds,
-        windowSeconds: 3600,
-      };
-      return tooManyRequests(policy, {
-        content: page.html,
-        headers: { ...pageHeaders(request.settings.bookingPage.embedFrom), 'x-planner-page': 'page' },
-      });
-    }
   }
 }
 

@@ -261,7 +261,27 @@ export function carry(offer: Offer, slot: string, ticket: FormTicket): Record<st
   return { schedule: String(offer.scheduleId), reason: String(offer.reasonId), slot, ...ticket };
 }
 
-/** Step 4: the installation's form fields, with what was typed and the errors next to their fields. */
+/**
+ * Why a limit refused what was typed, above the form that keeps it (issue 41, item 1), and what the customer can do:
+ * for another person, their own e-mail address (`otherPerson`); the practice's phone, as a link that calls it.
+ */
+function limitNotice(view: BookView, limit: { text: string; otherPerson: boolean }): string {
+  const words = wordsOf(view);
+  const { phone } = view.practice;
+  return (
+    `<div class="note error" role="alert"><p>${escapeHtml(limit.text)}</p>` +
+    (limit.otherPerson ? `<p>${escapeHtml(words.refusal.otherPerson)}</p>` : '') +
+    (phone
+      ? `<p>${escapeHtml(words.refusal.callPractice)} <a href="${escapeHtml(telHref(phone))}">${escapeHtml(phone)}</a></p>`
+      : '') +
+    `</div>`
+  );
+}
+
+/**
+ * Step 4: the installation's form fields, with what was typed and the errors next to their fields; `limit`: a limit
+ * refused it (the form again, what was typed kept, and what the customer can do).
+ */
 export function detailsPage(
   view: BookView,
   offer: Offer,
@@ -270,6 +290,7 @@ export function detailsPage(
   entry: Entry,
   ticket: FormTicket,
   status = 200,
+  limit?: { text: string; otherPerson: boolean },
 ): Page {
   const words = wordsOf(view);
   const problems = fields.filter((field) => entry.errors[field.key]);
@@ -283,7 +304,7 @@ export function detailsPage(
     : '';
   const trap = `<div class="trap" aria-hidden="true"><label for="trap">${escapeHtml(words.trap)}</label><input type="text" id="trap" name="${TRAP_NAME}" value="" tabindex="-1" autocomplete="off"></div>`;
   const body =
-    `${summary}${offerCard(view, offer, slot.local)}` +
+    `${limit ? limitNotice(view, limit) : ''}${summary}${offerCard(view, offer, slot.local)}` +
     `<form method="post" action="/book/review" novalidate>${hidden(carry(offer, slot.local, ticket))}` +
     `${fields.map((field) => fieldHtml(words, field, entry)).join('')}${trap}${consent(view)}` +
     `<button class="button" type="submit">${escapeHtml(words.toReview)}</button>` +

@@ -72,6 +72,8 @@ export const BOOK_WORDS = {
         `Too many bookings were made from your connection. Please try again in ${minutes} minutes, or contact the practice.`,
       perEmail: (count: number) =>
         `This e-mail address already has ${count} upcoming ${count === 1 ? 'appointment' : 'appointments'}, the most that can be booked here. Please contact the practice.`,
+      otherPerson: 'To book for another person, enter their own e-mail address; what you typed is kept.',
+      callPractice: 'To book by phone, call the practice:',
     },
     startAgain: 'Start again',
     notFound: 'This page does not exist, or no longer offers anything to book. Please start again.',
@@ -167,6 +169,9 @@ export const BOOK_WORDS = {
         `Von Ihrer Verbindung wurden zu viele Termine gebucht. Bitte versuchen Sie es in ${minutes} Minuten noch einmal oder wenden Sie sich an die Praxis.`,
       perEmail: (count: number) =>
         `Für diese E-Mail-Adresse ${count === 1 ? 'ist schon 1 Termin' : `sind schon ${count} Termine`} gebucht, mehr sind hier nicht möglich. Bitte wenden Sie sich an die Praxis.`,
+      otherPerson:
+        'Um für eine andere Person zu buchen, geben Sie deren eigene E-Mail-Adresse ein; Ihre Angaben bleiben erhalten.',
+      callPractice: 'Telefonisch buchen Sie unter:',
     },
     startAgain: 'Neu beginnen',
     notFound: 'Diese Seite gibt es nicht, oder hier ist nichts mehr zu buchen. Bitte beginnen Sie neu.',
