@@ -144,7 +144,13 @@ export function cancelBooking(
       ctx,
       cancelled,
       factsOf(ctx, settings, cancelled),
-      { kind: 'cancellation', sequence: cancelled.sequence, reason },
+      {
+        kind: 'cancellation',
+        sequence: cancelled.sequence,
+        reason,
+        // While the booking page is on, the customer's mail offers a new booking there (issue 41, item 7).
+        ...(settings.portal && settings.bookingPage ? { bookAgainUrl: `${settings.portal.url}/book/` } : {}),
+      },
       options,
       now,
     );

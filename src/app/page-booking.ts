@@ -9,16 +9,17 @@
  * sent sooner than `formMinSeconds` after it was made is refused; more than `perHour` bookings from one client
  * address in an hour (counted in this process's memory: a restart forgets them) get the 429 of every door; and an
  * e-mail address that holds `perEmail` future bookings (the same address: `emailKey`), counted under the write lock,
- * books no more. A booking made there is the API's booking (createBooking: the same transaction, engine, mails,
- * reminders and webhooks), made once per form (bookOnce, the form's key as its Idempotency-Key) with the source
- * `page` and the actor `customer`.
+ * books no more. Both limits are checked already when the details are sent (`limitProblem`, issue 41, item 1), so
+ * that the door refuses on the form, with what was typed, before the review. A booking made there is the API's
+ * booking (createBooking: the same transaction, engine, mails, reminders and webhooks), made once per form (bookOnce,
+ * the form's key as its Idempotency-Key) with the source `page` and the actor `customer`.
  */
 import type { FreeSlot } from '../domain/availability.ts';
 import { formatLocal, isSlotText } from '../domain/dates.ts';
 import type { FieldDefinition } from '../domain/form.ts';
 import { checkSubmission } from '../domain/submission.ts';
 import type { BookingFacts } from '../mail/facts.ts';
-import { bookingIcs } from '../mail/calendar.ts';
+import { bookingIcs, eventDetails, eventLocation } from '../mail/calendar.ts';
 import { manageActionAt } from '../mail/messages.ts';
 import { findBooking, type Booking } from '../store/bookings.ts';
 import { listFields } from '../store/fields.ts';
@@ -62,6 +63,9 @@ export type PageRefusal =
   | { why: 'per-email'; held: number } // the address holds its share of future bookings
   | { why: 'taken' }; // the time was taken meanwhile (the one answer to it: SlotNotFree)
 
+/** A limit that refuses what was typed: told on the form, with what was typed (issue 41, item 1). */
+export type LimitRefusal = Extract<PageRefusal, { why: 'per-hour' | 'per-email' }>;
+
 /** What a form that asks to book comes to. */
 export type PageBooking = { booked: true; reference: string; replayed: boolean } | ({ booked: false } & PageRefusal);
 
@@ -74,6 +78,8 @@ export interface PageConfirmation {
   email: string;
   /** A self-service link made for this answer only (the page is on, the deadline ahead, the form not sent again). */
   manageUrl?: string;
+  /** Its token, for the calendar file's link (`eventFile`), which then carries the self-service link too. */
+  manageToken?: string;
   /** Google's and Outlook's "add to calendar" links. */
   calendar: { google: string; outlook: string };
 }
@@ -100,6 +106,16 @@ export interface PageBooker {
   /** The reference this form booked already (sent twice, back and again), if it did. */
   bookedBy(form: PageForm): string | undefined;
   /**
+   * Whether a limit refuses `submission` from `client`, checked as soon as the details are sent (issue 41, item 1:
+   * they refused only after the review): the bookings from the address in the last hour, and the future bookings
+   * the e-mail address holds (`book` checks it again under the write lock).
+   */
+  limitProblem(
+    page: BookingPageSettings,
+    submission: Record<string, unknown>,
+    client: string,
+  ): LimitRefusal | undefined;
+  /**
    * Books `slot` of `offer` for what was typed, unless a rule refuses it (checked before anything is written; the
    * per-e-mail rule under the write lock). `client`: the client's address, as every door counts it.
    */
@@ -113,8 +129,11 @@ export interface PageBooker {
   ): PageBooking;
   /** What the confirmation of `reference` shows; `replayed`: the form was sent again (no new self-service link). */
   confirmation(settings: Settings, reference: string, replayed: boolean): PageConfirmation;
-  /** The calendar file of the booking `reference` (its current state), or undefined when there is none. */
-  eventFile(reference: string): string | undefined;
+  /**
+   * The calendar file of the booking `reference` (its current state), or undefined when there is none; with
+   * `manageToken` (its confirmation's, the door having checked that the confirmation made it), the self-service link.
+   */
+  eventFile(reference: string, manageToken?: string): string | undefined;
 }
 
 /** `YYYYMMDDTHHMMSSZ` of Unix seconds, as Google's link takes it. */
@@ -135,6 +154,28 @@ export function createPageBooker(
   const keyOf = (form: PageForm) => KEY_PREFIX + form.key;
   const since = () => unixSeconds(ctx.now()) - KEY_LIFETIME_SECONDS;
   const age = (form: PageForm) => Math.floor(nowMs() / 1000) - form.issuedAt;
+  /** The times (ms) of the bookings made from `client` in the last hour. */
+  const lastHour = (client: string) => (recent.get(client) ?? []).filter((at) => at > nowMs() - 3_600_000);
+  /** The refusal of one booking more from `client`, when it has made `page.perHour` in the last hour. */
+  const perHour = (page: BookingPageSettings, mine: number[]): LimitRefusal | undefined =>
+    mine.length >= page.perHour
+      ? {
+          why: 'per-hour',
+          limit: page.perHour,
+          retryAfterSeconds: Math.max(1, Math.ceil((mine[0]! + 3_600_000 - nowMs()) / 1000)),
+        }
+      : undefined;
+  const emailOf = (submission: Record<string, unknown>) =>
+    typeof submission[EMAIL_FIELD] === 'string' ? (submission[EMAIL_FIELD] as string) : '';
+
+  /** What the mails of `booking` are written from, as it stands (its reason's description: '' once removed). */
+  const factsOf = (booking: Booking): BookingFacts =>
+    bookingFacts(
+      requireConfigured(ctx),
+      booking,
+      findReason(ctx.store, booking.reasonId)?.description ?? '',
+      listFields(ctx.store),
+    );
 
   const booker: PageBooker = {
     offers: (page) =>
@@ -174,19 +215,20 @@ export function createPageBooker(
       const kept = keptAnswer(ctx.store, keyOf(form), since());
       return kept ? (JSON.parse(kept.body) as { reference: string }).reference : undefined;
     },
+    limitProblem(page, submission, client) {
+      const hour = perHour(page, lastHour(client));
+      if (hour) return hour;
+      const email = emailOf(submission);
+      const held = email ? futureBookingsOf(ctx, email) : 0;
+      return held >= page.perEmail ? { why: 'per-email', held } : undefined;
+    },
     book(page, form, offer, slot, submission, client) {
       if (age(form) < options.formMinSeconds) return { booked: false, why: 'early' };
       const hourAgo = nowMs() - 3_600_000;
-      const mine = (recent.get(client) ?? []).filter((at) => at > hourAgo);
-      if (mine.length >= page.perHour) {
-        return {
-          booked: false,
-          why: 'per-hour',
-          limit: page.perHour,
-          retryAfterSeconds: Math.max(1, Math.ceil((mine[0]! + 3_600_000 - nowMs()) / 1000)),
-        };
-      }
-      const email = typeof submission[EMAIL_FIELD] === 'string' ? (submission[EMAIL_FIELD] as string) : '';
+      const mine = lastHour(client);
+      const hour = perHour(page, mine);
+      if (hour) return { booked: false, ...hour };
+      const email = emailOf(submission);
       const order = { scheduleId: offer.scheduleId, reasonId: offer.reasonId, slot: slot.local, submission };
       const fingerprint = fingerprintOf(JSON.stringify(order));
       let outcome: { body: string; replayed: boolean } | { held: number };
@@ -233,41 +275,53 @@ export function createPageBooker(
       );
       // The link is made for this answer, as the mail makes its own: the token exists in clear only here. Once: a
       // form sent again is pointed to the mail (no new link per resend).
-      const manageUrl =
+      const manageToken =
         action.kind === 'link' && !replayed
-          ? `${settings.portal!.url}/manage/${createManageToken(ctx.store, booking.id, ctx.now().toISOString())}`
+          ? createManageToken(ctx.store, booking.id, ctx.now().toISOString())
           : undefined;
+      const manageUrl = manageToken ? `${settings.portal!.url}/manage/${manageToken}` : undefined;
+      // The calendar links say what the mails and the .ics say (issue 41, item 8): what, with whom, where, the
+      // reference and the self-service link; the location is the .ics's.
+      const facts = factsOf(booking);
       const title = `${booking.reasonName} · ${settings.practiceName ?? ''}`;
-      const google = `https://calendar.google.com/calendar/render?${new URLSearchParams({ action: 'TEMPLATE', text: title, dates: `${compactUtc(booking.startAt)}/${compactUtc(booking.endAt)}`, details: booking.reference, location: settings.address })}`;
-      const outlook = `https://outlook.live.com/calendar/0/action/compose?${new URLSearchParams({ subject: title, startdt: new Date(booking.startAt * 1000).toISOString(), enddt: new Date(booking.endAt * 1000).toISOString(), body: booking.reference, location: settings.address })}`;
+      const details = eventDetails(facts, manageUrl);
+      const location = eventLocation(facts);
+      const google = `https://calendar.google.com/calendar/render?${new URLSearchParams({ action: 'TEMPLATE', text: title, dates: `${compactUtc(booking.startAt)}/${compactUtc(booking.endAt)}`, details, location })}`;
+      const outlook = `https://outlook.live.com/calendar/0/action/compose?${new URLSearchParams({ subject: title, startdt: new Date(booking.startAt * 1000).toISOString(), enddt: new Date(booking.endAt * 1000).toISOString(), body: details, location })}`;
       // From the booking itself: its reason or schedule may have been removed since (`--force` keeps the bookings).
       const offer: Offer = {
         scheduleId: booking.scheduleId,
         scheduleName: booking.scheduleName,
         reasonId: booking.reasonId,
         reasonName: booking.reasonName,
-        description: '',
+        description: facts.reasonDescription,
         minutes: Math.round((booking.endAt - booking.startAt) / 60),
       };
       const local = `${formatLocal(new Date(booking.startAt * 1000), settings.timeZone!)}:00`; // a slot's local text
       const email =
         typeof booking.submission[EMAIL_FIELD] === 'string' ? (booking.submission[EMAIL_FIELD] as string) : '';
-      return { booking, local, offer, email, calendar: { google, outlook }, ...(manageUrl ? { manageUrl } : {}) };
+      return {
+        booking,
+        local,
+        offer,
+        email,
+        calendar: { google, outlook },
+        ...(manageUrl ? { manageUrl, manageToken } : {}),
+      };
     },
-    eventFile(reference) {
+    eventFile(reference, manageToken) {
       const booking = findBooking(ctx.store, reference);
       if (!booking) return undefined;
-      const facts: BookingFacts = bookingFacts(
-        requireConfigured(ctx),
-        booking,
-        findReason(ctx.store, booking.reasonId)?.description ?? '',
-        listFields(ctx.store),
-      );
+      const cancelled = booking.status === 'cancelled';
+      const portal = ctx.settings().portal;
+      // The link of its confirmation, while the page is on and the booking stands (a cancelled one's file removes it).
+      const manageUrl = manageToken && portal && !cancelled ? `${portal.url}/manage/${manageToken}` : undefined;
       return bookingIcs(
-        facts,
+        factsOf(booking),
         unixSeconds(ctx.now()),
         booking.sequence,
-        booking.status === 'cancelled' ? 'CANCEL' : 'REQUEST',
+        cancelled ? 'CANCEL' : 'REQUEST',
+        manageUrl,
       );
     },
   };

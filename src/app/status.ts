@@ -6,6 +6,7 @@
 import type { BookingPageSettings, PortalSettings, Settings } from '../store/settings.ts';
 import { webhookHealth } from '../store/webhooks.ts';
 import { countRows, type Counts } from '../store/stats.ts';
+import { countFeeds } from '../store/feeds.ts';
 import { outboxCounts, type OutboxCounts } from '../store/outbox.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { isConfigured } from './configured.ts';
@@ -69,5 +70,26 @@ export function getStatus(ctx: AppContext): Status {
     webhooks: webhookHealth(ctx.store).map(({ webhookId, ...health }) => ({ id: webhookId, ...health })),
     calendars: isConfigured(settings) ? calendars(ctx) : [],
     counts: countRows(ctx.store, unixSeconds(ctx.now())),
+  };
+}
+
+/**
+ * The doors besides the API that are on, as `planner serve` names them at its start (issue 41, item 9): the
+ * self-service page's public address (null while off), whether the booking page is served there, and how many
+ * schedules have a feed (their addresses hold a secret planner does not keep: never shown).
+ */
+export interface OpenDoors {
+  portalUrl: string | null;
+  bookingPage: boolean;
+  feeds: number;
+}
+
+/** Returns the doors that are on besides the API. */
+export function openDoors(ctx: AppContext): OpenDoors {
+  const settings = ctx.settings();
+  return {
+    portalUrl: settings.portal?.url ?? null,
+    bookingPage: settings.portal !== null && settings.bookingPage !== null,
+    feeds: isConfigured(settings) ? countFeeds(ctx.store) : 0,
   };
 }

@@ -15,7 +15,14 @@ import { getQuery, type H3Event } from 'h3';
 import type { AppContext } from '../app/context.ts';
 import type { DaysCache } from '../app/days-cache.ts';
 import { FORM_MIN_SECONDS } from '../app/booking-page.ts';
-import { createPageBooker, type Offer, type PageBooker, type PageForm, type PageRefusal } from '../app/page-booking.ts';
+import {
+  createPageBooker,
+  type LimitRefusal,
+  type Offer,
+  type PageBooker,
+  type PageForm,
+  type PageRefusal,
+} from '../app/page-booking.ts';
 import { parsePlainInt } from '../domain/checks.ts';
 import { isDay } from '../domain/dates.ts';
 import type { FieldDefinition } from '../domain/form.ts';
@@ -226,18 +233,53 @@ async function post(request: Request, event: H3Event, path: string): Promise<Res
     errors: Object.fromEntries(Object.entries(errors).map(([key, error]) => [key, fieldError(words, error)])),
   };
   if (Object.keys(errors).length > 0) return show(request, detailsPage(view, offer, slot, fields, entry, ticket, 400));
+  // The limits, as soon as the details are sent (and again when booking): the form again, what was typed kept.
+  const client = options.clientAddress(event);
+  const overLimit = (limited: LimitRefusal) =>
+    limitAnswer(request, limited, (text, status, otherPerson) =>
+      detailsPage(view, offer, slot, fields, entry, ticket, status, { text, otherPerson }),
+    );
+  const limited = booker.limitProblem(settings.bookingPage, submission, client);
+  if (limited) return overLimit(limited);
   if (path === '/book/review') return show(request, reviewPage(view, offer, slot, fields, values, ticket));
-  const outcome = booker.book(settings.bookingPage, pageForm, offer, slot, submission, options.clientAddress(event));
+  const outcome = booker.book(settings.bookingPage, pageForm, offer, slot, submission, client);
   if (outcome.booked) {
     if (!outcome.replayed) options.afterBooking();
     return done(request, outcome.reference, outcome.replayed);
   }
   if (outcome.why === 'taken') return timesAgain(words.refusal.taken, 409);
+  if (outcome.why === 'per-hour' || outcome.why === 'per-email') return overLimit(outcome);
   return refusal(request, outcome);
 }
 
-/** The page of a rule that refused the booking. */
-function refusal(request: Request, refused: Exclude<PageRefusal, { why: 'taken' }>): Response {
+/**
+ * The answer to a limit (issue 41, item 1): `form`, the details form with what was typed and why, and what the
+ * customer can do; for too many bookings from the address, the 429 of every door (tooManyRequests: Retry-After and
+ * the rate-limit fields) over the page's hour; for an e-mail address that holds its share, 409 and the advice to
+ * book another person under their own address.
+ */
+function limitAnswer(
+  request: Request,
+  limited: LimitRefusal,
+  form: (text: string, status: number, otherPerson: boolean) => Page,
+): Response {
+  const { words } = request;
+  if (limited.why === 'per-email') return show(request, form(words.refusal.perEmail(limited.held), 409, true));
+  const page = form(words.refusal.perHour(Math.ceil(limited.retryAfterSeconds / 60)), 429, false);
+  const policy = {
+    name: 'bookings-per-hour',
+    limit: limited.limit,
+    resetSeconds: limited.retryAfterSeconds,
+    windowSeconds: 3600,
+  };
+  return tooManyRequests(policy, {
+    content: page.html,
+    headers: { ...pageHeaders(request.settings.bookingPage.embedFrom), 'x-planner-page': 'page' },
+  });
+}
+
+/** The page of a rule that refused the form as a whole. */
+function refusal(request: Request, refused: Exclude<PageRefusal, { why: 'taken' } | LimitRefusal>): Response {
   const { words } = request;
   switch (refused.why) {
     case 'stale':
@@ -246,22 +288,6 @@ function refusal(request: Request, refused: Exclude<PageRefusal, { why: 'taken' 
       return refuse(request, words.refusal.trap, 400);
     case 'early':
       return refuse(request, words.refusal.early, 400);
-    case 'per-email':
-      return refuse(request, words.refusal.perEmail(refused.held), 409);
-    case 'per-hour': {
-      // The 429 of every door (tooManyRequests: Retry-After and the rate-limit fields), over the page's hour.
-      const page = refusedPage(request.view, words.refusal.perHour(Math.ceil(refused.retryAfterSeconds / 60)), 429);
-      const policy = {
-        name: 'bookings-per-hour',
-        limit: refused.limit,
-        resetSeconds: refused.retryAfterSeconds,
-        windowSeconds: 3600,
-      };
-      return tooManyRequests(policy, {
-        content: page.html,
-        headers: { ...pageHeaders(request.settings.bookingPage.embedFrom), 'x-planner-page': 'page' },
-      });
-    }
   }
 }
 
@@ -319,7 +345,12 @@ function daysNear(request: Request, offer: Offer, day: string): string[] {
 function done(request: Request, reference: string, replayed: boolean): Response {
   const { settings } = request;
   const shown = request.booker.confirmation(settings, reference, replayed);
-  const ics = `/book/event/${reference}.ics?k=${formToken(settings.portalSecret, ['ics', reference])}`;
+  // The calendar file's link; with the confirmation's self-service token, signed with it, so that the file carries
+  // the same link (issue 41, item 8). A query is never logged (app.ts), and the page's links already hold the token.
+  const token = shown.manageToken;
+  const ics = token
+    ? `/book/event/${reference}.ics?m=${token}&k=${formToken(settings.portalSecret, ['ics', reference, token])}`
+    : `/book/event/${reference}.ics?k=${formToken(settings.portalSecret, ['ics', reference])}`;
   return show(
     request,
     donePage(request.view, {
@@ -338,10 +369,14 @@ function done(request: Request, reference: string, replayed: boolean): Response 
 function calendarFile(request: Request, event: H3Event): Response {
   const { settings } = request;
   const match = /^\/book\/event\/([23456789A-Z]{16})\.ics$/.exec(event.url.pathname);
-  const key = getQuery(event).k;
+  const { k: key, m: token } = getQuery(event);
+  // The self-service token, when there is one, is signed with the reference: no other link can be put in the file.
+  const signed = match && (token === undefined || typeof token === 'string');
   const text =
-    match && typeof key === 'string' && isFormToken(settings.portalSecret, ['ics', match[1]!], key)
-      ? request.booker.eventFile(match[1]!)
+    signed &&
+    typeof key === 'string' &&
+    isFormToken(settings.portalSecret, token === undefined ? ['ics', match[1]!] : ['ics', match[1]!, token], key)
+      ? request.booker.eventFile(match[1]!, token)
       : undefined;
   if (text === undefined) return answer(notFoundPage(settings), settings);
   return new Response(text, {

@@ -57,16 +57,41 @@ function icsTime(unix: number): string {
     .replace(/\.\d{3}/, '');
 }
 
+/** Returns where an appointment is, one line: the practice's name and, when given, its address (the .ics LOCATION). */
+export function eventLocation(facts: BookingFacts): string {
+  return facts.address ? `${facts.practiceName}, ${facts.address}` : facts.practiceName;
+}
+
+/**
+ * Returns the description of the customer's calendar event (the .ics DESCRIPTION, and the details of Google's and
+ * Outlook's "add to calendar" links; issue 41, item 8: it held only the reference), in the installation's words, one
+ * line each: what, with whom, where, the phone, what to bring, the reference and, when given, the self-service link.
+ */
+export function eventDetails(facts: BookingFacts, manageUrl?: string): string {
+  const words = WORDS[facts.locale];
+  return [
+    `${words.what}: ${facts.reasonName}`,
+    `${words.with}: ${facts.scheduleName}`,
+    `${words.where}: ${eventLocation(facts)}`,
+    ...(facts.phone ? [`${words.phone}: ${facts.phone}`] : []),
+    ...(facts.reasonDescription.trim() ? [`${words.note}: ${facts.reasonDescription.trim()}`] : []),
+    `${words.reference}: ${facts.reference}`,
+    ...(manageUrl ? [`${words.manageButton}: ${manageUrl}`] : []),
+  ].join('\n');
+}
+
 /**
  * Returns the calendar file: one VEVENT, UID from the booking reference, times in UTC (RFC 5545).
  * `stamp` is when it was made (DTSTAMP); the organizer is the practice, the attendee the customer. A change keeps
  * the UID and raises `sequence` (RFC 5546 §2.1.4), so calendars update or (METHOD:CANCEL) remove the same event.
+ * The description is `eventDetails`, with `manageUrl` (the booking page's file, made with its confirmation's link).
  */
 export function bookingIcs(
   facts: BookingFacts,
   stamp: number,
   sequence = 0,
   method: 'REQUEST' | 'CANCEL' = 'REQUEST',
+  manageUrl?: string,
 ): string {
   const lines = [
     'BEGIN:VCALENDAR',
@@ -81,8 +106,8 @@ export function bookingIcs(
     `DTEND:${icsTime(facts.endAt)}`,
     `SEQUENCE:${sequence}`,
     `SUMMARY:${icsText(`${facts.reasonName} – ${facts.practiceName}`)}`,
-    `DESCRIPTION:${icsText(`${facts.scheduleName}. ${facts.reference}`)}`,
-    `LOCATION:${icsText(facts.address ? `${facts.practiceName}, ${facts.address}` : facts.practiceName)}`,
+    `DESCRIPTION:${icsText(eventDetails(facts, manageUrl))}`,
+    `LOCATION:${icsText(eventLocation(facts))}`,
     method === 'CANCEL' ? 'STATUS:CANCELLED' : 'STATUS:CONFIRMED',
     `ORGANIZER;CN=${icsParam(facts.practiceName)}:mailto:${facts.notifyEmail}`,
     ...(facts.customerEmail

@@ -30,6 +30,8 @@ export interface MailContent {
   note?: { label: string; text: string };
   /** Whether the manage mark goes after the rows. */
   manage: boolean;
+  /** A link in the manage line's place, as a sentence and a button (a cancellation's "Book a new appointment"). */
+  action?: { sentence: string; words: string; url: string };
   /** Paragraphs after the manage line (the calendar file). */
   after: string[];
   /** The sign-off in small print: the practice's name, address and phone. */
@@ -67,7 +69,10 @@ export function textMail(content: MailContent): string {
     ...(content.note ? [`${content.note.label}:`, content.note.text.trim(), ''] : []),
   ].map(plain);
   const tail = [...content.after, ...(content.footer.length > 0 ? ['', '-- ', ...content.footer] : [])].map(plain);
-  return [...lines, ...(content.manage ? [MANAGE_MARK] : []), ...tail].join('\n') + '\n';
+  const action = content.action
+    ? [content.action.sentence, `${content.action.words}: ${content.action.url}`, ''].map(plain)
+    : [];
+  return [...lines, ...(content.manage ? [MANAGE_MARK] : []), ...action, ...tail].join('\n') + '\n';
 }
 
 const FONT = `font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif`;
@@ -121,6 +126,12 @@ export function htmlMail(content: MailContent): string {
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:8px 0 8px;table-layout:fixed">${rows}</table>` +
     note +
     (content.manage ? MANAGE_MARK : '') +
+    (content.action
+      ? manageHtml(plain(content.action.sentence), {
+          words: plain(content.action.words),
+          url: plain(content.action.url),
+        })
+      : '') +
     content.after.map((line) => paragraph(line, `;font-size:14px;line-height:20px;color:${MUTED}`)).join('') +
     `</td></tr>` +
     footer +

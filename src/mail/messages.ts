@@ -6,7 +6,7 @@
 import { changeDeadline, deadlineState } from '../domain/deadline.ts';
 import type { OutboxKind, OutgoingMessage } from '../store/outbox.ts';
 import type { Locale, PortalSettings } from '../store/settings.ts';
-import { bookingIcs } from './calendar.ts';
+import { bookingIcs, eventLocation } from './calendar.ts';
 import { htmlMail, MANAGE_MARK, manageHtml, plain, textMail, type MailContent, type Row } from './layout.ts';
 import type { BookingFacts } from './facts.ts';
 import { localWhen, WORDS } from './translations.ts';
@@ -147,11 +147,6 @@ function oneLine(text: string): string {
   return text.replace(/[\r\n\t]+/g, ' ');
 }
 
-/** Returns the "Where" of an appointment: the practice's name and, when given, its address. */
-function whereOf(facts: BookingFacts): string {
-  return facts.address ? `${facts.practiceName}, ${facts.address}` : facts.practiceName;
-}
-
 /** Returns the rows every customer mail shows of the appointment: what, with whom, when, where, the phone. */
 function appointmentRows(facts: BookingFacts, when: string, extra: Row[] = []): Row[] {
   const words = WORDS[facts.locale];
@@ -160,7 +155,7 @@ function appointmentRows(facts: BookingFacts, when: string, extra: Row[] = []): 
     [words.with, facts.scheduleName],
     [words.when, when],
     ...extra,
-    [words.where, whereOf(facts)],
+    [words.where, eventLocation(facts)],
     ...(facts.phone ? [[words.phone, facts.phone] as Row] : []),
     [words.reference, facts.reference],
   ];
@@ -263,7 +258,13 @@ function noticeContent(facts: BookingFacts, title: string, intro: string[], rows
 
 /** A change of a booking: a cancellation (with its reason) or a move (from `previousStartAt`), and its new SEQUENCE. */
 export type BookingChange =
-  | { kind: 'cancellation'; sequence: number; reason: string | null }
+  | {
+      kind: 'cancellation';
+      sequence: number;
+      reason: string | null;
+      /** The booking page's address while it is on: the customer's mail offers a new booking there (issue 41, item 7). */
+      bookAgainUrl?: string;
+    }
   | { kind: 'update'; sequence: number; previousStartAt: number };
 
 /**
@@ -293,6 +294,8 @@ export function changeMessages(facts: BookingFacts, stamp: number, change: Booki
       after: [cancel ? words.cancelCalendar : words.movedCalendar],
     },
   );
+  if (change.kind === 'cancellation' && change.bookAgainUrl)
+    content.action = { sentence: words.bookAgain, words: words.bookAgainButton, url: change.bookAgainUrl };
   return [
     {
       kind: change.kind,

@@ -58,6 +58,8 @@ export const WORDS = {
     customerMoved: 'The customer moved this appointment on the self-service page.',
     feedCancelled: 'Cancelled:',
     feedReference: 'Reference',
+    bookAgain: 'You can book a new appointment online.',
+    bookAgainButton: 'Book a new appointment',
     testSubject: (practice: string) => `planner: test message from ${practice}`,
     testText: (practice: string, via: string) =>
       `This test message shows that ${practice} can send booking e-mails through ${via}.`,
@@ -117,6 +119,8 @@ export const WORDS = {
     customerMoved: 'Der Kunde hat diesen Termin auf der Terminseite verlegt.',
     feedCancelled: 'Abgesagt:',
     feedReference: 'Buchungsnummer',
+    bookAgain: 'Einen neuen Termin können Sie online buchen.',
+    bookAgainButton: 'Neuen Termin buchen',
     testSubject: (practice: string) => `planner: Testnachricht von ${practice}`,
     testText: (practice: string, via: string) =>
       `Diese Testnachricht zeigt, dass ${practice} Buchungs-E-Mails über ${via} senden kann.`,
@@ -182,6 +186,8 @@ export const WORDS = {
     customerMoved: 'Le client a déplacé ce rendez-vous en ligne, depuis la page de son rendez-vous.',
     feedCancelled: 'Annulé :',
     feedReference: 'Référence',
+    bookAgain: 'Vous pouvez prendre un nouveau rendez-vous en ligne.',
+    bookAgainButton: 'Prendre un nouveau rendez-vous',
     testSubject: (practice: string) => `planner : message de test de ${practice}`,
     testText: (practice: string, via: string) =>
       `Ce message de test montre que ${practice} peut envoyer des e-mails de réservation via ${via}.`,
@@ -249,6 +255,8 @@ export const WORDS = {
     customerMoved: 'Il cliente ha spostato questo appuntamento online, dalla pagina del proprio appuntamento.',
     feedCancelled: 'Annullato:',
     feedReference: 'Codice di prenotazione',
+    bookAgain: 'Può prenotare un nuovo appuntamento online.',
+    bookAgainButton: 'Prenotare un nuovo appuntamento',
     testSubject: (practice: string) => `planner: messaggio di prova da ${practice}`,
     testText: (practice: string, via: string) =>
       `Questo messaggio di prova mostra che ${practice} può inviare e-mail di prenotazione tramite ${via}.`,
@@ -312,6 +320,8 @@ export const WORDS = {
     customerMoved: 'El cliente ha cambiado esta cita en línea, desde la página de su cita.',
     feedCancelled: 'Cancelada:',
     feedReference: 'Referencia',
+    bookAgain: 'Puede reservar una nueva cita en línea.',
+    bookAgainButton: 'Reservar una nueva cita',
     testSubject: (practice: string) => `planner: mensaje de prueba de ${practice}`,
     testText: (practice: string, via: string) =>
       `Este mensaje de prueba muestra que ${practice} puede enviar correos de reserva a través de ${via}.`,
@@ -370,6 +380,8 @@ export const WORDS = {
     customerMoved: 'De klant heeft deze afspraak op de afspraakpagina verplaatst.',
     feedCancelled: 'Geannuleerd:',
     feedReference: 'Boekingsnummer',
+    bookAgain: 'U kunt online een nieuwe afspraak maken.',
+    bookAgainButton: 'Nieuwe afspraak maken',
     testSubject: (practice: string) => `planner: testbericht van ${practice}`,
     testText: (practice: string, via: string) =>
       `Dit testbericht laat zien dat ${practice} boekingsmails kan versturen via ${via}.`,

@@ -9,6 +9,7 @@ import type { Offer } from '../app/page-booking.ts';
 import type { FreeSlot } from '../domain/availability.ts';
 import type { FieldDefinition } from '../domain/form.ts';
 import { escapeHtml } from '../mail/messages.ts';
+import { WORDS } from '../mail/translations.ts';
 import {
   dayPager,
   dayWords,
@@ -80,14 +81,20 @@ function notice(text: string, kind: 'error' | 'done' = 'error'): string {
   return `<p class="note ${kind === 'done' ? 'done' : 'error'}" role="${kind === 'done' ? 'status' : 'alert'}">${escapeHtml(text)}</p>`;
 }
 
-/** The chosen appointment in a card: what, with whom, how long and (once chosen) when. */
-function offerCard(view: BookView, offer: Offer, local?: string): string {
+/**
+ * The chosen appointment in a card: what, with whom, how long and (once chosen) when; with `note`, the reason's
+ * description under the mails' own label ("Please note": what to bring), where it is chosen and on the review.
+ */
+function offerCard(view: BookView, offer: Offer, local?: string, note = false): string {
   const words = wordsOf(view);
   const rows: [string, string][] = [
     [words.what, offer.reasonName],
     [words.withLabel, offer.scheduleName],
     [words.duration, durationWords(words, offer.minutes)],
     ...(local ? [[words.when, slotWords(words, local)] as [string, string]] : []),
+    ...(note && offer.description.trim()
+      ? [[WORDS[view.practice.locale].note, offer.description.trim()] as [string, string]]
+      : []),
   ];
   return `<div class="card">${definitions(rows)}</div>`;
 }
@@ -105,11 +112,15 @@ export function choosePage(view: BookView, offers: Offer[]): Page {
   const body = schedules
     .map((id) => {
       const mine = offers.filter((offer) => offer.scheduleId === id);
+      // The reason's description (what to bring) under its button, read with it by a screen reader.
+      const about = (offer: Offer) => `about-${offer.scheduleId}-${offer.reasonId}`;
       const items = mine
         .map(
           (offer) =>
-            `<li><a class="button secondary" href="/book/days?${escapeHtml(query({ schedule: offer.scheduleId, reason: offer.reasonId }))}">` +
-            `${escapeHtml(offer.reasonName)}<span class="tag">${escapeHtml(durationWords(words, offer.minutes))}</span></a></li>`,
+            `<li><a class="button secondary" href="/book/days?${escapeHtml(query({ schedule: offer.scheduleId, reason: offer.reasonId }))}"` +
+            `${offer.description.trim() ? ` aria-describedby="${about(offer)}"` : ''}>` +
+            `${escapeHtml(offer.reasonName)}<span class="tag">${escapeHtml(durationWords(words, offer.minutes))}</span></a>` +
+            `${offer.description.trim() ? `<p class="hint" id="${about(offer)}">${escapeHtml(offer.description.trim())}</p>` : ''}</li>`,
         )
         .join('');
       return `<h2>${escapeHtml(words.with(mine[0]!.scheduleName))}</h2><ul class="offers">${items}</ul>`;
@@ -133,7 +144,7 @@ export function daysPage(view: BookView, offer: Offer, days: string[], pages: Da
     pages.earlier && [`/book/days?${query({ ...base, from: pages.earlier })}`, words.earlierDays],
     pages.later && [`/book/days?${query({ ...base, from: pages.later })}`, words.laterDays],
   );
-  return page(view, words.daysTitle, `${offerCard(view, offer)}${list}${pager}${otherWhat(view)}`);
+  return page(view, words.daysTitle, `${offerCard(view, offer, undefined, true)}${list}${pager}${otherWhat(view)}`);
 }
 
 /**
@@ -250,7 +261,27 @@ export function carry(offer: Offer, slot: string, ticket: FormTicket): Record<st
   return { schedule: String(offer.scheduleId), reason: String(offer.reasonId), slot, ...ticket };
 }
 
-/** Step 4: the installation's form fields, with what was typed and the errors next to their fields. */
+/**
+ * Why a limit refused what was typed, above the form that keeps it (issue 41, item 1), and what the customer can do:
+ * for another person, their own e-mail address (`otherPerson`); the practice's phone, as a link that calls it.
+ */
+function limitNotice(view: BookView, limit: { text: string; otherPerson: boolean }): string {
+  const words = wordsOf(view);
+  const { phone } = view.practice;
+  return (
+    `<div class="note error" role="alert"><p>${escapeHtml(limit.text)}</p>` +
+    (limit.otherPerson ? `<p>${escapeHtml(words.refusal.otherPerson)}</p>` : '') +
+    (phone
+      ? `<p>${escapeHtml(words.refusal.callPractice)} <a href="${escapeHtml(telHref(phone))}">${escapeHtml(phone)}</a></p>`
+      : '') +
+    `</div>`
+  );
+}
+
+/**
+ * Step 4: the installation's form fields, with what was typed and the errors next to their fields; `limit`: a limit
+ * refused it (the form again, what was typed kept, and what the customer can do).
+ */
 export function detailsPage(
   view: BookView,
   offer: Offer,
@@ -259,6 +290,7 @@ export function detailsPage(
   entry: Entry,
   ticket: FormTicket,
   status = 200,
+  limit?: { text: string; otherPerson: boolean },
 ): Page {
   const words = wordsOf(view);
   const problems = fields.filter((field) => entry.errors[field.key]);
@@ -272,7 +304,7 @@ export function detailsPage(
     : '';
   const trap = `<div class="trap" aria-hidden="true"><label for="trap">${escapeHtml(words.trap)}</label><input type="text" id="trap" name="${TRAP_NAME}" value="" tabindex="-1" autocomplete="off"></div>`;
   const body =
-    `${summary}${offerCard(view, offer, slot.local)}` +
+    `${limit ? limitNotice(view, limit) : ''}${summary}${offerCard(view, offer, slot.local)}` +
     `<form method="post" action="/book/review" novalidate>${hidden(carry(offer, slot.local, ticket))}` +
     `${fields.map((field) => fieldHtml(words, field, entry)).join('')}${trap}${consent(view)}` +
     `<button class="button" type="submit">${escapeHtml(words.toReview)}</button>` +
@@ -306,7 +338,7 @@ export function reviewPage(
       field.formType === 'checkbox' ? (values[field.key] === 'on' ? words.yes : words.no) : values[field.key]!,
     ]);
   const body =
-    `${offerCard(view, offer, slot.local)}${shown.length ? `<div class="card">${definitions(shown)}</div>` : ''}` +
+    `${offerCard(view, offer, slot.local, true)}${shown.length ? `<div class="card">${definitions(shown)}</div>` : ''}` +
     `<form method="post" action="/book/confirm">${hidden({ ...carry(offer, slot.local, ticket), ...typedFields(fields, values) })}` +
     `<p class="hint">${escapeHtml(words.reviewHint)}</p>` +
     `<button class="button" type="submit">${escapeHtml(words.book)}</button>` +

@@ -73,6 +73,8 @@ export const BOOK_WORDS = {
         `Too many bookings were made from your connection. Please try again in ${minutes} minutes, or contact the practice.`,
       perEmail: (count: number) =>
         `This e-mail address already has ${count} upcoming ${count === 1 ? 'appointment' : 'appointments'}, the most that can be booked here. Please contact the practice.`,
+      otherPerson: 'To book for another person, enter their own e-mail address; what you typed is kept.',
+      callPractice: 'To book by phone, call the practice:',
     },
     startAgain: 'Start again',
     notFound: 'This page does not exist, or no longer offers anything to book. Please start again.',
@@ -172,6 +174,9 @@ export const BOOK_WORDS = {
         `Von Ihrer Verbindung wurden zu viele Termine gebucht. Bitte versuchen Sie es in ${minutes} Minuten noch einmal oder wenden Sie sich an die Praxis.`,
       perEmail: (count: number) =>
         `Für diese E-Mail-Adresse ${count === 1 ? 'ist schon 1 Termin' : `sind schon ${count} Termine`} gebucht, mehr sind hier nicht möglich. Bitte wenden Sie sich an die Praxis.`,
+      otherPerson:
+        'Um für eine andere Person zu buchen, geben Sie deren eigene E-Mail-Adresse ein; Ihre Angaben bleiben erhalten.',
+      callPractice: 'Telefonisch buchen Sie unter:',
     },
     startAgain: 'Neu beginnen',
     notFound: 'Diese Seite gibt es nicht, oder hier ist nichts mehr zu buchen. Bitte beginnen Sie neu.',
@@ -271,6 +276,9 @@ export const BOOK_WORDS = {
         `Trop de réservations ont été faites depuis votre connexion. Veuillez réessayer dans ${minutes} minutes, ou contacter le cabinet.`,
       perEmail: (count: number) =>
         `Cette adresse e-mail a déjà ${count === 1 ? '1 rendez-vous à venir' : `${count} rendez-vous à venir`}, le maximum possible ici. Veuillez contacter le cabinet.`,
+      otherPerson:
+        'Pour réserver pour une autre personne, saisissez sa propre adresse e-mail ; ce que vous avez saisi est conservé.',
+      callPractice: 'Pour réserver par téléphone, appelez le cabinet :',
     },
     startAgain: 'Recommencer',
     notFound: 'Cette page n’existe pas, ou ne propose plus rien à réserver. Veuillez recommencer.',
@@ -368,6 +376,9 @@ export const BOOK_WORDS = {
         `Dalla sua connessione sono state effettuate troppe prenotazioni. Riprovi tra ${minutes} minuti oppure contatti lo studio.`,
       perEmail: (count: number) =>
         `Questo indirizzo e-mail ha già ${count === 1 ? '1 appuntamento' : `${count} appuntamenti`} in programma, il massimo prenotabile qui. La preghiamo di contattare lo studio.`,
+      otherPerson:
+        'Per prenotare per un’altra persona, inserisca il suo indirizzo e-mail; quanto ha inserito resta salvato.',
+      callPractice: 'Per prenotare per telefono, chiami lo studio:',
     },
     startAgain: 'Ricominciare',
     notFound: 'Questa pagina non esiste o non offre più nulla da prenotare. Ricominci da capo.',
@@ -465,6 +476,9 @@ export const BOOK_WORDS = {
         `Se han hecho demasiadas reservas desde su conexión. Inténtelo de nuevo dentro de ${minutes} minutos o póngase en contacto con la consulta.`,
       perEmail: (count: number) =>
         `Esta dirección de correo ya tiene ${count === 1 ? '1 cita pendiente' : `${count} citas pendientes`}, el máximo que se puede reservar aquí. Póngase en contacto con la consulta.`,
+      otherPerson:
+        'Para reservar para otra persona, introduzca su propia dirección de correo electrónico; lo que ha escrito se conserva.',
+      callPractice: 'Para reservar por teléfono, llame a la consulta:',
     },
     startAgain: 'Empezar de nuevo',
     notFound: 'Esta página no existe o ya no ofrece nada que reservar. Vuelva a empezar.',
@@ -560,6 +574,9 @@ export const BOOK_WORDS = {
         `Vanaf uw verbinding zijn te veel afspraken geboekt. Probeer het over ${minutes} minuten opnieuw of neem contact op met de praktijk.`,
       perEmail: (count: number) =>
         `Dit e-mailadres heeft al ${count === 1 ? '1 komende afspraak' : `${count} komende afspraken`}, het maximum dat hier kan worden geboekt. Neem contact op met de praktijk.`,
+      otherPerson:
+        'Om voor iemand anders te boeken, vult u diens eigen e-mailadres in; wat u hebt ingevuld, blijft bewaard.',
+      callPractice: 'Om telefonisch te boeken, belt u de praktijk:',
     },
     startAgain: 'Opnieuw beginnen',
     notFound: 'Deze pagina bestaat niet, of er valt hier niets meer te boeken. Begin opnieuw.',

@@ -89,14 +89,20 @@ function reachPractice(managed: Managed): string {
   return `<p>${escapeHtml(words.reachByPhone(practiceName))}</p><a class="button" href="${escapeHtml(telHref(phone))}">${escapeHtml(words.call(phone))}</a>`;
 }
 
-/** After a cancellation, the way back to the practice: its website and phone, as far as they are given. */
+/**
+ * After a cancellation, the way back to the practice: a new booking on the booking page while it is on (issue 41,
+ * item 7), its website and phone, as far as they are given; the first of them is the main button.
+ */
 function wayBack(managed: Managed): string {
   const words = wordsOf(managed);
-  const { practiceName, phone, website } = managed.settings;
-  if (!website && !phone) return '';
+  const { practiceName, phone, website, bookingPage } = managed.settings;
+  if (!website && !phone && !bookingPage) return '';
   return (
     `<p>${escapeHtml(words.newAppointment)}</p>` +
-    (website ? `<a class="button" href="${escapeHtml(website)}">${escapeHtml(words.website(practiceName))}</a>` : '') +
+    (bookingPage ? `<a class="button" href="/book/">${escapeHtml(words.bookNew)}</a>` : '') +
+    (website
+      ? `<a class="button${bookingPage ? ' secondary' : ''}" href="${escapeHtml(website)}">${escapeHtml(words.website(practiceName))}</a>`
+      : '') +
     (phone
       ? `<a class="button secondary" href="${escapeHtml(telHref(phone))}">${escapeHtml(words.call(phone))}</a>`
       : '')

@@ -15,7 +15,7 @@ import type { Frame, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { cliOk, onCleanup, ROOT } from '../helpers.ts';
 import { longDay, pageSetup, written } from '../booking-page/flow.ts';
-import { expectReadable, launchChromium, phonePage } from './chromium.ts';
+import { axeViolations, checkPage, expectReadable, launchChromium, phonePage } from './chromium.ts';
 import { readmeBlocks } from '../docs/readme.ts';
 
 declare const document: any;
@@ -265,6 +265,73 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
     await tabTo(page, 'Book the appointment');
     await loads(page, () => page.keyboard.press('Enter'));
     expect(await page.locator('h1').innerText()).toBe('Your appointment is booked');
+    expect(written(s.db).bookings).toBe(1);
+    await s.server.stop();
+  });
+
+  it('issue 41: the reason’s description where it is chosen and on the review; the limits on the form, with what was typed (also at 1280 px)', async () => {
+    const s = await pageSetup({
+      page: ['--per-email', '1'],
+      more: async (db) => {
+        await cliOk(db, 'reason', 'set', '1', '--description', 'Please bring your referral and a towel.');
+        await cliOk(db, 'reason', 'add', '1', 'First consultation', '--duration', '45');
+      },
+    });
+    const browser = await launchChromium();
+    const page = await phonePage(browser);
+    /** `look`, and axe-core and the readability checks at 1280 px too. */
+    const lookWide = async (name: string) => {
+      await look(page, name);
+      await page.setViewportSize({ width: 1280, height: 800 });
+      expect((await checkPage(page)).problems, `${name} at 1280 px`).toEqual([]);
+      expect(await axeViolations(page), `${name} at 1280 px: axe-core`).toEqual([]);
+      await page.setViewportSize({ width: 320, height: 640 });
+    };
+    await page.goto(`${s.base}/book/`);
+    const checkUp = page.getByRole('link', { name: /^Check-up/ });
+    expect(await page.locator(`#${await checkUp.getAttribute('aria-describedby')}`).innerText()).toBe(
+      'Please bring your referral and a towel.',
+    );
+    await lookWide('en-12-choose-description');
+    await loads(page, () => checkUp.click());
+    await loads(page, () => page.locator('ul.choices a').nth(1).click());
+    await page.locator('ul.times input').first().check();
+    await loads(page, () => page.getByRole('button', { name: 'Continue' }).click());
+    await page.locator('#f-first_name').fill('Maria');
+    await page.locator('#f-last_name').fill('Schmidt');
+    await page.locator('#f-email').fill('maria@example.com');
+    await loads(page, () => page.getByRole('button', { name: 'Continue to the review' }).click());
+    expect(await page.locator('.card').first().innerText()).toContain('Please bring your referral and a towel.');
+    await lookWide('en-13-review-description');
+    await loads(page, () => page.getByRole('button', { name: 'Book the appointment' }).click());
+    expect(await page.locator('h1').innerText()).toBe('Your appointment is booked');
+    // The family's next booking under the same address: told on the form, what was typed kept, the phone a link.
+    await page.goto(`${s.base}/book/days?schedule=1&reason=1`);
+    await loads(page, () => page.locator('ul.choices a').nth(1).click());
+    await page.locator('ul.times input').last().check();
+    await loads(page, () => page.getByRole('button', { name: 'Continue' }).click());
+    await page.locator('#f-first_name').fill('Lena');
+    await page.locator('#f-last_name').fill('Schmidt');
+    await page.locator('#f-email').fill('maria@example.com');
+    await loads(page, () => page.getByRole('button', { name: 'Continue to the review' }).click());
+    expect(await page.locator('h1').innerText()).toBe('Your details');
+    expect(await page.locator('[role="alert"]').innerText()).toContain('already has 1 upcoming appointment');
+    expect(await page.locator('#f-first_name').inputValue()).toBe('Lena');
+    expect(await page.locator('[role="alert"] a').getAttribute('href')).toBe('tel:+49301234567');
+    await lookWide('en-14-per-email');
+    // Her own address: the review. Then one booking an hour from this address, which the first one used.
+    await page.locator('#f-email').fill('lena@example.com');
+    await loads(page, () => page.getByRole('button', { name: 'Continue to the review' }).click());
+    expect(await page.locator('h1').innerText()).toBe('Check and book');
+    await cliOk(s.db, 'booking-page', 'enable', '--per-hour', '1');
+    await loads(page, () => page.getByRole('button', { name: 'Change my details' }).click());
+    await loads(page, () => page.getByRole('button', { name: 'Continue to the review' }).click());
+    expect(await page.locator('h1').innerText()).toBe('Your details');
+    expect(await page.locator('[role="alert"]').innerText()).toContain(
+      'Too many bookings were made from your connection.',
+    );
+    expect(await page.locator('#f-email').inputValue()).toBe('lena@example.com');
+    await lookWide('en-15-per-hour');
     expect(written(s.db).bookings).toBe(1);
     await s.server.stop();
   });

@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { cliJson, cliOk, ROOT } from '../helpers.ts';
 import { book, bookingState, bookWithLink, confirmUrl, icsOf, setup, slotsOf } from '../portal/page.ts';
-import { expectReadable, launchChromium, phonePage, type PageReport } from './chromium.ts';
+import { axeViolations, checkPage, expectReadable, launchChromium, phonePage, type PageReport } from './chromium.ts';
 
 // The page's globals, as the checks below use them inside the browser (not compiled with the DOM library).
 declare const document: any;
@@ -359,6 +359,31 @@ describe('the self-service page in Chromium (JavaScript off, a 320 px phone)', {
     await page.goto(link);
     expect(await textOf(page, 'h1')).toBe('Link ungültig');
     await look(page, 'de-not-found', reports);
+  });
+
+  it('issue 41: after a cancel, "Book a new appointment" leads to the booking page while it is on (also at 1280 px)', async () => {
+    const s = await setup();
+    await cliOk(s.db, 'practice', 'set', ...CONTACT);
+    await cliOk(s.db, 'booking-page', 'enable');
+    const browser = await launchChromium();
+    const page = await phonePage(browser);
+    const reports: Record<string, PageReport> = {};
+    const { link } = await bookWithLink(s, (await slotsOf(s, s.days[1]!))[0]!, MARIA);
+    await page.goto(`${link}/cancel`);
+    await loads(page, () => page.getByRole('button', { name: 'Yes, cancel the appointment' }).click());
+    expect(await textOf(page, '.note')).toMatch(/Your appointment is cancelled/);
+    const again = page.getByRole('link', { name: 'Book a new appointment' });
+    expect(await again.getAttribute('href')).toBe('/book/');
+    expect(await again.getAttribute('class')).toBe('button');
+    expect(await page.getByRole('link', { name: 'Website of Test Practice' }).getAttribute('class')).toBe(
+      'button secondary',
+    );
+    await look(page, 'en-cancelled-book-again', reports);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect((await checkPage(page)).problems).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
+    await loads(page, () => again.click());
+    expect(await textOf(page, 'h1')).toBe('Choose a day');
   });
 
   it('the refusals of issue 23: a booking that can no longer be moved, and a cancel reason refused', async () => {

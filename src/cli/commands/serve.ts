@@ -4,6 +4,7 @@ import { invalid } from '../../errors.ts';
 import { loadArgon2 } from '../../app/token.ts';
 import { isConfigured } from '../../app/configured.ts';
 import { openRuntime } from '../../app/runtime.ts';
+import { openDoors } from '../../app/status.ts';
 import type { AccessEntry } from '../../http/app.ts';
 import { openAccessLog } from '../access-log.ts';
 import { dbPath, print, whole } from '../shared.ts';
@@ -59,9 +60,19 @@ export async function serve(command: Command, options: ServeOptions): Promise<vo
         ? ['planner: the API is disabled: every call answers 503 until `planner api enable`']
         : [];
     print(...notice, `planner: serving ${server.url}/api (database ${runtime.ctx.store.file})`);
-    if (settings.portal)
+    // Every door that is on, at this server and at its public address (issue 41, item 9); a feed's address holds a
+    // secret that is shown once, when made, and never kept: only its shape is printed, and where to get one.
+    const doors = openDoors(runtime.ctx);
+    if (doors.portalUrl)
       print(
-        `planner: self-service page on at ${server.url}/manage/… (links in the mails: ${settings.portal.url}/manage/…)`,
+        `planner: self-service page on at ${server.url}/manage/… (links in the mails: ${doors.portalUrl}/manage/…)`,
+      );
+    if (doors.bookingPage)
+      print(`planner: booking page on at ${server.url}/book/ (public address: ${doors.portalUrl}/book/)`);
+    if (doors.feeds > 0)
+      print(
+        `planner: calendar feed on for ${doors.feeds} ${doors.feeds === 1 ? 'schedule' : 'schedules'} at ${server.url}/feed/<secret>.ics ` +
+          `(${doors.portalUrl ? `public address: ${doors.portalUrl}/feed/<secret>.ics; ` : ''}the secret is shown only when made: planner feed url <schedule-id> --rotate makes a new one)`,
       );
     await new Promise<void>((resolve) => {
       const stop = () => {
