@@ -37,7 +37,7 @@ import {
   type Entry,
   type FormTicket,
 } from '../portal/book-pages.ts';
-import { failedPage, notFoundPage, pageOfDays, type Page } from '../portal/kit.ts';
+import { failedPage, notFoundPage, pageOfWeeks, type Page } from '../portal/kit.ts';
 import { tooManyRequests } from './errors.ts';
 import { formToken, isFormToken, readPageForm } from './form-guard.ts';
 import { isCanonicalPath } from './handle.ts';
@@ -303,7 +303,10 @@ async function route(options: BookingPageDoorOptions, booker: PageBooker, event:
 
 /** The days step of `offer`: the page of free days that holds `from` (else the first), from the days cache. */
 function daysOf(request: Request, offer: Offer, from: string | undefined): Page {
-  const shown = pageOfDays(request.options.daysCache.days(request.options.ctx, offer.scheduleId, offer.reasonId), from);
+  const shown = pageOfWeeks(
+    request.options.daysCache.days(request.options.ctx, offer.scheduleId, offer.reasonId),
+    from,
+  );
   return daysPage(request.view, offer, shown.days, shown.pages);
 }
 

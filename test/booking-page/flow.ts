@@ -129,7 +129,9 @@ export function links(html: string, prefix: string): string[] {
 
 /** The times a times page offers (`HH:MM`). */
 export function times(html: string): string[] {
-  return [...html.matchAll(/<input type="radio" name="time" value="(\d\d:\d\d)"/g)].map((match) => match[1]!);
+  return [...html.matchAll(/<button class="button" type="submit" name="time" value="(\d\d:\d\d)"/g)].map(
+    (match) => match[1]!,
+  );
 }
 
 /** Posts a form as Chromium posts the page's own forms (Origin `null` under no-referrer, same-origin fetch). */

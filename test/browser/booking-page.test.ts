@@ -64,7 +64,7 @@ const WORDS = {
     details: 'Your details',
     review: 'Check and book',
     done: 'Your appointment is booked',
-    go: 'Continue',
+    firstFree: 'the first free day',
     toReview: 'Continue to the review',
     book: 'Book the appointment',
     first: 'First name',
@@ -82,7 +82,7 @@ const WORDS = {
     details: 'Ihre Angaben',
     review: 'Prüfen und buchen',
     done: 'Ihr Termin ist gebucht',
-    go: 'Weiter',
+    firstFree: 'der erste freie Tag',
     toReview: 'Weiter zur Übersicht',
     book: 'Termin verbindlich buchen',
     first: 'Vorname',
@@ -126,22 +126,24 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
       await look(page, `${locale}-1-choose`);
       await loads(page, () => page.locator('ul.offers a').first().click());
       expect(await page.locator('h1').innerText()).toBe(w.days);
+      expect(await page.title()).toBe(`${w.days} · Test Practice`); // the step and the practice (issue 41)
       await look(page, `${locale}-2-days`);
-      const dayLink = page.locator('ul.choices a').first();
+      const dayLink = page.locator('table.weeks a').first();
+      expect(await dayLink.getAttribute('class')).toBe('first'); // the first free day of all, marked
       const day = /day=(\d{4}-\d{2}-\d{2})/.exec((await dayLink.getAttribute('href'))!)![1]!;
       // Written out for screen readers: the weekday, the day, the month and the year.
       const dateLocale = locale === 'de' ? 'de-DE' : 'en-GB';
       const dayWritten = longDay(day, dateLocale);
-      expect(await dayLink.locator('.sr').innerText()).toBe(dayWritten);
+      expect(await dayLink.locator('.sr').innerText()).toBe(`${dayWritten}, ${w.firstFree}`);
       await loads(page, () => dayLink.click());
       expect(await page.locator('h1').innerText()).toBe(w.times);
-      expect(await page.locator('legend').innerText()).toContain(dayWritten);
-      const firstTime = page.locator('ul.times input').first();
+      expect(await page.locator('main h2').first().innerText()).toContain(dayWritten);
+      const firstTime = page.locator('ul.times button').first();
       const time = (await firstTime.getAttribute('value'))!;
-      expect(await page.getByRole('radio', { name: `${dayWritten}, ${time}` }).count()).toBe(1);
+      // One tap on a time goes on; its name is the day and the time written out.
+      expect(await page.getByRole('button', { name: `${dayWritten}, ${time}` }).count()).toBe(1);
       await look(page, `${locale}-3-times`);
-      await firstTime.check();
-      await loads(page, () => page.getByRole('button', { name: w.go }).click());
+      await loads(page, () => firstTime.click());
       expect(await page.locator('h1').innerText()).toBe(w.details);
       expect(await page.locator('#f-email').getAttribute('autocomplete')).toBe('email');
       expect(await page.locator('#f-email').getAttribute('type')).toBe('email');
@@ -176,9 +178,8 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
       await page.goto(`${s.base}/book/times?schedule=1&reason=1&day=2099-01-05`);
       await look(page, `${locale}-8-empty-day`);
       await page.goto(`${s.base}/book/days?schedule=1&reason=1`);
-      await loads(page, () => page.locator('ul.choices a').nth(1).click()); // a whole day, whatever the hour
-      await page.locator('ul.times input').last().check();
-      await loads(page, () => page.getByRole('button', { name: w.go }).click());
+      await loads(page, () => page.locator('table.weeks a').nth(1).click()); // a whole day, whatever the hour
+      await loads(page, () => page.locator('ul.times button').last().click());
       await page.locator('#trap').fill('https://spam.example', { force: true });
       await loads(page, () => page.getByRole('button', { name: w.toReview }).click());
       expect(await page.getByRole('link', { name: w.again }).count()).toBe(1);
@@ -187,9 +188,8 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
       // A time taken meanwhile (booked at the desk during the review): the day's other times with a clear notice,
       // and another day chosen in a form of its own; what was typed is still there.
       await page.goto(`${s.base}/book/days?schedule=1&reason=1`);
-      await loads(page, () => page.locator('ul.choices a').nth(1).click());
-      await page.locator('ul.times input').first().check();
-      await loads(page, () => page.getByRole('button', { name: w.go }).click());
+      await loads(page, () => page.locator('table.weeks a').nth(1).click());
+      await loads(page, () => page.locator('ul.times button').first().click());
       await page.locator('#f-first_name').fill('Maria');
       await page.locator('#f-last_name').fill('Schmidt');
       await page.locator('#f-email').fill('maria@example.com');
@@ -212,7 +212,7 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
       await loads(page, () => page.getByRole('button', { name: w.book }).click());
       expect(await page.locator('h1').innerText()).toBe(w.times);
       expect(await page.locator('[role="alert"]').count()).toBe(1);
-      expect(await page.locator(`ul.times input[value="${slot.slice(11, 16)}"]`).count()).toBe(0);
+      expect(await page.locator(`ul.times button[value="${slot.slice(11, 16)}"]`).count()).toBe(0);
       await look(page, `${locale}-10-taken`);
       const otherDay = page.getByLabel(w.otherDay, { exact: true });
       const later = (
@@ -223,9 +223,8 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
       await otherDay.selectOption(later);
       await loads(page, () => page.getByRole('button', { name: w.showTimes }).click());
       expect(await page.locator('[role="alert"]').count()).toBe(0);
-      expect(await page.locator('legend').innerText()).toContain(longDay(later, dateLocale));
-      await page.locator('ul.times input').first().check();
-      await loads(page, () => page.getByRole('button', { name: w.go }).click());
+      expect(await page.locator('main h2').first().innerText()).toContain(longDay(later, dateLocale));
+      await loads(page, () => page.locator('ul.times button').first().click());
       expect(await page.locator('h1').innerText()).toBe(w.details);
       expect(await page.locator('#f-email').inputValue()).toBe('maria@example.com');
       expect(await page.locator('#f-last_name').inputValue()).toBe('Schmidt');
@@ -247,12 +246,9 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
     await page.goto(`${s.base}/book/`);
     await tabTo(page, /^Check-up/);
     await loads(page, () => page.keyboard.press('Enter'));
-    await tabTo(page, /^[A-Z][a-z]{2} \d{1,2} [A-Z][a-z]{2}/);
+    await tabTo(page, /^\d{1,2}/); // the first free day in the grid of weeks
     await loads(page, () => page.keyboard.press('Enter'));
-    await tabTo(page, /, \d\d:\d\d$/);
-    await page.keyboard.press('Space');
-    expect(await page.locator('ul.times input:checked').count()).toBe(1);
-    await tabTo(page, 'Continue');
+    await tabTo(page, /, \d\d:\d\d$/); // a time: one Enter books it into the form
     await loads(page, () => page.keyboard.press('Enter'));
     await tabTo(page, 'f-first_name');
     await page.keyboard.type('Maria');
@@ -299,9 +295,8 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
     const frame = page.frames().find((one) => one !== page.mainFrame())!;
     await frame.waitForLoadState('load');
     expect(await frame.locator('h1').innerText()).toBe('Choose a day');
-    await loads(frame, () => frame.locator('ul.choices a').first().click());
-    await frame.locator('ul.times input').first().check();
-    await loads(frame, () => frame.getByRole('button', { name: 'Continue' }).click());
+    await loads(frame, () => frame.locator('table.weeks a').first().click());
+    await loads(frame, () => frame.locator('ul.times button').first().click());
     await frame.locator('#f-first_name').fill('Maria');
     await frame.locator('#f-last_name').fill('Schmidt');
     await frame.locator('#f-email').fill('maria@example.com');
