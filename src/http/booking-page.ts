@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { getQuery, type H3Event } from 'h3';
 import type { AppContext } from '../app/context.ts';
 import type { DaysCache } from '../app/days-cache.ts';
-import { FORM_MIN_SECONDS } from '../app/booking-page.ts';
+import { bookingLogo, FORM_MIN_SECONDS } from '../app/booking-page.ts';
 import { createPageBooker, type Offer, type PageBooker, type PageForm, type PageRefusal } from '../app/page-booking.ts';
 import { parsePlainInt } from '../domain/checks.ts';
 import { isDay } from '../domain/dates.ts';
@@ -101,7 +101,7 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
 
 /** A page of the door, with its headers and the frames it allows. */
 function answer(page: Page, settings: Settings, extra: Record<string, string> = {}): Response {
-  return pageAnswer(page, extra, pageHeaders(settings.bookingPage?.embedFrom ?? []));
+  return pageAnswer(page, extra, pageHeaders(settings.bookingPage?.embedFrom ?? [], settings.bookingPage?.colour));
 }
 function show(request: Request, shown: Page, extra?: Record<string, string>): Response {
   return answer(shown, request.settings, extra);
@@ -259,7 +259,10 @@ function refusal(request: Request, refused: Exclude<PageRefusal, { why: 'taken' 
       };
       return tooManyRequests(policy, {
         content: page.html,
-        headers: { ...pageHeaders(request.settings.bookingPage.embedFrom), 'x-planner-page': 'page' },
+        headers: {
+          ...pageHeaders(request.settings.bookingPage.embedFrom, request.settings.bookingPage.colour),
+          'x-planner-page': 'page',
+        },
       });
     }
   }
@@ -281,11 +284,14 @@ async function route(options: BookingPageDoorOptions, booker: PageBooker, event:
   // The page's home is `/book/` (as it is linked) or `/book`; every other path without a trailing slash or `..`.
   if (event.url.pathname !== '/book/' && !isCanonicalPath(event)) return notFound();
   const path = event.url.pathname.replace(/\/$/, '') || '/book';
+  if (path === '/book/logo' && (event.req.method === 'GET' || event.req.method === 'HEAD'))
+    return logoAnswer(options, event);
   const offers = booker.offers(page);
   const view: BookView = {
     practice: { ...settings, practiceName: settings.practiceName },
     privacyUrl: page.privacyUrl,
     manyOffers: offers.length > 1,
+    brand: { colour: page.colour, logoSrc: page.logo ? `/book/logo?v=${page.logo}` : null },
   };
   const request: Request = {
     options,
@@ -299,6 +305,27 @@ async function route(options: BookingPageDoorOptions, booker: PageBooker, event:
   if (method === 'GET' || method === 'HEAD') return get(request, event, path);
   if (method !== 'POST' || !['/book/details', '/book/review', '/book/confirm'].includes(path)) return notFound();
   return post(request, event, path);
+}
+
+/**
+ * `/book/logo?v=<version>`: the practice's logo (issue 41). Its address changes with it, so the current one is kept
+ * by browsers for a year; an old version answers the current logo, not to be kept.
+ */
+function logoAnswer(options: BookingPageDoorOptions, event: H3Event): Response {
+  const logo = bookingLogo(options.ctx);
+  if (!logo) return answer(notFoundPage(options.ctx.settings()), options.ctx.settings());
+  const current = getQuery(event).v === logo.version;
+  return new Response(event.req.method === 'HEAD' ? null : logo.bytes, {
+    status: 200,
+    headers: {
+      'content-type': logo.type,
+      'content-length': String(logo.bytes.length),
+      'cache-control': current ? 'public, max-age=31536000, immutable' : 'no-cache',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'none'",
+      'cross-origin-resource-policy': 'same-origin',
+    },
+  });
 }
 
 /** The days step of `offer`: the page of free days that holds `from` (else the first), from the days cache. */
@@ -350,7 +377,7 @@ function calendarFile(request: Request, event: H3Event): Response {
   return new Response(text, {
     status: 200,
     headers: {
-      ...pageHeaders(settings.bookingPage?.embedFrom ?? []),
+      ...pageHeaders(settings.bookingPage?.embedFrom ?? [], settings.bookingPage?.colour),
       'content-type': 'text/calendar; charset=utf-8',
       'content-disposition': 'attachment; filename="appointment.ics"',
     },

@@ -18,6 +18,7 @@ import {
   telHref,
   timePicker,
   weekGrid,
+  type Brand,
   type DayPages,
   type Page,
   type Practice,
@@ -31,6 +32,8 @@ export interface BookView {
   privacyUrl: string | null;
   /** Whether there is more than one thing to book (then the pages offer to choose another). */
   manyOffers: boolean;
+  /** The practice's colour and logo (`booking-page enable --colour --logo`), if set. */
+  brand?: Brand;
 }
 
 export type { Offer } from '../app/page-booking.ts';
@@ -76,7 +79,7 @@ const query = (parts: Record<string, string | number>) =>
 function page(view: BookView, title: string, body: string, status = 200): Page {
   const head = `<h1>${escapeHtml(title)}</h1><p class="practice">${escapeHtml(view.practice.practiceName)}</p>`;
   // The tab names the step and the practice (issue 41): "Choose a time · Praxis Sonne".
-  return { status, html: layout(view.practice, `${title} · ${view.practice.practiceName}`, head + body) };
+  return { status, html: layout(view.practice, `${title} · ${view.practice.practiceName}`, head + body, view.brand) };
 }
 
 function notice(text: string, kind: 'error' | 'done' = 'error'): string {

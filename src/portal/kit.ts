@@ -48,7 +48,7 @@ table.weeks{width:100%;table-layout:fixed;border-collapse:separate;border-spacin
 table.weeks th{font-weight:400;font-size:16px;color:#3d3d3d;padding:0}table.weeks td{padding:0;text-align:center;vertical-align:top}
 table.weeks a,table.weeks .off{display:flex;flex-direction:column;justify-content:center;min-height:52px;border-radius:8px;font-weight:700;line-height:1.2}
 table.weeks a{border:2px solid #1f5fbf;background:#fff;text-decoration:none}table.weeks a.first{border-width:4px;border-color:#1a1a1a}
-table.weeks .off{color:#54585f;font-weight:400}table.weeks .month{display:block;font-size:16px;font-weight:400}.legend{font-size:16px;color:#3d3d3d;margin:-8px 0 16px}.links{margin:0 0 16px;padding-left:20px}ul.offers{list-style:none;padding:0;margin:0 0 16px}.links li{margin:0 0 8px}`;
+table.weeks .off{color:#54585f;font-weight:400}table.weeks .month{display:block;font-size:16px;font-weight:400}.legend{font-size:16px;color:#3d3d3d;margin:-8px 0 16px}.logo{display:block;max-width:100%;max-height:72px;margin:8px 0 0}.links{margin:0 0 16px;padding-left:20px}ul.offers{list-style:none;padding:0;margin:0 0 16px}.links li{margin:0 0 8px}`;
 
 /** The Content-Security-Policy source of the style sheet (no other style and no script may run). */
 export const STYLE_HASH = `'sha256-${createHash('sha256').update(CSS).digest('base64')}'`;
@@ -83,13 +83,41 @@ function footer(practice: Practice): string {
   return `<footer><p>${lines.join('<br>')}</p></footer>`;
 }
 
-export function layout(practice: Practice, title: string, body: string): string {
+/** A practice's own look (the booking page, issue 41): its colour, and the address of its logo. */
+export interface Brand {
+  colour?: string | null;
+  logoSrc?: string | null;
+}
+
+const brandStyles = new Map<string, { css: string; hash: string }>();
+
+/**
+ * The style sheet of a practice's colour, after the one style sheet (buttons, their frames and the days' frames), and
+ * its Content-Security-Policy source. The colour is checked before it is kept (`#rrggbb`, app/booking-page.ts).
+ */
+export function brandStyle(colour: string): { css: string; hash: string } {
+  let style = brandStyles.get(colour);
+  if (!style) {
+    const css =
+      `.button{background:${colour};border-color:${colour}}.button.secondary{background:#fff;color:${colour}}` +
+      `table.weeks a{border-color:${colour};color:${colour}}`;
+    style = { css, hash: `'sha256-${createHash('sha256').update(css).digest('base64')}'` };
+    if (brandStyles.size > 16) brandStyles.clear(); // a colour changes seldom; old ones are not kept
+    brandStyles.set(colour, style);
+  }
+  return style;
+}
+
+export function layout(practice: Practice, title: string, body: string, brand: Brand = {}): string {
   const words = PAGE_WORDS[practice.locale];
+  const own = brand.colour ? `<style>${brandStyle(brand.colour).css}</style>` : '';
+  // The logo stands for the practice's name, which the page writes next to it: an empty alt, read once.
+  const logo = brand.logoSrc ? `<img class="logo" src="${escapeHtml(brand.logoSrc)}" alt="">` : '';
   return (
     `<!doctype html><html lang="${words.lang}"><head><meta charset="utf-8">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer">` +
-    `<meta name="robots" content="noindex, nofollow"><title>${escapeHtml(title)}</title><style>${CSS}</style></head>` +
-    `<body><main>${body}</main>${footer(practice)}</body></html>`
+    `<meta name="robots" content="noindex, nofollow"><title>${escapeHtml(title)}</title><style>${CSS}</style>${own}</head>` +
+    `<body><main>${logo}${body}</main>${footer(practice)}</body></html>`
   );
 }
 

@@ -8,17 +8,18 @@
  * PLANNER_SCREENSHOTS=1 it writes docs/booking-page/ (en and de, 360 and 1280 px wide).
  */
 import { once } from 'node:events';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { cliOk, onCleanup, ROOT } from '../helpers.ts';
-import { longDay, pageSetup, written } from '../booking-page/flow.ts';
+import { cliOk, onCleanup, ROOT, tempDir } from '../helpers.ts';
+import { longDay, pageSetup, pngOf, written } from '../booking-page/flow.ts';
 import { expectReadable, launchChromium, phonePage } from './chromium.ts';
 import { readmeBlocks } from '../docs/readme.ts';
 
 declare const document: any;
+declare const getComputedStyle: any;
 
 const SHOTS = process.env.PLANNER_SCREENSHOTS === '1' ? join(ROOT, 'docs/booking-page') : undefined;
 
@@ -238,6 +239,23 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
       await s.server.stop();
     });
   }
+
+  it('in the practice’s colour and with its logo (issue 41): the style and the image load under the page’s CSP, and pass the checks', async () => {
+    const folder = tempDir();
+    const logo = join(folder, 'logo.png');
+    writeFileSync(logo, pngOf(160, 48, [10, 110, 79]));
+    const s = await pageSetup({ page: ['--colour', '#0a6e4f', '--logo', logo] });
+    const browser = await launchChromium();
+    const page = await phonePage(browser);
+    await page.goto(`${s.base}/book/`);
+    const image = page.locator('img.logo');
+    expect(await image.evaluate((element: any) => element.complete && element.naturalWidth)).toBe(160);
+    await loads(page, () => page.locator('table.weeks a').first().click());
+    const button = page.locator('ul.times button').first();
+    expect(await button.evaluate((element: any) => getComputedStyle(element).backgroundColor)).toBe('rgb(10, 110, 79)');
+    await look(page, 'en-12-brand');
+    await s.server.stop();
+  });
 
   it('with the keyboard alone: Tab, Space and Enter from the first page to the confirmation', async () => {
     const s = await practice('en');
