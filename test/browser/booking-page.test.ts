@@ -283,8 +283,9 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
     await s.server.stop();
   });
 
-  it('inside a frame of an allowed origin it books (no cookies, no script); a frame of another origin is refused', async () => {
-    // The practice's site: the README's iframe snippet, its example address pointed at this test's server.
+  it('inside a frame of an allowed origin it books (no cookies, no script), each step opening at its heading on a 360 px phone; a frame of another origin is refused', async () => {
+    // The practice's site: the README's embed (the frame and its optional script), its example address pointed at
+    // this test's server, between a site's header and a long footer as a real page has them.
     const iframe = readmeBlocks('The booking page', 'html').find((block) => block.includes('<iframe'))!;
     expect(iframe).toContain('src="https://booking.praxis.example/book/"');
     const host = (frameUrl: () => string) => {
@@ -292,7 +293,9 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
         res
           .writeHead(200, { 'content-type': 'text/html' })
           .end(
-            `<!doctype html><title>Praxis</title>${iframe.replace('https://booking.praxis.example/book/', frameUrl())}`,
+            `<!doctype html><title>Praxis</title><meta name="viewport" content="width=device-width, initial-scale=1">` +
+              `<body style="margin:0"><header style="height:300px">Praxis Sonne</header>` +
+              `${iframe.replace('https://booking.praxis.example/book/', frameUrl())}<footer style="height:1200px">Impressum</footer>`,
           ),
       );
       server.listen(0, '127.0.0.1');
@@ -308,19 +311,42 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
     const s = await pageSetup({ page: ['--embed-from', origin(allowed)] });
     target = `${s.base}/book/`;
     const browser = await launchChromium();
-    const page = await phonePage(browser);
+    // The practice's site runs its own script (the README's optional lines); the booking page in it runs none.
+    const page = await phonePage(browser, { javaScript: true });
+    await page.setViewportSize({ width: 360, height: 740 });
     await page.goto(origin(allowed));
     const frame = page.frames().find((one) => one !== page.mainFrame())!;
     await frame.waitForLoadState('load');
-    expect(await frame.locator('h1').innerText()).toBe('Choose a day');
+    const screen = page.viewportSize()!;
+    // The frame is never higher than the screen (its page scrolls inside), and each step's heading is on the screen
+    // once it has loaded (the README's script scrolls the frame into view on each load; the test waits for it).
+    const headingOnScreen = async (step: string) => {
+      expect(await frame.locator('h1').innerText()).toBe(step);
+      expect((await page.locator('iframe').boundingBox())!.height).toBeLessThanOrEqual(screen.height);
+      await expect
+        .poll(
+          async () => {
+            const box = (await frame.locator('h1').boundingBox())!;
+            return box.y >= 0 && box.y + box.height <= screen.height;
+          },
+          { timeout: 10_000 },
+        )
+        .toBe(true);
+    };
+    await headingOnScreen('Choose a day');
     await loads(frame, () => frame.locator('table.weeks a').first().click());
-    await loads(frame, () => frame.locator('ul.times button').first().click());
+    await headingOnScreen('Choose a time');
+    await loads(frame, () => frame.locator('ul.times button').last().click());
+    await headingOnScreen('Your details');
     await frame.locator('#f-first_name').fill('Maria');
     await frame.locator('#f-last_name').fill('Schmidt');
+    await loads(frame, () => frame.getByRole('button', { name: 'Continue to the review' }).click());
+    await headingOnScreen('Your details'); // the errors, from the top
     await frame.locator('#f-email').fill('maria@example.com');
     await loads(frame, () => frame.getByRole('button', { name: 'Continue to the review' }).click());
+    await headingOnScreen('Check and book');
     await loads(frame, () => frame.getByRole('button', { name: 'Book the appointment' }).click());
-    expect(await frame.locator('h1').innerText()).toBe('Your appointment is booked');
+    await headingOnScreen('Your appointment is booked');
     expect(await page.context().cookies()).toEqual([]);
     // The self-service page is never framed: its link opens a tab of its own, where it shows the booking.
     const manage = frame.locator(`a[href^="${s.base}/manage/"]`);
