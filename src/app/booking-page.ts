@@ -15,6 +15,10 @@ import { parsePlainInt } from '../domain/checks.ts';
 import { findSchedule } from '../store/schedules.ts';
 import { countFutureBookingsOfKey } from '../store/bookings.ts';
 import { emailKey } from '../domain/checks.ts';
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { contrastRatio, DEFAULT_COLOUR, isColour, LOGO_MAX_BYTES, logoType, MIN_CONTRAST } from '../domain/brand.ts';
+import { readLogo, setLogo, type Logo } from '../store/booking-logo.ts';
 
 /** Bookings the page takes from one client address in an hour, unless `--per-hour` says otherwise. */
 export const DEFAULT_PER_HOUR = 5;
@@ -32,6 +36,58 @@ export interface BookingPageOptions {
   privacyUrl?: string;
   perHour?: string;
   perEmail?: string;
+  /** `#rrggbb`, or `default` (planner's blue). */
+  colour?: string;
+  /** A PNG, JPEG or WebP file of at most 100 KiB, or `none`. */
+  logo?: string;
+}
+
+/** `--colour` as kept: a colour white text reads on (and that reads on white), or null for the default. */
+function checkColour(text: string): string | null {
+  const colour = text.trim();
+  if (colour === 'default') return null;
+  if (!isColour(colour))
+    throw invalid(`--colour takes a colour as #rrggbb, or default (got "${text}"): e.g. --colour ${DEFAULT_COLOUR}`);
+  const ratio = contrastRatio(colour, '#ffffff');
+  if (ratio < MIN_CONTRAST) {
+    throw invalid(
+      `--colour ${colour} is too light: white text on it has a contrast of ${ratio.toFixed(1)}:1 and needs at least ${MIN_CONTRAST}:1 (WCAG AA); choose a darker shade`,
+    );
+  }
+  return colour.toLowerCase();
+}
+
+/** `--logo <file>` read and checked (at most LOGO_MAX_BYTES, PNG, JPEG or WebP), or null for `none`. */
+function readLogoFile(file: string): Logo | null {
+  if (file.trim() === 'none') return null;
+  let size: number;
+  try {
+    const stat = statSync(file);
+    if (!stat.isFile()) throw invalid(`--logo ${file} is not a file`);
+    size = stat.size;
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw invalid(`--logo ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  if (size > LOGO_MAX_BYTES) {
+    throw invalid(
+      `--logo ${file} has ${Math.ceil(size / 1024)} KiB; the page takes at most ${LOGO_MAX_BYTES / 1024} KiB (a logo of about 400 pixels wide is enough)`,
+    );
+  }
+  // Read no more than the limit, whatever the file became since it was measured.
+  const bytes = Buffer.alloc(LOGO_MAX_BYTES + 1);
+  const handle = openSync(file, 'r');
+  let length: number;
+  try {
+    length = readSync(handle, bytes, 0, bytes.length, 0);
+  } finally {
+    closeSync(handle);
+  }
+  if (length > LOGO_MAX_BYTES) throw invalid(`--logo ${file} grew past ${LOGO_MAX_BYTES / 1024} KiB while it was read`);
+  const content = bytes.subarray(0, length);
+  const type = logoType(content);
+  if (!type) throw invalid(`--logo ${file} is not a PNG, JPEG or WebP image (SVG is not taken: it can hold script)`);
+  return { type, bytes: content, version: createHash('sha256').update(content).digest('hex').slice(0, 16) };
 }
 
 function checkSchedules(ctx: AppContext, text: string): 'all' | number[] {
@@ -116,9 +172,21 @@ export function enableBookingPage(ctx: AppContext, options: BookingPageOptions):
       options.perEmail === undefined
         ? (before?.perEmail ?? DEFAULT_PER_EMAIL)
         : checkCount(options.perEmail, '--per-email', 1000),
+    colour: options.colour === undefined ? (before?.colour ?? null) : checkColour(options.colour),
+    logo: before?.logo ?? null,
   };
-  setBookingPage(ctx.store, page);
+  const logo = options.logo === undefined ? undefined : readLogoFile(options.logo);
+  if (logo !== undefined) page.logo = logo?.version ?? null;
+  ctx.store.tx(() => {
+    if (logo !== undefined) setLogo(ctx.store, logo);
+    setBookingPage(ctx.store, page);
+  });
   return { ...page, url: `${checkPortalUrl(settings.portal.url)}/book/` };
+}
+
+/** The logo the page shows, when it is on and has one (`/book/logo`). */
+export function bookingLogo(ctx: AppContext): Logo | undefined {
+  return ctx.settings().bookingPage?.logo ? readLogo(ctx.store) : undefined;
 }
 
 /** Turns the page off: `/book/` answers the not-found page. */

@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { getQuery, type H3Event } from 'h3';
 import type { AppContext } from '../app/context.ts';
 import type { DaysCache } from '../app/days-cache.ts';
-import { FORM_MIN_SECONDS } from '../app/booking-page.ts';
+import { bookingLogo, FORM_MIN_SECONDS } from '../app/booking-page.ts';
 import {
   createPageBooker,
   type LimitRefusal,
@@ -44,7 +44,7 @@ import {
   type Entry,
   type FormTicket,
 } from '../portal/book-pages.ts';
-import { failedPage, notFoundPage, pageOfDays, type Page } from '../portal/kit.ts';
+import { failedPage, notFoundPage, pageOfWeeks, type Page } from '../portal/kit.ts';
 import { tooManyRequests } from './errors.ts';
 import { formToken, isFormToken, readPageForm } from './form-guard.ts';
 import { isCanonicalPath } from './handle.ts';
@@ -108,7 +108,7 @@ export function createBookingPageDoor(options: BookingPageDoorOptions): (event: 
 
 /** A page of the door, with its headers and the frames it allows. */
 function answer(page: Page, settings: Settings, extra: Record<string, string> = {}): Response {
-  return pageAnswer(page, extra, pageHeaders(settings.bookingPage?.embedFrom ?? []));
+  return pageAnswer(page, extra, pageHeaders(settings.bookingPage?.embedFrom ?? [], settings.bookingPage?.colour));
 }
 function show(request: Request, shown: Page, extra?: Record<string, string>): Response {
   return answer(shown, request.settings, extra);
@@ -274,7 +274,10 @@ function limitAnswer(
   };
   return tooManyRequests(policy, {
     content: page.html,
-    headers: { ...pageHeaders(request.settings.bookingPage.embedFrom), 'x-planner-page': 'page' },
+    headers: {
+      ...pageHeaders(request.settings.bookingPage.embedFrom, request.settings.bookingPage.colour),
+      'x-planner-page': 'page',
+    },
   });
 }
 
@@ -307,11 +310,14 @@ async function route(options: BookingPageDoorOptions, booker: PageBooker, event:
   // The page's home is `/book/` (as it is linked) or `/book`; every other path without a trailing slash or `..`.
   if (event.url.pathname !== '/book/' && !isCanonicalPath(event)) return notFound();
   const path = event.url.pathname.replace(/\/$/, '') || '/book';
+  if (path === '/book/logo' && (event.req.method === 'GET' || event.req.method === 'HEAD'))
+    return logoAnswer(options, event);
   const offers = booker.offers(page);
   const view: BookView = {
     practice: { ...settings, practiceName: settings.practiceName },
     privacyUrl: page.privacyUrl,
     manyOffers: offers.length > 1,
+    brand: { colour: page.colour, logoSrc: page.logo ? `/book/logo?v=${page.logo}` : null },
   };
   const request: Request = {
     options,
@@ -327,9 +333,33 @@ async function route(options: BookingPageDoorOptions, booker: PageBooker, event:
   return post(request, event, path);
 }
 
+/**
+ * `/book/logo?v=<version>`: the practice's logo (issue 41). Its address changes with it, so the current one is kept
+ * by browsers for a year; an old version answers the current logo, not to be kept.
+ */
+function logoAnswer(options: BookingPageDoorOptions, event: H3Event): Response {
+  const logo = bookingLogo(options.ctx);
+  if (!logo) return answer(notFoundPage(options.ctx.settings()), options.ctx.settings());
+  const current = getQuery(event).v === logo.version;
+  return new Response(event.req.method === 'HEAD' ? null : logo.bytes, {
+    status: 200,
+    headers: {
+      'content-type': logo.type,
+      'content-length': String(logo.bytes.length),
+      'cache-control': current ? 'public, max-age=31536000, immutable' : 'no-cache',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'none'",
+      'cross-origin-resource-policy': 'same-origin',
+    },
+  });
+}
+
 /** The days step of `offer`: the page of free days that holds `from` (else the first), from the days cache. */
 function daysOf(request: Request, offer: Offer, from: string | undefined): Page {
-  const shown = pageOfDays(request.options.daysCache.days(request.options.ctx, offer.scheduleId, offer.reasonId), from);
+  const shown = pageOfWeeks(
+    request.options.daysCache.days(request.options.ctx, offer.scheduleId, offer.reasonId),
+    from,
+  );
   return daysPage(request.view, offer, shown.days, shown.pages);
 }
 
@@ -382,7 +412,7 @@ function calendarFile(request: Request, event: H3Event): Response {
   return new Response(text, {
     status: 200,
     headers: {
-      ...pageHeaders(settings.bookingPage?.embedFrom ?? []),
+      ...pageHeaders(settings.bookingPage?.embedFrom ?? [], settings.bookingPage?.colour),
       'content-type': 'text/calendar; charset=utf-8',
       'content-disposition': 'attachment; filename="appointment.ics"',
     },

@@ -3,7 +3,7 @@
  * every answer, also the 404, the 429 and the redirect after a form (Post/Redirect/Get).
  */
 import { STATUS_CODES } from 'node:http';
-import { STYLE_HASH, type Page } from '../portal/kit.ts';
+import { brandStyle, STYLE_HASH, type Page } from '../portal/kit.ts';
 
 /** The headers of every page answer: no cache, no referrer, no script, no frame; the one style sheet by its hash. */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
@@ -17,17 +17,18 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
 
 /**
  * The headers of the booking page's answers (issue 27): the same, but for the origins the admin let show it in a
- * frame (`--embed-from`): `frame-ancestors` names them and `X-Frame-Options` (which cannot) is left out.
+ * frame (`--embed-from`): `frame-ancestors` names them and `X-Frame-Options` (which cannot) is left out; and the
+ * practice's colour, when it set one, as a second style sheet.
  */
-export function pageHeaders(embedFrom: readonly string[]): Record<string, string> {
-  if (embedFrom.length === 0) return { ...PAGE_HEADERS };
+export function pageHeaders(embedFrom: readonly string[], colour?: string | null): Record<string, string> {
+  // The practice's colour (issue 41) is a second style sheet: its hash beside the first.
+  const styles = colour ? `style-src ${STYLE_HASH} ${brandStyle(colour).hash}` : `style-src ${STYLE_HASH}`;
+  const policy = PAGE_HEADERS['content-security-policy']!.replace(`style-src ${STYLE_HASH}`, styles);
+  if (embedFrom.length === 0) return { ...PAGE_HEADERS, 'content-security-policy': policy };
   const { 'x-frame-options': _, ...rest } = PAGE_HEADERS;
   return {
     ...rest,
-    'content-security-policy': PAGE_HEADERS['content-security-policy']!.replace(
-      "frame-ancestors 'none'",
-      `frame-ancestors ${embedFrom.join(' ')}`,
-    ),
+    'content-security-policy': policy.replace("frame-ancestors 'none'", `frame-ancestors ${embedFrom.join(' ')}`),
   };
 }
 

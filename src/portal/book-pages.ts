@@ -17,10 +17,14 @@ import {
   hidden,
   layout,
   telHref,
+  timePicker,
+  weekGrid,
+  type Brand,
   type DayPages,
   type Page,
   type Practice,
 } from './kit.ts';
+import { PAGE_WORDS } from './words.ts';
 import { BOOK_WORDS, durationWords, type BookWords } from './book-words.ts';
 
 /** What every page of the booking page needs: the practice as pages show it, and its words. */
@@ -29,6 +33,8 @@ export interface BookView {
   privacyUrl: string | null;
   /** Whether there is more than one thing to book (then the pages offer to choose another). */
   manyOffers: boolean;
+  /** The practice's colour and logo (`booking-page enable --colour --logo`), if set. */
+  brand?: Brand;
 }
 
 export type { Offer } from '../app/page-booking.ts';
@@ -72,9 +78,9 @@ const query = (parts: Record<string, string | number>) =>
     .join('&');
 
 function page(view: BookView, title: string, body: string, status = 200): Page {
-  const words = wordsOf(view);
   const head = `<h1>${escapeHtml(title)}</h1><p class="practice">${escapeHtml(view.practice.practiceName)}</p>`;
-  return { status, html: layout(view.practice, `${title} · ${words.title}`, head + body) };
+  // The tab names the step and the practice (issue 41): "Choose a time · Praxis Sonne".
+  return { status, html: layout(view.practice, `${title} · ${view.practice.practiceName}`, head + body, view.brand) };
 }
 
 function notice(text: string, kind: 'error' | 'done' = 'error'): string {
@@ -129,15 +135,32 @@ export function choosePage(view: BookView, offers: Offer[]): Page {
   return page(view, words.title, `<p>${escapeHtml(words.chooseWhat)}</p>${body}`);
 }
 
-/** Step 2: one page of the days with a free time, each a link to its times. */
+const monthFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The months `days` (in order) fall in, as the locale writes a range: `December 2026`, `November – December 2026`. */
+function monthsOf(days: readonly string[], dateLocale: string): string {
+  let format = monthFormats.get(dateLocale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(dateLocale, { timeZone: 'UTC', month: 'long', year: 'numeric' });
+    monthFormats.set(dateLocale, format);
+  }
+  return format.formatRange(new Date(`${days[0]}T12:00:00Z`), new Date(`${days.at(-1)}T12:00:00Z`));
+}
+
+/** Step 2: one page of the days with a free time, as weeks; each free day a link to its times. */
 export function daysPage(view: BookView, offer: Offer, days: string[], pages: DayPages): Page {
   const words = wordsOf(view);
   const base = { schedule: offer.scheduleId, reason: offer.reasonId };
-  const link = (day: string) =>
-    `<li><a class="button secondary" href="/book/times?${escapeHtml(query({ ...base, day }))}">` +
-    `<span aria-hidden="true">${escapeHtml(dayWords(day, words.dateLocale))}</span><span class="sr">${escapeHtml(dayWords(day, words.dateLocale, 'long'))}</span></a></li>`;
+  // Weeks, Monday first, the first free day of all marked (issue 41: a grid reads faster than a list of 14 buttons).
   const list = days.length
-    ? `<ul class="choices">${days.map(link).join('')}</ul>`
+    ? `<p class="legend">${escapeHtml(words.daysLegend)}</p>` +
+      weekGrid(days, {
+        dateLocale: words.dateLocale,
+        caption: monthsOf(days, words.dateLocale),
+        href: (day) => `/book/times?${query({ ...base, day })}`,
+        ...(pages.earlier ? {} : { first: days[0] }),
+        firstWords: words.firstFree,
+      })
     : `<p>${escapeHtml(words.noDays)}</p>`;
   const pager = dayPager(
     words.moreDaysLabel,
@@ -187,18 +210,22 @@ export function timesPage(
       options.status,
     );
   }
-  const item = (slot: FreeSlot, index: number) => {
-    const time = slot.local.slice(11, 16);
-    return (
-      `<li><label><input type="radio" name="time" value="${time}"${index === 0 ? ' required' : ''}>` +
-      `<span aria-hidden="true">${time}</span><span class="sr">${escapeHtml(`${longDay}, ${time}`)}</span></label></li>`
-    );
-  };
+  // One tap on a time goes on (issue 41: the self-service page's picker, kit.ts): each time is a button of the form,
+  // which sends the day, the time and (by POST) what was typed.
+  const item = ({ time }: { time: string }) =>
+    `<li><button class="button" type="submit" name="time" value="${time}">` +
+    `<span aria-hidden="true">${time}</span><span class="sr">${escapeHtml(`${longDay}, ${time}`)}</span></button></li>`;
   const method = carried ? 'post' : 'get';
   const form =
     `<form method="${method}" action="/book/details">${hidden({ ...base, ...(carried ?? {}) })}` +
-    `<fieldset><legend>${escapeHtml(words.timesLegend(longDay))}</legend><ul class="times">${slots.map(item).join('')}</ul></fieldset>` +
-    `<button class="button" type="submit">${escapeHtml(words.continue)}</button></form>`;
+    `<h2>${escapeHtml(words.timesLegend(longDay))}</h2>` +
+    timePicker(
+      PAGE_WORDS[view.practice.locale].parts,
+      slots.map((slot) => ({ time: slot.local.slice(11, 16) })),
+      item,
+      'h3',
+    ) +
+    `</form>`;
   return page(
     view,
     words.timesTitle,

@@ -43,7 +43,12 @@ input.text[aria-invalid=true],select[aria-invalid=true],textarea[aria-invalid=tr
 fieldset{border:0;padding:0;margin:0 0 16px;min-width:0}legend{font-size:21px;line-height:1.3;font-weight:700;margin:0 0 12px;padding:0}
 ul.times{list-style:none;padding:0;margin:0 0 16px;display:grid;grid-template-columns:repeat(auto-fill,minmax(6.5rem,1fr));gap:8px}
 ul.times label{display:flex;align-items:center;gap:8px;min-height:48px;margin:0;padding:8px 12px;border:2px solid #1f5fbf;border-radius:8px;background:#fff;cursor:pointer}
-ul.times input{width:22px;height:22px;margin:0;flex:none}.links{margin:0 0 16px;padding-left:20px}ul.offers{list-style:none;padding:0;margin:0 0 16px}.links li{margin:0 0 8px}`;
+ul.times input{width:22px;height:22px;margin:0;flex:none}ul.choices.times{grid-template-columns:repeat(auto-fill,minmax(5.5rem,1fr))}
+table.weeks{width:100%;table-layout:fixed;border-collapse:separate;border-spacing:4px;margin:0 0 16px}table.weeks caption{text-align:left;font-weight:700;padding:0 0 4px}
+table.weeks th{font-weight:400;font-size:16px;color:#3d3d3d;padding:0}table.weeks td{padding:0;text-align:center;vertical-align:top}
+table.weeks a,table.weeks .off{display:flex;flex-direction:column;justify-content:center;min-height:52px;border-radius:8px;font-weight:700;line-height:1.2}
+table.weeks a{border:2px solid #1f5fbf;background:#fff;text-decoration:none}table.weeks a.first{border-width:4px;border-color:#1a1a1a}
+table.weeks .off{color:#54585f;font-weight:400}table.weeks .month{display:block;font-size:16px;font-weight:400}.legend{font-size:16px;color:#3d3d3d;margin:-8px 0 16px}.logo{display:block;max-width:100%;max-height:72px;margin:8px 0 0}.links{margin:0 0 16px;padding-left:20px}ul.offers{list-style:none;padding:0;margin:0 0 16px}.links li{margin:0 0 8px}`;
 
 /** The Content-Security-Policy source of the style sheet (no other style and no script may run). */
 export const STYLE_HASH = `'sha256-${createHash('sha256').update(CSS).digest('base64')}'`;
@@ -78,13 +83,41 @@ function footer(practice: Practice): string {
   return `<footer><p>${lines.join('<br>')}</p></footer>`;
 }
 
-export function layout(practice: Practice, title: string, body: string): string {
+/** A practice's own look (the booking page, issue 41): its colour, and the address of its logo. */
+export interface Brand {
+  colour?: string | null;
+  logoSrc?: string | null;
+}
+
+const brandStyles = new Map<string, { css: string; hash: string }>();
+
+/**
+ * The style sheet of a practice's colour, after the one style sheet (buttons, their frames and the days' frames), and
+ * its Content-Security-Policy source. The colour is checked before it is kept (`#rrggbb`, app/booking-page.ts).
+ */
+export function brandStyle(colour: string): { css: string; hash: string } {
+  let style = brandStyles.get(colour);
+  if (!style) {
+    const css =
+      `.button{background:${colour};border-color:${colour}}.button.secondary{background:#fff;color:${colour}}` +
+      `table.weeks a{border-color:${colour};color:${colour}}`;
+    style = { css, hash: `'sha256-${createHash('sha256').update(css).digest('base64')}'` };
+    if (brandStyles.size > 16) brandStyles.clear(); // a colour changes seldom; old ones are not kept
+    brandStyles.set(colour, style);
+  }
+  return style;
+}
+
+export function layout(practice: Practice, title: string, body: string, brand: Brand = {}): string {
   const words = PAGE_WORDS[practice.locale];
+  const own = brand.colour ? `<style>${brandStyle(brand.colour).css}</style>` : '';
+  // The logo stands for the practice's name, which the page writes next to it: an empty alt, read once.
+  const logo = brand.logoSrc ? `<img class="logo" src="${escapeHtml(brand.logoSrc)}" alt="">` : '';
   return (
     `<!doctype html><html lang="${words.lang}"><head><meta charset="utf-8">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer">` +
-    `<meta name="robots" content="noindex, nofollow"><title>${escapeHtml(title)}</title><style>${CSS}</style></head>` +
-    `<body><main>${body}</main>${footer(practice)}</body></html>`
+    `<meta name="robots" content="noindex, nofollow"><title>${escapeHtml(title)}</title><style>${CSS}</style>${own}</head>` +
+    `<body><main>${logo}${body}</main>${footer(practice)}</body></html>`
   );
 }
 
@@ -170,6 +203,126 @@ export function dayPager(
 export function partOfDay(time: string): 'morning' | 'afternoon' | 'evening' {
   const hour = Number(time.slice(0, 2));
   return hour < 12 ? 'morning' : hour < 17 ? 'afternoon' : 'evening';
+}
+
+/**
+ * The one time picker of the booking page and the self-service page (issue 41): the times of a day grouped by part of
+ * the day (morning, afternoon, evening), each group under a heading, each time as `item` writes it (a link, or a
+ * button that sends its form: one tap either way).
+ */
+export function timePicker<T extends { time: string }>(
+  parts: Readonly<Record<'morning' | 'afternoon' | 'evening', string>>,
+  times: readonly T[],
+  item: (one: T) => string,
+  level: 'h2' | 'h3' = 'h2',
+): string {
+  return (['morning', 'afternoon', 'evening'] as const)
+    .map((part) => ({ part, items: times.filter((one) => partOfDay(one.time) === part) }))
+    .filter((group) => group.items.length)
+    .map(
+      (group) =>
+        `<${level} class="group">${escapeHtml(parts[group.part])}</${level}><ul class="choices times">${group.items.map(item).join('')}</ul>`,
+    )
+    .join('');
+}
+
+/** The Monday of a day's week (`YYYY-MM-DD`). */
+function mondayOf(day: string): string {
+  const date = new Date(`${day}T12:00:00Z`);
+  date.setUTCDate(date.getUTCDate() - ((date.getUTCDay() + 6) % 7));
+  return date.toISOString().slice(0, 10);
+}
+
+/** The day `count` days after `day`. */
+function addDays(day: string, count: number): string {
+  const date = new Date(`${day}T12:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + count);
+  return date.toISOString().slice(0, 10);
+}
+
+/**
+ * Pages of free days in whole weeks (the booking page's grid, issue 41): each page takes DAYS_PER_PAGE free days and
+ * the rest of the last one's week, so a week is never split over two pages. Returns the page that holds the first
+ * day on or after `from` (the last when none is; the first without `from`), with the first day of the pages before
+ * and after. One pass over `days` (at most the look-ahead's days).
+ */
+export function pageOfWeeks(days: readonly string[], from?: string): { days: string[]; pages: DayPages } {
+  const starts: number[] = [];
+  for (let index = 0; index < days.length; ) {
+    starts.push(index);
+    let end = Math.min(index + DAYS_PER_PAGE, days.length);
+    const week = mondayOf(days[end - 1]!);
+    while (end < days.length && mondayOf(days[end]!) === week) end++;
+    index = end;
+  }
+  if (starts.length === 0) return { days: [], pages: {} };
+  const at = from === undefined ? 0 : days.findIndex((one) => one >= from);
+  const target = at < 0 ? days.length - 1 : at;
+  let page = 0;
+  while (page + 1 < starts.length && starts[page + 1]! <= target) page++;
+  const start = starts[page]!;
+  const end = starts[page + 1] ?? days.length;
+  return {
+    days: days.slice(start, end),
+    pages: {
+      ...(page > 0 ? { earlier: days[starts[page - 1]!]! } : {}),
+      ...(page + 1 < starts.length ? { later: days[end]! } : {}),
+    },
+  };
+}
+
+const weekdayFormats = new Map<
+  string,
+  [short: Intl.DateTimeFormat, long: Intl.DateTimeFormat, month: Intl.DateTimeFormat]
+>();
+
+/**
+ * Free days as a grid of weeks, Monday first (the booking page's days, issue 41): each free day a link (`href`)
+ * whose name is the day written out, the other days of those weeks shown dimmed, the month named at a week's first
+ * day and at each 1st; `first` (the first free day of all) is marked, in words too. Weeks without a free day are left
+ * out. `caption` names the table.
+ */
+export function weekGrid(
+  days: readonly string[],
+  options: { dateLocale: string; caption: string; href: (day: string) => string; first?: string; firstWords: string },
+): string {
+  const { dateLocale } = options;
+  let formats = weekdayFormats.get(dateLocale);
+  if (!formats) {
+    formats = [
+      new Intl.DateTimeFormat(dateLocale, { timeZone: 'UTC', weekday: 'short' }),
+      new Intl.DateTimeFormat(dateLocale, { timeZone: 'UTC', weekday: 'long' }),
+      new Intl.DateTimeFormat(dateLocale, { timeZone: 'UTC', month: 'short' }),
+    ];
+    weekdayFormats.set(dateLocale, formats);
+  }
+  const [short, long, month] = formats;
+  const free = new Set(days);
+  const weeks = [...new Set(days.map(mondayOf))];
+  const head = Array.from({ length: 7 }, (_, index) => {
+    const date = new Date(`${addDays('2024-01-01', index)}T12:00:00Z`); // a Monday
+    return `<th scope="col"><abbr title="${escapeHtml(long.format(date))}">${escapeHtml(short.format(date))}</abbr></th>`;
+  }).join('');
+  const cell = (day: string, column: number) => {
+    const date = new Date(`${day}T12:00:00Z`);
+    const monthName =
+      column === 0 || day.endsWith('-01') ? `<span class="month">${escapeHtml(month.format(date))}</span>` : '';
+    const number = String(date.getUTCDate());
+    if (!free.has(day)) return `<td><span class="off" aria-hidden="true">${number}${monthName}</span></td>`;
+    const first = day === options.first;
+    const name = `${dayWords(day, dateLocale, 'long')}${first ? `, ${options.firstWords}` : ''}`;
+    return (
+      `<td><a${first ? ' class="first"' : ''} href="${escapeHtml(options.href(day))}">` +
+      `<span aria-hidden="true">${number}${monthName}</span><span class="sr">${escapeHtml(name)}</span></a></td>`
+    );
+  };
+  const rows = weeks
+    .map(
+      (monday) =>
+        `<tr>${Array.from({ length: 7 }, (_, column) => cell(addDays(monday, column), column)).join('')}</tr>`,
+    )
+    .join('');
+  return `<table class="weeks"><caption>${escapeHtml(options.caption)}</caption><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 /** A page of one heading and one sentence, with its status. */

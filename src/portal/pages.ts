@@ -15,7 +15,7 @@ import {
   definitions,
   hidden,
   layout,
-  partOfDay,
+  timePicker,
   telHref,
   type DayPages,
   type Page,
@@ -196,14 +196,7 @@ export function timesPage(
     current
       ? `<li><span class="current" aria-current="time">${escapeHtml(time)}<span class="tag">${escapeHtml(words.yourAppointment)}</span></span></li>`
       : `<li><a class="button" href="${escapeHtml(`${base}/reschedule?day=${day}&time=${time}`)}">${escapeHtml(time)}</a></li>`;
-  const groups = (['morning', 'afternoon', 'evening'] as const)
-    .map((part) => ({ part, items: times.filter((one) => partOfDay(one.time) === part) }))
-    .filter((group) => group.items.length)
-    .map(
-      (group) =>
-        `<h2 class="group">${escapeHtml(words.parts[group.part])}</h2><ul class="choices">${group.items.map(item).join('')}</ul>`,
-    )
-    .join('');
+  const groups = timePicker(words.parts, times, item);
   const list = slots.length
     ? `<p class="hint">${escapeHtml(words.moveHint)}</p>${groups}`
     : `<p>${escapeHtml(words.noTimes)}</p>`;

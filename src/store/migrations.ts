@@ -556,4 +556,13 @@ export const migrations: readonly string[] = [
       ON CONFLICT (calendar_id, booking_id) WHERE status = 'pending' DO UPDATE SET version = version + 1;
   END;
   `,
+  // 16 (issue 41): the booking page's logo (`booking-page enable --logo`), at most 100 KiB, served at /book/logo.
+  `
+  CREATE TABLE booking_logo (
+    id      INTEGER PRIMARY KEY CHECK (id = 1),
+    type    TEXT NOT NULL CHECK (type IN ('image/png', 'image/jpeg', 'image/webp')),
+    bytes   BLOB NOT NULL CHECK (length(bytes) <= 102400),
+    version TEXT NOT NULL
+  ) STRICT;
+  `,
 ];

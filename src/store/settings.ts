@@ -51,6 +51,10 @@ export interface BookingPageSettings {
   perHour: number;
   /** The page books no more for an e-mail address that holds this many future bookings (made anywhere). */
   perEmail: number;
+  /** The practice's colour for buttons and day frames (`#rrggbb`, issue 41); null or absent: planner's blue. */
+  colour?: string | null;
+  /** The version of the practice's logo (store/booking-logo.ts), shown on every page; null or absent: none. */
+  logo?: string | null;
 }
 
 /** The self-service page's settings (`planner portal enable`). */

@@ -1,5 +1,6 @@
 /** Helpers for tests of the booking page: an installation with the page on, and a customer's walk through its steps. */
 import { DatabaseSync } from 'node:sqlite';
+import { crc32, deflateSync } from 'node:zlib';
 import { expect } from 'vitest';
 import { cliOk, initDb, serve, tempDb, type ServerProcess } from '../helpers.ts';
 import { startSmtp, type TestSmtp } from '../mail/smtp.ts';
@@ -129,7 +130,9 @@ export function links(html: string, prefix: string): string[] {
 
 /** The times a times page offers (`HH:MM`). */
 export function times(html: string): string[] {
-  return [...html.matchAll(/<input type="radio" name="time" value="(\d\d:\d\d)"/g)].map((match) => match[1]!);
+  return [...html.matchAll(/<button class="button" type="submit" name="time" value="(\d\d:\d\d)"/g)].map(
+    (match) => match[1]!,
+  );
 }
 
 /** Posts a form as Chromium posts the page's own forms (Origin `null` under no-referrer, same-origin fetch). */
@@ -184,4 +187,28 @@ export function written(db: string) {
   } finally {
     handle.close();
   }
+}
+
+/** A real PNG of `width` × `height` pixels in one colour (`rgb`), as a logo file would be. */
+export function pngOf(width: number, height: number, rgb: [number, number, number]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8 bits, truecolour
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
+  const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', pixels),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

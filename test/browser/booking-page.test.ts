@@ -8,17 +8,18 @@
  * PLANNER_SCREENSHOTS=1 it writes docs/booking-page/ (en and de, 360 and 1280 px wide).
  */
 import { once } from 'node:events';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { cliOk, onCleanup, ROOT } from '../helpers.ts';
-import { longDay, pageSetup, written } from '../booking-page/flow.ts';
+import { cliOk, onCleanup, ROOT, tempDir } from '../helpers.ts';
+import { longDay, pageSetup, pngOf, written } from '../booking-page/flow.ts';
 import { axeViolations, checkPage, expectReadable, launchChromium, phonePage } from './chromium.ts';
 import { readmeBlocks } from '../docs/readme.ts';
 
 declare const document: any;
+declare const getComputedStyle: any;
 
 const SHOTS = process.env.PLANNER_SCREENSHOTS === '1' ? join(ROOT, 'docs/booking-page') : undefined;
 
@@ -64,7 +65,7 @@ const WORDS = {
     details: 'Your details',
     review: 'Check and book',
     done: 'Your appointment is booked',
-    go: 'Continue',
+    firstFree: 'the first free day',
     toReview: 'Continue to the review',
     book: 'Book the appointment',
     first: 'First name',
@@ -82,7 +83,7 @@ const WORDS = {
     details: 'Ihre Angaben',
     review: 'Prüfen und buchen',
     done: 'Ihr Termin ist gebucht',
-    go: 'Weiter',
+    firstFree: 'der erste freie Tag',
     toReview: 'Weiter zur Übersicht',
     book: 'Termin verbindlich buchen',
     first: 'Vorname',
@@ -126,22 +127,24 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
       await look(page, `${locale}-1-choose`);
       await loads(page, () => page.locator('ul.offers a').first().click());
       expect(await page.locator('h1').innerText()).toBe(w.days);
+      expect(await page.title()).toBe(`${w.days} · Test Practice`); // the step and the practice (issue 41)
       await look(page, `${locale}-2-days`);
-      const dayLink = page.locator('ul.choices a').first();
+      const dayLink = page.locator('table.weeks a').first();
+      expect(await dayLink.getAttribute('class')).toBe('first'); // the first free day of all, marked
       const day = /day=(\d{4}-\d{2}-\d{2})/.exec((await dayLink.getAttribute('href'))!)![1]!;
       // Written out for screen readers: the weekday, the day, the month and the year.
       const dateLocale = locale === 'de' ? 'de-DE' : 'en-GB';
       const dayWritten = longDay(day, dateLocale);
-      expect(await dayLink.locator('.sr').innerText()).toBe(dayWritten);
+      expect(await dayLink.locator('.sr').innerText()).toBe(`${dayWritten}, ${w.firstFree}`);
       await loads(page, () => dayLink.click());
       expect(await page.locator('h1').innerText()).toBe(w.times);
-      expect(await page.locator('legend').innerText()).toContain(dayWritten);
-      const firstTime = page.locator('ul.times input').first();
+      expect(await page.locator('main h2').first().innerText()).toContain(dayWritten);
+      const firstTime = page.locator('ul.times button').first();
       const time = (await firstTime.getAttribute('value'))!;
-      expect(await page.getByRole('radio', { name: `${dayWritten}, ${time}` }).count()).toBe(1);
+      // One tap on a time goes on; its name is the day and the time written out.
+      expect(await page.getByRole('button', { name: `${dayWritten}, ${time}` }).count()).toBe(1);
       await look(page, `${locale}-3-times`);
-      await firstTime.check();
-      await loads(page, () => page.getByRole('button', { name: w.go }).click());
+      await loads(page, () => firstTime.click());
       expect(await page.locator('h1').innerText()).toBe(w.details);
       expect(await page.locator('#f-email').getAttribute('autocomplete')).toBe('email');
       expect(await page.locator('#f-email').getAttribute('type')).toBe('email');
@@ -176,9 +179,8 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
       await page.goto(`${s.base}/book/times?schedule=1&reason=1&day=2099-01-05`);
       await look(page, `${locale}-8-empty-day`);
       await page.goto(`${s.base}/book/days?schedule=1&reason=1`);
-      await loads(page, () => page.locator('ul.choices a').nth(1).click()); // a whole day, whatever the hour
-      await page.locator('ul.times input').last().check();
-      await loads(page, () => page.getByRole('button', { name: w.go }).click());
+      await loads(page, () => page.locator('table.weeks a').nth(1).click()); // a whole day, whatever the hour
+      await loads(page, () => page.locator('ul.times button').last().click());
       await page.locator('#trap').fill('https://spam.example', { force: true });
       await loads(page, () => page.getByRole('button', { name: w.toReview }).click());
       expect(await page.getByRole('link', { name: w.again }).count()).toBe(1);
@@ -187,9 +189,8 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
       // A time taken meanwhile (booked at the desk during the review): the day's other times with a clear notice,
       // and another day chosen in a form of its own; what was typed is still there.
       await page.goto(`${s.base}/book/days?schedule=1&reason=1`);
-      await loads(page, () => page.locator('ul.choices a').nth(1).click());
-      await page.locator('ul.times input').first().check();
-      await loads(page, () => page.getByRole('button', { name: w.go }).click());
+      await loads(page, () => page.locator('table.weeks a').nth(1).click());
+      await loads(page, () => page.locator('ul.times button').first().click());
       await page.locator('#f-first_name').fill('Maria');
       await page.locator('#f-last_name').fill('Schmidt');
       await page.locator('#f-email').fill('maria@example.com');
@@ -212,7 +213,7 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
       await loads(page, () => page.getByRole('button', { name: w.book }).click());
       expect(await page.locator('h1').innerText()).toBe(w.times);
       expect(await page.locator('[role="alert"]').count()).toBe(1);
-      expect(await page.locator(`ul.times input[value="${slot.slice(11, 16)}"]`).count()).toBe(0);
+      expect(await page.locator(`ul.times button[value="${slot.slice(11, 16)}"]`).count()).toBe(0);
       await look(page, `${locale}-10-taken`);
       const otherDay = page.getByLabel(w.otherDay, { exact: true });
       const later = (
@@ -223,9 +224,8 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
       await otherDay.selectOption(later);
       await loads(page, () => page.getByRole('button', { name: w.showTimes }).click());
       expect(await page.locator('[role="alert"]').count()).toBe(0);
-      expect(await page.locator('legend').innerText()).toContain(longDay(later, dateLocale));
-      await page.locator('ul.times input').first().check();
-      await loads(page, () => page.getByRole('button', { name: w.go }).click());
+      expect(await page.locator('main h2').first().innerText()).toContain(longDay(later, dateLocale));
+      await loads(page, () => page.locator('ul.times button').first().click());
       expect(await page.locator('h1').innerText()).toBe(w.details);
       expect(await page.locator('#f-email').inputValue()).toBe('maria@example.com');
       expect(await page.locator('#f-last_name').inputValue()).toBe('Schmidt');
@@ -240,6 +240,23 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
     });
   }
 
+  it('in the practice’s colour and with its logo (issue 41): the style and the image load under the page’s CSP, and pass the checks', async () => {
+    const folder = tempDir();
+    const logo = join(folder, 'logo.png');
+    writeFileSync(logo, pngOf(160, 48, [10, 110, 79]));
+    const s = await pageSetup({ page: ['--colour', '#0a6e4f', '--logo', logo] });
+    const browser = await launchChromium();
+    const page = await phonePage(browser);
+    await page.goto(`${s.base}/book/`);
+    const image = page.locator('img.logo');
+    expect(await image.evaluate((element: any) => element.complete && element.naturalWidth)).toBe(160);
+    await loads(page, () => page.locator('table.weeks a').first().click());
+    const button = page.locator('ul.times button').first();
+    expect(await button.evaluate((element: any) => getComputedStyle(element).backgroundColor)).toBe('rgb(10, 110, 79)');
+    await look(page, 'en-16-brand');
+    await s.server.stop();
+  });
+
   it('with the keyboard alone: Tab, Space and Enter from the first page to the confirmation', async () => {
     const s = await practice('en');
     const browser = await launchChromium();
@@ -247,12 +264,9 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
     await page.goto(`${s.base}/book/`);
     await tabTo(page, /^Check-up/);
     await loads(page, () => page.keyboard.press('Enter'));
-    await tabTo(page, /^[A-Z][a-z]{2} \d{1,2} [A-Z][a-z]{2}/);
+    await tabTo(page, /^\d{1,2}/); // the first free day in the grid of weeks
     await loads(page, () => page.keyboard.press('Enter'));
-    await tabTo(page, /, \d\d:\d\d$/);
-    await page.keyboard.press('Space');
-    expect(await page.locator('ul.times input:checked').count()).toBe(1);
-    await tabTo(page, 'Continue');
+    await tabTo(page, /, \d\d:\d\d$/); // a time: one Enter books it into the form
     await loads(page, () => page.keyboard.press('Enter'));
     await tabTo(page, 'f-first_name');
     await page.keyboard.type('Maria');
@@ -294,9 +308,8 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
     );
     await lookWide('en-12-choose-description');
     await loads(page, () => checkUp.click());
-    await loads(page, () => page.locator('ul.choices a').nth(1).click());
-    await page.locator('ul.times input').first().check();
-    await loads(page, () => page.getByRole('button', { name: 'Continue' }).click());
+    await loads(page, () => page.locator('table.weeks a').nth(1).click());
+    await loads(page, () => page.locator('ul.times button').first().click());
     await page.locator('#f-first_name').fill('Maria');
     await page.locator('#f-last_name').fill('Schmidt');
     await page.locator('#f-email').fill('maria@example.com');
@@ -307,9 +320,8 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
     expect(await page.locator('h1').innerText()).toBe('Your appointment is booked');
     // The family's next booking under the same address: told on the form, what was typed kept, the phone a link.
     await page.goto(`${s.base}/book/days?schedule=1&reason=1`);
-    await loads(page, () => page.locator('ul.choices a').nth(1).click());
-    await page.locator('ul.times input').last().check();
-    await loads(page, () => page.getByRole('button', { name: 'Continue' }).click());
+    await loads(page, () => page.locator('table.weeks a').nth(1).click());
+    await loads(page, () => page.locator('ul.times button').last().click());
     await page.locator('#f-first_name').fill('Lena');
     await page.locator('#f-last_name').fill('Schmidt');
     await page.locator('#f-email').fill('maria@example.com');
@@ -336,8 +348,9 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
     await s.server.stop();
   });
 
-  it('inside a frame of an allowed origin it books (no cookies, no script); a frame of another origin is refused', async () => {
-    // The practice's site: the README's iframe snippet, its example address pointed at this test's server.
+  it('inside a frame of an allowed origin it books (no cookies, no script), each step opening at its heading on a 360 px phone; a frame of another origin is refused', async () => {
+    // The practice's site: the README's embed (the frame and its optional script), its example address pointed at
+    // this test's server, between a site's header and a long footer as a real page has them.
     const iframe = readmeBlocks('The booking page', 'html').find((block) => block.includes('<iframe'))!;
     expect(iframe).toContain('src="https://booking.praxis.example/book/"');
     const host = (frameUrl: () => string) => {
@@ -345,7 +358,9 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
         res
           .writeHead(200, { 'content-type': 'text/html' })
           .end(
-            `<!doctype html><title>Praxis</title>${iframe.replace('https://booking.praxis.example/book/', frameUrl())}`,
+            `<!doctype html><title>Praxis</title><meta name="viewport" content="width=device-width, initial-scale=1">` +
+              `<body style="margin:0"><header style="height:300px">Praxis Sonne</header>` +
+              `${iframe.replace('https://booking.praxis.example/book/', frameUrl())}<footer style="height:1200px">Impressum</footer>`,
           ),
       );
       server.listen(0, '127.0.0.1');
@@ -361,20 +376,42 @@ describe('the booking page in Chromium (JavaScript off, a 320 px phone)', { time
     const s = await pageSetup({ page: ['--embed-from', origin(allowed)] });
     target = `${s.base}/book/`;
     const browser = await launchChromium();
-    const page = await phonePage(browser);
+    // The practice's site runs its own script (the README's optional lines); the booking page in it runs none.
+    const page = await phonePage(browser, { javaScript: true });
+    await page.setViewportSize({ width: 360, height: 740 });
     await page.goto(origin(allowed));
     const frame = page.frames().find((one) => one !== page.mainFrame())!;
     await frame.waitForLoadState('load');
-    expect(await frame.locator('h1').innerText()).toBe('Choose a day');
-    await loads(frame, () => frame.locator('ul.choices a').first().click());
-    await frame.locator('ul.times input').first().check();
-    await loads(frame, () => frame.getByRole('button', { name: 'Continue' }).click());
+    const screen = page.viewportSize()!;
+    // The frame is never higher than the screen (its page scrolls inside), and each step's heading is on the screen
+    // once it has loaded (the README's script scrolls the frame into view on each load; the test waits for it).
+    const headingOnScreen = async (step: string) => {
+      expect(await frame.locator('h1').innerText()).toBe(step);
+      expect((await page.locator('iframe').boundingBox())!.height).toBeLessThanOrEqual(screen.height);
+      await expect
+        .poll(
+          async () => {
+            const box = (await frame.locator('h1').boundingBox())!;
+            return box.y >= 0 && box.y + box.height <= screen.height;
+          },
+          { timeout: 10_000 },
+        )
+        .toBe(true);
+    };
+    await headingOnScreen('Choose a day');
+    await loads(frame, () => frame.locator('table.weeks a').first().click());
+    await headingOnScreen('Choose a time');
+    await loads(frame, () => frame.locator('ul.times button').last().click());
+    await headingOnScreen('Your details');
     await frame.locator('#f-first_name').fill('Maria');
     await frame.locator('#f-last_name').fill('Schmidt');
+    await loads(frame, () => frame.getByRole('button', { name: 'Continue to the review' }).click());
+    await headingOnScreen('Your details'); // the errors, from the top
     await frame.locator('#f-email').fill('maria@example.com');
     await loads(frame, () => frame.getByRole('button', { name: 'Continue to the review' }).click());
+    await headingOnScreen('Check and book');
     await loads(frame, () => frame.getByRole('button', { name: 'Book the appointment' }).click());
-    expect(await frame.locator('h1').innerText()).toBe('Your appointment is booked');
+    await headingOnScreen('Your appointment is booked');
     expect(await page.context().cookies()).toEqual([]);
     // The self-service page is never framed: its link opens a tab of its own, where it shows the booking.
     const manage = frame.locator(`a[href^="${s.base}/manage/"]`);

@@ -18,7 +18,8 @@ import { checkContract } from '../contract.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 import { bookableDb, cliJson, onCleanup, ROOT, serve, tempDb, tempDir } from '../helpers.ts';
 import { freePort, startSmtp } from '../mail/smtp.ts';
-import { commandsOf, newcomerEnv, readmeBlock, shell } from './readme.ts';
+import { commandsOf, newcomerEnv, readmeBlock, readmeBlocks, shell } from './readme.ts';
+import { pngOf } from '../booking-page/flow.ts';
 
 const run = promisify(execFile);
 
@@ -218,6 +219,18 @@ describe('README admin guide: reminders, the self-service page, the booking page
       perHour: 5,
       perEmail: 3,
     });
+    // The practice's look, as written, with a logo file where the block expects it (issue 41).
+    const look = readmeBlocks('The booking page', 'sh').find((block) => block.includes('--colour'))!;
+    const folder = tempDir();
+    writeFileSync(join(folder, 'logo.png'), pngOf(40, 20, [10, 110, 79]));
+    for (const line of commandsOf(look)) {
+      const cliLine = line.replace(/^npx planner /, `${process.execPath} ${join(ROOT, 'bin/planner.js')} `);
+      await run('sh', ['-c', cliLine], { cwd: folder, env }).catch((error: { stderr: string }) => {
+        throw new Error(`README line failed: ${line}\n${error.stderr}`);
+      });
+    }
+    expect(await cliJson(db, 'booking-page', 'status', '--json')).toMatchObject({ colour: '#0a6e4f' });
+    expect((await cliJson(db, 'booking-page', 'status', '--json')).logo).toMatch(/^[0-9a-f]{16}$/);
     expect(await cliJson(db, 'retention', 'show', '--json')).toEqual({ months: 24 });
     expect((await cliJson(db, 'reason', 'list', '1', '--json'))[0]).toMatchObject({
       bufferBeforeMinutes: 5,

@@ -93,7 +93,7 @@ describe('moving on the page (real server)', () => {
     const { link } = await bookWithLink(s, booked);
     const free = await slotsOf(s, s.days[5]!);
     const times = await page(`${link}/reschedule?day=${s.days[5]}`);
-    const raw = [...times.html.matchAll(/<h2 class="group">([^<]+)<\/h2><ul class="choices">(.*?)<\/ul>/g)].map(
+    const raw = [...times.html.matchAll(/<h2 class="group">([^<]+)<\/h2><ul class="choices times">(.*?)<\/ul>/g)].map(
       (match) => [match[1]!, match[2]!] as const,
     );
     const groups = raw.map(([name, list]) => [name, offeredSlots(list).map((slot) => slot.slice(11, 16))]);

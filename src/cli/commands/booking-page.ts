@@ -15,6 +15,7 @@ function describe(page: BookingPageSettings & { url: string | null }): string[] 
     `Embedding: ${page.embedFrom.length ? `allowed from ${page.embedFrom.join(', ')}` : 'not allowed (--embed-from <origin> allows a site to show it in a frame)'}.`,
     `Privacy notice: ${page.privacyUrl ?? 'none (--privacy-url <url> adds a consent line that links it)'}.`,
     `Abuse limits: ${page.perHour} booking(s) an hour per address, ${page.perEmail} future booking(s) per e-mail address; forms 3 s to 2 h old; a honeypot field.`,
+    `Look: ${page.colour ? `buttons in ${page.colour}` : "planner's blue buttons (--colour #rrggbb sets the practice's own)"}; ${page.logo ? 'the practice’s logo on every page' : 'no logo (--logo <file> adds a PNG, JPEG or WebP of at most 100 KiB)'}.`,
   ];
 }
 
@@ -43,9 +44,22 @@ export function registerBookingPage(program: Command): void {
       '--per-email <n>',
       'the page takes no booking for an e-mail address that holds this many future bookings, however made (default 3)',
     )
+    .option(
+      '--colour <#rrggbb>',
+      'the colour of its buttons and day frames, dark enough for white text (4.5:1); default: planner’s blue',
+    )
+    .option('--logo <file>', 'a logo shown on every page: PNG, JPEG or WebP, at most 100 KiB (none: no logo)')
     .action(
       async (
-        options: { schedules?: string; embedFrom?: string; privacyUrl?: string; perHour?: string; perEmail?: string },
+        options: {
+          schedules?: string;
+          embedFrom?: string;
+          privacyUrl?: string;
+          perHour?: string;
+          perEmail?: string;
+          colour?: string;
+          logo?: string;
+        },
         command: Command,
       ) => {
         const enabled = await withContext(command, (ctx) => enableBookingPage(ctx, options));
