@@ -46,6 +46,7 @@ describe('the booking page’s limits, when the details are sent', () => {
     const s = await pageSetup({ page: ['--per-email', '1'] });
     const { review } = await toReview(s);
     expect((await post(`${s.base}/book/confirm`, review)).status).toBe(200);
+    await s.smtp.received(2); // its mails are sent (the confirmation's link is written then)
     const before = written(s.db);
     // The family's next booking under the same address: refused when the details are sent, not after the review.
     const ticket = await freshForm(s, 1);

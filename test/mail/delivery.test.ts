@@ -220,12 +220,12 @@ describe('booking e-mails over real SMTP', () => {
     expect(status.mail).toMatchObject({ failed: 0, retrying: 2, lastError: expect.stringContaining('ECONNREFUSED') });
     expect(status.mail.retryingSince).toEqual(expect.any(Number));
     expect(await cliOk(db, 'status')).toMatch(
-      /^mail +FAILING: 2 of 2 waiting message\(s\) could not be sent, since \d{4}-\d\d-\d\d \d\d:\d\d · last error: .*ECONNREFUSED.* \(planner doctor --mail\)/m,
+      /^mail +FAILING: 2 of 2 waiting message\(s\) could not be sent, since \d{4}-\d\d-\d\d \d\d:\d\d Europe\/Berlin · last error: .*ECONNREFUSED.* \(planner doctor --mail\)/m,
     );
     const doctor = await cli(db, 'doctor');
     expect(doctor.code).toBe(1);
     expect(doctor.stdout).toMatch(
-      /^fail +mail +2 message\(s\) waiting after a failed attempt since \d{4}-\d\d-\d\d \d\d:\d\d: .*ECONNREFUSED/m,
+      /^fail +mail +2 message\(s\) waiting after a failed attempt since \d{4}-\d\d-\d\d \d\d:\d\d Europe\/Berlin: .*ECONNREFUSED/m,
     );
   });
 
