@@ -63,5 +63,12 @@ export function formatLocal(instant: Date, zone: string, seconds = false): strin
 export function localWithZone(instant: Date | string, zone: string, seconds = false): string {
   const at = typeof instant === 'string' ? new Date(instant) : instant;
   if (Number.isNaN(at.getTime())) return String(instant);
-  return `${formatLocal(at, zone, seconds)} ${zone}`;
+  try {
+    return `${formatLocal(at, zone, seconds)} ${zone}`;
+  } catch (error) {
+    // A zone this Node does not know (a file edited by hand, a name a newer ICU dropped): the time in UTC, said so,
+    // so that `doctor`, which reports the zone as failing, and `status` still print (issue 41 review).
+    if (!(error instanceof RangeError)) throw error;
+    return `${formatLocal(at, 'UTC', seconds)} UTC`;
+  }
 }

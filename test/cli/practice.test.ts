@@ -208,4 +208,23 @@ describe('planner init and practice: the settings from init can be changed (issu
     await cliOk(db, 'practice', 'set', '--timezone', 'Europe/Berlin');
     expect((await cli(db, 'doctor')).stdout).toMatch(/^ok +time zone +Europe\/Berlin$/m);
   });
+
+  it('a zone this Node does not know: doctor fails on it, and doctor and status still print their times (in UTC, said so)', async () => {
+    const db = tempDb();
+    await initDb(db);
+    await cliOk(db, 'api', 'enable');
+    await cliOk(db, 'token', 'new');
+    const file = new DatabaseSync(db);
+    file.exec("UPDATE settings SET time_zone = 'Mars/Olympus_Mons'");
+    file.close();
+    const doctor = await cli(db, 'doctor');
+    expect(doctor.code).toBe(1);
+    expect(doctor.stderr).toMatch(/^planner: doctor found \d+ problem\(s\)/); // its summary, not a crash
+    expect(doctor.stderr).not.toContain('RangeError');
+    expect(doctor.stdout).toMatch(/^fail +time zone +.*Mars\/Olympus_Mons/m);
+    expect(doctor.stdout).toMatch(/^ok +clock +\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/m);
+    const status = await cli(db, 'status');
+    expect(status).toMatchObject({ code: 0, stderr: '' });
+    expect(status.stdout).toMatch(/token present \(created \d{4}-\d\d-\d\d \d\d:\d\d UTC\)/);
+  });
 });
