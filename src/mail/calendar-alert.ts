@@ -119,7 +119,7 @@ export const WORDS = {
     failingSubject: (label: string) =>
       `No se puede leer el calendario «${label}»: sus nuevos eventos no bloquean horas`,
     failing: (label: string, schedule: string, since: string) =>
-      `Desde ${since}, planner no puede leer el calendario «${label}» (agenda ${schedule}).`,
+      `Desde el ${since}, planner no puede leer el calendario «${label}» (agenda ${schedule}).`,
     failingHolds:
       'Las horas ocupadas leídas por última vez siguen bloqueando horas de reserva. Los eventos añadidos o movidos desde entonces en ese calendario no se ven, por lo que sus horas pueden ofrecerse a los clientes.',
     fix: (id: number) =>
@@ -127,18 +127,18 @@ export const WORDS = {
     error: 'Último error',
     recoveredSubject: (label: string) => `El calendario «${label}» vuelve a poder leerse`,
     recovered: (label: string, schedule: string, since: string) =>
-      `El calendario «${label}» (agenda ${schedule}) vuelve a poder leerse; planner no podía leerlo desde ${since}. Sus horas ocupadas están al día.`,
+      `El calendario «${label}» (agenda ${schedule}) vuelve a poder leerse; planner no podía leerlo desde el ${since}. Sus horas ocupadas están al día.`,
     writeSubject: (label: string) =>
       `No se puede escribir en el calendario «${label}»: faltan en él las nuevas reservas`,
     writeFailing: (label: string, schedule: string, since: string, waiting: number) =>
-      `Desde ${since}, planner no puede escribir reservas en el calendario «${label}» (agenda ${schedule}); ${waiting === 1 ? 'hay 1 cambio pendiente' : `hay ${waiting} cambios pendientes`}.`,
+      `Desde el ${since}, planner no puede escribir reservas en el calendario «${label}» (agenda ${schedule}); ${waiting === 1 ? 'hay 1 cambio pendiente' : `hay ${waiting} cambios pendientes`}.`,
     writeHolds:
       'Cada reserva se conserva y se escribirá en cuanto el calendario la acepte. Hasta entonces el calendario no las muestra: consulte planner bookings list antes de añadir citas privadas.',
     writeFix: (id: number) =>
       `Para ver la causa: planner calendar list; una contraseña nueva: planner calendar set ${id} --user <nombre> --password-stdin.`,
     writeRecoveredSubject: (label: string) => `El calendario «${label}» vuelve a recibir reservas`,
     writeRecovered: (label: string, schedule: string, since: string) =>
-      `El calendario «${label}» (agenda ${schedule}) vuelve a recibir reservas; planner no podía escribir en él desde ${since}. Lo pendiente ya se ha escrito.`,
+      `El calendario «${label}» (agenda ${schedule}) vuelve a recibir reservas; planner no podía escribir en él desde el ${since}. Lo pendiente ya se ha escrito.`,
   },
   nl: {
     failingSubject: (label: string) => `Agenda ‘${label}’ niet leesbaar: nieuwe afspraken daarin blokkeren geen tijden`,

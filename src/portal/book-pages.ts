@@ -153,7 +153,7 @@ export function daysPage(view: BookView, offer: Offer, days: string[], pages: Da
   const base = { schedule: offer.scheduleId, reason: offer.reasonId };
   // Weeks, Monday first, the first free day of all marked (issue 41: a grid reads faster than a list of 14 buttons).
   const list = days.length
-    ? `<p class="legend">${escapeHtml(words.daysLegend)}</p>` +
+    ? `<p class="legend">${escapeHtml(pages.earlier ? words.daysLegend : `${words.daysLegend} ${words.firstFreeLegend}`)}</p>` +
       weekGrid(days, {
         dateLocale: words.dateLocale,
         caption: monthsOf(days, words.dateLocale),

@@ -47,7 +47,7 @@ ul.times input{width:22px;height:22px;margin:0;flex:none}ul.choices.times{grid-t
 table.weeks{width:100%;table-layout:fixed;border-collapse:separate;border-spacing:4px;margin:0 0 16px}table.weeks caption{text-align:left;font-weight:700;padding:0 0 4px}
 table.weeks th{font-weight:400;font-size:16px;color:#3d3d3d;padding:0}table.weeks td{padding:0;text-align:center;vertical-align:top}
 table.weeks a,table.weeks .off{display:flex;flex-direction:column;justify-content:center;min-height:52px;border-radius:8px;font-weight:700;line-height:1.2}
-table.weeks a{border:2px solid #1f5fbf;background:#fff;text-decoration:none}table.weeks a.first{border-width:4px;border-color:#1a1a1a}
+table.weeks a{border:2px solid #1f5fbf;background:#fff;text-decoration:none}table.weeks a.first{background:#1f5fbf;color:#fff}
 table.weeks .off{color:#54585f;font-weight:400}table.weeks .month{display:block;font-size:16px;font-weight:400}.legend{font-size:16px;color:#3d3d3d;margin:-8px 0 16px}.logo{display:block;max-width:100%;max-height:72px;margin:8px 0 0}.links{margin:0 0 16px;padding-left:20px}ul.offers{list-style:none;padding:0;margin:0 0 16px}.links li{margin:0 0 8px}`;
 
 /** The Content-Security-Policy source of the style sheet (no other style and no script may run). */
@@ -100,7 +100,7 @@ export function brandStyle(colour: string): { css: string; hash: string } {
   if (!style) {
     const css =
       `.button{background:${colour};border-color:${colour}}.button.secondary{background:#fff;color:${colour}}` +
-      `table.weeks a{border-color:${colour};color:${colour}}`;
+      `table.weeks a{border-color:${colour};color:${colour}}table.weeks a.first{background:${colour};color:#fff}`;
     style = { css, hash: `'sha256-${createHash('sha256').update(css).digest('base64')}'` };
     if (brandStyles.size > 16) brandStyles.clear(); // a colour changes seldom; old ones are not kept
     brandStyles.set(colour, style);
@@ -279,7 +279,7 @@ const weekdayFormats = new Map<
 /**
  * Free days as a grid of weeks, Monday first (the booking page's days, issue 41): each free day a link (`href`)
  * whose name is the day written out, the other days of those weeks shown dimmed, the month named at a week's first
- * day and at each 1st; `first` (the first free day of all) is marked, in words too. Weeks without a free day are left
+ * day and at each 1st; `first` (the first free day of all) is filled in, and said so in words too. Weeks without a free day are left
  * out. `caption` names the table.
  */
 export function weekGrid(

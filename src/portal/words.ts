@@ -369,7 +369,7 @@ export const PAGE_WORDS = {
     moveTimes: (day: string) => `Horas libres el ${day}`,
     moveHint: 'Elija una hora. Confirmará el cambio en la página siguiente.',
     yourAppointment: 'su cita',
-    parts: { morning: 'Mañana', afternoon: 'Tarde', evening: 'Noche' },
+    parts: { morning: 'Mañana', afternoon: 'Tarde', evening: 'A partir de las 17:00' },
     moveTo: (when: string) => `¿Cambiar al ${when}?`,
     from: 'Hora anterior',
     to: 'Hora nueva',

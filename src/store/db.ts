@@ -286,7 +286,7 @@ function migrate(store: Store): void {
   const latest = migrations.length;
   if (store.schemaVersion() === latest) return;
   let from = latest;
-  // With foreign keys off, as SQLite's steps for rebuilding a table say (a parent such as bookings, migration 14,
+  // With foreign keys off, as SQLite's steps for rebuilding a table say (a parent such as bookings, migration 15,
   // cannot be dropped and made again otherwise; the pragma does nothing inside a transaction), and checked before
   // the upgrade commits: no migration may leave a reference broken.
   store.db.exec('PRAGMA foreign_keys = OFF');

@@ -29,7 +29,7 @@ describe('planner serve at its start', () => {
       `planner: serving ${server.url}/api (database ${db})`,
       `planner: self-service page on at ${server.url}/manage/… (links in the mails: https://booking.praxis.example/manage/…)`,
       `planner: booking page on at ${server.url}/book/ (public address: https://booking.praxis.example/book/)`,
-      `planner: calendar feed on for 1 schedule at ${server.url}/feed/<secret>.ics (public address: https://booking.praxis.example/feed/<secret>.ics; the secret is shown only when made: planner feed url <schedule-id> --rotate makes a new one)`,
+      `planner: calendar feed on for 1 schedule at ${server.url}/feed/<secret>.ics (its whole address, at the public address it was made for, is shown only when made: planner feed url <schedule-id> --rotate makes a new one)`,
     ]);
     expect(server.output()).not.toContain(secret);
     await server.stop();

@@ -1,5 +1,6 @@
 /** The booking page's days as weeks (issue 41): pages of whole weeks, and the grid's cells (pure kit functions). */
 import { describe, expect, it } from 'vitest';
+import { daysPage } from '../../src/portal/book-pages.ts';
 import { DAYS_PER_PAGE, pageOfWeeks, weekGrid } from '../../src/portal/kit.ts';
 
 /** Every day from `first` for `count` days, but Sundays. */
@@ -70,5 +71,33 @@ describe('the grid of weeks', () => {
     // A day without a free time is shown, not a link; the month at a week's first day and at the 1st.
     expect(html).toContain('<td><span class="off" aria-hidden="true">23<span class="month">Nov</span></span></td>');
     expect(html).toContain('<span aria-hidden="true">1<span class="month">Dec</span></span>');
+  });
+});
+
+describe('the booking page’s days', () => {
+  const view = {
+    practice: { locale: 'en' as const, practiceName: 'Praxis', address: '', phone: '', website: '' },
+    privacyUrl: null,
+    manyOffers: false,
+  };
+  const offer = {
+    scheduleId: 1,
+    scheduleName: 'Dr. Weber',
+    reasonId: 1,
+    reasonName: 'Check-up',
+    description: '',
+    minutes: 30,
+  };
+
+  it('say the first free day is filled in only on the page that holds it (the first)', () => {
+    const days = ['2026-11-26', '2026-11-27'];
+    const first = daysPage(view, offer, days, { later: '2026-12-01' }).html;
+    expect(first).toContain(
+      '<p class="legend">Days with free times can be chosen. The first free day is filled in.</p>',
+    );
+    expect(first).toContain('<a class="first" href=');
+    const later = daysPage(view, offer, days, { earlier: '2026-11-01' }).html;
+    expect(later).toContain('<p class="legend">Days with free times can be chosen.</p>');
+    expect(later).not.toContain('class="first"');
   });
 });

@@ -72,7 +72,8 @@ export async function serve(command: Command, options: ServeOptions): Promise<vo
     if (doors.feeds > 0)
       print(
         `planner: calendar feed on for ${doors.feeds} ${doors.feeds === 1 ? 'schedule' : 'schedules'} at ${server.url}/feed/<secret>.ics ` +
-          `(${doors.portalUrl ? `public address: ${doors.portalUrl}/feed/<secret>.ics; ` : ''}the secret is shown only when made: planner feed url <schedule-id> --rotate makes a new one)`,
+          // Not a public address: a feed may have been made at another one (`feed url --url`), and planner keeps none.
+          '(its whole address, at the public address it was made for, is shown only when made: planner feed url <schedule-id> --rotate makes a new one)',
       );
     await new Promise<void>((resolve) => {
       const stop = () => {
