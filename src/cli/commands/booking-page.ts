@@ -3,6 +3,7 @@ import {
   bookingPageStatus,
   disableBookingPage,
   enableBookingPage,
+  type BookingPageOptions,
   type BookingPageStatus,
 } from '../../app/booking-page.ts';
 import type { BookingPageSettings } from '../../store/settings.ts';
@@ -49,26 +50,13 @@ export function registerBookingPage(program: Command): void {
       'the colour of its buttons and day frames, dark enough for white text (4.5:1); default: planner’s blue',
     )
     .option('--logo <file>', 'a logo shown on every page: PNG, JPEG or WebP, at most 100 KiB (none: no logo)')
-    .action(
-      async (
-        options: {
-          schedules?: string;
-          embedFrom?: string;
-          privacyUrl?: string;
-          perHour?: string;
-          perEmail?: string;
-          colour?: string;
-          logo?: string;
-        },
-        command: Command,
-      ) => {
-        const enabled = await withContext(command, (ctx) => enableBookingPage(ctx, options));
-        print(
-          ...describe(enabled),
-          'Route /book/ to planner in the reverse proxy (README: "The booking page"); a running server shows it at its next request.',
-        );
-      },
-    );
+    .action(async (options: BookingPageOptions, command: Command) => {
+      const enabled = await withContext(command, (ctx) => enableBookingPage(ctx, options));
+      print(
+        ...describe(enabled),
+        'Route /book/ to planner in the reverse proxy (README: "The booking page"); a running server shows it at its next request.',
+      );
+    });
   page
     .command('disable')
     .description('turn the page off: /book/ answers "not found"; bookings made there stay')
