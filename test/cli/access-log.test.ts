@@ -57,6 +57,11 @@ describe('the access log on a pipe', () => {
       .split('\n')
       .filter((line) => line.includes(' GET '));
     expect(lines.length).toBe(20_000);
+    // Every line in its place: a stop that wrote what waited beside a write in flight put lines out of order.
+    const misplaced = lines.findIndex(
+      (line, index) => line !== `2026-11-25T08:00:00.000Z GET /api/slots/${index} 200 0.42ms`,
+    );
+    expect(misplaced).toBe(-1);
     expect(lines[0]).toBe('2026-11-25T08:00:00.000Z GET /api/slots/0 200 0.42ms');
     expect(lines.at(-1)).toBe('2026-11-25T08:00:00.000Z GET /api/slots/19999 200 0.42ms');
   });

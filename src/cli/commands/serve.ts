@@ -95,7 +95,7 @@ export async function serve(command: Command, options: ServeOptions): Promise<vo
     });
   } finally {
     runtime.close();
-    lines?.close(); // the last lines, written before the process ends
+    await lines?.close(); // the last lines, written before the process ends
   }
 }
 
