@@ -132,14 +132,14 @@ export async function bookableDb(
   return (await cliJson(db, 'token', 'new')).token;
 }
 
+/** What migration 16 made (the booking page's logo, issue 41): a file taken back before it lacks it. */
+export const UNDO_MIGRATION_16 = 'DROP TABLE booking_logo; ';
+
 /**
  * SQL that takes a current file back to what migration 12 left (for tests of files from older planners, which take it
  * further back): migration 13's triggers, tables and columns out. Migration 12's trigger outbox_scrub_erased, which
  * 13 dropped, is not made again: the tests go back to 11 or further.
  */
-/** What migration 16 made (the booking page's logo, issue 41): a file taken back before it lacks it. */
-export const UNDO_MIGRATION_16 = 'DROP TABLE booking_logo; ';
-
 export const UNDO_MIGRATION_13 =
   'DROP TRIGGER calendar_writes_on_insert; DROP TRIGGER calendar_writes_on_update; DROP TABLE calendar_writes; DROP TABLE calendar_events; ' +
   'ALTER TABLE calendars DROP COLUMN write_bookings; ALTER TABLE calendars DROP COLUMN write_alerted;';
