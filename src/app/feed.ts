@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { lookAhead } from '../domain/availability.ts';
+import { localWithZone } from '../domain/dates.ts';
 import { AppError, invalid } from '../errors.ts';
 import { feedIcs } from '../mail/calendar.ts';
 import { feedBookings } from '../store/feed-rows.ts';
@@ -37,7 +38,7 @@ export function makeFeedUrl(ctx: AppContext, scheduleId: number, options: { rota
     if (made && !options.rotate) {
       throw new AppError(
         'conflict',
-        `schedule ${scheduleId} has a feed URL since ${made}; it is shown only when made: pass --rotate for a new one (the old one stops working)`,
+        `schedule ${scheduleId} has a feed URL since ${localWithZone(made, settings.timeZone)}; it is shown only when made: pass --rotate for a new one (the old one stops working)`,
       );
     }
     return `${base}/feed/${rotateFeedSecret(ctx.store, scheduleId, ctx.now().toISOString())}.ics`;

@@ -33,7 +33,9 @@ describe('planner feed url and the feed', () => {
     expect(url).toMatch(new RegExp(`^${server.url.replaceAll('.', '\\.')}/feed/[A-Za-z0-9_-]{43}\\.ics$`));
     const again = await cli(db, 'feed', 'url', '1', '--url', server.url);
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/is shown only when made: pass --rotate/);
+    expect(again.stderr).toMatch(
+      /^planner: schedule 1 has a feed URL since \d{4}-\d\d-\d\d \d\d:\d\d Europe\/Berlin; it is shown only when made: pass --rotate/,
+    ); // the time in the practice's zone, as every time a person reads
     expect(JSON.stringify(snapshot(db))).not.toContain(url.split('/feed/')[1]!.slice(0, 43)); // only its hash is stored
 
     // Two bookings, one then cancelled.
