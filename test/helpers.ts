@@ -257,6 +257,23 @@ export async function api(url: string, path: string, token?: string, init: Reque
   return answer;
 }
 
+/** The customer most tests book: a submission of the default form. */
+export const ADA_SUBMISSION = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
+
+/** POSTs a booking of `slot` of schedule 1, reason 1 through the API; the answer as `api` reads it (contract checked). */
+export function apiBook(
+  url: string,
+  token: string,
+  slot: string,
+  submission: Record<string, unknown> = ADA_SUBMISSION,
+) {
+  return api(url, '/api/bookings', token, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ schedule: 1, reason: 1, slot, submission }),
+  });
+}
+
 /**
  * Runs the CLI on a pseudo-terminal (util-linux `script`), so prompts appear as for a person.
  * `answer(text, keys)` waits until `text` is on the screen, then types `keys`.

@@ -4,7 +4,7 @@
  * own bookings stay `api`; neither the API's answers nor the webhooks' events say where a booking came from.
  */
 import { describe, expect, it } from 'vitest';
-import { api, cliJson, cliOk } from '../helpers.ts';
+import { api, apiBook, cliJson, cliOk } from '../helpers.ts';
 import { MARIA, pageSetup, post, toReview } from './flow.ts';
 
 describe('a booking made on the booking page', () => {
@@ -41,16 +41,7 @@ describe('a booking made on the booking page', () => {
     const token = (await cliJson(s.db, 'token', 'new')).token;
     const day = (await api(s.base, '/api/days?schedule=1&reason=1', token)).body.data[0];
     const slot = (await api(s.base, `/api/slots?schedule=1&reason=1&day=${day}`, token)).body.data[0];
-    const answer = await api(s.base, '/api/bookings', token, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        schedule: 1,
-        reason: 1,
-        slot,
-        submission: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
-      }),
-    });
+    const answer = await apiBook(s.base, token, slot);
     expect(answer.status).toBe(201);
     expect(answer.text).not.toContain('source');
     expect(await cliJson(s.db, 'bookings', 'show', String(answer.body.booking_details_id))).toMatchObject({

@@ -19,7 +19,7 @@ import { describe, expect, it } from 'vitest';
 import { addCalendar } from '../../src/app/calendars.ts';
 import { dueCalendars, listCalendars } from '../../src/store/calendars.ts';
 import { openStore } from '../../src/store/db.ts';
-import { api, bookableDb, cli, onCleanup, ROOT, serve, tempDb } from '../helpers.ts';
+import { api, apiBook, bookableDb, cli, onCleanup, ROOT, serve, tempDb } from '../helpers.ts';
 import { startIcsServer } from './ics-server.ts';
 import { calendarPractice } from './practice.ts';
 
@@ -223,16 +223,7 @@ describe('a sync never fails a booking, and a sync cut off is not retried in a t
     const statuses: number[] = [];
     for (const slot of slots) {
       if (done) break;
-      const answer = await api(server.url, '/api/bookings', token, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          schedule: 1,
-          reason: 1,
-          slot,
-          submission: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
-        }),
-      });
+      const answer = await apiBook(server.url, token, slot);
       statuses.push(answer.status);
       await new Promise((resolve) => setTimeout(resolve, 50)); // a booking every 50 ms or so, all through the add (20 s before the fix)
     }

@@ -6,7 +6,7 @@
  */
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { api, bookableDb, cli, cliJson, cliOk, serve, tempDb, type ServerProcess } from '../helpers.ts';
+import { api, apiBook, bookableDb, cli, cliJson, cliOk, serve, tempDb, type ServerProcess } from '../helpers.ts';
 import { links, pageSetup, post, toReview } from '../booking-page/flow.ts';
 import { formFields, moveForm, offeredSlots, page, postForm } from '../portal/page.ts';
 import { addRadicale, startRadicale, type Radicale } from './radicale.ts';
@@ -85,15 +85,10 @@ async function writingSetup(
 
 /** Books `slot` through the API; returns the reference. */
 async function book(server: ServerProcess, token: string, slot: string, name = 'Ada'): Promise<string> {
-  const answer = await api(server.url, '/api/bookings', token, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      schedule: 1,
-      reason: 1,
-      slot,
-      submission: { first_name: name, last_name: 'Lovelace', email: `${name.toLowerCase()}@example.com` },
-    }),
+  const answer = await apiBook(server.url, token, slot, {
+    first_name: name,
+    last_name: 'Lovelace',
+    email: `${name.toLowerCase()}@example.com`,
   });
   expect(answer.status).toBe(201);
   return answer.body.booking_details_id as string;

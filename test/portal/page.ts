@@ -2,7 +2,7 @@
 import ICAL from 'ical.js';
 import type { ParsedMail } from 'mailparser';
 import { expect } from 'vitest';
-import { api, bookableDb, cliOk, serve, snapshot, tempDb, type ServerProcess } from '../helpers.ts';
+import { api, apiBook, bookableDb, cliOk, serve, snapshot, tempDb, type ServerProcess } from '../helpers.ts';
 import { startSmtp, type TestSmtp } from '../mail/smtp.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
 import type { Locale } from '../../src/domain/locales.ts';
@@ -129,11 +129,7 @@ export async function slotsOf(s: Setup, day: string): Promise<string[]> {
 }
 
 export async function book(s: Setup, slot: string, submission: Record<string, unknown> = ADA) {
-  const answer = await api(s.server.url, '/api/bookings', s.token, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ schedule: 1, reason: 1, slot, submission }),
-  });
+  const answer = await apiBook(s.server.url, s.token, slot, submission);
   expect(answer.status).toBe(201);
   return answer.body as { booking_id: number; booking_details_id: string; slot: string };
 }
