@@ -71,6 +71,11 @@ export function cliWith(
         resolvePromise({ code, stdout, stderr });
       },
     );
+    // A command that exits without reading its input closes the pipe first: that EPIPE is not the test's failure
+    // (the exit code and output say what happened), so it must not surface as an unhandled error.
+    child.stdin!.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+    });
     child.stdin!.end(options.input ?? '');
   });
 }
