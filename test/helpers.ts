@@ -140,6 +140,11 @@ export async function bookableDb(
 /** What migration 16 made (the booking page's logo, issue 41): a file taken back before it lacks it. */
 export const UNDO_MIGRATION_16 = 'DROP TABLE booking_logo; ';
 
+/** SQL that takes a current file back to what migration 16 left: migration 17's tables and columns out. */
+export const UNDO_MIGRATION_17 =
+  'DROP TABLE extra_hours; ALTER TABLE reasons DROP COLUMN series_max; DROP TABLE reason_schedules; ' +
+  'DROP INDEX bookings_by_series; ALTER TABLE bookings DROP COLUMN series_id; DROP TABLE series; ';
+
 /**
  * SQL that takes a current file back to what migration 12 left (for tests of files from older planners, which take it
  * further back): migration 13's triggers, tables and columns out. Migration 12's trigger outbox_scrub_erased, which

@@ -565,4 +565,35 @@ export const migrations: readonly string[] = [
     version TEXT NOT NULL
   ) STRICT;
   `,
+  // 17 (issue 40): a course of treatment, a practice of several, a Saturday clinic.
+  // - A series groups bookings made at one go (`bookings add --repeat`): each occurrence stays a booking of its own.
+  // - A reason may be offered by several schedules (reason_schedules, every reason's own schedule copied in);
+  //   reasons.schedule_id stays the schedule it was made for (its first). series_max: weekly occurrences the booking
+  //   page offers for it (0: none).
+  // - Extra hours open one local date of a schedule beyond its weekly hours (closures still win).
+  `
+  CREATE TABLE series (
+    id            INTEGER PRIMARY KEY,
+    reference     TEXT NOT NULL UNIQUE,
+    interval_days INTEGER NOT NULL CHECK (interval_days BETWEEN 1 AND 364),
+    created_at    TEXT NOT NULL
+  ) STRICT;
+  ALTER TABLE bookings ADD COLUMN series_id INTEGER REFERENCES series (id);
+  CREATE INDEX bookings_by_series ON bookings (series_id, start_at) WHERE series_id IS NOT NULL;
+  CREATE TABLE reason_schedules (
+    reason_id   INTEGER NOT NULL REFERENCES reasons (id),
+    schedule_id INTEGER NOT NULL REFERENCES schedules (id),
+    PRIMARY KEY (reason_id, schedule_id)
+  ) STRICT, WITHOUT ROWID;
+  INSERT INTO reason_schedules (reason_id, schedule_id) SELECT id, schedule_id FROM reasons;
+  CREATE INDEX reason_schedules_by_schedule ON reason_schedules (schedule_id, reason_id);
+  ALTER TABLE reasons ADD COLUMN series_max INTEGER NOT NULL DEFAULT 0 CHECK (series_max BETWEEN 0 AND 52);
+  CREATE TABLE extra_hours (
+    schedule_id  INTEGER NOT NULL REFERENCES schedules (id),
+    day          TEXT NOT NULL CHECK (day GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+    start_minute INTEGER NOT NULL CHECK (start_minute BETWEEN 0 AND 1439),
+    end_minute   INTEGER NOT NULL CHECK (end_minute BETWEEN 1 AND 1440 AND end_minute > start_minute),
+    PRIMARY KEY (schedule_id, day, start_minute)
+  ) STRICT;
+  `,
 ];
