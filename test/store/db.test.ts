@@ -226,7 +226,11 @@ describe('openStore', () => {
         store.db
           .prepare("SELECT type, name FROM sqlite_schema WHERE tbl_name = 'bookings' AND type <> 'table' ORDER BY name")
           .all(),
-      ).toEqual([...before, { type: 'index', name: 'bookings_by_series' }].sort((a, b) => (a.name < b.name ? -1 : 1)));
+      ).toEqual(
+        [...before, { type: 'index', name: 'bookings_by_series' }].sort((a, b) =>
+          String(a.name) < String(b.name) ? -1 : 1,
+        ),
+      );
       const changes = (store.db.prepare('SELECT count(*) AS n FROM booking_changes').get() as { n: number }).n;
       store.db.exec(
         "INSERT INTO bookings (id, reference, schedule_id, reason_id, customer_id, start_at, end_at, source, created_at) VALUES (4, 'NEW', 1, 1, 1, 5000, 5900, 'page', 'x')",
