@@ -1,6 +1,7 @@
 import { AppError, invalid, notFound } from '../errors.ts';
 import { listFields, type FormField } from '../store/fields.ts';
 import { createBooking, type CreatedBooking } from './create-booking.ts';
+import { createSeries, type CreatedSeries, type SeriesOrder } from './series.ts';
 import { isIdText } from '../domain/checks.ts';
 import { isDay, localDay } from '../domain/dates.ts';
 import { localToUnix } from '../domain/zone.ts';
@@ -68,6 +69,33 @@ export function requireBooking(ctx: AppContext, idOrReference: string): Booking 
   return found;
 }
 
+/** Returns the submission the admin's `key=value` pairs make: checkbox fields take true/false (also yes/no, 1/0). */
+function submissionOf(form: FormField[], pairs: string[]): Record<string, unknown> {
+  const checkboxes = new Set(form.filter((field) => field.formType === 'checkbox').map((field) => field.key));
+  // Built from entries: a key such as `__proto__` becomes an own (unknown) field, refused as the API refuses it.
+  return Object.fromEntries(
+    pairs.map((pair) => {
+      const at = pair.indexOf('=');
+      if (at < 1) throw invalid(`--field "${pair}" must be key=value (example: --field first_name=Ada)`);
+      const key = pair.slice(0, at);
+      const value = pair.slice(at + 1);
+      return [key, checkboxes.has(key) ? ['true', 'yes', '1'].includes(value.toLowerCase()) : value];
+    }),
+  );
+}
+
+/** Runs an admin's booking (`book`) of the `key=value` pairs, turning a refused form value into the CLI's line. */
+function asAdmin<T>(ctx: AppContext, pairs: string[], book: (submission: Record<string, unknown>) => T): T {
+  const form = listFields(ctx.store);
+  try {
+    return book(submissionOf(form, pairs));
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'invalid' && error.field)
+      throw invalid(fieldRefusal(form, pairs, error), error.field);
+    throw error;
+  }
+}
+
 /**
  * Books a slot from the admin's `key=value` pairs through the same path as the API (source `admin`).
  * Checkbox fields take true/false (also yes/no, 1/0); everything else is text.
@@ -76,29 +104,21 @@ export function addBooking(
   ctx: AppContext,
   order: { scheduleId: number; reasonId: number; slot: string; values: string[] },
 ): CreatedBooking {
-  const form = listFields(ctx.store);
-  const checkboxes = new Set(form.filter((field) => field.formType === 'checkbox').map((field) => field.key));
-  // Built from entries: a key such as `__proto__` becomes an own (unknown) field, refused as the API refuses it.
-  const submission: Record<string, unknown> = Object.fromEntries(
-    order.values.map((pair) => {
-      const at = pair.indexOf('=');
-      if (at < 1) throw invalid(`--field "${pair}" must be key=value (example: --field first_name=Ada)`);
-      const key = pair.slice(0, at);
-      const value = pair.slice(at + 1);
-      return [key, checkboxes.has(key) ? ['true', 'yes', '1'].includes(value.toLowerCase()) : value];
-    }),
-  );
-  try {
-    return createBooking(
+  return asAdmin(ctx, order.values, (submission) =>
+    createBooking(
       ctx,
       { scheduleId: order.scheduleId, reasonId: order.reasonId, slot: order.slot, submission },
       'admin',
-    );
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'invalid' && error.field)
-      throw invalid(fieldRefusal(form, order.values, error), error.field);
-    throw error;
-  }
+    ),
+  );
+}
+
+/** Books a series (`bookings add --repeat … --count …`) from the admin's pairs, as `addBooking` books one time. */
+export function addSeries(
+  ctx: AppContext,
+  order: Omit<SeriesOrder, 'submission'> & { values: string[] },
+): CreatedSeries {
+  return asAdmin(ctx, order.values, (submission) => createSeries(ctx, { ...order, submission }, 'admin'));
 }
 
 /**

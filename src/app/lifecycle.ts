@@ -3,7 +3,14 @@ import { appointmentEnd, buffersOf } from '../domain/blocking.ts';
 import { isNote, NOTE_MAX_LENGTH } from '../domain/checks.ts';
 import { AppError, invalid } from '../errors.ts';
 import type { BookingFacts } from '../mail/facts.ts';
-import { changeMessages, customerChangeNotice, type BookingChange as MailChange } from '../mail/messages.ts';
+import {
+  changeMessages,
+  customerChangeNotice,
+  seriesCancellationMessages,
+  seriesCancellationNotice,
+  type BookingChange as MailChange,
+} from '../mail/messages.ts';
+import { seriesOccurrences } from '../store/series.ts';
 import { listFields } from '../store/fields.ts';
 import { findReason } from '../store/reasons.ts';
 import { cancelBookingRow, findBooking, moveBookingRow, type Booking } from '../store/bookings.ts';
@@ -123,39 +130,95 @@ export function cancelBooking(
   options: { reason?: string; notify: boolean } & ChangeBy,
 ): Booking {
   const settings = requireConfigured(ctx);
-  const reason = options.reason?.trim() || null;
-  if (reason !== null && !isNote(reason, true))
-    throw invalid(
-      `--reason must be one line of at most ${NOTE_MAX_LENGTH} characters, without control characters or text-direction controls`,
-    );
+  const reason = cancelReason(options.reason);
   return changeBooking(ctx, 'the booking could not be cancelled', idOrReference, options, (found, now) => {
-    const at = now.toISOString();
     if (found.status === 'cancelled') throw invalid(`booking ${found.reference} is already cancelled`);
-    cancelBookingRow(ctx.store, found.id, reason, at);
-    insertBookingEvent(ctx.store, found.id, {
-      at,
-      kind: 'cancelled',
-      actor: options.actor ?? 'admin',
-      previousStartAt: null,
-    });
-    const cancelled = findBooking(ctx.store, found.id)!;
-    dropBookingReminders(ctx, cancelled.id, 'cancelled'); // a cancelled booking gets no more reminders
+    const { cancelled, facts } = cancelOne(ctx, settings, found, reason, options, now);
     tellChange(
       ctx,
       cancelled,
-      factsOf(ctx, settings, cancelled),
-      {
-        kind: 'cancellation',
-        sequence: cancelled.sequence,
-        reason,
-        // While the booking page is on, the customer's mail offers a new booking there (issue 41, item 7).
-        ...(settings.portal && settings.bookingPage ? { bookAgainUrl: `${settings.portal.url}/book/` } : {}),
-      },
+      facts,
+      { kind: 'cancellation', sequence: cancelled.sequence, reason, ...bookAgain(settings) },
       options,
       now,
     );
     return cancelled;
   });
+}
+
+/** While the booking page is on, the customer's cancellation offers a new booking there (issue 41, item 7). */
+function bookAgain(settings: ConfiguredSettings): { bookAgainUrl?: string } {
+  return settings.portal && settings.bookingPage ? { bookAgainUrl: `${settings.portal.url}/book/` } : {};
+}
+
+/** Cancels one booking in the change's transaction: its row, its history, its reminders dropped. Tells no one. */
+function cancelOne(
+  ctx: AppContext,
+  settings: ConfiguredSettings,
+  found: Booking,
+  reason: string | null,
+  by: ChangeBy,
+  now: Date,
+): { cancelled: Booking; facts: BookingFacts } {
+  const at = now.toISOString();
+  cancelBookingRow(ctx.store, found.id, reason, at);
+  insertBookingEvent(ctx.store, found.id, { at, kind: 'cancelled', actor: by.actor ?? 'admin', previousStartAt: null });
+  const cancelled = findBooking(ctx.store, found.id)!;
+  dropBookingReminders(ctx, cancelled.id, 'cancelled'); // a cancelled booking gets no more reminders
+  return { cancelled, facts: factsOf(ctx, settings, cancelled) };
+}
+
+/**
+ * Cancels a booking of a series and every later occurrence still booked, in one transaction (issue 40): each keeps
+ * its history, loses its reminders and gets its `booking.cancelled` event; the customer gets ONE mail with every
+ * date and one .ics METHOD:CANCEL (unless `notify` is false), and a change made by the customer on the page gives the
+ * practice one notice of it. Returns the occurrences cancelled, by start.
+ */
+export function cancelSeries(
+  ctx: AppContext,
+  idOrReference: string,
+  options: { reason?: string; notify: boolean } & ChangeBy,
+): Booking[] {
+  const settings = requireConfigured(ctx);
+  const reason = cancelReason(options.reason);
+  return inBookingTransaction(ctx, 'the series could not be cancelled', () => {
+    const now = ctx.now();
+    const found = requireBooking(ctx, idOrReference);
+    if (found.seriesId === null)
+      throw invalid(`booking ${found.reference} is not part of a series: cancel it without --series`);
+    requireSequence(found, options.expectedSequence);
+    if (found.status === 'cancelled') throw invalid(`booking ${found.reference} is already cancelled`);
+    const later = seriesOccurrences(ctx.store, found.seriesId).filter(
+      (one) => one.status === 'booked' && one.startAt >= found.startAt,
+    );
+    const stamp = unixSeconds(now);
+    const at = now.toISOString();
+    const done = later.map((one) => {
+      const booking = findBooking(ctx.store, one.id)!;
+      requireInTime(booking, options, stamp);
+      const { cancelled, facts } = cancelOne(ctx, settings, booking, reason, options, now);
+      emitBookingEvent(ctx.store, 'booking.cancelled', eventFacts(cancelled, options.actor ?? 'admin'), stamp, at);
+      return { cancelled, facts };
+    });
+    const all = done.map(({ cancelled, facts }) => ({ facts, sequence: cancelled.sequence }));
+    const first = done[0]!.cancelled.id;
+    if (options.notify)
+      for (const message of seriesCancellationMessages(all, stamp, { reason, ...bookAgain(settings) }))
+        enqueue(ctx.store, first, message, stamp, at);
+    if (options.actor === 'customer')
+      enqueue(ctx.store, first, seriesCancellationNotice(all, stamp, reason), stamp, at);
+    return done.map(({ cancelled }) => cancelled);
+  });
+}
+
+/** Returns the admin's or customer's reason for a cancellation, trimmed (null when none), or throws `invalid`. */
+function cancelReason(text: string | undefined): string | null {
+  const reason = text?.trim() || null;
+  if (reason !== null && !isNote(reason, true))
+    throw invalid(
+      `--reason must be one line of at most ${NOTE_MAX_LENGTH} characters, without control characters or text-direction controls`,
+    );
+  return reason;
 }
 
 /**

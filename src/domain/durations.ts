@@ -1,33 +1,37 @@
 /**
- * Durations as every option takes them (issue 24): `45`, `45m`, `1h30m`, `12h`, `2d`, `1d12h` (units in the order
- * d, h, m, each at most once; upper case too). A bare number counts in the option's own unit: minutes everywhere,
- * hours for `--cancel-until`. Pure: problems are values.
+ * Durations as every option takes them (issue 24): `45`, `45m`, `1h30m`, `12h`, `2d`, `1d12h`, `2w` (units in the
+ * order w, d, h, m, each at most once; upper case too). A bare number counts in the option's own unit: minutes
+ * everywhere, hours for `--cancel-until`, days for a series' `--repeat`. Pure: problems are values.
  */
 import type { Checked } from './checks.ts';
 
 /** The unit a bare number counts in. */
-export type BareUnit = 'minutes' | 'hours';
+export type BareUnit = 'minutes' | 'hours' | 'days';
+
+const BARE_MINUTES: Record<BareUnit, number> = { minutes: 1, hours: 60, days: 1440 };
+const BARE_EXAMPLES: Record<BareUnit, string> = {
+  minutes: '45 (minutes), 45m, 1h30m, 12h or 2d',
+  hours: '48 (hours), 48h, 2d or 1h30m',
+  days: '7 (days), 7d, 1w or 2w',
+};
 
 const BARE = /^\d{1,7}$/;
-const WITH_UNITS = /^(?:(\d{1,6})d)?(?:(\d{1,7})h)?(?:(\d{1,7})m)?$/;
+const WITH_UNITS = /^(?:(\d{1,5})w)?(?:(\d{1,6})d)?(?:(\d{1,7})h)?(?:(\d{1,7})m)?$/;
 
-/** Returns the minutes written in `text` (`45`, `45m`, `1h30m`, `12h`, `2d`; a bare number in `bare`), or the problem. */
+/** Returns the minutes written in `text` (`45`, `45m`, `1h30m`, `12h`, `2d`, `2w`; a bare number in `bare`), or the problem. */
 export function parseDuration(text: string, bare: BareUnit = 'minutes'): Checked<number> {
   const written = text.trim().toLowerCase();
-  if (BARE.test(written)) return { ok: true, value: Number(written) * (bare === 'hours' ? 60 : 1) };
+  if (BARE.test(written)) return { ok: true, value: Number(written) * BARE_MINUTES[bare] };
   const match = WITH_UNITS.exec(written);
-  if (written === '' || !match) {
-    return {
-      ok: false,
-      error: `"${text}" is not a duration: write ${bare === 'hours' ? '48 (hours), 48h, 2d or 1h30m' : '45 (minutes), 45m, 1h30m, 12h or 2d'}`,
-    };
-  }
-  const [days, hours, minutes] = [match[1], match[2], match[3]].map((part) => Number(part ?? 0)) as [
+  if (written === '' || !match)
+    return { ok: false, error: `"${text}" is not a duration: write ${BARE_EXAMPLES[bare]}` };
+  const [weeks, days, hours, minutes] = [match[1], match[2], match[3], match[4]].map((part) => Number(part ?? 0)) as [
+    number,
     number,
     number,
     number,
   ];
-  return { ok: true, value: days * 1440 + hours * 60 + minutes };
+  return { ok: true, value: (weeks * 7 + days) * 1440 + hours * 60 + minutes };
 }
 
 /** Returns minutes as the shortest duration text that reads back to them: `0`, `45m`, `1h30m`, `4h`, `365d`, `1d12h`. */

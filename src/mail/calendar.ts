@@ -93,12 +93,45 @@ export function bookingIcs(
   method: 'REQUEST' | 'CANCEL' = 'REQUEST',
   manageUrl?: string,
 ): string {
+  return calendarFile(method, bookingEvent(facts, stamp, sequence, method, manageUrl));
+}
+
+/**
+ * Returns the calendar file of a series (issue 40): one VEVENT per occurrence, each with its own booking's UID and
+ * SEQUENCE, so that a later change of one date (a move, a cancellation) updates that event alone.
+ */
+export function seriesIcs(
+  occurrences: readonly { facts: BookingFacts; sequence: number }[],
+  stamp: number,
+  method: 'REQUEST' | 'CANCEL' = 'REQUEST',
+): string {
+  return calendarFile(
+    method,
+    occurrences.flatMap(({ facts, sequence }) => bookingEvent(facts, stamp, sequence, method)),
+  );
+}
+
+function calendarFile(method: 'REQUEST' | 'CANCEL', events: string[]): string {
   const lines = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
     'PRODID:-//planner//booking//EN',
     'CALSCALE:GREGORIAN',
     `METHOD:${method}`,
+    ...events,
+    'END:VCALENDAR',
+  ];
+  return `${lines.map(fold).join('\r\n')}\r\n`;
+}
+
+function bookingEvent(
+  facts: BookingFacts,
+  stamp: number,
+  sequence: number,
+  method: 'REQUEST' | 'CANCEL',
+  manageUrl?: string,
+): string[] {
+  return [
     'BEGIN:VEVENT',
     `UID:${eventUid(facts.reference)}`,
     `DTSTAMP:${icsTime(stamp)}`,
@@ -116,9 +149,7 @@ export function bookingIcs(
         ]
       : []),
     'END:VEVENT',
-    'END:VCALENDAR',
   ];
-  return `${lines.map(fold).join('\r\n')}\r\n`;
 }
 
 /** Returns the METHOD of a calendar file (REQUEST, CANCEL, …), REQUEST when it has none. */

@@ -64,7 +64,10 @@ export function textMail(content: MailContent): string {
     content.heading,
     '',
     ...content.intro.flatMap((paragraph) => [paragraph, '']),
-    ...content.rows.map(([label, value]) => `${`${label}:`.padEnd(width)} ${value}`),
+    // A value of several lines (a series' dates, a text area's answer) keeps its lines under the first one's start.
+    ...content.rows.map(
+      ([label, value]) => `${`${label}:`.padEnd(width)} ${value.split('\n').join(`\n${' '.repeat(width + 1)}`)}`,
+    ),
     ...(content.rows.length > 0 ? [''] : []),
     ...(content.note ? [`${content.note.label}:`, content.note.text.trim(), ''] : []),
   ].map(plain);

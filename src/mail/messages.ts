@@ -6,7 +6,7 @@
 import { changeDeadline, deadlineState } from '../domain/deadline.ts';
 import type { OutboxKind, OutgoingMessage } from '../store/outbox.ts';
 import type { Locale, PortalSettings } from '../store/settings.ts';
-import { bookingIcs, eventLocation } from './calendar.ts';
+import { bookingIcs, eventLocation, seriesIcs } from './calendar.ts';
 import { htmlMail, MANAGE_MARK, manageHtml, plain, textMail, type MailContent, type Row } from './layout.ts';
 import type { BookingFacts } from './facts.ts';
 import { localWhen, WORDS } from './translations.ts';
@@ -239,6 +239,151 @@ export function bookingMessages(facts: BookingFacts, stamp: number): OutgoingMes
     ...(facts.customerEmail ? { replyTo: facts.customerEmail } : {}),
   });
   return messages;
+}
+
+/**
+ * Returns the messages a new series sends (issue 40): ONE confirmation to the customer (when an e-mail was given)
+ * with every date and one .ics holding one event per occurrence (each its own booking's UID), and one notice to the
+ * practice. `all`: the occurrences' facts, by start. The manage line is the first occurrence's: its page shows the
+ * whole series.
+ */
+export function seriesMessages(all: readonly BookingFacts[], stamp: number): OutgoingMessage[] {
+  const first = all[0]!;
+  const words = WORDS[first.locale];
+  const whenOf = (facts: BookingFacts) => localWhen(facts.startAt, facts.timeZone, words.dateLocale);
+  const minutes = Math.round((first.endAt - first.startAt) / 60);
+  const ics = seriesIcs(
+    all.map((facts) => ({ facts, sequence: 0 })),
+    stamp,
+  );
+  const dates = dateRows(words.dates, all.map(whenOf));
+  const messages: OutgoingMessage[] = [];
+  if (first.customerEmail) {
+    const subject = oneLine(words.seriesSubject(first, all.length, whenOf(first)));
+    const rows: Row[] = [
+      [words.what, first.reasonName],
+      [words.with, first.scheduleName],
+      ...dates,
+      [words.duration, words.minutes(minutes)],
+      [words.where, eventLocation(first)],
+      ...(first.phone ? [[words.phone, first.phone] as Row] : []),
+      [words.reference, all.map((facts) => facts.reference).join(', ')],
+    ];
+    messages.push({
+      kind: 'confirmation',
+      recipient: first.customerEmail,
+      subject,
+      ...render(
+        customerContent(first, subject, [words.seriesBooked(all.length)], rows, {
+          note: true,
+          manage: true,
+          after: [words.seriesCalendar],
+        }),
+      ),
+      ics,
+    });
+  }
+  const subject = oneLine(words.seriesNoticeSubject(first, all.length, whenOf(first)));
+  const details: Row[] = [
+    [words.with, first.scheduleName],
+    [words.what, first.reasonName],
+    ...dates,
+    [words.duration, words.minutes(minutes)],
+    [words.reference, all.map((facts) => facts.reference).join(', ')],
+    [words.source, words.sources[first.source]],
+    ...fieldRows(first),
+  ];
+  messages.push({
+    kind: 'notice',
+    recipient: first.notifyEmail,
+    subject,
+    ...render(noticeContent(first, subject, [words.seriesNoticeIntro(all.length)], details)),
+    ics,
+    ...(first.customerEmail ? { replyTo: first.customerEmail } : {}),
+  });
+  return messages;
+}
+
+/**
+ * Returns the customer's one cancellation of several dates of a series (`bookings cancel --series`, the page's
+ * "cancel this and the later dates"): every date, and one .ics METHOD:CANCEL with each occurrence's UID and new
+ * SEQUENCE. No message without an e-mail.
+ */
+export function seriesCancellationMessages(
+  all: readonly { facts: BookingFacts; sequence: number }[],
+  stamp: number,
+  change: { reason: string | null; bookAgainUrl?: string },
+): OutgoingMessage[] {
+  const first = all[0]!.facts;
+  if (!first.customerEmail) return [];
+  const words = WORDS[first.locale];
+  const subject = oneLine(words.seriesCancelledSubject(first, all.length));
+  const rows: Row[] = [
+    [words.what, first.reasonName],
+    [words.with, first.scheduleName],
+    ...dateRows(
+      words.dates,
+      all.map(({ facts }) => localWhen(facts.startAt, facts.timeZone, words.dateLocale)),
+    ),
+    ...(change.reason ? [[words.cancelReason, change.reason] as Row] : []),
+    [words.reference, all.map(({ facts }) => facts.reference).join(', ')],
+  ];
+  const content = customerContent(first, subject, [words.seriesCancelled(all.length)], rows, {
+    note: false,
+    manage: false,
+    after: [words.cancelCalendar],
+  });
+  if (change.bookAgainUrl)
+    content.action = { sentence: words.bookAgain, words: words.bookAgainButton, url: change.bookAgainUrl };
+  return [
+    {
+      kind: 'cancellation',
+      recipient: first.customerEmail,
+      subject,
+      ...render(content),
+      ics: seriesIcs(all, stamp, 'CANCEL'),
+    },
+  ];
+}
+
+/**
+ * Returns the practice's one notice of dates of a series the customer cancelled on the self-service page: the
+ * customer's mail's rows, Reply-To the customer.
+ */
+export function seriesCancellationNotice(
+  all: readonly { facts: BookingFacts; sequence: number }[],
+  stamp: number,
+  reason: string | null,
+): OutgoingMessage {
+  const first = all[0]!.facts;
+  const words = WORDS[first.locale];
+  const subject = oneLine(
+    words.customerCancelledSubject(first, localWhen(first.startAt, first.timeZone, words.dateLocale)),
+  );
+  const rows: Row[] = [
+    [words.with, first.scheduleName],
+    [words.what, first.reasonName],
+    ...dateRows(
+      words.dates,
+      all.map(({ facts }) => localWhen(facts.startAt, facts.timeZone, words.dateLocale)),
+    ),
+    [words.cancelReason, reason ?? words.noReason],
+    [words.reference, all.map(({ facts }) => facts.reference).join(', ')],
+    ...fieldRows(first),
+  ];
+  return {
+    kind: 'notice',
+    recipient: first.notifyEmail,
+    subject,
+    ...render(noticeContent(first, subject, [words.customerCancelled, words.seriesCancelled(all.length)], rows)),
+    ics: seriesIcs(all, stamp, 'CANCEL'),
+    ...(first.customerEmail ? { replyTo: first.customerEmail } : {}),
+  };
+}
+
+/** Returns the row of a list of dates: one line each. */
+function dateRows(label: string, dates: readonly string[]): Row[] {
+  return [[label, dates.join('\n')]];
 }
 
 /** Returns a practice notice's content: no greeting, no manage line; answering reaches the customer (Reply-To). */

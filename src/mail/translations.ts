@@ -21,6 +21,17 @@ export const WORDS = {
     noticeSubject: (f: BookingFacts, when: string) =>
       `New booking: ${f.reasonName}, ${when} (${f.customerName || f.customerEmail || f.reference})`,
     noticeIntro: 'A new appointment was booked.',
+    seriesSubject: (f: BookingFacts, count: number, first: string) =>
+      `Your ${count} appointments at ${f.practiceName}, from ${first}`,
+    seriesBooked: (count: number) => `Your ${count} appointments are booked.`,
+    dates: 'Dates',
+    seriesCalendar:
+      'Open the attached calendar file (appointment.ics) to add all of these appointments to your calendar.',
+    seriesNoticeSubject: (f: BookingFacts, count: number, first: string) =>
+      `New series: ${count} × ${f.reasonName}, from ${first} (${f.customerName || f.customerEmail || f.reference})`,
+    seriesNoticeIntro: (count: number) => `A series of ${count} appointments was booked.`,
+    seriesCancelledSubject: (f: BookingFacts, count: number) => `Cancelled: ${count} appointments at ${f.practiceName}`,
+    seriesCancelled: (count: number) => `These ${count} appointments have been cancelled.`,
     schedule: 'Schedule',
     source: 'Booked via',
     sources: { api: 'the booking API', admin: 'the admin (planner bookings add)', page: 'the booking page' },
@@ -80,6 +91,17 @@ export const WORDS = {
     noticeSubject: (f: BookingFacts, when: string) =>
       `Neue Buchung: ${f.reasonName}, ${when} (${f.customerName || f.customerEmail || f.reference})`,
     noticeIntro: 'Ein neuer Termin wurde gebucht.',
+    seriesSubject: (f: BookingFacts, count: number, first: string) =>
+      `Ihre ${count} Termine bei ${f.practiceName}, ab ${first}`,
+    seriesBooked: (count: number) => `Ihre ${count} Termine sind gebucht.`,
+    dates: 'Termine',
+    seriesCalendar:
+      'Mit der angehängten Kalenderdatei (appointment.ics) tragen Sie alle diese Termine in Ihren Kalender ein.',
+    seriesNoticeSubject: (f: BookingFacts, count: number, first: string) =>
+      `Neue Serie: ${count} × ${f.reasonName}, ab ${first} (${f.customerName || f.customerEmail || f.reference})`,
+    seriesNoticeIntro: (count: number) => `Eine Serie von ${count} Terminen wurde gebucht.`,
+    seriesCancelledSubject: (f: BookingFacts, count: number) => `Abgesagt: ${count} Termine bei ${f.practiceName}`,
+    seriesCancelled: (count: number) => `Diese ${count} Termine wurden abgesagt.`,
     schedule: 'Kalender',
     source: 'Gebucht über',
     sources: { api: 'die Buchungs-API', admin: 'die Verwaltung (planner bookings add)', page: 'die Buchungsseite' },
@@ -141,6 +163,17 @@ export const WORDS = {
     noticeSubject: (f: BookingFacts, when: string) =>
       `Nouvelle réservation : ${f.reasonName}, ${when} (${f.customerName || f.customerEmail || f.reference})`,
     noticeIntro: 'Un nouveau rendez-vous a été réservé.',
+    seriesSubject: (f: BookingFacts, count: number, first: string) =>
+      `Vos ${count} rendez-vous chez ${f.practiceName}, à partir du ${first}`,
+    seriesBooked: (count: number) => `Vos ${count} rendez-vous sont confirmés.`,
+    dates: 'Dates',
+    seriesCalendar:
+      'Ouvrez le fichier de calendrier joint (appointment.ics) pour ajouter tous ces rendez-vous à votre agenda.',
+    seriesNoticeSubject: (f: BookingFacts, count: number, first: string) =>
+      `Nouvelle série : ${count} × ${f.reasonName}, à partir du ${first} (${f.customerName || f.customerEmail || f.reference})`,
+    seriesNoticeIntro: (count: number) => `Une série de ${count} rendez-vous a été réservée.`,
+    seriesCancelledSubject: (f: BookingFacts, count: number) => `Annulés : ${count} rendez-vous chez ${f.practiceName}`,
+    seriesCancelled: (count: number) => `Ces ${count} rendez-vous ont été annulés.`,
     schedule: 'Agenda',
     source: 'Réservé via',
     sources: {
@@ -208,6 +241,18 @@ export const WORDS = {
     noticeSubject: (f: BookingFacts, when: string) =>
       `Nuova prenotazione: ${f.reasonName}, ${when} (${f.customerName || f.customerEmail || f.reference})`,
     noticeIntro: 'È stato prenotato un nuovo appuntamento.',
+    seriesSubject: (f: BookingFacts, count: number, first: string) =>
+      `I suoi ${count} appuntamenti presso ${f.practiceName}, dal ${first}`,
+    seriesBooked: (count: number) => `I suoi ${count} appuntamenti sono confermati.`,
+    dates: 'Date',
+    seriesCalendar:
+      'Apra il file di calendario allegato (appointment.ics) per aggiungere tutti questi appuntamenti al suo calendario.',
+    seriesNoticeSubject: (f: BookingFacts, count: number, first: string) =>
+      `Nuova serie: ${count} × ${f.reasonName}, dal ${first} (${f.customerName || f.customerEmail || f.reference})`,
+    seriesNoticeIntro: (count: number) => `È stata prenotata una serie di ${count} appuntamenti.`,
+    seriesCancelledSubject: (f: BookingFacts, count: number) =>
+      `Annullati: ${count} appuntamenti presso ${f.practiceName}`,
+    seriesCancelled: (count: number) => `Questi ${count} appuntamenti sono stati annullati.`,
     schedule: 'Agenda',
     source: 'Prenotato tramite',
     sources: {
@@ -278,6 +323,17 @@ export const WORDS = {
     noticeSubject: (f: BookingFacts, when: string) =>
       `Nueva reserva: ${f.reasonName}, ${when} (${f.customerName || f.customerEmail || f.reference})`,
     noticeIntro: 'Se ha reservado una nueva cita.',
+    seriesSubject: (f: BookingFacts, count: number, first: string) =>
+      `Sus ${count} citas en ${f.practiceName}, desde el ${first}`,
+    seriesBooked: (count: number) => `Sus ${count} citas están reservadas.`,
+    dates: 'Fechas',
+    seriesCalendar:
+      'Abra el archivo de calendario adjunto (appointment.ics) para añadir todas estas citas a su calendario.',
+    seriesNoticeSubject: (f: BookingFacts, count: number, first: string) =>
+      `Nueva serie: ${count} × ${f.reasonName}, desde el ${first} (${f.customerName || f.customerEmail || f.reference})`,
+    seriesNoticeIntro: (count: number) => `Se ha reservado una serie de ${count} citas.`,
+    seriesCancelledSubject: (f: BookingFacts, count: number) => `Canceladas: ${count} citas en ${f.practiceName}`,
+    seriesCancelled: (count: number) => `Estas ${count} citas han sido canceladas.`,
     schedule: 'Agenda',
     source: 'Reservada a través de',
     sources: {
@@ -342,6 +398,17 @@ export const WORDS = {
     noticeSubject: (f: BookingFacts, when: string) =>
       `Nieuwe boeking: ${f.reasonName}, ${when} (${f.customerName || f.customerEmail || f.reference})`,
     noticeIntro: 'Er is een nieuwe afspraak geboekt.',
+    seriesSubject: (f: BookingFacts, count: number, first: string) =>
+      `Uw ${count} afspraken bij ${f.practiceName}, vanaf ${first}`,
+    seriesBooked: (count: number) => `Uw ${count} afspraken zijn geboekt.`,
+    dates: 'Data',
+    seriesCalendar:
+      'Open het bijgevoegde agendabestand (appointment.ics) om al deze afspraken aan uw agenda toe te voegen.',
+    seriesNoticeSubject: (f: BookingFacts, count: number, first: string) =>
+      `Nieuwe reeks: ${count} × ${f.reasonName}, vanaf ${first} (${f.customerName || f.customerEmail || f.reference})`,
+    seriesNoticeIntro: (count: number) => `Er is een reeks van ${count} afspraken geboekt.`,
+    seriesCancelledSubject: (f: BookingFacts, count: number) => `Geannuleerd: ${count} afspraken bij ${f.practiceName}`,
+    seriesCancelled: (count: number) => `Deze ${count} afspraken zijn geannuleerd.`,
     schedule: 'Agenda',
     source: 'Geboekt via',
     sources: { api: 'de boekings-API', admin: 'de beheerder (planner bookings add)', page: 'de boekingspagina' },

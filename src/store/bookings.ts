@@ -38,6 +38,8 @@ export interface Booking {
   sequence: number;
   changedAt: string | null;
   cancelReason: string | null;
+  /** The series it was booked in (`bookings add --repeat`, issue 40), or null. */
+  seriesId: number | null;
 }
 
 interface BookingRow {
@@ -57,6 +59,7 @@ interface BookingRow {
   sequence: number;
   changed_at: string | null;
   cancel_reason: string | null;
+  series_id: number | null;
 }
 
 /** Returns the start instants of the bookings still on (booked) that start at `fromAt` or later. */
@@ -88,13 +91,14 @@ function toBooking(row: BookingRow): Booking {
     sequence: row.sequence,
     changedAt: row.changed_at,
     cancelReason: row.cancel_reason,
+    seriesId: row.series_id,
   };
 }
 
 const SELECT = `
   SELECT b.id, b.reference, b.schedule_id, s.name AS schedule_name, b.reason_id, r.name AS reason_name,
          b.customer_id, b.start_at, b.end_at, b.submission, b.source, b.created_at,
-         b.status, b.sequence, b.changed_at, b.cancel_reason
+         b.status, b.sequence, b.changed_at, b.cancel_reason, b.series_id
   FROM bookings b
   JOIN schedules s ON s.id = b.schedule_id
   JOIN reasons r ON r.id = b.reason_id`;
@@ -197,12 +201,14 @@ export function insertBooking(
     createdAt: string;
     /** Seconds kept free before and after it (its reason's buffers when booked). */
     buffers: Buffers;
+    /** The series it belongs to (issue 40), if any. */
+    seriesId?: number | null;
   },
 ): number {
   const result = store
     .sql(
-      `INSERT INTO bookings (reference, schedule_id, reason_id, customer_id, start_at, end_at, submission, source, created_at, buffer_before, buffer_after)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO bookings (reference, schedule_id, reason_id, customer_id, start_at, end_at, submission, source, created_at, buffer_before, buffer_after, series_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
       booking.reference,
@@ -216,6 +222,7 @@ export function insertBooking(
       booking.createdAt,
       booking.buffers.before,
       booking.buffers.after,
+      booking.seriesId ?? null,
     );
   return Number(result.lastInsertRowid);
 }

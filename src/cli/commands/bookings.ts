@@ -1,14 +1,23 @@
 import type { Command } from 'commander';
-import { addBooking, listBookingsFrom, requireBooking } from '../../app/bookings.ts';
-import { cancelBooking, moveBooking } from '../../app/lifecycle.ts';
+import { addBooking, addSeries, listBookingsFrom, requireBooking } from '../../app/bookings.ts';
+import {
+  SERIES_COUNT,
+  SERIES_INTERVAL_DAYS,
+  SeriesNotFree,
+  seriesOfBooking,
+  type CreatedSeries,
+  type NotFreeDate,
+} from '../../app/series.ts';
+import { parseDuration } from '../../domain/durations.ts';
+import { cancelBooking, cancelSeries, moveBooking } from '../../app/lifecycle.ts';
 import { bookingReminders } from '../../app/reminders.ts';
 import { bookingHistory, localOfStored, type BookingHistory } from '../../app/booking-history.ts';
-import { invalid } from '../../errors.ts';
+import { AppError, invalid } from '../../errors.ts';
 import { requireConfigured } from '../../app/configured.ts';
 import { utcText } from '../../domain/days.ts';
 import { formatLocal, isSlotText } from '../../domain/dates.ts';
-import { bookingJson, id, print, printJson, printTable, readContext, withContext } from '../shared.ts';
-import { explainingRefusal } from './slots.ts';
+import { bookingJson, id, print, printJson, printTable, readContext, whole, withContext } from '../shared.ts';
+import { explainingRefusal, reasonText } from './slots.ts';
 
 /** Returns a slot argument as `YYYY-MM-DD HH:MM:SS` (seconds may be left out, `8:00` is `08:00`), or refuses it. */
 function slotArgument(text: string): string {
@@ -26,6 +35,92 @@ function historyLines(history: BookingHistory): string[] {
   });
   if (history.unrecorded > 0) lines.push(`${history.unrecorded} earlier change(s) made before planner kept a history`);
   return lines.map((line, index) => `  ${index === 0 ? 'history  ' : '         '} ${line}`);
+}
+
+/** Returns a series' interval and count from `--repeat` and `--count` (both or neither), or undefined for one booking. */
+function seriesOptions(options: {
+  repeat?: string;
+  count?: string;
+  skipTaken?: boolean;
+}): { intervalDays: number; count: number; skipTaken: boolean } | undefined {
+  if (options.repeat === undefined && options.count === undefined) {
+    if (options.skipTaken) throw invalid('--skip-taken is for a series: give --repeat and --count too');
+    return undefined;
+  }
+  if (options.repeat === undefined) throw invalid('--count needs --repeat: the time between the dates (1w, 2w, 7d)');
+  if (options.count === undefined)
+    throw invalid(`--repeat needs --count: how many dates (${SERIES_COUNT.min} to ${SERIES_COUNT.max})`);
+  const parsed = parseDuration(options.repeat, 'days');
+  if (!parsed.ok) throw invalid(`--repeat: ${parsed.error}`);
+  const days = parsed.value / 1440;
+  if (!Number.isInteger(days) || days < SERIES_INTERVAL_DAYS.min || days > SERIES_INTERVAL_DAYS.max)
+    throw invalid(
+      `--repeat must be whole days or weeks from 1d to 52w, such as 1w, 2w or 7d (got "${options.repeat}")`,
+    );
+  const count = whole(options.count, '--count');
+  if (count < SERIES_COUNT.min || count > SERIES_COUNT.max)
+    throw invalid(`--count must be from ${SERIES_COUNT.min} to ${SERIES_COUNT.max} (got "${options.count}")`);
+  return { intervalDays: days, count, skipTaken: options.skipTaken === true };
+}
+
+/** Returns an interval of days as the admin wrote it: `every week`, `every 2 weeks`, `every 3 days`. */
+function everyText(days: number): string {
+  if (days % 7 === 0) return days === 7 ? 'every week' : `every ${days / 7} weeks`;
+  return days === 1 ? 'every day' : `every ${days} days`;
+}
+
+/** Returns one date of a series that is not free, for the admin: the time, why, and the nearest free times that day. */
+function notFreeText(refused: SeriesNotFree, date: NotFreeDate): string {
+  const zone = refused.input.zone;
+  const why = reasonText({ slot: date.slot, scheduleId: refused.scheduleId, input: refused.input }, date.refusal);
+  const nearest = date.nearest.length
+    ? `; nearest free that day: ${date.nearest.map((slot) => formatLocal(new Date(slot.startAt * 1000), zone).slice(11)).join(', ')}`
+    : '; nothing free that day';
+  return `${date.slot.slice(0, 16)} (${why}${nearest})`;
+}
+
+/** Runs `book`, turning a refused series into the one line that lists each date not free, why, and what to do. */
+function explainingSeriesRefusal<T>(book: () => T): T {
+  try {
+    return book();
+  } catch (error) {
+    if (!(error instanceof SeriesNotFree)) throw error;
+    const dates = error.dates.map((date) => notFreeText(error, date)).join(', ');
+    const none = error.dates.length === error.total;
+    throw new AppError(
+      error.code,
+      `the series is not booked: ${none ? `none of its ${error.total} dates is free` : `${error.dates.length} of its ${error.total} dates ${error.dates.length === 1 ? 'is' : 'are'} not free`}: ${dates}. Nothing was booked: ${none ? 'choose another time' : 'book the free dates with --skip-taken, or choose another time'} (planner slots ${error.scheduleId} ${error.reasonId} lists what is free).`,
+    );
+  }
+}
+
+/** Prints a booked series: each date with its booking, and the dates skipped. */
+function printSeries(made: CreatedSeries, zone: string, json: boolean): void {
+  const local = (unix: number) => formatLocal(new Date(unix * 1000), zone);
+  if (json) {
+    printJson({
+      series: { id: made.seriesId, reference: made.reference, intervalDays: made.intervalDays },
+      bookings: made.bookings.map((booking) => ({
+        id: booking.bookingId,
+        reference: booking.reference,
+        customerId: booking.customerId,
+        start: utcText(booking.startAt),
+        localStart: local(booking.startAt),
+      })),
+      skipped: made.skipped.map((date) => ({
+        slot: date.slot,
+        why: date.refusal.why,
+        nearest: date.nearest.map((slot) => slot.local),
+      })),
+    });
+    return;
+  }
+  print(
+    `Booked series ${made.seriesId} (${made.reference}): ${made.bookings.length} appointments ${everyText(made.intervalDays)}, times in ${zone}.`,
+    ...made.bookings.map((booking) => `  ${local(booking.startAt)}  ${booking.bookingId} (${booking.reference})`),
+    ...made.skipped.map((date) => `  ${date.slot.slice(0, 16)}  skipped: not free (${date.refusal.why})`),
+    'Their e-mails are in the outbox: one confirmation with every date.',
+  );
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -102,28 +197,41 @@ export function registerBookings(program: Command): void {
     );
   group
     .command('add')
-    .description('book a slot for a customer, exactly as the API does (same checks, same e-mails)')
+    .description(
+      'book a slot for a customer, exactly as the API does (same checks, same e-mails); with --repeat and --count, a series at the same time',
+    )
     .argument('<schedule-id>')
     .argument('<reason-id>')
-    .argument('<slot>', 'local time "YYYY-MM-DD HH:MM:SS" (or "YYYY-MM-DD HH:MM")')
+    .argument('<slot>', 'local time "YYYY-MM-DD HH:MM:SS" (or "YYYY-MM-DD HH:MM"); for a series, its first date')
     .option('--field <key=value>', 'a form value, e.g. --field first_name=Ada (repeat for each field)', collect, [])
+    .option('--repeat <interval>', 'a series: the time between its dates, whole days or weeks (1w, 2w, 7d)')
+    .option(`--count <n>`, `a series: how many dates (${SERIES_COUNT.min} to ${SERIES_COUNT.max})`)
+    .option('--skip-taken', 'a series: book the free dates and list the others (default: all or nothing)')
     .option('--json', 'print JSON')
     .action(
       async (
         scheduleText: string,
         reasonText: string,
         slotText: string,
-        options: { field: string[]; json?: boolean },
+        options: { field: string[]; repeat?: string; count?: string; skipTaken?: boolean; json?: boolean },
         command: Command,
       ) => {
         const scheduleId = id(scheduleText, 'schedule-id');
         const reasonId = id(reasonText, 'reason-id');
         const slot = slotArgument(slotText);
+        const series = seriesOptions(options);
         await withContext(command, (ctx) => {
+          const zone = requireConfigured(ctx).timeZone;
+          if (series) {
+            const made = explainingSeriesRefusal(() =>
+              addSeries(ctx, { scheduleId, reasonId, slot, ...series, values: options.field }),
+            );
+            printSeries(made, zone, options.json === true);
+            return;
+          }
           const created = explainingRefusal(ctx, () =>
             addBooking(ctx, { scheduleId, reasonId, slot, values: options.field }),
           );
-          const zone = requireConfigured(ctx).timeZone;
           if (options.json)
             printJson({
               id: created.bookingId,
@@ -148,10 +256,25 @@ export function registerBookings(program: Command): void {
         const zone = requireConfigured(ctx).timeZone;
         const booking = requireBooking(ctx, key);
         const history = bookingHistory(ctx, booking, zone);
+        const series = seriesOfBooking(ctx, booking);
         const item = {
           ...bookingJson(booking, zone),
           reminders: bookingReminders(ctx, booking.id),
           history: history.entries,
+          ...(series && {
+            series: {
+              id: series.id,
+              reference: series.reference,
+              intervalDays: series.intervalDays,
+              dates: series.dates.map((one) => ({
+                id: one.id,
+                reference: one.reference,
+                status: one.status,
+                start: utcText(one.startAt),
+                localStart: formatLocal(new Date(one.startAt * 1000), zone),
+              })),
+            },
+          }),
         };
         if (options.json) {
           printJson(item);
@@ -170,6 +293,15 @@ export function registerBookings(program: Command): void {
             (r) => `  reminder  ${r.dueLocal} ${zone}: ${r.status}${r.reason ? ` (${r.reason})` : ''}`,
           ),
           ...historyLines(history),
+          ...(item.series
+            ? [
+                `  series    ${item.series.id} (${item.series.reference}), ${item.series.dates.length} dates ${everyText(item.series.intervalDays)}:`,
+                ...item.series.dates.map(
+                  (date) =>
+                    `            ${date.localStart}  ${date.status.padEnd(9)}  ${date.id} (${date.reference})${date.id === item.id ? ' (this one)' : ''}`,
+                ),
+              ]
+            : []),
         );
       });
     });
@@ -178,19 +310,41 @@ export function registerBookings(program: Command): void {
     .description('cancel a booking: it is kept as cancelled, its time is free again at once, the customer is told')
     .argument('<id-or-reference>')
     .option('--reason <text>', 'why (one line; in the customer’s mail and `bookings show`)')
+    .option('--series', 'cancel this date of a series and every later one (one mail to the customer)')
     .option('--no-notify', 'do not e-mail the customer')
     .option('--json', 'print JSON')
-    .action(async (key: string, options: { reason?: string; notify: boolean; json?: boolean }, command: Command) => {
-      await withContext(command, (ctx) => {
-        const zone = requireConfigured(ctx).timeZone;
-        const cancelled = cancelBooking(ctx, key, { reason: options.reason, notify: options.notify });
-        if (options.json) printJson(bookingJson(cancelled, zone));
-        else
-          print(
-            `Cancelled ${cancelled.id} (${cancelled.reference}) of ${formatLocal(new Date(cancelled.startAt * 1000), zone)} ${zone}. ${options.notify && cancelled.customerEmail ? 'The customer’s mail is in the outbox.' : 'No mail to the customer.'}`,
-          );
-      });
-    });
+    .action(
+      async (
+        key: string,
+        options: { reason?: string; series?: boolean; notify: boolean; json?: boolean },
+        command: Command,
+      ) => {
+        await withContext(command, (ctx) => {
+          const zone = requireConfigured(ctx).timeZone;
+          const mail = (email: string | null) =>
+            options.notify && email ? 'The customer’s mail is in the outbox.' : 'No mail to the customer.';
+          if (options.series) {
+            const cancelled = cancelSeries(ctx, key, { reason: options.reason, notify: options.notify });
+            if (options.json) printJson(cancelled.map((one) => bookingJson(one, zone)));
+            else
+              print(
+                `Cancelled ${cancelled.length} date(s) of the series, times in ${zone}:`,
+                ...cancelled.map(
+                  (one) => `  ${formatLocal(new Date(one.startAt * 1000), zone)}  ${one.id} (${one.reference})`,
+                ),
+                mail(cancelled[0]!.customerEmail),
+              );
+            return;
+          }
+          const cancelled = cancelBooking(ctx, key, { reason: options.reason, notify: options.notify });
+          if (options.json) printJson(bookingJson(cancelled, zone));
+          else
+            print(
+              `Cancelled ${cancelled.id} (${cancelled.reference}) of ${formatLocal(new Date(cancelled.startAt * 1000), zone)} ${zone}. ${mail(cancelled.customerEmail)}`,
+            );
+        });
+      },
+    );
   group
     .command('move')
     .description('move a booking to another free time, keeping its id and reference; the customer gets an update')

@@ -9,18 +9,20 @@ import { id, print, printJson, readContext, whole } from '../shared.ts';
 
 const WEEKDAY_LABELS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
+/** What a refusal's words need: the time refused, the schedule, and the engine's input it was checked against. */
+type Refused = Pick<SlotNotFree, 'slot' | 'scheduleId' | 'input'>;
+
 /** Returns the opening hours of the slot's weekday as `tue: 09:00-12:00, 14:00-18:00` (or `sun: closed`). */
-function hoursOfDay(refused: SlotNotFree): string {
+function hoursOfDay(refused: Refused): string {
   const weekday = isoWeekday(dayNumber(refused.slot.slice(0, 10)));
   const ranges = refused.input.week[weekday] ?? [];
   return `${WEEKDAYS[weekday - 1]}: ${ranges.length ? ranges.map(formatRange).join(', ') : 'closed'}`;
 }
 
 /** Returns why the time was refused, as a clause for the admin (in the CLI's language). */
-function reasonText(refused: SlotNotFree, advice: RefusalAdvice, move: boolean): string {
+export function reasonText(refused: Refused, refusal: RefusalAdvice['refusal'], move = false): string {
   const { input } = refused;
   const zone = input.zone;
-  const { refusal } = advice;
   switch (refusal.why) {
     case 'past':
       return `it is in the past (now: ${formatLocal(new Date(input.now * 1000), zone)} ${zone})`;
@@ -70,7 +72,7 @@ export function refusalError(ctx: AppContext, refused: SlotNotFree, move = false
     : `No free time after it within the look-ahead (${more} lists what is free)`;
   return new AppError(
     refused.code,
-    `${refused.slot} is not a free slot: ${reasonText(refused, advice, move)}. ${next}.`,
+    `${refused.slot} is not a free slot: ${reasonText(refused, advice.refusal, move)}. ${next}.`,
   );
 }
 
