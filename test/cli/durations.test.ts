@@ -116,8 +116,8 @@ describe('durations', () => {
       'planner: --cancel-until must be from 0 to 365d (got "366d")',
     ],
     [
-      ['reminders', 'set', '24h,1w'],
-      'planner: "1w" is not an offset: write durations such as 24h,2h or 1h30m (a bare number counts minutes), or off',
+      ['reminders', 'set', '24h,1y'],
+      'planner: "1y" is not an offset: write durations such as 24h,2h or 1h30m (a bare number counts minutes), or off',
     ],
     [['hours', 'set', '1', 'mon', '8:0-12:00'], 'planner: "8:0" is not a time HH:MM between 00:00 and 23:59'],
   ])('refuses %j in one line naming the option and the value, changing nothing', async (args, line) => {
