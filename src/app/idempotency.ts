@@ -52,11 +52,19 @@ export function bookOnce(
   answerOf: (created: CreatedBooking) => string,
   by: { source: BookingSource; actor: BookingActor } = { source: 'api', actor: 'api' },
 ): KeyedAnswer {
+  return actOnce(ctx, key, fingerprint, () => answerOf(createBooking(ctx, order, by.source, by.actor)));
+}
+
+/**
+ * Does `act` once for `key` (any write of the API that is safe to retry: a booking, a series): under the write lock,
+ * the kept answer if there is one, else `act`'s 201 body, kept in the same transaction as what `act` wrote.
+ */
+export function actOnce(ctx: AppContext, key: string, fingerprint: string, act: () => string): KeyedAnswer {
   const now = unixSeconds(ctx.now());
   return ctx.store.tx(() => {
     const kept = keptAnswer(ctx.store, key, now - KEY_LIFETIME_SECONDS);
     if (kept) return replay(kept, fingerprint);
-    const body = answerOf(createBooking(ctx, order, by.source, by.actor));
+    const body = act();
     keepAnswer(ctx.store, key, { fingerprint, status: 201, body }, now, now - KEY_LIFETIME_SECONDS);
     return { status: 201, body, replayed: false };
   });

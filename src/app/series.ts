@@ -13,6 +13,7 @@ import type { Closure } from '../store/closures.ts';
 import { dayWindow } from '../domain/availability.ts';
 import { LONGEST_BLOCK_SECONDS, BUFFER_MAX_SECONDS } from '../domain/blocking.ts';
 import { localToUnix } from '../domain/zone.ts';
+import { occurrenceSlots, SERIES_COUNT, SERIES_INTERVAL_DAYS } from '../domain/series.ts';
 import { AppError, invalid } from '../errors.ts';
 import { seriesMessages } from '../mail/messages.ts';
 import { bookedTimes } from '../store/booked-times.ts';
@@ -32,11 +33,6 @@ import {
   type BookingOrder,
   type CreatedBooking,
 } from './create-booking.ts';
-
-/** How many occurrences a series may have. */
-export const SERIES_COUNT = { min: 2, max: 52 } as const;
-/** The days between occurrences: a day to 52 weeks. */
-export const SERIES_INTERVAL_DAYS = { min: 1, max: 364 } as const;
 
 export interface SeriesOrder extends BookingOrder {
   /** Days between occurrences (`1w` = 7). */
@@ -81,12 +77,6 @@ export class SeriesNotFree extends AppError {
     this.scheduleId = of.scheduleId;
     this.reasonId = of.reasonId;
   }
-}
-
-/** Returns the local times of the occurrences: the first slot's wall-clock time every `intervalDays` days. */
-export function occurrenceSlots(first: string, intervalDays: number, count: number): string[] {
-  const day = dayNumber(first.slice(0, 10));
-  return Array.from({ length: count }, (_, index) => `${dayText(day + index * intervalDays)}${first.slice(10)}`);
 }
 
 /** Throws `invalid` unless the count and interval are within the series' limits. */

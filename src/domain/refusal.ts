@@ -52,6 +52,20 @@ export type Refusal<C extends ClosedDays = ClosedDays> =
 
 export type RefusalReason = Refusal['why'];
 
+/** Every reason, in the order the rules are asked (the API's `why` of a series' date). */
+export const REFUSAL_REASONS = [
+  'past',
+  'notice',
+  'look-ahead',
+  'closure',
+  'no-such-time',
+  'hours',
+  'grid',
+  'busy',
+  'taken',
+  'buffer',
+] as const satisfies readonly RefusalReason[];
+
 /**
  * Returns why local `slot` (`YYYY-MM-DD HH:MM:SS`, a real day and time) is not free for `input`, or undefined when
  * the engine offers it. `bookings` are those of the slot's day, as the engine would get them (by kept start).

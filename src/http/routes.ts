@@ -10,8 +10,9 @@ import type { AppContext } from '../app/context.ts';
 import { createCommitGroup } from '../app/commit-group.ts';
 import { createDaysCache, type DaysCache } from '../app/days-cache.ts';
 import { createBooking, type CreatedBooking } from '../app/create-booking.ts';
+import { createSeries, SeriesNotFree, type CreatedSeries, type NotFreeDate } from '../app/series.ts';
 import {
-  bookOnce,
+  actOnce,
   fingerprintOf,
   IDEMPOTENCY_KEY,
   keepRefusal,
@@ -37,9 +38,31 @@ import {
   type SchedulesResponse,
   type SlotsResponse,
 } from '../schemas/api.ts';
+import {
+  seriesOrder,
+  seriesRequestProblem,
+  type SeriesRefusal,
+  type SeriesRequest,
+  type SeriesResponse,
+} from '../schemas/series.ts';
 import { readJsonBody } from './body.ts';
 import { answerFor, errorAnswer, HTTP_ERRORS } from './errors.ts';
 import { createHandler, createReplyCache, failure, query, reply, type Reply } from './handle.ts';
+
+/** A booking as the API answers it (spec §2 BookingResponse). */
+function bookingResponse(created: CreatedBooking): BookingResponse {
+  return {
+    booking_id: created.bookingId,
+    booking_details_id: created.reference,
+    user_id: created.customerId,
+    slot: utcText(created.startAt),
+  };
+}
+
+/** A date of a series that is not free, as POST /series answers it. */
+function notFreeDate(date: NotFreeDate): SeriesRefusal['dates'][number] {
+  return { slot: date.slot, why: date.refusal.why, nearest: date.nearest.map((slot) => slot.local) };
+}
 
 /** Registers the six calls of the spec (§4) on `app`, and the 404 for any other path under /api. */
 export function registerRoutes(
@@ -114,39 +137,41 @@ export function registerRoutes(
     }),
   );
 
-  app.post(
-    '/api/bookings',
+  /**
+   * A write of the API (POST /bookings, POST /series): the body read and checked (`problemOf`: the 400's error and
+   * field), then `act` under the write lock in the commit group and its 201 (`answered`). Issue 16: an optional
+   * Idempotency-Key makes a retry safe (src/app/idempotency.ts); without it, nothing changes. `refused` may answer a
+   * refusal of the core in its own words (a series' dates); only 400 and 404 refusals are kept for a key.
+   */
+  const write = <T>(spec: {
+    problemOf: (json: unknown) => { error: string; field?: string } | undefined;
+    act: (json: unknown) => T;
+    answered: (made: T) => Reply;
+    refused?: (error: unknown) => Reply | undefined;
+  }) =>
     handle(async (event) => {
-      // Issue 16: an optional Idempotency-Key makes a retry safe (src/app/idempotency.ts); without it, nothing changes.
       const key = event.req.headers.get('idempotency-key');
       if (key !== null && !IDEMPOTENCY_KEY.test(key)) return failure(HTTP_ERRORS.badKey);
       const body = await readJsonBody(event, BODY_LIMIT, hooks.bodyTimeoutMs);
       if (!('json' in body)) return body;
-      const problem = bookingRequestProblem(body.json);
-      const orderOf = () => {
-        const request = body.json as BookingRequest; // checked: no problem
-        return {
-          scheduleId: request.schedule,
-          reasonId: request.reason,
-          slot: request.slot,
-          submission: request.submission,
-        };
+      const problem = spec.problemOf(body.json);
+      const refusal = (error: unknown): Reply => {
+        const own = spec.refused?.(error);
+        if (own) return own;
+        const answer = answerFor(error);
+        return failure(answer);
       };
-      const answered = (created: CreatedBooking) =>
-        reply<BookingResponse>(
-          {
-            booking_id: created.bookingId,
-            booking_details_id: created.reference,
-            user_id: created.customerId,
-            slot: utcText(created.startAt),
-          },
-          201,
-        );
       if (key === null) {
         if (problem) return failure(errorAnswer(400, problem.error, problem.field));
-        const answer = answered(await commit(() => createBooking(ctx, orderOf(), 'api')));
-        hooks.afterBooking();
-        return answer;
+        try {
+          const answer = spec.answered(await commit(() => spec.act(body.json)));
+          hooks.afterBooking();
+          return answer;
+        } catch (error) {
+          const own = spec.refused?.(error);
+          if (own) return own;
+          throw error;
+        }
       }
       const fingerprint = fingerprintOf(body.text);
       const keyed = (answer: KeyedAnswer): Reply => ({
@@ -159,16 +184,58 @@ export function registerRoutes(
         if (kept) return keyed(kept);
         if (problem) throw invalid(problem.error, problem.field);
         const answer = await commit(() =>
-          bookOnce(ctx, orderOf(), key, fingerprint, (created) => answered(created).text),
+          actOnce(ctx, key, fingerprint, () => spec.answered(spec.act(body.json)).text),
         );
         if (!answer.replayed) hooks.afterBooking();
         return keyed(answer);
       } catch (error) {
         // Only the booking's own refusals are kept (400, 404): a 500 is not, so a retry after a fault is tried again.
-        const answer = answerFor(error);
+        const answer = refusal(error);
         if ((answer.status !== 400 && answer.status !== 404) || (error as AppError).message === KEY_REUSED) throw error;
-        return keyed(keepRefusal(ctx, key, fingerprint, answer.status, JSON.stringify(answer.body)));
+        return keyed(keepRefusal(ctx, key, fingerprint, answer.status, answer.text));
       }
+    });
+
+  app.post(
+    '/api/bookings',
+    write({
+      problemOf: bookingRequestProblem,
+      act: (json) => {
+        const request = json as BookingRequest; // checked: no problem
+        return createBooking(
+          ctx,
+          {
+            scheduleId: request.schedule,
+            reasonId: request.reason,
+            slot: request.slot,
+            submission: request.submission,
+          },
+          'api',
+        );
+      },
+      answered: (created: CreatedBooking) => reply<BookingResponse>(bookingResponse(created), 201),
+    }),
+  );
+
+  // Issue 40: a series, beside the six calls (which stay as the spec has them).
+  app.post(
+    '/api/series',
+    write({
+      problemOf: seriesRequestProblem,
+      act: (json) => createSeries(ctx, seriesOrder(json as SeriesRequest), 'api'),
+      answered: (made: CreatedSeries) =>
+        reply<SeriesResponse>(
+          {
+            series_id: made.reference,
+            bookings: made.bookings.map(bookingResponse),
+            skipped: made.skipped.map(notFreeDate),
+          },
+          201,
+        ),
+      refused: (error) =>
+        error instanceof SeriesNotFree
+          ? reply<SeriesRefusal>({ error: 'Not Found', dates: error.dates.map(notFreeDate) }, 404)
+          : undefined,
     }),
   );
 

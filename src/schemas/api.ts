@@ -18,13 +18,13 @@ import { VALUE_MAX_LENGTH } from '../domain/submission.ts';
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const UTC_SLOT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 /** A booking reference: 16 characters of the alphabet without 0, 1, I and O (app/create-booking.ts). */
-const REFERENCE = /^[2-9A-HJ-NP-Z]{16}$/;
+export const REFERENCE = /^[2-9A-HJ-NP-Z]{16}$/;
 
 /**
  * A local time `YYYY-MM-DD HH:MM:SS` naming a real day and time, exactly 19 characters (spec §2 Slot), described
  * by `description`; `message` is the error of each step where a 400 answer names it.
  */
-function SlotText(description: string, message?: string) {
+export function SlotText(description: string, message?: string) {
   return v.pipe(
     v.string(message),
     v.length(19, message),
@@ -35,12 +35,12 @@ function SlotText(description: string, message?: string) {
 }
 
 /** The largest id: SQLite's rowids are 64-bit, JavaScript's numbers are exact up to 2^53 - 1. */
-const ID_MAX = Number.MAX_SAFE_INTEGER;
+export const ID_MAX = Number.MAX_SAFE_INTEGER;
 
 /** The OpenAPI format of an integer: its size (an id is int64; a count of seconds in a day fits int32). */
-const intFormat = (format: 'int32' | 'int64') => v.metadata<number, { format: typeof format }>({ format });
+export const intFormat = (format: 'int32' | 'int64') => v.metadata<number, { format: typeof format }>({ format });
 
-function isPlainObject(value: unknown): boolean {
+export function isPlainObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -89,7 +89,7 @@ export const BOOKING_FIELD_ERRORS = {
   submission: 'submission must be an object of form values',
 } as const;
 
-const BodyId = (message: string) =>
+export const BodyId = (message: string) =>
   v.pipe(
     v.number(message),
     v.integer(message),

@@ -22,6 +22,7 @@ import {
   SchedulesResponse,
   SlotsResponse,
 } from './api.ts';
+import { NotFreeDate, SeriesRefusal, SeriesRequest, SeriesResponse } from './series.ts';
 import { ERROR_ANSWERS, HEADERS, OPERATIONS, RATE_HEADERS, REPLAYED, type Operation } from './operations.ts';
 
 type AnySchema = v.GenericSchema;
@@ -40,6 +41,10 @@ const COMPONENTS: Record<string, AnySchema> = {
   DaysResponse,
   SlotsResponse,
   FormsResponse,
+  SeriesRequest,
+  SeriesResponse,
+  SeriesRefusal,
+  NotFreeDate,
 };
 
 /** Returns `value` with every `#/$defs/X` reference pointed at `#/components/schemas/X` and `$schema` keys removed. */
@@ -137,6 +142,17 @@ function operationObject(operation: Operation): Json {
         content: { 'application/json': { schema: ref(success.schema), example: success.example } },
       },
       ...Object.fromEntries(operation.errors.map((status) => [status, response(ERROR_ANSWERS[status].name)])),
+      ...(operation.notFound
+        ? {
+            '404': {
+              description: operation.notFound.description,
+              headers: { ...RATE_HEADERS, ...REPLAYED },
+              content: {
+                'application/json': { schema: ref(operation.notFound.schema), example: operation.notFound.example },
+              },
+            },
+          }
+        : {}),
     },
   };
 }

@@ -44,6 +44,8 @@ export interface Operation {
   success: { status: '200' | '201'; description: string; schema: string; example: unknown; replayable?: boolean };
   /** The error answers, in the spec's order (§4). */
   errors: readonly ErrorStatus[];
+  /** A 404 of the operation's own body (POST /series: the dates that are not free), instead of the shared one. */
+  notFound?: { description: string; schema: string; example: unknown };
 }
 
 const EXAMPLE_DAY = '2026-11-24';
@@ -67,6 +69,18 @@ const REASON: QueryParameter = {
 const GET_ERRORS: readonly ErrorStatus[] = ['401', '404', '429', '503'];
 
 const demoSchedule = DEMO.schedules[0];
+
+/** The optional Idempotency-Key of the API's writes (POST /bookings, POST /series). */
+const IDEMPOTENCY_KEY_HEADER: Json = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Optional. Any 1 to 255 visible ASCII characters the client picks per booking it means to make (e.g. a UUID), ' +
+    'sent again unchanged with every retry of that request. Without it, nothing changes.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]{1,255}$' },
+  example: '8f14e45f-ceea-467f-a0e6-5e3c1b9d2c71',
+};
 
 /** The six operations of the booking process, in the order a client calls them (spec §4). */
 export const OPERATIONS: readonly Operation[] = [
@@ -185,18 +199,7 @@ export const OPERATIONS: readonly Operation[] = [
       '`Idempotency-Key`, a retry is safe: a repeat with the same key and the same body within 24 hours gets the ' +
       'first answer again (201, or the 400 or 404 of the booking), with `Idempotent-Replayed: true`, and books ' +
       'nothing; the same key with another body gets 400 `Idempotency-Key reused with a different request`.',
-    headerParameters: [
-      {
-        name: 'Idempotency-Key',
-        in: 'header',
-        required: false,
-        description:
-          'Optional. Any 1 to 255 visible ASCII characters the client picks per booking it means to make (e.g. a UUID), ' +
-          'sent again unchanged with every retry of that request. Without it, nothing changes.',
-        schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]{1,255}$' },
-        example: '8f14e45f-ceea-467f-a0e6-5e3c1b9d2c71',
-      },
-    ],
+    headerParameters: [IDEMPOTENCY_KEY_HEADER],
     body: {
       schema: 'BookingRequest',
       example: {
@@ -216,6 +219,59 @@ export const OPERATIONS: readonly Operation[] = [
     },
     // The 401 (answered before a token is known) and the 503 (before any gate counts) carry no rate-limit fields.
     errors: ['400', '401', '404', '413', '415', '429', '500', '503'],
+  },
+  // Issue 40: beside the six calls of the spec, which stay as they are.
+  {
+    path: '/series',
+    method: 'post',
+    operationId: 'createSeries',
+    summary: 'Book a series: the same time every week (or every n days), all dates or none',
+    description:
+      'A course of treatment: the first date (`slot`) and every `repeat` after it, `count` dates in all, for one ' +
+      'customer. Every date is checked as POST /bookings checks one (hours, closures, notice, look-ahead, buffers, ' +
+      "the practitioner's calendar, capacity) and all are booked in one transaction, or none: a 404 then lists each " +
+      'date that is not free, why, and the nearest free times that day. With `skip_taken: true` the free dates are ' +
+      'booked and the others listed in `skipped`. Each date is a booking of its own (its reference, reminders, ' +
+      'webhook event); the customer gets one confirmation with every date and one calendar file. Idempotency-Key ' +
+      'works as for POST /bookings.',
+    headerParameters: [IDEMPOTENCY_KEY_HEADER],
+    body: {
+      schema: 'SeriesRequest',
+      example: {
+        schedule: 1,
+        reason: 1,
+        slot: EXAMPLE_SLOT,
+        repeat: '1w',
+        count: 6,
+        submission: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0000' },
+      },
+    },
+    success: {
+      status: '201',
+      description:
+        'Booked (or, with `Idempotent-Replayed: true`, booked by an earlier request with the same Idempotency-Key)',
+      schema: 'SeriesResponse',
+      example: {
+        series_id: 'K7Q2M9XW4HCT8RZP',
+        bookings: [
+          { booking_id: 1, booking_details_id: 'J6X99LA2FD5TAU9S', user_id: 1, slot: '2026-11-24T08:30:00Z' },
+          { booking_id: 2, booking_details_id: 'P3WQ8N2ZK5RM7TXA', user_id: 1, slot: '2026-12-01T08:30:00Z' },
+        ],
+        skipped: [],
+      },
+      replayable: true,
+    },
+    errors: ['400', '401', '404', '413', '415', '429', '500', '503'],
+    notFound: {
+      description:
+        'Schedule or reason not found (`{"error":"Not Found"}`), or dates of the series not free: nothing was booked; ' +
+        '`dates` lists each with why and the nearest free times that day. Kept for an Idempotency-Key like a 404 of POST /bookings',
+      schema: 'SeriesRefusal',
+      example: {
+        error: 'Not Found',
+        dates: [{ slot: '2026-12-08 09:30:00', why: 'taken', nearest: ['2026-12-08 09:00:00', '2026-12-08 10:00:00'] }],
+      },
+    },
   },
 ];
 

@@ -123,6 +123,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Book a series: the same time every week (or every n days), all dates or none
+         * @description A course of treatment: the first date (`slot`) and every `repeat` after it, `count` dates in all, for one customer. Every date is checked as POST /bookings checks one (hours, closures, notice, look-ahead, buffers, the practitioner's calendar, capacity) and all are booked in one transaction, or none: a 404 then lists each date that is not free, why, and the nearest free times that day. With `skip_taken: true` the free dates are booked and the others listed in `skipped`. Each date is a booking of its own (its reference, reminders, webhook event); the customer gets one confirmation with every date and one calendar file. Idempotency-Key works as for POST /bookings.
+         */
+        post: operations["createSeries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -203,6 +223,54 @@ export interface components {
             data: {
                 [key: string]: components["schemas"]["FormField"];
             };
+        };
+        SeriesRequest: {
+            /** Format: int64 */
+            schedule: number;
+            /** Format: int64 */
+            reason: number;
+            /** @description The first date: local time YYYY-MM-DD HH:MM:SS, exactly 19 characters */
+            slot: string;
+            /** @description The time between the dates, whole days or weeks: "1w", "2w", "7d" (a bare number counts days) */
+            repeat: string;
+            /**
+             * Format: int32
+             * @description How many dates
+             */
+            count: number;
+            /** @description true: book the free dates and list the others in `skipped`; false (default): all or nothing */
+            skip_taken?: boolean;
+            submission: {
+                [key: string]: unknown;
+            };
+        };
+        SeriesResponse: {
+            /** @description The series' public reference */
+            series_id: string;
+            /** @description Every booking made, by start: each is a booking of its own (its reference, mails, reminders) */
+            bookings: components["schemas"]["BookingResponse"][];
+            /** @description With skip_taken: the dates not booked (else always empty) */
+            skipped: components["schemas"]["NotFreeDate"][];
+        };
+        SeriesRefusal: {
+            /**
+             * @description Always Not Found (spec §7)
+             * @constant
+             */
+            error: "Not Found";
+            /** @description Each date that is not free */
+            dates: components["schemas"]["NotFreeDate"][];
+        };
+        NotFreeDate: {
+            /** @description A local time, YYYY-MM-DD HH:MM:SS */
+            slot: string;
+            /**
+             * @description past, notice (within the minimum notice), look-ahead (beyond it), closure, no-such-time (the clocks go forward), hours (outside the opening hours), grid (off the step), busy (the practitioner's own calendar), taken, buffer
+             * @enum {string}
+             */
+            why: "past" | "notice" | "look-ahead" | "closure" | "no-such-time" | "hours" | "grid" | "busy" | "taken" | "buffer";
+            /** @description Up to three free times of that day, nearest first in time order */
+            nearest: string[];
         };
     };
     responses: {
@@ -634,6 +702,108 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["NotSaved"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createSeries: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional. Any 1 to 255 visible ASCII characters the client picks per booking it means to make (e.g. a UUID), sent again unchanged with every retry of that request. Without it, nothing changes.
+                 * @example 8f14e45f-ceea-467f-a0e6-5e3c1b9d2c71
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "schedule": 1,
+                 *       "reason": 1,
+                 *       "slot": "2026-11-24 09:30:00",
+                 *       "repeat": "1w",
+                 *       "count": 6,
+                 *       "submission": {
+                 *         "first_name": "Ada",
+                 *         "last_name": "Lovelace",
+                 *         "email": "ada@example.com",
+                 *         "phone": "+44 20 7946 0000"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["SeriesRequest"];
+            };
+        };
+        responses: {
+            /** @description Booked (or, with `Idempotent-Replayed: true`, booked by an earlier request with the same Idempotency-Key) */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "series_id": "K7Q2M9XW4HCT8RZP",
+                     *       "bookings": [
+                     *         {
+                     *           "booking_id": 1,
+                     *           "booking_details_id": "J6X99LA2FD5TAU9S",
+                     *           "user_id": 1,
+                     *           "slot": "2026-11-24T08:30:00Z"
+                     *         },
+                     *         {
+                     *           "booking_id": 2,
+                     *           "booking_details_id": "P3WQ8N2ZK5RM7TXA",
+                     *           "user_id": 1,
+                     *           "slot": "2026-12-01T08:30:00Z"
+                     *         }
+                     *       ],
+                     *       "skipped": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SeriesResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Schedule or reason not found (`{"error":"Not Found"}`), or dates of the series not free: nothing was booked; `dates` lists each with why and the nearest free times that day. Kept for an Idempotency-Key like a 404 of POST /bookings */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "Not Found",
+                     *       "dates": [
+                     *         {
+                     *           "slot": "2026-12-08 09:30:00",
+                     *           "why": "taken",
+                     *           "nearest": [
+                     *             "2026-12-08 09:00:00",
+                     *             "2026-12-08 10:00:00"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SeriesRefusal"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

@@ -1,14 +1,7 @@
 import type { Command } from 'commander';
 import { addBooking, addSeries, listBookingsFrom, requireBooking } from '../../app/bookings.ts';
-import {
-  SERIES_COUNT,
-  SERIES_INTERVAL_DAYS,
-  SeriesNotFree,
-  seriesOfBooking,
-  type CreatedSeries,
-  type NotFreeDate,
-} from '../../app/series.ts';
-import { parseDuration } from '../../domain/durations.ts';
+import { SeriesNotFree, seriesOfBooking, type CreatedSeries, type NotFreeDate } from '../../app/series.ts';
+import { repeatDays, SERIES_COUNT } from '../../domain/series.ts';
 import { cancelBooking, cancelSeries, moveBooking } from '../../app/lifecycle.ts';
 import { bookingReminders } from '../../app/reminders.ts';
 import { bookingHistory, localOfStored, type BookingHistory } from '../../app/booking-history.ts';
@@ -50,10 +43,8 @@ function seriesOptions(options: {
   if (options.repeat === undefined) throw invalid('--count needs --repeat: the time between the dates (1w, 2w, 7d)');
   if (options.count === undefined)
     throw invalid(`--repeat needs --count: how many dates (${SERIES_COUNT.min} to ${SERIES_COUNT.max})`);
-  const parsed = parseDuration(options.repeat, 'days');
-  if (!parsed.ok) throw invalid(`--repeat: ${parsed.error}`);
-  const days = parsed.value / 1440;
-  if (!Number.isInteger(days) || days < SERIES_INTERVAL_DAYS.min || days > SERIES_INTERVAL_DAYS.max)
+  const days = repeatDays(options.repeat);
+  if (days === undefined)
     throw invalid(
       `--repeat must be whole days or weeks from 1d to 52w, such as 1w, 2w or 7d (got "${options.repeat}")`,
     );
