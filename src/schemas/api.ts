@@ -102,7 +102,9 @@ export const BodyId = (message: string) =>
 export const PlainObject = v.custom<Record<string, unknown>>(isPlainObject, BOOKING_FIELD_ERRORS.submission);
 
 /** The form values: keys are field names from GET /forms. */
-export const Submission = v.pipe(PlainObject, v.record(v.string(), v.unknown(), BOOKING_FIELD_ERRORS.submission));
+/** The form values' keys and values, as the record the OpenAPI builder also names `object` (after PlainObject). */
+export const SubmissionRecord = v.record(v.string(), v.unknown(), BOOKING_FIELD_ERRORS.submission);
+export const Submission = v.pipe(PlainObject, SubmissionRecord);
 
 export const BookingRequest = v.strictObject({
   schedule: BodyId(BOOKING_FIELD_ERRORS.schedule),

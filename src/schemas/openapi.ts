@@ -16,6 +16,7 @@ import {
   FormField,
   FormsResponse,
   PlainObject,
+  SubmissionRecord,
   Reason,
   ReasonsResponse,
   Schedule,
@@ -74,7 +75,7 @@ function jsonSchema(schema: AnySchema, typeMode: 'input' | 'output', named = tru
     errorMode: 'ignore', // `check` actions (a real calendar day) have no JSON Schema form; the pattern stays
     definitions,
     overrideSchema: (context): JsonSchema | undefined =>
-      context.valibotSchema === PlainObject
+      context.valibotSchema === PlainObject || context.valibotSchema === SubmissionRecord
         ? {
             type: 'object',
             description: 'The form values, keyed by the field names of GET /forms',

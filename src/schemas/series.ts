@@ -34,6 +34,7 @@ export const SeriesRequest = v.strictObject({
   repeat: v.pipe(
     v.string(SERIES_FIELD_ERRORS.repeat),
     v.maxLength(16, SERIES_FIELD_ERRORS.repeat),
+    v.regex(/^(?:\d{1,3}|(?:\d{1,2}[wW])?(?:\d{1,3}[dD])?)$/, SERIES_FIELD_ERRORS.repeat),
     v.check((text) => repeatDays(text) !== undefined, SERIES_FIELD_ERRORS.repeat),
     v.description('The time between the dates, whole days or weeks: "1w", "2w", "7d" (a bare number counts days)'),
   ),

@@ -240,8 +240,9 @@ export interface components {
             count: number;
             /** @description true: book the free dates and list the others in `skipped`; false (default): all or nothing */
             skip_taken?: boolean;
+            /** @description The form values, keyed by the field names of GET /forms */
             submission: {
-                [key: string]: unknown;
+                [key: string]: string | number | boolean | null;
             };
         };
         SeriesResponse: {
