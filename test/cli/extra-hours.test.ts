@@ -23,7 +23,7 @@ function plusDays(day: string, count: number): string {
 }
 
 /** Returns the first day at least `from` days after today whose weekday is `weekday` (0 Sunday … 6 Saturday). */
-export function nextWeekday(weekday: number, from = 2): string {
+function nextWeekday(weekday: number, from = 2): string {
   for (let offset = from; ; offset++) {
     const day = plusDays(berlinToday(), offset);
     if (new Date(`${day}T12:00:00Z`).getUTCDay() === weekday) return day;
