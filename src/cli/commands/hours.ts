@@ -56,7 +56,7 @@ function printExtraChange(scheduleId: number, change: ExtraHoursChange, zone: st
 }
 
 export function registerHours(program: Command): void {
-  const hours = program.command('hours').description('weekly opening hours of a schedule');
+  const hours = program.command('hours').description('weekly opening hours of a schedule, and extra hours on dates');
   hours
     .command('set')
     .description(
