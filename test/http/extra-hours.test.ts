@@ -4,6 +4,7 @@
  * /api/slots gives its times, POST /api/bookings books one; `--remove` takes the day away again, and a closure wins.
  */
 import { describe, expect, it } from 'vitest';
+import { get, links, pageSetup, times } from '../booking-page/flow.ts';
 import { api, apiBook, bookableDb, cliJson, cliOk, serve, tempDb } from '../helpers.ts';
 
 /** The first Saturday at least two days after today in Berlin (the installation's zone), within the 30-day look-ahead. */
@@ -49,7 +50,9 @@ describe('extra hours through the API (real server, real CLI)', () => {
 
     // Replaced by fewer hours: the booking is listed as outside them, and the day keeps what is left.
     const replaced = await cliJson(db, 'hours', 'extra', '1', saturday, '16:00-17:00', '--json');
-    expect(replaced.stranded.map((item: { reference: string }) => item.reference)).toEqual([booked.body.booking_details_id]);
+    expect(replaced.stranded.map((item: { reference: string }) => item.reference)).toEqual([
+      booked.body.booking_details_id,
+    ]);
     expect(await slots()).toEqual([`${saturday} 16:00:00`, `${saturday} 16:30:00`]);
     expect(await days()).toContain(saturday);
 
@@ -63,5 +66,19 @@ describe('extra hours through the API (real server, real CLI)', () => {
     expect(await days()).toEqual(before);
     expect(await slots()).toEqual([]);
     await server.stop();
+  }, 60_000);
+
+  it('the booking page offers the Saturday and its times once `hours extra` opens it', async () => {
+    const saturday = nextSaturday();
+    const s = await pageSetup({ more: (db) => cliOk(db, 'hours', 'set', '1', 'sat-sun', 'closed').then(() => {}) });
+    const dayLinks = async () =>
+      links((await get(`${s.base}/book/days?schedule=1&reason=1`)).html, '/book/times?').filter((link) =>
+        link.includes(`day=${saturday}`),
+      );
+    expect(await dayLinks()).toEqual([]);
+    await cliOk(s.db, 'hours', 'extra', '1', saturday, '09:00-10:00');
+    const [link] = await dayLinks();
+    expect(link).toBeDefined();
+    expect(times((await get(`${s.base}${link}`)).html)).toEqual(['09:00', '09:30']);
   }, 60_000);
 });
