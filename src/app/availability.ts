@@ -200,7 +200,7 @@ export interface FreeTimes {
   lastDay: string;
   /** Today in the installation's zone: days before it have no times. */
   today: string;
-  /** Whether the schedule has opening hours on any weekday or extra hours on a date from today on (without, it has no times at all). */
+  /** Whether the schedule has hours on any weekday, or extra hours on a date from today on (without, it has no times). */
   hasHours: boolean;
 }
 

@@ -138,7 +138,7 @@ function upcomingDay(ctx: AppContext, day: string): string {
   return day;
 }
 
-/** Replaces the extra hours of `day` (none: removes them), in the caller's transaction, and returns what is left. */
+/** Replaces the extra hours of `day` (none: removes them) in one transaction, and returns what is left. */
 function changeExtraHours(
   ctx: AppContext,
   scheduleId: number,

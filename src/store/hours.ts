@@ -58,15 +58,9 @@ export function readExtraHours(store: Store, scheduleId: number, fromDay: string
   return extra;
 }
 
-/** Replaces the extra hours of one local date (empty ranges: none) and returns how many ranges it had. Call inside a transaction. */
-export function replaceExtraHours(
-  store: Store,
-  scheduleId: number,
-  day: string,
-  ranges: readonly MinuteRange[],
-): number {
-  const removed = store.sql('DELETE FROM extra_hours WHERE schedule_id = ? AND day = ?').run(scheduleId, day);
+/** Replaces the extra hours of one local date (empty ranges: none). Call inside a transaction. */
+export function replaceExtraHours(store: Store, scheduleId: number, day: string, ranges: readonly MinuteRange[]): void {
+  store.sql('DELETE FROM extra_hours WHERE schedule_id = ? AND day = ?').run(scheduleId, day);
   const insert = store.sql('INSERT INTO extra_hours (schedule_id, day, start_minute, end_minute) VALUES (?, ?, ?, ?)');
   for (const range of ranges) insert.run(scheduleId, day, range.start, range.end);
-  return Number(removed.changes);
 }
