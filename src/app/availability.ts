@@ -9,6 +9,7 @@ import {
   type AvailabilityInput,
   type FreeSlot,
 } from '../domain/availability.ts';
+import { localDay } from '../domain/dates.ts';
 import { dayNumber, dayText } from '../domain/days.ts';
 import { whyNotFree, type Refusal } from '../domain/refusal.ts';
 import { localToUnix } from '../domain/zone.ts';
@@ -16,7 +17,7 @@ import { AppError, notFound } from '../errors.ts';
 import { bookedIntervals, bookedTimes } from '../store/booked-times.ts';
 import { listClosures, type Closure } from '../store/closures.ts';
 import { listFields, type FormField } from '../store/fields.ts';
-import { readWeeklyHours } from '../store/hours.ts';
+import { readExtraHours, readWeeklyHours } from '../store/hours.ts';
 import { findReason, listReasons, type Reason } from '../store/reasons.ts';
 import { findSchedule, listSchedules, type Schedule } from '../store/schedules.ts';
 import { unixSeconds, type AppContext } from './context.ts';
@@ -73,6 +74,8 @@ export function availabilityOf(
     now: unixSeconds(ctx.now()),
     rules: schedule,
     week: readWeeklyHours(ctx.store, scheduleId),
+    // One query for the extra hours of every date from today on (issue 40); the engine takes the days it walks.
+    extra: readExtraHours(ctx.store, scheduleId, localDay(ctx.now(), settings.timeZone)),
     closures: listClosures(ctx.store, scheduleId),
     durationMinutes: reason.durationMinutes,
     bufferBeforeMinutes: reason.bufferBeforeMinutes,
@@ -197,7 +200,7 @@ export interface FreeTimes {
   lastDay: string;
   /** Today in the installation's zone: days before it have no times. */
   today: string;
-  /** Whether the schedule has opening hours on any weekday (without, it has no times at all). */
+  /** Whether the schedule has hours on any weekday, or extra hours on a date from today on (without, it has no times). */
   hasHours: boolean;
 }
 
@@ -229,7 +232,7 @@ export function freeTimes(
     days: freeSlotsByDay(input, window, bookings),
     lastDay: dayText(allowed.lastDay),
     today,
-    hasHours: input.week.some((ranges) => ranges.length > 0),
+    hasHours: input.week.some((ranges) => ranges.length > 0) || input.extra.length > 0,
   };
 }
 

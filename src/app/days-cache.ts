@@ -2,9 +2,9 @@
  * The server's cache of free days (issue 17): GET /days over a 365-day look-ahead answered from what is known per
  * day, recomputing only the days a change touched. It follows every change of a booking, whoever made it (this
  * server, the CLI, a second server on the same file), through the log the triggers of migration 6 keep; a change of
- * the rules (hours, closures, the schedule, the reason, the time zone) changes the engine's input, and with it the
- * entry. Days whose answer depends on the clock (those within the schedule's notice of now) are computed afresh on
- * every call and never kept.
+ * the rules (hours, extra hours, closures, the schedule, the reason, the time zone) changes the engine's input, and
+ * with it the entry. Days whose answer depends on the clock (those within the schedule's notice of now) are computed
+ * afresh on every call and never kept.
  */
 import { dayFreedom, dayWindow, lookAhead, type AvailabilityInput, type Window } from '../domain/availability.ts';
 import { daysTouchedBy, type KnownOffsets } from '../domain/blocking.ts';

@@ -1,11 +1,13 @@
 import { invalid, notFound, valueOrInvalid } from '../errors.ts';
+import { extraByDay, openRanges, type ExtraHours } from '../domain/availability.ts';
+import { dayNumber } from '../domain/days.ts';
 import { parseDays, parseRanges, type MinuteRange } from '../domain/hours.ts';
 import { isNote } from '../domain/checks.ts';
 import { isDay, localDay } from '../domain/dates.ts';
 import { strandedBookings, type Stranding } from '../domain/refusal.ts';
 import { listBookings, type Booking } from '../store/bookings.ts';
 import { deleteClosure, findClosure, insertClosure, listClosures, type Closure } from '../store/closures.ts';
-import { readWeeklyHours, replaceHours, type WeeklyHours } from '../store/hours.ts';
+import { readExtraHours, readWeeklyHours, replaceExtraHours, replaceHours, type WeeklyHours } from '../store/hours.ts';
 import { listSchedules } from '../store/schedules.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { requireConfigured } from './configured.ts';
@@ -34,11 +36,12 @@ export interface StrandedBooking
 
 /**
  * Returns the upcoming booked appointments of `scheduleIds` that their schedule's hours and closures no longer
- * allow, by start: one query for the upcoming bookings, then the hours and closures of each schedule, then pure
- * checks (domain/refusal.ts). Call inside the transaction that changed the hours or closures.
+ * allow, by start: one query for the upcoming bookings, then the hours (weekly and extra) and closures of each
+ * schedule, then pure checks (domain/refusal.ts). Call inside the transaction that changed the hours or closures.
  */
 export function strandedOf(ctx: AppContext, scheduleIds: readonly number[]): StrandedBooking[] {
   const zone = requireConfigured(ctx).timeZone;
+  const today = localDay(ctx.now(), zone);
   const fromAt = unixSeconds(ctx.now());
   const upcoming = listBookings(
     ctx.store,
@@ -48,7 +51,12 @@ export function strandedOf(ctx: AppContext, scheduleIds: readonly number[]): Str
   for (const scheduleId of scheduleIds) {
     const own = upcoming.filter((booking) => booking.scheduleId === scheduleId);
     if (own.length === 0) continue;
-    const rules = { zone, week: readWeeklyHours(ctx.store, scheduleId), closures: listClosures(ctx.store, scheduleId) };
+    const rules = {
+      zone,
+      week: readWeeklyHours(ctx.store, scheduleId),
+      extra: readExtraHours(ctx.store, scheduleId, today),
+      closures: listClosures(ctx.store, scheduleId),
+    };
     for (const { booking, why } of strandedBookings(rules, own)) {
       const phone = booking.submission.phone;
       stranded.push({
@@ -96,6 +104,92 @@ export function hoursOf(ctx: AppContext, scheduleId: number): WeeklyHours {
   requireConfigured(ctx);
   getSchedule(ctx, scheduleId);
   return readWeeklyHours(ctx.store, scheduleId);
+}
+
+/** Returns a schedule's extra hours from today (the installation's zone) on, by date. */
+export function extraHoursOf(ctx: AppContext, scheduleId: number): ExtraHours[] {
+  const settings = requireConfigured(ctx);
+  getSchedule(ctx, scheduleId);
+  return readExtraHours(ctx.store, scheduleId, localDay(ctx.now(), settings.timeZone));
+}
+
+/** What `setExtraHours` or `removeExtraHours` left on a date. */
+export interface ExtraHoursChange {
+  day: string;
+  /** The date's extra hours now (none after a removal). */
+  extra: MinuteRange[];
+  /** The extra hours the date had before (what a removal took away). */
+  before: MinuteRange[];
+  /** What the date is open now: its weekday's hours with the extra hours added (merged where they overlap or touch). */
+  open: MinuteRange[];
+  /** A closure on that date: it wins, the date stays closed. */
+  closure: Closure | undefined;
+  /** The upcoming bookings the hours and closures no longer allow (a removal may leave some outside). */
+  stranded: StrandedBooking[];
+}
+
+/** Returns `day` when it is a real calendar day, today or later in the installation's zone; else throws invalid. */
+function upcomingDay(ctx: AppContext, day: string): string {
+  const zone = requireConfigured(ctx).timeZone;
+  if (!isDay(day)) throw invalid(`"${day}" is not a calendar day YYYY-MM-DD`);
+  const today = localDay(ctx.now(), zone);
+  if (day < today)
+    throw invalid(`${day} is in the past (today is ${today} in ${zone}): extra hours are for today or a later date`);
+  return day;
+}
+
+/** Replaces the extra hours of `day` (none: removes them) in one transaction, and returns what is left. */
+function changeExtraHours(
+  ctx: AppContext,
+  scheduleId: number,
+  day: string,
+  ranges: MinuteRange[],
+  mustHave: boolean,
+): ExtraHoursChange {
+  return ctx.store.tx(() => {
+    getSchedule(ctx, scheduleId);
+    const before = readExtraHours(ctx.store, scheduleId, day).find((item) => item.day === day)?.ranges ?? [];
+    if (mustHave && before.length === 0)
+      throw notFound(
+        `schedule ${scheduleId} has no extra hours on ${day} (\`planner hours show ${scheduleId}\` lists them)`,
+      );
+    replaceExtraHours(ctx.store, scheduleId, day, ranges);
+    const number = dayNumber(day);
+    const week = readWeeklyHours(ctx.store, scheduleId);
+    const extra = extraByDay([{ day, ranges }]);
+    const closure = listClosures(ctx.store, scheduleId).find(
+      (closed) => dayNumber(closed.fromDay) <= number && number <= dayNumber(closed.toDay),
+    );
+    return {
+      day,
+      extra: ranges,
+      before: [...before],
+      open: [...openRanges(week, extra, number)],
+      closure,
+      stranded: strandedOf(ctx, [scheduleId]),
+    };
+  });
+}
+
+/**
+ * Opens local date `day` (`YYYY-MM-DD`, today or later) of a schedule for `ranges` (`09:00-13:00`, the syntax of
+ * `setHours`) beyond its weekly hours (issue 40): a Saturday clinic, or an evening added to a weekday. Replaces the
+ * date's earlier extra hours; a closure on that date still wins.
+ */
+export function setExtraHours(ctx: AppContext, scheduleId: number, day: string, ranges: string): ExtraHoursChange {
+  upcomingDay(ctx, day);
+  const parsed = valueOrInvalid(parseRanges(ranges));
+  if (parsed.length === 0)
+    throw invalid(
+      `extra hours need a time range such as 09:00-13:00 (to take a date's extra hours away: \`planner hours extra ${scheduleId} ${day} --remove\`; to close a date: \`planner closure add\`)`,
+    );
+  return changeExtraHours(ctx, scheduleId, day, parsed, false);
+}
+
+/** Removes the extra hours of local date `day` (today or later); not_found when it has none. */
+export function removeExtraHours(ctx: AppContext, scheduleId: number, day: string): ExtraHoursChange {
+  upcomingDay(ctx, day);
+  return changeExtraHours(ctx, scheduleId, day, [], true);
 }
 
 /** What `addClosure` made: one closure per schedule, and the upcoming bookings now on a closed day or outside the hours. */

@@ -3,7 +3,7 @@
  * Pure: the caller passes the clock, the zone, the opening hours, closures and the bookings of the window.
  */
 import { blockedSpan, buffersOf } from './blocking.ts';
-import type { MinuteRange } from './hours.ts';
+import { mergeRanges, type MinuteRange } from './hours.ts';
 import { dayNumber, dayText, isoWeekday, SECONDS_PER_DAY } from './days.ts';
 import { MAX_UTC_OFFSET, offsetAt, offsetTable, wallToUnix, wallToUnixCompatible, type OffsetTable } from './zone.ts';
 
@@ -51,11 +51,48 @@ export interface AvailabilityInput {
   rules: ScheduleRules;
   /** Weekly hours: index 1 (Monday) … 7 (Sunday), each day's ranges sorted. */
   week: readonly (readonly MinuteRange[])[];
+  /**
+   * Extra hours (issue 40): local dates opened beyond the weekly hours, added to that date's weekly ranges (merged
+   * where they overlap or touch); a closure still wins. By day, each day's ranges sorted; days not needed may be left
+   * out (the app reads them from today on). A plain list, so that the input stays comparable as JSON (days-cache.ts).
+   */
+  extra: readonly ExtraHours[];
   closures: readonly { fromDay: string; toDay: string }[];
   durationMinutes: number;
   /** The reason's buffers: kept free before and after the appointment, also outside the opening hours. */
   bufferBeforeMinutes: number;
   bufferAfterMinutes: number;
+}
+
+/** The extra hours of one local date (`YYYY-MM-DD`): its sorted ranges, beyond the weekly hours. */
+export interface ExtraHours {
+  day: string;
+  ranges: readonly MinuteRange[];
+}
+
+/** Returns the extra ranges by day number, of the days from `firstDay` to `lastDay` only: built once per walk. */
+export function extraByDay(
+  extra: readonly ExtraHours[],
+  firstDay = Number.NEGATIVE_INFINITY,
+  lastDay = Number.POSITIVE_INFINITY,
+): Map<number, readonly MinuteRange[]> {
+  const byDay = new Map<number, readonly MinuteRange[]>();
+  for (const item of extra) {
+    const day = dayNumber(item.day);
+    if (day >= firstDay && day <= lastDay) byDay.set(day, mergeRanges(byDay.get(day) ?? [], item.ranges));
+  }
+  return byDay;
+}
+
+/** Returns the opening ranges of local day `day`: its weekday's, with its extra hours (from `extraByDay`) added. */
+export function openRanges(
+  week: AvailabilityInput['week'],
+  extra: ReadonlyMap<number, readonly MinuteRange[]>,
+  day: number,
+): readonly MinuteRange[] {
+  const weekly = week[isoWeekday(day)] ?? [];
+  const added = extra.get(day);
+  return added ? mergeRanges(weekly, added) : weekly;
 }
 
 /** A free start: the local `YYYY-MM-DD HH:MM:SS` the API shows and its instant. */
@@ -167,13 +204,14 @@ function walkFreeSlots(
     window.to + SECONDS_PER_DAY,
   );
   const closed = closedDays(input.closures, window);
+  const extra = extraByDay(input.extra, window.firstDay, window.lastDay);
   const overlapping = overlapCounter(bookings);
   for (let day = window.firstDay; day <= window.lastDay; day++) {
     if (closed.has(day) || !wanted(day)) continue;
     const midnight = day * SECONDS_PER_DAY; // local wall clock, in seconds
     const text = dayText(day);
     let skipDay = false;
-    for (const range of input.week[isoWeekday(day)] ?? []) {
+    for (const range of openRanges(input.week, extra, day)) {
       const { rangeStart, rangeEnd } = rangeInstants(table, day, range);
       // Candidates every `step` minutes of wall-clock time from the range's start (spec: the schedule's step).
       for (let minute = range.start; minute < range.end; minute += rules.stepMinutes) {

@@ -98,3 +98,18 @@ export function parseRanges(spec: string): Checked<MinuteRange[]> {
 export function formatRange(range: MinuteRange): string {
   return `${formatTime(range.start)}-${formatTime(range.end)}`;
 }
+
+/**
+ * Returns the union of two sorted lists of ranges, sorted, with ranges that overlap or touch merged into one (a slot
+ * may run across the seam): a date's weekly hours and its extra hours (issue 40).
+ */
+export function mergeRanges(a: readonly MinuteRange[], b: readonly MinuteRange[]): MinuteRange[] {
+  const all = [...a, ...b].sort((x, y) => x.start - y.start);
+  const merged: MinuteRange[] = [];
+  for (const range of all) {
+    const last = merged.at(-1);
+    if (last && range.start <= last.end) last.end = Math.max(last.end, range.end);
+    else merged.push({ start: range.start, end: range.end });
+  }
+  return merged;
+}

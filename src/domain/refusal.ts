@@ -7,14 +7,16 @@
 import {
   daySlots,
   EVERY_PLACE,
+  extraByDay,
   freeSlots,
   localDayOf,
   lookAhead,
+  openRanges,
   rangeInstants,
   type AvailabilityInput,
   type BookedInterval,
 } from './availability.ts';
-import { dayNumber, dayText, isoWeekday, SECONDS_PER_DAY } from './days.ts';
+import { dayNumber, dayText, SECONDS_PER_DAY } from './days.ts';
 import { offsetTable, wallToUnix, wallToUnixCompatible } from './zone.ts';
 
 /** A booking as the refusal reads it: what it keeps (buffers included, the engine's interval) and its appointment. */
@@ -119,11 +121,11 @@ export type Stranding = 'closure' | 'hours';
 
 /**
  * Returns the appointments (`startAt`, `endAt`: the appointment itself, not its buffers) that the schedule's hours and
- * closures no longer allow, each with why: on a closed day, or not wholly inside an opening range of its local day
- * (the same fit the engine asks of a new booking; buffers need not fit the hours). In the order given.
+ * closures no longer allow, each with why: on a closed day, or not wholly inside an opening range of its local day,
+ * its extra hours included (the same fit the engine asks of a new booking; buffers need not fit the hours). In the order given.
  */
 export function strandedBookings<B extends BookedInterval>(
-  rules: Pick<AvailabilityInput, 'zone' | 'week' | 'closures'>,
+  rules: Pick<AvailabilityInput, 'zone' | 'week' | 'extra' | 'closures'>,
   bookings: readonly B[],
 ): { booking: B; why: Stranding }[] {
   if (bookings.length === 0) return [];
@@ -131,6 +133,7 @@ export function strandedBookings<B extends BookedInterval>(
   const to = Math.max(...bookings.map((booking) => booking.endAt));
   const table = offsetTable(rules.zone, from - SECONDS_PER_DAY, to + SECONDS_PER_DAY);
   const closed = rules.closures.map((closure) => ({ from: dayNumber(closure.fromDay), to: dayNumber(closure.toDay) }));
+  const extra = extraByDay(rules.extra);
   const stranded: { booking: B; why: Stranding }[] = [];
   for (const booking of bookings) {
     const day = localDayOf(table, booking.startAt);
@@ -138,7 +141,7 @@ export function strandedBookings<B extends BookedInterval>(
       stranded.push({ booking, why: 'closure' });
       continue;
     }
-    const fits = (rules.week[isoWeekday(day)] ?? []).some((range) => {
+    const fits = openRanges(rules.week, extra, day).some((range) => {
       const { rangeStart, rangeEnd } = rangeInstants(table, day, range);
       return booking.startAt >= rangeStart && booking.endAt <= rangeEnd;
     });

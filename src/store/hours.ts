@@ -1,3 +1,4 @@
+import type { ExtraHours } from '../domain/availability.ts';
 import type { MinuteRange } from '../domain/hours.ts';
 import type { Store } from './db.ts';
 
@@ -32,4 +33,34 @@ export function replaceHours(store: Store, scheduleId: number, weekdays: number[
     remove.run(scheduleId, weekday);
     for (const range of ranges) insert.run(scheduleId, weekday, range.start, range.end);
   }
+}
+
+interface ExtraRow {
+  day: string;
+  start_minute: number;
+  end_minute: number;
+}
+
+/** Returns a schedule's extra hours (issue 40) on local dates from `fromDay` (`YYYY-MM-DD`) on, by day: one query. */
+export function readExtraHours(store: Store, scheduleId: number, fromDay: string): ExtraHours[] {
+  const rows = store
+    .sql(
+      'SELECT day, start_minute, end_minute FROM extra_hours WHERE schedule_id = ? AND day >= ? ORDER BY day, start_minute',
+    )
+    .all(scheduleId, fromDay) as unknown as ExtraRow[];
+  const extra: { day: string; ranges: MinuteRange[] }[] = [];
+  for (const row of rows) {
+    const range = { start: row.start_minute, end: row.end_minute };
+    const last = extra.at(-1);
+    if (last?.day === row.day) last.ranges.push(range);
+    else extra.push({ day: row.day, ranges: [range] });
+  }
+  return extra;
+}
+
+/** Replaces the extra hours of one local date (empty ranges: none). Call inside a transaction. */
+export function replaceExtraHours(store: Store, scheduleId: number, day: string, ranges: readonly MinuteRange[]): void {
+  store.sql('DELETE FROM extra_hours WHERE schedule_id = ? AND day = ?').run(scheduleId, day);
+  const insert = store.sql('INSERT INTO extra_hours (schedule_id, day, start_minute, end_minute) VALUES (?, ?, ?, ?)');
+  for (const range of ranges) insert.run(scheduleId, day, range.start, range.end);
 }

@@ -30,6 +30,7 @@ export function engineInput(
     bufferAfterMinutes: 0,
     closures: [],
     week: week(hours),
+    extra: [],
     ...overrides,
     rules: { daysAhead: 14, noticeMinutes: 0, stepMinutes: 15, capacity: 1, ...overrides.rules },
   };

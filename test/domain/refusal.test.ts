@@ -171,6 +171,12 @@ describe('strandedBookings: appointments the hours and closures no longer allow'
   const rules = {
     zone: 'Europe/Berlin',
     week: week({ 1: '09:00-12:00', 2: '09:00-12:00,14:00-16:00' }),
+    // Issue 40: a Saturday with extra hours only, a Monday with its morning extended, a closed Tuesday with some too.
+    extra: [
+      { day: '2026-06-06', ranges: [{ start: 9 * 60, end: 13 * 60 }] },
+      { day: '2026-06-08', ranges: [{ start: 12 * 60, end: 14 * 60 }] },
+      { day: '2026-06-09', ranges: [{ start: 16 * 60, end: 18 * 60 }] },
+    ],
     closures: [{ fromDay: '2026-06-09', toDay: '2026-06-10' }],
   };
   it.each([
@@ -182,6 +188,11 @@ describe('strandedBookings: appointments the hours and closures no longer allow'
     ['across the lunch break: 11:30-14:30', appointment('2026-06-02T09:30:00Z', '2026-06-02T12:30:00Z'), 'hours'],
     ['a weekday without hours', appointment('2026-06-03T07:00:00Z', '2026-06-03T07:30:00Z'), 'hours'],
     ['on a closed day inside the hours', appointment('2026-06-09T07:00:00Z', '2026-06-09T07:30:00Z'), 'closure'],
+    ['a Saturday inside its extra hours', appointment('2026-06-06T09:00:00Z', '2026-06-06T11:00:00Z'), undefined],
+    ['a Saturday past its extra hours', appointment('2026-06-06T10:30:00Z', '2026-06-06T11:30:00Z'), 'hours'],
+    ['a Saturday without extra hours', appointment('2026-06-13T07:00:00Z', '2026-06-13T07:30:00Z'), 'hours'],
+    ['across the seam of weekly and extra', appointment('2026-06-08T09:30:00Z', '2026-06-08T10:30:00Z'), undefined],
+    ['the extra hours of a closed day', appointment('2026-06-09T14:00:00Z', '2026-06-09T14:30:00Z'), 'closure'],
     [
       'the local day counts, not the UTC one: Tuesday 00:30 local is Monday 22:30Z',
       appointment('2026-06-08T22:30:00Z', '2026-06-08T23:00:00Z'),

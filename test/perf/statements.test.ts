@@ -122,6 +122,16 @@ describe('the shape of GET /days (guards against per-day or per-slot queries)', 
         0,
       ),
     ).toBe('SEARCH booking_changes USING INTEGER PRIMARY KEY (rowid>?)');
+    // Issue 40: the engine's extra hours from today on, a range of their primary key, in order (no sort step).
+    expect(
+      plan(
+        'SELECT day, start_minute, end_minute FROM extra_hours WHERE schedule_id = ? AND day >= ? ORDER BY day, start_minute',
+        1,
+        0,
+      ),
+    ).toMatch(
+      /^SEARCH extra_hours USING (COVERING )?INDEX sqlite_autoindex_extra_hours_1 \(schedule_id=\? AND day>\?\)$/,
+    );
     store.close();
   });
 });

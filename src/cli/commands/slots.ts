@@ -3,7 +3,8 @@ import { explainRefusal, freeTimes, SlotNotFree, type RefusalAdvice } from '../.
 import type { AppContext } from '../../app/context.ts';
 import { formatLocal, isDay } from '../../domain/dates.ts';
 import { dayNumber, isoWeekday } from '../../domain/days.ts';
-import { formatRange, WEEKDAYS } from '../../domain/hours.ts';
+import { extraByDay, openRanges } from '../../domain/availability.ts';
+import { formatRange, type MinuteRange, WEEKDAYS } from '../../domain/hours.ts';
 import { AppError, invalid } from '../../errors.ts';
 import { id, print, printJson, readContext, whole } from '../shared.ts';
 
@@ -12,11 +13,22 @@ const WEEKDAY_LABELS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 /** What a refusal's words need: the time refused, the schedule, and the engine's input it was checked against. */
 type Refused = Pick<SlotNotFree, 'slot' | 'scheduleId' | 'input'>;
 
-/** Returns the opening hours of the slot's weekday as `tue: 09:00-12:00, 14:00-18:00` (or `sun: closed`). */
+/** Returns the slot's day's opening ranges: its weekday's, with the date's extra hours (issue 40) added. */
+function rangesOfDay(refused: Refused): readonly MinuteRange[] {
+  const day = dayNumber(refused.slot.slice(0, 10));
+  return openRanges(refused.input.week, extraByDay(refused.input.extra, day, day), day);
+}
+
+/**
+ * Returns the opening hours of the slot's weekday as `tue: 09:00-12:00, 14:00-18:00` (or `sun: closed`); on a date
+ * with extra hours, that date's: `sat 2026-12-05 with extra hours: 09:00-13:00`.
+ */
 function hoursOfDay(refused: Refused): string {
-  const weekday = isoWeekday(dayNumber(refused.slot.slice(0, 10)));
-  const ranges = refused.input.week[weekday] ?? [];
-  return `${WEEKDAYS[weekday - 1]}: ${ranges.length ? ranges.map(formatRange).join(', ') : 'closed'}`;
+  const day = refused.slot.slice(0, 10);
+  const weekday = isoWeekday(dayNumber(day));
+  const ranges = rangesOfDay(refused);
+  const extra = refused.input.extra.some((item) => item.day === day);
+  return `${WEEKDAYS[weekday - 1]}${extra ? ` ${day} with extra hours` : ''}: ${ranges.length ? ranges.map(formatRange).join(', ') : 'closed'}`;
 }
 
 /** Returns why the time was refused, as a clause for the admin (in the CLI's language). */
@@ -41,7 +53,7 @@ export function reasonText(refused: Refused, refusal: RefusalAdvice['refusal'], 
     case 'no-such-time':
       return `${refused.slot.slice(11, 16)} does not exist in ${zone} that day (the clocks go forward)`;
     case 'hours':
-      return refused.input.week[isoWeekday(dayNumber(refused.slot.slice(0, 10)))]?.length
+      return rangesOfDay(refused).length
         ? `it is outside the opening hours (${hoursOfDay(refused)}; a ${input.durationMinutes}-minute appointment must fit wholly inside)`
         : `it is outside the opening hours (${hoursOfDay(refused)})`;
     case 'grid':
