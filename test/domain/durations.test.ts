@@ -16,11 +16,15 @@ describe('parseDuration (every option that takes a duration, issue 24)', () => {
     ['48', 'hours', 2880], // --cancel-until: a bare number counts hours
     ['48h', 'hours', 2880],
     ['90m', 'hours', 90],
+    ['1w', undefined, 10080], // a series' --repeat (issue 40): weeks, and a bare number of days
+    ['2W', undefined, 20160],
+    ['1w2d', undefined, 12960],
+    ['7', 'days', 10080],
   ])('%j (bare %s) is %d minutes', (text, bare, minutes) =>
     expect(parseDuration(text, bare)).toEqual({ ok: true, value: minutes }),
   );
 
-  it.each(['', 'h', '1.5h', '-5', '30m1h', '1h1h', '1w', '5 min', '1h 30m', '12345678'])('refuses %j', (text) =>
+  it.each(['', 'h', '1.5h', '-5', '30m1h', '1h1h', '1y', '1d1w', '5 min', '1h 30m', '12345678'])('refuses %j', (text) =>
     expect(parseDuration(text)).toEqual({
       ok: false,
       error: `"${text}" is not a duration: write 45 (minutes), 45m, 1h30m, 12h or 2d`,

@@ -30,7 +30,7 @@ describe('parseOffsets (planner reminders set)', () => {
       '30m1h',
       '"30m1h" is not an offset: write durations such as 24h,2h or 1h30m (a bare number counts minutes), or off',
     ],
-    ['1w', '"1w" is not an offset: write durations such as 24h,2h or 1h30m (a bare number counts minutes), or off'],
+    ['1y', '"1y" is not an offset: write durations such as 24h,2h or 1h30m (a bare number counts minutes), or off'],
     ['0m', '"0m" is out of range: each offset is from 1m to 30d'],
     ['31d', '"31d" is out of range: each offset is from 1m to 30d'],
     ['721h', '"721h" is out of range: each offset is from 1m to 30d'],
