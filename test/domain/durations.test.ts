@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { durationIn, formatDuration, parseDuration } from '../../src/domain/durations.ts';
 
 describe('parseDuration (every option that takes a duration, issue 24)', () => {
-  it.each<[string, 'minutes' | 'hours' | undefined, number]>([
+  it.each<[string, 'minutes' | 'hours' | 'days' | undefined, number]>([
     ['45', undefined, 45],
     ['45m', undefined, 45],
     ['1h30m', undefined, 90],
