@@ -1,0 +1,183 @@
+/**
+ * Issue 40: a course of treatment from the CLI. `bookings add … --repeat --count [--skip-taken]` books every date or
+ * none (a refusal lists each date, why and the nearest free times that day); `bookings show` lists the series;
+ * `bookings cancel --series` cancels a date and the later ones with one mail. The real CLI on a real file.
+ */
+import { DatabaseSync } from 'node:sqlite';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bookableDb, cli, cliJson, cliOk, snapshot, tempDb } from '../helpers.ts';
+
+/** Returns the local day `days` after today in Berlin (the installation's zone), YYYY-MM-DD. */
+function berlinDay(days: number): string {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(new Date());
+  const date = new Date(`${today}T12:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
+
+const FIELDS = ['--field', 'first_name=Ada', '--field', 'last_name=Lovelace', '--field', 'email=ada@example.com'];
+
+describe('bookings add --repeat --count (issue 40)', () => {
+  const db = tempDb();
+  beforeAll(async () => {
+    await bookableDb(db); // every day 08:00-18:00, 30 days ahead, 30-minute reason
+  });
+
+  it('books 4 weekly dates in one go: each its own booking in one series, one confirmation and one notice', async () => {
+    const first = `${berlinDay(2)} 08:00`;
+    const made = await cliJson(db, 'bookings', 'add', '1', '1', first, '--repeat', '1w', '--count', '4', ...FIELDS);
+    expect(made.bookings.map((b: { localStart: string }) => b.localStart)).toEqual([
+      `${berlinDay(2)} 08:00`,
+      `${berlinDay(9)} 08:00`,
+      `${berlinDay(16)} 08:00`,
+      `${berlinDay(23)} 08:00`,
+    ]);
+    expect(made.series.intervalDays).toBe(7);
+    expect(new Set(made.bookings.map((b: { reference: string }) => b.reference)).size).toBe(4);
+    expect(made.skipped).toEqual([]);
+    const queue = await cliJson(db, 'mail', 'queue');
+    const mails = JSON.stringify(queue);
+    // One confirmation (and one notice) for the series, kept with its first date; reminders for each date.
+    const show = await cliJson(db, 'bookings', 'show', made.bookings[1].reference);
+    expect(show.series.dates.map((d: { id: number }) => d.id)).toEqual(made.bookings.map((b: { id: number }) => b.id));
+    expect(show.series.reference).toBe(made.series.reference);
+    expect(mails).toContain('ada@example.com');
+    const text = await cliOk(db, 'bookings', 'show', made.bookings[1].reference);
+    expect(text).toContain(`series    ${made.series.id} (${made.series.reference}), 4 dates every week:`);
+    expect(text).toContain(
+      `${berlinDay(9)} 08:00  booked     ${made.bookings[1].id} (${made.bookings[1].reference}) (this one)`,
+    );
+  });
+
+  it('refuses a series with a taken date in one line naming each date, why and the nearest free times; nothing written', async () => {
+    // 08:00 on day 9 is taken by the series above; day 10 is free.
+    const first = `${berlinDay(9)} 08:00`;
+    const before = snapshot(db);
+    const result = await cli(db, 'bookings', 'add', '1', '1', first, '--repeat', '1d', '--count', '2', ...FIELDS);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `planner: the series is not booked: 1 of its 2 dates is not free: ${berlinDay(9)} 08:00 (it is taken by another booking; nearest free that day: 08:30, 09:00, 09:30). Nothing was booked: book the free dates with --skip-taken, or choose another time (planner slots 1 1 lists what is free).\n`,
+    );
+    expect(snapshot(db)).toEqual(before);
+  });
+
+  it('--skip-taken books the free dates and lists the skipped ones', async () => {
+    const made = await cliJson(
+      db,
+      'bookings',
+      'add',
+      '1',
+      '1',
+      `${berlinDay(9)} 08:00`,
+      '--repeat',
+      '1d',
+      '--count',
+      '3',
+      '--skip-taken',
+      ...FIELDS,
+    );
+    expect(made.bookings.map((b: { localStart: string }) => b.localStart)).toEqual([
+      `${berlinDay(10)} 08:00`,
+      `${berlinDay(11)} 08:00`,
+    ]);
+    expect(made.skipped).toEqual([
+      {
+        slot: `${berlinDay(9)} 08:00:00`,
+        why: 'taken',
+        nearest: [`${berlinDay(9)} 08:30:00`, `${berlinDay(9)} 09:00:00`, `${berlinDay(9)} 09:30:00`],
+      },
+    ]);
+  });
+
+  it('a date beyond the look-ahead is refused with its reason', async () => {
+    const result = await cli(
+      db,
+      'bookings',
+      'add',
+      '1',
+      '1',
+      `${berlinDay(3)} 10:00`,
+      '--repeat',
+      '2w',
+      '--count',
+      '3',
+      ...FIELDS,
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`${berlinDay(31)} 10:00 (it is beyond the schedule's look-ahead of 30 days`);
+  });
+
+  it('bookings cancel --series cancels a date and every later one with one mail; earlier dates stay', async () => {
+    const made = await cliJson(
+      db,
+      'bookings',
+      'add',
+      '1',
+      '1',
+      `${berlinDay(1)} 12:00`,
+      '--repeat',
+      '1w',
+      '--count',
+      '4',
+      ...FIELDS,
+    );
+    const cancelled = await cliJson(
+      db,
+      'bookings',
+      'cancel',
+      made.bookings[2].reference,
+      '--series',
+      '--reason',
+      'moved away',
+    );
+    expect(cancelled.map((b: { id: number }) => b.id)).toEqual([made.bookings[2].id, made.bookings[3].id]);
+    const show = await cliJson(db, 'bookings', 'show', made.bookings[0].reference);
+    expect(show.series.dates.map((d: { status: string }) => d.status)).toEqual([
+      'booked',
+      'booked',
+      'cancelled',
+      'cancelled',
+    ]);
+    // One cancellation mail for the two dates, kept with the first of them; its .ics cancels both.
+    const handle = new DatabaseSync(db, { readOnly: true });
+    const mails = handle.prepare("SELECT booking_id, body FROM outbox WHERE kind = 'cancellation'").all() as {
+      booking_id: number;
+      body: string;
+    }[];
+    handle.close();
+    expect(mails.map((mail) => mail.booking_id)).toEqual([made.bookings[2].id]);
+    expect(JSON.parse(mails[0]!.body).ics.match(/BEGIN:VEVENT/g)).toHaveLength(2);
+    // Cancelling a booking made alone with --series is refused in one line.
+    const single = await cliJson(db, 'bookings', 'add', '1', '1', `${berlinDay(4)} 15:00`, ...FIELDS);
+    const before = snapshot(db);
+    const refused = await cli(db, 'bookings', 'cancel', single.reference, '--series');
+    expect(refused.stderr).toBe(
+      `planner: booking ${single.reference} is not part of a series: cancel it without --series\n`,
+    );
+    expect(refused.code).toBe(1);
+    expect(snapshot(db)).toEqual(before);
+  });
+
+  it.each([
+    [['--repeat', '1w'], 'planner: --repeat needs --count: how many dates (2 to 52)\n'],
+    [['--count', '3'], 'planner: --count needs --repeat: the time between the dates (1w, 2w, 7d)\n'],
+    [['--skip-taken'], 'planner: --skip-taken is for a series: give --repeat and --count too\n'],
+    [
+      ['--repeat', '90m', '--count', '3'],
+      'planner: --repeat must be whole days or weeks from 1d to 52w, such as 1w, 2w or 7d (got "90m")\n',
+    ],
+    [
+      ['--repeat', '53w', '--count', '3'],
+      'planner: --repeat must be whole days or weeks from 1d to 52w, such as 1w, 2w or 7d (got "53w")\n',
+    ],
+    [['--repeat', '1w', '--count', '1'], 'planner: --count must be from 2 to 52 (got "1")\n'],
+    [['--repeat', '1w', '--count', '53'], 'planner: --count must be from 2 to 52 (got "53")\n'],
+    [['--repeat', '1w', '--count', 'six'], 'planner: --count must be a whole number (got "six")\n'],
+  ])('refuses %j in one line, exit 1, nothing changed', async (options, stderr) => {
+    const before = snapshot(db);
+    const result = await cli(db, 'bookings', 'add', '1', '1', `${berlinDay(5)} 10:00`, ...options, ...FIELDS);
+    expect(result.stderr).toBe(stderr);
+    expect(result.code).toBe(1);
+    expect(snapshot(db)).toEqual(before);
+  });
+});
