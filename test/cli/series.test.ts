@@ -5,7 +5,12 @@
  */
 import { DatabaseSync } from 'node:sqlite';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bookableDb, cli, cliJson, cliOk, snapshot, tempDb } from '../helpers.ts';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { bookableDb, cli, cliJson, cliOk, ROOT, snapshot, tempDb } from '../helpers.ts';
+import { commandsOf, newcomerEnv, readmeBlock } from '../docs/readme.ts';
+
+const run = promisify(execFile);
 
 /** Returns the local day `days` after today in Berlin (the installation's zone), YYYY-MM-DD. */
 function berlinDay(days: number): string {
@@ -181,3 +186,45 @@ describe('bookings add --repeat --count (issue 40)', () => {
     expect(snapshot(db)).toEqual(before);
   });
 });
+
+describe('README: a course of treatment (issue 40)', () => {
+  it('the physiotherapy block runs as written, its dates moved together by whole weeks: 6 Tuesdays booked, then 1 of 3 with --skip-taken', async () => {
+    const db = tempDb();
+    await bookableDb(db);
+    await cliOk(db, 'schedule', 'set', '1', '--days-ahead', '60');
+    const env = newcomerEnv({ PLANNER_DB: db });
+    const lines = commandsOf(readmeBlock('A course of treatment: series', 'sh'));
+    expect(lines).toHaveLength(2);
+    // Every written date moves by the same whole number of weeks: the earliest to at least two days ahead.
+    const earliest = [...lines.join('\n').matchAll(/\d{4}-\d\d-\d\d/g)].map((m) => m[0]).sort()[0]!;
+    let weeks = 0;
+    while (shift(earliest, weeks * 7) < berlinDay(2)) weeks++;
+    const moved = lines.map((line) => line.replace(/\d{4}-\d\d-\d\d/g, (day) => shift(day, weeks * 7)));
+    const outputs: string[] = [];
+    for (const line of moved) {
+      const result = await run('sh', ['-c', line], { cwd: ROOT, env }).catch((error: { stderr: string }) => {
+        throw new Error(`README line failed: ${line}\n${error.stderr}`);
+      });
+      outputs.push(result.stdout);
+    }
+    const tuesday = shift('2026-12-01', weeks * 7);
+    expect(new Date(`${tuesday}T12:00:00Z`).getUTCDay()).toBe(2);
+    expect(outputs[0]).toContain('6 appointments every week');
+    const ada = await cliJson(db, 'bookings', 'list', '--search', 'Lovelace');
+    expect(ada.map((b: { localStart: string }) => b.localStart)).toEqual(
+      [0, 7, 14, 21, 28, 35].map((days) => `${shift(tuesday, days)} 08:00`),
+    );
+    // Grace: the week before is free, the next two Tuesdays are Ada's.
+    expect(outputs[1]).toContain('1 appointment every week');
+    expect(outputs[1]).toContain(`${shift(tuesday, 0)} 08:00  skipped: not free (taken)`);
+    const grace = await cliJson(db, 'bookings', 'list', '--search', 'Hopper');
+    expect(grace.map((b: { localStart: string }) => b.localStart)).toEqual([`${shift(tuesday, -7)} 08:00`]);
+  });
+});
+
+/** Returns `day` (YYYY-MM-DD) moved by `days`. */
+function shift(day: string, days: number): string {
+  const date = new Date(`${day}T12:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
