@@ -113,6 +113,21 @@ describe('POST /api/series', () => {
     expect(f.count('series')).toBe(3);
   });
 
+  it('the same local time across the change to summer time: each date its own UTC instant', async () => {
+    // Monday 2026-03-23, 08:00 Berlin (07:00Z); the clocks go forward on Sunday 03-29.
+    const f = await apiFixture(new Date('2026-03-23T07:00:00Z'));
+    const answer = await f.call('/api/series', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(series({ slot: '2026-03-23 09:00:00', count: 2 })),
+    });
+    expect(answer.status).toBe(201);
+    expect(answer.body.bookings.map((one: { slot: string }) => one.slot)).toEqual([
+      '2026-03-23T08:00:00Z',
+      '2026-03-30T07:00:00Z',
+    ]);
+  });
+
   it('404 with each date not free (why, nearest free times that day) when one is taken or closed; nothing written', async () => {
     const f = await fixture();
     const single = await f.post({ schedule: 1, reason: 1, slot: '2026-06-08 09:00:00', submission: ADA });
