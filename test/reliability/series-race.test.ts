@@ -3,7 +3,8 @@
  * series (POST /api/series: various first dates, intervals, counts and lengths over a few times) and single
  * bookings (POST /api/bookings) of the same times. Afterwards, read from the file: no time is booked twice
  * (capacity 1), every series is whole (its `count` bookings under one series) or absent (its request got a 404 and
- * nothing of it exists), every 201 is what is stored, and the only answers are 201 and 404.
+ * nothing of it exists), every 201 is what is stored, and the only answers are 201 and 404. Three series from the
+ * CLI join the race (another process on the file): whole or refused with nothing written.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -11,7 +12,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { expect, it } from 'vitest';
 import { localToUnix } from '../../src/domain/zone.ts';
-import { api, cliJson, cliOk, initDb, ROOT, serve, tempDb } from '../helpers.ts';
+import { api, cli, cliJson, cliOk, initDb, ROOT, serve, tempDb } from '../helpers.ts';
 
 const CLIENT = join(import.meta.dirname, 'series-client.ts');
 
@@ -63,6 +64,15 @@ const SERIES = [
   { day: 9, time: '10:00', reason: 1, every: '1w', days: 7, count: 2 },
   { day: 0, time: '09:00', reason: 1, every: '1d', days: 1, count: 6, skip: true },
   { day: 7, time: '10:00', reason: 2, every: '1w', days: 7, count: 3, skip: true },
+] as const;
+/**
+ * Three series booked from the CLI at the same time (reason 1), other processes on the file: the first meets s1, s2,
+ * s11 and a single; the other two share two dates that no other order asks for, so exactly one of them is booked.
+ */
+const CLI_SERIES = [
+  { day: 1, time: '09:00', every: '1d', days: 1, count: 4 },
+  { day: 8, time: '11:00', every: '1w', days: 7, count: 3 },
+  { day: 15, time: '11:00', every: '1w', days: 7, count: 2 },
 ] as const;
 const SINGLES = [
   { day: 0, time: '09:00', reason: 1 },
@@ -141,8 +151,32 @@ it('20 clients book overlapping series and single bookings at once: no time twic
       ),
     ),
   );
+  // Besides the 20 clients, three series from the CLI: another process writing to the file under the same lock (a CLI
+  // start takes longer than a POST, so it lands while the requests do or just after).
+  const commands = CLI_SERIES.map((one, index) =>
+    cli(
+      db,
+      'bookings',
+      'add',
+      '1',
+      '1',
+      `${dayAfter(first, one.day)} ${one.time}`,
+      '--repeat',
+      one.every,
+      '--count',
+      String(one.count),
+      '--field',
+      'first_name=C',
+      '--field',
+      `last_name=${index}`,
+      '--field',
+      `email=cli${index}@example.com`,
+      '--json',
+    ),
+  );
   for (const c of clients) c.go();
   const results = await Promise.all(clients.map((c) => c.done));
+  const cliResults = await Promise.all(commands);
   const answers = new Map<number, Answer>();
   groups.forEach((group, g) => group.forEach((n, position) => answers.set(n, results[g]![position]!)));
   expect(answers.size).toBe(20);
@@ -245,10 +279,36 @@ it('20 clients book overlapping series and single bookings at once: no time twic
     expect([...own.map((row) => row.start_at), ...skipped.map(unix)].sort()).toEqual(one.slots.map(unix).sort());
     for (const slot of skipped) expect(heldByOther(slot, minutes, one.email), `${slot} skipped but free`).toBe(true);
   });
-  // Nothing but what was answered 201 is stored; one series row for each series booked.
+  expect(
+    cliResults
+      .slice(1)
+      .map((result) => result.code)
+      .sort(),
+  ).toEqual([0, 1]);
+  let cliBooked = 0;
+  CLI_SERIES.forEach((one, index) => {
+    const result = cliResults[index]!;
+    const own = rows.filter((row) => row.email === `cli${index}@example.com`);
+    if (result.code !== 0) {
+      expect(result.stderr).toMatch(/^planner: the series is not booked: /);
+      expect(own, `CLI series ${index} was refused, yet booked`).toEqual([]);
+      return;
+    }
+    cliBooked++;
+    booked += own.length;
+    const made = JSON.parse(result.stdout);
+    expect(own.map((row) => row.start_at)).toEqual(
+      Array.from({ length: one.count }, (_, n) => unix(`${dayAfter(first, one.day + n * one.days)} ${one.time}:00`)),
+    );
+    expect(made.bookings.map((booking: { reference: string }) => booking.reference)).toEqual(
+      own.map((row) => row.reference),
+    );
+    expect(own.every((row) => row.series === made.series.reference)).toBe(true);
+  });
+  // Nothing but what was answered 201 (or printed by the CLI) is stored; one series row for each series booked.
   expect(rows).toHaveLength(booked);
-  expect(seriesCount).toBe(outcome.series201);
-  expect(new Set(rows.flatMap((row) => (row.series ? [row.series] : []))).size).toBe(outcome.series201);
+  expect(seriesCount).toBe(outcome.series201 + cliBooked);
+  expect(new Set(rows.flatMap((row) => (row.series ? [row.series] : []))).size).toBe(outcome.series201 + cliBooked);
   // The race had winners and losers: s1 and s2 share dates, and the last series' second date (an hour from 10:00
   // two weeks after its first) is asked for by no other order, so it is booked whatever the order of arrival.
   expect(outcome.series201).toBeGreaterThan(0);
