@@ -60,7 +60,7 @@ function bookingResponse(created: CreatedBooking): BookingResponse {
 }
 
 /** A date of a series that is not free, as POST /series answers it. */
-function notFreeDate(date: NotFreeDate): SeriesRefusal['dates'][number] {
+function notFreeDate(date: NotFreeDate): NonNullable<SeriesRefusal['dates']>[number] {
   return { slot: date.slot, why: date.refusal.why, nearest: date.nearest.map((slot) => slot.local) };
 }
 

@@ -117,10 +117,17 @@ export const SeriesResponse = v.strictObject({
   ),
 });
 
-/** The 404 of a series with dates that are not free: nothing was booked. */
+/** The 404 of a series: nothing was booked; `dates` lists each date that is not free (none for an unknown schedule or reason). */
 export const SeriesRefusal = v.strictObject({
   error: v.pipe(v.literal('Not Found'), v.description('Always Not Found (spec §7)')),
-  dates: v.pipe(v.array(NotFreeDate), v.maxLength(SERIES_COUNT.max), v.description('Each date that is not free')),
+  // Absent when the schedule or reason is not found: then the body is POST /bookings' `{"error":"Not Found"}`.
+  dates: v.optional(
+    v.pipe(
+      v.array(NotFreeDate),
+      v.maxLength(SERIES_COUNT.max),
+      v.description('Each date that is not free (absent when the schedule or reason is not found)'),
+    ),
+  ),
 });
 
 export type SeriesResponse = v.InferOutput<typeof SeriesResponse>;

@@ -259,8 +259,8 @@ export interface components {
              * @constant
              */
             error: "Not Found";
-            /** @description Each date that is not free */
-            dates: components["schemas"]["NotFreeDate"][];
+            /** @description Each date that is not free (absent when the schedule or reason is not found) */
+            dates?: components["schemas"]["NotFreeDate"][];
         };
         NotFreeDate: {
             /** @description A local time, YYYY-MM-DD HH:MM:SS */
