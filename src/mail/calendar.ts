@@ -98,20 +98,24 @@ export function bookingIcs(
 
 /**
  * Returns the calendar file of a series (issue 40): one VEVENT per occurrence, each with its own booking's UID and
- * SEQUENCE, so that a later change of one date (a move, a cancellation) updates that event alone.
+ * SEQUENCE, so that a later change of one date (a move, a cancellation) updates that event alone. METHOD:PUBLISH
+ * (RFC 5546 §3.2.1), not REQUEST: an iTIP request or cancel holds one UID, so a file of several events is published,
+ * each event CONFIRMED or (`cancelled`) CANCELLED, and the sender attaches it without the inline invitation.
  */
 export function seriesIcs(
   occurrences: readonly { facts: BookingFacts; sequence: number }[],
   stamp: number,
-  method: 'REQUEST' | 'CANCEL' = 'REQUEST',
+  cancelled = false,
 ): string {
   return calendarFile(
-    method,
-    occurrences.flatMap(({ facts, sequence }) => bookingEvent(facts, stamp, sequence, method)),
+    'PUBLISH',
+    occurrences.flatMap(({ facts, sequence }) =>
+      bookingEvent(facts, stamp, sequence, cancelled ? 'CANCEL' : 'REQUEST'),
+    ),
   );
 }
 
-function calendarFile(method: 'REQUEST' | 'CANCEL', events: string[]): string {
+function calendarFile(method: 'REQUEST' | 'CANCEL' | 'PUBLISH', events: string[]): string {
   const lines = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',

@@ -341,7 +341,7 @@ export function seriesCancellationMessages(
       recipient: first.customerEmail,
       subject,
       ...render(content),
-      ics: seriesIcs(all, stamp, 'CANCEL'),
+      ics: seriesIcs(all, stamp, true),
     },
   ];
 }
@@ -376,7 +376,7 @@ export function seriesCancellationNotice(
     recipient: first.notifyEmail,
     subject,
     ...render(noticeContent(first, subject, [words.customerCancelled, words.seriesCancelled(all.length)], rows)),
-    ics: seriesIcs(all, stamp, 'CANCEL'),
+    ics: seriesIcs(all, stamp, true),
     ...(first.customerEmail ? { replyTo: first.customerEmail } : {}),
   };
 }

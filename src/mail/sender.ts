@@ -133,8 +133,9 @@ export function createMailer(url: string): Mailer {
         ...(messageId ? { messageId } : {}),
         // iMIP (RFC 6047): the invitation inline, as a text/calendar alternative whose MIME method is the METHOD
         // inside (Outlook reads only that), and the same file attached for every other reader; its ORGANIZER is the
-        // address the mail comes from (a mismatch makes some clients refuse an update: CalConnect's advice).
-        ...(ics
+        // address the mail comes from (a mismatch makes some clients refuse an update: CalConnect's advice). A
+        // series' file of several events (METHOD:PUBLISH, no invitation) is attached only.
+        ...(ics && ics.method !== 'PUBLISH'
           ? { alternatives: [{ contentType: `text/calendar; charset=utf-8; method=${ics.method}`, content: ics.text }] }
           : {}),
         attachments: ics

@@ -2,7 +2,8 @@
  * The mails of a series (issue 40), real server and real SMTP: POST /api/series of 6 weekly dates sends ONE
  * confirmation to the customer and ONE notice to the practice, each listing every date, with one .ics (read by
  * ical.js) of 6 events, each its booking's UID and time; each date has its own reminder. `bookings cancel <3rd>
- * --series` sends ONE cancellation whose .ics (METHOD:CANCEL) holds the 4 later events, SEQUENCE 1; dates 1-2 stay.
+ * --series` sends ONE cancellation whose .ics (METHOD:PUBLISH, each event CANCELLED) holds the 4 later events, SEQUENCE 1;
+ * dates 1-2 stay. A file of several UIDs is published and attached only: an iTIP invitation (REQUEST, CANCEL) holds one UID.
  */
 import ICAL from 'ical.js';
 import type { ParsedMail } from 'mailparser';
@@ -30,6 +31,8 @@ async function queueEmpty(db: string): Promise<void> {
 function calendarOf(mail: ParsedMail) {
   const files = mail.attachments.filter((file) => file.filename?.endsWith('.ics'));
   expect(files, 'one .ics attached').toHaveLength(1);
+  // No inline invitation beside it (RFC 5546: one UID per iTIP message): the only calendar part is the file.
+  expect(mail.attachments.filter((file) => file.contentType === 'text/calendar')).toHaveLength(1);
   const calendar = new ICAL.Component(ICAL.parse(files[0]!.content.toString('utf8')) as unknown as unknown[]);
   return {
     method: calendar.getFirstPropertyValue('method'),
@@ -98,7 +101,7 @@ it('6 weekly dates: one confirmation and one notice with every date and one .ics
     for (const day of dates) expect(mail.text).toContain(written(day, '08:00'));
     for (const reference of references) expect(mail.text).toContain(reference);
     const calendar = calendarOf(mail);
-    expect(calendar.method).toBe('REQUEST');
+    expect(calendar.method).toBe('PUBLISH');
     expect(calendar.events).toEqual(
       references.map((reference, n) => ({
         uid: `${reference}@planner`,
@@ -130,7 +133,7 @@ it('6 weekly dates: one confirmation and one notice with every date and one .ics
   for (const day of dates.slice(2)) expect(cancellation.text).toContain(written(day, '08:00'));
   for (const day of dates.slice(0, 2)) expect(cancellation.text).not.toContain(written(day, '08:00'));
   const withdrawn = calendarOf(cancellation);
-  expect(withdrawn.method).toBe('CANCEL');
+  expect(withdrawn.method).toBe('PUBLISH');
   expect(withdrawn.events).toEqual(
     references.slice(2).map((reference, n) => ({
       uid: `${reference}@planner`,
