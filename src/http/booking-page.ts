@@ -1,7 +1,8 @@
 /**
  * The public booking page's door (issue 27): `/book/…`, outside the `/api` gates, HTML only, no script and no
  * cookie, so it works with JavaScript off and in a third-party frame. Steps: `/book/` (what), `/book/days`,
- * `/book/times` (GET), `/book/details` (GET fresh; POST with what was typed), `/book/review` and `/book/confirm`
+ * `/book/times` (GET), for a reason offered as a series `/book/weeks` (GET: once, or how many weeks, and each date's
+ * freedom; issue 40), `/book/details` (GET fresh; POST with what was typed), `/book/review` and `/book/confirm`
  * (POST), and `/book/event/<reference>.ics?k=…` (the confirmation's calendar file).
  *
  * A door only (issue 37): it reads the path and the form, checks the form's ticket, calls the booking page's use case
@@ -178,10 +179,7 @@ function get(request: Request, event: H3Event, path: string): Response {
   if (weeks === undefined) return gone();
   if (path === '/book/weeks') {
     if ((offer.seriesMax ?? 0) < 2) return gone();
-    return show(
-      request,
-      weeksPage(view, offer, slot, query.weeks === undefined ? undefined : booker.seriesDates(offer, slot, weeks)),
-    );
+    return show(request, weeksPage(view, offer, slot, weeks < 2 ? undefined : booker.seriesDates(offer, slot, weeks)));
   }
   return show(
     request,
