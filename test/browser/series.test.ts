@@ -180,7 +180,14 @@ describe('series on the customer pages in Chromium (JavaScript off, a 320 px pho
       false,
     ]);
     expect(await page.getByRole('button', { name: /^Book the/ }).count()).toBe(0);
-    expect(written(s.db)).toEqual(before);
+    // Nothing written by the refused form (the mail of the booking just made may be sent meanwhile: its link then).
+    const { bookings, customers, keys, deliveries } = written(s.db);
+    expect({ bookings, customers, keys, deliveries }).toEqual({
+      bookings: before.bookings,
+      customers: before.customers,
+      keys: before.keys,
+      deliveries: before.deliveries,
+    });
     await look(page, 'en-book-series-taken');
     await loads(page, () => page.getByRole('button', { name: 'Choose another time' }).click());
     expect(await page.locator('h1').innerText()).toBe('Choose a time');
