@@ -10,10 +10,9 @@ import {
   seriesCancellationNotice,
   type BookingChange as MailChange,
 } from '../mail/messages.ts';
-import { seriesOccurrences } from '../store/series.ts';
 import { listFields } from '../store/fields.ts';
 import { findReason } from '../store/reasons.ts';
-import { cancelBookingRow, findBooking, moveBookingRow, type Booking } from '../store/bookings.ts';
+import { cancelBookingRow, findBooking, listSeriesBookings, moveBookingRow, type Booking } from '../store/bookings.ts';
 import { insertBookingEvent } from '../store/booking-events.ts';
 import { enqueue } from '../store/outbox.ts';
 import { emitBookingEvent, type Actor } from '../webhooks/events.ts';
@@ -188,17 +187,26 @@ export function cancelSeries(
       throw invalid(`booking ${found.reference} is not part of a series: cancel it without --series`);
     requireSequence(found, options.expectedSequence);
     if (found.status === 'cancelled') throw invalid(`booking ${found.reference} is already cancelled`);
-    const later = seriesOccurrences(ctx.store, found.seriesId).filter(
+    // One read of the series before and one after: each date's write is its own, no read per date.
+    const later = listSeriesBookings(ctx.store, found.seriesId).filter(
       (one) => one.status === 'booked' && one.startAt >= found.startAt,
     );
     const stamp = unixSeconds(now);
     const at = now.toISOString();
-    const done = later.map((one) => {
-      const booking = findBooking(ctx.store, one.id)!;
-      requireInTime(booking, options, stamp);
-      const { cancelled, facts } = cancelOne(ctx, settings, booking, reason, options, now);
-      emitBookingEvent(ctx.store, 'booking.cancelled', eventFacts(cancelled, options.actor ?? 'admin'), stamp, at);
-      return { cancelled, facts };
+    for (const booking of later) requireInTime(booking, options, stamp);
+    const actor = options.actor ?? 'admin';
+    for (const booking of later) {
+      cancelBookingRow(ctx.store, booking.id, reason, at);
+      insertBookingEvent(ctx.store, booking.id, { at, kind: 'cancelled', actor, previousStartAt: null });
+      dropBookingReminders(ctx, booking.id, 'cancelled');
+    }
+    const ids = new Set(later.map((booking) => booking.id));
+    const cancelledNow = listSeriesBookings(ctx.store, found.seriesId).filter((one) => ids.has(one.id));
+    const description = findReason(ctx.store, found.reasonId)?.description ?? '';
+    const fields = listFields(ctx.store);
+    const done = cancelledNow.map((cancelled) => {
+      emitBookingEvent(ctx.store, 'booking.cancelled', eventFacts(cancelled, actor), stamp, at);
+      return { cancelled, facts: bookingFacts(settings, cancelled, description, fields) };
     });
     const all = done.map(({ cancelled, facts }) => ({ facts, sequence: cancelled.sequence }));
     const first = done[0]!.cancelled.id;

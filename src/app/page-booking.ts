@@ -21,7 +21,7 @@ import { checkSubmission } from '../domain/submission.ts';
 import type { BookingFacts } from '../mail/facts.ts';
 import { bookingIcs, eventDetails, eventLocation } from '../mail/calendar.ts';
 import { manageActionAt } from '../mail/messages.ts';
-import { findBooking, type Booking } from '../store/bookings.ts';
+import { findBooking, listSeriesBookings, type Booking } from '../store/bookings.ts';
 import { listFields } from '../store/fields.ts';
 import { keptAnswer } from '../store/idempotency.ts';
 import { createManageToken } from '../store/manage-links.ts';
@@ -34,6 +34,11 @@ import { requireConfigured } from './configured.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { EMAIL_FIELD } from './fields.ts';
 import { bookOnce, fingerprintOf, KEY_LIFETIME_SECONDS } from './idempotency.ts';
+import { availabilityOf } from './availability.ts';
+import { createSeries, planSeries, seriesOfBooking, SeriesNotFree } from './series.ts';
+import { occurrenceSlots } from '../domain/series.ts';
+import { keepAnswer } from '../store/idempotency.ts';
+import { seriesIcs } from '../mail/calendar.ts';
 
 /** One thing to book: a reason of a schedule. */
 export interface Offer {
@@ -43,7 +48,19 @@ export interface Offer {
   reasonName: string;
   description: string;
   minutes: number;
+  /** The most weekly dates the page offers for it as a series (`reason set --series`, issue 40); 0 or absent: none. */
+  seriesMax?: number;
 }
+
+/** One date of a series the customer is choosing (issue 40): its local time, and whether it is free now. */
+export interface SeriesDate {
+  /** `YYYY-MM-DD HH:MM:SS`, the first date's time of day. */
+  local: string;
+  free: boolean;
+}
+
+/** What a form that asks to book a series comes to: as a single booking, or dates that are not free (nothing written). */
+export type PageSeriesBooking = PageBooking | { booked: false; why: 'series-taken'; dates: SeriesDate[] };
 
 /** The page's Idempotency-Keys are apart from the API's: an integrator's key can never replay a page's booking. */
 const KEY_PREFIX = 'page:';
@@ -78,6 +95,8 @@ export interface PageConfirmation {
   email: string;
   /** A self-service link made for this answer only (the page is on, the deadline ahead, the form not sent again). */
   manageUrl?: string;
+  /** When the booking is the first date of a series (issue 40): every date of it, by start, and its status. */
+  series?: { local: string; status: Booking['status'] }[];
   /** Its token, for the calendar file's link (`eventFile`), which then carries the self-service link too. */
   manageToken?: string;
   /** Google's and Outlook's "add to calendar" links. */
@@ -127,6 +146,26 @@ export interface PageBooker {
     submission: Record<string, unknown>,
     client: string,
   ): PageBooking;
+  /**
+   * How many weekly dates the customer asked for (`text`, the form's `weeks`), when `offer` allows that many: 1 (a
+   * single booking, also when nothing was sent) to its `seriesMax`; undefined for anything else.
+   */
+  weeksOf(offer: Offer, text: unknown): number | undefined;
+  /** The `weeks` weekly dates from `slot` (the first), each with whether it is free now (the engine, one read). */
+  seriesDates(offer: Offer, slot: FreeSlot, weeks: number): SeriesDate[];
+  /**
+   * Books `weeks` weekly dates from `slot` as one series (createSeries: all of them or none), with the rules of `book`
+   * (a series counts as one booking for the limits); when a date is no longer free, each date and whether it is.
+   */
+  bookSeries(
+    page: BookingPageSettings,
+    form: PageForm,
+    offer: Offer,
+    slot: FreeSlot,
+    weeks: number,
+    submission: Record<string, unknown>,
+    client: string,
+  ): PageSeriesBooking;
   /** What the confirmation of `reference` shows; `replayed`: the form was sent again (no new self-service link). */
   confirmation(settings: Settings, reference: string, replayed: boolean): PageConfirmation;
   /**
@@ -187,6 +226,7 @@ export function createPageBooker(
           reasonName: reason.name,
           description: reason.description,
           minutes: reason.durationMinutes,
+          seriesMax: reason.seriesMax,
         })),
       ),
     slotsOf: (offer, day) => availableSlots(ctx, offer.scheduleId, offer.reasonId, day),
@@ -263,6 +303,71 @@ export function createPageBooker(
         replayed: outcome.replayed,
       };
     },
+    weeksOf(offer, text) {
+      if (text === undefined || text === '') return 1;
+      const weeks = typeof text === 'string' && /^\d{1,2}$/.test(text) ? Number(text) : 0;
+      return weeks >= 1 && weeks <= Math.max(1, offer.seriesMax ?? 0) ? weeks : undefined;
+    },
+    seriesDates(offer, slot, weeks) {
+      const slots = occurrenceSlots(slot.local, 7, weeks);
+      const { input } = availabilityOf(ctx, offer.scheduleId, offer.reasonId);
+      const { notFree } = planSeries(ctx, input, offer.scheduleId, slots);
+      const taken = new Set(notFree.map((date) => date.slot));
+      return slots.map((local) => ({ local, free: !taken.has(local) }));
+    },
+    bookSeries(page, form, offer, slot, weeks, submission, client) {
+      if (age(form) < options.formMinSeconds) return { booked: false, why: 'early' };
+      const hourAgo = nowMs() - 3_600_000;
+      const mine = lastHour(client);
+      const hour = perHour(page, mine);
+      if (hour) return { booked: false, ...hour };
+      const email = emailOf(submission);
+      const order = { scheduleId: offer.scheduleId, reasonId: offer.reasonId, slot: slot.local, submission };
+      const fingerprint = fingerprintOf(JSON.stringify({ ...order, weeks }));
+      let outcome: { body: string; replayed: boolean } | { held: number };
+      try {
+        outcome = ctx.store.tx(() => {
+          // Under the write lock, as `book`: the form's kept answer, then the address's future bookings.
+          const now = unixSeconds(ctx.now());
+          const kept = keptAnswer(ctx.store, keyOf(form), since());
+          if (kept) return { body: kept.body, replayed: true };
+          const held = email ? futureBookingsOf(ctx, email) : 0;
+          if (held >= page.perEmail) return { held };
+          const created = createSeries(
+            ctx,
+            { ...order, intervalDays: 7, count: weeks, skipTaken: false },
+            'page',
+            'customer',
+          );
+          // The answer kept for the form: the first date's reference (its confirmation shows every date).
+          const body = JSON.stringify({ reference: created.bookings[0]!.reference });
+          keepAnswer(ctx.store, keyOf(form), { fingerprint, status: 201, body }, now, now - KEY_LIFETIME_SECONDS);
+          return { body, replayed: false };
+        });
+      } catch (error) {
+        if (error instanceof SeriesNotFree) {
+          const taken = new Set(error.dates.map((date) => date.slot));
+          return {
+            booked: false,
+            why: 'series-taken',
+            dates: occurrenceSlots(slot.local, 7, weeks).map((local) => ({ local, free: !taken.has(local) })),
+          };
+        }
+        throw error;
+      }
+      if ('held' in outcome) return { booked: false, why: 'per-email', held: outcome.held };
+      if (!outcome.replayed) {
+        mine.push(nowMs());
+        recent.set(client, mine);
+        if (recent.size > 10_000)
+          for (const [key, times] of recent) if (times.every((at) => at <= hourAgo)) recent.delete(key);
+      }
+      return {
+        booked: true,
+        reference: (JSON.parse(outcome.body) as { reference: string }).reference,
+        replayed: outcome.replayed,
+      };
+    },
     confirmation(settings, reference, replayed) {
       const booking = findBooking(ctx.store, reference)!;
       const now = unixSeconds(ctx.now());
@@ -300,11 +405,16 @@ export function createPageBooker(
       const local = `${formatLocal(new Date(booking.startAt * 1000), settings.timeZone!)}:00`; // a slot's local text
       const email =
         typeof booking.submission[EMAIL_FIELD] === 'string' ? (booking.submission[EMAIL_FIELD] as string) : '';
+      const series = seriesOfBooking(ctx, booking)?.dates.map((date) => ({
+        local: `${formatLocal(new Date(date.startAt * 1000), settings.timeZone!)}:00`,
+        status: date.status,
+      }));
       return {
         booking,
         local,
         offer,
         email,
+        ...(series ? { series } : {}),
         calendar: { google, outlook },
         ...(manageUrl ? { manageUrl, manageToken } : {}),
       };
@@ -313,6 +423,20 @@ export function createPageBooker(
       const booking = findBooking(ctx.store, reference);
       if (!booking) return undefined;
       const cancelled = booking.status === 'cancelled';
+      // A series' file holds each of its dates still booked (one event each, as its confirmation mail's .ics).
+      const booked =
+        booking.seriesId === null
+          ? []
+          : listSeriesBookings(ctx.store, booking.seriesId).filter((date) => date.status === 'booked');
+      if (booked.length > 0) {
+        const description = findReason(ctx.store, booking.reasonId)?.description ?? '';
+        const fields = listFields(ctx.store);
+        const settings = requireConfigured(ctx);
+        return seriesIcs(
+          booked.map((date) => ({ facts: bookingFacts(settings, date, description, fields), sequence: date.sequence })),
+          unixSeconds(ctx.now()),
+        );
+      }
       const portal = ctx.settings().portal;
       // The link of its confirmation, while the page is on and the booking stands (a cancelled one's file removes it).
       const manageUrl = manageToken && portal && !cancelled ? `${portal.url}/manage/${manageToken}` : undefined;

@@ -19,7 +19,9 @@ import { setPortal, type PortalSettings } from '../store/settings.ts';
 import { availableDays, availableSlots, SlotNotFree } from './availability.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { requireConfigured, type ConfiguredSettings } from './configured.ts';
-import { cancelBooking, moveBooking, TooLate } from './lifecycle.ts';
+import { cancelBooking, cancelSeries, moveBooking, TooLate } from './lifecycle.ts';
+import { seriesOfBooking } from './series.ts';
+import type { Occurrence } from '../store/series.ts';
 import { checkProxyList, trustProxies } from './proxies.ts';
 import { isNote, LINE_BREAK } from '../domain/checks.ts';
 
@@ -138,6 +140,11 @@ export interface Managed {
    * time and can be cancelled, but there is nothing to move it to.
    */
   movable: boolean;
+  /**
+   * The booking's series (issue 40), when it is one of a course: every date by start, with its status. The page shows
+   * them, and offers to cancel this date and the later ones still booked (`laterBooked` of them) at one go.
+   */
+  series?: { reference: string; intervalDays: number; dates: Occurrence[]; laterBooked: number };
 }
 
 function stateOf(booking: Booking, cancelUntilHours: number, now: number): ManagedState {
@@ -161,6 +168,7 @@ export function openManaged(ctx: AppContext, token: string): Managed | undefined
   const reason = findReason(ctx.store, booking.reasonId);
   const movable =
     findSchedule(ctx.store, booking.scheduleId) !== undefined && reason?.scheduleId === booking.scheduleId;
+  const series = seriesOfBooking(ctx, booking);
   return {
     booking,
     settings: configured,
@@ -168,6 +176,18 @@ export function openManaged(ctx: AppContext, token: string): Managed | undefined
     deadline,
     mayMove: state === 'open' && settings.portal.reschedule && movable,
     movable,
+    ...(series
+      ? {
+          series: {
+            reference: series.reference,
+            intervalDays: series.intervalDays,
+            dates: series.dates,
+            laterBooked: series.dates.filter(
+              (one) => one.id !== booking.id && one.status === 'booked' && one.startAt >= booking.startAt,
+            ).length,
+          },
+        }
+      : {}),
   };
 }
 
@@ -206,10 +226,8 @@ function change(managed: Managed, run: () => Booking): Outcome {
  * with actor customer). `sequence` is the booking's sequence the form was made for.
  */
 export function customerCancel(ctx: AppContext, managed: Managed, sequence: number, reason: string): Outcome {
-  // A text box sends line breaks as typed: they become spaces (the reason is one line in mails and lists).
-  const text = reason.replace(new RegExp(`${LINE_BREAK.source}+`, 'g'), ' ').trim();
-  // Control characters (ESC, BEL, NUL, …) are refused, as in every form value: they drive terminals (issue 23).
-  if (text !== '' && !isNote(text, true)) return { ok: false, refusal: 'bad-reason' };
+  const text = typedReason(reason);
+  if (text === undefined) return { ok: false, refusal: 'bad-reason' };
   return change(managed, () =>
     cancelBooking(ctx, managed.booking.reference, {
       reason: text || undefined,
@@ -219,6 +237,37 @@ export function customerCancel(ctx: AppContext, managed: Managed, sequence: numb
       untilHoursBefore: managed.settings.portal.cancelUntilHours,
     }),
   );
+}
+
+/** A typed cancel reason as one line (undefined when it is refused: control characters, too long). */
+function typedReason(reason: string): string | undefined {
+  // A text box sends line breaks as typed: they become spaces (the reason is one line in mails and lists).
+  const text = reason.replace(new RegExp(`${LINE_BREAK.source}+`, 'g'), ' ').trim();
+  // Control characters (ESC, BEL, NUL, …) are refused, as in every form value: they drive terminals (issue 23).
+  return text !== '' && !isNote(text, true) ? undefined : text;
+}
+
+/**
+ * Cancels the booking and every later date of its series still booked, for its customer (issue 40), as `planner
+ * bookings cancel --series` does: one transaction, one mail to the customer with every date, one notice to the
+ * practice. The page's deadline is checked for each date under the write lock (cancelSeries): the later dates start
+ * later, so they are in time whenever this one is; this one past its deadline refuses the whole change, as a single
+ * cancel would. Returns this booking as it stands after.
+ */
+export function customerCancelSeries(ctx: AppContext, managed: Managed, sequence: number, reason: string): Outcome {
+  if (!managed.series) return { ok: false, refusal: 'bad-input' };
+  const text = typedReason(reason);
+  if (text === undefined) return { ok: false, refusal: 'bad-reason' };
+  return change(managed, () => {
+    const cancelled = cancelSeries(ctx, managed.booking.reference, {
+      reason: text || undefined,
+      notify: true,
+      actor: 'customer',
+      expectedSequence: sequence,
+      untilHoursBefore: managed.settings.portal.cancelUntilHours,
+    });
+    return cancelled.find((one) => one.id === managed.booking.id) ?? cancelled[0]!;
+  });
 }
 
 /**

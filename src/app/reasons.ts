@@ -14,6 +14,7 @@ import {
   insertReason,
   listReasons,
   markReasonRemoved,
+  setReasonSeriesMax,
   updateReason,
   writeReasonOrder,
   type Reason,
@@ -33,6 +34,25 @@ function checkDescription(value: string): string {
   if (CONTROL.test(value))
     throw invalid('--description must not contain control characters (line breaks and tabs are fine)', 'description');
   return value.trim();
+}
+
+/** The most weekly dates the booking page may offer for a reason as a series (`reason set --series`). */
+export const SERIES_MAX = { min: 2, max: 52 } as const;
+
+/**
+ * Returns `--series <max>` as kept: 0 (off) for `0` or `off`, else a whole number of weekly dates from 2 to 52 the
+ * booking page offers for the reason; throws `invalid` naming the option and the value otherwise.
+ */
+export function checkSeriesMax(text: string): number {
+  const trimmed = text.trim();
+  if (trimmed === 'off' || trimmed === '0') return 0;
+  const value = /^\d{1,3}$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+  if (!(value >= SERIES_MAX.min && value <= SERIES_MAX.max))
+    throw invalid(
+      `--series takes the most weekly dates the booking page offers, from ${SERIES_MAX.min} to ${SERIES_MAX.max}, or 0 or off to offer none (got "${text}")`,
+      'series',
+    );
+  return value;
 }
 
 /** Returns the reason or throws `not_found`. */
@@ -74,8 +94,15 @@ export function reasonsOf(ctx: AppContext, scheduleId: number): Reason[] {
   return listReasons(ctx.store, scheduleId);
 }
 
-/** Changes the given values of a reason and returns it as stored. `position` moves it in its list (1 = first). */
-export function changeReason(ctx: AppContext, id: number, changes: Partial<ReasonValues>): Reason {
+/**
+ * Changes the given values of a reason and returns it as stored. `position` moves it in its list (1 = first);
+ * `seriesMax` (checkSeriesMax) sets the weekly dates its booking page offers.
+ */
+export function changeReason(
+  ctx: AppContext,
+  id: number,
+  changes: Partial<ReasonValues> & { seriesMax?: number },
+): Reason {
   requireConfigured(ctx);
   return ctx.store.tx(() => {
     const current = getReason(ctx, id);
@@ -91,6 +118,7 @@ export function changeReason(ctx: AppContext, id: number, changes: Partial<Reaso
       const ids = listReasons(ctx.store, current.scheduleId).map((reason) => reason.id);
       writeReasonOrder(ctx.store, moveTo(ids, id, checkWhole(changes.position, '--position', 1, 1_000_000)));
     }
+    if (changes.seriesMax !== undefined) setReasonSeriesMax(ctx.store, id, changes.seriesMax);
     return getReason(ctx, id);
   });
 }

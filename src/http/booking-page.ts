@@ -1,7 +1,8 @@
 /**
  * The public booking page's door (issue 27): `/book/…`, outside the `/api` gates, HTML only, no script and no
  * cookie, so it works with JavaScript off and in a third-party frame. Steps: `/book/` (what), `/book/days`,
- * `/book/times` (GET), `/book/details` (GET fresh; POST with what was typed), `/book/review` and `/book/confirm`
+ * `/book/times` (GET), for a reason offered as a series `/book/weeks` (GET: once, or how many weeks, and each date's
+ * freedom; issue 40), `/book/details` (GET fresh; POST with what was typed), `/book/review` and `/book/confirm`
  * (POST), and `/book/event/<reference>.ics?k=…` (the confirmation's calendar file).
  *
  * A door only (issue 37): it reads the path and the form, checks the form's ticket, calls the booking page's use case
@@ -40,6 +41,7 @@ import {
   timesPage,
   TRAP_NAME,
   typedFields,
+  weeksPage,
   type BookView,
   type Entry,
   type FormTicket,
@@ -167,14 +169,31 @@ function get(request: Request, event: H3Event, path: string): Response {
   if (!day) return gone();
   const slots = booker.slotsOf(offer, day);
   if (path === '/book/times') return show(request, timesPage(view, offer, day, slots));
-  if (path !== '/book/details') return gone();
+  if (path !== '/book/details' && path !== '/book/weeks') return gone();
   const time = typeof query.time === 'string' ? query.time : '';
   if (time === '') return show(request, timesPage(view, offer, day, slots, { notice: words.chooseTime, status: 400 }));
   const slot = slots.find((one) => one.local === `${day} ${time}:00`);
   if (!slot) return show(request, timesPage(view, offer, day, slots, { notice: words.refusal.gone, status: 409 }));
+  // A series (issue 40): how many weeks, and each date's freedom, before the details; the details then carry them.
+  const weeks = booker.weeksOf(offer, query.weeks);
+  if (weeks === undefined) return gone();
+  if (path === '/book/weeks') {
+    if ((offer.seriesMax ?? 0) < 2) return gone();
+    return show(request, weeksPage(view, offer, slot, weeks < 2 ? undefined : booker.seriesDates(offer, slot, weeks)));
+  }
   return show(
     request,
-    detailsPage(view, offer, slot, booker.fields(), { values: null, errors: {} }, ticketFor(request)),
+    detailsPage(
+      view,
+      offer,
+      slot,
+      booker.fields(),
+      { values: null, errors: {} },
+      ticketFor(request),
+      200,
+      undefined,
+      weeks,
+    ),
   );
 }
 
@@ -199,6 +218,9 @@ async function post(request: Request, event: H3Event, path: string): Promise<Res
   if (booked) return done(request, booked, true);
   const offer = offerOf(request, form.get('schedule') ?? '', form.get('reason') ?? '');
   if (!offer) return refuse(request, words.refusal.gone, 409);
+  // A series (issue 40): the number of weekly dates the form carries (1: a single booking).
+  const weeks = booker.weeksOf(offer, form.get('weeks') ?? undefined);
+  if (weeks === undefined) return refuse(request, words.refusal.gone, 409);
   const fields = booker.fields();
   const values = typedIn(fields, form);
   // The times page after a time was taken sends day and time; the review's "change" sends the slot.
@@ -210,7 +232,7 @@ async function post(request: Request, event: H3Event, path: string): Promise<Res
     show(
       request,
       timesPage(view, offer, day, booker.slotsOf(offer, day), {
-        carried: { ...typedFields(fields, values), ...ticket },
+        carried: { ...typedFields(fields, values), ...ticket, ...(weeks > 1 ? { weeks: String(weeks) } : {}) },
         otherDays: daysNear(request, offer, day),
         ...(notice ? { notice, status } : {}),
       }),
@@ -224,7 +246,7 @@ async function post(request: Request, event: H3Event, path: string): Promise<Res
     return chose ? timesAgain(words.chooseTime, 400) : timesAgain(words.refusal.taken, 409);
   }
   if (path === '/book/details')
-    return show(request, detailsPage(view, offer, slot, fields, { values, errors: {} }, ticket));
+    return show(request, detailsPage(view, offer, slot, fields, { values, errors: {} }, ticket, 200, undefined, weeks));
   const trapped = booker.trapProblem(form.get(TRAP_NAME) ?? '');
   if (trapped) return refusal(request, trapped);
   const { submission, errors } = booker.submissionOf(fields, values);
@@ -232,16 +254,37 @@ async function post(request: Request, event: H3Event, path: string): Promise<Res
     values,
     errors: Object.fromEntries(Object.entries(errors).map(([key, error]) => [key, fieldError(words, error)])),
   };
-  if (Object.keys(errors).length > 0) return show(request, detailsPage(view, offer, slot, fields, entry, ticket, 400));
+  if (Object.keys(errors).length > 0)
+    return show(request, detailsPage(view, offer, slot, fields, entry, ticket, 400, undefined, weeks));
   // The limits, as soon as the details are sent (and again when booking): the form again, what was typed kept.
   const client = options.clientAddress(event);
   const overLimit = (limited: LimitRefusal) =>
     limitAnswer(request, limited, (text, status, otherPerson) =>
-      detailsPage(view, offer, slot, fields, entry, ticket, status, { text, otherPerson }),
+      detailsPage(view, offer, slot, fields, entry, ticket, status, { text, otherPerson }, weeks),
     );
   const limited = booker.limitProblem(settings.bookingPage, submission, client);
   if (limited) return overLimit(limited);
+  if (path === '/book/review' && weeks > 1) {
+    const dates = booker.seriesDates(offer, slot, weeks);
+    return show(request, reviewPage(view, offer, slot, fields, values, ticket, { dates }));
+  }
   if (path === '/book/review') return show(request, reviewPage(view, offer, slot, fields, values, ticket));
+  if (weeks > 1) {
+    const series = booker.bookSeries(settings.bookingPage, pageForm, offer, slot, weeks, submission, client);
+    if (series.booked) {
+      if (!series.replayed) options.afterBooking();
+      return done(request, series.reference, series.replayed);
+    }
+    // A date taken meanwhile: each date and whether it is free, nothing booked, the way back (409).
+    if (series.why === 'series-taken')
+      return show(
+        request,
+        reviewPage(view, offer, slot, fields, values, ticket, { dates: series.dates, notice: words.seriesTaken }),
+      );
+    if (series.why === 'taken') return timesAgain(words.refusal.taken, 409);
+    if (series.why === 'per-hour' || series.why === 'per-email') return overLimit(series);
+    return refusal(request, series);
+  }
   const outcome = booker.book(settings.bookingPage, pageForm, offer, slot, submission, client);
   if (outcome.booked) {
     if (!outcome.replayed) options.afterBooking();
@@ -390,6 +433,7 @@ function done(request: Request, reference: string, replayed: boolean): Response 
       email: shown.email,
       calendar: { ...shown.calendar, ics },
       ...(shown.manageUrl ? { manageUrl: shown.manageUrl } : {}),
+      ...(shown.series ? { series: shown.series } : {}),
       replayed,
     }),
   );

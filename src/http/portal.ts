@@ -8,6 +8,7 @@
 import { getQuery, type H3Event } from 'h3';
 import {
   customerCancel,
+  customerCancelSeries,
   customerMove,
   daysToMoveTo,
   openManaged,
@@ -87,7 +88,14 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
     status?: number,
   ): Page => {
     if (action === 'cancel' && managed.state === 'open')
-      return cancelPage(managed, base, formOf(managed, 'cancel', token), notice, status);
+      return cancelPage(
+        managed,
+        base,
+        formOf(managed, 'cancel', token),
+        notice,
+        status,
+        getQuery(event).scope === 'later',
+      );
     if (action === 'reschedule' && managed.mayMove) {
       const query = getQuery(event);
       const bookedAt = formatLocal(new Date(managed.booking.startAt * 1000), managed.settings.timeZone); // YYYY-MM-DD HH:MM
@@ -139,13 +147,17 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
     const sequence = checkedSequence(managed, action, token, form);
     if (sequence === undefined)
       return pageAnswer(overviewPage(managed, base, { kind: 'refused', why: 'forbidden' }, 403));
+    // A date of a series: this one only (as any booking), or with the later ones (`scope=later`, issue 40).
+    const later = action === 'cancel' && form.get('scope') === 'later';
     const outcome: Outcome =
-      action === 'cancel'
-        ? customerCancel(ctx, managed, sequence, form.get('reason') ?? '')
-        : customerMove(ctx, managed, sequence, form.get('slot') ?? '');
+      action !== 'cancel'
+        ? customerMove(ctx, managed, sequence, form.get('slot') ?? '')
+        : later
+          ? customerCancelSeries(ctx, managed, sequence, form.get('reason') ?? '')
+          : customerCancel(ctx, managed, sequence, form.get('reason') ?? '');
     if (outcome.ok) {
       options.afterChange();
-      return seeOther(`${base}?done=${action === 'cancel' ? 'cancelled' : 'moved'}`);
+      return seeOther(`${base}?done=${action === 'cancel' ? (later ? 'cancelled-series' : 'cancelled') : 'moved'}`);
     }
     // Refused: the page as it stands now (re-read: the refusal may be because it changed), with the reason.
     const now = openManaged(ctx, token) ?? managed;
@@ -156,7 +168,7 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
       return pageAnswer(timesPage(now, base, day, slotsToMoveTo(ctx, now, day), notice, status));
     }
     if (outcome.refusal === 'bad-reason' && now.state === 'open')
-      return pageAnswer(cancelPage(now, base, formOf(now, 'cancel', token), notice, status));
+      return pageAnswer(cancelPage(now, base, formOf(now, 'cancel', token), notice, status, later));
     return pageAnswer(overviewPage(now, base, notice, status));
   };
 
@@ -185,9 +197,11 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
     const done = getQuery(event).done;
     // The notice of a change just made (Post/Redirect/Get), only where the booking shows that change.
     const shows =
-      done === 'cancelled' ? managed.booking.status === 'cancelled' : done === 'moved' && managed.booking.sequence > 0;
+      done === 'cancelled' || done === 'cancelled-series'
+        ? managed.booking.status === 'cancelled'
+        : done === 'moved' && managed.booking.sequence > 0;
     const notice: Notice | undefined =
-      action === '' && shows ? { kind: 'done', what: done as 'cancelled' | 'moved' } : undefined;
+      action === '' && shows ? { kind: 'done', what: done as 'cancelled' | 'cancelled-series' | 'moved' } : undefined;
     return pageAnswer(show(managed, base, token, action, event, notice));
   };
 

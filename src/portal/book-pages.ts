@@ -5,7 +5,7 @@
  * as an argument, and every text goes through `escapeHtml`. Dates and times are written out for screen readers
  * ("Wednesday, 2 December 2026, 10:00"), durations as words ("45 minutes").
  */
-import type { Offer } from '../app/page-booking.ts';
+import type { Offer, SeriesDate } from '../app/page-booking.ts';
 import type { FreeSlot } from '../domain/availability.ts';
 import type { FieldDefinition } from '../domain/form.ts';
 import { escapeHtml } from '../mail/messages.ts';
@@ -216,8 +216,10 @@ export function timesPage(
     `<li><button class="button" type="submit" name="time" value="${time}">` +
     `<span aria-hidden="true">${time}</span><span class="sr">${escapeHtml(`${longDay}, ${time}`)}</span></button></li>`;
   const method = carried ? 'post' : 'get';
+  // A reason offered as a series (issue 40): a time chosen fresh leads to the choice of once or every week.
+  const action = !carried && (offer.seriesMax ?? 0) >= 2 ? '/book/weeks' : '/book/details';
   const form =
-    `<form method="${method}" action="/book/details">${hidden({ ...base, ...(carried ?? {}) })}` +
+    `<form method="${method}" action="${action}">${hidden({ ...base, ...(carried ?? {}) })}` +
     `<h2>${escapeHtml(words.timesLegend(longDay))}</h2>` +
     timePicker(
       PAGE_WORDS[view.practice.locale].parts,
@@ -318,6 +320,7 @@ export function detailsPage(
   ticket: FormTicket,
   status = 200,
   limit?: { text: string; otherPerson: boolean },
+  weeks = 1,
 ): Page {
   const words = wordsOf(view);
   const problems = fields.filter((field) => entry.errors[field.key]);
@@ -331,8 +334,8 @@ export function detailsPage(
     : '';
   const trap = `<div class="trap" aria-hidden="true"><label for="trap">${escapeHtml(words.trap)}</label><input type="text" id="trap" name="${TRAP_NAME}" value="" tabindex="-1" autocomplete="off"></div>`;
   const body =
-    `${limit ? limitNotice(view, limit) : ''}${summary}${offerCard(view, offer, slot.local)}` +
-    `<form method="post" action="/book/review" novalidate>${hidden(carry(offer, slot.local, ticket))}` +
+    `${limit ? limitNotice(view, limit) : ''}${summary}${offerCard(view, offer, slot.local)}${weeks > 1 ? `<p>${escapeHtml(words.datesTitle(weeks))}</p>` : ''}` +
+    `<form method="post" action="/book/review" novalidate>${hidden({ ...carry(offer, slot.local, ticket), ...weeksField(weeks) })}` +
     `${fields.map((field) => fieldHtml(words, field, entry)).join('')}${trap}${consent(view)}` +
     `<button class="button" type="submit">${escapeHtml(words.toReview)}</button>` +
     // Another time, keeping what was typed: the same form (after the default button, which Enter presses).
@@ -356,8 +359,10 @@ export function reviewPage(
   fields: FieldDefinition[],
   values: Record<string, string>,
   ticket: FormTicket,
+  series?: { dates: SeriesDate[]; notice?: string },
 ): Page {
   const words = wordsOf(view);
+  if (series && series.dates.length > 1) return seriesReviewPage(view, offer, slot, fields, values, ticket, series);
   const shown: [string, string][] = fields
     .filter((field) => (values[field.key] ?? '') !== '')
     .map((field) => [
@@ -383,11 +388,14 @@ export interface BookedView {
   /** The self-service link (made for this page), when the practice's rules allow a change now. */
   manageUrl?: string;
   replayed: boolean;
+  /** A series (issue 40): every date, by start, and its status. */
+  series?: { local: string; status: 'booked' | 'cancelled' }[];
 }
 
 /** Step 6: the booking, where and how to reach the practice, add-to-calendar links, and the self-service link. */
 export function donePage(view: BookView, booked: BookedView): Page {
   const words = wordsOf(view);
+  if (booked.series && booked.series.length > 1) return seriesDonePage(view, booked, booked.series);
   const { practice } = view;
   const rows: [string, string][] = [
     [words.what, booked.offer.reasonName],
@@ -446,4 +454,138 @@ export function refusedPage(view: BookView, text: string, status: number): Page 
     `${notice(text)}<a class="button" href="/book/">${escapeHtml(words.startAgain)}</a>`,
     status,
   );
+}
+
+/** The series' hidden field (issue 40): the number of weekly dates, on every form after it was chosen. */
+function weeksField(weeks: number): Record<string, string> {
+  return weeks > 1 ? { weeks: String(weeks) } : {};
+}
+
+/** `Tue 2 Jun, 10:00` of a slot's local text: one date of a series' list. */
+function shortSlot(words: BookWords, local: string): string {
+  return `${dayWords(local.slice(0, 10), words.dateLocale)}, ${local.slice(11, 16)}`;
+}
+
+/** The dates of a series as a list, each with whether it is free (a date not free in bold). */
+function seriesList(words: BookWords, dates: readonly SeriesDate[]): string {
+  const items = dates
+    .map((date) =>
+      date.free
+        ? `<li>${escapeHtml(`${shortSlot(words, date.local)}: ${words.dateFree}`)}</li>`
+        : `<li><strong>${escapeHtml(`${shortSlot(words, date.local)}: ${words.dateNotFree}`)}</strong></li>`,
+    )
+    .join('');
+  return `<ol class="links">${items}</ol>`;
+}
+
+/**
+ * Series, issue 40 (a time chosen of a reason offered as a series): book this date only, or choose how many weeks
+ * (GET, no script) and see each date and whether it is free; when every one is, go on to the details with them.
+ */
+export function weeksPage(view: BookView, offer: Offer, slot: FreeSlot, chosen?: SeriesDate[]): Page {
+  const words = wordsOf(view);
+  const max = offer.seriesMax ?? 0;
+  const day = slot.local.slice(0, 10);
+  const time = slot.local.slice(11, 16);
+  const base = { schedule: offer.scheduleId, reason: offer.reasonId, day, time };
+  const weeks = chosen?.length ?? 0;
+  const once = `<a class="button${weeks ? ' secondary' : ''}" href="/book/details?${escapeHtml(query(base))}">${escapeHtml(words.onlyOnce)}</a>`;
+  const options = Array.from({ length: max - 1 }, (_, index) => index + 2)
+    .map(
+      (n) =>
+        `<option value="${n}"${n === (weeks || 2) ? ' selected' : ''}>${escapeHtml(words.weeksOption(n))}</option>`,
+    )
+    .join('');
+  const form =
+    `<form method="get" action="/book/weeks">${hidden(Object.fromEntries(Object.entries(base).map(([k, v]) => [k, String(v)])))}` +
+    `<div class="field"><label for="weeks">${escapeHtml(words.weeksLabel)}</label><select id="weeks" name="weeks">${options}</select></div>` +
+    `<button class="button secondary" type="submit">${escapeHtml(words.showDates)}</button></form>`;
+  let dates = '';
+  if (chosen) {
+    const notFree = chosen.filter((date) => !date.free).length;
+    dates =
+      `<h2>${escapeHtml(words.datesTitle(weeks))}</h2>${seriesList(words, chosen)}` +
+      (notFree
+        ? notice(words.someNotFree(notFree, weeks))
+        : `<p>${escapeHtml(words.allFree)}</p><a class="button" href="/book/details?${escapeHtml(query({ ...base, weeks }))}">${escapeHtml(words.continueDates(weeks))}</a>`);
+  }
+  const back = `<p><a href="/book/times?${escapeHtml(query({ schedule: offer.scheduleId, reason: offer.reasonId, day }))}">${escapeHtml(words.otherTime)}</a></p>`;
+  const body = chosen
+    ? `${offerCard(view, offer, slot.local)}${dates}${form}${once}${back}`
+    : `${offerCard(view, offer, slot.local)}<p>${escapeHtml(words.weeksIntro(max))}</p>${once}${form}${back}`;
+  return page(view, words.weeksTitle, body);
+}
+
+/**
+ * Step 5 of a series (issue 40): every date and whether it is still free, the details, and one button that books them
+ * all; when a date is not free (`notice`: the booking found so), no button but the way to another time or fewer weeks.
+ */
+function seriesReviewPage(
+  view: BookView,
+  offer: Offer,
+  slot: FreeSlot,
+  fields: FieldDefinition[],
+  values: Record<string, string>,
+  ticket: FormTicket,
+  series: { dates: SeriesDate[]; notice?: string },
+): Page {
+  const words = wordsOf(view);
+  const weeks = series.dates.length;
+  const notFree = series.dates.filter((date) => !date.free).length;
+  const shown: [string, string][] = fields
+    .filter((field) => (values[field.key] ?? '') !== '')
+    .map((field) => [
+      field.label,
+      field.formType === 'checkbox' ? (values[field.key] === 'on' ? words.yes : words.no) : values[field.key]!,
+    ]);
+  const carried = { ...carry(offer, slot.local, ticket), ...weeksField(weeks), ...typedFields(fields, values) };
+  const buttons = notFree
+    ? `<button class="button" type="submit" formaction="/book/details" name="change" value="day">${escapeHtml(words.otherTime)}</button>` +
+      `<button class="button secondary" type="submit" formaction="/book/details">${escapeHtml(words.changeDetails)}</button>`
+    : `<p class="hint">${escapeHtml(words.reviewHint)}</p>` +
+      `<button class="button" type="submit">${escapeHtml(words.bookSeries(weeks))}</button>` +
+      `<button class="button secondary" type="submit" formaction="/book/details">${escapeHtml(words.changeDetails)}</button>`;
+  const body =
+    `${series.notice ? notice(series.notice) : notFree ? notice(words.someNotFree(notFree, weeks)) : ''}` +
+    `${offerCard(view, offer, slot.local, true)}<h2>${escapeHtml(words.datesTitle(weeks))}</h2>${seriesList(words, series.dates)}` +
+    `${shown.length ? `<div class="card">${definitions(shown)}</div>` : ''}` +
+    `<form method="post" action="/book/confirm">${hidden(carried)}${buttons}</form>`;
+  return page(view, words.reviewTitle, body, notFree ? 409 : 200);
+}
+
+/** Step 6 of a series (issue 40): every date booked, the calendar file with all of them, the self-service link. */
+function seriesDonePage(view: BookView, booked: BookedView, series: NonNullable<BookedView['series']>): Page {
+  const words = wordsOf(view);
+  const pageWords = PAGE_WORDS[view.practice.locale];
+  const { practice } = view;
+  const rows: [string, string][] = [
+    [words.what, booked.offer.reasonName],
+    [words.withLabel, booked.offer.scheduleName],
+    [words.duration, durationWords(words, booked.offer.minutes)],
+    ...(practice.address ? [[words.where, practice.address] as [string, string]] : []),
+  ];
+  const dates = series
+    .map(
+      (date) =>
+        `<li>${escapeHtml(`${slotWords(words, date.local)}${date.status === 'cancelled' ? `: ${pageWords.cancelledStatus}` : ''}`)}</li>`,
+    )
+    .join('');
+  const phone = practice.phone
+    ? `<p>${escapeHtml(words.phone)}: <a href="${escapeHtml(telHref(practice.phone))}">${escapeHtml(practice.phone)}</a></p>`
+    : '';
+  // Google's and Outlook's links add one event each: the series' calendar file holds every date.
+  const calendar =
+    `<h2>${escapeHtml(words.addToCalendar)}</h2><ul class="links">` +
+    `<li><a href="${escapeHtml(booked.calendar.ics)}" download="appointments.ics">${escapeHtml(words.icsFileSeries)}</a></li></ul>`;
+  const manage = booked.manageUrl
+    ? `<a class="button secondary" href="${escapeHtml(booked.manageUrl)}"${OUTSIDE}>${escapeHtml(words.manage)}</a><p class="hint">${escapeHtml(words.manageHint)}</p>`
+    : booked.replayed
+      ? `<p>${escapeHtml(words.manageInMail)}</p>`
+      : '';
+  const body =
+    `${notice(booked.replayed ? words.alreadyBooked : booked.email ? words.mailOnItsWay(booked.email) : words.mailOnItsWayNoAddress, 'done')}` +
+    `<div class="card">${definitions(rows)}${phone}</div>` +
+    `<h2>${escapeHtml(words.datesTitle(series.length))}</h2><ol class="links">${dates}</ol>` +
+    `${calendar}${manage}<p><a href="/book/">${escapeHtml(words.bookAnother)}</a></p>`;
+  return page(view, words.doneSeriesTitle, body);
 }

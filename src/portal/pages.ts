@@ -23,7 +23,9 @@ import {
 import { PAGE_WORDS, type PageWords } from './words.ts';
 
 /** What the page says above the booking: a change just made, or why one was refused. */
-export type Notice = { kind: 'done'; what: 'cancelled' | 'moved' } | { kind: 'refused'; why: Refusal | 'forbidden' };
+export type Notice =
+  | { kind: 'done'; what: 'cancelled' | 'cancelled-series' | 'moved' }
+  | { kind: 'refused'; why: Refusal | 'forbidden' };
 
 function wordsOf(managed: Managed): PageWords {
   return PAGE_WORDS[managed.settings.locale];
@@ -37,8 +39,15 @@ function bookedLocal(managed: Managed): { day: string; time: string } {
 
 function noticeHtml(words: PageWords, notice: Notice | undefined): string {
   if (!notice) return '';
-  if (notice.kind === 'done')
-    return `<p class="note done" role="status">${escapeHtml(notice.what === 'cancelled' ? words.doneCancelled : words.doneMoved)}</p>`;
+  if (notice.kind === 'done') {
+    const text =
+      notice.what === 'cancelled'
+        ? words.doneCancelled
+        : notice.what === 'cancelled-series'
+          ? words.doneCancelledSeries
+          : words.doneMoved;
+    return `<p class="note done" role="status">${escapeHtml(text)}</p>`;
+  }
   return `<p class="note error" role="alert">${escapeHtml(words.refused[notice.why])}</p>`;
 }
 
@@ -75,6 +84,26 @@ function bookingLine(managed: Managed): string {
   const words = wordsOf(managed);
   const { day, time } = bookedLocal(managed);
   return `<details class="card"><summary>${escapeHtml(`${words.booked}: ${dayWords(day, words.dateLocale)}, ${time}`)}</summary>${bookingFacts(managed)}</details>`;
+}
+
+/**
+ * The dates of the booking's series (issue 40), by start, each with its status; the booking the page is about marked
+ * (`aria-current`). Nothing for a booking made alone.
+ */
+function seriesDates(managed: Managed): string {
+  const { series, booking, settings } = managed;
+  if (!series) return '';
+  const words = wordsOf(managed);
+  const items = series.dates
+    .map((date) => {
+      const local = formatLocal(new Date(date.startAt * 1000), settings.timeZone);
+      const text = `${dayWords(local.slice(0, 10), words.dateLocale)}, ${local.slice(11, 16)}: ${date.status === 'cancelled' ? words.cancelledStatus : words.booked}`;
+      return date.id === booking.id
+        ? `<li aria-current="true"><strong>${escapeHtml(text)}</strong> (${escapeHtml(words.thisDate)})</li>`
+        : `<li>${escapeHtml(text)}</li>`;
+    })
+    .join('');
+  return `<section class="card" aria-labelledby="series-dates"><h2 id="series-dates">${escapeHtml(words.seriesTitle(series.dates.length))}</h2><ol class="links">${items}</ol></section>`;
 }
 
 function header(managed: Managed, title: string): string {
@@ -119,7 +148,12 @@ export function overviewPage(managed: Managed, base: string, notice?: Notice, st
     state = managed.mayMove ? words.until(deadline) : words.untilCancelOnly(deadline);
     if (managed.mayMove)
       actions += `<a class="button" href="${escapeHtml(base)}/reschedule">${escapeHtml(words.change)}</a>`;
-    actions += `<a class="button secondary" href="${escapeHtml(base)}/cancel">${escapeHtml(words.cancel)}</a>`;
+    const later = managed.series?.laterBooked ?? 0;
+    // A date of a series with later dates booked: cancel this one, or it and the later ones (issue 40).
+    actions += later
+      ? `<a class="button secondary" href="${escapeHtml(base)}/cancel">${escapeHtml(words.cancelThisDate)}</a>` +
+        `<a class="button secondary" href="${escapeHtml(base)}/cancel?scope=later">${escapeHtml(words.cancelWithLater(later))}</a>`
+      : `<a class="button secondary" href="${escapeHtml(base)}/cancel">${escapeHtml(words.cancel)}</a>`;
   } else if (managed.state === 'past-deadline') {
     state = words.pastDeadline(deadline);
     actions = reachPractice(managed);
@@ -127,22 +161,33 @@ export function overviewPage(managed: Managed, base: string, notice?: Notice, st
     state = managed.state === 'started' ? words.started : words.cancelled;
     if (managed.state === 'cancelled') actions = wayBack(managed);
   }
-  const body = `${header(managed, words.title)}${noticeHtml(words, notice)}${bookingCard(managed)}<p>${escapeHtml(state)}</p>${actions}`;
+  const body = `${header(managed, words.title)}${noticeHtml(words, notice)}${bookingCard(managed)}<p>${escapeHtml(state)}</p>${actions}${seriesDates(managed)}`;
   return { status, html: layout(managed.settings, words.title, body) };
 }
 
-/** The confirmation step of a cancellation: an optional reason, then one button. */
+/**
+ * The confirmation step of a cancellation: an optional reason, then one button. For a date of a series with later
+ * dates booked (issue 40), first the choice of this date only or it and the later ones (`later`: that one chosen).
+ */
 export function cancelPage(
   managed: Managed,
   base: string,
   form: Record<string, string>,
   notice?: Notice,
   status = 200,
+  later = false,
 ): Page {
   const words = wordsOf(managed);
+  const laterBooked = managed.series?.laterBooked ?? 0;
+  const radio = (value: string, text: string, checked: boolean) =>
+    `<div class="field check"><input type="radio" id="scope-${value}" name="scope" value="${value}"${checked ? ' checked' : ''}>` +
+    `<label for="scope-${value}">${escapeHtml(text)}</label></div>`;
+  const scope = laterBooked
+    ? `<fieldset><legend>${escapeHtml(words.cancelWhich)}</legend>${radio('one', words.cancelOnlyThis, !later)}${radio('later', words.cancelThisAndLater(laterBooked), later)}</fieldset>`
+    : '';
   const body =
-    `${header(managed, words.cancelTitle)}${noticeHtml(words, notice)}${bookingCard(managed)}` +
-    `<form method="post" action="${escapeHtml(base)}/cancel">${hidden(form)}` +
+    `${header(managed, words.cancelTitle)}${noticeHtml(words, notice)}${bookingCard(managed)}${seriesDates(managed)}` +
+    `<form method="post" action="${escapeHtml(base)}/cancel">${hidden(form)}${scope}` +
     `<label for="reason">${escapeHtml(words.reasonLabel)}</label>` +
     `<textarea id="reason" name="reason" maxlength="${NOTE_MAX_LENGTH}" rows="3"></textarea>` +
     `<p class="hint">${escapeHtml(words.reasonHint)}</p>` +
@@ -222,6 +267,7 @@ export function confirmMovePage(managed: Managed, base: string, slot: FreeSlot, 
     `${header(managed, title)}<div class="card">${definitions(rows)}</div>` +
     `<form method="post" action="${escapeHtml(base)}/reschedule">${hidden({ ...form, slot: slot.local })}` +
     `<p class="hint">${escapeHtml(words.confirmMoveHint)}</p>` +
+    (managed.series ? `<p class="hint">${escapeHtml(words.seriesMoveHint)}</p>` : '') +
     `<button class="button" type="submit">${escapeHtml(words.confirmMove)}</button></form>` +
     `<a class="button secondary" href="${escapeHtml(base)}/reschedule?day=${day}">${escapeHtml(words.otherTime)}</a><a href="${escapeHtml(base)}">${escapeHtml(words.back)}</a>`;
   return { status: 200, html: layout(settings, title, body) };

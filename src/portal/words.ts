@@ -59,6 +59,18 @@ export const PAGE_WORDS = {
     moreDays: 'Later days',
     earlierDays: 'Earlier days',
     moreDaysLabel: 'More days',
+    seriesTitle: (count: number) => `Your series: ${count} dates`,
+    thisDate: 'this appointment',
+    cancelThisDate: 'Cancel this date only',
+    cancelWithLater: (later: number) =>
+      later === 1 ? 'Cancel this date and the next one' : `Cancel this date and the ${later} later ones`,
+    cancelWhich: 'Which dates do you want to cancel?',
+    cancelOnlyThis: 'Only this date',
+    cancelThisAndLater: (later: number) =>
+      later === 1 ? 'This date and the next one' : `This date and the ${later} later dates`,
+    doneCancelledSeries:
+      'This date and the later dates of your series are cancelled. A confirmation is on its way to you by e-mail.',
+    seriesMoveHint: 'Only this date moves; the other dates of your series stay as they are.',
     refused: {
       'past-deadline': 'It is too late to change this appointment here. Please contact the practice directly.',
       started: 'This appointment has begun or is over, so it can no longer be changed here.',
@@ -136,6 +148,18 @@ export const PAGE_WORDS = {
     moreDays: 'Spätere Tage',
     earlierDays: 'Frühere Tage',
     moreDaysLabel: 'Weitere Tage',
+    seriesTitle: (count: number) => `Ihre Terminserie: ${count} Termine`,
+    thisDate: 'dieser Termin',
+    cancelThisDate: 'Nur diesen Termin absagen',
+    cancelWithLater: (later: number) =>
+      later === 1 ? 'Diesen und den nächsten Termin absagen' : `Diesen und die ${later} folgenden Termine absagen`,
+    cancelWhich: 'Welche Termine möchten Sie absagen?',
+    cancelOnlyThis: 'Nur diesen Termin',
+    cancelThisAndLater: (later: number) =>
+      later === 1 ? 'Diesen und den nächsten Termin' : `Diesen und die ${later} folgenden Termine`,
+    doneCancelledSeries:
+      'Dieser Termin und die folgenden Termine Ihrer Serie sind abgesagt. Eine Bestätigung ist per E-Mail unterwegs.',
+    seriesMoveHint: 'Nur dieser Termin wird verlegt; die anderen Termine Ihrer Serie bleiben, wie sie sind.',
     refused: {
       'past-deadline': 'Für eine Änderung hier ist es zu spät. Bitte wenden Sie sich direkt an die Praxis.',
       started: 'Dieser Termin hat begonnen oder ist vorbei und kann hier nicht mehr geändert werden.',
@@ -219,6 +243,18 @@ export const PAGE_WORDS = {
     moreDays: 'Jours suivants',
     earlierDays: 'Jours précédents',
     moreDaysLabel: 'Autres jours',
+    seriesTitle: (count: number) => `Votre série : ${count} rendez-vous`,
+    thisDate: 'ce rendez-vous',
+    cancelThisDate: 'Annuler seulement ce rendez-vous',
+    cancelWithLater: (later: number) =>
+      later === 1 ? 'Annuler ce rendez-vous et le suivant' : `Annuler ce rendez-vous et les ${later} suivants`,
+    cancelWhich: 'Quels rendez-vous voulez-vous annuler ?',
+    cancelOnlyThis: 'Seulement ce rendez-vous',
+    cancelThisAndLater: (later: number) =>
+      later === 1 ? 'Ce rendez-vous et le suivant' : `Ce rendez-vous et les ${later} suivants`,
+    doneCancelledSeries:
+      'Ce rendez-vous et les suivants de votre série sont annulés. Une confirmation vous est envoyée par e-mail.',
+    seriesMoveHint: 'Seul ce rendez-vous est déplacé ; les autres rendez-vous de votre série restent inchangés.',
     refused: {
       'past-deadline': 'Il est trop tard pour modifier ce rendez-vous ici. Veuillez contacter directement le cabinet.',
       started: 'Ce rendez-vous a commencé ou est terminé ; il ne peut plus être modifié ici.',
@@ -301,6 +337,20 @@ export const PAGE_WORDS = {
     moreDays: 'Giorni successivi',
     earlierDays: 'Giorni precedenti',
     moreDaysLabel: 'Altri giorni',
+    seriesTitle: (count: number) => `La sua serie: ${count} appuntamenti`,
+    thisDate: 'questo appuntamento',
+    cancelThisDate: 'Annullare solo questo appuntamento',
+    cancelWithLater: (later: number) =>
+      later === 1
+        ? 'Annullare questo appuntamento e il successivo'
+        : `Annullare questo appuntamento e i ${later} successivi`,
+    cancelWhich: 'Quali appuntamenti vuole annullare?',
+    cancelOnlyThis: 'Solo questo appuntamento',
+    cancelThisAndLater: (later: number) =>
+      later === 1 ? 'Questo appuntamento e il successivo' : `Questo appuntamento e i ${later} successivi`,
+    doneCancelledSeries:
+      'Questo appuntamento e i successivi della sua serie sono annullati. Le abbiamo inviato una conferma via e-mail.',
+    seriesMoveHint: 'Solo questo appuntamento viene spostato; gli altri appuntamenti della serie restano invariati.',
     refused: {
       'past-deadline':
         'È troppo tardi per modificare qui questo appuntamento. La preghiamo di contattare direttamente lo studio.',
@@ -382,6 +432,18 @@ export const PAGE_WORDS = {
     moreDays: 'Días siguientes',
     earlierDays: 'Días anteriores',
     moreDaysLabel: 'Más días',
+    seriesTitle: (count: number) => `Su serie: ${count} citas`,
+    thisDate: 'esta cita',
+    cancelThisDate: 'Cancelar solo esta cita',
+    cancelWithLater: (later: number) =>
+      later === 1 ? 'Cancelar esta cita y la siguiente' : `Cancelar esta cita y las ${later} siguientes`,
+    cancelWhich: '¿Qué citas desea cancelar?',
+    cancelOnlyThis: 'Solo esta cita',
+    cancelThisAndLater: (later: number) =>
+      later === 1 ? 'Esta cita y la siguiente' : `Esta cita y las ${later} siguientes`,
+    doneCancelledSeries:
+      'Esta cita y las siguientes de su serie están canceladas. Le hemos enviado una confirmación por correo electrónico.',
+    seriesMoveHint: 'Solo se cambia esta cita; las demás citas de su serie siguen igual.',
     refused: {
       'past-deadline':
         'Es demasiado tarde para cambiar esta cita aquí. Póngase en contacto directamente con la consulta.',
@@ -462,6 +524,18 @@ export const PAGE_WORDS = {
     moreDays: 'Latere dagen',
     earlierDays: 'Eerdere dagen',
     moreDaysLabel: 'Meer dagen',
+    seriesTitle: (count: number) => `Uw reeks: ${count} afspraken`,
+    thisDate: 'deze afspraak',
+    cancelThisDate: 'Alleen deze afspraak annuleren',
+    cancelWithLater: (later: number) =>
+      later === 1 ? 'Deze en de volgende afspraak annuleren' : `Deze en de ${later} volgende afspraken annuleren`,
+    cancelWhich: 'Welke afspraken wilt u annuleren?',
+    cancelOnlyThis: 'Alleen deze afspraak',
+    cancelThisAndLater: (later: number) =>
+      later === 1 ? 'Deze en de volgende afspraak' : `Deze en de ${later} volgende afspraken`,
+    doneCancelledSeries:
+      'Deze afspraak en de volgende afspraken van uw reeks zijn geannuleerd. U ontvangt een bevestiging per e-mail.',
+    seriesMoveHint: 'Alleen deze afspraak wordt verplaatst; de andere afspraken van uw reeks blijven zoals ze zijn.',
     refused: {
       'past-deadline':
         'Het is te laat om deze afspraak hier te wijzigen. Neem rechtstreeks contact op met de praktijk.',

@@ -169,6 +169,12 @@ export function findBooking(store: Store, idOrReference: number | string): Booki
   return row ? toBooking(row as unknown as BookingRow) : undefined;
 }
 
+/** Returns every booking of a series, by start: one range of the index bookings_by_series. */
+export function listSeriesBookings(store: Store, seriesId: number): Booking[] {
+  const rows = store.sql(`${SELECT} WHERE b.series_id = ? ORDER BY b.start_at, b.id`).all(seriesId);
+  return (rows as unknown as BookingRow[]).map(toBooking);
+}
+
 /** Returns how many bookings start at or after `fromAt`, in one schedule or for one reason. */
 export function countFutureBookings(
   store: Store,

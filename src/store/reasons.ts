@@ -11,6 +11,8 @@ export interface Reason {
   bufferBeforeMinutes: number;
   bufferAfterMinutes: number;
   position: number;
+  /** The most weekly dates the booking page offers for it as a series (issue 40); 0: no series there. */
+  seriesMax: number;
 }
 
 export type ReasonValues = Pick<
@@ -27,6 +29,7 @@ interface ReasonRow {
   buffer_before_minutes: number;
   buffer_after_minutes: number;
   position: number;
+  series_max: number;
 }
 
 function toReason(row: ReasonRow): Reason {
@@ -39,11 +42,12 @@ function toReason(row: ReasonRow): Reason {
     bufferBeforeMinutes: row.buffer_before_minutes,
     bufferAfterMinutes: row.buffer_after_minutes,
     position: row.position,
+    seriesMax: row.series_max,
   };
 }
 
 const COLUMNS =
-  'id, schedule_id, name, description, duration_minutes, buffer_before_minutes, buffer_after_minutes, position';
+  'id, schedule_id, name, description, duration_minutes, buffer_before_minutes, buffer_after_minutes, position, series_max';
 
 /** Returns the reasons of a schedule in display order. */
 export function listReasons(store: Store, scheduleId: number): Reason[] {
@@ -111,4 +115,9 @@ export function writeReasonOrder(store: Store, ids: readonly number[]): void {
 /** Marks a reason removed; bookings that name it keep it. */
 export function markReasonRemoved(store: Store, id: number, at: string): void {
   store.sql('UPDATE reasons SET removed_at = ? WHERE id = ?').run(at, id);
+}
+
+/** Sets the most weekly dates the booking page offers for a reason as a series (0: none). */
+export function setReasonSeriesMax(store: Store, id: number, seriesMax: number): void {
+  store.sql('UPDATE reasons SET series_max = ? WHERE id = ?').run(seriesMax, id);
 }

@@ -231,6 +231,10 @@ describe('README admin guide: reminders, the self-service page, the booking page
     }
     expect(await cliJson(db, 'booking-page', 'status', '--json')).toMatchObject({ colour: '#0a6e4f' });
     expect((await cliJson(db, 'booking-page', 'status', '--json')).logo).toMatch(/^[0-9a-f]{16}$/);
+    // A course of weekly appointments on the booking page (issue 40), as written.
+    const series = readmeBlocks('The booking page', 'sh').find((block) => block.includes('--series'))!;
+    for (const line of commandsOf(series)) await run('sh', ['-c', line], { cwd: ROOT, env });
+    expect((await cliJson(db, 'reason', 'list', '1', '--json'))[0]).toMatchObject({ seriesMax: 10 });
     expect(await cliJson(db, 'retention', 'show', '--json')).toEqual({ months: 24 });
     expect((await cliJson(db, 'reason', 'list', '1', '--json'))[0]).toMatchObject({
       bufferBeforeMinutes: 5,

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { addReason, changeReason, reasonsOf, removeReason } from '../../app/reasons.ts';
+import { addReason, changeReason, checkSeriesMax, reasonsOf, removeReason } from '../../app/reasons.ts';
 import type { ReasonValues } from '../../store/reasons.ts';
 import { BUFFER_MAX_MINUTES, DURATION_MAX_MINUTES } from '../../domain/checks.ts';
 import { id, minutes, print, printJson, printTable, readContext, whole, withContext } from '../shared.ts';
@@ -11,6 +11,7 @@ interface ReasonOptions {
   bufferAfter?: string;
   description?: string;
   position?: string;
+  series?: string;
   json?: boolean;
 }
 
@@ -32,6 +33,11 @@ function buffersOf(options: ReasonOptions): { bufferBeforeMinutes?: number; buff
 
 function bufferText(before: number, after: number): string {
   return before || after ? `, buffers ${before} min before, ${after} min after` : '';
+}
+
+/** What the booking page offers of a reason as a series, as `reason list` and `reason set` say it. */
+function seriesText(max: number): string {
+  return max === 0 ? 'off' : `up to ${max} weekly`;
 }
 
 export function registerReason(program: Command): void {
@@ -79,13 +85,14 @@ export function registerReason(program: Command): void {
       if (options.json) printJson(list);
       else
         printTable(
-          ['ID', 'NAME', 'MINUTES', 'BUFFERS', 'POSITION', 'DESCRIPTION'],
+          ['ID', 'NAME', 'MINUTES', 'BUFFERS', 'POSITION', 'SERIES', 'DESCRIPTION'],
           list.map((r) => [
             r.id,
             r.name,
             r.durationMinutes,
             `${r.bufferBeforeMinutes}/${r.bufferAfterMinutes}`,
             r.position,
+            seriesText(r.seriesMax),
             r.description,
           ]),
           `No reasons yet. Add one: planner reason add ${scheduleId} <name> --duration <duration>`,
@@ -107,6 +114,10 @@ export function registerReason(program: Command): void {
       'new buffer after, 0 to 4h, e.g. 10 or 10m (applies to bookings made or moved from now on)',
     )
     .option('--position <n>', 'place in the list (1 = first)')
+    .option(
+      '--series <max>',
+      'the booking page offers this reason as up to <max> weekly dates (2 to 52); 0 or off: single bookings only',
+    )
     .option('--json', 'print the reason as JSON')
     .action(async (idText: string, options: ReasonOptions, command: Command) => {
       const reasonId = id(idText, 'reason id');
@@ -116,11 +127,14 @@ export function registerReason(program: Command): void {
       if (options.description !== undefined) changes.description = options.description;
       if (options.position !== undefined) changes.position = whole(options.position, '--position');
       Object.assign(changes, buffersOf(options));
-      const changed = await withContext(command, (ctx) => changeReason(ctx, reasonId, changes));
+      const seriesMax = options.series === undefined ? undefined : checkSeriesMax(options.series);
+      const changed = await withContext(command, (ctx) =>
+        changeReason(ctx, reasonId, { ...changes, ...(seriesMax === undefined ? {} : { seriesMax }) }),
+      );
       if (options.json) printJson(changed);
       else
         print(
-          `reason ${changed.id} "${changed.name}": ${changed.durationMinutes} min${bufferText(changed.bufferBeforeMinutes, changed.bufferAfterMinutes)}, position ${changed.position}`,
+          `reason ${changed.id} "${changed.name}": ${changed.durationMinutes} min${bufferText(changed.bufferBeforeMinutes, changed.bufferAfterMinutes)}, position ${changed.position}${changed.seriesMax ? `, series up to ${changed.seriesMax} weekly dates on the booking page` : ''}`,
         );
     });
   reason
