@@ -52,11 +52,20 @@ export function bookOnce(
   answerOf: (created: CreatedBooking) => string,
   by: { source: BookingSource; actor: BookingActor } = { source: 'api', actor: 'api' },
 ): KeyedAnswer {
+  return answerOnce(ctx, key, fingerprint, () => answerOf(createBooking(ctx, order, by.source, by.actor)));
+}
+
+/**
+ * Makes a booking once for `key`: under the write lock, the kept answer if there is one, else `book()` (which
+ * books and returns the 201's body), its answer kept in the same transaction. Any booking call's door: POST
+ * /bookings (`bookOnce`), POST /bookings/any.
+ */
+export function answerOnce(ctx: AppContext, key: string, fingerprint: string, book: () => string): KeyedAnswer {
   const now = unixSeconds(ctx.now());
   return ctx.store.tx(() => {
     const kept = keptAnswer(ctx.store, key, now - KEY_LIFETIME_SECONDS);
     if (kept) return replay(kept, fingerprint);
-    const body = answerOf(createBooking(ctx, order, by.source, by.actor));
+    const body = book();
     keepAnswer(ctx.store, key, { fingerprint, status: 201, body }, now, now - KEY_LIFETIME_SECONDS);
     return { status: 201, body, replayed: false };
   });

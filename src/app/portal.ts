@@ -160,7 +160,8 @@ export function openManaged(ctx: AppContext, token: string): Managed | undefined
   const state = stateOf(booking, settings.portal.cancelUntilHours, now);
   const reason = findReason(ctx.store, booking.reasonId);
   const movable =
-    findSchedule(ctx.store, booking.scheduleId) !== undefined && reason?.scheduleId === booking.scheduleId;
+    findSchedule(ctx.store, booking.scheduleId) !== undefined &&
+    reason?.scheduleIds.includes(booking.scheduleId) === true;
   return {
     booking,
     settings: configured,

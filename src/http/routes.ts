@@ -1,4 +1,5 @@
-import type { H3 } from 'h3';
+import type { H3, H3Event } from 'h3';
+import { anySlotsOfDay, createAnyBooking } from '../app/any-practitioner.ts';
 import {
   availableSlots,
   bookableReasons,
@@ -11,6 +12,7 @@ import { createCommitGroup } from '../app/commit-group.ts';
 import { createDaysCache, type DaysCache } from '../app/days-cache.ts';
 import { createBooking, type CreatedBooking } from '../app/create-booking.ts';
 import {
+  answerOnce,
   bookOnce,
   fingerprintOf,
   IDEMPOTENCY_KEY,
@@ -22,8 +24,13 @@ import {
 import { AppError, invalid } from '../errors.ts';
 import { utcText } from '../domain/days.ts';
 import {
+  AnySlotsQuery,
+  anyBookingRequestProblem,
   BODY_LIMIT,
   bookingRequestProblem,
+  type AnyBookingRequest,
+  type AnyBookingResponse,
+  type AnySlotsResponse,
   formsData,
   DaysQuery,
   FormsQuery,
@@ -41,7 +48,10 @@ import { readJsonBody } from './body.ts';
 import { answerFor, errorAnswer, HTTP_ERRORS } from './errors.ts';
 import { createHandler, createReplyCache, failure, query, reply, type Reply } from './handle.ts';
 
-/** Registers the six calls of the spec (§4) on `app`, and the 404 for any other path under /api. */
+/**
+ * Registers the six calls of the spec (§4) on `app`, issue 40's two beside them (GET /slots/any, POST /bookings/any),
+ * and the 404 for any other path under /api.
+ */
 export function registerRoutes(
   app: H3,
   ctx: AppContext,
@@ -172,9 +182,99 @@ export function registerRoutes(
     }),
   );
 
+  // Issue 40: any practitioner, beside the six (which stay as the spec says).
+  get(
+    '/api/slots/any',
+    handle((event) => {
+      const { reason, day } = query(event, AnySlotsQuery);
+      return reply<AnySlotsResponse>({
+        data: anySlotsOfDay(ctx, reason, day).map((slot) => ({ slot: slot.local, schedules: slot.scheduleIds })),
+      });
+    }),
+  );
+
+  app.post(
+    '/api/bookings/any',
+    handle((event) =>
+      bookingPost(event, {
+        ctx,
+        commit,
+        afterBooking: hooks.afterBooking,
+        bodyTimeoutMs: hooks.bodyTimeoutMs,
+        problemOf: anyBookingRequestProblem,
+        book: (json) => {
+          const request = json as AnyBookingRequest; // checked: no problem
+          const created = createAnyBooking(
+            ctx,
+            { reasonId: request.reason, slot: request.slot, submission: request.submission },
+            'api',
+          );
+          return reply<AnyBookingResponse>(
+            {
+              booking_id: created.bookingId,
+              booking_details_id: created.reference,
+              user_id: created.customerId,
+              slot: utcText(created.startAt),
+              schedule: created.scheduleId,
+            },
+            201,
+          ).text;
+        },
+      }),
+    ),
+  );
+
   // Any other path under /api, behind the gates: a route (not onError) so it carries the rate-limit headers.
   app.all(
     '/api/**',
     handle(() => failure(HTTP_ERRORS.notFound)),
   );
+}
+
+/**
+ * Answers a booking call's POST as POST /bookings does: the body read and checked (`problemOf`: 400), then `book`
+ * (which books and returns the 201's body) in the group commit; with an Idempotency-Key, once per key
+ * (`answerOnce`), the booking's own refusals (400, 404) kept and replayed, a 500 not.
+ */
+async function bookingPost(
+  event: H3Event,
+  call: {
+    ctx: AppContext;
+    commit: <T>(run: () => T) => Promise<T>;
+    afterBooking: () => void;
+    bodyTimeoutMs: number;
+    problemOf: (json: unknown) => { error: string; field?: string } | undefined;
+    book: (json: unknown) => string;
+  },
+): Promise<Reply> {
+  const { ctx, commit } = call;
+  const key = event.req.headers.get('idempotency-key');
+  if (key !== null && !IDEMPOTENCY_KEY.test(key)) return failure(HTTP_ERRORS.badKey);
+  const body = await readJsonBody(event, BODY_LIMIT, call.bodyTimeoutMs);
+  if (!('json' in body)) return body;
+  const problem = call.problemOf(body.json);
+  if (key === null) {
+    if (problem) return failure(errorAnswer(400, problem.error, problem.field));
+    const text = await commit(() => call.book(body.json));
+    call.afterBooking();
+    return { status: 201, text };
+  }
+  const fingerprint = fingerprintOf(body.text);
+  const keyed = (answer: KeyedAnswer): Reply => ({
+    status: answer.status,
+    text: answer.body,
+    ...(answer.replayed ? { headers: { 'idempotent-replayed': 'true' } } : {}),
+  });
+  try {
+    const kept = keptFor(ctx, key, fingerprint); // the usual retry: answered without taking the write lock
+    if (kept) return keyed(kept);
+    if (problem) throw invalid(problem.error, problem.field);
+    const answer = await commit(() => answerOnce(ctx, key, fingerprint, () => call.book(body.json)));
+    if (!answer.replayed) call.afterBooking();
+    return keyed(answer);
+  } catch (error) {
+    const answer = answerFor(error);
+    if ((answer.status !== 400 && answer.status !== 404) || (error as AppError).message === KEY_REUSED) throw error;
+    return keyed(keepRefusal(ctx, key, fingerprint, answer.status, JSON.stringify(answer.body)));
+  }
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { addBooking, listBookingsFrom, requireBooking } from '../../app/bookings.ts';
+import { addAnyBooking, addBooking, listBookingsFrom, requireBooking } from '../../app/bookings.ts';
 import { cancelBooking, moveBooking } from '../../app/lifecycle.ts';
 import { bookingReminders } from '../../app/reminders.ts';
 import { bookingHistory, localOfStored, type BookingHistory } from '../../app/booking-history.ts';
@@ -30,6 +30,33 @@ function historyLines(history: BookingHistory): string[] {
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
+}
+
+/** `planner bookings add any <reason-id> <slot>`: books with whoever is free, and says who. */
+async function addAny(
+  command: Command,
+  reasonText: string,
+  slotText: string,
+  options: { field: string[]; json?: boolean },
+): Promise<void> {
+  const reasonId = id(reasonText, 'reason-id');
+  const slot = slotArgument(slotText);
+  await withContext(command, (ctx) => {
+    const created = explainingRefusal(ctx, () => addAnyBooking(ctx, { reasonId, slot, values: options.field }));
+    const zone = requireConfigured(ctx).timeZone;
+    if (options.json)
+      printJson({
+        id: created.bookingId,
+        reference: created.reference,
+        customerId: created.customerId,
+        start: utcText(created.startAt),
+        schedule: { id: created.scheduleId, name: created.scheduleName },
+      });
+    else
+      print(
+        `Booked ${created.bookingId} (${created.reference}) with ${created.scheduleName} (schedule ${created.scheduleId}) for ${formatLocal(new Date(created.startAt * 1000), zone)} ${zone}. Its e-mails are in the outbox.`,
+      );
+  });
 }
 
 export function registerBookings(program: Command): void {
@@ -102,8 +129,10 @@ export function registerBookings(program: Command): void {
     );
   group
     .command('add')
-    .description('book a slot for a customer, exactly as the API does (same checks, same e-mails)')
-    .argument('<schedule-id>')
+    .description(
+      'book a slot for a customer, exactly as the API does (same checks, same e-mails); `bookings add any <reason-id> <slot>`: with whichever schedule offering the reason is free then (the fewest booked minutes that day, then the lowest id)',
+    )
+    .argument('<schedule-id>', 'a schedule id, or `any` (then the reason id and the slot follow)')
     .argument('<reason-id>')
     .argument('<slot>', 'local time "YYYY-MM-DD HH:MM:SS" (or "YYYY-MM-DD HH:MM")')
     .option('--field <key=value>', 'a form value, e.g. --field first_name=Ada (repeat for each field)', collect, [])
@@ -116,6 +145,10 @@ export function registerBookings(program: Command): void {
         options: { field: string[]; json?: boolean },
         command: Command,
       ) => {
+        if (scheduleText === 'any') {
+          await addAny(command, reasonText, slotText, options);
+          return;
+        }
         const scheduleId = id(scheduleText, 'schedule-id');
         const reasonId = id(reasonText, 'reason-id');
         const slot = slotArgument(slotText);
