@@ -144,9 +144,9 @@ function requestProblem(
   const key = result.issues[0].path?.[0]?.key;
   const field = typeof key === 'string' ? key : undefined;
   if (field === undefined) return { error: 'Invalid request' };
-  const known = Object.hasOwn(BOOKING_FIELD_ERRORS, field)
+  const known = Object.hasOwn(schema.entries, field) // a field of this request (never `__proto__`)
     ? (BOOKING_FIELD_ERRORS as Record<string, string>)[field]
-    : undefined; // never `__proto__`
+    : undefined;
   return known ? { error: known, field } : { error: 'Unknown field', field };
 }
 

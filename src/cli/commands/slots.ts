@@ -103,7 +103,7 @@ export function anyRefusalError(ctx: AppContext, refused: NoPractitionerFree): A
     .map(({ refused: one, advice }) => `schedule ${one.scheduleId}: ${reasonText(one, advice, false)}`)
     .join('; ');
   const after = next.length
-    ? `Next free times: ${next.map((slot) => `${formatLocal(new Date(slot.startAt * 1000), zone)} (schedule ${slot.scheduleIds.join(', ')})`).join(', ')} (more: ${more} --day ${next[0]!.local.slice(0, 10)})`
+    ? `Next free times: ${next.map((slot) => `${formatLocal(new Date(slot.startAt * 1000), zone)} (schedule${slot.scheduleIds.length > 1 ? 's' : ''} ${slot.scheduleIds.join(', ')})`).join(', ')} (more: ${more} --day ${next[0]!.local.slice(0, 10)})`
     : `No free time after it within the look-ahead (${more} lists what is free)`;
   return new AppError(refused.code, `${refused.slot} is not free with any schedule that offers it (${why}). ${after}.`);
 }
