@@ -42,6 +42,12 @@ describe('GET /api/slots/any', () => {
       expect(reasons.map((reason: { id: number }) => reason.id)).toContain(1);
     }
     expect((await f.call('/api/slots/any?reason=1&day=2027-01-01')).body).toEqual({ data: [] });
+    // Behind the same gates as the six: the token, and the rate-limit fields on every answer that passed it.
+    const anonymous = await f.call(`/api/slots/any?reason=1&day=${MONDAY}`, { token: null });
+    expect([anonymous.status, anonymous.body]).toEqual([401, { error: 'Unauthorized' }]);
+    const posted = await f.call('/api/bookings/any', { method: 'POST', headers: json, body: '{}', token: null });
+    expect(posted.status).toBe(401);
+    expect(answer.headers.get('ratelimit')).toMatch(/^"default";r=\d+;t=\d+$/);
     for (const query of ['reason=99&day=2026-06-01', 'reason=1', 'day=2026-06-01', 'reason=0&day=2026-06-01']) {
       const refused = await f.call(`/api/slots/any?${query}`);
       expect([refused.status, refused.body], query).toEqual([404, { error: 'Not Found' }]);
