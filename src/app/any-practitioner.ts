@@ -35,12 +35,21 @@ export interface AnySlot extends FreeSlot {
   scheduleIds: number[];
 }
 
-/** Returns the reason and the schedules that offer it (not removed), in id order; not_found for an unknown reason. */
-export function offeringSchedules(ctx: AppContext, reasonId: number): { reason: Reason; schedules: Schedule[] } {
+/**
+ * Returns the reason and the schedules that offer it (not removed), in id order, only those of `among` when given
+ * (the booking page's schedules); not_found for an unknown reason.
+ */
+export function offeringSchedules(
+  ctx: AppContext,
+  reasonId: number,
+  among?: readonly number[],
+): { reason: Reason; schedules: Schedule[] } {
   requireConfigured(ctx);
   const reason = findReason(ctx.store, reasonId);
   if (!reason) throw notFound(`reason ${reasonId} does not exist (see \`planner reason list <schedule-id>\`)`);
-  const schedules = bookableSchedules(ctx).filter((schedule) => reason.scheduleIds.includes(schedule.id));
+  const schedules = bookableSchedules(ctx).filter(
+    (schedule) => reason.scheduleIds.includes(schedule.id) && (among === undefined || among.includes(schedule.id)),
+  );
   return { reason, schedules };
 }
 
@@ -61,8 +70,8 @@ function merged(bySchedule: readonly { scheduleId: number; slots: readonly FreeS
  * Returns the free times of one local day (`YYYY-MM-DD`, a real day) over every schedule that offers the reason:
  * what GET /slots/any answers. Each schedule's input and bookings are read once (a few queries per schedule).
  */
-export function anySlotsOfDay(ctx: AppContext, reasonId: number, day: string): AnySlot[] {
-  const { schedules } = offeringSchedules(ctx, reasonId);
+export function anySlotsOfDay(ctx: AppContext, reasonId: number, day: string, among?: readonly number[]): AnySlot[] {
+  const { schedules } = offeringSchedules(ctx, reasonId, among);
   return merged(
     schedules.map((schedule) => ({
       scheduleId: schedule.id,
@@ -171,8 +180,13 @@ export function explainAnyRefusal(ctx: AppContext, refused: NoPractitionerFree):
  * Returns the schedule to book `slot` with: among those offering the reason that are free at that instant, by
  * `choosePractitioner`; throws NoPractitionerFree when none is. Call inside the booking's write transaction.
  */
-function practitionerFor(ctx: AppContext, reasonId: number, slot: string): Schedule {
-  const { schedules } = offeringSchedules(ctx, reasonId);
+function practitionerFor(
+  ctx: AppContext,
+  reasonId: number,
+  slot: string,
+  among: readonly number[] | undefined,
+): Schedule {
+  const { schedules } = offeringSchedules(ctx, reasonId, among);
   const free: number[] = [];
   const refusals: SlotNotFree[] = [];
   for (const schedule of schedules) {
@@ -211,6 +225,8 @@ export interface AnyBookingOrder {
   reasonId: number;
   slot: string;
   submission: Record<string, unknown>;
+  /** Only these schedules may be chosen (the booking page's); default: every schedule that offers the reason. */
+  among?: readonly number[];
 }
 
 /**
@@ -226,12 +242,13 @@ export function createAnyBooking(
   actor?: BookingActor,
 ): AnyBooking {
   // The same cheap checks, in the same order, as a single booking: the unknown reason (404), then the form (400).
-  offeringSchedules(ctx, order.reasonId);
+  offeringSchedules(ctx, order.reasonId, order.among);
   const checked = checkSubmission(listFields(ctx.store), order.submission);
   if (!checked.ok) throw invalid(checked.error, checked.field);
   return inBookingTransaction(ctx, 'the booking could not be saved', () => {
-    const schedule = practitionerFor(ctx, order.reasonId, order.slot);
-    const created = createBooking(ctx, { ...order, scheduleId: schedule.id }, source, actor);
+    const schedule = practitionerFor(ctx, order.reasonId, order.slot, order.among);
+    const { reasonId, slot, submission } = order;
+    const created = createBooking(ctx, { scheduleId: schedule.id, reasonId, slot, submission }, source, actor);
     return { ...created, scheduleId: schedule.id, scheduleName: schedule.name };
   });
 }
