@@ -153,6 +153,10 @@ describe('a practice of three with a shared reason', () => {
     );
     // Before every schedule's hours: the same refusal as a single booking's.
     await refused(db, ['bookings', 'add', 'any', '2', `${day} 07:00`, ...customer(6)], /outside the opening hours/);
+    // A move keeps the practitioner, even to a time another is free at too.
+    await cliOk(db, 'bookings', 'move', first.reference, `${day} 16:00`, '--no-notify');
+    const moved = await cliJson(db, 'bookings', 'show', first.reference);
+    expect([moved.scheduleName, moved.localStart]).toEqual(['Dr. Roth', `${day} 16:00`]);
   });
 
   it.each([
