@@ -40,7 +40,7 @@ export function bookableReasons(ctx: AppContext, scheduleId: number): Reason[] {
   return listReasons(ctx.store, scheduleId);
 }
 
-/** Returns the schedule and the reason; not_found when either is unknown or they do not belong together. */
+/** Returns the schedule and the reason; not_found when either is unknown or the schedule does not offer the reason. */
 export function scheduleAndReason(
   ctx: AppContext,
   scheduleId: number,
@@ -48,7 +48,7 @@ export function scheduleAndReason(
 ): { schedule: Schedule; reason: Reason } {
   const schedule = scheduleOrNotFound(ctx, scheduleId);
   const reason = findReason(ctx.store, reasonId);
-  if (!reason || reason.scheduleId !== scheduleId)
+  if (!reason || !reason.scheduleIds.includes(scheduleId))
     throw notFound(`reason ${reasonId} does not exist in schedule ${scheduleId}`);
   return { schedule, reason };
 }

@@ -228,7 +228,7 @@ export function pageOffers(ctx: AppContext, page: BookingPageSettings): { schedu
   const reasons = listAllReasons(ctx.store);
   return bookableSchedules(ctx)
     .filter((schedule) => page.schedules === 'all' || page.schedules.includes(schedule.id))
-    .map((schedule) => ({ schedule, reasons: reasons.filter((reason) => reason.scheduleId === schedule.id) }))
+    .map((schedule) => ({ schedule, reasons: reasons.filter((reason) => reason.scheduleIds.includes(schedule.id)) }))
     .filter((offer) => offer.reasons.length > 0);
 }
 

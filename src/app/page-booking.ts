@@ -33,16 +33,25 @@ import { FORM_MAX_SECONDS, futureBookingsOf, pageOffers } from './booking-page.t
 import { requireConfigured } from './configured.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { EMAIL_FIELD } from './fields.ts';
-import { bookOnce, fingerprintOf, KEY_LIFETIME_SECONDS } from './idempotency.ts';
+import { actOnce, bookOnce, fingerprintOf, KEY_LIFETIME_SECONDS } from './idempotency.ts';
+import { anySlotsOfDay, createAnyBooking, NoPractitionerFree } from './any-practitioner.ts';
 import { availabilityOf } from './availability.ts';
 import { createSeries, planSeries, seriesOfBooking, SeriesNotFree } from './series.ts';
 import { occurrenceSlots } from '../domain/series.ts';
 import { keepAnswer } from '../store/idempotency.ts';
 import { seriesIcs } from '../mail/calendar.ts';
 
-/** One thing to book: a reason of a schedule. */
+/** The schedule id of an "any practitioner" offer: none (ids start at 1). */
+export const ANY_SCHEDULE = 0;
+
+/**
+ * One thing to book: a reason of a schedule; or, with `anyOf`, a reason offered by two or more of the page's
+ * schedules, with whoever of them is free (issue 40: `scheduleId` 0, its name the page's words for "any").
+ */
 export interface Offer {
   scheduleId: number;
+  /** "Any practitioner": the schedules that may be chosen, in id order. */
+  anyOf?: number[];
   scheduleName: string;
   reasonId: number;
   reasonName: string;
@@ -217,8 +226,9 @@ export function createPageBooker(
     );
 
   const booker: PageBooker = {
-    offers: (page) =>
-      pageOffers(ctx, page).flatMap(({ schedule, reasons }) =>
+    offers(page) {
+      const offered = pageOffers(ctx, page);
+      const single = offered.flatMap(({ schedule, reasons }) =>
         reasons.map((reason) => ({
           scheduleId: schedule.id,
           scheduleName: schedule.name,
@@ -228,8 +238,20 @@ export function createPageBooker(
           minutes: reason.durationMinutes,
           seriesMax: reason.seriesMax,
         })),
-      ),
-    slotsOf: (offer, day) => availableSlots(ctx, offer.scheduleId, offer.reasonId, day),
+      );
+      // A reason two or more of the page's schedules offer: also "any practitioner", first (issue 40).
+      const shared = new Map<number, Offer & { anyOf: number[] }>();
+      for (const offer of single) {
+        const any = shared.get(offer.reasonId) ?? { ...offer, scheduleId: ANY_SCHEDULE, scheduleName: '', anyOf: [] };
+        any.anyOf.push(offer.scheduleId);
+        shared.set(offer.reasonId, any);
+      }
+      return [...[...shared.values()].filter((offer) => offer.anyOf.length > 1), ...single];
+    },
+    slotsOf: (offer, day) =>
+      offer.anyOf
+        ? anySlotsOfDay(ctx, offer.reasonId, day, offer.anyOf)
+        : availableSlots(ctx, offer.scheduleId, offer.reasonId, day),
     freeSlot: (offer, local) =>
       isSlotText(local) ? booker.slotsOf(offer, local.slice(0, 10)).find((slot) => slot.local === local) : undefined,
     fields: () => listFields(ctx.store),
@@ -277,6 +299,13 @@ export function createPageBooker(
           // Under the write lock: another tab of the same customer may have booked meanwhile.
           const held = email ? futureBookingsOf(ctx, email) : 0;
           if (held >= page.perEmail && !keptAnswer(ctx.store, keyOf(form), since())) return { held };
+          if (offer.anyOf) {
+            const among = offer.anyOf;
+            return actOnce(ctx, keyOf(form), fingerprint, () => {
+              const created = createAnyBooking(ctx, { ...order, among }, 'page', 'customer');
+              return JSON.stringify({ reference: created.reference });
+            });
+          }
           return bookOnce(
             ctx,
             order,
@@ -287,7 +316,7 @@ export function createPageBooker(
           );
         });
       } catch (error) {
-        if (error instanceof SlotNotFree) return { booked: false, why: 'taken' };
+        if (error instanceof SlotNotFree || error instanceof NoPractitionerFree) return { booked: false, why: 'taken' };
         throw error;
       }
       if ('held' in outcome) return { booked: false, why: 'per-email', held: outcome.held };

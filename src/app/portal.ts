@@ -167,7 +167,8 @@ export function openManaged(ctx: AppContext, token: string): Managed | undefined
   const state = stateOf(booking, settings.portal.cancelUntilHours, now);
   const reason = findReason(ctx.store, booking.reasonId);
   const movable =
-    findSchedule(ctx.store, booking.scheduleId) !== undefined && reason?.scheduleId === booking.scheduleId;
+    findSchedule(ctx.store, booking.scheduleId) !== undefined &&
+    reason?.scheduleIds.includes(booking.scheduleId) === true;
   const series = seriesOfBooking(ctx, booking);
   return {
     booking,

@@ -11,12 +11,14 @@ import {
 import { moveTo } from '../domain/lists.ts';
 import {
   findReason,
+  futureBookingsBySchedule,
   insertReason,
   listReasons,
   markReasonRemoved,
   setReasonSeriesMax,
   updateReason,
   writeReasonOrder,
+  writeReasonSchedules,
   type Reason,
   type ReasonValues,
 } from '../store/reasons.ts';
@@ -62,10 +64,21 @@ export function getReason(ctx: AppContext, id: number): Reason {
   return reason;
 }
 
-/** Adds a reason to a schedule and returns its id. */
+/** Returns `ids` once each, in the order given; refuses an empty list or a schedule that does not exist. */
+function checkSchedules(ctx: AppContext, ids: readonly number[]): number[] {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) throw invalid('give at least one schedule id, e.g. 1 or 1,2,3', 'schedules');
+  for (const id of unique) getSchedule(ctx, id);
+  return unique;
+}
+
+/**
+ * Adds a reason offered by `scheduleIds` (one or more: one reason, the same id at each) and returns its id. The
+ * first schedule is its own (`reasons.schedule_id`).
+ */
 export function addReason(
   ctx: AppContext,
-  scheduleId: number,
+  scheduleIds: number | readonly number[],
   values: {
     name: string;
     durationMinutes: number;
@@ -76,8 +89,8 @@ export function addReason(
 ): number {
   requireConfigured(ctx);
   return ctx.store.tx(() => {
-    getSchedule(ctx, scheduleId);
-    return insertReason(ctx.store, scheduleId, {
+    const schedules = checkSchedules(ctx, typeof scheduleIds === 'number' ? [scheduleIds] : scheduleIds);
+    return insertReason(ctx.store, schedules, {
       name: checkName(values.name),
       durationMinutes: checkWhole(values.durationMinutes, '--duration', 1, DURATION_MAX_MINUTES),
       bufferBeforeMinutes: checkWhole(values.bufferBeforeMinutes ?? 0, '--buffer-before', 0, BUFFER_MAX_MINUTES),
@@ -120,6 +133,49 @@ export function changeReason(
     }
     if (changes.seriesMax !== undefined) setReasonSeriesMax(ctx.store, id, changes.seriesMax);
     return getReason(ctx, id);
+  });
+}
+
+/** What `setReasonSchedules` did: who offers the reason now, and the future bookings left where it is no longer offered. */
+export interface ReasonSchedulesChange {
+  reason: Reason;
+  /** Schedules that stopped offering it and still hold future bookings of it (kept as they are), with their count. */
+  kept: { scheduleId: number; bookings: number }[];
+}
+
+/**
+ * Makes `scheduleIds` (one or more existing schedules) the ones that offer reason `id`. A schedule that stops
+ * offering it keeps its future bookings of it as they are (they can be cancelled; not moved, as a removed reason's):
+ * the answer counts them, so the admin is told.
+ */
+export function setReasonSchedules(ctx: AppContext, id: number, scheduleIds: readonly number[]): ReasonSchedulesChange {
+  requireConfigured(ctx);
+  return ctx.store.tx(() => {
+    const current = getReason(ctx, id);
+    const schedules = checkSchedules(ctx, scheduleIds);
+    const upcoming = futureBookingsBySchedule(ctx.store, id, unixSeconds(ctx.now()));
+    writeReasonSchedules(ctx.store, id, schedules);
+    const kept = current.scheduleIds
+      .filter((scheduleId) => !schedules.includes(scheduleId) && (upcoming.get(scheduleId) ?? 0) > 0)
+      .map((scheduleId) => ({ scheduleId, bookings: upcoming.get(scheduleId)! }));
+    return { reason: getReason(ctx, id), kept };
+  });
+}
+
+/**
+ * Changes the given values of a reason and, with `scheduleIds`, who offers it, in one transaction: as
+ * `changeReason`, then `setReasonSchedules`.
+ */
+export function changeReasonAndSchedules(
+  ctx: AppContext,
+  id: number,
+  changes: Partial<ReasonValues> & { seriesMax?: number },
+  scheduleIds: readonly number[] | undefined,
+): ReasonSchedulesChange {
+  requireConfigured(ctx);
+  return ctx.store.tx(() => {
+    const reason = changeReason(ctx, id, changes);
+    return scheduleIds === undefined ? { reason, kept: [] } : setReasonSchedules(ctx, id, scheduleIds);
   });
 }
 

@@ -355,7 +355,11 @@ async function route(options: BookingPageDoorOptions, booker: PageBooker, event:
   const path = event.url.pathname.replace(/\/$/, '') || '/book';
   if (path === '/book/logo' && (event.req.method === 'GET' || event.req.method === 'HEAD'))
     return logoAnswer(options, event);
-  const offers = booker.offers(page);
+  const words = BOOK_WORDS[settings.locale];
+  // "Any practitioner" (issue 40) is named in the page's words.
+  const offers = booker
+    .offers(page)
+    .map((offer) => (offer.anyOf ? { ...offer, scheduleName: words.anyPractitioner } : offer));
   const view: BookView = {
     practice: { ...settings, practiceName: settings.practiceName },
     privacyUrl: page.privacyUrl,
@@ -368,7 +372,7 @@ async function route(options: BookingPageDoorOptions, booker: PageBooker, event:
     settings: settings as Request['settings'],
     view,
     offers,
-    words: BOOK_WORDS[settings.locale],
+    words,
   };
   const method = event.req.method;
   if (method === 'GET' || method === 'HEAD') return get(request, event, path);
@@ -397,18 +401,23 @@ function logoAnswer(options: BookingPageDoorOptions, event: H3Event): Response {
   });
 }
 
+/** The free days of `offer`, from the days cache: for "any practitioner", the days any of its schedules has free. */
+function freeDaysOf(request: Request, offer: Offer): string[] {
+  const { daysCache, ctx } = request.options;
+  if (!offer.anyOf) return daysCache.days(ctx, offer.scheduleId, offer.reasonId);
+  const all = new Set(offer.anyOf.flatMap((scheduleId) => daysCache.days(ctx, scheduleId, offer.reasonId)));
+  return [...all].sort();
+}
+
 /** The days step of `offer`: the page of free days that holds `from` (else the first), from the days cache. */
 function daysOf(request: Request, offer: Offer, from: string | undefined): Page {
-  const shown = pageOfWeeks(
-    request.options.daysCache.days(request.options.ctx, offer.scheduleId, offer.reasonId),
-    from,
-  );
+  const shown = pageOfWeeks(freeDaysOf(request, offer), from);
   return daysPage(request.view, offer, shown.days, shown.pages);
 }
 
 /** Up to a month of `offer`'s free days around `day`, from the days cache: the choice of another day. */
 function daysNear(request: Request, offer: Offer, day: string): string[] {
-  const days = request.options.daysCache.days(request.options.ctx, offer.scheduleId, offer.reasonId);
+  const days = freeDaysOf(request, offer);
   const at = days.findIndex((one) => one >= day);
   const start = Math.max(0, Math.min((at < 0 ? days.length : at) - 7, days.length - OTHER_DAYS));
   return days.slice(start, start + OTHER_DAYS);

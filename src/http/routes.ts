@@ -1,4 +1,5 @@
 import type { H3 } from 'h3';
+import { anySlotsOfDay, createAnyBooking } from '../app/any-practitioner.ts';
 import {
   availableSlots,
   bookableReasons,
@@ -23,8 +24,13 @@ import {
 import { AppError, invalid } from '../errors.ts';
 import { utcText } from '../domain/days.ts';
 import {
+  AnySlotsQuery,
+  anyBookingRequestProblem,
   BODY_LIMIT,
   bookingRequestProblem,
+  type AnyBookingRequest,
+  type AnyBookingResponse,
+  type AnySlotsResponse,
   formsData,
   DaysQuery,
   FormsQuery,
@@ -64,7 +70,10 @@ function notFreeDate(date: NotFreeDate): NonNullable<SeriesRefusal['dates']>[num
   return { slot: date.slot, why: date.refusal.why, nearest: date.nearest.map((slot) => slot.local) };
 }
 
-/** Registers the six calls of the spec (§4) on `app`, and the 404 for any other path under /api. */
+/**
+ * Registers the six calls of the spec (§4) on `app`, issue 40's two beside them (GET /slots/any, POST /bookings/any),
+ * and the 404 for any other path under /api.
+ */
 export function registerRoutes(
   app: H3,
   ctx: AppContext,
@@ -236,6 +245,34 @@ export function registerRoutes(
         error instanceof SeriesNotFree
           ? reply<SeriesRefusal>({ error: 'Not Found', dates: error.dates.map(notFreeDate) }, 404)
           : undefined,
+    }),
+  );
+
+  // Issue 40: any practitioner, beside the six (which stay as the spec says).
+  get(
+    '/api/slots/any',
+    handle((event) => {
+      const { reason, day } = query(event, AnySlotsQuery);
+      return reply<AnySlotsResponse>({
+        data: anySlotsOfDay(ctx, reason, day).map((slot) => ({ slot: slot.local, schedules: slot.scheduleIds })),
+      });
+    }),
+  );
+
+  app.post(
+    '/api/bookings/any',
+    write({
+      problemOf: anyBookingRequestProblem,
+      act: (json) => {
+        const request = json as AnyBookingRequest; // checked: no problem
+        return createAnyBooking(
+          ctx,
+          { reasonId: request.reason, slot: request.slot, submission: request.submission },
+          'api',
+        );
+      },
+      answered: (created) =>
+        reply<AnyBookingResponse>({ ...bookingResponse(created), schedule: created.scheduleId }, 201),
     }),
   );
 

@@ -129,7 +129,9 @@ export function choosePage(view: BookView, offers: Offer[]): Page {
             `${offer.description.trim() ? `<p class="hint" id="${about(offer)}">${escapeHtml(offer.description.trim())}</p>` : ''}</li>`,
         )
         .join('');
-      return `<h2>${escapeHtml(words.with(mine[0]!.scheduleName))}</h2><ul class="offers">${items}</ul>`;
+      // "Any practitioner (first free time)" (issue 40) is a heading of its own, not "With …".
+      const heading = mine[0]!.anyOf ? words.anyPractitioner : words.with(mine[0]!.scheduleName);
+      return `<h2>${escapeHtml(heading)}</h2><ul class="offers">${items}</ul>`;
     })
     .join('');
   return page(view, words.title, `<p>${escapeHtml(words.chooseWhat)}</p>${body}`);

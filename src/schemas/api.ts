@@ -72,6 +72,8 @@ export const ReasonsQuery = v.object({ schedule: IdParam });
 export const DaysQuery = v.object({ schedule: IdParam, reason: IdParam });
 export const SlotsQuery = v.object({ schedule: IdParam, reason: IdParam, day: DayParam });
 export const FormsQuery = v.object({ schedule: IdParam, reason: IdParam, slot: SlotParam });
+/** GET /slots/any (issue 40): a reason and a day, over every schedule that offers it. */
+export const AnySlotsQuery = v.object({ reason: IdParam, day: DayParam });
 
 // ---- The booking request (spec §2 BookingRequest).
 
@@ -115,17 +117,38 @@ export const BookingRequest = v.strictObject({
 
 export type BookingRequest = v.InferOutput<typeof BookingRequest>;
 
+/** POST /bookings/any (issue 40): BookingRequest without `schedule`, which the server chooses. */
+export const AnyBookingRequest = v.strictObject({
+  reason: BookingRequest.entries.reason,
+  slot: BookingRequest.entries.slot,
+  submission: Submission,
+});
+
+export type AnyBookingRequest = v.InferOutput<typeof AnyBookingRequest>;
+
 /** Returns the 400 answer's `error` and `field` for a body that does not fit BookingRequest. */
 export function bookingRequestProblem(body: unknown): { error: string; field?: string } | undefined {
+  return requestProblem(BookingRequest, body);
+}
+
+/** Returns the 400 answer's `error` and `field` for a body that does not fit AnyBookingRequest (as POST /bookings). */
+export function anyBookingRequestProblem(body: unknown): { error: string; field?: string } | undefined {
+  return requestProblem(AnyBookingRequest, body);
+}
+
+function requestProblem(
+  schema: typeof BookingRequest | typeof AnyBookingRequest,
+  body: unknown,
+): { error: string; field?: string } | undefined {
   if (!isPlainObject(body)) return { error: 'Body must be a JSON object' };
-  const result = v.safeParse(BookingRequest, body);
+  const result = v.safeParse(schema, body);
   if (result.success) return undefined;
   const key = result.issues[0].path?.[0]?.key;
   const field = typeof key === 'string' ? key : undefined;
   if (field === undefined) return { error: 'Invalid request' };
-  const known = Object.hasOwn(BOOKING_FIELD_ERRORS, field)
+  const known = Object.hasOwn(schema.entries, field) // a field of this request (never `__proto__`)
     ? (BOOKING_FIELD_ERRORS as Record<string, string>)[field]
-    : undefined; // never `__proto__`
+    : undefined;
   return known ? { error: known, field } : { error: 'Unknown field', field };
 }
 
@@ -190,6 +213,16 @@ export const BookingResponse = v.strictObject({
     v.description('The booked start in UTC, YYYY-MM-DDTHH:MM:SSZ'),
   ),
 });
+/** POST /bookings/any's answer: BookingResponse's fields and the schedule chosen. */
+export const AnyBookingResponse = v.strictObject({
+  ...BookingResponse.entries,
+  schedule: v.pipe(Id, v.description('The schedule (practitioner) chosen: one of GET /schedules')),
+});
+/** A free time over the schedules that offer a reason, and which of them are free then. */
+export const AnySlot = v.strictObject({
+  slot: Slot,
+  schedules: v.pipe(v.array(Id), v.minLength(1), v.description('The schedules free at that time, in id order')),
+});
 export const ErrorBody = v.strictObject({
   error: v.pipe(v.string(), v.maxLength(ERROR_MAX_LENGTH), v.description('What went wrong')),
   field: v.optional(
@@ -211,7 +244,12 @@ export const FormsResponse = v.strictObject({
   data: v.record(v.pipe(v.string(), v.maxLength(64), v.regex(FIELD_KEY)), FormField),
 });
 
+/** One entry per minute of the day's wall clock at most (the schedules' grids may differ). */
+export const AnySlotsResponse = v.strictObject({ data: v.pipe(v.array(AnySlot), v.maxLength(1440)) });
+
 export type SchedulesResponse = v.InferOutput<typeof SchedulesResponse>;
+export type AnySlotsResponse = v.InferOutput<typeof AnySlotsResponse>;
+export type AnyBookingResponse = v.InferOutput<typeof AnyBookingResponse>;
 export type ReasonsResponse = v.InferOutput<typeof ReasonsResponse>;
 export type DaysResponse = v.InferOutput<typeof DaysResponse>;
 export type SlotsResponse = v.InferOutput<typeof SlotsResponse>;

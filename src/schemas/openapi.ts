@@ -8,6 +8,10 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { VALUE_MAX_LENGTH } from '../domain/submission.ts';
 import { TOKEN_PREFIX } from '../domain/token.ts';
 import {
+  AnyBookingRequest,
+  AnyBookingResponse,
+  AnySlot,
+  AnySlotsResponse,
   BODY_LIMIT,
   BookingRequest,
   BookingResponse,
@@ -24,7 +28,15 @@ import {
   SlotsResponse,
 } from './api.ts';
 import { NotFreeDate, SeriesRefusal, SeriesRequest, SeriesResponse } from './series.ts';
-import { ERROR_ANSWERS, HEADERS, OPERATIONS, RATE_HEADERS, REPLAYED, type Operation } from './operations.ts';
+import {
+  ANY_OPERATIONS,
+  ERROR_ANSWERS,
+  HEADERS,
+  OPERATIONS,
+  RATE_HEADERS,
+  REPLAYED,
+  type Operation,
+} from './operations.ts';
 
 type AnySchema = v.GenericSchema;
 type Json = Record<string, unknown>;
@@ -46,6 +58,10 @@ const COMPONENTS: Record<string, AnySchema> = {
   SeriesResponse,
   SeriesRefusal,
   NotFreeDate,
+  AnySlot,
+  AnySlotsResponse,
+  AnyBookingRequest,
+  AnyBookingResponse,
 };
 
 /** Returns `value` with every `#/$defs/X` reference pointed at `#/components/schemas/X` and `$schema` keys removed. */
@@ -169,7 +185,9 @@ export function openApiDocument(): Json {
         'Read the free appointment times of a practice and book them, from your server. Six calls that build on ' +
         'each other: GET /schedules, /reasons, /days, /slots, /forms, then POST /bookings. Days and slots are in the ' +
         "practice's local time; the booking answer's slot is UTC. On GET calls a missing or malformed parameter " +
-        'answers 404, never 400.',
+        'answers 404, never 400. A practice of several practitioners may offer one reason by several schedules (the ' +
+        'same reason id in GET /reasons of each); GET /slots/any and POST /bookings/any then give the free times ' +
+        'over all of them and book with whoever is free (the fewest booked minutes that day, then the lowest id).',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     // spec §9: relative on purpose, so the document is valid for any installation.
@@ -177,7 +195,10 @@ export function openApiDocument(): Json {
     security: [{ bearerAuth: [] }],
     tags: [{ name: 'booking', description: 'The six calls of the booking process' }],
     paths: Object.fromEntries(
-      OPERATIONS.map((operation) => [operation.path, { [operation.method]: operationObject(operation) }]),
+      [...OPERATIONS, ...ANY_OPERATIONS].map((operation) => [
+        operation.path,
+        { [operation.method]: operationObject(operation) },
+      ]),
     ),
     components: {
       securitySchemes: {
@@ -190,7 +211,7 @@ export function openApiDocument(): Json {
       schemas: Object.fromEntries(
         Object.entries(COMPONENTS).map(([name, schema]) => [
           name,
-          jsonSchema(schema, name === 'BookingRequest' ? 'input' : 'output'),
+          jsonSchema(schema, name === 'BookingRequest' || name === 'AnyBookingRequest' ? 'input' : 'output'),
         ]),
       ),
       headers: HEADERS,

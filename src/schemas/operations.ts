@@ -275,6 +275,84 @@ export const OPERATIONS: readonly Operation[] = [
   },
 ];
 
+/**
+ * Issue 40's calls beside the six: a practice of several practitioners offers a reason by several schedules (the
+ * same reason id in GET /reasons of each), and a client may ask for the free times over all of them and book with
+ * whoever is free. The six stay exactly as they are.
+ */
+export const ANY_OPERATIONS: readonly Operation[] = [
+  {
+    path: '/slots/any',
+    method: 'get',
+    operationId: 'listAnySlots',
+    summary: 'List the free times of one day with any practitioner who offers a reason',
+    description:
+      'The free start times of the day over every schedule that offers the reason (GET /reasons of each lists it ' +
+      'with the same id), each with the schedules free then. A day outside every look-ahead answers an empty array.',
+    query: [
+      { ...REASON, description: 'A reason id from GET /reasons of any schedule' },
+      { name: 'day', schema: DayParam, typeMode: 'input', description: 'A local day', example: EXAMPLE_DAY },
+    ],
+    success: {
+      status: '200',
+      description: 'The free local times of the day, in order, each with who is free; an empty array when none is',
+      schema: 'AnySlotsResponse',
+      example: {
+        data: [
+          { slot: `${EXAMPLE_DAY} 09:00:00`, schedules: [1, 2] },
+          { slot: EXAMPLE_SLOT, schedules: [2] },
+        ],
+      },
+    },
+    errors: GET_ERRORS,
+  },
+  {
+    path: '/bookings/any',
+    method: 'post',
+    operationId: 'createAnyBooking',
+    summary: 'Book a free time with any practitioner who offers the reason',
+    description:
+      'As POST /bookings without `schedule`: the server chooses, in the booking’s own transaction, among the ' +
+      'schedules that offer the reason and are free at that instant, the one with the fewest booked minutes that ' +
+      'local day, then the lowest id; the answer names it (`schedule`), and so do the confirmation e-mails. When ' +
+      'none is free: 404, as for a single booking. Errors and Idempotency-Key as POST /bookings.',
+    headerParameters: [
+      {
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        description:
+          'Optional, as on POST /bookings: any 1 to 255 visible ASCII characters, sent again unchanged with every retry.',
+        schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]{1,255}$' },
+        example: '0b9c2b7e-7a51-4d2c-9f0e-2f6f7c1d8a43',
+      },
+    ],
+    body: {
+      schema: 'AnyBookingRequest',
+      example: {
+        reason: 1,
+        slot: EXAMPLE_SLOT,
+        submission: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: '+44 20 7946 0000' },
+      },
+    },
+    success: {
+      status: '201',
+      description:
+        'Booked with the schedule named (or, with `Idempotent-Replayed: true`, by an earlier request with the same Idempotency-Key)',
+      schema: 'AnyBookingResponse',
+      example: {
+        booking_id: 1,
+        booking_details_id: 'J6X99LA2FD5TAU9S',
+        user_id: 1,
+        slot: '2026-11-24T08:30:00Z',
+        schedule: 2,
+      },
+      replayable: true,
+    },
+    errors: ['400', '401', '404', '413', '415', '429', '500', '503'],
+  },
+];
+
 /** The header that marks an answer kept for an Idempotency-Key. */
 export const REPLAYED = { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } };
 

@@ -438,6 +438,8 @@ describe('the booking page over HTTP', () => {
       '/slots',
       '/forms',
       '/bookings',
+      '/slots/any', // issue 40's two, beside the six
+      '/bookings/any',
     ]);
     // A schedule it does not offer, a day that is not one: the page's own "start again" (404).
     const unknown = await get(`${s.base}/book/days?schedule=9&reason=1`);

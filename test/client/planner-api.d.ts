@@ -143,6 +143,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/slots/any": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the free times of one day with any practitioner who offers a reason
+         * @description The free start times of the day over every schedule that offers the reason (GET /reasons of each lists it with the same id), each with the schedules free then. A day outside every look-ahead answers an empty array.
+         */
+        get: operations["listAnySlots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bookings/any": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Book a free time with any practitioner who offers the reason
+         * @description As POST /bookings without `schedule`: the server chooses, in the booking’s own transaction, among the schedules that offer the reason and are free at that instant, the one with the fewest booked minutes that local day, then the lowest id; the answer names it (`schedule`), and so do the confirmation e-mails. When none is free: 404, as for a single booking. Errors and Idempotency-Key as POST /bookings.
+         */
+        post: operations["createAnyBooking"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -272,6 +312,43 @@ export interface components {
             why: "past" | "notice" | "look-ahead" | "closure" | "no-such-time" | "hours" | "grid" | "busy" | "taken" | "buffer";
             /** @description Up to three free times of that day, nearest first in time order */
             nearest: string[];
+        };
+        AnySlot: {
+            /** @description A free local time, YYYY-MM-DD HH:MM:SS */
+            slot: string;
+            /** @description The schedules free at that time, in id order */
+            schedules: number[];
+        };
+        AnySlotsResponse: {
+            data: components["schemas"]["AnySlot"][];
+        };
+        AnyBookingRequest: {
+            /** Format: int64 */
+            reason: number;
+            /** @description Local time YYYY-MM-DD HH:MM:SS, exactly 19 characters */
+            slot: string;
+            /** @description The form values, keyed by the field names of GET /forms */
+            submission: {
+                [key: string]: string | number | boolean | null;
+            };
+        };
+        AnyBookingResponse: {
+            /** Format: int64 */
+            booking_id: number;
+            /** @description The public booking reference */
+            booking_details_id: string;
+            /**
+             * Format: int64
+             * @description The customer record (the same for the same e-mail address)
+             */
+            user_id: number;
+            /** @description The booked start in UTC, YYYY-MM-DDTHH:MM:SSZ */
+            slot: string;
+            /**
+             * Format: int64
+             * @description The schedule (practitioner) chosen: one of GET /schedules
+             */
+            schedule: number;
         };
     };
     responses: {
@@ -805,6 +882,124 @@ export interface operations {
                     "application/json": components["schemas"]["SeriesRefusal"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["NotSaved"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAnySlots: {
+        parameters: {
+            query: {
+                /**
+                 * @description A reason id from GET /reasons of any schedule
+                 * @example 1
+                 */
+                reason: number;
+                /**
+                 * @description A local day
+                 * @example 2026-11-24
+                 */
+                day: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The free local times of the day, in order, each with who is free; an empty array when none is */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "slot": "2026-11-24 09:00:00",
+                     *           "schedules": [
+                     *             1,
+                     *             2
+                     *           ]
+                     *         },
+                     *         {
+                     *           "slot": "2026-11-24 09:30:00",
+                     *           "schedules": [
+                     *             2
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AnySlotsResponse"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createAnyBooking: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Optional, as on POST /bookings: any 1 to 255 visible ASCII characters, sent again unchanged with every retry.
+                 * @example 0b9c2b7e-7a51-4d2c-9f0e-2f6f7c1d8a43
+                 */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": 1,
+                 *       "slot": "2026-11-24 09:30:00",
+                 *       "submission": {
+                 *         "first_name": "Ada",
+                 *         "last_name": "Lovelace",
+                 *         "email": "ada@example.com",
+                 *         "phone": "+44 20 7946 0000"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["AnyBookingRequest"];
+            };
+        };
+        responses: {
+            /** @description Booked with the schedule named (or, with `Idempotent-Replayed: true`, by an earlier request with the same Idempotency-Key) */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "booking_id": 1,
+                     *       "booking_details_id": "J6X99LA2FD5TAU9S",
+                     *       "user_id": 1,
+                     *       "slot": "2026-11-24T08:30:00Z",
+                     *       "schedule": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AnyBookingResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

@@ -16,7 +16,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { checkContract } from '../contract.ts';
 import packageJson from '../../package.json' with { type: 'json' };
-import { bookableDb, cliJson, onCleanup, ROOT, serve, tempDb, tempDir } from '../helpers.ts';
+import { bookableDb, cliJson, cliOk, initDb, onCleanup, ROOT, serve, tempDb, tempDir } from '../helpers.ts';
 import { freePort, startSmtp } from '../mail/smtp.ts';
 import { commandsOf, newcomerEnv, readmeBlock, readmeBlocks, shell } from './readme.ts';
 import { pngOf } from '../booking-page/flow.ts';
@@ -246,6 +246,75 @@ describe('README admin guide: reminders, the self-service page, the booking page
     expect(rotated).toMatch(/^https:\/\/booking\.praxis\.example\/feed\/[A-Za-z0-9_-]{43}\.ics$/);
     expect(rotated).not.toBe(made);
   }, 180_000);
+});
+
+describe('README: a practice of three with a shared reason (issue 40)', () => {
+  const SECTION = 'A practice of several: shared reasons and any practitioner';
+  /** The first Tuesday at least three days from now in Berlin: within the default look-ahead, past the notice. */
+  const tuesday = () => {
+    const day = (offset: number) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(Date.now() + offset * 86_400_000);
+    let offset = 3;
+    while (new Date(`${day(offset)}T12:00:00Z`).getUTCDay() !== 2) offset++;
+    return day(offset);
+  };
+  /** Runs the README's lines on `db`, the example's day replaced by `on`; returns each line's output. */
+  const runLines = async (lines: string[], db: string, on: string) => {
+    const outputs: string[] = [];
+    for (const written of lines) {
+      const line = written.replaceAll('2026-12-01', on);
+      const result = await run('sh', ['-c', line], { cwd: ROOT, env: newcomerEnv({ PLANNER_DB: db }) }).catch(
+        (error: { stderr: string }) => {
+          throw new Error(`README line failed: ${line}\n${error.stderr}`);
+        },
+      );
+      outputs.push(result.stdout);
+    }
+    return outputs;
+  };
+
+  it('the admin block runs as written: one reason for three, slots any, bookings add any by the stated rule', async () => {
+    const db = tempDb();
+    await initDb(db);
+    const on = tuesday();
+    const outputs = await runLines(commandsOf(readmeBlock(SECTION, 'sh')), db, on);
+    expect(outputs[6]).toBe('Added reason 1 "Check-up" (30 min) to schedules 1, 2 and 3.\n'); // as its comment says
+    expect(outputs[7]).toMatch(
+      new RegExp(`^Tue ${on}  08:00 \\(1,2\\) 08:30 \\(1,2\\) .* 11:30 \\(1,2\\) 12:00 \\(2,3\\) `, 'm'),
+    );
+    // Both free at 09:00 with no minutes booked: the lowest id; then the other, whose day is as empty.
+    expect(outputs[8]).toMatch(
+      new RegExp(`^Booked 1 \\(\\w{16}\\) with Dr\\. Weber \\(schedule 1\\) for ${on} 09:00 `),
+    );
+    expect(outputs[9]).toMatch(new RegExp(`^Booked 2 \\(\\w{16}\\) with Dr\\. Roth \\(schedule 2\\) for ${on} 09:00 `));
+    expect(outputs[10]).toMatch(/offered by schedules 1 and 2/);
+    expect(await cliJson(db, 'reason', 'list', '3')).toEqual([]);
+  }, 120_000);
+
+  it("the integrator guide's curl calls answer as shown", async () => {
+    const db = tempDb();
+    await initDb(db);
+    const on = tuesday();
+    await runLines(commandsOf(readmeBlock(SECTION, 'sh')).slice(0, 7), db, on); // the practice, without bookings
+    await cliOk(db, 'api', 'enable');
+    const token = (await cliJson(db, 'token', 'new')).token as string;
+    const server = await serve(db);
+    const calls = commandsOf(readmeBlock('Any practitioner: GET /slots/any and POST /bookings/any', 'sh'))
+      .filter((line) => line.startsWith('curl '))
+      .map((line) => line.replaceAll('http://127.0.0.1:3000', server.url).replaceAll('2026-12-01', on));
+    expect(calls).toHaveLength(2);
+    const env = { ...process.env, T: token };
+    const slots = await curl(calls[0]!, env);
+    checkContract('GET', '/api/slots/any', slots);
+    expect(slots.body.data.slice(0, 2)).toEqual([
+      { slot: `${on} 08:00:00`, schedules: [1, 2] },
+      { slot: `${on} 08:30:00`, schedules: [1, 2] },
+    ]);
+    const booked = await curl(calls[1]!, env);
+    checkContract('POST', '/api/bookings/any', booked);
+    expect(booked.status).toBe(201);
+    expect(booked.body).toMatchObject({ booking_id: 1, user_id: 1, slot: `${on}T08:00:00Z`, schedule: 1 });
+  }, 120_000);
 });
 
 describe('README integrator guide: the retry example', () => {

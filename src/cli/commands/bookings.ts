@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { addBooking, addSeries, listBookingsFrom, requireBooking } from '../../app/bookings.ts';
+import { addAnyBooking, addBooking, addSeries, listBookingsFrom, requireBooking } from '../../app/bookings.ts';
 import { SeriesNotFree, seriesOfBooking, type CreatedSeries, type NotFreeDate } from '../../app/series.ts';
 import { repeatDays, SERIES_COUNT } from '../../domain/series.ts';
 import { cancelBooking, cancelSeries, moveBooking } from '../../app/lifecycle.ts';
@@ -118,6 +118,33 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
+/** `planner bookings add any <reason-id> <slot>`: books with whoever is free, and says who. */
+async function addAny(
+  command: Command,
+  reasonText: string,
+  slotText: string,
+  options: { field: string[]; json?: boolean },
+): Promise<void> {
+  const reasonId = id(reasonText, 'reason-id');
+  const slot = slotArgument(slotText);
+  await withContext(command, (ctx) => {
+    const created = explainingRefusal(ctx, () => addAnyBooking(ctx, { reasonId, slot, values: options.field }));
+    const zone = requireConfigured(ctx).timeZone;
+    if (options.json)
+      printJson({
+        id: created.bookingId,
+        reference: created.reference,
+        customerId: created.customerId,
+        start: utcText(created.startAt),
+        schedule: { id: created.scheduleId, name: created.scheduleName },
+      });
+    else
+      print(
+        `Booked ${created.bookingId} (${created.reference}) with ${created.scheduleName} (schedule ${created.scheduleId}) for ${formatLocal(new Date(created.startAt * 1000), zone)} ${zone}. Its e-mails are in the outbox.`,
+      );
+  });
+}
+
 export function registerBookings(program: Command): void {
   const group = program.command('bookings').description('see the bookings');
   group
@@ -189,9 +216,9 @@ export function registerBookings(program: Command): void {
   group
     .command('add')
     .description(
-      'book a slot for a customer, exactly as the API does (same checks, same e-mails); with --repeat and --count, a series at the same time',
+      'book a slot for a customer, exactly as the API does (same checks, same e-mails); with --repeat and --count, a series at the same time; `bookings add any <reason-id> <slot>`: with whichever schedule offering the reason is free then (the fewest booked minutes that day, then the lowest id)',
     )
-    .argument('<schedule-id>')
+    .argument('<schedule-id>', 'a schedule id, or `any` (then the reason id and the slot follow)')
     .argument('<reason-id>')
     .argument('<slot>', 'local time "YYYY-MM-DD HH:MM:SS" (or "YYYY-MM-DD HH:MM"); for a series, its first date')
     .option('--field <key=value>', 'a form value, e.g. --field first_name=Ada (repeat for each field)', collect, [])
@@ -207,6 +234,13 @@ export function registerBookings(program: Command): void {
         options: { field: string[]; repeat?: string; count?: string; skipTaken?: boolean; json?: boolean },
         command: Command,
       ) => {
+        if (scheduleText === 'any') {
+          // A course stays with one practitioner (a move keeps them too): a series names its schedule.
+          if (options.repeat !== undefined || options.count !== undefined || options.skipTaken)
+            throw invalid('a series is booked with one practitioner: give the schedule id instead of any');
+          await addAny(command, reasonText, slotText, options);
+          return;
+        }
         const scheduleId = id(scheduleText, 'schedule-id');
         const reasonId = id(reasonText, 'reason-id');
         const slot = slotArgument(slotText);

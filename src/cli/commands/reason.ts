@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
-import { addReason, changeReason, checkSeriesMax, reasonsOf, removeReason } from '../../app/reasons.ts';
+import { addReason, changeReasonAndSchedules, checkSeriesMax, reasonsOf, removeReason } from '../../app/reasons.ts';
 import type { ReasonValues } from '../../store/reasons.ts';
 import { BUFFER_MAX_MINUTES, DURATION_MAX_MINUTES } from '../../domain/checks.ts';
+import { invalid } from '../../errors.ts';
 import { id, minutes, print, printJson, printTable, readContext, whole, withContext } from '../shared.ts';
 
 interface ReasonOptions {
@@ -12,7 +13,22 @@ interface ReasonOptions {
   description?: string;
   position?: string;
   series?: string;
+  schedules?: string;
   json?: boolean;
+}
+
+/** Returns the schedule ids written as `1` or `1,2,3` for `label`, or throws saying how to write them. */
+function scheduleIds(text: string, label: string): number[] {
+  const parts = text.split(',').map((part) => part.trim());
+  if (parts.some((part) => !/^\d+$/.test(part)))
+    throw invalid(`${label} must be schedule ids separated by commas, e.g. 1 or 1,2,3 (got "${text}")`);
+  return parts.map((part) => id(part, label));
+}
+
+/** Returns `schedule 1` or `schedules 1, 2 and 3`. */
+function schedulesText(ids: readonly number[]): string {
+  if (ids.length === 1) return `schedule ${ids[0]}`;
+  return `schedules ${ids.slice(0, -1).join(', ')} and ${ids.at(-1)}`;
 }
 
 /** What --duration and the buffers may be, in minutes (`45`, `45m`, `1h30m`). */
@@ -44,8 +60,8 @@ export function registerReason(program: Command): void {
   const reason = program.command('reason').description('reasons (services) of a schedule, with their duration');
   reason
     .command('add')
-    .description('add a reason to a schedule')
-    .argument('<schedule-id>')
+    .description('add a reason to a schedule, or one reason offered by several (1,2,3: the same id at each)')
+    .argument('<schedule-id>', 'a schedule id, or several separated by commas (1,2,3)')
     .argument('<name>')
     .requiredOption(
       '--duration <duration>',
@@ -62,21 +78,21 @@ export function registerReason(program: Command): void {
     )
     .option('--json', 'print {"id": …}')
     .action(async (scheduleText: string, name: string, options: ReasonOptions, command: Command) => {
-      const scheduleId = id(scheduleText, 'schedule-id');
+      const ids = [...new Set(scheduleIds(scheduleText, 'schedule-id'))];
       const durationMinutes = minutes(options.duration!, '--duration', DURATION);
       const buffers = buffersOf(options);
       const newId = await withContext(command, (ctx) =>
-        addReason(ctx, scheduleId, { name, durationMinutes, description: options.description, ...buffers }),
+        addReason(ctx, ids, { name, durationMinutes, description: options.description, ...buffers }),
       );
       if (options.json) printJson({ id: newId });
       else
         print(
-          `Added reason ${newId} "${name.trim()}" (${durationMinutes} min${bufferText(buffers.bufferBeforeMinutes ?? 0, buffers.bufferAfterMinutes ?? 0)}) to schedule ${scheduleId}.`,
+          `Added reason ${newId} "${name.trim()}" (${durationMinutes} min${bufferText(buffers.bufferBeforeMinutes ?? 0, buffers.bufferAfterMinutes ?? 0)}) to ${schedulesText(ids)}.`,
         );
     });
   reason
     .command('list')
-    .description('list the reasons of a schedule')
+    .description('list the reasons a schedule offers (SCHEDULES: every schedule that offers each)')
     .argument('<schedule-id>')
     .option('--json', 'print JSON')
     .action(async (scheduleText: string, options: { json?: boolean }, command: Command) => {
@@ -85,13 +101,14 @@ export function registerReason(program: Command): void {
       if (options.json) printJson(list);
       else
         printTable(
-          ['ID', 'NAME', 'MINUTES', 'BUFFERS', 'POSITION', 'SERIES', 'DESCRIPTION'],
+          ['ID', 'NAME', 'MINUTES', 'BUFFERS', 'POSITION', 'SCHEDULES', 'SERIES', 'DESCRIPTION'],
           list.map((r) => [
             r.id,
             r.name,
             r.durationMinutes,
             `${r.bufferBeforeMinutes}/${r.bufferAfterMinutes}`,
             r.position,
+            r.scheduleIds.join(','),
             seriesText(r.seriesMax),
             r.description,
           ]),
@@ -118,6 +135,10 @@ export function registerReason(program: Command): void {
       '--series <max>',
       'the booking page offers this reason as up to <max> weekly dates (2 to 52); 0 or off: single bookings only',
     )
+    .option(
+      '--schedules <ids>',
+      'the schedules that offer it, e.g. 1,2,3 (at least one; one that stops offering it keeps its bookings of it)',
+    )
     .option('--json', 'print the reason as JSON')
     .action(async (idText: string, options: ReasonOptions, command: Command) => {
       const reasonId = id(idText, 'reason id');
@@ -128,13 +149,23 @@ export function registerReason(program: Command): void {
       if (options.position !== undefined) changes.position = whole(options.position, '--position');
       Object.assign(changes, buffersOf(options));
       const seriesMax = options.series === undefined ? undefined : checkSeriesMax(options.series);
-      const changed = await withContext(command, (ctx) =>
-        changeReason(ctx, reasonId, { ...changes, ...(seriesMax === undefined ? {} : { seriesMax }) }),
+      const schedules = options.schedules === undefined ? undefined : scheduleIds(options.schedules, '--schedules');
+      const { reason: changed, kept } = await withContext(command, (ctx) =>
+        changeReasonAndSchedules(
+          ctx,
+          reasonId,
+          { ...changes, ...(seriesMax === undefined ? {} : { seriesMax }) },
+          schedules,
+        ),
       );
       if (options.json) printJson(changed);
       else
         print(
-          `reason ${changed.id} "${changed.name}": ${changed.durationMinutes} min${bufferText(changed.bufferBeforeMinutes, changed.bufferAfterMinutes)}, position ${changed.position}${changed.seriesMax ? `, series up to ${changed.seriesMax} weekly dates on the booking page` : ''}`,
+          `reason ${changed.id} "${changed.name}": ${changed.durationMinutes} min${bufferText(changed.bufferBeforeMinutes, changed.bufferAfterMinutes)}, position ${changed.position}${schedules === undefined ? '' : `, offered by ${schedulesText(changed.scheduleIds)}`}${changed.seriesMax ? `, series up to ${changed.seriesMax} weekly dates on the booking page` : ''}`,
+          ...kept.map(
+            (item) =>
+              `Schedule ${item.scheduleId} no longer offers it; its ${item.bookings} future booking(s) of it are kept (they can be cancelled, not moved).`,
+          ),
         );
     });
   reason

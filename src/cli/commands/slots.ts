@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { explainRefusal, freeTimes, SlotNotFree, type RefusalAdvice } from '../../app/availability.ts';
 import type { AppContext } from '../../app/context.ts';
+import { explainAnyRefusal, freeTimesAny, NoPractitionerFree } from '../../app/any-practitioner.ts';
 import { formatLocal, isDay } from '../../domain/dates.ts';
 import { dayNumber, isoWeekday } from '../../domain/days.ts';
 import { extraByDay, openRanges } from '../../domain/availability.ts';
@@ -94,17 +95,93 @@ export function explainingRefusal<T>(ctx: AppContext, book: () => T, move = fals
     return book();
   } catch (error) {
     if (error instanceof SlotNotFree) throw refusalError(ctx, error, move);
+    if (error instanceof NoPractitionerFree) throw anyRefusalError(ctx, error);
     throw error;
   }
+}
+
+/**
+ * Returns the one-line error for a time no schedule offering the reason has free: why for each schedule, and the
+ * next three free times over all of them (with who is free), with the command that lists more.
+ */
+export function anyRefusalError(ctx: AppContext, refused: NoPractitionerFree): AppError {
+  const more = `planner slots any ${refused.reasonId}`;
+  if (refused.refusals.length === 0)
+    return new AppError(
+      refused.code,
+      `${refused.slot} is not a free slot: no schedule offers reason ${refused.reasonId} (planner reason set ${refused.reasonId} --schedules <ids>).`,
+    );
+  const { each, next } = explainAnyRefusal(ctx, refused);
+  const zone = refused.refusals[0]!.input.zone;
+  const why = each
+    .map(({ refused: one, advice }) => `schedule ${one.scheduleId}: ${reasonText(one, advice.refusal, false)}`)
+    .join('; ');
+  const after = next.length
+    ? `Next free times: ${next.map((slot) => `${formatLocal(new Date(slot.startAt * 1000), zone)} (schedule${slot.scheduleIds.length > 1 ? 's' : ''} ${slot.scheduleIds.join(', ')})`).join(', ')} (more: ${more} --day ${next[0]!.local.slice(0, 10)})`
+    : `No free time after it within the look-ahead (${more} lists what is free)`;
+  return new AppError(refused.code, `${refused.slot} is not free with any schedule that offers it (${why}). ${after}.`);
+}
+
+/** Prints `planner slots any`: the free times over every schedule that offers the reason, each with who is free. */
+async function printAnyTimes(
+  command: Command,
+  reasonId: number,
+  options: { day?: string; days: number; json?: boolean },
+): Promise<void> {
+  const times = await readContext(command, (ctx) =>
+    freeTimesAny(ctx, reasonId, { fromDay: options.day, days: options.days }),
+  );
+  if (options.json) {
+    printJson({
+      timeZone: times.timeZone,
+      reason: { id: times.reason.id, name: times.reason.name, durationMinutes: times.reason.durationMinutes },
+      schedules: times.schedules.map((schedule) => ({ id: schedule.id, name: schedule.name })),
+      days: times.days.map((day) => ({
+        day: day.day,
+        slots: day.slots.map((slot) => ({ slot: slot.local, schedules: slot.scheduleIds })),
+      })),
+    });
+    return;
+  }
+  if (times.schedules.length === 0) {
+    print(
+      `No schedule offers ${times.reason.name} now, so no free times: planner reason set ${reasonId} --schedules <ids>`,
+    );
+    return;
+  }
+  if (!times.hasHours) {
+    print(
+      `None of the schedules that offer ${times.reason.name} has opening hours yet, so no free times: set them, e.g. planner hours set ${times.schedules[0]!.id} mon-fri 09:00-12:00,14:00-18:00`,
+    );
+    return;
+  }
+  const who = times.schedules.map((schedule) => `${schedule.name} (${schedule.id})`).join(', ');
+  print(
+    `Free times for ${times.reason.name} (${times.reason.durationMinutes} min) with any of ${who}, in ${times.timeZone}; after each time, the schedules free then:`,
+  );
+  for (const day of times.days) {
+    const label = `${WEEKDAY_LABELS[isoWeekday(dayNumber(day.day)) - 1]} ${day.day}`;
+    print(
+      `${label}  ${day.slots.length ? day.slots.map((slot) => `${slot.local.slice(11, 16)} (${slot.scheduleIds.join(',')})`).join(' ') : 'none'}`,
+    );
+  }
+  const first = options.day ?? times.today;
+  if (first < times.today) print(`Days before today (${times.today}) have no free times.`);
+  if (dayNumber(first) + options.days - 1 > dayNumber(times.lastDay))
+    print(`Days after ${times.lastDay} are beyond the schedules' look-ahead.`);
+  if (times.days.some((day) => day.slots.length))
+    print(
+      `Book one with whoever is free: planner bookings add any ${reasonId} "YYYY-MM-DD HH:MM" --field first_name=… --field last_name=… --field email=…`,
+    );
 }
 
 export function registerSlots(program: Command): void {
   program
     .command('slots')
     .description(
-      'the free times of a schedule for a reason, day by day in local time: what GET /slots offers (for booking on the phone)',
+      'the free times of a schedule for a reason, day by day in local time: what GET /slots offers (for booking on the phone); `slots any <reason-id>`: over every schedule that offers the reason, with who is free',
     )
-    .argument('<schedule-id>')
+    .argument('<schedule-id>', 'a schedule id, or `any` (then the reason id follows)')
     .argument('<reason-id>')
     .option('--day <day>', 'first local day, YYYY-MM-DD (default: today)')
     .option('--days <n>', 'how many days from it', '7')
@@ -116,12 +193,17 @@ export function registerSlots(program: Command): void {
         options: { day?: string; days: string; json?: boolean },
         command: Command,
       ) => {
-        const scheduleId = id(scheduleText, 'schedule-id');
+        const any = scheduleText === 'any';
+        const scheduleId = any ? 0 : id(scheduleText, 'schedule-id');
         const reasonId = id(reasonText, 'reason-id');
         if (options.day !== undefined && !isDay(options.day))
           throw invalid(`--day "${options.day}" is not a calendar day YYYY-MM-DD`);
         const days = whole(options.days, '--days');
         if (days < 1) throw invalid(`--days must be 1 or more (got "${options.days}")`);
+        if (any) {
+          await printAnyTimes(command, reasonId, { day: options.day, days, json: options.json });
+          return;
+        }
         const times = await readContext(command, (ctx) =>
           freeTimes(ctx, scheduleId, reasonId, { fromDay: options.day, days }),
         );
