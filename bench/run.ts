@@ -1408,6 +1408,31 @@ if (existsSync('/usr/bin/radicale')) {
   const singleMs: number[] = [];
   for (const [n, slot] of singles.entries())
     singleMs.push((await post('/bookings', { schedule: 1, reason: 2, slot, submission: submission(100 + n) })).ms);
+  // `slots any` over the 10 schedules for 30 days (issue 40): one reason offered by all ten, as an admin runs the
+  // command (a process each time, wall time) and as GET /slots/any answers a day (server time), each beside the same
+  // for one schedule.
+  await cli(file, 'reason', 'add', '1,2,3,4,5,6,7,8,9,10', 'Check-up', '--duration', '30');
+  const shared = (JSON.parse(await cli(file, 'reason', 'list', '1', '--json')) as { id: number; name: string }[]).find(
+    (reason) => reason.name === 'Check-up',
+  )!.id;
+  const anyCliMs = await wallTime(['slots', 'any', String(shared), '--days', '30', '--db', file]);
+  const oneCliMs = await wallTime(['slots', '1', String(shared), '--days', '30', '--db', file]);
+  const anyDays = days.slice(0, 30);
+  const anyServer: number[] = [];
+  const oneServer: number[] = [];
+  for (const day of anyDays) {
+    anyServer.push(await serverTime(`${seriesApi}/slots/any?reason=${shared}&day=${day}`, seriesKey, 5));
+    oneServer.push(await serverTime(`${seriesApi}/slots?schedule=1&reason=${shared}&day=${day}`, seriesKey, 5));
+  }
+  results.slotsAny = {
+    schedules: 10,
+    days: 30,
+    cliMs: anyCliMs,
+    oneScheduleCliMs: oneCliMs,
+    serverMs: median(anyServer),
+    oneScheduleServerMs: median(oneServer),
+    target: 'ten schedules: at most 10 times one schedule',
+  };
   await seriesServer.stop();
   results.series = {
     series: starts.length,
@@ -1540,6 +1565,14 @@ const rows: string[][] = [
     f2(r.series.seriesMs / r.series.singleMs),
     r.series.target,
     verdict(r.series.seriesMs <= 10 * r.series.singleMs),
+  ],
+  [
+    '13a. `slots any` over 10 schedules (issue 40)',
+    `${f1(r.slotsAny.cliMs)} ms for 30 days (the command, wall time); GET /slots/any of a day ${f2(r.slotsAny.serverMs)} ms server time`,
+    `one schedule: ${f1(r.slotsAny.oneScheduleCliMs)} ms (the command); GET /slots ${f2(r.slotsAny.oneScheduleServerMs)} ms`,
+    f2(r.slotsAny.serverMs / r.slotsAny.oneScheduleServerMs),
+    r.slotsAny.target,
+    verdict(r.slotsAny.serverMs <= 10 * r.slotsAny.oneScheduleServerMs),
   ],
   [
     '4b. POST /bookings with an Idempotency-Key',
