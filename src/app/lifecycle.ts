@@ -230,7 +230,8 @@ function cancelReason(text: string | undefined): string | null {
 }
 
 /**
- * Moves a booking to another local time (`YYYY-MM-DD HH:MM:SS`), keeping its id and reference. The new time is
+ * Moves a booking to another local time (`YYYY-MM-DD HH:MM:SS`), keeping its id and reference, and its practitioner
+ * unless `scheduleId` names another schedule that offers its reason (the self-service page's choice, issue 40). The new time is
  * checked exactly as for a new booking, in the same kind of transaction (hours, closures, look-ahead, capacity;
  * the booking itself does not count against its new time); the minimum notice only when `force` is false. Sends
  * the customer an update with an .ics of a higher SEQUENCE (unless `notify` is false) and `booking.changed`; drops
@@ -241,18 +242,27 @@ export function moveBooking(
   ctx: AppContext,
   idOrReference: string,
   slot: string,
-  options: { notify: boolean; force: boolean } & ChangeBy,
+  options: { notify: boolean; force: boolean; scheduleId?: number } & ChangeBy,
 ): Booking {
   const settings = requireConfigured(ctx);
   return changeBooking(ctx, 'the booking could not be moved', idOrReference, options, (found, now) => {
     const at = now.toISOString();
     if (found.status === 'cancelled')
       throw invalid(`booking ${found.reference} is cancelled: book a new appointment instead`);
-    const { input, reason } = availabilityOf(ctx, found.scheduleId, found.reasonId);
+    // Another practitioner only where they offer the reason too (availabilityOf: not_found else).
+    const scheduleId = options.scheduleId ?? found.scheduleId;
+    const { input, reason } = availabilityOf(ctx, scheduleId, found.reasonId);
     const rules = options.force ? { ...input.rules, noticeMinutes: 0 } : input.rules;
-    const free = findFreeSlot(ctx, { ...input, rules }, found, slot, found.id);
-    if (free.startAt === found.startAt) throw invalid(`booking ${found.reference} is already at ${slot}`);
-    moveBookingRow(ctx.store, found.id, free.startAt, appointmentEnd(free.startAt, input), buffersOf(reason), at);
+    const free = findFreeSlot(ctx, { ...input, rules }, { scheduleId, reasonId: found.reasonId }, slot, found.id);
+    if (free.startAt === found.startAt && scheduleId === found.scheduleId)
+      throw invalid(`booking ${found.reference} is already at ${slot}`);
+    const to = {
+      scheduleId,
+      startAt: free.startAt,
+      endAt: appointmentEnd(free.startAt, input),
+      buffers: buffersOf(reason),
+    };
+    moveBookingRow(ctx.store, found.id, to, at);
     insertBookingEvent(ctx.store, found.id, {
       at,
       kind: 'moved',

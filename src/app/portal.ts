@@ -13,7 +13,7 @@ import { durationIn } from '../domain/durations.ts';
 import type { FreeSlot } from '../domain/availability.ts';
 import { findBooking, type Booking } from '../store/bookings.ts';
 import { findReason } from '../store/reasons.ts';
-import { findSchedule } from '../store/schedules.ts';
+import { findSchedule, listSchedules } from '../store/schedules.ts';
 import { bookingOfManageToken } from '../store/manage-links.ts';
 import { setPortal, type PortalSettings } from '../store/settings.ts';
 import { availableDays, availableSlots, SlotNotFree } from './availability.ts';
@@ -145,6 +145,11 @@ export interface Managed {
    * them, and offers to cancel this date and the later ones still booked (`laterBooked` of them) at one go.
    */
   series?: { reference: string; intervalDays: number; dates: Occurrence[]; laterBooked: number };
+  /**
+   * Where the booking's reason is shared (issue 40): every schedule that offers it, the booking's own first, so the
+   * customer may move to another practitioner; empty where only its own schedule offers it (a move keeps it).
+   */
+  practitioners: { id: number; name: string }[];
 }
 
 function stateOf(booking: Booking, cancelUntilHours: number, now: number): ManagedState {
@@ -170,8 +175,14 @@ export function openManaged(ctx: AppContext, token: string): Managed | undefined
     findSchedule(ctx.store, booking.scheduleId) !== undefined &&
     reason?.scheduleIds.includes(booking.scheduleId) === true;
   const series = seriesOfBooking(ctx, booking);
+  const offering = movable && reason!.scheduleIds.length > 1 ? listSchedules(ctx.store) : [];
+  const practitioners = offering
+    .filter((schedule) => reason!.scheduleIds.includes(schedule.id))
+    .sort((a, b) => (a.id === booking.scheduleId ? -1 : b.id === booking.scheduleId ? 1 : a.id - b.id))
+    .map(({ id, name }) => ({ id, name }));
   return {
     booking,
+    practitioners,
     settings: configured,
     state,
     deadline,
@@ -275,14 +286,21 @@ export function customerCancelSeries(ctx: AppContext, managed: Managed, sequence
  * Moves the booking for its customer to `slot` (local `YYYY-MM-DD HH:MM:SS`), as `planner bookings move` does
  * without `--force`: the schedule's notice, look-ahead, hours, closures and capacity, the booking itself not counted.
  */
-export function customerMove(ctx: AppContext, managed: Managed, sequence: number, slot: string): Outcome {
+export function customerMove(
+  ctx: AppContext,
+  managed: Managed,
+  sequence: number,
+  slot: string,
+  scheduleId = managed.booking.scheduleId,
+): Outcome {
   if (managed.state === 'open' && !managed.mayMove)
     return { ok: false, refusal: managed.movable ? 'no-reschedule' : 'not-movable' };
-  if (!isSlotText(slot)) return { ok: false, refusal: 'bad-input' };
+  if (!isSlotText(slot) || !mayMoveTo(managed, scheduleId)) return { ok: false, refusal: 'bad-input' };
   return change(managed, () =>
     moveBooking(ctx, managed.booking.reference, slot, {
       notify: true,
       force: false,
+      scheduleId,
       actor: 'customer',
       expectedSequence: sequence,
       untilHoursBefore: managed.settings.portal.cancelUntilHours,
@@ -290,15 +308,25 @@ export function customerMove(ctx: AppContext, managed: Managed, sequence: number
   );
 }
 
+/** Whether the customer may move the booking to schedule `id`: its own, or another offering its reason. */
+export function mayMoveTo(managed: Managed, id: number): boolean {
+  return id === managed.booking.scheduleId || managed.practitioners.some((one) => one.id === id);
+}
+
 /** The days with a free time to move to (GET /days's engine and rules, the booking itself not counted). */
-export function daysToMoveTo(ctx: AppContext, managed: Managed): string[] {
-  return availableDays(ctx, managed.booking.scheduleId, managed.booking.reasonId, managed.booking.id);
+export function daysToMoveTo(ctx: AppContext, managed: Managed, scheduleId = managed.booking.scheduleId): string[] {
+  return availableDays(ctx, scheduleId, managed.booking.reasonId, managed.booking.id);
 }
 
 /** The free times of `day` to move to (GET /slots's), without the booking's own time. */
-export function slotsToMoveTo(ctx: AppContext, managed: Managed, day: string): FreeSlot[] {
+export function slotsToMoveTo(
+  ctx: AppContext,
+  managed: Managed,
+  day: string,
+  scheduleId = managed.booking.scheduleId,
+): FreeSlot[] {
   const { booking } = managed;
-  return availableSlots(ctx, booking.scheduleId, booking.reasonId, day, booking.id).filter(
-    (slot) => slot.startAt !== booking.startAt,
+  return availableSlots(ctx, scheduleId, booking.reasonId, day, booking.id).filter(
+    (slot) => scheduleId !== booking.scheduleId || slot.startAt !== booking.startAt,
   );
 }

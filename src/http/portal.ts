@@ -12,6 +12,7 @@ import {
   customerMove,
   daysToMoveTo,
   openManaged,
+  mayMoveTo,
   slotsToMoveTo,
   type Managed,
   type Outcome,
@@ -78,6 +79,10 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
       : undefined;
   };
 
+  /** The practitioner a posted move is for: the form's `schedule` (another one offering the reason), else the booking's. */
+  const scheduleOf = (managed: Managed, form: URLSearchParams): number =>
+    parsePlainInt(form.get('schedule') ?? '') ?? managed.booking.scheduleId;
+
   const show = (
     managed: Managed,
     base: string,
@@ -98,24 +103,28 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
       );
     if (action === 'reschedule' && managed.mayMove) {
       const query = getQuery(event);
+      // Another practitioner who offers the reason too (issue 40), kept from step to step; else the booking's own.
+      const asked = typeof query.with === 'string' ? parsePlainInt(query.with) : undefined;
+      const chosen = asked !== undefined && mayMoveTo(managed, asked) ? asked : managed.booking.scheduleId;
       const bookedAt = formatLocal(new Date(managed.booking.startAt * 1000), managed.settings.timeZone); // YYYY-MM-DD HH:MM
       const day = typeof query.day === 'string' && isDay(query.day) ? query.day : undefined;
       if (day) {
-        const slots = slotsToMoveTo(ctx, managed, day);
+        const slots = slotsToMoveTo(ctx, managed, day, chosen);
         if (typeof query.time !== 'string' || !isSlotText(`${day} ${query.time}:00`))
-          return timesPage(managed, base, day, slots, notice, status);
+          return timesPage(managed, base, day, slots, notice, status, chosen);
         // The confirmation step of a time picked; one no longer free (taken meanwhile) gets the day's times again,
         // as the move itself would (409); the booking's own time (the back button after a move), the times as they are.
         const slot = slots.find((one) => one.local.slice(11, 16) === query.time);
-        if (slot) return confirmMovePage(managed, base, slot, formOf(managed, 'reschedule', token));
-        if (`${day} ${query.time}` === bookedAt) return timesPage(managed, base, day, slots);
-        return timesPage(managed, base, day, slots, { kind: 'refused', why: 'taken' }, 409);
+        if (slot) return confirmMovePage(managed, base, slot, formOf(managed, 'reschedule', token), chosen);
+        if (`${day} ${query.time}` === bookedAt && chosen === managed.booking.scheduleId)
+          return timesPage(managed, base, day, slots);
+        return timesPage(managed, base, day, slots, { kind: 'refused', why: 'taken' }, 409, chosen);
       }
       // Pages of free days, counted from the first; first the page with the booking's own day.
-      const days = daysToMoveTo(ctx, managed);
+      const days = daysToMoveTo(ctx, managed, chosen);
       const from = typeof query.from === 'string' && isDay(query.from) ? query.from : bookedAt.slice(0, 10);
       const shown = pageOfDays(days, from);
-      return daysPage(managed, base, shown.days, shown.pages);
+      return daysPage(managed, base, shown.days, shown.pages, chosen);
     }
     // Nothing to do there (any more): the booking as it stands, and why.
     const why =
@@ -151,7 +160,7 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
     const later = action === 'cancel' && form.get('scope') === 'later';
     const outcome: Outcome =
       action !== 'cancel'
-        ? customerMove(ctx, managed, sequence, form.get('slot') ?? '')
+        ? customerMove(ctx, managed, sequence, form.get('slot') ?? '', scheduleOf(managed, form))
         : later
           ? customerCancelSeries(ctx, managed, sequence, form.get('reason') ?? '')
           : customerCancel(ctx, managed, sequence, form.get('reason') ?? '');
@@ -165,7 +174,9 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
     const status = outcome.refusal === 'bad-input' || outcome.refusal === 'bad-reason' ? 400 : 409;
     if (outcome.refusal === 'taken' && now.mayMove) {
       const day = (form.get('slot') ?? '').slice(0, 10);
-      return pageAnswer(timesPage(now, base, day, slotsToMoveTo(ctx, now, day), notice, status));
+      const chosen = scheduleOf(now, form);
+      const to = mayMoveTo(now, chosen) ? chosen : now.booking.scheduleId;
+      return pageAnswer(timesPage(now, base, day, slotsToMoveTo(ctx, now, day, to), notice, status, to));
     }
     if (outcome.refusal === 'bad-reason' && now.state === 'open')
       return pageAnswer(cancelPage(now, base, formOf(now, 'cancel', token), notice, status, later));

@@ -197,13 +197,21 @@ export function cancelPage(
 }
 
 /** The first step of a move: one page of the days with a free time, the booking's own day marked. */
-export function daysPage(managed: Managed, base: string, days: string[], pages: DayPages): Page {
+export function daysPage(
+  managed: Managed,
+  base: string,
+  days: string[],
+  pages: DayPages,
+  chosen = managed.booking.scheduleId,
+): Page {
   const words = wordsOf(managed);
-  const booked = bookedLocal(managed).day;
+  const own = chosen === managed.booking.scheduleId;
+  const booked = own ? bookedLocal(managed).day : undefined;
+  const also = withQuery(managed, chosen);
   const dayLink = (day: string) => {
     const current = day === booked;
     return (
-      `<li><a class="button secondary${current ? ' current' : ''}" href="${escapeHtml(base)}/reschedule?day=${day}"${current ? ' aria-current="date"' : ''}>` +
+      `<li><a class="button secondary${current ? ' current' : ''}" href="${escapeHtml(base)}/reschedule?day=${day}${also}"${current ? ' aria-current="date"' : ''}>` +
       `${escapeHtml(dayWords(day, words.dateLocale))}${current ? `<span class="tag">${escapeHtml(words.yourAppointment)}</span>` : ''}</a></li>`
     );
   };
@@ -212,11 +220,30 @@ export function daysPage(managed: Managed, base: string, days: string[], pages: 
     : `<p>${escapeHtml(words.noDays)}</p>`;
   const pager = dayPager(
     words.moreDaysLabel,
-    pages.earlier && [`${base}/reschedule?from=${pages.earlier}`, words.earlierDays],
-    pages.later && [`${base}/reschedule?from=${pages.later}`, words.moreDays],
+    pages.earlier && [`${base}/reschedule?from=${pages.earlier}${also}`, words.earlierDays],
+    pages.later && [`${base}/reschedule?from=${pages.later}${also}`, words.moreDays],
   );
-  const body = `${header(managed, words.change)}${bookingLine(managed)}<h2>${escapeHtml(words.moveTitle)}</h2>${list}${pager}<a href="${escapeHtml(base)}">${escapeHtml(words.back)}</a>`;
+  const body = `${header(managed, words.change)}${bookingLine(managed)}<h2>${escapeHtml(words.moveTitle)}</h2>${practitionerPicker(managed, base, chosen)}${list}${pager}<a href="${escapeHtml(base)}">${escapeHtml(words.back)}</a>`;
   return { status: 200, html: layout(managed.settings, words.change, body) };
+}
+
+/** The query that keeps another practitioner chosen from step to step of a move (none for the booking's own). */
+function withQuery(managed: Managed, chosen: number): string {
+  return chosen === managed.booking.scheduleId ? '' : `&with=${chosen}`;
+}
+
+/**
+ * Where the booking's reason is shared (issue 40): the practitioners who offer it, the chosen one marked, each a link
+ * to their free days; none where only the booking's own practitioner offers it.
+ */
+function practitionerPicker(managed: Managed, base: string, chosen: number): string {
+  if (managed.practitioners.length < 2) return '';
+  const words = wordsOf(managed);
+  const item = ({ id, name }: { id: number; name: string }) =>
+    id === chosen
+      ? `<li><span class="current" aria-current="true">${escapeHtml(name)}</span></li>`
+      : `<li><a class="button secondary" href="${escapeHtml(`${base}/reschedule${id === managed.booking.scheduleId ? '' : `?with=${id}`}`)}">${escapeHtml(name)}</a></li>`;
+  return `<nav aria-label="${escapeHtml(words.with)}"><p>${escapeHtml(words.with)}:</p><ul class="choices">${managed.practitioners.map(item).join('')}</ul></nav>`;
 }
 
 /**
@@ -230,45 +257,55 @@ export function timesPage(
   slots: FreeSlot[],
   notice?: Notice,
   status = 200,
+  chosen = managed.booking.scheduleId,
 ): Page {
   const words = wordsOf(managed);
   const title = words.moveTimes(dayWords(day, words.dateLocale, 'long'));
   const booked = bookedLocal(managed);
+  const also = withQuery(managed, chosen);
   const times = slots.map((slot) => ({ time: slot.local.slice(11, 16), current: false }));
-  if (booked.day === day && slots.length) times.push({ time: booked.time, current: true });
+  if (booked.day === day && slots.length && also === '') times.push({ time: booked.time, current: true });
   times.sort((a, b) => a.time.localeCompare(b.time));
   const item = ({ time, current }: { time: string; current: boolean }) =>
     current
       ? `<li><span class="current" aria-current="time">${escapeHtml(time)}<span class="tag">${escapeHtml(words.yourAppointment)}</span></span></li>`
-      : `<li><a class="button" href="${escapeHtml(`${base}/reschedule?day=${day}&time=${time}`)}">${escapeHtml(time)}</a></li>`;
+      : `<li><a class="button" href="${escapeHtml(`${base}/reschedule?day=${day}&time=${time}${also}`)}">${escapeHtml(time)}</a></li>`;
   const groups = timePicker(words.parts, times, item);
   const list = slots.length
     ? `<p class="hint">${escapeHtml(words.moveHint)}</p>${groups}`
     : `<p>${escapeHtml(words.noTimes)}</p>`;
   const body =
     `${header(managed, title)}${noticeHtml(words, notice)}${bookingLine(managed)}${list}` +
-    `<a class="button secondary" href="${escapeHtml(base)}/reschedule?from=${day}">${escapeHtml(words.otherDay)}</a><a href="${escapeHtml(base)}">${escapeHtml(words.back)}</a>`;
+    `<a class="button secondary" href="${escapeHtml(`${base}/reschedule?from=${day}${also}`)}">${escapeHtml(words.otherDay)}</a><a href="${escapeHtml(base)}">${escapeHtml(words.back)}</a>`;
   return { status, html: layout(managed.settings, title, body) };
 }
 
 /** The last step of a move: the old and the new time, and one POST form that makes the move. */
-export function confirmMovePage(managed: Managed, base: string, slot: FreeSlot, form: Record<string, string>): Page {
+export function confirmMovePage(
+  managed: Managed,
+  base: string,
+  slot: FreeSlot,
+  form: Record<string, string>,
+  chosen = managed.booking.scheduleId,
+): Page {
   const words = wordsOf(managed);
   const { settings, booking } = managed;
+  const also = withQuery(managed, chosen);
+  const practitioner = managed.practitioners.find((one) => one.id === chosen)?.name ?? booking.scheduleName;
   const day = slot.local.slice(0, 10);
   const title = words.moveTo(`${dayWords(day, words.dateLocale, 'medium')}, ${slot.local.slice(11, 16)}`);
   const rows: [string, string][] = [
     [words.from, localWhen(booking.startAt, settings.timeZone, words.dateLocale)],
     [words.to, localWhen(slot.startAt, settings.timeZone, words.dateLocale)],
     [words.what, booking.reasonName],
-    [words.with, booking.scheduleName],
+    [words.with, practitioner],
   ];
   const body =
     `${header(managed, title)}<div class="card">${definitions(rows)}</div>` +
-    `<form method="post" action="${escapeHtml(base)}/reschedule">${hidden({ ...form, slot: slot.local })}` +
+    `<form method="post" action="${escapeHtml(base)}/reschedule">${hidden({ ...form, slot: slot.local, ...(also ? { schedule: String(chosen) } : {}) })}` +
     `<p class="hint">${escapeHtml(words.confirmMoveHint)}</p>` +
     (managed.series ? `<p class="hint">${escapeHtml(words.seriesMoveHint)}</p>` : '') +
     `<button class="button" type="submit">${escapeHtml(words.confirmMove)}</button></form>` +
-    `<a class="button secondary" href="${escapeHtml(base)}/reschedule?day=${day}">${escapeHtml(words.otherTime)}</a><a href="${escapeHtml(base)}">${escapeHtml(words.back)}</a>`;
+    `<a class="button secondary" href="${escapeHtml(`${base}/reschedule?day=${day}${also}`)}">${escapeHtml(words.otherTime)}</a><a href="${escapeHtml(base)}">${escapeHtml(words.back)}</a>`;
   return { status: 200, html: layout(settings, title, body) };
 }

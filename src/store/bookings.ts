@@ -243,22 +243,20 @@ export function cancelBookingRow(store: Store, id: number, reason: string | null
 }
 
 /**
- * Moves a booking to a new interval (with its reason's buffers as they are now), keeping its id and reference, and
- * counts the change in its sequence.
+ * Moves a booking to a new interval (with its reason's buffers as they are now), and to another schedule offering its
+ * reason where the customer chose one (issue 40), keeping its id and reference; counts the change in its sequence.
  */
 export function moveBookingRow(
   store: Store,
   id: number,
-  startAt: number,
-  endAt: number,
-  buffers: Buffers,
+  to: { scheduleId: number; startAt: number; endAt: number; buffers: Buffers },
   at: string,
 ): void {
   store
     .sql(
-      'UPDATE bookings SET start_at = ?, end_at = ?, buffer_before = ?, buffer_after = ?, sequence = sequence + 1, changed_at = ? WHERE id = ?',
+      'UPDATE bookings SET schedule_id = ?, start_at = ?, end_at = ?, buffer_before = ?, buffer_after = ?, sequence = sequence + 1, changed_at = ? WHERE id = ?',
     )
-    .run(startAt, endAt, buffers.before, buffers.after, at, id);
+    .run(to.scheduleId, to.startAt, to.endAt, to.buffers.before, to.buffers.after, at, id);
 }
 
 /** Returns how many bookings (not cancelled) that begin after `now` the customer with e-mail key `key` holds. */

@@ -571,6 +571,7 @@ export const migrations: readonly string[] = [
   //   reasons.schedule_id stays the schedule it was made for (its first). series_max: weekly occurrences the booking
   //   page offers for it (0: none).
   // - Extra hours open one local date of a schedule beyond its weekly hours (closures still win).
+  // - A booking moved to another practitioner offering its reason is written out of the old one's calendars.
   `
   CREATE TABLE series (
     id            INTEGER PRIMARY KEY,
@@ -588,6 +589,15 @@ export const migrations: readonly string[] = [
   INSERT INTO reason_schedules (reason_id, schedule_id) SELECT id, schedule_id FROM reasons;
   CREATE INDEX reason_schedules_by_schedule ON reason_schedules (schedule_id, reason_id);
   ALTER TABLE reasons ADD COLUMN series_max INTEGER NOT NULL DEFAULT 0 CHECK (series_max BETWEEN 0 AND 52);
+  -- A move may change the practitioner where the reason is shared: the calendars of the old schedule hear of it too
+  -- (their writer deletes the event of a booking no longer theirs, src/app/calendar-writes.ts).
+  DROP TRIGGER calendar_writes_on_update;
+  CREATE TRIGGER calendar_writes_on_update AFTER UPDATE OF schedule_id, start_at, end_at, status, erased_at, sequence ON bookings BEGIN
+    INSERT INTO calendar_writes (calendar_id, booking_id, created_at)
+      SELECT id, new.id, strftime('%Y-%m-%dT%H:%M:%fZ') FROM calendars
+      WHERE schedule_id IN (new.schedule_id, old.schedule_id) AND write_bookings = 1
+      ON CONFLICT (calendar_id, booking_id) WHERE status = 'pending' DO UPDATE SET version = version + 1;
+  END;
   CREATE TABLE extra_hours (
     schedule_id  INTEGER NOT NULL REFERENCES schedules (id),
     day          TEXT NOT NULL CHECK (day GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
