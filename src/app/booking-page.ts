@@ -1,7 +1,7 @@
 /**
  * The public booking page (`/book/`, issue 27): turning it on and off, what it offers, and its bookings. A booking
  * made there is the API's booking (createBooking: the same transaction, engine, mails, reminders and webhooks),
- * made once per form (bookOnce, the form's key as its Idempotency-Key), with the source `page` and the actor `customer`.
+ * made once per form (actOnce, the form's key as its Idempotency-Key), with the source `page` and the actor `customer`.
  */
 import { AppError, invalid } from '../errors.ts';
 import { setBookingPage, type BookingPageSettings } from '../store/settings.ts';

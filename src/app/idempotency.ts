@@ -1,14 +1,11 @@
 /**
- * POST /bookings that is safe to retry: the answer to each `Idempotency-Key` is kept 24 hours, and a repeat with the
- * same body gets that answer again instead of a second booking (no second mail, no second webhook event).
+ * The API's writes that are safe to retry (POST /bookings, /bookings/any, /series; the booking page's forms): the
+ * answer to each `Idempotency-Key` is kept 24 hours, and a repeat with the same body gets that answer again instead
+ * of a second booking (no second mail, no second webhook event).
  */
 import { createHash } from 'node:crypto';
 import { AppError } from '../errors.ts';
-import type { BookingActor } from '../store/booking-events.ts';
-import type { BookingSource } from '../store/bookings.ts';
 import { keepAnswer, keptAnswer, type KeptAnswer } from '../store/idempotency.ts';
-import type { CreatedBooking } from './create-booking.ts';
-import { createBooking, type BookingOrder } from './create-booking.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 
 /** How long an answer is kept: a repeat after this is a new request. */
@@ -37,22 +34,6 @@ function replay(kept: KeptAnswer, fingerprint: string): KeyedAnswer {
 export function keptFor(ctx: AppContext, key: string, fingerprint: string): KeyedAnswer | undefined {
   const kept = keptAnswer(ctx.store, key, unixSeconds(ctx.now()) - KEY_LIFETIME_SECONDS);
   return kept && replay(kept, fingerprint);
-}
-
-/**
- * Books `order` once for `key`: under the write lock, the kept answer if there is one (a request with the same key
- * that committed first), else the booking and its 201 (`answerOf(created)`), kept in the same transaction. `by`: the
- * door that books (the API; the booking page: source `page`, actor `customer`).
- */
-export function bookOnce(
-  ctx: AppContext,
-  order: BookingOrder,
-  key: string,
-  fingerprint: string,
-  answerOf: (created: CreatedBooking) => string,
-  by: { source: BookingSource; actor: BookingActor } = { source: 'api', actor: 'api' },
-): KeyedAnswer {
-  return actOnce(ctx, key, fingerprint, () => answerOf(createBooking(ctx, order, by.source, by.actor)));
 }
 
 /**

@@ -11,7 +11,7 @@
  * e-mail address that holds `perEmail` future bookings (the same address: `emailKey`), counted under the write lock,
  * books no more. Both limits are checked already when the details are sent (`limitProblem`, issue 41, item 1), so
  * that the door refuses on the form, with what was typed, before the review. A booking made there is the API's
- * booking (createBooking: the same transaction, engine, mails, reminders and webhooks), made once per form (bookOnce,
+ * booking (createBooking: the same transaction, engine, mails, reminders and webhooks), made once per form (actOnce,
  * the form's key as its Idempotency-Key) with the source `page` and the actor `customer`.
  */
 import type { FreeSlot } from '../domain/availability.ts';
@@ -33,12 +33,12 @@ import { FORM_MAX_SECONDS, futureBookingsOf, pageOffers } from './booking-page.t
 import { requireConfigured } from './configured.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { EMAIL_FIELD } from './fields.ts';
-import { actOnce, bookOnce, fingerprintOf, KEY_LIFETIME_SECONDS } from './idempotency.ts';
+import { actOnce, fingerprintOf, KEY_LIFETIME_SECONDS } from './idempotency.ts';
+import { createBooking } from './create-booking.ts';
 import { anySlotsOfDay, createAnyBooking, NoPractitionerFree } from './any-practitioner.ts';
 import { availabilityOf } from './availability.ts';
 import { createSeries, planSeries, seriesOfBooking, SeriesNotFree } from './series.ts';
 import { occurrenceSlots } from '../domain/series.ts';
-import { keepAnswer } from '../store/idempotency.ts';
 import { seriesIcs } from '../mail/calendar.ts';
 
 /** The schedule id of an "any practitioner" offer: none (ids start at 1). */
@@ -225,6 +225,53 @@ export function createPageBooker(
       listFields(ctx.store),
     );
 
+  /**
+   * Books on the page once per form (its key as an Idempotency-Key): the form's age and the address's hourly limit,
+   * then under the write lock the address's future bookings and `make` (which books and returns the reference) once
+   * for the form's key; a refusal of the core becomes what `refused` makes of it.
+   */
+  const bookOnPage = <R extends PageSeriesBooking>(
+    page: BookingPageSettings,
+    form: PageForm,
+    submission: Record<string, unknown>,
+    client: string,
+    fingerprint: string,
+    make: () => string,
+    refused: (error: unknown) => R | undefined,
+  ): PageBooking | R => {
+    if (age(form) < options.formMinSeconds) return { booked: false, why: 'early' };
+    const hourAgo = nowMs() - 3_600_000;
+    const mine = lastHour(client);
+    const hour = perHour(page, mine);
+    if (hour) return { booked: false, ...hour };
+    const email = emailOf(submission);
+    let outcome: { body: string; replayed: boolean } | { held: number };
+    try {
+      outcome = ctx.store.tx(() => {
+        // Under the write lock: another tab of the same customer may have booked meanwhile.
+        const held = email ? futureBookingsOf(ctx, email) : 0;
+        if (held >= page.perEmail && !keptAnswer(ctx.store, keyOf(form), since())) return { held };
+        return actOnce(ctx, keyOf(form), fingerprint, () => JSON.stringify({ reference: make() }));
+      });
+    } catch (error) {
+      const answer = refused(error);
+      if (answer) return answer;
+      throw error;
+    }
+    if ('held' in outcome) return { booked: false, why: 'per-email', held: outcome.held };
+    if (!outcome.replayed) {
+      mine.push(nowMs());
+      recent.set(client, mine);
+      if (recent.size > 10_000)
+        for (const [key, times] of recent) if (times.every((at) => at <= hourAgo)) recent.delete(key);
+    }
+    return {
+      booked: true,
+      reference: (JSON.parse(outcome.body) as { reference: string }).reference,
+      replayed: outcome.replayed,
+    };
+  };
+
   const booker: PageBooker = {
     offers(page) {
       const offered = pageOffers(ctx, page);
@@ -285,52 +332,24 @@ export function createPageBooker(
       return held >= page.perEmail ? { why: 'per-email', held } : undefined;
     },
     book(page, form, offer, slot, submission, client) {
-      if (age(form) < options.formMinSeconds) return { booked: false, why: 'early' };
-      const hourAgo = nowMs() - 3_600_000;
-      const mine = lastHour(client);
-      const hour = perHour(page, mine);
-      if (hour) return { booked: false, ...hour };
-      const email = emailOf(submission);
       const order = { scheduleId: offer.scheduleId, reasonId: offer.reasonId, slot: slot.local, submission };
-      const fingerprint = fingerprintOf(JSON.stringify(order));
-      let outcome: { body: string; replayed: boolean } | { held: number };
-      try {
-        outcome = ctx.store.tx(() => {
-          // Under the write lock: another tab of the same customer may have booked meanwhile.
-          const held = email ? futureBookingsOf(ctx, email) : 0;
-          if (held >= page.perEmail && !keptAnswer(ctx.store, keyOf(form), since())) return { held };
-          if (offer.anyOf) {
-            const among = offer.anyOf;
-            return actOnce(ctx, keyOf(form), fingerprint, () => {
-              const created = createAnyBooking(ctx, { ...order, among }, 'page', 'customer');
-              return JSON.stringify({ reference: created.reference });
-            });
-          }
-          return bookOnce(
-            ctx,
-            order,
-            keyOf(form),
-            fingerprint,
-            (created) => JSON.stringify({ reference: created.reference }),
-            { source: 'page', actor: 'customer' },
-          );
-        });
-      } catch (error) {
-        if (error instanceof SlotNotFree || error instanceof NoPractitionerFree) return { booked: false, why: 'taken' };
-        throw error;
-      }
-      if ('held' in outcome) return { booked: false, why: 'per-email', held: outcome.held };
-      if (!outcome.replayed) {
-        mine.push(nowMs());
-        recent.set(client, mine);
-        if (recent.size > 10_000)
-          for (const [key, times] of recent) if (times.every((at) => at <= hourAgo)) recent.delete(key);
-      }
-      return {
-        booked: true,
-        reference: (JSON.parse(outcome.body) as { reference: string }).reference,
-        replayed: outcome.replayed,
-      };
+      const among = offer.anyOf;
+      return bookOnPage(
+        page,
+        form,
+        submission,
+        client,
+        fingerprintOf(JSON.stringify(order)),
+        () =>
+          (among
+            ? createAnyBooking(ctx, { ...order, among }, 'page', 'customer')
+            : createBooking(ctx, order, 'page', 'customer')
+          ).reference,
+        (error) =>
+          error instanceof SlotNotFree || error instanceof NoPractitionerFree
+            ? { booked: false, why: 'taken' }
+            : undefined,
+      );
     },
     weeksOf(offer, text) {
       if (text === undefined || text === '') return 1;
@@ -345,57 +364,27 @@ export function createPageBooker(
       return slots.map((local) => ({ local, free: !taken.has(local) }));
     },
     bookSeries(page, form, offer, slot, weeks, submission, client) {
-      if (age(form) < options.formMinSeconds) return { booked: false, why: 'early' };
-      const hourAgo = nowMs() - 3_600_000;
-      const mine = lastHour(client);
-      const hour = perHour(page, mine);
-      if (hour) return { booked: false, ...hour };
-      const email = emailOf(submission);
       const order = { scheduleId: offer.scheduleId, reasonId: offer.reasonId, slot: slot.local, submission };
-      const fingerprint = fingerprintOf(JSON.stringify({ ...order, weeks }));
-      let outcome: { body: string; replayed: boolean } | { held: number };
-      try {
-        outcome = ctx.store.tx(() => {
-          // Under the write lock, as `book`: the form's kept answer, then the address's future bookings.
-          const now = unixSeconds(ctx.now());
-          const kept = keptAnswer(ctx.store, keyOf(form), since());
-          if (kept) return { body: kept.body, replayed: true };
-          const held = email ? futureBookingsOf(ctx, email) : 0;
-          if (held >= page.perEmail) return { held };
-          const created = createSeries(
-            ctx,
-            { ...order, intervalDays: 7, count: weeks, skipTaken: false },
-            'page',
-            'customer',
-          );
-          // The answer kept for the form: the first date's reference (its confirmation shows every date).
-          const body = JSON.stringify({ reference: created.bookings[0]!.reference });
-          keepAnswer(ctx.store, keyOf(form), { fingerprint, status: 201, body }, now, now - KEY_LIFETIME_SECONDS);
-          return { body, replayed: false };
-        });
-      } catch (error) {
-        if (error instanceof SeriesNotFree) {
+      return bookOnPage(
+        page,
+        form,
+        submission,
+        client,
+        fingerprintOf(JSON.stringify({ ...order, weeks })),
+        // The answer kept for the form: the first date's reference (its confirmation shows every date).
+        () =>
+          createSeries(ctx, { ...order, intervalDays: 7, count: weeks, skipTaken: false }, 'page', 'customer')
+            .bookings[0]!.reference,
+        (error) => {
+          if (!(error instanceof SeriesNotFree)) return undefined;
           const taken = new Set(error.dates.map((date) => date.slot));
           return {
             booked: false,
             why: 'series-taken',
             dates: occurrenceSlots(slot.local, 7, weeks).map((local) => ({ local, free: !taken.has(local) })),
           };
-        }
-        throw error;
-      }
-      if ('held' in outcome) return { booked: false, why: 'per-email', held: outcome.held };
-      if (!outcome.replayed) {
-        mine.push(nowMs());
-        recent.set(client, mine);
-        if (recent.size > 10_000)
-          for (const [key, times] of recent) if (times.every((at) => at <= hourAgo)) recent.delete(key);
-      }
-      return {
-        booked: true,
-        reference: (JSON.parse(outcome.body) as { reference: string }).reference,
-        replayed: outcome.replayed,
-      };
+        },
+      );
     },
     confirmation(settings, reference, replayed) {
       const booking = findBooking(ctx.store, reference)!;
