@@ -438,7 +438,8 @@ describe('the booking page over HTTP', () => {
       '/slots',
       '/forms',
       '/bookings',
-      '/slots/any', // issue 40's two, beside the six
+      '/series', // issue 40's three, beside the six
+      '/slots/any',
       '/bookings/any',
     ]);
     // A schedule it does not offer, a day that is not one: the page's own "start again" (404).

@@ -62,7 +62,7 @@ describe('a practice of three with a shared reason', () => {
     }
     expect((await cliJson(db, 'reason', 'list', '2')).map((reason: { id: number }) => reason.id)).toEqual([2, 3]);
     const table = (await cliOk(db, 'reason', 'list', '1')).split('\n');
-    expect(table[0]).toMatch(/^ID +NAME +MINUTES +BUFFERS +POSITION +SCHEDULES +DESCRIPTION$/);
+    expect(table[0]).toMatch(/^ID +NAME +MINUTES +BUFFERS +POSITION +SCHEDULES +SERIES +DESCRIPTION$/);
     expect(table.find((line) => line.startsWith('2 '))).toMatch(/Shared check-up +30 +0\/0 +\d+ +1,2,3/);
   });
 

@@ -151,6 +151,7 @@ function managed(locale: Locale, state: Managed['state'], mayMove = true): Manag
     deadline: Date.parse('2026-11-23T08:30:00Z') / 1000,
     mayMove,
     movable: true,
+    practitioners: [],
   } as unknown as Managed;
 }
 
