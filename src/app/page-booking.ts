@@ -286,10 +286,17 @@ export function createPageBooker(
           seriesMax: reason.seriesMax,
         })),
       );
-      // A reason two or more of the page's schedules offer: also "any practitioner", first (issue 40).
+      // A reason two or more of the page's schedules offer: also "any practitioner", first (issue 40); one date
+      // only: a course (a series) is booked with one practitioner, as `bookings add any` refuses --repeat.
       const shared = new Map<number, Offer & { anyOf: number[] }>();
       for (const offer of single) {
-        const any = shared.get(offer.reasonId) ?? { ...offer, scheduleId: ANY_SCHEDULE, scheduleName: '', anyOf: [] };
+        const any = shared.get(offer.reasonId) ?? {
+          ...offer,
+          scheduleId: ANY_SCHEDULE,
+          scheduleName: '',
+          seriesMax: 0,
+          anyOf: [],
+        };
         any.anyOf.push(offer.scheduleId);
         shared.set(offer.reasonId, any);
       }

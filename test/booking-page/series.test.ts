@@ -10,6 +10,32 @@ import { bookingState, bookWithLink, formFields, page, postForm, setup, slotsOf 
 import { get, hiddenFields, links, MARIA, pageSetup, post, times, unescapeHtml, wholeDay, written } from './flow.ts';
 
 describe('series on the customer pages over HTTP', () => {
+  it('"any practitioner" books one date: a course stays with one practitioner, so its times offer no weeks', async () => {
+    const s = await pageSetup({
+      more: async (db) => {
+        await cliOk(db, 'schedule', 'add', 'Dr. Roth', '--days-ahead', '30', '--notice', '0', '--step', '30');
+        await cliOk(db, 'hours', 'set', '2', 'mon-sun', '08:00-12:00');
+        await cliOk(db, 'reason', 'set', '1', '--schedules', '1,2', '--series', '4');
+      },
+    });
+    const first = await get(`${s.base}/book/`);
+    const any = links(first.html, '/book/days?').find((link) => link.includes('schedule=0'))!;
+    expect(any).toBeDefined();
+    const days = await get(`${s.base}${any}`);
+    const day = await get(`${s.base}${wholeDay(days.html)}`);
+    expect(day.html).not.toContain('action="/book/weeks"');
+    const choice = new URLSearchParams(wholeDay(days.html).split('?')[1]);
+    const time = times(day.html)[0]!;
+    const weeks = await get(
+      `${s.base}/book/weeks?${new URLSearchParams({ ...Object.fromEntries(choice), time, weeks: '3' })}`,
+    );
+    expect(weeks.status).toBe(404);
+    // The same reason with Dr. Weber alone still offers them.
+    const weber = links(first.html, '/book/days?').find((link) => link.includes('schedule=1'))!;
+    const weberDay = await get(`${s.base}${wholeDay((await get(`${s.base}${weber}`)).html)}`);
+    expect(weberDay.html).toContain('action="/book/weeks"');
+  });
+
   it('the booking page books the weekly dates once per form, and refuses a number of weeks the reason does not offer', async () => {
     const s = await pageSetup({ more: (db) => cliOk(db, 'reason', 'set', '1', '--series', '4').then(() => {}) });
     const first = await get(`${s.base}/book/`);
