@@ -197,3 +197,36 @@ describe('a practice of three with a shared reason', () => {
     expect(await cliJson(db, 'reason', 'set', '2', '--schedules', '1,2,3')).toMatchObject({ scheduleIds: [1, 2, 3] });
   });
 });
+
+describe('bookings move --schedule: the admin moves a booking to another practitioner of a shared reason', () => {
+  it('moves it where that practitioner offers the reason and is free; refuses in one line elsewhere, nothing changed', async () => {
+    const db = tempDb();
+    await bookableDb(db);
+    await cliOk(db, 'schedule', 'add', 'Dr. Roth', '--days-ahead', '30', '--notice', '0', '--step', '30');
+    await cliOk(db, 'hours', 'set', '2', 'mon-sun', '10:00-12:00');
+    await cliOk(db, 'schedule', 'add', 'Dr. Lang', '--days-ahead', '30', '--notice', '0', '--step', '30');
+    await cliOk(db, 'reason', 'set', '1', '--schedules', '1,2');
+    const day = (await cliJson(db, 'slots', '1', '1')).days[2].day as string;
+    const booked = await cliJson(db, 'bookings', 'add', '1', '1', `${day} 08:00`, ...customer(1));
+    // Dr. Lang does not offer the reason; Dr. Roth has no 08:00.
+    await refused(
+      db,
+      ['bookings', 'move', booked.reference, `${day} 10:30`, '--schedule', '3'],
+      /reason 1 does not exist in schedule 3/,
+    );
+    await refused(
+      db,
+      ['bookings', 'move', booked.reference, `${day} 08:00`, '--schedule', '2'],
+      /is not a free slot: it is outside the opening hours/,
+    );
+    await refused(db, ['bookings', 'move', booked.reference, `${day} 10:30`, '--schedule', 'x'], /--schedule/);
+    expect(await cliOk(db, 'bookings', 'move', booked.reference, `${day} 10:30`, '--schedule', '2')).toBe(
+      `Moved ${booked.id} (${booked.reference}) to ${day} 10:30 Europe/Berlin with Dr. Roth (schedule 2). The customer’s update is in the outbox.\n`,
+    );
+    expect(await cliJson(db, 'bookings', 'show', booked.reference)).toMatchObject({ scheduleId: 2, sequence: 1 });
+    // Dr. Weber's 08:00 is free again.
+    expect((await cliJson(db, 'slots', '1', '1', '--day', day, '--days', '1')).days[0].slots).toContain(
+      `${day} 08:00:00`,
+    );
+  });
+});

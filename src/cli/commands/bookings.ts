@@ -377,26 +377,36 @@ export function registerBookings(program: Command): void {
     .argument('<new-slot>', 'local time "YYYY-MM-DD HH:MM:SS" (or "YYYY-MM-DD HH:MM")')
     .option('--no-notify', 'do not e-mail the customer')
     .option('--force', 'allow a time within the schedule’s minimum notice')
+    .option(
+      '--schedule <id>',
+      'to another practitioner who offers the booking’s reason too (planner reason set <reason-id> --schedules)',
+    )
     .option('--json', 'print JSON')
     .action(
       async (
         key: string,
         slotText: string,
-        options: { notify: boolean; force?: boolean; json?: boolean },
+        options: { notify: boolean; force?: boolean; schedule?: string; json?: boolean },
         command: Command,
       ) => {
         const slot = slotArgument(slotText);
+        const scheduleId = options.schedule === undefined ? undefined : id(options.schedule, '--schedule');
         await withContext(command, (ctx) => {
           const zone = requireConfigured(ctx).timeZone;
           const moved = explainingRefusal(
             ctx,
-            () => moveBooking(ctx, key, slot, { notify: options.notify, force: options.force === true }),
+            () =>
+              moveBooking(ctx, key, slot, {
+                notify: options.notify,
+                force: options.force === true,
+                ...(scheduleId === undefined ? {} : { scheduleId }),
+              }),
             true,
           );
           if (options.json) printJson(bookingJson(moved, zone));
           else
             print(
-              `Moved ${moved.id} (${moved.reference}) to ${formatLocal(new Date(moved.startAt * 1000), zone)} ${zone}. ${options.notify && moved.customerEmail ? 'The customer’s update is in the outbox.' : 'No mail to the customer.'}`,
+              `Moved ${moved.id} (${moved.reference}) to ${formatLocal(new Date(moved.startAt * 1000), zone)} ${zone}${scheduleId === undefined ? '' : ` with ${moved.scheduleName} (schedule ${moved.scheduleId})`}. ${options.notify && moved.customerEmail ? 'The customer’s update is in the outbox.' : 'No mail to the customer.'}`,
             );
         });
       },
