@@ -5,23 +5,20 @@
  * its own (reference, reminders, manage link, webhook event, calendar event) that names its series; the customer
  * gets one confirmation with every date and one .ics.
  */
-import { blockedSpan, buffersOf } from '../domain/blocking.ts';
-import { freeSlots, type BookedInterval, type FreeSlot } from '../domain/availability.ts';
+import { dayWindow, freeSlots, type BookedInterval, type FreeSlot } from '../domain/availability.ts';
+import { blockedSpan, BUFFER_MAX_SECONDS, buffersOf, LONGEST_BLOCK_SECONDS } from '../domain/blocking.ts';
 import { dayNumber, dayText } from '../domain/days.ts';
 import { whyNotFree, type BookedTime, type Refusal } from '../domain/refusal.ts';
-import type { Closure } from '../store/closures.ts';
-import { dayWindow } from '../domain/availability.ts';
-import { LONGEST_BLOCK_SECONDS, BUFFER_MAX_SECONDS } from '../domain/blocking.ts';
 import { localToUnix } from '../domain/zone.ts';
 import { occurrenceSlots, SERIES_COUNT, SERIES_INTERVAL_DAYS } from '../domain/series.ts';
 import { AppError, invalid } from '../errors.ts';
 import { seriesMessages } from '../mail/messages.ts';
 import { bookedTimes } from '../store/booked-times.ts';
 import type { BookingActor } from '../store/booking-events.ts';
-import type { BookingSource } from '../store/bookings.ts';
+import type { Booking, BookingSource } from '../store/bookings.ts';
+import type { Closure } from '../store/closures.ts';
 import { enqueue } from '../store/outbox.ts';
 import { findSeries, insertSeries, seriesOccurrences, type Occurrence, type Series } from '../store/series.ts';
-import type { Booking } from '../store/bookings.ts';
 import { availabilityOf, type EngineInput } from './availability.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import {
