@@ -415,13 +415,9 @@ export function donePage(view: BookView, booked: BookedView): Page {
     `<li><a href="${escapeHtml(booked.calendar.google)}"${OUTSIDE}>${escapeHtml(words.google)}</a></li>` +
     `<li><a href="${escapeHtml(booked.calendar.outlook)}"${OUTSIDE}>${escapeHtml(words.outlook)}</a></li>` +
     `<li><a href="${escapeHtml(booked.calendar.ics)}" download="appointment.ics">${escapeHtml(words.icsFile)}</a></li></ul>`;
-  const manage = booked.manageUrl
-    ? `<a class="button secondary" href="${escapeHtml(booked.manageUrl)}"${OUTSIDE}>${escapeHtml(words.manage)}</a><p class="hint">${escapeHtml(words.manageHint)}</p>`
-    : booked.replayed
-      ? `<p>${escapeHtml(words.manageInMail)}</p>`
-      : '';
+  const manage = manageBlock(words, booked);
   const body =
-    `${notice(booked.replayed ? words.alreadyBooked : booked.email ? words.mailOnItsWay(booked.email) : words.mailOnItsWayNoAddress, 'done')}` +
+    `${doneNotice(words, booked)}` +
     `<div class="card">${definitions(rows)}${phone}</div>${calendar}${manage}<p><a href="/book/">${escapeHtml(words.bookAnother)}</a></p>`;
   return page(view, words.doneTitle, body);
 }
@@ -555,6 +551,25 @@ function seriesReviewPage(
   return page(view, words.reviewTitle, body, notFree ? 409 : 200);
 }
 
+/** The confirmation's notice: booked (the mail on its way), or booked before (the form sent again). */
+function doneNotice(words: BookWords, booked: BookedView): string {
+  return notice(
+    booked.replayed
+      ? words.alreadyBooked
+      : booked.email
+        ? words.mailOnItsWay(booked.email)
+        : words.mailOnItsWayNoAddress,
+    'done',
+  );
+}
+
+/** The confirmation's way to the self-service page: its link, or (the form sent again) where the link is. */
+function manageBlock(words: BookWords, booked: BookedView): string {
+  if (booked.manageUrl)
+    return `<a class="button secondary" href="${escapeHtml(booked.manageUrl)}"${OUTSIDE}>${escapeHtml(words.manage)}</a><p class="hint">${escapeHtml(words.manageHint)}</p>`;
+  return booked.replayed ? `<p>${escapeHtml(words.manageInMail)}</p>` : '';
+}
+
 /** Step 6 of a series (issue 40): every date booked, the calendar file with all of them, the self-service link. */
 function seriesDonePage(view: BookView, booked: BookedView, series: NonNullable<BookedView['series']>): Page {
   const words = wordsOf(view);
@@ -579,13 +594,9 @@ function seriesDonePage(view: BookView, booked: BookedView, series: NonNullable<
   const calendar =
     `<h2>${escapeHtml(words.addToCalendar)}</h2><ul class="links">` +
     `<li><a href="${escapeHtml(booked.calendar.ics)}" download="appointments.ics">${escapeHtml(words.icsFileSeries)}</a></li></ul>`;
-  const manage = booked.manageUrl
-    ? `<a class="button secondary" href="${escapeHtml(booked.manageUrl)}"${OUTSIDE}>${escapeHtml(words.manage)}</a><p class="hint">${escapeHtml(words.manageHint)}</p>`
-    : booked.replayed
-      ? `<p>${escapeHtml(words.manageInMail)}</p>`
-      : '';
+  const manage = manageBlock(words, booked);
   const body =
-    `${notice(booked.replayed ? words.alreadyBooked : booked.email ? words.mailOnItsWay(booked.email) : words.mailOnItsWayNoAddress, 'done')}` +
+    `${doneNotice(words, booked)}` +
     `<div class="card">${definitions(rows)}${phone}</div>` +
     `<h2>${escapeHtml(words.datesTitle(series.length))}</h2><ol class="links">${dates}</ol>` +
     `${calendar}${manage}<p><a href="/book/">${escapeHtml(words.bookAnother)}</a></p>`;
