@@ -48,8 +48,11 @@ export function scheduleAndReason(
 ): { schedule: Schedule; reason: Reason } {
   const schedule = scheduleOrNotFound(ctx, scheduleId);
   const reason = findReason(ctx.store, reasonId);
-  if (!reason || !reason.scheduleIds.includes(scheduleId))
-    throw notFound(`reason ${reasonId} does not exist in schedule ${scheduleId}`);
+  if (!reason) throw notFound(`reason ${reasonId} does not exist in schedule ${scheduleId}`);
+  if (!reason.scheduleIds.includes(scheduleId))
+    throw notFound(
+      `schedule ${scheduleId} does not offer reason ${reasonId} "${reason.name}" (planner reason set ${reasonId} --schedules ${[...reason.scheduleIds, scheduleId].join(',')} would add it)`,
+    );
   return { schedule, reason };
 }
 

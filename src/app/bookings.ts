@@ -7,6 +7,7 @@ import { isIdText } from '../domain/checks.ts';
 import { isDay, localDay } from '../domain/dates.ts';
 import { localToUnix } from '../domain/zone.ts';
 import { findBooking, listBookings, type Booking, type BookingStatus } from '../store/bookings.ts';
+import { findSeriesByReference } from '../store/series.ts';
 import { dayNumber, dayText } from '../domain/days.ts';
 import type { AppContext } from './context.ts';
 import { requireConfigured } from './configured.ts';
@@ -66,8 +67,14 @@ export function requireBooking(ctx: AppContext, idOrReference: string): Booking 
   requireConfigured(ctx);
   const key = isIdText(idOrReference) ? Number(idOrReference) : idOrReference;
   const found = findBooking(ctx.store, key);
-  if (!found) throw notFound(`booking ${idOrReference} does not exist (see \`planner bookings list\`)`);
-  return found;
+  if (found) return found;
+  // The reference of a series (issue 40) names no booking: say which of its dates to give instead.
+  const series = typeof key === 'string' ? findSeriesByReference(ctx.store, key) : undefined;
+  if (series)
+    throw notFound(
+      `${idOrReference} is a series of ${series.dates.length} dates, not a booking: give one of its dates, e.g. planner bookings show ${series.dates[0]!.reference}`,
+    );
+  throw notFound(`booking ${idOrReference} does not exist (see \`planner bookings list\`)`);
 }
 
 /** Returns the submission the admin's `key=value` pairs make: checkbox fields take true/false (also yes/no, 1/0). */

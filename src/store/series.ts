@@ -48,3 +48,10 @@ export function seriesOccurrences(store: Store, seriesId: number): Occurrence[] 
     )
     .all(seriesId) as unknown as Occurrence[];
 }
+
+/** Returns the series with this public reference and its dates (by start), if there is one. */
+export function findSeriesByReference(store: Store, reference: string): (Series & { dates: Occurrence[] }) | undefined {
+  const row = store.sql('SELECT id FROM series WHERE reference = ?').get(reference) as { id: number } | undefined;
+  const series = row && findSeries(store, row.id);
+  return series && { ...series, dates: seriesOccurrences(store, series.id) };
+}

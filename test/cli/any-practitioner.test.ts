@@ -192,7 +192,7 @@ describe('a practice of three with a shared reason', () => {
     await refused(
       db,
       ['bookings', 'add', '1', '2', `${days[2]} 10:00`, ...customer(8)],
-      /reason 2 does not exist in schedule 1/,
+      /schedule 1 does not offer reason 2 "Shared check-up" \(planner reason set 2 --schedules 2,3,1 would add it\)/,
     );
     expect(await cliJson(db, 'reason', 'set', '2', '--schedules', '1,2,3')).toMatchObject({ scheduleIds: [1, 2, 3] });
   });
@@ -212,7 +212,7 @@ describe('bookings move --schedule: the admin moves a booking to another practit
     await refused(
       db,
       ['bookings', 'move', booked.reference, `${day} 10:30`, '--schedule', '3'],
-      /reason 1 does not exist in schedule 3/,
+      /schedule 3 does not offer reason 1 "Check-up" \(planner reason set 1 --schedules 1,2,3 would add it\)/,
     );
     await refused(
       db,

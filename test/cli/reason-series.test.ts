@@ -27,6 +27,9 @@ describe('reason set --series', () => {
     expect(await cliJson(db, 'reason', 'set', '1', '--series', 'off', '--json')).toMatchObject({ seriesMax: 0 });
     await cliOk(db, 'reason', 'set', '1', '--series', '2');
     expect(await cliJson(db, 'reason', 'set', '1', '--series', '0', '--json')).toMatchObject({ seriesMax: 0 });
+    expect(await cliOk(db, 'reason', 'set', '1', '--series', 'off')).toMatch(
+      /, single bookings only on the booking page \(no series\)\n$/,
+    );
     await cliOk(db, 'reason', 'set', '1', '--series', '10');
 
     const before = snapshot(db);

@@ -49,6 +49,12 @@ describe('bookings add --repeat --count (issue 40)', () => {
     expect(mails).toContain('ada@example.com');
     const text = await cliOk(db, 'bookings', 'show', made.bookings[1].reference);
     expect(text).toContain(`series    ${made.series.id} (${made.series.reference}), 4 dates every week:`);
+    // The series' own reference names no booking: the one line says which to give instead.
+    const bySeries = await cli(db, 'bookings', 'show', made.series.reference);
+    expect(bySeries.stderr).toBe(
+      `planner: ${made.series.reference} is a series of 4 dates, not a booking: give one of its dates, e.g. planner bookings show ${made.bookings[0].reference}\n`,
+    );
+    expect(bySeries.code).toBe(1);
     expect(text).toContain(
       `${berlinDay(9)} 08:00  booked     ${made.bookings[1].id} (${made.bookings[1].reference}) (this one)`,
     );
@@ -191,14 +197,15 @@ describe('README: a course of treatment (issue 40)', () => {
   it('the physiotherapy block runs as written, its dates moved together by whole weeks: 6 Tuesdays booked, then 1 of 3 with --skip-taken', async () => {
     const db = tempDb();
     await bookableDb(db);
-    await cliOk(db, 'schedule', 'set', '1', '--days-ahead', '60');
     const env = newcomerEnv({ PLANNER_DB: db });
     const lines = commandsOf(readmeBlock('A course of treatment: series', 'sh'));
-    expect(lines).toHaveLength(2);
-    // Every written date moves by the same whole number of weeks: the earliest to at least two days ahead.
+    expect(lines).toHaveLength(3);
+    // Every written date moves by the same whole number of weeks: the earliest to at least two days ahead (and back
+    // while a week earlier would still be, so the course stays within the look-ahead the first line sets).
     const earliest = [...lines.join('\n').matchAll(/\d{4}-\d\d-\d\d/g)].map((m) => m[0]).sort()[0]!;
     let weeks = 0;
     while (shift(earliest, weeks * 7) < berlinDay(2)) weeks++;
+    while (shift(earliest, (weeks - 1) * 7) >= berlinDay(2)) weeks--;
     const moved = lines.map((line) => line.replace(/\d{4}-\d\d-\d\d/g, (day) => shift(day, weeks * 7)));
     const outputs: string[] = [];
     for (const line of moved) {
@@ -207,18 +214,18 @@ describe('README: a course of treatment (issue 40)', () => {
       });
       outputs.push(result.stdout);
     }
-    const tuesday = shift('2026-12-01', weeks * 7);
+    const tuesday = shift('2027-01-05', weeks * 7);
     expect(new Date(`${tuesday}T12:00:00Z`).getUTCDay()).toBe(2);
-    expect(outputs[0]).toContain('6 appointments every week');
+    expect(outputs[1]).toContain('6 appointments every week');
     const ada = await cliJson(db, 'bookings', 'list', '--search', 'Lovelace');
     expect(ada.map((b: { localStart: string }) => b.localStart)).toEqual(
       [0, 7, 14, 21, 28, 35].map((days) => `${shift(tuesday, days)} 08:00`),
     );
-    // Grace: the week before is free, the next two Tuesdays are Ada's.
-    expect(outputs[1]).toContain('1 appointment every week');
-    expect(outputs[1]).toContain(`${shift(tuesday, 0)} 08:00  skipped: not free (taken)`);
+    // Grace: from the fifth Tuesday, two are Ada's; the one after is free.
+    expect(outputs[2]).toContain('1 of 3 dates every week');
+    expect(outputs[2]).toContain(`${shift(tuesday, 28)} 08:00  skipped: not free (taken)`);
     const grace = await cliJson(db, 'bookings', 'list', '--search', 'Hopper');
-    expect(grace.map((b: { localStart: string }) => b.localStart)).toEqual([`${shift(tuesday, -7)} 08:00`]);
+    expect(grace.map((b: { localStart: string }) => b.localStart)).toEqual([`${shift(tuesday, 42)} 08:00`]);
   });
 });
 

@@ -107,7 +107,7 @@ function printSeries(made: CreatedSeries, zone: string, json: boolean): void {
     return;
   }
   print(
-    `Booked series ${made.seriesId} (${made.reference}): ${made.bookings.length === 1 ? '1 appointment' : `${made.bookings.length} appointments`} ${everyText(made.intervalDays)}, times in ${zone}.`,
+    `Booked series ${made.seriesId} (${made.reference}): ${made.skipped.length ? `${made.bookings.length} of ${made.bookings.length + made.skipped.length} dates` : `${made.bookings.length} appointments`} ${everyText(made.intervalDays)}, times in ${zone}.`,
     ...made.bookings.map((booking) => `  ${local(booking.startAt)}  ${booking.bookingId} (${booking.reference})`),
     ...made.skipped.map((date) => `  ${date.slot.slice(0, 16)}  skipped: not free (${date.refusal.why})`),
     'Their e-mails are in the outbox: one confirmation with every date.',
@@ -224,7 +224,10 @@ export function registerBookings(program: Command): void {
     .option('--field <key=value>', 'a form value, e.g. --field first_name=Ada (repeat for each field)', collect, [])
     .option('--repeat <interval>', 'a series: the time between its dates, whole days or weeks (1w, 2w, 7d)')
     .option(`--count <n>`, `a series: how many dates (${SERIES_COUNT.min} to ${SERIES_COUNT.max})`)
-    .option('--skip-taken', 'a series: book the free dates and list the others (default: all or nothing)')
+    .option(
+      '--skip-taken',
+      'a series: book the free dates and list the others, whatever keeps them (taken, closed, beyond the look-ahead); default: all or nothing',
+    )
     .option('--json', 'print JSON')
     .action(
       async (
@@ -353,7 +356,7 @@ export function registerBookings(program: Command): void {
             if (options.json) printJson(cancelled.map((one) => bookingJson(one, zone)));
             else
               print(
-                `Cancelled ${cancelled.length} date(s) of the series, times in ${zone}:`,
+                `Cancelled ${cancelled.length === 1 ? 'this date' : `${cancelled.length} dates`} of the series, times in ${zone}:`,
                 ...cancelled.map(
                   (one) => `  ${formatLocal(new Date(one.startAt * 1000), zone)}  ${one.id} (${one.reference})`,
                 ),

@@ -161,7 +161,7 @@ export function registerReason(program: Command): void {
       if (options.json) printJson(changed);
       else
         print(
-          `reason ${changed.id} "${changed.name}": ${changed.durationMinutes} min${bufferText(changed.bufferBeforeMinutes, changed.bufferAfterMinutes)}, position ${changed.position}${schedules === undefined ? '' : `, offered by ${schedulesText(changed.scheduleIds)}`}${changed.seriesMax ? `, series up to ${changed.seriesMax} weekly dates on the booking page` : ''}`,
+          `reason ${changed.id} "${changed.name}": ${changed.durationMinutes} min${bufferText(changed.bufferBeforeMinutes, changed.bufferAfterMinutes)}, position ${changed.position}${schedules === undefined ? '' : `, offered by ${schedulesText(changed.scheduleIds)}`}${changed.seriesMax ? `, series up to ${changed.seriesMax} weekly dates on the booking page` : seriesMax === 0 ? ', single bookings only on the booking page (no series)' : ''}`,
           ...kept.map(
             (item) =>
               `Schedule ${item.scheduleId} no longer offers it; its ${item.bookings} future booking(s) of it are kept (they can be cancelled, not moved).`,
