@@ -222,7 +222,7 @@ describe('README: a course of treatment (issue 40)', () => {
       [0, 7, 14, 21, 28, 35].map((days) => `${shift(tuesday, days)} 08:00`),
     );
     // Grace: from the fifth Tuesday, two are Ada's; the one after is free.
-    expect(outputs[2]).toContain('1 of 3 dates every week');
+    expect(outputs[2]).toContain('1 of 3 dates, every week');
     expect(outputs[2]).toContain(`${shift(tuesday, 28)} 08:00  skipped: not free (taken)`);
     const grace = await cliJson(db, 'bookings', 'list', '--search', 'Hopper');
     expect(grace.map((b: { localStart: string }) => b.localStart)).toEqual([`${shift(tuesday, 42)} 08:00`]);

@@ -107,7 +107,7 @@ function printSeries(made: CreatedSeries, zone: string, json: boolean): void {
     return;
   }
   print(
-    `Booked series ${made.seriesId} (${made.reference}): ${made.skipped.length ? `${made.bookings.length} of ${made.bookings.length + made.skipped.length} dates` : `${made.bookings.length} appointments`} ${everyText(made.intervalDays)}, times in ${zone}.`,
+    `Booked series ${made.seriesId} (${made.reference}): ${made.skipped.length ? `${made.bookings.length} of ${made.bookings.length + made.skipped.length} dates,` : `${made.bookings.length} appointments`} ${everyText(made.intervalDays)}, times in ${zone}.`,
     ...made.bookings.map((booking) => `  ${local(booking.startAt)}  ${booking.bookingId} (${booking.reference})`),
     ...made.skipped.map((date) => `  ${date.slot.slice(0, 16)}  skipped: not free (${date.refusal.why})`),
     'Their e-mails are in the outbox: one confirmation with every date.',
