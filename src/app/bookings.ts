@@ -130,35 +130,6 @@ export function addSeries(
 }
 
 /**
- * Runs `book` with the submission made of the admin's `key=value` pairs (as `addBooking` reads them), turning the
- * form check's refusal into the CLI's line (`fieldRefusal`).
- */
-export function withAdminForm<T>(
-  ctx: AppContext,
-  values: string[],
-  book: (submission: Record<string, unknown>) => T,
-): T {
-  const form = listFields(ctx.store);
-  const checkboxes = new Set(form.filter((field) => field.formType === 'checkbox').map((field) => field.key));
-  const submission: Record<string, unknown> = Object.fromEntries(
-    values.map((pair) => {
-      const at = pair.indexOf('=');
-      if (at < 1) throw invalid(`--field "${pair}" must be key=value (example: --field first_name=Ada)`);
-      const key = pair.slice(0, at);
-      const value = pair.slice(at + 1);
-      return [key, checkboxes.has(key) ? ['true', 'yes', '1'].includes(value.toLowerCase()) : value];
-    }),
-  );
-  try {
-    return book(submission);
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'invalid' && error.field)
-      throw invalid(fieldRefusal(form, values, error), error.field);
-    throw error;
-  }
-}
-
-/**
  * Books a slot from the admin's `key=value` pairs with whichever schedule offering the reason is free then
  * (app/any-practitioner.ts: the choice is made in the booking's transaction), source `admin`.
  */
@@ -166,7 +137,7 @@ export function addAnyBooking(
   ctx: AppContext,
   order: { reasonId: number; slot: string; values: string[] },
 ): AnyBooking {
-  return withAdminForm(ctx, order.values, (submission) =>
+  return asAdmin(ctx, order.values, (submission) =>
     createAnyBooking(ctx, { reasonId: order.reasonId, slot: order.slot, submission }, 'admin'),
   );
 }

@@ -353,6 +353,16 @@ export function typedFields(fields: FieldDefinition[], values: Record<string, st
   return Object.fromEntries(fields.map((field) => [fieldName(field.key), values[field.key] ?? '']));
 }
 
+/** The review's rows of what was typed: each field given, by its label (a checkbox as yes or no). */
+function typedRows(words: BookWords, fields: FieldDefinition[], values: Record<string, string>): [string, string][] {
+  return fields
+    .filter((field) => (values[field.key] ?? '') !== '')
+    .map((field) => [
+      field.label,
+      field.formType === 'checkbox' ? (values[field.key] === 'on' ? words.yes : words.no) : values[field.key]!,
+    ]);
+}
+
 /** Step 5: everything as it will be booked, and one button that books; a second one goes back to the form. */
 export function reviewPage(
   view: BookView,
@@ -365,12 +375,7 @@ export function reviewPage(
 ): Page {
   const words = wordsOf(view);
   if (series && series.dates.length > 1) return seriesReviewPage(view, offer, slot, fields, values, ticket, series);
-  const shown: [string, string][] = fields
-    .filter((field) => (values[field.key] ?? '') !== '')
-    .map((field) => [
-      field.label,
-      field.formType === 'checkbox' ? (values[field.key] === 'on' ? words.yes : words.no) : values[field.key]!,
-    ]);
+  const shown = typedRows(words, fields, values);
   const body =
     `${offerCard(view, offer, slot.local, true)}${shown.length ? `<div class="card">${definitions(shown)}</div>` : ''}` +
     `<form method="post" action="/book/confirm">${hidden({ ...carry(offer, slot.local, ticket), ...typedFields(fields, values) })}` +
@@ -530,12 +535,7 @@ function seriesReviewPage(
   const words = wordsOf(view);
   const weeks = series.dates.length;
   const notFree = series.dates.filter((date) => !date.free).length;
-  const shown: [string, string][] = fields
-    .filter((field) => (values[field.key] ?? '') !== '')
-    .map((field) => [
-      field.label,
-      field.formType === 'checkbox' ? (values[field.key] === 'on' ? words.yes : words.no) : values[field.key]!,
-    ]);
+  const shown = typedRows(words, fields, values);
   const carried = { ...carry(offer, slot.local, ticket), ...weeksField(weeks), ...typedFields(fields, values) };
   const buttons = notFree
     ? `<button class="button" type="submit" formaction="/book/details" name="change" value="day">${escapeHtml(words.otherTime)}</button>` +

@@ -35,12 +35,12 @@ export function SlotText(description: string, message?: string) {
 }
 
 /** The largest id: SQLite's rowids are 64-bit, JavaScript's numbers are exact up to 2^53 - 1. */
-export const ID_MAX = Number.MAX_SAFE_INTEGER;
+const ID_MAX = Number.MAX_SAFE_INTEGER;
 
 /** The OpenAPI format of an integer: its size (an id is int64; a count of seconds in a day fits int32). */
 export const intFormat = (format: 'int32' | 'int64') => v.metadata<number, { format: typeof format }>({ format });
 
-export function isPlainObject(value: unknown): boolean {
+function isPlainObject(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -128,16 +128,21 @@ export type AnyBookingRequest = v.InferOutput<typeof AnyBookingRequest>;
 
 /** Returns the 400 answer's `error` and `field` for a body that does not fit BookingRequest. */
 export function bookingRequestProblem(body: unknown): { error: string; field?: string } | undefined {
-  return requestProblem(BookingRequest, body);
+  return requestProblem(BookingRequest, BOOKING_FIELD_ERRORS, body);
 }
 
 /** Returns the 400 answer's `error` and `field` for a body that does not fit AnyBookingRequest (as POST /bookings). */
 export function anyBookingRequestProblem(body: unknown): { error: string; field?: string } | undefined {
-  return requestProblem(AnyBookingRequest, body);
+  return requestProblem(AnyBookingRequest, BOOKING_FIELD_ERRORS, body);
 }
 
-function requestProblem(
-  schema: typeof BookingRequest | typeof AnyBookingRequest,
+/**
+ * Returns the 400 answer's `error` and `field` for a body that does not fit `schema` (a JSON object of the API's
+ * writes): the first wrong field's message from `errors`, `Unknown field` for a key the request does not have.
+ */
+export function requestProblem(
+  schema: v.GenericSchema & { entries: Record<string, unknown> },
+  errors: Readonly<Record<string, string>>,
   body: unknown,
 ): { error: string; field?: string } | undefined {
   if (!isPlainObject(body)) return { error: 'Body must be a JSON object' };
@@ -146,9 +151,7 @@ function requestProblem(
   const key = result.issues[0].path?.[0]?.key;
   const field = typeof key === 'string' ? key : undefined;
   if (field === undefined) return { error: 'Invalid request' };
-  const known = Object.hasOwn(schema.entries, field) // a field of this request (never `__proto__`)
-    ? (BOOKING_FIELD_ERRORS as Record<string, string>)[field]
-    : undefined;
+  const known = Object.hasOwn(schema.entries, field) ? errors[field] : undefined; // a field of this request (never `__proto__`)
   return known ? { error: known, field } : { error: 'Unknown field', field };
 }
 

@@ -12,7 +12,7 @@ import {
   BOOKING_FIELD_ERRORS,
   BookingResponse,
   intFormat,
-  isPlainObject,
+  requestProblem,
   REFERENCE,
   SlotText,
   Submission,
@@ -59,16 +59,7 @@ export type SeriesRequest = v.InferOutput<typeof SeriesRequest>;
 
 /** Returns the 400 answer's `error` and `field` for a body that does not fit SeriesRequest. */
 export function seriesRequestProblem(body: unknown): { error: string; field?: string } | undefined {
-  if (!isPlainObject(body)) return { error: 'Body must be a JSON object' };
-  const result = v.safeParse(SeriesRequest, body);
-  if (result.success) return undefined;
-  const key = result.issues[0].path?.[0]?.key;
-  const field = typeof key === 'string' ? key : undefined;
-  if (field === undefined) return { error: 'Invalid request' };
-  const known = Object.hasOwn(SERIES_FIELD_ERRORS, field)
-    ? (SERIES_FIELD_ERRORS as Record<string, string>)[field]
-    : undefined; // never `__proto__`
-  return known ? { error: known, field } : { error: 'Unknown field', field };
+  return requestProblem(SeriesRequest, SERIES_FIELD_ERRORS, body);
 }
 
 /** Returns the core's order of a checked request. */

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { addAnyBooking, addBooking, addSeries, listBookingsFrom, requireBooking } from '../../app/bookings.ts';
+import type { CreatedBooking } from '../../app/create-booking.ts';
 import { SeriesNotFree, seriesOfBooking, type CreatedSeries, type NotFreeDate } from '../../app/series.ts';
 import { repeatDays, SERIES_COUNT } from '../../domain/series.ts';
 import { cancelBooking, cancelSeries, moveBooking } from '../../app/lifecycle.ts';
@@ -52,6 +53,32 @@ function seriesOptions(options: {
   if (count < SERIES_COUNT.min || count > SERIES_COUNT.max)
     throw invalid(`--count must be from ${SERIES_COUNT.min} to ${SERIES_COUNT.max} (got "${options.count}")`);
   return { intervalDays: days, count, skipTaken: options.skipTaken === true };
+}
+
+/**
+ * Prints one booking made by `bookings add`: as JSON (id, reference, customer, UTC start, and the practitioner chosen
+ * for `add any`), or the line that says when, and with whom when it was chosen.
+ */
+function printBooked(
+  created: CreatedBooking,
+  zone: string,
+  json: boolean,
+  chosen?: { id: number; name: string },
+): void {
+  if (json) {
+    printJson({
+      id: created.bookingId,
+      reference: created.reference,
+      customerId: created.customerId,
+      start: utcText(created.startAt),
+      ...(chosen ? { schedule: chosen } : {}),
+    });
+    return;
+  }
+  const who = chosen ? ` with ${chosen.name} (schedule ${chosen.id})` : '';
+  print(
+    `Booked ${created.bookingId} (${created.reference})${who} for ${formatLocal(new Date(created.startAt * 1000), zone)} ${zone}. Its e-mails are in the outbox.`,
+  );
 }
 
 /** Returns an interval of days as the admin wrote it: `every week`, `every 2 weeks`, `every 3 days`. */
@@ -129,19 +156,10 @@ async function addAny(
   const slot = slotArgument(slotText);
   await withContext(command, (ctx) => {
     const created = explainingRefusal(ctx, () => addAnyBooking(ctx, { reasonId, slot, values: options.field }));
-    const zone = requireConfigured(ctx).timeZone;
-    if (options.json)
-      printJson({
-        id: created.bookingId,
-        reference: created.reference,
-        customerId: created.customerId,
-        start: utcText(created.startAt),
-        schedule: { id: created.scheduleId, name: created.scheduleName },
-      });
-    else
-      print(
-        `Booked ${created.bookingId} (${created.reference}) with ${created.scheduleName} (schedule ${created.scheduleId}) for ${formatLocal(new Date(created.startAt * 1000), zone)} ${zone}. Its e-mails are in the outbox.`,
-      );
+    printBooked(created, requireConfigured(ctx).timeZone, options.json === true, {
+      id: created.scheduleId,
+      name: created.scheduleName,
+    });
   });
 }
 
@@ -260,17 +278,7 @@ export function registerBookings(program: Command): void {
           const created = explainingRefusal(ctx, () =>
             addBooking(ctx, { scheduleId, reasonId, slot, values: options.field }),
           );
-          if (options.json)
-            printJson({
-              id: created.bookingId,
-              reference: created.reference,
-              customerId: created.customerId,
-              start: utcText(created.startAt),
-            });
-          else
-            print(
-              `Booked ${created.bookingId} (${created.reference}) for ${formatLocal(new Date(created.startAt * 1000), zone)} ${zone}. Its e-mails are in the outbox.`,
-            );
+          printBooked(created, zone, options.json === true);
         });
       },
     );
