@@ -13,9 +13,9 @@ import { CalendarWriteError, deleteEvent, eventHref, putEvent } from '../calenda
 import { submittedFields } from '../domain/submission.ts';
 import { practitionerEventIcs } from '../mail/calendar.ts';
 import { calendarAlert } from '../mail/calendar-alert.ts';
-import { startOutboxLoop, type OutboxQueue } from '../queue/outbox-loop.ts';
+import { startLanedLoop, type LanedQueue } from '../queue/outbox-loop.ts';
 import type { Pump } from '../queue/pump.ts';
-import type { AttemptOutcome, RetrySettings } from '../queue/retry-policy.ts';
+import { BASE_SECONDS, decideRetry, type AttemptOutcome, type RetrySettings } from '../queue/retry-policy.ts';
 import { invalid } from '../errors.ts';
 import {
   claimWrite,
@@ -45,6 +45,14 @@ const LEASE_SECONDS = 120;
 const NEVER = Number.POSITIVE_INFINITY;
 /** How often the worker looks whether a calendar has failed long enough to mail the practice, or writes again. */
 const ALERT_CHECK_MS = 60_000;
+/**
+ * How many calendars are written at once, each its own writes one at a time: a calendar that hangs holds one of them
+ * for at most a write's time-out (20 s), then waits without one (at most a minute: queue/outbox-loop.ts), so the
+ * others' writes go on.
+ */
+export const WRITE_LANES = 4;
+/** The retry policy of calendar writes: a 30 s base doubling up to an hour, never given up (a late write is still right). */
+const WRITE_RETRY: RetrySettings = { baseSeconds: BASE_SECONDS, giveUpAfterSeconds: NEVER };
 
 export interface CalendarWriterOptions {
   log: (line: string) => void;
@@ -96,13 +104,14 @@ async function reconcile(
 }
 
 /** The queue of calendar writes as the outbox loop runs it (the server's worker, and `deliverWrites` for the CLI). */
-function writeQueue(ctx: AppContext, options: { log: (line: string) => void; only?: number }): OutboxQueue<DueWrite> {
+function writeQueue(ctx: AppContext, options: { log: (line: string) => void }): LanedQueue<DueWrite> {
   const versions = new Map<number, number>();
   return {
     what: 'calendar writes',
     leaseSeconds: LEASE_SECONDS,
-    due: (now, limit) =>
-      dueWrites(ctx.store, now, limit, options.only).map((write) => ({ ...write, retryFrom: write.retryFrom || now })),
+    laneOf: (write) => write.calendarId,
+    due: (now, limit, lanes) =>
+      dueWrites(ctx.store, now, limit, lanes).map((write) => ({ ...write, retryFrom: write.retryFrom || now })),
     claim: (id, now, until) => claimWrite(ctx.store, id, now, until),
     async attempt(write): Promise<AttemptOutcome | undefined> {
       const calendar = findCalendar(ctx.store, write.calendarId);
@@ -113,7 +122,7 @@ function writeQueue(ctx: AppContext, options: { log: (line: string) => void; onl
         return { delivered: true };
       } catch (error) {
         if (!(error instanceof CalendarWriteError)) throw error;
-        return { delivered: false, reason: failureLine(error, calendar) };
+        return { delivered: false, reason: failureLine(error, calendar), blocksLane: !error.answered };
       }
     },
     sent: (id) => {
@@ -162,14 +171,15 @@ export function alertWriteFailures(ctx: AppContext): void {
 
 /**
  * Writes bookings into the calendars that receive them, in the background of `planner serve`: the writes queued by
- * the bookings' own transactions, one at a time, each retried with back-off (queue/retry-policy.ts) and never given
- * up; the practice is mailed after an hour of failing (`alertWriteFailures`).
+ * the bookings' own transactions, each calendar's one at a time and WRITE_LANES calendars at once (a calendar that
+ * hangs or fails holds only its own writes), each retried with back-off (queue/retry-policy.ts) and never given up;
+ * the practice is mailed after an hour of failing (`alertWriteFailures`).
  */
 export function startCalendarWriter(ctx: AppContext, options: CalendarWriterOptions): Pump {
   const nowMs = options.nowMs ?? Date.now;
   let checked = 0;
   const queue = writeQueue(ctx, { log: options.log });
-  return startOutboxLoop<DueWrite>(
+  return startLanedLoop<DueWrite>(
     {
       ...queue,
       beginPass: () => {
@@ -183,8 +193,9 @@ export function startCalendarWriter(ctx: AppContext, options: CalendarWriterOpti
     {
       log: options.log,
       nowMs,
-      retry: { ...(options.retry ?? { baseSeconds: 30 }), giveUpAfterSeconds: NEVER },
+      retry: { ...WRITE_RETRY, ...options.retry, giveUpAfterSeconds: NEVER },
       pollMs: options.pollMs,
+      lanes: WRITE_LANES,
     },
   );
 }
@@ -199,17 +210,18 @@ export async function deliverWrites(
   calendarId: number,
   log: (line: string) => void = () => {},
 ): Promise<{ written: number; error: string | null }> {
-  const queue = writeQueue(ctx, { log, only: calendarId });
+  const queue = writeQueue(ctx, { log });
   let written = 0;
   for (let round = 0; round < 10_000; round++) {
     const now = unixSeconds(ctx.now());
-    const [write] = queue.due(now, 50);
+    const [write] = queue.due(now, 1, { only: calendarId });
     if (!write) return { written, error: null };
     if (!queue.claim(write.id, now, now + LEASE_SECONDS)) return { written, error: null }; // the server is writing it
     const outcome = await queue.attempt(write);
     if (!outcome) continue;
     if (!outcome.delivered) {
-      queue.retry(write.id, outcome.reason, now + 30);
+      const decision = decideRetry(outcome, write, now, WRITE_RETRY);
+      if (decision.kind === 'retry') queue.retry(write.id, outcome.reason, decision.at);
       return { written, error: outcome.reason };
     }
     queue.sent(write.id, ctx.now().toISOString());

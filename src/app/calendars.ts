@@ -194,7 +194,7 @@ async function requireWritable(
       "that is an iCalendar (.ics) address, which planner can read but not write: give the calendar's CalDAV address (Nextcloud, Fastmail, iCloud, Radicale, Baïkal) for --write-bookings, or leave it out",
     );
   }
-  const { checkWritable } = await import('../calendar/write.ts');
+  const { checkWritable, CalendarWriteError } = await import('../calendar/write.ts');
   try {
     await checkWritable(
       {
@@ -203,16 +203,16 @@ async function requireWritable(
         password: calendar.password ?? undefined,
         allowInsecure: calendar.allowInsecure,
       },
-      icsStamp(ctx.now()),
+      ctx.now(),
+      requireConfigured(ctx).timeZone,
     );
   } catch (error) {
-    throw invalid(`planner may not write into that calendar, nothing was changed: ${failureLine(error, calendar)}`);
+    // Planner's file is unchanged either way; a test event its DELETE could not remove is named in the line.
+    const left = error instanceof CalendarWriteError && error.leftCheckEvent;
+    throw invalid(
+      `planner may not write into that calendar, ${left ? 'nothing was added' : 'nothing was changed'}: ${failureLine(error, calendar)}`,
+    );
   }
-}
-
-/** `YYYYMMDDTHHMMSSZ` of a time. */
-function icsStamp(at: Date): string {
-  return `${at.toISOString().replace(/[-:]/g, '').slice(0, 15)}Z`;
 }
 
 /**

@@ -9,6 +9,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { OutboundError, openSession, send, type OutboundAnswer, type OutboundTarget } from '../outbound/request.ts';
+import { localWithZone } from '../domain/dates.ts';
+import { checkEventUid } from '../domain/event-uid.ts';
 import { checkCalendarUrl } from './fetch.ts';
 
 /** The whole of one write (a PUT, and the GET and PUT again of a 412), and how much of an answer is read. */
@@ -18,11 +20,17 @@ const USER_AGENT = 'planner-calendar/1';
 
 /** A write that failed: one line naming the host, never the URL's secret parts nor the password. */
 export class CalendarWriteError extends Error {
-  /** true: the server refused for good (401, 403, 405, 507 …): retrying the same request will not help before the admin acts. */
-  readonly refused: boolean;
-  constructor(message: string, refused = false) {
+  /**
+   * false: no answer came (a time-out, a connection lost): the server may have done what was asked, and its other
+   * writes would hang alike.
+   */
+  readonly answered: boolean;
+  /** The test event of `checkWritable` may be left in the calendar: its DELETE failed. */
+  readonly leftCheckEvent: boolean;
+  constructor(message: string, why: { answered: boolean; leftCheckEvent?: boolean }) {
     super(message);
-    this.refused = refused;
+    this.answered = why.answered;
+    this.leftCheckEvent = why.leftCheckEvent === true;
   }
 }
 
@@ -59,30 +67,29 @@ function requester(target: OutboundTarget) {
       if (!(error instanceof OutboundError)) throw error;
       const why = error.failure;
       if (why.kind === 'timeout')
-        throw new CalendarWriteError(`${host} did not answer within ${WRITE_LIMITS.timeoutMs / 1000} s`);
+        throw new CalendarWriteError(`${host} did not answer within ${WRITE_LIMITS.timeoutMs / 1000} s`, {
+          answered: false,
+        });
       if (why.kind === 'internal')
         throw new CalendarWriteError(
           `${host} resolves to a local or private address: allowed only with --allow-insecure`,
-          true,
+          { answered: true }, // refused before connecting: nothing reached the server
         );
-      if (why.kind === 'network') throw new CalendarWriteError(`could not reach ${host}: ${why.code ?? why.message}`);
-      throw new CalendarWriteError(`${host}: ${why.kind === 'redirect-refused' ? why.message : why.kind}`, true);
+      if (why.kind === 'network')
+        throw new CalendarWriteError(`could not reach ${host}: ${why.code ?? why.message}`, { answered: false });
+      throw new CalendarWriteError(`${host}: ${why.kind === 'redirect-refused' ? why.message : why.kind}`, {
+        answered: true,
+      });
     }
   };
   const refused = (answer: OutboundAnswer, what: string): CalendarWriteError => {
     if (answer.status === 401 || answer.status === 403) {
       return new CalendarWriteError(
         `${host} refused to ${what} (HTTP ${answer.status}): check --user and the password, and that the user may write to this calendar`,
-        true,
+        { answered: true },
       );
     }
-    const forGood =
-      answer.status === 404 ||
-      answer.status === 405 ||
-      answer.status === 409 ||
-      answer.status === 415 ||
-      answer.status === 507;
-    return new CalendarWriteError(`${host} answered HTTP ${answer.status} to ${what}`, forGood);
+    return new CalendarWriteError(`${host} answered HTTP ${answer.status} to ${what}`, { answered: true });
   };
   return { request, refused };
 }
@@ -132,29 +139,53 @@ export async function deleteEvent(target: OutboundTarget, href: string): Promise
   throw refused(answer, 'delete the event');
 }
 
+/** The summary of the test event `checkWritable` writes and deletes. */
+export const CHECK_SUMMARY = 'planner checks that it may write here';
+
 /**
  * Checks that planner may write into the collection at `target`: a PUT and a DELETE of an event of its own
- * (`planner-check-<random>.ics`, UID `…@planner`, which the read side never counts as busy). Throws
- * CalendarWriteError with the one line why not.
+ * (`planner-check-<random>.ics`, UID `…@planner`, which the read side never counts as busy). The test event is
+ * deleted on every path: after a PUT that got no answer too (the server may have stored it). Throws
+ * CalendarWriteError with the one line why not; when the event may be left in the calendar (its DELETE failed), the
+ * line names it and says to delete it there.
  */
-export async function checkWritable(target: OutboundTarget, stamp: string): Promise<void> {
+export async function checkWritable(target: OutboundTarget, at: Date, zone: string): Promise<void> {
+  const stamp = `${at.toISOString().replace(/[-:]/g, '').slice(0, 15)}Z`;
   const id = randomBytes(8).toString('hex');
-  const href = `${collectionOf(target.url)}planner-check-${id}.ics`;
+  const name = `planner-check-${id}.ics`;
+  const href = `${collectionOf(target.url)}${name}`;
   const ics = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
     'PRODID:-//planner//check//EN',
     'BEGIN:VEVENT',
-    `UID:check-${id}@planner`,
+    `UID:${checkEventUid(id)}`,
     `DTSTAMP:${stamp}`,
     `DTSTART:${stamp}`,
     'DURATION:PT1M',
-    'SUMMARY:planner checks that it may write here',
+    `SUMMARY:${CHECK_SUMMARY}`,
     'TRANSP:TRANSPARENT',
     'END:VEVENT',
     'END:VCALENDAR',
     '',
   ].join('\r\n');
-  await putEvent(target, href, ics, undefined);
-  await deleteEvent(target, href);
+  let refused: CalendarWriteError | undefined;
+  try {
+    await putEvent(target, href, ics, undefined);
+  } catch (error) {
+    if (!(error instanceof CalendarWriteError)) throw error;
+    if (error.answered) throw error; // refused: nothing was stored
+    refused = error;
+  }
+  try {
+    await deleteEvent(target, href);
+  } catch (error) {
+    if (!(error instanceof CalendarWriteError)) throw error;
+    const why = refused ? `${refused.message}, and` : 'it wrote its test event, but';
+    throw new CalendarWriteError(
+      `${why} could not delete it (${error.message}): the event "${CHECK_SUMMARY}" at ${localWithZone(at, zone)} (${name}) may be left in the calendar; delete it in the calendar app`,
+      { answered: true, leftCheckEvent: true },
+    );
+  }
+  if (refused) throw refused;
 }

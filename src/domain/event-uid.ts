@@ -13,3 +13,17 @@ export function eventUid(reference: string): string {
 export function isPlannerUid(uid: string): boolean {
   return /@planner$/i.test(uid.trim());
 }
+
+/** The UID of the test event `calendar add --write-bookings` writes and deletes at once: `check-<id>@planner`. */
+export function checkEventUid(id: string): string {
+  return `check-${id}@planner`;
+}
+
+/**
+ * The reference of the booking whose event has `uid` (`eventUid`), upper-cased as references are; undefined for any
+ * other UID (the test event's, another app's).
+ */
+export function referenceOfUid(uid: string): string | undefined {
+  const match = /^([0-9a-z]{16})@planner$/i.exec(uid.trim());
+  return match ? match[1]!.toUpperCase() : undefined;
+}

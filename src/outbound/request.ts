@@ -150,7 +150,10 @@ function once(
       },
     );
     req.on('error', (error: NodeJS.ErrnoException) => reject(failure(error, session)));
-    req.end(body);
+    // The body as bytes: Node writes the head and a first string chunk as one string in the chunk's encoding (UTF-8),
+    // which re-encodes a header's bytes above 0x7F (an ETag's obs-text, RFC 9110 §8.8.3, sent back in If-Match).
+    // Given bytes, it writes the head on its own as Latin-1, each character one byte: the header exactly as received.
+    req.end(body === undefined ? undefined : Buffer.from(body, 'utf8'));
   });
 }
 

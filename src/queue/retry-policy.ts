@@ -15,8 +15,13 @@ export interface RetrySettings {
 
 export const DEFAULT_RETRY: RetrySettings = { baseSeconds: BASE_SECONDS };
 
-/** How one attempt ended. `smtpCode`: the SMTP server's reply code, when it answered with one. */
-export type AttemptOutcome = { delivered: true } | { delivered: false; reason: string; smtpCode?: number };
+/**
+ * How one attempt ended. `smtpCode`: the SMTP server's reply code, when it answered with one. `blocksLane`: the
+ * receiver did not answer (a time-out), so its other items would hang alike (outbox-loop.ts's lanes wait a while).
+ */
+export type AttemptOutcome =
+  | { delivered: true }
+  | { delivered: false; reason: string; smtpCode?: number; blocksLane?: boolean };
 
 /** What to do with the item after an attempt. `at` and `delaySeconds` are whole seconds; `reason` is what to store. */
 export type RetryDecision =

@@ -35,18 +35,24 @@ interface DueRow {
 }
 
 /**
- * Returns up to `limit` writes due at `nowAt` and not held (of one calendar, or all), oldest first, each with what was
- * written before. One range of calendar_writes_due, and each one's event by its primary key.
+ * Returns up to `limit` writes due at `nowAt` and not held, oldest first: of every calendar, of calendar `only`, or of
+ * every calendar but those in `except` (the ones being written). One range of calendar_writes_due, and each one's
+ * event by its primary key.
  */
-export function dueWrites(store: Store, nowAt: number, limit: number, calendarId?: number): DueWrite[] {
+export function dueWrites(
+  store: Store,
+  nowAt: number,
+  limit: number,
+  calendars: { only?: number; except?: readonly number[] } = {},
+): DueWrite[] {
   const select = `SELECT w.id, w.version, w.attempts, w.retry_from, w.calendar_id, w.booking_id, e.href, e.etag, e.sequence
        FROM calendar_writes w LEFT JOIN calendar_events e ON e.calendar_id = w.calendar_id AND e.booking_id = w.booking_id
        WHERE ${dueCondition('w')}`;
-  const rows = (calendarId === undefined
-    ? store.sql(`${select} ORDER BY w.id LIMIT ?`).all(nowAt, nowAt, limit)
+  const rows = (calendars.only !== undefined
+    ? store.sql(`${select} AND w.calendar_id = ? ORDER BY w.id LIMIT ?`).all(nowAt, nowAt, calendars.only, limit)
     : store
-        .sql(`${select} AND w.calendar_id = ? ORDER BY w.id LIMIT ?`)
-        .all(nowAt, nowAt, calendarId, limit)) as unknown as DueRow[];
+        .sql(`${select} AND w.calendar_id NOT IN (SELECT value FROM json_each(?)) ORDER BY w.id LIMIT ?`)
+        .all(nowAt, nowAt, JSON.stringify(calendars.except ?? []), limit)) as unknown as DueRow[];
   return rows.map((row) => ({
     id: row.id,
     version: row.version,

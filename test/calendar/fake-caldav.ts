@@ -4,15 +4,28 @@
  * the test file.
  */
 import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { onCleanup } from '../helpers.ts';
 
-/** Starts the server; `url` is its collection, ending in `/`. */
-export async function fakeCalDav() {
+/**
+ * Starts the server; `url` is its collection, ending in `/`. `etag` makes the n-th ETag (default `"n"`); its text is
+ * bytes as Node reads and writes a header, one character a byte (Latin-1), so obs-text (RFC 9110 §5.5) can be given.
+ */
+export async function fakeCalDav(options: { etag?: (n: number) => string } = {}) {
+  const etagOf = options.etag ?? ((n: number) => `"${n}"`);
   const resources = new Map<string, { body: string; etag: string }>();
-  const state = { down: false, etags: 0 };
+  /** `refused`: the 412s answered; `puts`: the PUTs taken; `dropAfterPut`: a PUT is stored, then its connection cut. */
+  const state = { down: false, etags: 0, refused: 0, puts: 0, dropAfterPut: false };
+  const fake = {
+    url: '',
+    resources,
+    state,
+    /** Called with each request as it comes (to see its headers). */
+    onRequest: (_request: IncomingMessage) => {},
+  };
   const server = createServer((request, response) => {
+    fake.onRequest(request);
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
@@ -26,15 +39,45 @@ export async function fakeCalDav() {
       if (request.method === 'DELETE')
         return resources.delete(path) ? response.writeHead(204).end() : response.writeHead(404).end();
       if (request.method !== 'PUT') return response.writeHead(405).end();
-      if ((ifNoneMatch === '*' && now) || (ifMatch !== undefined && (!now || now.etag !== ifMatch)))
+      if ((ifNoneMatch === '*' && now) || (ifMatch !== undefined && (!now || now.etag !== ifMatch))) {
+        state.refused++;
         return response.writeHead(412).end();
-      const etag = `"${++state.etags}"`;
+      }
+      const etag = etagOf(++state.etags);
+      state.puts++;
       resources.set(path, { body: Buffer.concat(chunks).toString('utf8'), etag });
+      if (state.dropAfterPut) return request.socket.destroy();
       response.writeHead(now ? 204 : 201, { etag }).end();
     });
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   onCleanup(() => server.close());
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/cal/`, resources, state };
+  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/cal/`;
+  return fake;
+}
+
+/**
+ * A calendar server that hangs: it takes each connection and reads the request, and never answers (a server whose
+ * disk or backend stalls). `requests` counts the requests received; the connections are closed after the test file.
+ */
+export async function hangingCalDav() {
+  const state = { requests: 0 };
+  const held = new Set<Socket>();
+  const server = createServer((request) => {
+    state.requests++;
+    request.resume();
+  });
+  server.on('connection', (socket) => {
+    held.add(socket);
+    socket.on('close', () => held.delete(socket));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const close = () => {
+    for (const socket of held) socket.destroy();
+    server.close();
+  };
+  onCleanup(close);
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/cal/`, state, close };
 }
