@@ -17,7 +17,16 @@ import { countFutureBookingsOfKey } from '../store/bookings.ts';
 import { emailKey } from '../domain/checks.ts';
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { contrastRatio, DEFAULT_COLOUR, isColour, LOGO_MAX_BYTES, logoType, MIN_CONTRAST } from '../domain/brand.ts';
+import {
+  contrastRatio,
+  DEFAULT_COLOUR,
+  isColour,
+  LOGO_MAX_BYTES,
+  LOGO_MAX_SIDE,
+  logoType,
+  MIN_CONTRAST,
+} from '../domain/brand.ts';
+import { imageSize } from '../domain/image-size.ts';
 import { readLogo, setLogo, type Logo } from '../store/booking-logo.ts';
 
 /** Bookings the page takes from one client address in an hour, unless `--per-hour` says otherwise. */
@@ -38,7 +47,7 @@ export interface BookingPageOptions {
   perEmail?: string;
   /** `#rrggbb`, or `default` (planner's blue). */
   colour?: string;
-  /** A PNG, JPEG or WebP file of at most 100 KiB, or `none`. */
+  /** A PNG, JPEG or WebP file of at most 100 KiB and 2000 pixels on a side, or `none`. */
   logo?: string;
 }
 
@@ -57,7 +66,27 @@ function checkColour(text: string): string | null {
   return colour.toLowerCase();
 }
 
-/** `--logo <file>` read and checked (at most LOGO_MAX_BYTES, PNG, JPEG or WebP), or null for `none`. */
+/**
+ * What is wrong with the size in pixels a logo's bytes declare, or undefined when it fits: more than LOGO_MAX_SIDE on a
+ * side, or a size that cannot be read (so nothing bounds it). `what` follows "is"; `fix` says what to do.
+ */
+function logoSizeProblem(bytes: Uint8Array): { what: string; fix: string } | undefined {
+  const size = imageSize(bytes);
+  if (!size) {
+    const name = { 'image/png': 'PNG', 'image/jpeg': 'JPEG', 'image/webp': 'WebP' }[logoType(bytes) ?? 'image/png'];
+    return {
+      what: `a ${name} whose size in pixels cannot be read (a damaged or cut-off file)`,
+      fix: 'save it again as PNG, JPEG or WebP',
+    };
+  }
+  if (Math.max(size.width, size.height) <= LOGO_MAX_SIDE) return undefined;
+  return {
+    what: `${size.width} × ${size.height} pixels; the page takes at most ${LOGO_MAX_SIDE} on a side`,
+    fix: 'scale it down (a logo of about 400 pixels wide is enough)',
+  };
+}
+
+/** `--logo <file>` read and checked (at most LOGO_MAX_BYTES, PNG, JPEG or WebP, LOGO_MAX_SIDE), or null for `none`. */
 function readLogoFile(file: string): Logo | null {
   if (file.trim() === 'none') return null;
   let size: number;
@@ -87,6 +116,8 @@ function readLogoFile(file: string): Logo | null {
   const content = bytes.subarray(0, length);
   const type = logoType(content);
   if (!type) throw invalid(`--logo ${file} is not a PNG, JPEG or WebP image (SVG is not taken: it can hold script)`);
+  const problem = logoSizeProblem(content);
+  if (problem) throw invalid(`--logo ${file} is ${problem.what}: ${problem.fix}`);
   return { type, bytes: content, version: createHash('sha256').update(content).digest('hex').slice(0, 16) };
 }
 
@@ -182,6 +213,20 @@ export function enableBookingPage(ctx: AppContext, options: BookingPageOptions):
     setBookingPage(ctx.store, page);
   });
   return { ...page, url: `${checkPortalUrl(settings.portal.url)}/book/` };
+}
+
+/**
+ * What is wrong with the logo the page shows, for `planner doctor`: a logo kept before its size was checked may declare
+ * more pixels than LOGO_MAX_SIDE allows, or none that can be read. It is still served (the practice chose it, and
+ * taking it off the page is theirs to do); doctor says how to replace it.
+ */
+export function bookingLogoProblem(ctx: AppContext): string | undefined {
+  const logo = bookingLogo(ctx);
+  const problem = logo && logoSizeProblem(logo.bytes);
+  return (
+    problem &&
+    `the booking page's logo is ${problem.what}: ${problem.fix}, then planner booking-page enable --logo <file> (or --logo none)`
+  );
 }
 
 /** The logo the page shows, when it is on and has one (`/book/logo`). */

@@ -10,6 +10,7 @@ import { unixSeconds, type AppContext } from './context.ts';
 import { isConfigured, requireConfigured } from './configured.ts';
 import { bookingPageVerdict, calendarVerdict, calendarWriteVerdict, mailVerdict } from './health.ts';
 import { pageRules } from './portal.ts';
+import { bookingLogoProblem } from './booking-page.ts';
 import { calendars, everyConflict } from './calendar-views.ts';
 import { readReplication, replicationSummary } from './replication.ts';
 import { reminderDeadlineWarning } from './reminders.ts';
@@ -211,6 +212,7 @@ function pageChecks(ctx: AppContext): Check[] {
   const portal = settings.portal;
   const lateReminders = reminderDeadlineWarning(ctx);
   const book = bookingPageVerdict(settings);
+  const logo = bookingLogoProblem(ctx);
   return [
     ...(lateReminders ? [{ name: 'reminders', status: 'warn' as const, detail: lateReminders }] : []),
     portal
@@ -226,6 +228,7 @@ function pageChecks(ctx: AppContext): Check[] {
           "the booking page is on but not served: it lives at the self-service page's address, which is off (planner portal enable --url https://…)",
       }[book.why],
     },
+    ...(logo ? [{ name: 'logo', status: 'warn' as const, detail: logo }] : []),
   ];
 }
 

@@ -9,6 +9,12 @@ export const DEFAULT_COLOUR = '#1f5fbf';
 export const MIN_CONTRAST = 4.5;
 /** The largest logo the page serves. */
 export const LOGO_MAX_BYTES = 100 * 1024;
+/**
+ * The longest side, in pixels, a logo may declare. The page shows it at most 72 pixels high and as wide as the page;
+ * 2000 is five times what a sharp screen needs there, and bounds what each visitor's browser decodes (2000 × 2000
+ * pixels: 16 MB), where a file of a few KiB may declare 100,000 × 100,000.
+ */
+export const LOGO_MAX_SIDE = 2000;
 
 /** The relative luminance of `#rrggbb` (WCAG 2.2). */
 function luminance(hex: string): number {

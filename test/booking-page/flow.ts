@@ -212,3 +212,12 @@ export function pngOf(width: number, height: number, rgb: [number, number, numbe
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }
+
+/** `png` with its IHDR declaring `width` × `height`, its checksum made right again (as a tool that lies would). */
+export function pngDeclaring(png: Buffer, width: number, height: number): Buffer {
+  const copy = Buffer.from(png);
+  copy.writeUInt32BE(width, 16);
+  copy.writeUInt32BE(height, 20);
+  copy.writeUInt32BE(crc32(copy.subarray(12, 29)), 29);
+  return copy;
+}

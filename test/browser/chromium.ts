@@ -29,7 +29,9 @@ const FLAGS = [
 /** Starts Chromium; it is closed after the test. */
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: apt-get install chromium fonts-dejavu-core (.ci/run does it)`);
+    throw new Error(
+      `${CHROMIUM} is missing: apt-get install chromium fonts-dejavu-core (bash scripts/test-packages.sh --install does it)`,
+    );
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
   onCleanup(() => browser.close());
   return browser;

@@ -1,7 +1,7 @@
 /**
- * A real CalDAV server for the tests: Debian's Radicale (`/usr/bin/radicale`, installed by `.ci/run`), started per
- * test on a free 127.0.0.1 port with its own configuration, users file and storage in a temporary folder, one
- * calendar collection made with MKCALENDAR. Stopped after the test file, also when the test fails.
+ * A real CalDAV server for the tests: Debian's Radicale (`/usr/bin/radicale`, installed by scripts/test-packages.sh),
+ * started per test on a free 127.0.0.1 port with its own configuration, users file and storage in a temporary folder,
+ * one calendar collection made with MKCALENDAR. Stopped after the test file, also when the test fails.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';

@@ -1,8 +1,9 @@
 /**
  * The README's reverse-proxy snippets (nginx, Caddy, Apache), taken from the README and run in Debian's servers
- * (nginx-light, caddy, apache2: installed by .ci/run) in front of a real `planner serve`: `planner doctor --url`
- * through each finds the Authorization header arriving and every door planner has reaching it (issue 36, item 12:
- * the snippets lacked /book/, so the booking page was unreachable in production while doctor said ok).
+ * (nginx-light, caddy, apache2: installed by scripts/test-packages.sh) in front of a real `planner serve`:
+ * `planner doctor --url` through each finds the Authorization header arriving and every door planner has reaching it
+ * (issue 36, item 12: the snippets lacked /book/, so the booking page was unreachable in production while doctor said
+ * ok).
  */
 import { spawn } from 'node:child_process';
 import { get as httpGet } from 'node:http';

@@ -16,7 +16,7 @@ function describe(page: BookingPageSettings & { url: string | null }): string[] 
     `Embedding: ${page.embedFrom.length ? `allowed from ${page.embedFrom.join(', ')}` : 'not allowed (--embed-from <origin> allows a site to show it in a frame)'}.`,
     `Privacy notice: ${page.privacyUrl ?? 'none (--privacy-url <url> adds a consent line that links it)'}.`,
     `Abuse limits: ${page.perHour} booking(s) an hour per address, ${page.perEmail} future booking(s) per e-mail address; forms 3 s to 2 h old; a honeypot field.`,
-    `Look: ${page.colour ? `buttons in ${page.colour}` : "planner's blue buttons (--colour #rrggbb sets the practice's own)"}; ${page.logo ? 'the practice’s logo on every page' : 'no logo (--logo <file> adds a PNG, JPEG or WebP of at most 100 KiB)'}.`,
+    `Look: ${page.colour ? `buttons in ${page.colour}` : "planner's blue buttons (--colour #rrggbb sets the practice's own)"}; ${page.logo ? 'the practice’s logo on every page' : 'no logo (--logo <file> adds a PNG, JPEG or WebP of at most 100 KiB and 2000 pixels on a side)'}.`,
   ];
 }
 
@@ -49,7 +49,10 @@ export function registerBookingPage(program: Command): void {
       '--colour <#rrggbb>',
       'the colour of its buttons and day frames, dark enough for white text (4.5:1); default: planner’s blue',
     )
-    .option('--logo <file>', 'a logo shown on every page: PNG, JPEG or WebP, at most 100 KiB (none: no logo)')
+    .option(
+      '--logo <file>',
+      'a logo shown on every page: PNG, JPEG or WebP, at most 100 KiB and 2000 pixels on a side (none: no logo)',
+    )
     .action(async (options: BookingPageOptions, command: Command) => {
       const enabled = await withContext(command, (ctx) => enableBookingPage(ctx, options));
       print(
