@@ -24,9 +24,18 @@ export function icsText(text: string): string {
     .replace(ICS_CONTROL, '\ufffd');
 }
 
-/** Returns a quoted iCalendar parameter value (no quotes, control characters or line breaks of any kind inside). */
+/**
+ * Returns a quoted iCalendar parameter value, encoded as RFC 6868 says: `^` as `^^`, `"` as `^'` and every kind of
+ * line break as `^n`, so that a name keeps its quotes and lines (`CN="Ilse ^'Quote^'"`); a control character that
+ * no parameter value may hold (RFC 5545 §3.1, QSAFE-CHAR) becomes a space.
+ */
 export function icsParam(text: string): string {
-  return `"${text.replace(/["\u0000-\u001f\u007f\u0085\u2028\u2029]/g, ' ')}"`;
+  const encoded = text
+    .replace(/\^/g, '^^')
+    .replace(/"/g, "^'")
+    .replace(LINE_BREAKS, '^n')
+    .replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, ' ');
+  return `"${encoded}"`;
 }
 
 /** Returns `line` folded at 75 octets with CRLF + space (RFC 5545 §3.1), never splitting a UTF-8 character. */
@@ -210,7 +219,8 @@ export function feedIcs(name: string, events: readonly FeedEvent[], locale: Loca
 /**
  * The VEVENT of one appointment as the practitioner sees it (the feed, and the event planner writes into their own
  * calendar): the UID and SEQUENCE of the customer's mails, the reason and the customer as the title, the reference
- * and every form answer as the description, the practice's address as the location.
+ * and every form answer as the description, the practice's address as the location; busy while booked, free once
+ * cancelled (TRANSP).
  */
 function practitionerEvent(event: FeedEvent, words: (typeof WORDS)[Locale], location: string): string[] {
   const who = event.customerName || event.email || event.reference;
@@ -232,13 +242,15 @@ function practitionerEvent(event: FeedEvent, words: (typeof WORDS)[Locale], loca
     `DESCRIPTION:${icsText(details.join('\n'))}`,
     ...(location ? [`LOCATION:${icsText(location)}`] : []),
     event.cancelled ? 'STATUS:CANCELLED' : 'STATUS:CONFIRMED',
+    // A cancelled appointment is free time: not every app reads STATUS, and one that does not shows the time busy.
+    event.cancelled ? 'TRANSP:TRANSPARENT' : 'TRANSP:OPAQUE',
     'END:VEVENT',
   ];
 }
 
 /**
  * Returns the event planner writes into the practitioner's own calendar (issue 38): one VEVENT as the feed has it
- * (`practitionerEvent`), TRANSP:OPAQUE, in a VCALENDAR without METHOD (RFC 4791 §4.1 forbids one in a stored
+ * (`practitionerEvent`, TRANSP:OPAQUE), in a VCALENDAR without METHOD (RFC 4791 §4.1 forbids one in a stored
  * resource), and with no ORGANIZER or ATTENDEE, so that no server sends an invitation to anyone (RFC 6638).
  */
 export function practitionerEventIcs(event: FeedEvent, locale: Locale, location: string): string {
@@ -250,7 +262,5 @@ export function practitionerEventIcs(event: FeedEvent, locale: Locale, location:
     ...practitionerEvent(event, WORDS[locale], location),
     'END:VCALENDAR',
   ];
-  const at = lines.indexOf('END:VEVENT');
-  lines.splice(at, 0, 'TRANSP:OPAQUE');
   return `${lines.map(fold).join('\r\n')}\r\n`;
 }

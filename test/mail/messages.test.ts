@@ -432,4 +432,21 @@ describe('the feed (issue 24, items 10 and 11)', () => {
       'Check-up – Ada Lovelace',
     );
   });
+
+  it('a cancelled appointment is free time (TRANSP:TRANSPARENT), for apps that ignore its STATUS; a booked one is busy', () => {
+    const transp = (cancelled: boolean) =>
+      parseEvent(feedIcs('x', [{ ...event, cancelled }], 'en')).event.component.getFirstPropertyValue('transp');
+    expect([transp(true), transp(false)]).toEqual(['TRANSPARENT', 'OPAQUE']);
+  });
+});
+
+describe('parameter values (RFC 6868)', () => {
+  it("a name with quotes, carets and line breaks reaches CN whole: ^', ^^ and ^n, read back by ical.js", () => {
+    const name = 'Ilse "Quote" ^2\nZweite Zeile';
+    const [confirmation] = bookingMessages({ ...FACTS, customerName: name, practiceName: 'Praxis "Sonne"' }, STAMP);
+    const { event } = parseEvent(confirmation!.ics);
+    expect(event.component.getFirstProperty('attendee')!.getParameter('cn')).toBe(name);
+    expect(event.component.getFirstProperty('organizer')!.getParameter('cn')).toBe('Praxis "Sonne"');
+    expect(confirmation!.ics).toContain('CN="Ilse ^\'Quote^\' ^^2^nZweite Zeile"');
+  });
 });
