@@ -13,6 +13,14 @@ import { localWhen, WORDS } from './translations.ts';
 
 export { escapeHtml, MANAGE_MARK } from './layout.ts';
 
+/**
+ * The calendar file of every notice to the practice: none. Its calendar gets each booking, and each later change,
+ * from the feed and from the calendar planner writes; a file in a mail is a copy that no later change reaches, and
+ * the customer's invitation in it was added by mail apps that add invitations by themselves, with the practice as
+ * its own organiser (docs/calendar-methods.md).
+ */
+const NO_CALENDAR_FILE = '';
+
 /** The kinds of mail that carry the link to the page: never the practice's notice, nor a cancellation. */
 export const LINKED_KINDS: readonly OutboxKind[] = ['confirmation', 'update', 'reminder'];
 
@@ -235,7 +243,7 @@ export function bookingMessages(facts: BookingFacts, stamp: number): OutgoingMes
     recipient: facts.notifyEmail,
     subject,
     ...render(noticeContent(facts, subject, [words.noticeIntro], details)),
-    ics,
+    ics: NO_CALENDAR_FILE,
     ...(facts.customerEmail ? { replyTo: facts.customerEmail } : {}),
   });
   return messages;
@@ -298,7 +306,7 @@ export function seriesMessages(all: readonly BookingFacts[], stamp: number): Out
     recipient: first.notifyEmail,
     subject,
     ...render(noticeContent(first, subject, [words.seriesNoticeIntro(all.length)], details)),
-    ics,
+    ics: NO_CALENDAR_FILE,
     ...(first.customerEmail ? { replyTo: first.customerEmail } : {}),
   });
   return messages;
@@ -352,7 +360,6 @@ export function seriesCancellationMessages(
  */
 export function seriesCancellationNotice(
   all: readonly { facts: BookingFacts; sequence: number }[],
-  stamp: number,
   reason: string | null,
 ): OutgoingMessage {
   const first = all[0]!.facts;
@@ -376,7 +383,7 @@ export function seriesCancellationNotice(
     recipient: first.notifyEmail,
     subject,
     ...render(noticeContent(first, subject, [words.customerCancelled, words.seriesCancelled(all.length)], rows)),
-    ics: seriesIcs(all, stamp, true),
+    ics: NO_CALENDAR_FILE,
     ...(first.customerEmail ? { replyTo: first.customerEmail } : {}),
   };
 }
@@ -457,7 +464,7 @@ export function changeMessages(facts: BookingFacts, stamp: number, change: Booki
  * with whom, the old and the new time (or the cancellation and its reason), who, and the form's answers; Reply-To
  * the customer, so that answering reaches them.
  */
-export function customerChangeNotice(facts: BookingFacts, stamp: number, change: BookingChange): OutgoingMessage {
+export function customerChangeNotice(facts: BookingFacts, change: BookingChange): OutgoingMessage {
   const words = WORDS[facts.locale];
   const when = localWhen(facts.startAt, facts.timeZone, words.dateLocale);
   const cancel = change.kind === 'cancellation';
@@ -482,7 +489,7 @@ export function customerChangeNotice(facts: BookingFacts, stamp: number, change:
     recipient: facts.notifyEmail,
     subject,
     ...render(noticeContent(facts, subject, [cancel ? words.customerCancelled : words.customerMoved], rows)),
-    ics: bookingIcs(facts, stamp, change.sequence, cancel ? 'CANCEL' : 'REQUEST'),
+    ics: NO_CALENDAR_FILE,
     ...(facts.customerEmail ? { replyTo: facts.customerEmail } : {}),
   };
 }
