@@ -90,10 +90,12 @@ export function eventDetails(facts: BookingFacts, manageUrl?: string): string {
 }
 
 /**
- * Returns the calendar file: one VEVENT, UID from the booking reference, times in UTC (RFC 5545).
- * `stamp` is when it was made (DTSTAMP); the organizer is the practice, the attendee the customer. A change keeps
- * the UID and raises `sequence` (RFC 5546 §2.1.4), so calendars update or (METHOD:CANCEL) remove the same event.
- * The description is `eventDetails`, with `manageUrl` (the booking page's file, made with its confirmation's link).
+ * Returns the calendar file of one booking: an iTIP REQUEST (or, cancelled, CANCEL) of one VEVENT, its UID from the
+ * booking reference, times in UTC (RFC 5545, RFC 5546). `stamp` is when it was made (DTSTAMP); the organizer is the
+ * practice, the attendee the customer. Every file a customer gets of a booking, in any mail or from the booking
+ * page, is this booking's own REQUEST or CANCEL: a change keeps the UID and raises `sequence` (RFC 5546 §2.1.4), so
+ * calendars update or remove the same event in place (docs/calendar-methods.md). The description is
+ * `eventDetails`, with `manageUrl` (the booking page's file, made with its confirmation's link).
  */
 export function bookingIcs(
   facts: BookingFacts,
@@ -106,25 +108,26 @@ export function bookingIcs(
 }
 
 /**
- * Returns the calendar file of a series (issue 40): one VEVENT per occurrence, each with its own booking's UID and
- * SEQUENCE, so that a later change of one date (a move, a cancellation) updates that event alone. METHOD:PUBLISH
- * (RFC 5546 §3.2.1), not REQUEST: an iTIP request or cancel holds one UID, so a file of several events is published,
- * each event CONFIRMED or (`cancelled`) CANCELLED, and the sender attaches it without the inline invitation.
+ * Returns the calendar files of several bookings (a series' dates) as one iCalendar stream (RFC 5545 §3.4: one or
+ * more objects): each booking's own `bookingIcs`, all REQUEST or all CANCEL. Not one object of several events: a
+ * REQUEST or CANCEL holds the events of one UID only (RFC 5546 §3.2.2, §3.2.5), and a PUBLISH, which may hold
+ * several, is no invitation: it is followed by PUBLISH or CANCEL, never REQUEST (RFC 5546 §3.2.1), and Outlook imports
+ * it as a plain appointment. The sender sends each object as its own text/calendar part (`calendarObjects`).
  */
-export function seriesIcs(
-  occurrences: readonly { facts: BookingFacts; sequence: number }[],
+export function bookingsIcs(
+  bookings: readonly { facts: BookingFacts; sequence: number }[],
   stamp: number,
-  cancelled = false,
+  method: 'REQUEST' | 'CANCEL',
 ): string {
-  return calendarFile(
-    'PUBLISH',
-    occurrences.flatMap(({ facts, sequence }) =>
-      bookingEvent(facts, stamp, sequence, cancelled ? 'CANCEL' : 'REQUEST'),
-    ),
-  );
+  return bookings.map(({ facts, sequence }) => bookingIcs(facts, stamp, sequence, method)).join('');
 }
 
-function calendarFile(method: 'REQUEST' | 'CANCEL' | 'PUBLISH', events: string[]): string {
+/** Returns each iCalendar object of a stream (`bookingsIcs`, or one `bookingIcs`), as it was written. */
+export function calendarObjects(ics: string): string[] {
+  return ics.match(/^BEGIN:VCALENDAR\r\n[\s\S]*?^END:VCALENDAR\r\n/gm) ?? [];
+}
+
+function calendarFile(method: 'REQUEST' | 'CANCEL', events: string[]): string {
   const lines = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',

@@ -6,7 +6,7 @@
 import { changeDeadline, deadlineState } from '../domain/deadline.ts';
 import type { OutboxKind, OutgoingMessage } from '../store/outbox.ts';
 import type { Locale, PortalSettings } from '../store/settings.ts';
-import { bookingIcs, eventLocation, seriesIcs } from './calendar.ts';
+import { bookingIcs, bookingsIcs, eventLocation } from './calendar.ts';
 import { htmlMail, MANAGE_MARK, manageHtml, plain, textMail, type MailContent, type Row } from './layout.ts';
 import type { BookingFacts } from './facts.ts';
 import { localWhen, WORDS } from './translations.ts';
@@ -251,7 +251,7 @@ export function bookingMessages(facts: BookingFacts, stamp: number): OutgoingMes
 
 /**
  * Returns the messages a new series sends (issue 40): ONE confirmation to the customer (when an e-mail was given)
- * with every date and one .ics holding one event per occurrence (each its own booking's UID), and one notice to the
+ * with every date and each date's own calendar file (its booking's REQUEST, `bookingsIcs`), and one notice to the
  * practice. `all`: the occurrences' facts, by start. The manage line is the first occurrence's: its page shows the
  * whole series.
  */
@@ -260,9 +260,10 @@ export function seriesMessages(all: readonly BookingFacts[], stamp: number): Out
   const words = WORDS[first.locale];
   const whenOf = (facts: BookingFacts) => localWhen(facts.startAt, facts.timeZone, words.dateLocale);
   const minutes = Math.round((first.endAt - first.startAt) / 60);
-  const ics = seriesIcs(
+  const ics = bookingsIcs(
     all.map((facts) => ({ facts, sequence: 0 })),
     stamp,
+    'REQUEST',
   );
   const dates = dateRows(words.dates, all.map(whenOf));
   const messages: OutgoingMessage[] = [];
@@ -285,7 +286,7 @@ export function seriesMessages(all: readonly BookingFacts[], stamp: number): Out
         customerContent(first, subject, [words.seriesBooked(all.length)], rows, {
           note: true,
           manage: true,
-          after: [words.seriesCalendar],
+          after: [all.length === 1 ? words.calendar : words.seriesCalendar(all.length)],
         }),
       ),
       ics,
@@ -314,8 +315,8 @@ export function seriesMessages(all: readonly BookingFacts[], stamp: number): Out
 
 /**
  * Returns the customer's one cancellation of several dates of a series (`bookings cancel --series`, the page's
- * "cancel this and the later dates"): every date, and one .ics METHOD:CANCEL with each occurrence's UID and new
- * SEQUENCE. No message without an e-mail.
+ * "cancel this and the later dates"): every date, and each date's own METHOD:CANCEL (its UID, its new SEQUENCE). No
+ * message without an e-mail.
  */
 export function seriesCancellationMessages(
   all: readonly { facts: BookingFacts; sequence: number }[],
@@ -339,7 +340,7 @@ export function seriesCancellationMessages(
   const content = customerContent(first, subject, [words.seriesCancelled(all.length)], rows, {
     note: false,
     manage: false,
-    after: [words.cancelCalendar],
+    after: [all.length === 1 ? words.cancelCalendar : words.seriesCancelCalendar(all.length)],
   });
   if (change.bookAgainUrl)
     content.action = { sentence: words.bookAgain, words: words.bookAgainButton, url: change.bookAgainUrl };
@@ -349,7 +350,7 @@ export function seriesCancellationMessages(
       recipient: first.customerEmail,
       subject,
       ...render(content),
-      ics: seriesIcs(all, stamp, true),
+      ics: bookingsIcs(all, stamp, 'CANCEL'),
     },
   ];
 }
