@@ -98,7 +98,9 @@ function changeBooking(
 
 /**
  * Writes, in the change's transaction, what tells of it: the customer's mails (unless `notify` is false), the
- * practice's notice of a change the customer made on the page (issue 24, item 4), and the webhook event.
+ * practice's notice of a change the customer made on the page (issue 24, item 4), and the webhook event. A change
+ * the practice makes itself (the CLI) is not mailed to the notify address: whoever made it knows, and the
+ * practice's calendars follow it through the feed and the calendar planner writes.
  */
 function tellChange(
   ctx: AppContext,
@@ -113,7 +115,7 @@ function tellChange(
   if (by.notify) {
     for (const message of changeMessages(facts, stamp, change)) enqueue(ctx.store, changed.id, message, stamp, at);
   }
-  if (by.actor === 'customer') enqueue(ctx.store, changed.id, customerChangeNotice(facts, stamp, change), stamp, at);
+  if (by.actor === 'customer') enqueue(ctx.store, changed.id, customerChangeNotice(facts, change), stamp, at);
   const event = eventFacts(changed, by.actor ?? 'admin', change.kind === 'update' ? change.previousStartAt : undefined);
   emitBookingEvent(ctx.store, change.kind === 'update' ? 'booking.changed' : 'booking.cancelled', event, stamp, at);
 }
@@ -213,8 +215,7 @@ export function cancelSeries(
     if (options.notify)
       for (const message of seriesCancellationMessages(all, stamp, { reason, ...bookAgain(settings) }))
         enqueue(ctx.store, first, message, stamp, at);
-    if (options.actor === 'customer')
-      enqueue(ctx.store, first, seriesCancellationNotice(all, stamp, reason), stamp, at);
+    if (options.actor === 'customer') enqueue(ctx.store, first, seriesCancellationNotice(all, reason), stamp, at);
     return done.map(({ cancelled }) => cancelled);
   });
 }

@@ -21,7 +21,7 @@ import { checkSubmission } from '../domain/submission.ts';
 import type { BookingFacts } from '../mail/facts.ts';
 import { bookingIcs, eventDetails, eventLocation } from '../mail/calendar.ts';
 import { manageActionAt } from '../mail/messages.ts';
-import { findBooking, listSeriesBookings, type Booking } from '../store/bookings.ts';
+import { findBooking, type Booking } from '../store/bookings.ts';
 import { listFields } from '../store/fields.ts';
 import { keptAnswer } from '../store/idempotency.ts';
 import { createManageToken } from '../store/manage-links.ts';
@@ -39,7 +39,6 @@ import { anySlotsOfDay, createAnyBooking, NoPractitionerFree } from './any-pract
 import { availabilityOf } from './availability.ts';
 import { createSeries, planSeries, seriesOfBooking, SeriesNotFree } from './series.ts';
 import { occurrenceSlots } from '../domain/series.ts';
-import { seriesIcs } from '../mail/calendar.ts';
 
 /** The schedule id of an "any practitioner" offer: none (ids start at 1). */
 export const ANY_SCHEDULE = 0;
@@ -104,8 +103,11 @@ export interface PageConfirmation {
   email: string;
   /** A self-service link made for this answer only (the page is on, the deadline ahead, the form not sent again). */
   manageUrl?: string;
-  /** When the booking is the first date of a series (issue 40): every date of it, by start, and its status. */
-  series?: { local: string; status: Booking['status'] }[];
+  /**
+   * When the booking is the first date of a series (issue 40): every date of it, by start, its status and its
+   * reference (each date's calendar file is its own booking's, `eventFile`).
+   */
+  series?: { local: string; status: Booking['status']; reference: string }[];
   /** Its token, for the calendar file's link (`eventFile`), which then carries the self-service link too. */
   manageToken?: string;
   /** Google's and Outlook's "add to calendar" links. */
@@ -178,8 +180,9 @@ export interface PageBooker {
   /** What the confirmation of `reference` shows; `replayed`: the form was sent again (no new self-service link). */
   confirmation(settings: Settings, reference: string, replayed: boolean): PageConfirmation;
   /**
-   * The calendar file of the booking `reference` (its current state), or undefined when there is none; with
-   * `manageToken` (its confirmation's, the door having checked that the confirmation made it), the self-service link.
+   * The calendar file of the booking `reference`: its own REQUEST or, cancelled, CANCEL (the same as its mails', a
+   * date of a series too), or undefined when there is none; with `manageToken` (its confirmation's, the door having
+   * checked that the confirmation made it), the self-service link.
    */
   eventFile(reference: string, manageToken?: string): string | undefined;
 }
@@ -433,6 +436,7 @@ export function createPageBooker(
       const series = seriesOfBooking(ctx, booking)?.dates.map((date) => ({
         local: `${formatLocal(new Date(date.startAt * 1000), settings.timeZone!)}:00`,
         status: date.status,
+        reference: date.reference,
       }));
       return {
         booking,
@@ -448,20 +452,6 @@ export function createPageBooker(
       const booking = findBooking(ctx.store, reference);
       if (!booking) return undefined;
       const cancelled = booking.status === 'cancelled';
-      // A series' file holds each of its dates still booked (one event each, as its confirmation mail's .ics).
-      const booked =
-        booking.seriesId === null
-          ? []
-          : listSeriesBookings(ctx.store, booking.seriesId).filter((date) => date.status === 'booked');
-      if (booked.length > 0) {
-        const description = findReason(ctx.store, booking.reasonId)?.description ?? '';
-        const fields = listFields(ctx.store);
-        const settings = requireConfigured(ctx);
-        return seriesIcs(
-          booked.map((date) => ({ facts: bookingFacts(settings, date, description, fields), sequence: date.sequence })),
-          unixSeconds(ctx.now()),
-        );
-      }
       const portal = ctx.settings().portal;
       // The link of its confirmation, while the page is on and the booking stands (a cancelled one's file removes it).
       const manageUrl = manageToken && portal && !cancelled ? `${portal.url}/manage/${manageToken}` : undefined;

@@ -3,7 +3,7 @@
  * occurrence is checked by the one engine (hours, closures, notice, look-ahead, buffers, busy times, capacity) and
  * all are booked in one write transaction, or none; with `skipTaken`, the free ones. Each occurrence is a booking of
  * its own (reference, reminders, manage link, webhook event, calendar event) that names its series; the customer
- * gets one confirmation with every date and one .ics.
+ * gets one confirmation with every date and each date's own .ics.
  */
 import { dayWindow, freeSlots, type BookedInterval, type FreeSlot } from '../domain/availability.ts';
 import { blockedSpan, BUFFER_MAX_SECONDS, buffersOf, LONGEST_BLOCK_SECONDS } from '../domain/blocking.ts';

@@ -430,9 +430,17 @@ function done(request: Request, reference: string, replayed: boolean): Response 
   // The calendar file's link; with the confirmation's self-service token, signed with it, so that the file carries
   // the same link (issue 41, item 8). A query is never logged (app.ts), and the page's links already hold the token.
   const token = shown.manageToken;
-  const ics = token
-    ? `/book/event/${reference}.ics?m=${token}&k=${formToken(settings.portalSecret, ['ics', reference, token])}`
-    : `/book/event/${reference}.ics?k=${formToken(settings.portalSecret, ['ics', reference])}`;
+  const icsOf = (one: string) =>
+    token
+      ? `/book/event/${one}.ics?m=${token}&k=${formToken(settings.portalSecret, ['ics', one, token])}`
+      : `/book/event/${one}.ics?k=${formToken(settings.portalSecret, ['ics', one])}`;
+  const ics = icsOf(reference);
+  // A series: each date booked has its own file, its own booking's invitation (one UID each, as in the mails).
+  const series = shown.series?.map(({ local, status, reference: one }) => ({
+    local,
+    status,
+    ...(status === 'booked' ? { ics: icsOf(one) } : {}),
+  }));
   return show(
     request,
     donePage(request.view, {
@@ -442,7 +450,7 @@ function done(request: Request, reference: string, replayed: boolean): Response 
       email: shown.email,
       calendar: { ...shown.calendar, ics },
       ...(shown.manageUrl ? { manageUrl: shown.manageUrl } : {}),
-      ...(shown.series ? { series: shown.series } : {}),
+      ...(series ? { series } : {}),
       replayed,
     }),
   );

@@ -24,9 +24,18 @@ export function icsText(text: string): string {
     .replace(ICS_CONTROL, '\ufffd');
 }
 
-/** Returns a quoted iCalendar parameter value (no quotes, control characters or line breaks of any kind inside). */
+/**
+ * Returns a quoted iCalendar parameter value, encoded as RFC 6868 says: `^` as `^^`, `"` as `^'` and every kind of
+ * line break as `^n`, so that a name keeps its quotes and lines (`CN="Ilse ^'Quote^'"`); a control character that
+ * no parameter value may hold (RFC 5545 §3.1, QSAFE-CHAR) becomes a space.
+ */
 export function icsParam(text: string): string {
-  return `"${text.replace(/["\u0000-\u001f\u007f\u0085\u2028\u2029]/g, ' ')}"`;
+  const encoded = text
+    .replace(/\^/g, '^^')
+    .replace(/"/g, "^'")
+    .replace(LINE_BREAKS, '^n')
+    .replace(/[\u0000-\u0008\u000a-\u001f\u007f]/g, ' ');
+  return `"${encoded}"`;
 }
 
 /** Returns `line` folded at 75 octets with CRLF + space (RFC 5545 §3.1), never splitting a UTF-8 character. */
@@ -81,10 +90,12 @@ export function eventDetails(facts: BookingFacts, manageUrl?: string): string {
 }
 
 /**
- * Returns the calendar file: one VEVENT, UID from the booking reference, times in UTC (RFC 5545).
- * `stamp` is when it was made (DTSTAMP); the organizer is the practice, the attendee the customer. A change keeps
- * the UID and raises `sequence` (RFC 5546 §2.1.4), so calendars update or (METHOD:CANCEL) remove the same event.
- * The description is `eventDetails`, with `manageUrl` (the booking page's file, made with its confirmation's link).
+ * Returns the calendar file of one booking: an iTIP REQUEST (or, cancelled, CANCEL) of one VEVENT, its UID from the
+ * booking reference, times in UTC (RFC 5545, RFC 5546). `stamp` is when it was made (DTSTAMP); the organizer is the
+ * practice, the attendee the customer. Every file a customer gets of a booking, in any mail or from the booking
+ * page, is this booking's own REQUEST or CANCEL: a change keeps the UID and raises `sequence` (RFC 5546 §2.1.4), so
+ * calendars update or remove the same event in place (docs/calendar-methods.md). The description is
+ * `eventDetails`, with `manageUrl` (the booking page's file, made with its confirmation's link).
  */
 export function bookingIcs(
   facts: BookingFacts,
@@ -97,25 +108,26 @@ export function bookingIcs(
 }
 
 /**
- * Returns the calendar file of a series (issue 40): one VEVENT per occurrence, each with its own booking's UID and
- * SEQUENCE, so that a later change of one date (a move, a cancellation) updates that event alone. METHOD:PUBLISH
- * (RFC 5546 §3.2.1), not REQUEST: an iTIP request or cancel holds one UID, so a file of several events is published,
- * each event CONFIRMED or (`cancelled`) CANCELLED, and the sender attaches it without the inline invitation.
+ * Returns the calendar files of several bookings (a series' dates) as one iCalendar stream (RFC 5545 §3.4: one or
+ * more objects): each booking's own `bookingIcs`, all REQUEST or all CANCEL. Not one object of several events: a
+ * REQUEST or CANCEL holds the events of one UID only (RFC 5546 §3.2.2, §3.2.5), and a PUBLISH, which may hold
+ * several, is no invitation: it is followed by PUBLISH or CANCEL, never REQUEST (RFC 5546 §3.2.1), and Outlook imports
+ * it as a plain appointment. The sender sends each object as its own text/calendar part (`calendarObjects`).
  */
-export function seriesIcs(
-  occurrences: readonly { facts: BookingFacts; sequence: number }[],
+export function bookingsIcs(
+  bookings: readonly { facts: BookingFacts; sequence: number }[],
   stamp: number,
-  cancelled = false,
+  method: 'REQUEST' | 'CANCEL',
 ): string {
-  return calendarFile(
-    'PUBLISH',
-    occurrences.flatMap(({ facts, sequence }) =>
-      bookingEvent(facts, stamp, sequence, cancelled ? 'CANCEL' : 'REQUEST'),
-    ),
-  );
+  return bookings.map(({ facts, sequence }) => bookingIcs(facts, stamp, sequence, method)).join('');
 }
 
-function calendarFile(method: 'REQUEST' | 'CANCEL' | 'PUBLISH', events: string[]): string {
+/** Returns each iCalendar object of a stream (`bookingsIcs`, or one `bookingIcs`), as it was written. */
+export function calendarObjects(ics: string): string[] {
+  return ics.match(/^BEGIN:VCALENDAR\r\n[\s\S]*?^END:VCALENDAR\r\n/gm) ?? [];
+}
+
+function calendarFile(method: 'REQUEST' | 'CANCEL', events: string[]): string {
   const lines = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
@@ -210,7 +222,8 @@ export function feedIcs(name: string, events: readonly FeedEvent[], locale: Loca
 /**
  * The VEVENT of one appointment as the practitioner sees it (the feed, and the event planner writes into their own
  * calendar): the UID and SEQUENCE of the customer's mails, the reason and the customer as the title, the reference
- * and every form answer as the description, the practice's address as the location.
+ * and every form answer as the description, the practice's address as the location; busy while booked, free once
+ * cancelled (TRANSP).
  */
 function practitionerEvent(event: FeedEvent, words: (typeof WORDS)[Locale], location: string): string[] {
   const who = event.customerName || event.email || event.reference;
@@ -232,13 +245,15 @@ function practitionerEvent(event: FeedEvent, words: (typeof WORDS)[Locale], loca
     `DESCRIPTION:${icsText(details.join('\n'))}`,
     ...(location ? [`LOCATION:${icsText(location)}`] : []),
     event.cancelled ? 'STATUS:CANCELLED' : 'STATUS:CONFIRMED',
+    // A cancelled appointment is free time: not every app reads STATUS, and one that does not shows the time busy.
+    event.cancelled ? 'TRANSP:TRANSPARENT' : 'TRANSP:OPAQUE',
     'END:VEVENT',
   ];
 }
 
 /**
  * Returns the event planner writes into the practitioner's own calendar (issue 38): one VEVENT as the feed has it
- * (`practitionerEvent`), TRANSP:OPAQUE, in a VCALENDAR without METHOD (RFC 4791 §4.1 forbids one in a stored
+ * (`practitionerEvent`, TRANSP:OPAQUE), in a VCALENDAR without METHOD (RFC 4791 §4.1 forbids one in a stored
  * resource), and with no ORGANIZER or ATTENDEE, so that no server sends an invitation to anyone (RFC 6638).
  */
 export function practitionerEventIcs(event: FeedEvent, locale: Locale, location: string): string {
@@ -250,7 +265,5 @@ export function practitionerEventIcs(event: FeedEvent, locale: Locale, location:
     ...practitionerEvent(event, WORDS[locale], location),
     'END:VCALENDAR',
   ];
-  const at = lines.indexOf('END:VEVENT');
-  lines.splice(at, 0, 'TRANSP:OPAQUE');
   return `${lines.map(fold).join('\r\n')}\r\n`;
 }

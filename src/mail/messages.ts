@@ -6,12 +6,20 @@
 import { changeDeadline, deadlineState } from '../domain/deadline.ts';
 import type { OutboxKind, OutgoingMessage } from '../store/outbox.ts';
 import type { Locale, PortalSettings } from '../store/settings.ts';
-import { bookingIcs, eventLocation, seriesIcs } from './calendar.ts';
+import { bookingIcs, bookingsIcs, eventLocation } from './calendar.ts';
 import { htmlMail, MANAGE_MARK, manageHtml, plain, textMail, type MailContent, type Row } from './layout.ts';
 import type { BookingFacts } from './facts.ts';
 import { localWhen, WORDS } from './translations.ts';
 
 export { escapeHtml, MANAGE_MARK } from './layout.ts';
+
+/**
+ * The calendar file of every notice to the practice: none. Its calendar gets each booking, and each later change,
+ * from the feed and from the calendar planner writes; a file in a mail is a copy that no later change reaches, and
+ * the customer's invitation in it was added by mail apps that add invitations by themselves, with the practice as
+ * its own organiser (docs/calendar-methods.md).
+ */
+const NO_CALENDAR_FILE = '';
 
 /** The kinds of mail that carry the link to the page: never the practice's notice, nor a cancellation. */
 export const LINKED_KINDS: readonly OutboxKind[] = ['confirmation', 'update', 'reminder'];
@@ -235,7 +243,7 @@ export function bookingMessages(facts: BookingFacts, stamp: number): OutgoingMes
     recipient: facts.notifyEmail,
     subject,
     ...render(noticeContent(facts, subject, [words.noticeIntro], details)),
-    ics,
+    ics: NO_CALENDAR_FILE,
     ...(facts.customerEmail ? { replyTo: facts.customerEmail } : {}),
   });
   return messages;
@@ -243,7 +251,7 @@ export function bookingMessages(facts: BookingFacts, stamp: number): OutgoingMes
 
 /**
  * Returns the messages a new series sends (issue 40): ONE confirmation to the customer (when an e-mail was given)
- * with every date and one .ics holding one event per occurrence (each its own booking's UID), and one notice to the
+ * with every date and each date's own calendar file (its booking's REQUEST, `bookingsIcs`), and one notice to the
  * practice. `all`: the occurrences' facts, by start. The manage line is the first occurrence's: its page shows the
  * whole series.
  */
@@ -252,9 +260,10 @@ export function seriesMessages(all: readonly BookingFacts[], stamp: number): Out
   const words = WORDS[first.locale];
   const whenOf = (facts: BookingFacts) => localWhen(facts.startAt, facts.timeZone, words.dateLocale);
   const minutes = Math.round((first.endAt - first.startAt) / 60);
-  const ics = seriesIcs(
+  const ics = bookingsIcs(
     all.map((facts) => ({ facts, sequence: 0 })),
     stamp,
+    'REQUEST',
   );
   const dates = dateRows(words.dates, all.map(whenOf));
   const messages: OutgoingMessage[] = [];
@@ -277,7 +286,7 @@ export function seriesMessages(all: readonly BookingFacts[], stamp: number): Out
         customerContent(first, subject, [words.seriesBooked(all.length)], rows, {
           note: true,
           manage: true,
-          after: [words.seriesCalendar],
+          after: [all.length === 1 ? words.calendar : words.seriesCalendar(all.length)],
         }),
       ),
       ics,
@@ -298,7 +307,7 @@ export function seriesMessages(all: readonly BookingFacts[], stamp: number): Out
     recipient: first.notifyEmail,
     subject,
     ...render(noticeContent(first, subject, [words.seriesNoticeIntro(all.length)], details)),
-    ics,
+    ics: NO_CALENDAR_FILE,
     ...(first.customerEmail ? { replyTo: first.customerEmail } : {}),
   });
   return messages;
@@ -306,8 +315,8 @@ export function seriesMessages(all: readonly BookingFacts[], stamp: number): Out
 
 /**
  * Returns the customer's one cancellation of several dates of a series (`bookings cancel --series`, the page's
- * "cancel this and the later dates"): every date, and one .ics METHOD:CANCEL with each occurrence's UID and new
- * SEQUENCE. No message without an e-mail.
+ * "cancel this and the later dates"): every date, and each date's own METHOD:CANCEL (its UID, its new SEQUENCE). No
+ * message without an e-mail.
  */
 export function seriesCancellationMessages(
   all: readonly { facts: BookingFacts; sequence: number }[],
@@ -331,7 +340,7 @@ export function seriesCancellationMessages(
   const content = customerContent(first, subject, [words.seriesCancelled(all.length)], rows, {
     note: false,
     manage: false,
-    after: [words.cancelCalendar],
+    after: [all.length === 1 ? words.cancelCalendar : words.seriesCancelCalendar(all.length)],
   });
   if (change.bookAgainUrl)
     content.action = { sentence: words.bookAgain, words: words.bookAgainButton, url: change.bookAgainUrl };
@@ -341,7 +350,7 @@ export function seriesCancellationMessages(
       recipient: first.customerEmail,
       subject,
       ...render(content),
-      ics: seriesIcs(all, stamp, true),
+      ics: bookingsIcs(all, stamp, 'CANCEL'),
     },
   ];
 }
@@ -352,7 +361,6 @@ export function seriesCancellationMessages(
  */
 export function seriesCancellationNotice(
   all: readonly { facts: BookingFacts; sequence: number }[],
-  stamp: number,
   reason: string | null,
 ): OutgoingMessage {
   const first = all[0]!.facts;
@@ -376,7 +384,7 @@ export function seriesCancellationNotice(
     recipient: first.notifyEmail,
     subject,
     ...render(noticeContent(first, subject, [words.customerCancelled, words.seriesCancelled(all.length)], rows)),
-    ics: seriesIcs(all, stamp, true),
+    ics: NO_CALENDAR_FILE,
     ...(first.customerEmail ? { replyTo: first.customerEmail } : {}),
   };
 }
@@ -457,7 +465,7 @@ export function changeMessages(facts: BookingFacts, stamp: number, change: Booki
  * with whom, the old and the new time (or the cancellation and its reason), who, and the form's answers; Reply-To
  * the customer, so that answering reaches them.
  */
-export function customerChangeNotice(facts: BookingFacts, stamp: number, change: BookingChange): OutgoingMessage {
+export function customerChangeNotice(facts: BookingFacts, change: BookingChange): OutgoingMessage {
   const words = WORDS[facts.locale];
   const when = localWhen(facts.startAt, facts.timeZone, words.dateLocale);
   const cancel = change.kind === 'cancellation';
@@ -482,7 +490,7 @@ export function customerChangeNotice(facts: BookingFacts, stamp: number, change:
     recipient: facts.notifyEmail,
     subject,
     ...render(noticeContent(facts, subject, [cancel ? words.customerCancelled : words.customerMoved], rows)),
-    ics: bookingIcs(facts, stamp, change.sequence, cancel ? 'CANCEL' : 'REQUEST'),
+    ics: NO_CALENDAR_FILE,
     ...(facts.customerEmail ? { replyTo: facts.customerEmail } : {}),
   };
 }

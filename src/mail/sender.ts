@@ -2,7 +2,7 @@ import { domainToASCII } from 'node:url';
 import type { Transporter } from 'nodemailer';
 import { addressOf } from '../domain/checks.ts';
 import type { OutgoingMessage } from '../store/outbox.ts';
-import { methodOf, withOrganizer } from './calendar.ts';
+import { calendarObjects, methodOf, withOrganizer } from './calendar.ts';
 
 /** One SMTP connection setup, from a URL such as `smtp://user:pass@host:587` or `smtps://host:465`. */
 export interface Mailer {
@@ -120,9 +120,18 @@ export function createMailer(url: string): Mailer {
     ));
   return {
     async send(from, message, messageId) {
-      const ics = message.ics
-        ? { text: withOrganizer(message.ics, addressOf(from)), method: methodOf(message.ics) }
-        : undefined;
+      const files = calendarObjects(message.ics ?? '').map((object) => {
+        const text = withOrganizer(object, addressOf(from));
+        return { text, method: methodOf(text) };
+      });
+      // iMIP (RFC 6047): a mail about one booking carries its invitation inline, as a text/calendar alternative
+      // whose MIME method is the METHOD inside (Outlook reads only that), and the same file attached for every other
+      // reader; its ORGANIZER is the address the mail comes from (a mismatch makes some clients refuse an update:
+      // CalConnect's advice). A mail about several bookings (a series' confirmation or cancellation) attaches each
+      // one's own file, numbered in the order of the mail's dates, and none inline: an alternative is the whole
+      // mail in another form, and Outlook would take the mail for the first date's invitation alone. A file an
+      // older version kept as one PUBLISH of several events is attached only, as it was then.
+      const inline = files.length === 1 && files[0]!.method !== 'PUBLISH' ? files[0] : undefined;
       const info = await (await connect()).sendMail({
         from,
         to: message.recipient,
@@ -131,22 +140,18 @@ export function createMailer(url: string): Mailer {
         text: message.text,
         html: message.html,
         ...(messageId ? { messageId } : {}),
-        // iMIP (RFC 6047): the invitation inline, as a text/calendar alternative whose MIME method is the METHOD
-        // inside (Outlook reads only that), and the same file attached for every other reader; its ORGANIZER is the
-        // address the mail comes from (a mismatch makes some clients refuse an update: CalConnect's advice). A
-        // series' file of several events (METHOD:PUBLISH, no invitation) is attached only.
-        ...(ics && ics.method !== 'PUBLISH'
-          ? { alternatives: [{ contentType: `text/calendar; charset=utf-8; method=${ics.method}`, content: ics.text }] }
+        ...(inline
+          ? {
+              alternatives: [
+                { contentType: `text/calendar; charset=utf-8; method=${inline.method}`, content: inline.text },
+              ],
+            }
           : {}),
-        attachments: ics
-          ? [
-              {
-                filename: 'appointment.ics',
-                content: ics.text,
-                contentType: `text/calendar; charset=utf-8; method=${ics.method}`,
-              },
-            ]
-          : [],
+        attachments: files.map((file, n) => ({
+          filename: files.length === 1 ? 'appointment.ics' : `appointment-${n + 1}.ics`,
+          content: file.text,
+          contentType: `text/calendar; charset=utf-8; method=${file.method}`,
+        })),
       });
       return String(info.response);
     },

@@ -25,8 +25,8 @@ export const WORDS = {
       `Your ${count} appointments at ${f.practiceName}, from ${first}`,
     seriesBooked: (count: number) => `Your ${count} appointments are booked.`,
     dates: 'Dates',
-    seriesCalendar:
-      'Open the attached calendar file (appointment.ics) to add all of these appointments to your calendar.',
+    seriesCalendar: (count: number) =>
+      `Open each attached calendar file (appointment-1.ics to appointment-${count}.ics, one per date, in the order above) to add these appointments to your calendar.`,
     seriesNoticeSubject: (f: BookingFacts, count: number, first: string) =>
       `New series: ${count} × ${f.reasonName}, from ${first} (${f.customerName || f.customerEmail || f.reference})`,
     seriesNoticeIntro: (count: number) => `A series of ${count} appointments was booked.`,
@@ -42,6 +42,8 @@ export const WORDS = {
     cancelled: 'Your appointment has been cancelled.',
     cancelReason: 'Reason',
     cancelCalendar: 'Open the attached calendar file (appointment.ics) to remove the appointment from your calendar.',
+    seriesCancelCalendar: (count: number) =>
+      `Open each attached calendar file (appointment-1.ics to appointment-${count}.ics, one per date, in the order above) to remove these appointments from your calendar.`,
     movedSubject: (f: BookingFacts, when: string) => `Changed: your appointment at ${f.practiceName} is now on ${when}`,
     moved: 'Your appointment has been moved to a new time.',
     previously: 'Previously',
@@ -95,8 +97,8 @@ export const WORDS = {
       `Ihre ${count} Termine bei ${f.practiceName}, ab ${first}`,
     seriesBooked: (count: number) => `Ihre ${count} Termine sind gebucht.`,
     dates: 'Termine',
-    seriesCalendar:
-      'Mit der angehängten Kalenderdatei (appointment.ics) tragen Sie alle diese Termine in Ihren Kalender ein.',
+    seriesCalendar: (count: number) =>
+      `Mit den angehängten Kalenderdateien (appointment-1.ics bis appointment-${count}.ics, eine je Termin, in der Reihenfolge oben) tragen Sie diese Termine in Ihren Kalender ein.`,
     seriesNoticeSubject: (f: BookingFacts, count: number, first: string) =>
       `Neue Serie: ${count} × ${f.reasonName}, ab ${first} (${f.customerName || f.customerEmail || f.reference})`,
     seriesNoticeIntro: (count: number) => `Eine Serie von ${count} Terminen wurde gebucht.`,
@@ -112,6 +114,8 @@ export const WORDS = {
     cancelled: 'Ihr Termin wurde abgesagt.',
     cancelReason: 'Grund',
     cancelCalendar: 'Mit der angehängten Kalenderdatei (appointment.ics) entfernen Sie den Termin aus Ihrem Kalender.',
+    seriesCancelCalendar: (count: number) =>
+      `Mit den angehängten Kalenderdateien (appointment-1.ics bis appointment-${count}.ics, eine je Termin, in der Reihenfolge oben) entfernen Sie diese Termine aus Ihrem Kalender.`,
     movedSubject: (f: BookingFacts, when: string) => `Geändert: Ihr Termin bei ${f.practiceName} ist jetzt am ${when}`,
     moved: 'Ihr Termin wurde auf einen neuen Zeitpunkt verlegt.',
     previously: 'Bisher',
@@ -167,8 +171,8 @@ export const WORDS = {
       `Vos ${count} rendez-vous chez ${f.practiceName}, à partir du ${first}`,
     seriesBooked: (count: number) => `Vos ${count} rendez-vous sont confirmés.`,
     dates: 'Dates',
-    seriesCalendar:
-      'Ouvrez le fichier de calendrier joint (appointment.ics) pour ajouter tous ces rendez-vous à votre agenda.',
+    seriesCalendar: (count: number) =>
+      `Ouvrez chacun des fichiers de calendrier joints (appointment-1.ics à appointment-${count}.ics, un par date, dans l’ordre ci-dessus) pour ajouter ces rendez-vous à votre agenda.`,
     seriesNoticeSubject: (f: BookingFacts, count: number, first: string) =>
       `Nouvelle série : ${count} × ${f.reasonName}, à partir du ${first} (${f.customerName || f.customerEmail || f.reference})`,
     seriesNoticeIntro: (count: number) => `Une série de ${count} rendez-vous a été réservée.`,
@@ -189,6 +193,8 @@ export const WORDS = {
     cancelReason: 'Motif de l’annulation',
     cancelCalendar:
       'Ouvrez le fichier de calendrier joint (appointment.ics) pour retirer le rendez-vous de votre agenda.',
+    seriesCancelCalendar: (count: number) =>
+      `Ouvrez chacun des fichiers de calendrier joints (appointment-1.ics à appointment-${count}.ics, un par date, dans l’ordre ci-dessus) pour retirer ces rendez-vous de votre agenda.`,
     movedSubject: (f: BookingFacts, when: string) =>
       `Modifié : votre rendez-vous chez ${f.practiceName} est désormais le ${when}`,
     moved: 'Votre rendez-vous a été déplacé à un nouvel horaire.',
@@ -245,8 +251,8 @@ export const WORDS = {
       `I suoi ${count} appuntamenti presso ${f.practiceName}, dal ${first}`,
     seriesBooked: (count: number) => `I suoi ${count} appuntamenti sono confermati.`,
     dates: 'Date',
-    seriesCalendar:
-      'Apra il file di calendario allegato (appointment.ics) per aggiungere tutti questi appuntamenti al suo calendario.',
+    seriesCalendar: (count: number) =>
+      `Apra ciascuno dei file di calendario allegati (da appointment-1.ics a appointment-${count}.ics, uno per data, nell’ordine indicato sopra) per aggiungere questi appuntamenti al suo calendario.`,
     seriesNoticeSubject: (f: BookingFacts, count: number, first: string) =>
       `Nuova serie: ${count} × ${f.reasonName}, dal ${first} (${f.customerName || f.customerEmail || f.reference})`,
     seriesNoticeIntro: (count: number) => `È stata prenotata una serie di ${count} appuntamenti.`,
@@ -269,6 +275,8 @@ export const WORDS = {
     cancelReason: 'Motivo dell’annullamento',
     cancelCalendar:
       'Apra il file di calendario allegato (appointment.ics) per rimuovere l’appuntamento dal suo calendario.',
+    seriesCancelCalendar: (count: number) =>
+      `Apra ciascuno dei file di calendario allegati (da appointment-1.ics a appointment-${count}.ics, uno per data, nell’ordine indicato sopra) per rimuovere questi appuntamenti dal suo calendario.`,
     movedSubject: (f: BookingFacts, when: string) =>
       `Modificato: il suo appuntamento presso ${f.practiceName} è ora fissato per ${when}`,
     moved: 'Il suo appuntamento è stato spostato a un nuovo orario.',
@@ -327,8 +335,8 @@ export const WORDS = {
       `Sus ${count} citas en ${f.practiceName}, desde el ${first}`,
     seriesBooked: (count: number) => `Sus ${count} citas están reservadas.`,
     dates: 'Fechas',
-    seriesCalendar:
-      'Abra el archivo de calendario adjunto (appointment.ics) para añadir todas estas citas a su calendario.',
+    seriesCalendar: (count: number) =>
+      `Abra cada archivo de calendario adjunto (de appointment-1.ics a appointment-${count}.ics, uno por fecha, en el orden de arriba) para añadir estas citas a su calendario.`,
     seriesNoticeSubject: (f: BookingFacts, count: number, first: string) =>
       `Nueva serie: ${count} × ${f.reasonName}, desde el ${first} (${f.customerName || f.customerEmail || f.reference})`,
     seriesNoticeIntro: (count: number) => `Se ha reservado una serie de ${count} citas.`,
@@ -348,6 +356,8 @@ export const WORDS = {
     cancelled: 'Su cita ha sido cancelada.',
     cancelReason: 'Motivo de la cancelación',
     cancelCalendar: 'Abra el archivo de calendario adjunto (appointment.ics) para eliminar la cita de su calendario.',
+    seriesCancelCalendar: (count: number) =>
+      `Abra cada archivo de calendario adjunto (de appointment-1.ics a appointment-${count}.ics, uno por fecha, en el orden de arriba) para eliminar estas citas de su calendario.`,
     movedSubject: (f: BookingFacts, when: string) => `Modificada: su cita en ${f.practiceName} es ahora el ${when}`,
     moved: 'Su cita se ha cambiado a una nueva hora.',
     previously: 'Hora anterior',
@@ -402,8 +412,8 @@ export const WORDS = {
       `Uw ${count} afspraken bij ${f.practiceName}, vanaf ${first}`,
     seriesBooked: (count: number) => `Uw ${count} afspraken zijn geboekt.`,
     dates: 'Data',
-    seriesCalendar:
-      'Open het bijgevoegde agendabestand (appointment.ics) om al deze afspraken aan uw agenda toe te voegen.',
+    seriesCalendar: (count: number) =>
+      `Open elk bijgevoegd agendabestand (appointment-1.ics tot en met appointment-${count}.ics, één per datum, in de volgorde hierboven) om deze afspraken aan uw agenda toe te voegen.`,
     seriesNoticeSubject: (f: BookingFacts, count: number, first: string) =>
       `Nieuwe reeks: ${count} × ${f.reasonName}, vanaf ${first} (${f.customerName || f.customerEmail || f.reference})`,
     seriesNoticeIntro: (count: number) => `Er is een reeks van ${count} afspraken geboekt.`,
@@ -419,6 +429,8 @@ export const WORDS = {
     cancelled: 'Uw afspraak is geannuleerd.',
     cancelReason: 'Reden',
     cancelCalendar: 'Open het bijgevoegde agendabestand (appointment.ics) om de afspraak uit uw agenda te verwijderen.',
+    seriesCancelCalendar: (count: number) =>
+      `Open elk bijgevoegd agendabestand (appointment-1.ics tot en met appointment-${count}.ics, één per datum, in de volgorde hierboven) om deze afspraken uit uw agenda te verwijderen.`,
     movedSubject: (f: BookingFacts, when: string) => `Gewijzigd: uw afspraak bij ${f.practiceName} is nu op ${when}`,
     moved: 'Uw afspraak is verplaatst naar een nieuw tijdstip.',
     previously: 'Vorig tijdstip',

@@ -395,8 +395,8 @@ export interface BookedView {
   /** The self-service link (made for this page), when the practice's rules allow a change now. */
   manageUrl?: string;
   replayed: boolean;
-  /** A series (issue 40): every date, by start, and its status. */
-  series?: { local: string; status: 'booked' | 'cancelled' }[];
+  /** A series (issue 40): every date, by start, its status and, booked, its own calendar file's link. */
+  series?: { local: string; status: 'booked' | 'cancelled'; ics?: string }[];
 }
 
 /** Step 6: the booking, where and how to reach the practice, add-to-calendar links, and the self-service link. */
@@ -570,7 +570,7 @@ function manageBlock(words: BookWords, booked: BookedView): string {
   return booked.replayed ? `<p>${escapeHtml(words.manageInMail)}</p>` : '';
 }
 
-/** Step 6 of a series (issue 40): every date booked, the calendar file with all of them, the self-service link. */
+/** Step 6 of a series (issue 40): every date booked, each date's calendar file, the self-service link. */
 function seriesDonePage(view: BookView, booked: BookedView, series: NonNullable<BookedView['series']>): Page {
   const words = wordsOf(view);
   const pageWords = PAGE_WORDS[view.practice.locale];
@@ -590,10 +590,17 @@ function seriesDonePage(view: BookView, booked: BookedView, series: NonNullable<
   const phone = practice.phone
     ? `<p>${escapeHtml(words.phone)}: <a href="${escapeHtml(telHref(practice.phone))}">${escapeHtml(practice.phone)}</a></p>`
     : '';
-  // Google's and Outlook's links add one event each: the series' calendar file holds every date.
-  const calendar =
-    `<h2>${escapeHtml(words.addToCalendar)}</h2><ul class="links">` +
-    `<li><a href="${escapeHtml(booked.calendar.ics)}" download="appointments.ics">${escapeHtml(words.icsFileSeries)}</a></li></ul>`;
+  // One calendar file per date, each its own booking's invitation, as the confirmation mail attaches them (one UID
+  // per file, so that a later change of one date updates or removes it in place); Google's and Outlook's links add
+  // one event each, which no later change reaches.
+  const files = series
+    .map((date, n) =>
+      date.ics
+        ? `<li><a href="${escapeHtml(date.ics)}" download="appointment-${n + 1}.ics">${escapeHtml(words.icsFileOf(slotWords(words, date.local)))}</a></li>`
+        : '',
+    )
+    .join('');
+  const calendar = files ? `<h2>${escapeHtml(words.addToCalendar)}</h2><ul class="links">${files}</ul>` : '';
   const manage = manageBlock(words, booked);
   const body =
     `${doneNotice(words, booked)}` +

@@ -232,8 +232,8 @@ export const OPERATIONS: readonly Operation[] = [
       "the practitioner's calendar, capacity) and all are booked in one transaction, or none: a 404 then lists each " +
       'date that is not free, why, and the nearest free times that day. With `skip_taken: true` the free dates are ' +
       'booked and the others listed in `skipped`. Each date is a booking of its own (its reference, reminders, ' +
-      'webhook event); the customer gets one confirmation with every date and one calendar file. Idempotency-Key ' +
-      'works as for POST /bookings.',
+      "webhook event); the customer gets one confirmation with every date and each date's calendar file. " +
+      'Idempotency-Key works as for POST /bookings.',
     headerParameters: [IDEMPOTENCY_KEY_HEADER],
     body: {
       schema: 'SeriesRequest',

@@ -77,9 +77,15 @@ describe('series on the customer pages over HTTP', () => {
     expect(again.status).toBe(200);
     expect(again.html).toContain('This form was sent before');
     expect(written(s.db).bookings).toBe(3);
-    // The calendar file of the confirmation holds the three dates.
-    const file = await get(`${s.base}${links(done.html, '/book/event/')[0]!}`);
-    expect(file.html.match(/BEGIN:VEVENT/g)).toHaveLength(3);
+    // A calendar file per date, each its own booking's invitation (one UID each, METHOD:REQUEST, as in the mails).
+    const files = await Promise.all(links(done.html, '/book/event/').map((link) => get(`${s.base}${link}`)));
+    expect(files).toHaveLength(3);
+    const uids = files.map((file) => {
+      expect(file.html.match(/BEGIN:VEVENT/g)).toHaveLength(1);
+      expect(file.html).toMatch(/^METHOD:REQUEST\r$/m);
+      return /^UID:(.*)\r$/m.exec(file.html)![1];
+    });
+    expect(new Set(uids).size).toBe(3);
 
     // The address now holds three future bookings, the page's limit (--per-email 3): another series is refused on
     // the form, as a single booking would be.

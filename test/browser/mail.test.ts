@@ -136,7 +136,7 @@ describe('the mails in Chromium at 360 and 1280 px', () => {
         ),
         cancellation: changeMessages(f, stamp, { kind: 'cancellation', sequence: 2, reason: 'Ill' })[0]!,
         notice: notice!,
-        'customer-moved': customerChangeNotice(f, stamp, {
+        'customer-moved': customerChangeNotice(f, {
           kind: 'update',
           sequence: 1,
           previousStartAt: f.startAt - 86_400,

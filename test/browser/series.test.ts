@@ -126,7 +126,8 @@ describe('series on the customer pages in Chromium (JavaScript off, a 320 px pho
     expect(await page.locator('h1').innerText()).toBe('Your appointments are booked');
     expect(await page.locator('ol li').count()).toBe(4);
     expect(await page.locator('main').innerText()).toContain('A confirmation is on its way to maria@example.com.');
-    expect(await page.getByRole('link', { name: 'Calendar file with every date (.ics)' }).count()).toBe(1);
+    // A calendar file per date, each named by its date.
+    expect(await page.getByRole('link', { name: /^Calendar file for .+, \d\d:\d\d \(\.ics\)$/ }).count()).toBe(4);
     await look(page, 'en-book-series-done');
     const rows = bookingRows(s.db);
     expect(rows).toHaveLength(4);
@@ -142,9 +143,11 @@ describe('series on the customer pages in Chromium (JavaScript off, a 320 px pho
     const mails = await s.smtp.received(2);
     const confirmation = mails.find((mail) => sentTo(mail, 'maria@example.com'))!;
     expect(confirmation.subject).toMatch(/^Your 4 appointments at /);
-    // The calendar file of the confirmation holds the four dates.
-    const ics = await (await fetch(new URL((await page.locator('a[download]').getAttribute('href'))!, s.base))).text();
-    expect(ics.match(/BEGIN:VEVENT/g)).toHaveLength(4);
+    // Each date's file is its own booking's invitation: one event, METHOD:REQUEST.
+    for (const link of await page.locator('a[download]').all()) {
+      const ics = await (await fetch(new URL((await link.getAttribute('href'))!, s.base))).text();
+      expect([ics.match(/BEGIN:VEVENT/g)?.length, /^METHOD:(\w+)/m.exec(ics)?.[1]]).toEqual([1, 'REQUEST']);
+    }
 
     // A date of a later week taken: the preview says which, and offers no way on with it.
     const other = `${weeksAfter(day, 2)} 11:00`;

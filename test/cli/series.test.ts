@@ -149,7 +149,7 @@ describe('bookings add --repeat --count (issue 40)', () => {
       'cancelled',
       'cancelled',
     ]);
-    // One cancellation mail for the two dates, kept with the first of them; its .ics cancels both.
+    // One cancellation mail for the two dates, kept with the first of them; it cancels both, one METHOD:CANCEL each.
     const handle = new DatabaseSync(db, { readOnly: true });
     const mails = handle.prepare("SELECT booking_id, body FROM outbox WHERE kind = 'cancellation'").all() as {
       booking_id: number;
@@ -157,7 +157,7 @@ describe('bookings add --repeat --count (issue 40)', () => {
     }[];
     handle.close();
     expect(mails.map((mail) => mail.booking_id)).toEqual([made.bookings[2].id]);
-    expect(JSON.parse(mails[0]!.body).ics.match(/BEGIN:VEVENT/g)).toHaveLength(2);
+    expect(JSON.parse(mails[0]!.body).ics.match(/^METHOD:CANCEL\r\nBEGIN:VEVENT/gm)).toHaveLength(2);
     // Cancelling a booking made alone with --series is refused in one line.
     const single = await cliJson(db, 'bookings', 'add', '1', '1', `${berlinDay(4)} 15:00`, ...FIELDS);
     const before = snapshot(db);

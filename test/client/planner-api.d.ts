@@ -134,7 +134,7 @@ export interface paths {
         put?: never;
         /**
          * Book a series: the same time every week (or every n days), all dates or none
-         * @description A course of treatment: the first date (`slot`) and every `repeat` after it, `count` dates in all, for one customer. Every date is checked as POST /bookings checks one (hours, closures, notice, look-ahead, buffers, the practitioner's calendar, capacity) and all are booked in one transaction, or none: a 404 then lists each date that is not free, why, and the nearest free times that day. With `skip_taken: true` the free dates are booked and the others listed in `skipped`. Each date is a booking of its own (its reference, reminders, webhook event); the customer gets one confirmation with every date and one calendar file. Idempotency-Key works as for POST /bookings.
+         * @description A course of treatment: the first date (`slot`) and every `repeat` after it, `count` dates in all, for one customer. Every date is checked as POST /bookings checks one (hours, closures, notice, look-ahead, buffers, the practitioner's calendar, capacity) and all are booked in one transaction, or none: a 404 then lists each date that is not free, why, and the nearest free times that day. With `skip_taken: true` the free dates are booked and the others listed in `skipped`. Each date is a booking of its own (its reference, reminders, webhook event); the customer gets one confirmation with every date and each date's calendar file. Idempotency-Key works as for POST /bookings.
          */
         post: operations["createSeries"];
         delete?: never;

@@ -70,12 +70,13 @@ describe('planner feed url and the feed', () => {
     // ical.js
     const calendar = new ICAL.Component(ICAL.parse(text));
     const events = calendar.getAllSubcomponents('vevent').map((event) => new ICAL.Event(event));
-    expect(events.map((event) => [event.uid, event.sequence, event.component.getFirstPropertyValue('status')])).toEqual(
-      [
-        [`${ada.booking_details_id}@planner`, 0, 'CONFIRMED'],
-        [`${grace.booking_details_id}@planner`, 1, 'CANCELLED'],
-      ],
-    );
+    const state = (event: ICAL.Event) =>
+      ['status', 'transp'].map((name) => event.component.getFirstPropertyValue(name));
+    expect(events.map((event) => [event.uid, event.sequence, ...state(event)])).toEqual([
+      [`${ada.booking_details_id}@planner`, 0, 'CONFIRMED', 'OPAQUE'],
+      // Free time, also in an app that ignores STATUS.
+      [`${grace.booking_details_id}@planner`, 1, 'CANCELLED', 'TRANSPARENT'],
+    ]);
     expect(events[0]!.summary).toBe('Check-up – Ada Lovelace');
     // Every form field, with the form's labels (issue 24, item 11); a cancelled event's title says so.
     expect(events[0]!.description).toBe(
@@ -238,6 +239,7 @@ describe('planner feed url and the feed', () => {
     const attendee = new ICAL.Component(ICAL.parse(confirmation))
       .getFirstSubcomponent('vevent')!
       .getFirstProperty('attendee')!;
-    expect(attendee.getParameter('cn')).toBe('Eve X-INJECTED:cr A X-INJECTED:lf  B C D E');
+    // A parameter value keeps its lines as RFC 6868's ^n: nothing breaks the line it is on.
+    expect(attendee.getParameter('cn')).toBe('Eve\nX-INJECTED:cr A\nX-INJECTED:lf\nB\nC\nD\nE');
   });
 });

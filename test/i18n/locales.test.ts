@@ -113,14 +113,14 @@ function visible(html: string): string {
 }
 
 /**
- * Finds what of English is left in `text`. Not English: the commands a practice's mail names, and the name of the
- * attached file (appointment.ics, as calendar apps expect it).
+ * Finds what of English is left in `text`. Not English: the commands a practice's mail names, and the names of the
+ * attached files (appointment.ics, appointment-1.ics …, as calendar apps expect them).
  */
 function englishIn(text: string): string[] {
   const found = ENGLISH.filter((sentence) => text.includes(sentence));
   const words = text
     .replace(/planner [a-z-]+( [a-z-]+)*/g, '')
-    .replace(/appointment\.ics/g, '')
+    .replace(/appointment(-\d+)?\.ics/g, '')
     .match(ENGLISH_WORDS);
   return [...found, ...(words ? [`word "${words[0]}"`] : [])];
 }

@@ -1,8 +1,9 @@
 /**
  * Every kind of mail planner writes, in one locale, from one booking: the customer's confirmation, move,
- * cancellation and reminder (with each manage line), the practice's notices of a booking and of the customer's
- * changes, the calendar alerts (read and write, failing and recovered), the test message and an exported mail.
- * For the tests that read them as a customer (or the practice) would.
+ * cancellation and reminder (with each manage line), a series' confirmation and cancellation of several dates, the
+ * practice's notices of a booking, of a series and of the customer's changes, the calendar alerts (read and write,
+ * failing and recovered), the test message and an exported mail. For the tests that read them as a customer (or the
+ * practice) would.
  */
 import { calendarAlert } from '../../src/mail/calendar-alert.ts';
 import type { BookingFacts } from '../../src/mail/facts.ts';
@@ -12,6 +13,8 @@ import {
   customerChangeNotice,
   keptMessage,
   reminderMessage,
+  seriesCancellationMessages,
+  seriesMessages,
   withManageLink,
   type ManageAction,
 } from '../../src/mail/messages.ts';
@@ -66,6 +69,18 @@ export function everyMail(locale: Locale): NamedMail[] {
   const [cancellation] = changeMessages(facts, STAMP, { kind: 'cancellation', sequence: 1, reason: 'Krank' });
   const [update] = changeMessages(facts, STAMP, { kind: 'update', sequence: 1, previousStartAt: STAMP + 3600 });
   const reminder = reminderMessage(facts, STAMP, 0)!;
+  const week = (n: number) => ({
+    ...facts,
+    reference: `ABCDEFGH2345678${n}`,
+    startAt: facts.startAt + n * 7 * 86_400,
+    endAt: facts.endAt + n * 7 * 86_400,
+  });
+  const [seriesConfirmation, seriesNotice] = seriesMessages([week(2), week(3), week(4)], STAMP);
+  const [seriesCancellation] = seriesCancellationMessages(
+    [week(3), week(4)].map((one) => ({ facts: one, sequence: 1 })),
+    STAMP,
+    { reason: null },
+  );
   const settings = {
     practiceName: facts.practiceName,
     timeZone: facts.timeZone,
@@ -95,18 +110,13 @@ export function everyMail(locale: Locale): NamedMail[] {
     ['reminder, call', sent({ kind: 'call' })(reminder), true],
     ['reminder, no phone', withManageLink(reminder, { ...view, phone: '' }, { kind: 'call' }, undefined), true],
     ['exported confirmation', keptMessage(confirmation!, locale), true],
+    ['series confirmation', link(seriesConfirmation), true],
+    ['series cancellation', link(seriesCancellation), true],
+    ['series notice', seriesNotice!, false],
     ['notice', notice!, false],
     ['notice, by the admin', bookingMessages({ ...facts, source: 'admin', customerEmail: null }, STAMP)[0]!, false],
-    [
-      'customer cancelled',
-      customerChangeNotice(facts, STAMP, { kind: 'cancellation', sequence: 1, reason: null }),
-      false,
-    ],
-    [
-      'customer moved',
-      customerChangeNotice(facts, STAMP, { kind: 'update', sequence: 1, previousStartAt: STAMP }),
-      false,
-    ],
+    ['customer cancelled', customerChangeNotice(facts, { kind: 'cancellation', sequence: 1, reason: null }), false],
+    ['customer moved', customerChangeNotice(facts, { kind: 'update', sequence: 1, previousStartAt: STAMP }), false],
     ['calendar failing', alert(false), false],
     ['calendar recovered', alert(true), false],
     ['calendar write failing', alert(false, { waiting: 1 }), false],

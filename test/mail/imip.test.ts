@@ -7,39 +7,7 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { api, bookableDb, cliOk, serve, tempDb } from '../helpers.ts';
-import { startSmtp } from './smtp.ts';
-
-/** The parts of a raw MIME message, depth first: each part's type and body (decoded: base64, quoted-printable, 7bit). */
-function parts(raw: string): { type: string; body: string }[] {
-  const found: { type: string; body: string }[] = [];
-  const walk = (text: string) => {
-    const split = text.indexOf('\r\n\r\n');
-    const head = text.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
-    const body = text.slice(split + 4);
-    const type = /^content-type:\s*([^\r\n]*)/im.exec(head)?.[1] ?? 'text/plain';
-    const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
-    if (boundary) {
-      for (const piece of body.split(`--${boundary}`).slice(1, -1)) walk(piece.replace(/^\r\n/, ''));
-      found.push({ type, body: '' });
-      return;
-    }
-    const encoding = /^content-transfer-encoding:\s*(\S+)/im.exec(head)?.[1]?.toLowerCase();
-    const decoded =
-      encoding === 'base64'
-        ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
-        : encoding === 'quoted-printable'
-          ? Buffer.from(
-              body
-                .replace(/=\r\n/g, '')
-                .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-              'latin1',
-            ).toString('utf8')
-          : body;
-    found.push({ type, body: decoded });
-  };
-  walk(raw.replace(/\r?\n/g, '\r\n'));
-  return found;
-}
+import { mimeParts, startSmtp } from './smtp.ts';
 
 describe('invitations in customers’ calendars (iMIP, issue 38)', () => {
   it('confirmation, update and cancellation: an inline text/calendar alternative whose method is its METHOD, the .ics kept, ORGANIZER the From', async () => {
@@ -78,7 +46,7 @@ describe('invitations in customers’ calendars (iMIP, issue 38)', () => {
     );
     expect(customer).toHaveLength(3);
     const seen = customer.map((index) => {
-      const all = parts(smtp.raw[index]!);
+      const all = mimeParts(smtp.raw[index]!);
       const alternative = all.findIndex((part) => part.type.startsWith('multipart/alternative'));
       const inline = all.slice(0, alternative).filter((part) => part.type.startsWith('text/calendar'));
       expect(inline, 'one text/calendar part inside multipart/alternative').toHaveLength(1);

@@ -9,6 +9,8 @@ import {
   MANAGE_MARK,
   manageActionAt,
   reminderMessage,
+  seriesCancellationNotice,
+  seriesMessages,
   withManageLink,
   type ManageAction,
   type SendView,
@@ -118,7 +120,6 @@ describe('booking messages', () => {
   it('without a customer e-mail only the practice is told', () => {
     const messages = bookingMessages({ ...FACTS, customerEmail: null }, STAMP);
     expect(messages.map((message) => message.kind)).toEqual(['notice']);
-    expect(parseEvent(messages[0]!.ics).event.attendees).toEqual([]);
   });
 
   it('keeps line breaks out of subjects', () => {
@@ -368,7 +369,7 @@ describe("the practice's notices (issue 24, item 4)", () => {
   });
 
   it('a move by the customer: the old and the new time, who, the answers; to the notify address', () => {
-    const moved = customerChangeNotice(FACTS, STAMP, {
+    const moved = customerChangeNotice(FACTS, {
       kind: 'update',
       sequence: 1,
       previousStartAt: FACTS.startAt - 86_400,
@@ -386,14 +387,31 @@ describe("the practice's notices (issue 24, item 4)", () => {
   });
 
   it('a cancellation by the customer: the time and the reason given, in German too', () => {
-    const cancelled = customerChangeNotice({ ...FACTS, locale: 'de' }, STAMP, {
-      kind: 'cancellation',
-      sequence: 1,
-      reason: 'krank',
-    });
+    const cancelled = customerChangeNotice(
+      { ...FACTS, locale: 'de' },
+      {
+        kind: 'cancellation',
+        sequence: 1,
+        reason: 'krank',
+      },
+    );
     expect(cancelled.subject).toMatch(/^Vom Kunden abgesagt: Check-up, Dienstag, 24\. November 2026, 09:30 MEZ/);
     expect(cancelled.text).toMatch(/^Grund: +krank$/m);
-    expect(parseEvent(cancelled.ics).calendar.getFirstPropertyValue('method')).toBe('CANCEL');
+  });
+
+  it('carry no calendar file: not the customer’s invitation, nor a copy no later change would reach', () => {
+    const one = { facts: FACTS, sequence: 1 };
+    const notices = [
+      bookingMessages(FACTS, STAMP)[1]!,
+      bookingMessages({ ...FACTS, customerEmail: null }, STAMP)[0]!,
+      seriesMessages([FACTS, { ...FACTS, reference: 'BCDEFGH234567892' }], STAMP).at(-1)!,
+      customerChangeNotice(FACTS, { kind: 'update', sequence: 1, previousStartAt: FACTS.startAt - 86_400 }),
+      customerChangeNotice(FACTS, { kind: 'cancellation', sequence: 1, reason: null }),
+      seriesCancellationNotice([one, one], null),
+    ];
+    expect(notices.map((notice) => [notice.kind, notice.recipient, notice.ics])).toEqual(
+      notices.map(() => ['notice', 'desk@sonne.example', '']),
+    );
   });
 });
 
@@ -431,5 +449,22 @@ describe('the feed (issue 24, items 10 and 11)', () => {
     expect(parseEvent(feedIcs('x', [{ ...event, cancelled: false }], 'en')).event.summary).toBe(
       'Check-up – Ada Lovelace',
     );
+  });
+
+  it('a cancelled appointment is free time (TRANSP:TRANSPARENT), for apps that ignore its STATUS; a booked one is busy', () => {
+    const transp = (cancelled: boolean) =>
+      parseEvent(feedIcs('x', [{ ...event, cancelled }], 'en')).event.component.getFirstPropertyValue('transp');
+    expect([transp(true), transp(false)]).toEqual(['TRANSPARENT', 'OPAQUE']);
+  });
+});
+
+describe('parameter values (RFC 6868)', () => {
+  it("a name with quotes, carets and line breaks reaches CN whole: ^', ^^ and ^n, read back by ical.js", () => {
+    const name = 'Ilse "Quote" ^2\nZweite Zeile';
+    const [confirmation] = bookingMessages({ ...FACTS, customerName: name, practiceName: 'Praxis "Sonne"' }, STAMP);
+    const { event } = parseEvent(confirmation!.ics);
+    expect(event.component.getFirstProperty('attendee')!.getParameter('cn')).toBe(name);
+    expect(event.component.getFirstProperty('organizer')!.getParameter('cn')).toBe('Praxis "Sonne"');
+    expect(confirmation!.ics).toContain('CN="Ilse ^\'Quote^\' ^^2^nZweite Zeile"');
   });
 });

@@ -1,9 +1,10 @@
 /**
  * The mails of a series (issue 40), real server and real SMTP: POST /api/series of 6 weekly dates sends ONE
- * confirmation to the customer and ONE notice to the practice, each listing every date, with one .ics (read by
- * ical.js) of 6 events, each its booking's UID and time; each date has its own reminder. `bookings cancel <3rd>
- * --series` sends ONE cancellation whose .ics (METHOD:PUBLISH, each event CANCELLED) holds the 4 later events, SEQUENCE 1;
- * dates 1-2 stay. A file of several UIDs is published and attached only: an iTIP invitation (REQUEST, CANCEL) holds one UID.
+ * confirmation to the customer and ONE notice to the practice, each listing every date; the confirmation attaches
+ * each date's own calendar file (read by ical.js: its booking's UID and time, METHOD:REQUEST), the notice none; each
+ * date has its own reminder. `bookings cancel <3rd> --series` sends ONE cancellation with the 4 later dates' own
+ * METHOD:CANCEL files, SEQUENCE 1; dates 1-2 stay. One UID per file: an iTIP REQUEST or CANCEL holds one
+ * (test/mail/series-life.test.ts follows a series' whole life).
  */
 import ICAL from 'ical.js';
 import type { ParsedMail } from 'mailparser';
@@ -27,33 +28,33 @@ async function queueEmpty(db: string): Promise<void> {
   throw new Error('the outbox never emptied');
 }
 
-/** The events of a mail's .ics, read by ical.js. */
+/** The events of a mail's calendar files, in the order attached, read by ical.js: each file's METHOD and event. */
 function calendarOf(mail: ParsedMail) {
   const files = mail.attachments.filter((file) => file.filename?.endsWith('.ics'));
-  expect(files, 'one .ics attached').toHaveLength(1);
-  // No inline invitation beside it (RFC 5546: one UID per iTIP message): the only calendar part is the file.
-  expect(mail.attachments.filter((file) => file.contentType === 'text/calendar')).toHaveLength(1);
-  const calendar = new ICAL.Component(ICAL.parse(files[0]!.content.toString('utf8')) as unknown as unknown[]);
-  return {
-    method: calendar.getFirstPropertyValue('method'),
-    events: calendar.getAllSubcomponents('vevent').map((vevent) => {
-      const event = new ICAL.Event(vevent);
-      return {
-        uid: event.uid,
-        start: event.startDate.toUnixTime(),
-        end: event.endDate.toUnixTime(),
-        sequence: vevent.getFirstPropertyValue('sequence'),
-        status: vevent.getFirstPropertyValue('status'),
-      };
-    }),
-  };
+  // No inline invitation beside them: each date is its own file.
+  expect(mail.attachments.filter((file) => file.contentType === 'text/calendar')).toHaveLength(files.length);
+  return files.map((file, n) => {
+    expect(file.filename).toBe(`appointment-${n + 1}.ics`);
+    const calendar = new ICAL.Component(ICAL.parse(file.content.toString('utf8')) as unknown as unknown[]);
+    const vevents = calendar.getAllSubcomponents('vevent');
+    expect(vevents).toHaveLength(1);
+    const event = new ICAL.Event(vevents[0]!);
+    return {
+      method: calendar.getFirstPropertyValue('method'),
+      uid: event.uid,
+      start: event.startDate.toUnixTime(),
+      end: event.endDate.toUnixTime(),
+      sequence: vevents[0]!.getFirstPropertyValue('sequence'),
+      status: vevents[0]!.getFirstPropertyValue('status'),
+    };
+  });
 }
 
 /** The date as the English mails write it: "Tuesday, 1 December 2026, 08:00". */
 const written = (day: string, time: string) =>
   `${new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${day}T12:00:00Z`))}, ${time}`;
 
-it('6 weekly dates: one confirmation and one notice with every date and one .ics of 6 events; a reminder each; cancel --series from the 3rd: one mail cancelling 4', async () => {
+it('6 weekly dates: one confirmation and one notice with every date, a calendar file per date for the customer; a reminder each; cancel --series from the 3rd: one mail cancelling 4', async () => {
   const smtp = await startSmtp();
   const db = tempDb();
   await initDb(db);
@@ -100,18 +101,19 @@ it('6 weekly dates: one confirmation and one notice with every date and one .ics
   for (const mail of [confirmation, notice]) {
     for (const day of dates) expect(mail.text).toContain(written(day, '08:00'));
     for (const reference of references) expect(mail.text).toContain(reference);
-    const calendar = calendarOf(mail);
-    expect(calendar.method).toBe('PUBLISH');
-    expect(calendar.events).toEqual(
-      references.map((reference, n) => ({
-        uid: `${reference}@planner`,
-        start: starts[n],
-        end: starts[n]! + 45 * 60,
-        sequence: 0,
-        status: 'CONFIRMED',
-      })),
-    );
   }
+  expect(calendarOf(notice)).toEqual([]);
+  expect(confirmation.text).toContain('Open each attached calendar file (appointment-1.ics to appointment-6.ics');
+  expect(calendarOf(confirmation)).toEqual(
+    references.map((reference, n) => ({
+      method: 'REQUEST',
+      uid: `${reference}@planner`,
+      start: starts[n],
+      end: starts[n]! + 45 * 60,
+      sequence: 0,
+      status: 'CONFIRMED',
+    })),
+  );
 
   // A reminder per date, each 48 hours before its own date.
   const scheduled = (await cliJson<any[]>(db, 'mail', 'queue')).filter((entry) => entry.section === 'scheduled');
@@ -132,10 +134,9 @@ it('6 weekly dates: one confirmation and one notice with every date and one .ics
   expect(to(cancellation)).toBe('ada@example.com');
   for (const day of dates.slice(2)) expect(cancellation.text).toContain(written(day, '08:00'));
   for (const day of dates.slice(0, 2)) expect(cancellation.text).not.toContain(written(day, '08:00'));
-  const withdrawn = calendarOf(cancellation);
-  expect(withdrawn.method).toBe('PUBLISH');
-  expect(withdrawn.events).toEqual(
+  expect(calendarOf(cancellation)).toEqual(
     references.slice(2).map((reference, n) => ({
+      method: 'CANCEL',
       uid: `${reference}@planner`,
       start: starts[n + 2],
       end: starts[n + 2]! + 45 * 60,

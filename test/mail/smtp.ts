@@ -109,3 +109,50 @@ export async function freePort(): Promise<number> {
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   return port;
 }
+
+/** One part of a raw MIME message: its type, its disposition and file name when it has them, and its decoded body. */
+export interface MimePart {
+  type: string;
+  disposition?: string;
+  filename?: string;
+  body: string;
+}
+
+/** The parts of a raw MIME message, depth first (decoded: base64, quoted-printable, 7bit); a multipart's body is ''. */
+export function mimeParts(raw: string): MimePart[] {
+  const found: MimePart[] = [];
+  const walk = (text: string) => {
+    const split = text.indexOf('\r\n\r\n');
+    const head = text.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
+    const body = text.slice(split + 4);
+    const type = /^content-type:\s*([^\r\n]*)/im.exec(head)?.[1] ?? 'text/plain';
+    const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
+    if (boundary) {
+      for (const piece of body.split(`--${boundary}`).slice(1, -1)) walk(piece.replace(/^\r\n/, ''));
+      found.push({ type, body: '' });
+      return;
+    }
+    const encoding = /^content-transfer-encoding:\s*(\S+)/im.exec(head)?.[1]?.toLowerCase();
+    const decoded =
+      encoding === 'base64'
+        ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
+        : encoding === 'quoted-printable'
+          ? Buffer.from(
+              body
+                .replace(/=\r\n/g, '')
+                .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+              'latin1',
+            ).toString('utf8')
+          : body;
+    const disposition = /^content-disposition:\s*([^;\r\n]*)(.*)$/im.exec(head);
+    const filename = disposition && /filename="?([^";]+)"?/i.exec(disposition[2]!)?.[1];
+    found.push({
+      type,
+      ...(disposition ? { disposition: disposition[1]!.trim().toLowerCase() } : {}),
+      ...(filename ? { filename } : {}),
+      body: decoded,
+    });
+  };
+  walk(raw.replace(/\r?\n/g, '\r\n'));
+  return found;
+}
