@@ -140,7 +140,14 @@ export async function bookableDb(
 /** What migration 16 made (the booking page's logo, issue 41): a file taken back before it lacks it. */
 export const UNDO_MIGRATION_16 = 'DROP TABLE booking_logo; ';
 
-/** SQL that takes a current file back to what migration 16 left: migration 17's tables and columns out. */
+/** SQL that takes a current file back to what migration 17 left: migration 18's columns out. */
+export const UNDO_MIGRATION_18 =
+  'ALTER TABLE calendars DROP COLUMN details; ALTER TABLE calendars DROP COLUMN write_last_ok; ' +
+  'ALTER TABLE calendar_events DROP COLUMN written_at; ' +
+  'ALTER TABLE calendar_events DROP COLUMN edit; ALTER TABLE calendar_events DROP COLUMN edit_seen_at; ' +
+  'ALTER TABLE calendar_events DROP COLUMN edit_mailed; ';
+
+/** SQL that takes a file back to what migration 16 left (after UNDO_MIGRATION_18): migration 17's tables and columns out. */
 export const UNDO_MIGRATION_17 =
   'DROP TABLE extra_hours; ALTER TABLE reasons DROP COLUMN series_max; DROP TABLE reason_schedules; ' +
   'DROP INDEX bookings_by_series; ALTER TABLE bookings DROP COLUMN series_id; DROP TABLE series; ';

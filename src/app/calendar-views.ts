@@ -8,9 +8,10 @@ import { dayNumber, dayText, SECONDS_PER_DAY } from '../domain/days.ts';
 import { localToUnix } from '../domain/zone.ts';
 import { notFound } from '../errors.ts';
 import { busyConflicts, busyOfSchedule, countBusy, type BusyConflict } from '../store/busy-times.ts';
-import { writeCounts, type WriteCounts } from '../store/calendar-writes.ts';
-import { listCalendars, type CalendarRow } from '../store/calendars.ts';
+import { seenEdits, writeCounts, type SeenEdit, type WriteCounts } from '../store/calendar-writes.ts';
+import { listCalendars, type CalendarDetails, type CalendarRow } from '../store/calendars.ts';
 import { findSchedule, type Schedule } from '../store/schedules.ts';
+import { editView, type EditView } from './calendar-edits.ts';
 import { requireConfigured } from './configured.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 
@@ -36,18 +37,23 @@ export interface CalendarView
   lastError: string | null;
   /** Upcoming bookings a busy time of this calendar overlaps. */
   conflicts: ConflictView[];
-  /** Whether it receives every booking of its schedule (issue 38), and how that stands; null when it does not. */
+  /** Whether it receives every booking of its schedule, and how that stands; null when it does not. */
   writing: WritingView | null;
+  /** What it receives of the customer: every answer (`full`) or the reason, first name and reference (`minimal`). */
+  details: CalendarDetails;
+  /** Planner's events its last read showed moved or removed in a calendar app (app/calendar-edits.ts). */
+  edits: EditView[];
 }
 
 /**
  * How writing bookings into a calendar stands: how many booking changes wait to be written, and when writes fail,
- * since when and why (`failing`, as a failing read shows); `stuck`: failing for STUCK_AFTER_SECONDS or longer
- * (planner never gives a write up, but `status` and `doctor` say so loudly).
+ * since when and why (`failing`, as a failing read shows); `catching-up`: writes that failed wait, but the last write
+ * succeeded (the calendar answers again, and planner is writing what waited); `stuck`: failing for
+ * STUCK_AFTER_SECONDS or longer (planner never gives a write up, but `status` and `doctor` say so loudly).
  */
 export interface WritingView {
   waiting: number;
-  state: 'ok' | 'failing';
+  state: 'ok' | 'catching-up' | 'failing';
   failingSince: string | null;
   lastError: string | null;
   stuck: boolean;
@@ -81,11 +87,16 @@ export function viewOf(
   calendar: CalendarRow,
   conflicts: readonly ConflictView[],
   writes: Map<number, WriteCounts> = writeCounts(ctx.store),
+  edits: readonly SeenEdit[] = seenEdits(ctx.store, unixSeconds(ctx.now()), calendar.id),
 ): CalendarView {
   const schedule = findSchedule(ctx.store, calendar.scheduleId);
   const mine = writes.get(calendar.id);
   const now = unixSeconds(ctx.now());
-  const since = mine?.retryingSince ?? null;
+  const retrying = mine?.retryingSince ?? null;
+  // Writes that failed still wait, but the last write succeeded: the calendar answers again and is catching up.
+  const catchingUp = retrying !== null && calendar.writeLastOk === true;
+  const since = catchingUp ? null : retrying;
+  const zone = requireConfigured(ctx).timeZone;
   const window = busyWindow(schedule ?? { daysAhead: 0 }, unixSeconds(ctx.now()));
   return {
     id: calendar.id,
@@ -105,12 +116,14 @@ export function viewOf(
       calendar.writeBookings || (mine?.waiting ?? 0) > 0
         ? {
             waiting: mine?.waiting ?? 0,
-            state: since === null ? 'ok' : 'failing',
+            state: catchingUp ? 'catching-up' : since === null ? 'ok' : 'failing',
             failingSince: iso(since),
             lastError: since === null ? null : (mine?.lastError ?? null),
             stuck: since !== null && now - since >= STUCK_AFTER_SECONDS,
           }
         : null,
+    details: calendar.details,
+    edits: edits.filter((edit) => edit.calendarId === calendar.id).map((edit) => editView(edit, zone)),
   };
 }
 
@@ -133,7 +146,8 @@ export function everyConflict(calendars: readonly { conflicts: readonly Conflict
 export function calendars(ctx: AppContext): CalendarView[] {
   const conflicts = calendarConflicts(ctx);
   const writes = writeCounts(ctx.store);
-  return listCalendars(ctx.store).map((calendar) => viewOf(ctx, calendar, conflicts, writes));
+  const edits = seenEdits(ctx.store, unixSeconds(ctx.now()));
+  return listCalendars(ctx.store).map((calendar) => viewOf(ctx, calendar, conflicts, writes, edits));
 }
 
 /** A busy time as `planner calendar busy` shows it. */

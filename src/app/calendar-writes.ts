@@ -10,14 +10,15 @@
  * it writes again; `calendar list`, `status` and `doctor` say how many bookings wait and why.
  */
 import { CalendarWriteError, deleteEvent, eventHref, putEvent } from '../calendar/write.ts';
-import { submittedFields } from '../domain/submission.ts';
-import { practitionerEventIcs } from '../mail/calendar.ts';
+import { submittedFields, submittedText } from '../domain/submission.ts';
+import { practitionerEventIcs, type FeedEvent } from '../mail/calendar.ts';
 import { calendarAlert } from '../mail/calendar-alert.ts';
 import { startLanedLoop, type LanedQueue } from '../queue/outbox-loop.ts';
 import type { Pump } from '../queue/pump.ts';
 import { BASE_SECONDS, decideRetry, type AttemptOutcome, type RetrySettings } from '../queue/retry-policy.ts';
-import { invalid } from '../errors.ts';
+import { invalid, notFound } from '../errors.ts';
 import {
+  catchUp,
   claimWrite,
   countEvents,
   dueWrites,
@@ -25,17 +26,27 @@ import {
   markWriteFailed,
   markWriteRetry,
   markWritten,
+  queueEdited,
   queueWritten,
   recordEvent,
+  seenEdits,
   writeCounts,
   type DueWrite,
 } from '../store/calendar-writes.ts';
-import { findCalendar, listCalendars, markWriteAlerted, updateCalendar, type CalendarRow } from '../store/calendars.ts';
-import { feedBookingById } from '../store/feed-rows.ts';
+import {
+  findCalendar,
+  listCalendars,
+  markWriteAlerted,
+  markWriteOutcome,
+  updateCalendar,
+  type CalendarRow,
+} from '../store/calendars.ts';
+import { feedBookingById, type FeedRow } from '../store/feed-rows.ts';
 import { listFields } from '../store/fields.ts';
 import { enqueue } from '../store/outbox.ts';
 import { findSchedule } from '../store/schedules.ts';
-import { ALERT_AFTER_SECONDS, failureLine } from './calendars.ts';
+import { editView, overwriteLine, type EditView } from './calendar-edits.ts';
+import { ALERT_AFTER_SECONDS, failureLine, syncCalendar, type SyncOptions } from './calendars.ts';
 import { isConfigured, requireConfigured } from './configured.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 
@@ -62,6 +73,19 @@ export interface CalendarWriterOptions {
   pollMs?: number;
 }
 
+/**
+ * The booking as `calendar`'s event tells it: every answer of the form (`full`), or only the reason, the customer's
+ * first name and the reference (`minimal`: nothing more of a customer is copied into whatever the calendar syncs with).
+ */
+function eventOf(ctx: AppContext, calendar: CalendarRow, booking: FeedRow): FeedEvent {
+  const changedAt = Math.floor(Date.parse(booking.changedAt) / 1000);
+  if (calendar.details === 'minimal') {
+    const firstName = submittedText(booking.submission, 'first_name');
+    return { ...booking, customerName: firstName, email: null, phone: '', fields: [], changedAt };
+  }
+  return { ...booking, fields: submittedFields(listFields(ctx.store), booking.submission), changedAt };
+}
+
 /** What one write does: makes `calendar`'s event of the booking match the booking now. Throws CalendarWriteError. */
 async function reconcile(
   ctx: AppContext,
@@ -86,26 +110,39 @@ async function reconcile(
     return;
   }
   const settings = requireConfigured(ctx);
-  const fields = submittedFields(listFields(ctx.store), booking.submission);
-  const event = { ...booking, fields, changedAt: Math.floor(Date.parse(booking.changedAt) / 1000) };
   const location = settings.address ? `${settings.practiceName}, ${settings.address}` : '';
-  const ics = practitionerEventIcs(event, settings.locale, location);
+  const ics = practitionerEventIcs(eventOf(ctx, calendar, booking), settings.locale, location);
   const written = await putEvent(target, href, ics, write.written ? write.written.etag : undefined);
   ctx.store.tx(() => {
     // A calendar removed while its event was written (`calendar remove --keep-written`) has nothing to record into.
     if (findCalendar(ctx.store, calendar.id))
-      recordEvent(ctx.store, calendar.id, booking.id, { href, etag: written.etag, sequence: booking.sequence });
+      recordEvent(
+        ctx.store,
+        calendar.id,
+        booking.id,
+        { href, etag: written.etag, sequence: booking.sequence },
+        ctx.now().getTime(),
+      );
   });
-  if (written.overwritten && write.written) {
-    log(
-      `planner: calendar ${calendar.id} (${calendar.label}): the event of booking ${booking.reference} was changed or removed in the calendar; planner wrote it again`,
-    );
+  if (written.overwritten) {
+    // Changed or removed in a calendar app (or there while planner had forgotten it: writing turned off and on):
+    // what it showed, and what planner wrote over it.
+    const line = await overwriteLine(booking, written.found, write.written !== null, settings.timeZone);
+    if (line) log(`planner: calendar ${calendar.id} (${calendar.label}): ${line}`);
   }
 }
 
 /** The queue of calendar writes as the outbox loop runs it (the server's worker, and `deliverWrites` for the CLI). */
 function writeQueue(ctx: AppContext, options: { log: (line: string) => void }): LanedQueue<DueWrite> {
   const versions = new Map<number, number>();
+  /** The writes being tried, by id: whose calendar an outcome is recorded for. */
+  const attempted = new Map<number, DueWrite>();
+  const failedNow = (id: number) => {
+    const write = attempted.get(id);
+    if (write) markWriteOutcome(ctx.store, write.calendarId, false);
+    versions.delete(id);
+    attempted.delete(id);
+  };
   return {
     what: 'calendar writes',
     leaseSeconds: LEASE_SECONDS,
@@ -117,6 +154,7 @@ function writeQueue(ctx: AppContext, options: { log: (line: string) => void }): 
       const calendar = findCalendar(ctx.store, write.calendarId);
       if (!calendar) return undefined; // removed meanwhile: its writes went with it
       versions.set(write.id, write.version);
+      attempted.set(write.id, write);
       try {
         await reconcile(ctx, calendar, write, options.log);
         return { delivered: true };
@@ -126,11 +164,26 @@ function writeQueue(ctx: AppContext, options: { log: (line: string) => void }): 
       }
     },
     sent: (id) => {
-      markWritten(ctx.store, id, versions.get(id) ?? -1);
+      const write = attempted.get(id);
+      const now = unixSeconds(ctx.now());
+      ctx.store.tx(() => {
+        markWritten(ctx.store, id, versions.get(id) ?? -1);
+        if (write) {
+          markWriteOutcome(ctx.store, write.calendarId, true);
+          catchUp(ctx.store, write.calendarId, now);
+        }
+      });
       versions.delete(id);
+      attempted.delete(id);
     },
-    failed: (id, reason) => markWriteFailed(ctx.store, id, reason),
-    retry: (id, reason, at) => markWriteRetry(ctx.store, id, reason, at),
+    failed: (id, reason) => {
+      failedNow(id);
+      markWriteFailed(ctx.store, id, reason);
+    },
+    retry: (id, reason, at) => {
+      failedNow(id);
+      markWriteRetry(ctx.store, id, reason, at);
+    },
     describe: (write) => `calendar ${write.calendarId}: the write of booking ${write.bookingId}`,
   };
 }
@@ -147,7 +200,9 @@ export function alertWriteFailures(ctx: AppContext): void {
   for (const calendar of listCalendars(ctx.store)) {
     const mine = counts.get(calendar.id);
     const failingSince = mine?.retryingSince ?? null;
-    const failing = failingSince !== null && now - failingSince >= ALERT_AFTER_SECONDS;
+    // Catching up (the last write succeeded after the last that failed) is not failing: no mail that it fails.
+    const catchingUp = calendar.writeLastOk === true;
+    const failing = failingSince !== null && !catchingUp && now - failingSince >= ALERT_AFTER_SECONDS;
     if (failing === calendar.writeAlerted || (!failing && mine?.retrying)) continue;
     const schedule = findSchedule(ctx.store, calendar.scheduleId);
     ctx.store.tx(() => {
@@ -263,4 +318,44 @@ export async function removeWrittenEvents(ctx: AppContext, id: number): Promise<
     );
   }
   return outcome.written;
+}
+
+/** What `calendar repair` did: the edits it found, the lines of what it wrote over them, and how the writing went. */
+export interface RepairOutcome {
+  id: number;
+  label: string;
+  /** The edits the read before the repair showed. */
+  edits: EditView[];
+  /** One line per event planner wrote over (each names the booking, what the calendar showed and what was written). */
+  overwritten: string[];
+  written: number;
+  /** The first failure's line (the rest wait for a running planner serve). */
+  error: string | null;
+}
+
+/**
+ * Writes planner's state back over what a calendar app changed of its events in calendar `id`, now, in this process
+ * (`planner calendar repair`): reads the calendar first, so that the edits are the calendar's as it is now, then
+ * writes each edited booking again (moved back to its time, or written again where removed), as its next change
+ * would. Throws `invalid` when the calendar does not receive bookings or cannot be read (nothing is written then).
+ */
+export async function repairCalendar(ctx: AppContext, id: number, options: SyncOptions = {}): Promise<RepairOutcome> {
+  const settings = requireConfigured(ctx);
+  const calendar = findCalendar(ctx.store, id);
+  if (!calendar) throw notFound(`calendar ${id} does not exist (planner calendar list shows them)`);
+  if (!calendar.writeBookings)
+    throw invalid(
+      `calendar ${id} does not receive bookings, so planner has nothing of its own there to repair (planner calendar set ${id} --write-bookings on writes them)`,
+    );
+  const read = await syncCalendar(ctx, calendar, { ...options, conflicts: false });
+  if (!read.ok) throw invalid(`calendar ${id} could not be read, nothing was written: ${read.error}`);
+  const now = unixSeconds(ctx.now());
+  const edits = seenEdits(ctx.store, now, id).map((edit) => editView(edit, settings.timeZone));
+  ctx.store.tx(() => queueEdited(ctx.store, id, now, ctx.now().toISOString()));
+  const overwritten: string[] = [];
+  const prefix = `planner: calendar ${id} (${calendar.label}): `;
+  const outcome = await deliverWrites(ctx, id, (line) => {
+    if (line.startsWith(prefix)) overwritten.push(line.slice(prefix.length));
+  });
+  return { id, label: calendar.label, edits, overwritten, ...outcome };
 }

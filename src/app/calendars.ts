@@ -5,6 +5,7 @@
  * the calendar's state. A sync that fails keeps the busy times it had: a calendar that cannot be read never frees a
  * busy time. After an hour of failing, the practice is mailed once, and once more when the calendar reads again.
  */
+import type { PlannerEvent } from '../calendar/busy.ts';
 import { checkCalendarUrl, fetchCalendar, type FetchLimits, type FetchState } from '../calendar/fetch.ts';
 import { SECONDS_PER_DAY } from '../domain/days.ts';
 import { nameMessage, nameProblem, SYNC_EVERY_DEFAULT_MINUTES, SYNC_EVERY_MAX_MINUTES } from '../domain/checks.ts';
@@ -34,6 +35,7 @@ import {
   markSynced,
   markTried,
   updateCalendar,
+  type CalendarDetails,
   type CalendarKind,
   type CalendarRow,
 } from '../store/calendars.ts';
@@ -48,6 +50,7 @@ import {
   type CalendarView,
   type ConflictView,
 } from './calendar-views.ts';
+import { noticeEdits } from './calendar-edits.ts';
 import { requireConfigured } from './configured.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { calendarAlert } from '../mail/calendar-alert.ts';
@@ -109,16 +112,20 @@ async function readCalendar(
   const { readTo, zone: readIn, ...last } = JSON.parse(calendar.fetchState) as SyncState;
   const conditional = readTo !== undefined && window.to <= readTo && readIn === zone ? last : {};
   const read = { from: window.from, to: window.to + READ_AHEAD_SECONDS };
+  const fetchedAtMs = ctx.now().getTime();
   const fetched = await fetchCalendar(source, calendar.kind, conditional, read, options.limits);
   if (fetched.unchanged)
     return { kind: fetched.kind, state: { ...fetched.state, readTo, zone } as SyncState, busy: undefined };
-  // The reader (ical.js) is loaded at the first read: a server without calendars never holds it (issue 29).
+  // The reader (ical.js) is loaded at the first read: a server without calendars never holds it.
   const { busyTimesSliced } = await import('../calendar/busy.ts');
-  const busy = await busyTimesSliced(fetched.texts, { zone, from: read.from, to: read.to });
+  const planner: PlannerEvent[] = [];
+  const busy = await busyTimesSliced(fetched.texts, { zone, from: read.from, to: read.to, planner });
   return {
     kind: fetched.kind,
     state: { ...fetched.state, readTo: read.to, zone } as SyncState,
     busy: busyPieces(busy),
+    /** Planner's own events as the calendar holds them, over `read`, fetched from `fetchedAtMs` on. */
+    planner: { events: planner, ...read, fetchedAtMs },
   };
 }
 
@@ -179,8 +186,23 @@ export interface CalendarInput {
   password?: string;
   everyMinutes?: number;
   allowInsecure: boolean;
-  /** Every booking of the schedule is written into the calendar too (issue 38): CalDAV only, checked by a write. */
+  /** Every booking of the schedule is written into the calendar too: CalDAV only, checked by a write. */
   writeBookings?: boolean;
+  /** What each written event tells of the customer (default `minimal`: NEW_CALENDAR_DETAILS). */
+  details?: CalendarDetails;
+}
+
+/**
+ * What a new calendar's events tell of the customer: the reason, the first name and the reference. Data
+ * minimisation (GDPR Art. 5(1)(c) and 25(2)): the practitioner's calendar is copied to every device and service it
+ * syncs with, and the full answers are one command away (`bookings show`, the desk); `--details full` writes them.
+ */
+export const NEW_CALENDAR_DETAILS: CalendarDetails = 'minimal';
+
+/** Throws `invalid` unless `details` is one of `full` and `minimal`. */
+export function checkDetails(details: string): CalendarDetails {
+  if (details !== 'full' && details !== 'minimal') throw invalid(`--details takes full or minimal (got "${details}")`);
+  return details;
 }
 
 /** Throws `invalid` unless planner may write into `calendar` (a CalDAV collection that takes a test event). */
@@ -277,6 +299,7 @@ export async function addCalendar(
       createdAt: ctx.now().toISOString(),
       syncedAt: now,
       writeBookings: input.writeBookings === true,
+      details: input.details ?? NEW_CALENDAR_DETAILS,
     });
     applyBusyChanges(ctx.store, { id: added, scheduleId, generation: 0 }, { remove: [], add: read.busy ?? [] });
     if (input.writeBookings) queueUpcoming(ctx.store, added, now, ctx.now().toISOString());
@@ -294,6 +317,7 @@ export interface CalendarSettingsChange {
   writeBookings?: boolean;
   /** With writeBookings false: delete the events planner wrote (else they stay in the calendar). */
   removeWritten?: boolean;
+  details?: CalendarDetails;
 }
 
 /** What `calendar set` did: the calendar as it is now, and what it queued to be written or removed. */
@@ -305,6 +329,10 @@ export interface CalendarSet {
   removing: number;
   /** Writing was turned off and what was written stays in the calendar. */
   leftWritten: boolean;
+  /** Events queued to be written again with other details (`details` changed while writing). */
+  rewriting: number;
+  /** Writing was asked on while already on: nothing to do (edits in the app are `calendar repair`'s). */
+  alreadyWriting: boolean;
 }
 
 /**
@@ -359,6 +387,7 @@ export async function setCalendar(
   if (turnOn) await requireWritable(ctx, next, calendar.kind);
   const nowAt = unixSeconds(ctx.now());
   const at = ctx.now().toISOString();
+  const newDetails = change.details !== undefined && change.details !== calendar.details;
   const counts = ctx.store.tx(() => {
     updateCalendar(ctx.store, id, {
       label,
@@ -366,14 +395,24 @@ export async function setCalendar(
       user: change.user,
       password: change.password,
       writeBookings: change.writeBookings,
+      details: change.details,
     });
-    if (turnOn) return { queued: queueUpcoming(ctx.store, id, nowAt, at), removing: 0 };
-    if (turnOff && change.removeWritten) return { queued: 0, removing: queueWritten(ctx.store, id, at) };
+    if (turnOn) return { queued: queueUpcoming(ctx.store, id, nowAt, at), removing: 0, rewriting: 0 };
+    if (turnOff && change.removeWritten) return { queued: 0, removing: queueWritten(ctx.store, id, at), rewriting: 0 };
     if (turnOff) dropWrites(ctx.store, id);
-    return { queued: 0, removing: 0 };
+    // Other details while writing: every event written is written again with them (the worker writes the booking as
+    // it is, in the calendar's details).
+    if (newDetails && calendar.writeBookings && !turnOff)
+      return { queued: 0, removing: 0, rewriting: queueWritten(ctx.store, id, at) };
+    return { queued: 0, removing: 0, rewriting: 0 };
   });
   const view = viewOf(ctx, findCalendar(ctx.store, id)!, calendarConflicts(ctx, id));
-  return { view, ...counts, leftWritten: turnOff && !change.removeWritten };
+  return {
+    view,
+    ...counts,
+    leftWritten: turnOff && !change.removeWritten,
+    alreadyWriting: change.writeBookings === true && calendar.writeBookings,
+  };
 }
 
 /** What one sync did. */
@@ -447,6 +486,7 @@ export async function syncCalendar(
     } else if (changes) {
       counts = applyBusyChanges(ctx.store, calendar, changes);
     }
+    if (read.planner) noticeEdits(ctx, settings, calendar, read.planner.events, { ...read.planner, now });
     if (calendar.alerted && settings.notifyEmail) {
       const message = calendarAlert({
         settings,

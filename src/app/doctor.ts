@@ -8,9 +8,16 @@ import { outboxCounts } from '../store/outbox.ts';
 import { countFeeds } from '../store/feeds.ts';
 import { unixSeconds, type AppContext } from './context.ts';
 import { isConfigured, requireConfigured } from './configured.ts';
-import { bookingPageVerdict, calendarVerdict, calendarWriteVerdict, mailVerdict } from './health.ts';
+import {
+  bookingPageVerdict,
+  calendarVerdict,
+  calendarEditsVerdict,
+  calendarWriteVerdict,
+  mailVerdict,
+} from './health.ts';
 import { pageRules } from './portal.ts';
 import { bookingLogoProblem } from './booking-page.ts';
+import { editsLine } from './calendar-edits.ts';
 import { calendars, everyConflict } from './calendar-views.ts';
 import { readReplication, replicationSummary } from './replication.ts';
 import { reminderDeadlineWarning } from './reminders.ts';
@@ -315,8 +322,16 @@ function calendarChecks(ctx: AppContext): Check[] {
         detail: {
           stuck: `${calendar.label}: STUCK for over 48 hours: ${failing}`,
           failing: `${calendar.label}: ${failing}`,
+          'catching-up': `${calendar.label}: receives every booking; catching up: ${writing.waiting} left`,
           ok: `${calendar.label}: receives every booking, ${writing.waiting} waiting`,
         }[write.why],
+      });
+    }
+    if (calendarEditsVerdict(calendar)) {
+      checks.push({
+        name: `${name} edits`,
+        status: 'warn',
+        detail: `${calendar.label}: ${editsLine(calendar.edits)}; the bookings hold. Change bookings in planner; planner calendar repair ${calendar.id} writes planner's times back`,
       });
     }
   }

@@ -51,17 +51,27 @@ export function calendarVerdict(
 }
 
 /**
- * A practitioner's calendar, written (issue 38): failing while its writes fail (bookings are not in it), `stuck`
- * after STUCK_AFTER_SECONDS of it (said loudly: planner never gives them up); ok while it takes them; none when it
- * does not receive bookings.
+ * A practitioner's calendar, written: failing while its writes fail (bookings are not in it), `stuck` after
+ * STUCK_AFTER_SECONDS of it (said loudly: planner never gives them up); ok while it takes them, also while it
+ * catches up with what waited during an outage; none when it does not receive bookings.
  */
 export function calendarWriteVerdict(
   calendar: Pick<CalendarView, 'writing'>,
-): Verdict<'stuck' | 'failing' | 'ok'> | undefined {
+): Verdict<'stuck' | 'failing' | 'catching-up' | 'ok'> | undefined {
   if (!calendar.writing) return undefined;
   if (calendar.writing.stuck) return { health: 'fail', why: 'stuck' };
   if (calendar.writing.state === 'failing') return { health: 'fail', why: 'failing' };
+  if (calendar.writing.state === 'catching-up') return { health: 'ok', why: 'catching-up' };
   return { health: 'ok', why: 'ok' };
+}
+
+/**
+ * Planner's events in a practitioner's calendar, as its last read showed them: a warning when some were moved or
+ * removed in a calendar app (the practitioner's calendar and planner disagree; the bookings hold); none when there
+ * are none.
+ */
+export function calendarEditsVerdict(calendar: Pick<CalendarView, 'edits'>): Verdict<'edited'> | undefined {
+  return calendar.edits.length > 0 ? { health: 'warn', why: 'edited' } : undefined;
 }
 
 /** The booking page: failing when it is on but not served (the self-service page it lives under is off). */

@@ -36,7 +36,7 @@ import ICAL from 'ical.js';
 import { Temporal } from 'temporal-polyfill';
 import { byBusyOrder, type BusySpan } from '../domain/blocking.ts';
 import { SECONDS_PER_DAY } from '../domain/days.ts';
-import { isPlannerUid } from '../domain/event-uid.ts';
+import { isPlannerUid, referenceOfUid } from '../domain/event-uid.ts';
 import { isTimeZone, MAX_UTC_OFFSET, offsetTable, wallToUnixCompatible, type OffsetTable } from '../domain/zone.ts';
 import { WINDOWS_ZONES } from './windows-zones.ts';
 
@@ -64,6 +64,20 @@ export interface BusyOptions {
   to: number;
   /** The most VEVENT and VFREEBUSY components over all texts (default MAX_EVENTS); above it the read fails. */
   maxEvents?: number;
+  /**
+   * Collects the events planner wrote for bookings (UID `<reference>@planner`), as the calendar holds them now, into
+   * this array: never busy, but compared with what planner wrote (someone may have moved or removed one in an app).
+   */
+  planner?: PlannerEvent[];
+}
+
+/** An event planner wrote for a booking, as a calendar holds it: its start and end (Unix seconds), cancelled or not. */
+export interface PlannerEvent {
+  reference: string;
+  startAt: number;
+  endAt: number;
+  /** STATUS:CANCELLED (a calendar app's way to cancel an event it keeps). */
+  cancelled: boolean;
 }
 
 /** The most events a calendar may hold (issue 25). */
@@ -959,7 +973,20 @@ export function* busySteps(texts: readonly string[], options: BusyOptions): Gene
       work = 0;
       yield;
     }
-    if (isPlannerUid(uid)) continue; // planner's own events: its feed, or its bookings written into the same calendar
+    if (isPlannerUid(uid)) {
+      // Planner's own events (its feed, or its bookings written into the same calendar) never block; those of
+      // bookings are kept as they are now, for the caller to compare with what it wrote.
+      const reference = options.planner && referenceOfUid(uid);
+      if (reference) {
+        const event = (yield* parseGroup(uid, parts)).master?.component;
+        const start = event && momentProperty(event, 'dtstart', zones);
+        if (event && start) {
+          const cancelled = String(event.getFirstPropertyValue('status') ?? '').toUpperCase() === 'CANCELLED';
+          options.planner!.push({ reference, ...spanOf(start, lengthOf(event, start, zones)), cancelled });
+        }
+      }
+      continue;
+    }
     const group = yield* parseGroup(uid, parts);
     const hash = uidHash(uid);
     if (

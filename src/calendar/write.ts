@@ -47,8 +47,13 @@ export function eventHref(url: string, reference: string): string {
 /** What a write did: the event's new ETag (if the server said it), and whether it found the event changed in an app. */
 export interface Written {
   etag: string | null;
-  /** The event had been changed or removed in a calendar app (a 412): planner wrote its own state over it. */
+  /**
+   * The event was not as planner last wrote it (a 412: changed or removed in a calendar app, or there already while
+   * planner had forgotten it): planner wrote its own state over it.
+   */
   overwritten: boolean;
+  /** What the calendar held before planner wrote over it (its iCalendar text), when it held anything. */
+  found?: string;
 }
 
 /** One session's requests against `target`: the outbound policy, failures as one line. */
@@ -127,7 +132,8 @@ export async function putEvent(
     { ...ICS, ...(now ? { 'if-match': now } : now === null ? {} : { 'if-none-match': '*' }) },
     ics,
   );
-  if (again.status >= 200 && again.status < 300) return { etag: etagOf(again), overwritten: true };
+  if (again.status >= 200 && again.status < 300)
+    return { etag: etagOf(again), overwritten: true, ...(found?.status === 200 ? { found: found.body } : {}) };
   throw refused(again, 'write the event');
 }
 

@@ -99,7 +99,7 @@ export function submittedFields(
 }
 
 /** Returns the submitted value of `key` when it is text (a field made a checkbox holds true or false), else ''. */
-function submittedText(submission: Record<string, unknown>, key: string): string {
+export function submittedText(submission: Record<string, unknown>, key: string): string {
   const value = submission[key];
   return typeof value === 'string' ? value : '';
 }

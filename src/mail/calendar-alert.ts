@@ -45,6 +45,14 @@ export const WORDS = {
     writeRecoveredSubject: (label: string) => `Calendar "${label}" receives bookings again`,
     writeRecovered: (label: string, schedule: string, since: string) =>
       `The calendar "${label}" (schedule ${schedule}) receives bookings again; planner could not write into it from ${since} until now. What was waiting has been written.`,
+    editsSubject: (label: string, count: number) =>
+      `Calendar "${label}": ${count === 1 ? '1 booking was' : `${count} bookings were`} changed in the calendar app, not in planner`,
+    edits: (label: string, schedule: string) =>
+      `Someone changed planner's events in the calendar "${label}" (schedule ${schedule}) in a calendar app. The bookings did not change. The customers still expect the times booked in planner, and those times stay taken.`,
+    editMoved: (booked: string, shown: string) => `Booked ${booked}; the calendar shows ${shown}`,
+    editRemoved: (booked: string) => `Booked ${booked}; removed from the calendar`,
+    editsFix: (id: number) =>
+      `A booking is changed in planner, not in the calendar app (planner bookings move <reference> <new time>, or planner bookings cancel <reference>). To write planner's times back into the calendar, run planner calendar repair ${id}.`,
   },
   de: {
     failingSubject: (label: string) => `Kalender „${label}“ nicht lesbar: neue Termine darin sperren keine Zeiten`,
@@ -67,6 +75,14 @@ export const WORDS = {
     writeRecoveredSubject: (label: string) => `Kalender „${label}“ nimmt wieder Buchungen an`,
     writeRecovered: (label: string, schedule: string, since: string) =>
       `Der Kalender „${label}“ (Terminplan ${schedule}) nimmt wieder Buchungen an; von ${since} bis jetzt konnte planner nicht in ihn schreiben. Was wartete, ist geschrieben.`,
+    editsSubject: (label: string, count: number) =>
+      `Kalender „${label}“: ${count === 1 ? '1 Buchung wurde' : `${count} Buchungen wurden`} in der Kalender-App geändert, nicht in planner`,
+    edits: (label: string, schedule: string) =>
+      `Jemand hat Termine von planner im Kalender „${label}“ (Terminplan ${schedule}) in einer Kalender-App geändert. Die Buchungen selbst sind unverändert. Die Kunden erwarten weiter die in planner gebuchten Zeiten, und diese bleiben belegt.`,
+    editMoved: (booked: string, shown: string) => `Gebucht ${booked}; der Kalender zeigt ${shown}`,
+    editRemoved: (booked: string) => `Gebucht ${booked}; aus dem Kalender entfernt`,
+    editsFix: (id: number) =>
+      `Eine Buchung ändern Sie in planner, nicht in der Kalender-App (planner bookings move <Referenz> <neue Zeit> oder planner bookings cancel <Referenz>). Um die Zeiten von planner wieder in den Kalender zu schreiben, führen Sie planner calendar repair ${id} aus.`,
   },
   fr: {
     failingSubject: (label: string) =>
@@ -92,6 +108,14 @@ export const WORDS = {
     writeRecoveredSubject: (label: string) => `Agenda « ${label} » : les réservations y sont de nouveau écrites`,
     writeRecovered: (label: string, schedule: string, since: string) =>
       `L’agenda « ${label} » (planning ${schedule}) reçoit de nouveau les réservations ; planner ne pouvait pas y écrire depuis le ${since}. Ce qui attendait a été écrit.`,
+    editsSubject: (label: string, count: number) =>
+      `Agenda « ${label} » : ${count === 1 ? '1 réservation a été modifiée' : `${count} réservations ont été modifiées`} dans l’application d’agenda, pas dans planner`,
+    edits: (label: string, schedule: string) =>
+      `Quelqu’un a modifié des événements de planner dans l’agenda « ${label} » (planning ${schedule}) depuis une application d’agenda. Les réservations n’ont pas changé. Les clients attendent toujours les horaires réservés dans planner, et ces horaires restent pris.`,
+    editMoved: (booked: string, shown: string) => `Réservé ${booked} ; l’agenda affiche ${shown}`,
+    editRemoved: (booked: string) => `Réservé ${booked} ; retiré de l’agenda`,
+    editsFix: (id: number) =>
+      `Une réservation se modifie dans planner, pas dans l’application d’agenda (planner bookings move <référence> <nouvel horaire>, ou planner bookings cancel <référence>). Pour réécrire les horaires de planner dans l’agenda, lancez planner calendar repair ${id}.`,
   },
   it: {
     failingSubject: (label: string) => `Calendario «${label}» non leggibile: i nuovi eventi non bloccano gli orari`,
@@ -114,6 +138,14 @@ export const WORDS = {
     writeRecoveredSubject: (label: string) => `Calendario «${label}»: le prenotazioni vengono di nuovo scritte`,
     writeRecovered: (label: string, schedule: string, since: string) =>
       `Il calendario «${label}» (agenda ${schedule}) riceve di nuovo le prenotazioni; planner non riusciva a scrivervi dal ${since}. Ciò che era in attesa è stato scritto.`,
+    editsSubject: (label: string, count: number) =>
+      `Calendario «${label}»: ${count === 1 ? '1 prenotazione è stata modificata' : `${count} prenotazioni sono state modificate`} nell’app del calendario, non in planner`,
+    edits: (label: string, schedule: string) =>
+      `Qualcuno ha modificato eventi di planner nel calendario «${label}» (agenda ${schedule}) da un’app di calendario. Le prenotazioni non sono cambiate. I clienti si aspettano ancora gli orari prenotati in planner, che restano occupati.`,
+    editMoved: (booked: string, shown: string) => `Prenotato ${booked}; il calendario mostra ${shown}`,
+    editRemoved: (booked: string) => `Prenotato ${booked}; rimosso dal calendario`,
+    editsFix: (id: number) =>
+      `Una prenotazione si modifica in planner, non nell’app del calendario (planner bookings move <riferimento> <nuovo orario>, oppure planner bookings cancel <riferimento>). Per riscrivere nel calendario gli orari di planner, esegua planner calendar repair ${id}.`,
   },
   es: {
     failingSubject: (label: string) =>
@@ -139,6 +171,14 @@ export const WORDS = {
     writeRecoveredSubject: (label: string) => `El calendario «${label}» vuelve a recibir reservas`,
     writeRecovered: (label: string, schedule: string, since: string) =>
       `El calendario «${label}» (agenda ${schedule}) vuelve a recibir reservas; planner no podía escribir en él desde el ${since}. Lo pendiente ya se ha escrito.`,
+    editsSubject: (label: string, count: number) =>
+      `Calendario «${label}»: ${count === 1 ? '1 reserva se cambió' : `${count} reservas se cambiaron`} en la aplicación de calendario, no en planner`,
+    edits: (label: string, schedule: string) =>
+      `Alguien cambió eventos de planner en el calendario «${label}» (agenda ${schedule}) desde una aplicación de calendario. Las reservas no han cambiado. Los clientes siguen esperando las horas reservadas en planner, y esas horas siguen ocupadas.`,
+    editMoved: (booked: string, shown: string) => `Reservada ${booked}; el calendario muestra ${shown}`,
+    editRemoved: (booked: string) => `Reservada ${booked}; eliminada del calendario`,
+    editsFix: (id: number) =>
+      `Una reserva se cambia en planner, no en la aplicación de calendario (planner bookings move <referencia> <nueva hora>, o planner bookings cancel <referencia>). Para volver a escribir las horas de planner en el calendario, ejecute planner calendar repair ${id}.`,
   },
   nl: {
     failingSubject: (label: string) => `Agenda ‘${label}’ niet leesbaar: nieuwe afspraken daarin blokkeren geen tijden`,
@@ -162,10 +202,55 @@ export const WORDS = {
     writeRecoveredSubject: (label: string) => `Agenda ‘${label}’ ontvangt weer boekingen`,
     writeRecovered: (label: string, schedule: string, since: string) =>
       `De agenda ‘${label}’ (planning ${schedule}) ontvangt weer boekingen; planner kon er sinds ${since} niet in schrijven. Wat wachtte, is geschreven.`,
+    editsSubject: (label: string, count: number) =>
+      `Agenda ‘${label}’: ${count === 1 ? '1 boeking is' : `${count} boekingen zijn`} in de agenda-app gewijzigd, niet in planner`,
+    edits: (label: string, schedule: string) =>
+      `Iemand heeft afspraken van planner in de agenda ‘${label}’ (planning ${schedule}) in een agenda-app gewijzigd. De boekingen zelf zijn niet veranderd. De klanten verwachten nog steeds de in planner geboekte tijden, en die tijden blijven bezet.`,
+    editMoved: (booked: string, shown: string) => `Geboekt ${booked}; de agenda toont ${shown}`,
+    editRemoved: (booked: string) => `Geboekt ${booked}; uit de agenda verwijderd`,
+    editsFix: (id: number) =>
+      `Een boeking wijzigt u in planner, niet in de agenda-app (planner bookings move <referentie> <nieuwe tijd>, of planner bookings cancel <referentie>). Om de tijden van planner terug in de agenda te schrijven, voert u planner calendar repair ${id} uit.`,
   },
 } as const;
 
 WORDS satisfies Record<Locale, Translation<(typeof WORDS)['en']>>; // every word in every locale (domain/locales.ts)
+
+/** What the practice's mail about edits of planner's events in a calendar app is written from. */
+export interface CalendarEditsFacts {
+  settings: Pick<Settings, 'practiceName' | 'timeZone' | 'locale' | 'notifyEmail'>;
+  calendarId: number;
+  label: string;
+  scheduleName: string;
+  /** Each booking whose event was moved or removed in the app: its reference, and its times (local). */
+  edits: readonly { reference: string; kind: 'moved' | 'removed'; booked: string; shown: string | null }[];
+}
+
+/**
+ * Returns the practice's mail that planner's events in a calendar were moved or removed in a calendar app (once per
+ * edit: app/calendar-edits.ts): which bookings, what planner holds and what the calendar shows, and what to do.
+ */
+export function calendarEditsAlert(facts: CalendarEditsFacts): OutgoingMessage {
+  const { settings } = facts;
+  const words = WORDS[settings.locale];
+  const subject = words.editsSubject(facts.label, facts.edits.length);
+  const zone = ` (${settings.timeZone})`;
+  const content: MailContent = {
+    lang: settings.locale,
+    title: subject,
+    heading: settings.practiceName ?? '',
+    intro: [words.edits(facts.label, facts.scheduleName)],
+    rows: facts.edits.map((edit) => [
+      edit.reference,
+      edit.shown === null
+        ? words.editRemoved(edit.booked + zone)
+        : words.editMoved(edit.booked + zone, edit.shown + zone),
+    ]),
+    manage: false,
+    after: [words.editsFix(facts.calendarId)],
+    footer: [],
+  };
+  return practiceNotice(settings, subject, content);
+}
 
 /** Returns the practice's mail that a calendar fails (or, `recovered`, reads again). */
 export function calendarAlert(facts: CalendarAlertFacts): OutgoingMessage {
@@ -201,6 +286,15 @@ export function calendarAlert(facts: CalendarAlertFacts): OutgoingMessage {
     after: [],
     footer: [],
   };
+  return practiceNotice(settings, subject, content);
+}
+
+/** The practice's notice of `content`, to its notify address, without a calendar file. */
+function practiceNotice(
+  settings: Pick<Settings, 'notifyEmail'>,
+  subject: string,
+  content: MailContent,
+): OutgoingMessage {
   return {
     kind: 'notice',
     recipient: settings.notifyEmail!,

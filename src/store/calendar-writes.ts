@@ -90,19 +90,157 @@ export function markWriteFailed(store: Store, id: number, error: string): void {
   queue.failed(store, id, error);
 }
 
-/** Records what was written of `bookingId` into `calendarId` (its path, ETag and SEQUENCE). */
+/**
+ * Records what was written of `bookingId` into `calendarId` at `atMs` (Unix milliseconds; its path, ETag and
+ * SEQUENCE): the event is as planner wrote it, so an edit seen before is gone.
+ */
 export function recordEvent(
   store: Store,
   calendarId: number,
   bookingId: number,
   event: { href: string; etag: string | null; sequence: number },
+  atMs: number,
 ): void {
   store
     .sql(
-      `INSERT INTO calendar_events (calendar_id, booking_id, href, etag, sequence) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (calendar_id, booking_id) DO UPDATE SET href = excluded.href, etag = excluded.etag, sequence = excluded.sequence`,
+      `INSERT INTO calendar_events (calendar_id, booking_id, href, etag, sequence, written_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (calendar_id, booking_id) DO UPDATE SET href = excluded.href, etag = excluded.etag,
+         sequence = excluded.sequence, written_at = excluded.written_at, edit = NULL, edit_seen_at = NULL, edit_mailed = 0`,
     )
-    .run(calendarId, bookingId, event.href, event.etag, event.sequence);
+    .run(calendarId, bookingId, event.href, event.etag, event.sequence, atMs);
+}
+
+/**
+ * After a write into `calendarId` succeeded at `nowAt`, its writes that wait for a retry are due at once: the calendar
+ * answers again, so what waited since an outage is written now, not at each one's own retry (up to an hour away).
+ */
+export function catchUp(store: Store, calendarId: number, nowAt: number): void {
+  store
+    .sql(
+      `UPDATE calendar_writes SET next_attempt_at = 0
+       WHERE calendar_id = ? AND status = 'pending' AND attempts > 0 AND next_attempt_at > ?`,
+    )
+    .run(calendarId, nowAt);
+}
+
+/** What a calendar's read showed instead of an event planner wrote: another time, or no event. */
+export type EventEdit = { kind: 'moved'; startAt: number; endAt: number } | { kind: 'removed' };
+
+/** An event planner wrote into a calendar, beside its booking as it is now (what a read is compared with). */
+export interface WrittenEvent {
+  bookingId: number;
+  reference: string;
+  startAt: number;
+  endAt: number;
+  /** The booking is booked, not erased, and of the calendar's schedule: its event should be there. */
+  wanted: boolean;
+  /** A write of it waits: planner is about to write it again anyway. */
+  waiting: boolean;
+  /** Unix milliseconds it was last written (0: before migration 18). */
+  writtenAtMs: number;
+  edit: EventEdit | null;
+  editMailed: boolean;
+}
+
+interface WrittenRow {
+  booking_id: number;
+  reference: string;
+  start_at: number;
+  end_at: number;
+  wanted: number;
+  waiting: number;
+  written_at: number;
+  edit: string | null;
+  edit_mailed: number;
+}
+
+/** Returns the events planner wrote into `calendarId` of bookings that end after `fromAt`, each with its booking now: one query. */
+export function writtenEvents(store: Store, calendarId: number, fromAt: number): WrittenEvent[] {
+  const rows = store
+    .sql(
+      `SELECT e.booking_id, b.reference, b.start_at, b.end_at,
+              (b.status = 'booked' AND b.erased_at IS NULL AND b.schedule_id = c.schedule_id AND c.write_bookings = 1) AS wanted,
+              EXISTS (SELECT 1 FROM calendar_writes w WHERE w.calendar_id = e.calendar_id AND w.booking_id = e.booking_id
+                      AND w.status = 'pending') AS waiting,
+              e.written_at, e.edit, e.edit_mailed
+       FROM calendar_events e JOIN bookings b ON b.id = e.booking_id JOIN calendars c ON c.id = e.calendar_id
+       WHERE e.calendar_id = ? AND b.end_at > ? ORDER BY b.start_at, b.id`,
+    )
+    .all(calendarId, fromAt) as unknown as WrittenRow[];
+  return rows.map((row) => ({
+    bookingId: row.booking_id,
+    reference: row.reference,
+    startAt: row.start_at,
+    endAt: row.end_at,
+    wanted: row.wanted === 1,
+    waiting: row.waiting === 1,
+    writtenAtMs: row.written_at,
+    edit: row.edit === null ? null : (JSON.parse(row.edit) as EventEdit),
+    editMailed: row.edit_mailed === 1,
+  }));
+}
+
+/** Records what a read at `at` showed instead of planner's event of `bookingId` (null: the event as written). */
+export function setEdit(store: Store, calendarId: number, bookingId: number, edit: EventEdit | null, at: number): void {
+  store
+    .sql(
+      `UPDATE calendar_events SET edit = ?, edit_seen_at = ?, edit_mailed = 0 WHERE calendar_id = ? AND booking_id = ?`,
+    )
+    .run(edit === null ? null : JSON.stringify(edit), edit === null ? null : at, calendarId, bookingId);
+}
+
+/** Records that the practice was mailed about the edits of `bookingIds` in `calendarId`. */
+export function markEditsMailed(store: Store, calendarId: number, bookingIds: readonly number[]): void {
+  store
+    .sql(
+      'UPDATE calendar_events SET edit_mailed = 1 WHERE calendar_id = ? AND booking_id IN (SELECT value FROM json_each(?))',
+    )
+    .run(calendarId, JSON.stringify(bookingIds));
+}
+
+/** An edit seen in a calendar, with its booking as it is in planner. */
+export interface SeenEdit {
+  calendarId: number;
+  bookingId: number;
+  reference: string;
+  startAt: number;
+  endAt: number;
+  edit: EventEdit;
+  /** Unix seconds: the read that first showed it. */
+  seenAt: number;
+}
+
+/**
+ * Returns the edits seen in every calendar (or `calendarId`'s) of bookings not over at `nowAt` (one over is no longer
+ * anyone's concern), by calendar and booking time: one query.
+ */
+export function seenEdits(store: Store, nowAt: number, calendarId?: number): SeenEdit[] {
+  const rows = store
+    .sql(
+      `SELECT e.calendar_id AS calendarId, e.booking_id AS bookingId, b.reference, b.start_at AS startAt,
+              b.end_at AS endAt, e.edit, e.edit_seen_at AS seenAt
+       FROM calendar_events e JOIN bookings b ON b.id = e.booking_id
+       WHERE e.edit IS NOT NULL AND b.end_at > ? AND (? IS NULL OR e.calendar_id = ?)
+       ORDER BY e.calendar_id, b.start_at, b.id`,
+    )
+    .all(nowAt, calendarId ?? null, calendarId ?? null) as unknown as (Omit<SeenEdit, 'edit'> & { edit: string })[];
+  return rows.map((row) => ({ ...row, edit: JSON.parse(row.edit) as EventEdit }));
+}
+
+/**
+ * Queues a write of every booking not over at `nowAt` whose event was seen edited in `calendarId`, each due at once;
+ * returns how many.
+ */
+export function queueEdited(store: Store, calendarId: number, nowAt: number, createdAt: string): number {
+  const result = store
+    .sql(
+      `INSERT INTO calendar_writes (calendar_id, booking_id, created_at)
+       SELECT e.calendar_id, e.booking_id, ? FROM calendar_events e JOIN bookings b ON b.id = e.booking_id
+       WHERE e.calendar_id = ? AND e.edit IS NOT NULL AND b.end_at > ? AND true
+       ON CONFLICT (calendar_id, booking_id) WHERE status = 'pending' DO UPDATE SET version = version + 1, next_attempt_at = 0`,
+    )
+    .run(createdAt, calendarId, nowAt);
+  return Number(result.changes);
 }
 
 /** Forgets what was written of `bookingId` into `calendarId` (its event was deleted). */

@@ -33,7 +33,14 @@ export interface CalendarRow {
   writeBookings: boolean;
   /** The practice was mailed that writing into it fails. */
   writeAlerted: boolean;
+  /** What each written event tells of the customer (migration 18). */
+  details: CalendarDetails;
+  /** Whether the last write into it succeeded; null before the first. */
+  writeLastOk: boolean | null;
 }
+
+/** `full`: every answer of the form; `minimal`: the reason, the customer's first name and the reference. */
+export type CalendarDetails = 'full' | 'minimal';
 
 interface Row {
   id: number;
@@ -55,6 +62,8 @@ interface Row {
   generation: number;
   write_bookings: number;
   write_alerted: number;
+  details: CalendarDetails;
+  write_last_ok: number | null;
 }
 
 function toCalendar(row: Row): CalendarRow {
@@ -78,11 +87,13 @@ function toCalendar(row: Row): CalendarRow {
     generation: row.generation,
     writeBookings: row.write_bookings === 1,
     writeAlerted: row.write_alerted === 1,
+    details: row.details,
+    writeLastOk: row.write_last_ok === null ? null : row.write_last_ok === 1,
   };
 }
 
 const COLUMNS = `id, schedule_id, label, kind, url, user_name, password, every_minutes, allow_insecure, fetch_state, created_at,
-  synced_at, tried_at, failing_since, last_error, alerted, generation, write_bookings, write_alerted`;
+  synced_at, tried_at, failing_since, last_error, alerted, generation, write_bookings, write_alerted, details, write_last_ok`;
 
 /** Returns every calendar, by id. */
 export function listCalendars(store: Store): CalendarRow[] {
@@ -125,14 +136,16 @@ export type NewCalendar = Pick<
   | 'syncedAt'
 > & {
   writeBookings?: boolean;
+  /** Default `full`: app/calendars.ts gives a new calendar's. */
+  details?: CalendarDetails;
 };
 
 /** Inserts a calendar and returns its id. */
 export function insertCalendar(store: Store, calendar: NewCalendar): number {
   const result = store
     .sql(
-      `INSERT INTO calendars (schedule_id, label, kind, url, user_name, password, every_minutes, allow_insecure, fetch_state, created_at, synced_at, tried_at, write_bookings)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO calendars (schedule_id, label, kind, url, user_name, password, every_minutes, allow_insecure, fetch_state, created_at, synced_at, tried_at, write_bookings, details)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
       calendar.scheduleId,
@@ -148,6 +161,7 @@ export function insertCalendar(store: Store, calendar: NewCalendar): number {
       calendar.syncedAt,
       calendar.syncedAt,
       calendar.writeBookings ? 1 : 0,
+      calendar.details ?? 'full',
     );
   return Number(result.lastInsertRowid);
 }
@@ -183,7 +197,7 @@ export function markAlerted(store: Store, id: number): void {
 
 /** What `planner calendar set` changes of a calendar; what is not given stays. */
 export type CalendarChange = Partial<
-  Pick<CalendarRow, 'label' | 'everyMinutes' | 'user' | 'password' | 'writeBookings'>
+  Pick<CalendarRow, 'label' | 'everyMinutes' | 'user' | 'password' | 'writeBookings' | 'details'>
 >;
 
 /** Changes a calendar's settings (a new login also makes its next sync due at once). */
@@ -197,12 +211,18 @@ export function updateCalendar(store: Store, id: number, change: CalendarChange)
   if (change.password !== undefined) set('password', change.password);
   if (change.user !== undefined || change.password !== undefined) set('tried_at', null);
   if (change.writeBookings !== undefined) set('write_bookings', change.writeBookings ? 1 : 0);
+  if (change.details !== undefined) set('details', change.details);
   if (sets.length > 0) store.sql(`UPDATE calendars SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);
 }
 
 /** Records whether the practice was mailed that writing into the calendar fails. */
 export function markWriteAlerted(store: Store, id: number, alerted: boolean): void {
   store.sql('UPDATE calendars SET write_alerted = ? WHERE id = ?').run(alerted ? 1 : 0, id);
+}
+
+/** Records whether the last write into the calendar succeeded. */
+export function markWriteOutcome(store: Store, id: number, ok: boolean): void {
+  store.sql('UPDATE calendars SET write_last_ok = ? WHERE id = ?').run(ok ? 1 : 0, id);
 }
 
 /** Deletes a calendar (its busy times first: busy-times.ts `deleteBusy`). */

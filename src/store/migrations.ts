@@ -606,4 +606,22 @@ export const migrations: readonly string[] = [
     PRIMARY KEY (schedule_id, day, start_minute)
   ) STRICT;
   `,
+  // 18: a practitioner's calendar, written, stands on its own.
+  // - `details`: what each written event tells of the customer: `full` (every answer of the form, as before: the
+  //   calendars written so far keep it) or `minimal` (the reason, the first name and the reference: a new calendar's
+  //   default, app/calendars.ts).
+  // - `write_last_ok`: whether the last write into it succeeded (NULL: none yet), so that a calendar whose old writes
+  //   are being retried after an outage shows as catching up, not as failing.
+  // - What planner wrote (`calendar_events`) learns when (`written_at`, Unix milliseconds: a read that began in the
+  //   same second as a write must tell which came first), and what the calendar's read showed instead
+  //   (`edit`, JSON: moved to another time, or removed, in a calendar app), since when, and whether the practice was
+  //   mailed about it (once).
+  `
+  ALTER TABLE calendars ADD COLUMN details TEXT NOT NULL DEFAULT 'full' CHECK (details IN ('full', 'minimal'));
+  ALTER TABLE calendars ADD COLUMN write_last_ok INTEGER CHECK (write_last_ok IN (0, 1));
+  ALTER TABLE calendar_events ADD COLUMN written_at INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE calendar_events ADD COLUMN edit TEXT;
+  ALTER TABLE calendar_events ADD COLUMN edit_seen_at INTEGER;
+  ALTER TABLE calendar_events ADD COLUMN edit_mailed INTEGER NOT NULL DEFAULT 0 CHECK (edit_mailed IN (0, 1));
+  `,
 ];

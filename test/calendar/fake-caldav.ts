@@ -23,12 +23,35 @@ export async function fakeCalDav(options: { etag?: (n: number) => string } = {})
     state,
     /** Called with each request as it comes (to see its headers). */
     onRequest: (_request: IncomingMessage) => {},
+    /**
+     * Holds the next request to `path` (e.g. `/cal/planner-….ics`) unanswered until `release()`: `arrived` resolves
+     * when it comes.
+     */
+    hold(path: string) {
+      let arrive = () => {};
+      let release = () => {};
+      const arrived = new Promise<void>((resolve) => {
+        arrive = resolve;
+      });
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      holds.set(path, { arrive, released });
+      return { arrived, release };
+    },
   };
+  const holds = new Map<string, { arrive: () => void; released: Promise<void> }>();
   const server = createServer((request, response) => {
     fake.onRequest(request);
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
+    request.on('end', async () => {
+      const held = holds.get(request.url ?? '');
+      if (held) {
+        holds.delete(request.url ?? '');
+        held.arrive();
+        await held.released;
+      }
       if (state.down) return response.writeHead(503).end();
       const path = request.url ?? '';
       const now = resources.get(path);

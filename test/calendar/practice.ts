@@ -38,11 +38,19 @@ export function calendarPractice(
   return { store, ctx, file };
 }
 
-/** Adds calendar 1 (CalDAV at `url`, no login) to schedule 1, receiving its bookings, as `calendar add --write-bookings` would. */
-export function writingCalendar(store: Store, url: string, at: Date): void {
+/**
+ * Adds a CalDAV calendar at `url` (no login) to schedule 1 (or `scheduleId`), receiving its bookings (unless
+ * `writeBookings` is false), as `calendar add --write-bookings` would: calendar 1 of a new practice.
+ */
+export function writingCalendar(
+  store: Store,
+  url: string,
+  at: Date,
+  options: { scheduleId?: number; label?: string; writeBookings?: boolean } = {},
+): void {
   insertCalendar(store, {
-    scheduleId: 1,
-    label: 'Anna',
+    scheduleId: options.scheduleId ?? 1,
+    label: options.label ?? 'Anna',
     kind: 'caldav',
     url,
     user: null,
@@ -52,6 +60,6 @@ export function writingCalendar(store: Store, url: string, at: Date): void {
     fetchState: '{}',
     createdAt: at.toISOString(),
     syncedAt: null,
-    writeBookings: true,
+    writeBookings: options.writeBookings ?? true,
   });
 }

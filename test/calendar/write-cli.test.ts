@@ -206,3 +206,68 @@ describe('the commands of writing bookings into a calendar (issue 38)', () => {
     expect(await cliJson(db, 'calendar', 'list', '--json')).toEqual([]);
   }, 120_000);
 });
+
+describe('what a written event tells of the customer (--details)', () => {
+  it('a new calendar writes the reason, the first name and the reference; set --details full writes every answer again; a bad value changes nothing', async () => {
+    const radicale = await startRadicale();
+    const db = tempDb();
+    await bookableDb(db);
+    await cliOk(db, 'field', 'add', 'insurance', '--label', 'Insurance');
+    const lonely = await cli(db, 'calendar', 'add', '1', radicale.url, '--details', 'full');
+    expect(lonely).toMatchObject({ code: 1, stdout: '', stderr: 'planner: --details goes with --write-bookings\n' });
+    const day = (await cliJson(db, 'slots', '1', '1', '--days', '7', '--json')).days.filter(
+      (one: { slots: string[] }) => one.slots.length > 10,
+    )[2].day as string;
+    const { reference } = await cliJson(
+      db,
+      'bookings',
+      'add',
+      '1',
+      '1',
+      `${day} 10:00`,
+      '--field',
+      'first_name=Ada',
+      '--field',
+      'last_name=Lovelace',
+      '--field',
+      'email=ada@example.com',
+      '--field',
+      'phone=+49 170 2223334',
+      '--field',
+      'insurance=AOK',
+      '--json',
+    );
+    const added = await addRadicale(db, radicale, '--write-bookings');
+    expect(added.stdout).toContain('its upcoming bookings: 1 event(s) written.');
+    expect(added.stdout).toContain(
+      "Each event tells the reason, the customer's first name and the reference (planner calendar set 1 --details full writes every answer of the form).",
+    );
+    // Read back through the REPORT's XML, whose lines end in LF: unfolded, one property a line.
+    const unfolded = async () => (await radicale.events())[0]!.ics.replace(/\r\n/g, '\n').replace(/\n[ \t]/g, '');
+    const minimal = await unfolded();
+    expect(minimal).toContain('\nSUMMARY:Check-up – Ada\n');
+    expect(minimal).toContain(`\nDESCRIPTION:Reference: ${reference}\n`);
+    for (const secret of ['Lovelace', 'ada@example.com', '2223334', 'AOK']) expect(minimal).not.toContain(secret);
+    expect((await cliJson(db, 'calendar', 'list', '--json'))[0].details).toBe('minimal');
+
+    const before = snapshot(db);
+    const bad = await cli(db, 'calendar', 'set', '1', '--details', 'some');
+    expect(bad).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: 'planner: --details takes full or minimal (got "some")\n',
+    });
+    expect(snapshot(db)).toEqual(before);
+
+    const full = await cliOk(db, 'calendar', 'set', '1', '--details', 'full');
+    expect(full).toBe(
+      'Calendar 1 (127.0.0.1) changed.\nIts events now tell every answer of the form; written again: 1 event(s) written.\n',
+    );
+    const written = await unfolded();
+    expect(written).toContain('\nSUMMARY:Check-up – Ada Lovelace\n');
+    for (const answer of ['E-mail: ada@example.com', 'Phone: +49 170 2223334', 'Insurance: AOK'])
+      expect(written).toContain(answer);
+    expect(written).toMatch(/^SEQUENCE:0$/m); // the same event, written over: not a new one
+    expect((await radicale.events()).length).toBe(1);
+  }, 60_000);
+});

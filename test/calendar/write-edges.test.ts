@@ -11,7 +11,6 @@ import { deliverWrites } from '../../src/app/calendar-writes.ts';
 import { setCalendar } from '../../src/app/calendars.ts';
 import { createBooking } from '../../src/app/create-booking.ts';
 import { moveBooking } from '../../src/app/lifecycle.ts';
-import { insertCalendar } from '../../src/store/calendars.ts';
 import { bookableDb, onCleanup, snapshot, tempDb, cliWith } from '../helpers.ts';
 import { fakeCalDav } from './fake-caldav.ts';
 import { calendarPractice, writingCalendar } from './practice.ts';
@@ -113,20 +112,7 @@ describe('the test event of --write-bookings', () => {
     const caldav = await fakeCalDav();
     const clock = { now: new Date('2026-12-01T08:00:00Z') };
     const { store, ctx } = calendarPractice(clock);
-    insertCalendar(store, {
-      scheduleId: 1,
-      label: 'Anna',
-      kind: 'caldav',
-      url: caldav.url,
-      user: null,
-      password: null,
-      everyMinutes: 5,
-      allowInsecure: true,
-      fetchState: '{}',
-      createdAt: clock.now.toISOString(),
-      syncedAt: null,
-      writeBookings: false,
-    });
+    writingCalendar(store, caldav.url, clock.now, { writeBookings: false });
     caldav.state.dropAfterPut = true; // stores the event, then the connection is lost before the answer
     await expect(setCalendar(ctx, 1, { writeBookings: true })).rejects.toThrow(
       /^planner may not write into that calendar, nothing was changed: could not reach 127\.0\.0\.1:\d+: ECONNRESET$/,

@@ -17,7 +17,6 @@ import { deliverWrites, startCalendarWriter } from '../../src/app/calendar-write
 import { addReason } from '../../src/app/reasons.ts';
 import { addSchedule } from '../../src/app/schedules.ts';
 import { setHours } from '../../src/app/hours.ts';
-import { insertCalendar } from '../../src/store/calendars.ts';
 import type { Pump } from '../../src/queue/pump.ts';
 import { createContext, type AppContext } from '../../src/app/context.ts';
 import { createBooking } from '../../src/app/create-booking.ts';
@@ -82,20 +81,7 @@ function hangingPractitioner(ctx: AppContext, store: Store, url: string, at: Dat
   addSchedule(ctx, { name: 'Dr. B', daysAhead: 30, noticeMinutes: 0, stepMinutes: 30, capacity: 1 });
   addReason(ctx, 2, { name: 'Check-up', durationMinutes: 30 });
   setHours(ctx, 2, 'mon-sun', '08:00-18:00');
-  insertCalendar(store, {
-    scheduleId: 2,
-    label: 'Ben',
-    kind: 'caldav',
-    url,
-    user: null,
-    password: null,
-    everyMinutes: 5,
-    allowInsecure: true,
-    fetchState: '{}',
-    createdAt: at.toISOString(),
-    syncedAt: null,
-    writeBookings: true,
-  });
+  writingCalendar(store, url, at, { scheduleId: 2, label: 'Ben' });
 }
 
 async function calendarEndsAsBooked(operations: Operation[], options: { hanging: boolean }): Promise<void> {

@@ -73,7 +73,7 @@ async function writingSetup(
   const db = tempDb();
   const token = await bookableDb(db);
   await cliOk(db, 'practice', 'set', '--address', 'Hauptstraße 1, 10115 Berlin');
-  const added = await addRadicale(db, radicale, '--name', 'Anna', '--write-bookings');
+  const added = await addRadicale(db, radicale, '--name', 'Anna', '--write-bookings', '--details', 'full');
   expect(added).toMatchObject({ code: 0, stderr: '' });
   expect(added.stdout).toContain(
     'It receives every booking of schedule 1 from now on; its upcoming bookings: 0 event(s) written.',
@@ -253,7 +253,12 @@ describe('never lost, never twice (issue 38, Radicale)', () => {
         start: utc(`${day} 11:00`),
       }),
     ]);
-    await server.waitFor(/the event of booking \w+ was changed or removed in the calendar; planner wrote it again/);
+    // What the calendar showed, and what planner wrote over it (Berlin: 09:00Z is 10:00).
+    await server.waitFor(
+      new RegExp(
+        `calendar 1 \\(Anna\\): the event of booking ${ada} had been changed in the calendar \\(it showed 2030-01-01 10:00–11:00\\); planner wrote its own over it \\(${day} 11:00–11:30\\)`,
+      ),
+    );
     // Deleted in an app: the next change writes it again, once.
     [event] = events;
     await radicale.remove(event!.name);
@@ -262,6 +267,11 @@ describe('never lost, never twice (issue 38, Radicale)', () => {
     expect(events).toEqual([
       expect.objectContaining({ name: event!.name, uid: `${ada}@planner`, sequence: 2, start: utc(`${day} 12:00`) }),
     ]);
+    await server.waitFor(
+      new RegExp(
+        `the event of booking ${ada} had been removed from the calendar; planner wrote it again \\(${day} 12:00–12:30\\)`,
+      ),
+    );
     await server.stop();
   }, 120_000);
 
@@ -335,7 +345,7 @@ describe('every door writes (issue 38, Radicale)', () => {
       expect.objectContaining({
         uid: `${reference}@planner`,
         sequence: 0,
-        summary: 'Check-up – Maria Schmidt',
+        summary: 'Check-up – Maria', // a new calendar's details are minimal: the first name, not the whole name
         start: utc(slot.slice(0, 16)),
       }),
     ]);

@@ -36,6 +36,7 @@ import {
   UNDO_MIGRATION_13,
   UNDO_MIGRATION_16,
   UNDO_MIGRATION_17,
+  UNDO_MIGRATION_18,
 } from '../helpers.ts';
 
 /** The local day in Berlin `days` days from now (`YYYY-MM-DD`): the CLI runs on the real clock. */
@@ -167,7 +168,8 @@ describe('bookings show: who made each change, and from when a move came', () =>
     // (and without what the migrations after 9 make again: the calendars' tables, the booking page's column and index,
     // the personal-data columns, triggers and audit log)
     raw.exec(
-      UNDO_MIGRATION_17 +
+      UNDO_MIGRATION_18 +
+        UNDO_MIGRATION_17 +
         UNDO_MIGRATION_16 +
         UNDO_MIGRATION_13 +
         'DROP TABLE booking_events; DROP TABLE busy_times; DROP TABLE calendars; DROP INDEX bookings_by_customer; ALTER TABLE settings DROP COLUMN booking_page; DROP TABLE audit_log; DROP INDEX bookings_to_anonymise; ALTER TABLE bookings DROP COLUMN erased_at; ALTER TABLE settings DROP COLUMN retention_months; PRAGMA user_version = 8',

@@ -3,9 +3,9 @@
  * cancellation and reminder (with each manage line), a series' confirmation and cancellation of several dates, the
  * practice's notices of a booking, of a series and of the customer's changes, the calendar alerts (read and write,
  * failing and recovered), the test message and an exported mail. For the tests that read them as a customer (or the
- * practice) would.
+ * practice) would, and the practice's mail about planner's events edited in a calendar app.
  */
-import { calendarAlert } from '../../src/mail/calendar-alert.ts';
+import { calendarAlert, calendarEditsAlert } from '../../src/mail/calendar-alert.ts';
 import type { BookingFacts } from '../../src/mail/facts.ts';
 import {
   bookingMessages,
@@ -122,6 +122,25 @@ export function everyMail(locale: Locale): NamedMail[] {
     ['calendar write failing', alert(false, { waiting: 1 }), false],
     ['calendar writes failing', alert(false, { waiting: 3 }), false],
     ['calendar write recovered', alert(true, { waiting: 0 }), false],
+    [
+      'calendar edited in an app',
+      calendarEditsAlert({
+        settings,
+        calendarId: 2,
+        label: 'Privat',
+        scheduleName: 'Dr. Weber',
+        edits: [
+          {
+            reference: 'ABCDEFGH23456789',
+            kind: 'moved',
+            booked: '2026-11-24 09:30–10:00',
+            shown: '2026-11-24 11:00–11:30',
+          },
+          { reference: 'ABCDEFGH2345678A', kind: 'removed', booked: '2026-11-25 09:30–10:00', shown: null },
+        ],
+      }),
+      false,
+    ],
     [
       'test message',
       {

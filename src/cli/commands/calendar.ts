@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { EditView } from '../../app/calendar-edits.ts';
 import { busyTimesOfSchedule, calendars, everyConflict, type ConflictView } from '../../app/calendar-views.ts';
 import { requireConfigured } from '../../app/configured.ts';
 import { SYNC_EVERY_DEFAULT_MINUTES, SYNC_EVERY_MAX_MINUTES } from '../../domain/checks.ts';
@@ -34,7 +35,24 @@ function printConflicts(conflicts: readonly ConflictView[]): void {
   );
 }
 
+/**
+ * Prints the bookings whose events were moved or removed in a calendar app, with what the calendar shows and what to
+ * do (nothing when there are none).
+ */
+function printEdits(edits: readonly (EditView & { label: string })[]): void {
+  if (edits.length === 0) return;
+  const calendarIds = [...new Set(edits.map((edit) => edit.calendarId))];
+  print(
+    `${edits.length} booking(s) were changed in a calendar app, not in planner (the bookings hold: change them in planner; planner calendar repair ${calendarIds.length === 1 ? calendarIds[0] : '<id>'} writes planner's times back):`,
+    ...edits.map(
+      (edit) =>
+        `  ${edit.reference}  booked ${edit.booked}  ${edit.shown === null ? 'removed' : `moved to ${edit.shown}`} in calendar ${edit.calendarId} (${edit.label})`,
+    ),
+  );
+}
+
 interface AddOptions {
+  details?: string;
   name?: string;
   user?: string;
   passwordStdin?: boolean;
@@ -45,6 +63,7 @@ interface AddOptions {
 }
 
 interface SetOptions {
+  details?: string;
   name?: string;
   user?: string;
   passwordStdin?: boolean;
@@ -54,14 +73,25 @@ interface SetOptions {
   json?: boolean;
 }
 
-/** Writes what waits for calendar `calendarId` now and says how it went (the server's worker does the rest). */
-async function writeNow(command: Command, calendarId: number, what: 'written' | 'deleted'): Promise<string> {
+/**
+ * Writes what waits for calendar `calendarId` now and says how it went (the server's worker does the rest), with a
+ * line for each event it wrote over that was not as planner had written it (changed or removed in an app).
+ */
+async function writeNow(
+  command: Command,
+  calendarId: number,
+  what: 'written' | 'deleted',
+): Promise<{ line: string; overwritten: string[] }> {
   const { deliverWrites } = await import('../../app/calendar-writes.ts');
-  const outcome = await withContext(command, (ctx) => deliverWrites(ctx, calendarId));
+  const overwritten: string[] = [];
+  const outcome = await withContext(command, (ctx) =>
+    deliverWrites(ctx, calendarId, (line) => overwritten.push(line.replace(/^planner: /, ''))),
+  );
   const done = `${outcome.written} event(s) ${what}`;
-  return outcome.error
+  const line = outcome.error
     ? `${done}; the rest wait and a running planner serve retries them: ${outcome.error}`
     : `${done}.`;
+  return { line, overwritten };
 }
 
 export function registerCalendar(program: Command): void {
@@ -73,6 +103,7 @@ export function registerCalendar(program: Command): void {
   registerSync(calendar);
   registerBusy(calendar);
   registerSet(calendar);
+  registerRepair(calendar);
   registerRemove(calendar);
 }
 
@@ -102,10 +133,17 @@ function registerAdd(calendar: Command): void {
       '--write-bookings',
       'also write every booking of the schedule into this calendar (CalDAV only; checked by a test write)',
     )
+    .option(
+      '--details <full|minimal>',
+      'what each written event tells of the customer: minimal (the reason, first name and reference; the default) or full (every answer of the form)',
+    )
     .option('--json', 'print JSON')
     .action(async (scheduleText: string, url: string, options: AddOptions, command: Command) => {
       const scheduleId = id(scheduleText, 'schedule-id');
       const everyMinutes = whole(options.every ?? String(SYNC_EVERY_DEFAULT_MINUTES), '--every');
+      const { addCalendar, checkDetails } = await import('../../app/calendars.ts'); // the fetch and the parser: only for these commands
+      const details = options.details === undefined ? undefined : checkDetails(options.details);
+      if (details && !options.writeBookings) throw invalid('--details goes with --write-bookings');
       const password =
         options.user || options.passwordStdin
           ? await secretInput(
@@ -114,7 +152,6 @@ function registerAdd(calendar: Command): void {
               `Password of ${options.user} for the calendar`,
             )
           : undefined;
-      const { addCalendar } = await import('../../app/calendars.ts'); // the fetch and the parser: only for these commands
       const added = await withContext(command, (ctx) =>
         addCalendar(ctx, scheduleId, url, {
           label: options.name,
@@ -123,6 +160,7 @@ function registerAdd(calendar: Command): void {
           everyMinutes,
           allowInsecure: options.allowInsecure === true,
           writeBookings: options.writeBookings === true,
+          details,
         }),
       );
       const written = options.writeBookings ? await writeNow(command, added.id, 'written') : undefined;
@@ -134,7 +172,13 @@ function registerAdd(calendar: Command): void {
         `Calendar ${added.id} (${added.label}, ${added.kind}, ${added.url}) added to schedule ${scheduleId}: ${added.busy} busy time(s) in the schedule's window now block booking.`,
         `A running planner serve syncs it every ${added.everyMinutes} minute(s); planner calendar busy ${scheduleId} shows what blocks.`,
         ...(written
-          ? [`It receives every booking of schedule ${scheduleId} from now on; its upcoming bookings: ${written}`]
+          ? [
+              `It receives every booking of schedule ${scheduleId} from now on; its upcoming bookings: ${written.line}`,
+              added.details === 'minimal'
+                ? `Each event tells the reason, the customer's first name and the reference (planner calendar set ${added.id} --details full writes every answer of the form).`
+                : 'Each event tells the reason, the customer and every answer of the form.',
+              ...written.overwritten,
+            ]
           : []),
       );
       printConflicts(added.conflicts);
@@ -170,14 +214,19 @@ function registerList(calendar: Command): void {
           c.state === 'ok' ? 'ok' : `failing since ${local(c.failingSince)}: ${c.lastError}`,
           !c.writing
             ? 'no'
-            : c.writing.state === 'ok'
-              ? `yes, ${c.writing.waiting} waiting`
-              : `failing since ${local(c.writing.failingSince)}: ${c.writing.waiting} waiting: ${c.writing.lastError}`,
+            : `${c.details === 'minimal' ? 'yes (minimal details)' : 'yes'}, ${
+                c.writing.state === 'ok'
+                  ? `${c.writing.waiting} waiting`
+                  : c.writing.state === 'catching-up'
+                    ? `catching up: ${c.writing.waiting} left`
+                    : `failing since ${local(c.writing.failingSince)}: ${c.writing.waiting} waiting: ${c.writing.lastError}`
+              }`,
         ]),
         NO_CALENDARS,
       );
       // Each calendar's view holds its own (calendars() read them once): all of them, in the order they begin.
       printConflicts(everyConflict(list).sort((a, b) => (a.start < b.start ? -1 : a.start > b.start ? 1 : 0)));
+      printEdits(list.flatMap((c) => c.edits.map((edit) => ({ ...edit, label: c.label }))));
     });
 }
 
@@ -262,6 +311,10 @@ function registerSet(calendar: Command): void {
       'on: write every upcoming booking of the schedule into it, and each new one; off: stop (what was written stays, unless --remove-written)',
     )
     .option('--remove-written', 'with --write-bookings off: delete the events planner wrote into the calendar')
+    .option(
+      '--details <full|minimal>',
+      'what each written event tells of the customer: full (every answer of the form) or minimal (the reason, first name and reference); the events written are written again',
+    )
     .option('--name <label>', 'how lists and mails name it')
     .option('--every <minutes>', `minutes between syncs, 1 to ${SYNC_EVERY_MAX_MINUTES}`)
     .option(
@@ -284,8 +337,9 @@ function registerSet(calendar: Command): void {
               `New password${options.user ? ` of ${options.user}` : ''} for the calendar`,
             )
           : undefined;
-      const { setCalendar } = await import('../../app/calendars.ts');
+      const { setCalendar, checkDetails } = await import('../../app/calendars.ts');
       const change = {
+        details: options.details === undefined ? undefined : checkDetails(options.details),
         label: options.name,
         everyMinutes,
         user: options.user,
@@ -295,7 +349,7 @@ function registerSet(calendar: Command): void {
       };
       const set = await withContext(command, (ctx) => setCalendar(ctx, calendarId, change));
       const written =
-        set.queued > 0
+        set.queued > 0 || set.rewriting > 0
           ? await writeNow(command, calendarId, 'written')
           : set.removing > 0
             ? await writeNow(command, calendarId, 'deleted')
@@ -305,17 +359,56 @@ function registerSet(calendar: Command): void {
         return;
       }
       const lines = [`Calendar ${calendarId} (${set.view.label}) changed.`];
-      if (change.writeBookings === true)
+      if (set.alreadyWriting)
         lines.push(
-          `It receives every booking of schedule ${set.view.scheduleId}; its upcoming bookings: ${written ?? 'none to write.'}`,
+          `It already receives every booking of schedule ${set.view.scheduleId}: nothing to write. Events changed in a calendar app stay as they are until their booking changes; planner calendar repair ${calendarId} writes planner's times back now.`,
+        );
+      else if (change.writeBookings === true)
+        lines.push(
+          `It receives every booking of schedule ${set.view.scheduleId}; its upcoming bookings: ${written?.line ?? 'none to write.'}`,
+        );
+      if (set.rewriting > 0)
+        lines.push(
+          `Its events now tell ${change.details === 'minimal' ? "the reason, the customer's first name and the reference" : 'every answer of the form'}; written again: ${written?.line}`,
         );
       if (set.leftWritten)
         lines.push(
           'It no longer receives bookings; the events planner wrote stay in the calendar (planner calendar set --write-bookings off --remove-written deletes them).',
         );
       if (set.removing > 0 || (change.writeBookings === false && change.removeWritten))
-        lines.push(`It no longer receives bookings; planner's events: ${written ?? 'none to delete.'}`);
-      print(...lines);
+        lines.push(`It no longer receives bookings; planner's events: ${written?.line ?? 'none to delete.'}`);
+      print(...lines, ...(written?.overwritten ?? []));
+    });
+}
+
+/** `planner calendar repair`. */
+function registerRepair(calendar: Command): void {
+  calendar
+    .command('repair')
+    .description(
+      "write planner's bookings back over its events that were moved or removed in a calendar app (reads the calendar first)",
+    )
+    .argument('<id>')
+    .option('--json', 'print JSON')
+    .action(async (text: string, options: { json?: boolean }, command: Command) => {
+      const calendarId = id(text);
+      const { repairCalendar } = await import('../../app/calendar-writes.ts');
+      const outcome = await withContext(command, (ctx) => repairCalendar(ctx, calendarId));
+      if (options.json) printJson(outcome);
+      else if (outcome.edits.length === 0 && outcome.overwritten.length === 0 && !outcome.error)
+        print(
+          `Calendar ${calendarId} (${outcome.label}): every event planner wrote is as planner wrote it; nothing to repair.`,
+        );
+      else
+        print(
+          `Calendar ${calendarId} (${outcome.label}): ${outcome.written} event(s) written; planner wrote its own over these:`,
+          ...outcome.overwritten.map((line) => `  ${line}`),
+        );
+      if (outcome.error)
+        throw new AppError(
+          'invalid',
+          `calendar ${calendarId}: ${outcome.written} event(s) written; the rest wait and a running planner serve retries them: ${outcome.error}`,
+        );
     });
 }
 

@@ -1,8 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
+import { editsLine } from '../../app/calendar-edits.ts';
 import { everyConflict } from '../../app/calendar-views.ts';
 import {
   bookingPageVerdict,
+  calendarEditsVerdict,
   calendarVerdict,
   calendarWriteVerdict,
   mailVerdict,
@@ -43,10 +45,15 @@ function calendarLines(list: Status['calendars'], zone: string | null, nowMs: nu
     const write = calendarWriteVerdict(calendar);
     const writing = !write
       ? ''
-      : write.health === 'ok'
-        ? ` · receives every booking, ${calendar.writing!.waiting} waiting`
-        : ` · ${write.why === 'stuck' ? 'WRITES STUCK for over 48 hours' : 'WRITES FAILING'} since ${local(calendar.writing!.failingSince)}: ${calendar.writing!.waiting} booking change(s) not in the calendar: ${calendar.writing!.lastError} (planner retries them)`;
-    return `${index === 0 ? 'calendars   ' : '            '} ${calendar.id} ${calendar.label} (schedule ${calendar.scheduleId}, ${calendar.kind}) · ${state}${writing}`;
+      : write.why === 'catching-up'
+        ? ` · receives every booking; catching up: ${calendar.writing!.waiting} left`
+        : write.health === 'ok'
+          ? ` · receives every booking, ${calendar.writing!.waiting} waiting`
+          : ` · ${write.why === 'stuck' ? 'WRITES STUCK for over 48 hours' : 'WRITES FAILING'} since ${local(calendar.writing!.failingSince)}: ${calendar.writing!.waiting} booking change(s) not in the calendar: ${calendar.writing!.lastError} (planner retries them)`;
+    const edited = calendarEditsVerdict(calendar)
+      ? ` · ${editsLine(calendar.edits)} (planner calendar repair ${calendar.id} writes planner's times back)`
+      : '';
+    return `${index === 0 ? 'calendars   ' : '            '} ${calendar.id} ${calendar.label} (schedule ${calendar.scheduleId}, ${calendar.kind}) · ${state}${writing}${edited}`;
   });
   const conflicts = everyConflict(list).map((conflict) => conflict.reference);
   if (conflicts.length > 0) {
