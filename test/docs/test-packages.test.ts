@@ -231,3 +231,13 @@ describe('the system packages the tests need (scripts/test-packages.sh)', () => 
     });
   });
 });
+
+describe('the list is said where CI runs it', () => {
+  it('.ci/run names each package scripts/test-packages.sh installs, and no other', () => {
+    const script = readFileSync(join(ROOT, 'scripts/test-packages.sh'), 'utf8');
+    const probed = [...script.matchAll(/^ {2}probe (\S+) /gm)].map((match) => match[1]);
+    expect(probed).toEqual(ALL);
+    const ci = readFileSync(join(ROOT, '.ci/run'), 'utf8').replace(/\n#\s+/g, ' ');
+    expect(/why each: ([^;)]+)\);/.exec(ci)?.[1]?.split(', ')).toEqual(probed);
+  });
+});
