@@ -23,7 +23,7 @@ export interface EditView {
   kind: EventEdit['kind'];
   /** The booking as planner holds it: `YYYY-MM-DD HH:MM–HH:MM`. */
   booked: string;
-  /** Where the calendar shows it instead (moved); null when removed. */
+  /** Where the calendar shows it instead (moved); null when removed or cancelled. */
   shown: string | null;
   /** When a read first showed it, ISO. */
   seenAt: string;
@@ -58,7 +58,7 @@ export function editOf(
   seen: PlannerEvent | undefined,
   read: { from: number; to: number },
 ): EventEdit | null | undefined {
-  if (seen?.cancelled) return { kind: 'removed' };
+  if (seen?.cancelled) return { kind: 'cancelled' };
   if (seen) {
     return seen.startAt === booking.startAt && seen.endAt === booking.endAt
       ? null
@@ -108,6 +108,28 @@ export function noticeEdits(
 }
 
 /**
+ * The line that says what planner wrote (`wrote`, local) over its event of booking `reference`: the calendar showed
+ * it moved, cancelled, or had lost it (`gone`); or changed in a way planner does not tell (undefined).
+ */
+export function overwrittenLine(
+  reference: string,
+  wrote: string,
+  showed: EventEdit | 'gone' | undefined,
+  zone: string,
+) {
+  const what = `the event of booking ${reference}`;
+  if (showed === 'gone' || showed?.kind === 'removed')
+    return `${what} had been removed from the calendar; planner wrote it again (${wrote})`;
+  const how =
+    showed?.kind === 'moved'
+      ? ` (it showed ${localSpan(showed.startAt, showed.endAt, zone)})`
+      : showed?.kind === 'cancelled'
+        ? ' (it was cancelled there)'
+        : '';
+  return `${what} had been changed in the calendar${how}; planner wrote its own over it (${wrote})`;
+}
+
+/**
  * The line that says what a write put over an event that was not as planner last wrote it (`found`, the calendar's
  * text, or nothing when it was gone); undefined when there is nothing to say: an event planner had forgotten (writing
  * turned off and on) found at the booking's own time.
@@ -119,8 +141,7 @@ export async function overwriteLine(
   zone: string,
 ): Promise<string | undefined> {
   const wrote = localSpan(booking.startAt, booking.endAt, zone);
-  if (found === undefined)
-    return `the event of booking ${booking.reference} had been removed from the calendar; planner wrote it again (${wrote})`;
+  if (found === undefined) return overwrittenLine(booking.reference, wrote, 'gone', zone);
   const { busyTimesOf } = await import('../calendar/busy.ts');
   const held: PlannerEvent[] = [];
   try {
@@ -132,20 +153,14 @@ export async function overwriteLine(
   const event = held.find((one) => one.reference === booking.reference);
   const edit = event ? editOf(booking, event, { from: 0, to: 0 }) : undefined;
   if (edit === null && !tracked) return undefined;
-  const showed =
-    edit?.kind === 'moved'
-      ? ` (it showed ${localSpan(edit.startAt, edit.endAt, zone)})`
-      : edit?.kind === 'removed'
-        ? ' (it was cancelled there)'
-        : '';
-  return `the event of booking ${booking.reference} had been changed in the calendar${showed}; planner wrote its own over it (${wrote})`;
+  return overwrittenLine(booking.reference, wrote, edit ?? undefined, zone);
 }
 
 /** One line of a calendar's edits for `status` and `doctor`: how many, and each booking with what the calendar shows. */
 export function editsLine(edits: readonly EditView[]): string {
   const each = edits.map((edit) =>
     edit.shown === null
-      ? `${edit.reference} (booked ${edit.booked}) removed`
+      ? `${edit.reference} (booked ${edit.booked}) ${edit.kind}`
       : `${edit.reference} (booked ${edit.booked}) moved to ${edit.shown}`,
   );
   return `${edits.length} booking(s) changed in a calendar app, not in planner: ${each.join(', ')}`;

@@ -31,6 +31,7 @@ import {
   recordEvent,
   seenEdits,
   writeCounts,
+  writtenSince,
   type DueWrite,
 } from '../store/calendar-writes.ts';
 import {
@@ -45,7 +46,7 @@ import { feedBookingById, type FeedRow } from '../store/feed-rows.ts';
 import { listFields } from '../store/fields.ts';
 import { enqueue } from '../store/outbox.ts';
 import { findSchedule } from '../store/schedules.ts';
-import { editView, overwriteLine, type EditView } from './calendar-edits.ts';
+import { editView, localSpan, overwriteLine, overwrittenLine, type EditView } from './calendar-edits.ts';
 import { ALERT_AFTER_SECONDS, failureLine, syncCalendar, type SyncOptions } from './calendars.ts';
 import { isConfigured, requireConfigured } from './configured.ts';
 import { unixSeconds, type AppContext } from './context.ts';
@@ -320,24 +321,30 @@ export async function removeWrittenEvents(ctx: AppContext, id: number): Promise<
   return outcome.written;
 }
 
-/** What `calendar repair` did: the edits it found, the lines of what it wrote over them, and how the writing went. */
+/** What `calendar repair` did: the edits it found, what it wrote over each, and how the writing went. */
 export interface RepairOutcome {
   id: number;
   label: string;
   /** The edits the read before the repair showed. */
   edits: EditView[];
-  /** One line per event planner wrote over (each names the booking, what the calendar showed and what was written). */
+  /** One line per event planner wrote over: the booking, what the calendar showed and what planner wrote. */
   overwritten: string[];
+  /** Events written back (by this command, or by a running planner serve that took the write first). */
   written: number;
-  /** The first failure's line (the rest wait for a running planner serve). */
+  /** Why some were not written back (the rest wait for a running planner serve). */
   error: string | null;
 }
 
+/** How long a repair waits for writes a running planner serve took first: a write's time-out, and a little. */
+const REPAIR_WAIT_MS = 25_000;
+
 /**
- * Writes planner's state back over what a calendar app changed of its events in calendar `id`, now, in this process
- * (`planner calendar repair`): reads the calendar first, so that the edits are the calendar's as it is now, then
- * writes each edited booking again (moved back to its time, or written again where removed), as its next change
- * would. Throws `invalid` when the calendar does not receive bookings or cannot be read (nothing is written then).
+ * Writes planner's state back over what a calendar app changed of its events in calendar `id`, now (`planner calendar
+ * repair`): reads the calendar first, so that the edits are the calendar's as it is now, then writes each edited
+ * booking again (moved back to its time, or written again where removed), as its next change would. A running
+ * planner serve may take some of those writes first: the repair waits for them (at most REPAIR_WAIT_MS), so that it
+ * reports every event written back. Throws `invalid` when the calendar does not receive bookings or cannot be read
+ * (nothing is written then).
  */
 export async function repairCalendar(ctx: AppContext, id: number, options: SyncOptions = {}): Promise<RepairOutcome> {
   const settings = requireConfigured(ctx);
@@ -349,13 +356,32 @@ export async function repairCalendar(ctx: AppContext, id: number, options: SyncO
     );
   const read = await syncCalendar(ctx, calendar, { ...options, conflicts: false });
   if (!read.ok) throw invalid(`calendar ${id} could not be read, nothing was written: ${read.error}`);
+  const startedMs = ctx.now().getTime();
   const now = unixSeconds(ctx.now());
-  const edits = seenEdits(ctx.store, now, id).map((edit) => editView(edit, settings.timeZone));
+  const edits = seenEdits(ctx.store, now, id);
   ctx.store.tx(() => queueEdited(ctx.store, id, now, ctx.now().toISOString()));
-  const overwritten: string[] = [];
-  const prefix = `planner: calendar ${id} (${calendar.label}): `;
-  const outcome = await deliverWrites(ctx, id, (line) => {
-    if (line.startsWith(prefix)) overwritten.push(line.slice(prefix.length));
-  });
-  return { id, label: calendar.label, edits, overwritten, ...outcome };
+  const outcome = await deliverWrites(ctx, id);
+  const ids = edits.map((edit) => edit.bookingId);
+  let state = writtenSince(ctx.store, id, ids, startedMs);
+  // Only when this command's own writes went through: a calendar that failed them fails the server's alike.
+  for (const until = Date.now() + REPAIR_WAIT_MS; !outcome.error && state.waiting.length > 0 && Date.now() < until; ) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    state = writtenSince(ctx.store, id, ids, startedMs);
+  }
+  const written = new Set(state.written);
+  const zone = settings.timeZone;
+  return {
+    id,
+    label: calendar.label,
+    edits: edits.map((edit) => editView(edit, zone)),
+    overwritten: edits
+      .filter((edit) => written.has(edit.bookingId))
+      .map((edit) => overwrittenLine(edit.reference, localSpan(edit.startAt, edit.endAt, zone), edit.edit, zone)),
+    written: written.size,
+    error: outcome.error
+      ? `${edits.length - written.size} event(s) not written back yet; a running planner serve retries them: ${outcome.error}`
+      : written.size < edits.length
+        ? `${edits.length - written.size} event(s) are still being written by a running planner serve (planner calendar list shows when they are)`
+        : null,
+  };
 }

@@ -51,6 +51,7 @@ export const WORDS = {
       `Someone changed planner's events in the calendar "${label}" (schedule ${schedule}) in a calendar app. The bookings did not change. The customers still expect the times booked in planner, and those times stay taken.`,
     editMoved: (booked: string, shown: string) => `Booked ${booked}; the calendar shows ${shown}`,
     editRemoved: (booked: string) => `Booked ${booked}; removed from the calendar`,
+    editCancelled: (booked: string) => `Booked ${booked}; cancelled in the calendar`,
     editsFix: (id: number) =>
       `A booking is changed in planner, not in the calendar app (planner bookings move <reference> <new time>, or planner bookings cancel <reference>). To write planner's times back into the calendar, run planner calendar repair ${id}.`,
   },
@@ -81,6 +82,7 @@ export const WORDS = {
       `Jemand hat Termine von planner im Kalender „${label}“ (Terminplan ${schedule}) in einer Kalender-App geändert. Die Buchungen selbst sind unverändert. Die Kunden erwarten weiter die in planner gebuchten Zeiten, und diese bleiben belegt.`,
     editMoved: (booked: string, shown: string) => `Gebucht ${booked}; der Kalender zeigt ${shown}`,
     editRemoved: (booked: string) => `Gebucht ${booked}; aus dem Kalender entfernt`,
+    editCancelled: (booked: string) => `Gebucht ${booked}; im Kalender abgesagt`,
     editsFix: (id: number) =>
       `Eine Buchung ändern Sie in planner, nicht in der Kalender-App (planner bookings move <Referenz> <neue Zeit> oder planner bookings cancel <Referenz>). Um die Zeiten von planner wieder in den Kalender zu schreiben, führen Sie planner calendar repair ${id} aus.`,
   },
@@ -114,6 +116,7 @@ export const WORDS = {
       `Quelqu’un a modifié des événements de planner dans l’agenda « ${label} » (planning ${schedule}) depuis une application d’agenda. Les réservations n’ont pas changé. Les clients attendent toujours les horaires réservés dans planner, et ces horaires restent pris.`,
     editMoved: (booked: string, shown: string) => `Réservé ${booked} ; l’agenda affiche ${shown}`,
     editRemoved: (booked: string) => `Réservé ${booked} ; retiré de l’agenda`,
+    editCancelled: (booked: string) => `Réservé ${booked} ; annulé dans l’agenda`,
     editsFix: (id: number) =>
       `Une réservation se modifie dans planner, pas dans l’application d’agenda (planner bookings move <référence> <nouvel horaire>, ou planner bookings cancel <référence>). Pour réécrire les horaires de planner dans l’agenda, lancez planner calendar repair ${id}.`,
   },
@@ -144,6 +147,7 @@ export const WORDS = {
       `Qualcuno ha modificato eventi di planner nel calendario «${label}» (agenda ${schedule}) da un’app di calendario. Le prenotazioni non sono cambiate. I clienti si aspettano ancora gli orari prenotati in planner, che restano occupati.`,
     editMoved: (booked: string, shown: string) => `Prenotato ${booked}; il calendario mostra ${shown}`,
     editRemoved: (booked: string) => `Prenotato ${booked}; rimosso dal calendario`,
+    editCancelled: (booked: string) => `Prenotato ${booked}; annullato nel calendario`,
     editsFix: (id: number) =>
       `Una prenotazione si modifica in planner, non nell’app del calendario (planner bookings move <riferimento> <nuovo orario>, oppure planner bookings cancel <riferimento>). Per riscrivere nel calendario gli orari di planner, esegua planner calendar repair ${id}.`,
   },
@@ -177,6 +181,7 @@ export const WORDS = {
       `Alguien cambió eventos de planner en el calendario «${label}» (agenda ${schedule}) desde una aplicación de calendario. Las reservas no han cambiado. Los clientes siguen esperando las horas reservadas en planner, y esas horas siguen ocupadas.`,
     editMoved: (booked: string, shown: string) => `Reservada ${booked}; el calendario muestra ${shown}`,
     editRemoved: (booked: string) => `Reservada ${booked}; eliminada del calendario`,
+    editCancelled: (booked: string) => `Reservada ${booked}; cancelada en el calendario`,
     editsFix: (id: number) =>
       `Una reserva se cambia en planner, no en la aplicación de calendario (planner bookings move <referencia> <nueva hora>, o planner bookings cancel <referencia>). Para volver a escribir las horas de planner en el calendario, ejecute planner calendar repair ${id}.`,
   },
@@ -208,6 +213,7 @@ export const WORDS = {
       `Iemand heeft afspraken van planner in de agenda ‘${label}’ (planning ${schedule}) in een agenda-app gewijzigd. De boekingen zelf zijn niet veranderd. De klanten verwachten nog steeds de in planner geboekte tijden, en die tijden blijven bezet.`,
     editMoved: (booked: string, shown: string) => `Geboekt ${booked}; de agenda toont ${shown}`,
     editRemoved: (booked: string) => `Geboekt ${booked}; uit de agenda verwijderd`,
+    editCancelled: (booked: string) => `Geboekt ${booked}; in de agenda geannuleerd`,
     editsFix: (id: number) =>
       `Een boeking wijzigt u in planner, niet in de agenda-app (planner bookings move <referentie> <nieuwe tijd>, of planner bookings cancel <referentie>). Om de tijden van planner terug in de agenda te schrijven, voert u planner calendar repair ${id} uit.`,
   },
@@ -222,7 +228,12 @@ export interface CalendarEditsFacts {
   label: string;
   scheduleName: string;
   /** Each booking whose event was moved or removed in the app: its reference, and its times (local). */
-  edits: readonly { reference: string; kind: 'moved' | 'removed'; booked: string; shown: string | null }[];
+  edits: readonly {
+    reference: string;
+    kind: 'moved' | 'removed' | 'cancelled';
+    booked: string;
+    shown: string | null;
+  }[];
 }
 
 /**
@@ -241,9 +252,11 @@ export function calendarEditsAlert(facts: CalendarEditsFacts): OutgoingMessage {
     intro: [words.edits(facts.label, facts.scheduleName)],
     rows: facts.edits.map((edit) => [
       edit.reference,
-      edit.shown === null
-        ? words.editRemoved(edit.booked + zone)
-        : words.editMoved(edit.booked + zone, edit.shown + zone),
+      edit.shown !== null
+        ? words.editMoved(edit.booked + zone, edit.shown + zone)
+        : edit.kind === 'cancelled'
+          ? words.editCancelled(edit.booked + zone)
+          : words.editRemoved(edit.booked + zone),
     ]),
     manage: false,
     after: [words.editsFix(facts.calendarId)],

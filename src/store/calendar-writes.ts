@@ -123,8 +123,8 @@ export function catchUp(store: Store, calendarId: number, nowAt: number): void {
     .run(calendarId, nowAt);
 }
 
-/** What a calendar's read showed instead of an event planner wrote: another time, or no event. */
-export type EventEdit = { kind: 'moved'; startAt: number; endAt: number } | { kind: 'removed' };
+/** What a calendar's read showed instead of an event planner wrote: another time, no event, or the event cancelled. */
+export type EventEdit = { kind: 'moved'; startAt: number; endAt: number } | { kind: 'removed' } | { kind: 'cancelled' };
 
 /** An event planner wrote into a calendar, beside its booking as it is now (what a read is compared with). */
 export interface WrittenEvent {
@@ -225,6 +225,36 @@ export function seenEdits(store: Store, nowAt: number, calendarId?: number): See
     )
     .all(nowAt, calendarId ?? null, calendarId ?? null) as unknown as (Omit<SeenEdit, 'edit'> & { edit: string })[];
   return rows.map((row) => ({ ...row, edit: JSON.parse(row.edit) as EventEdit }));
+}
+
+/**
+ * Returns, of `bookingIds`, those whose event in `calendarId` was written at `sinceMs` or later, and those that still
+ * wait for a write (pending): one query.
+ */
+export function writtenSince(
+  store: Store,
+  calendarId: number,
+  bookingIds: readonly number[],
+  sinceMs: number,
+): { written: number[]; waiting: number[] } {
+  const rows = store
+    .sql(
+      `SELECT value AS bookingId,
+              EXISTS (SELECT 1 FROM calendar_events e WHERE e.calendar_id = ? AND e.booking_id = value
+                      AND e.written_at >= ? AND e.edit IS NULL) AS written,
+              EXISTS (SELECT 1 FROM calendar_writes w WHERE w.calendar_id = ? AND w.booking_id = value
+                      AND w.status = 'pending') AS waiting
+       FROM json_each(?)`,
+    )
+    .all(calendarId, sinceMs, calendarId, JSON.stringify(bookingIds)) as {
+    bookingId: number;
+    written: number;
+    waiting: number;
+  }[];
+  return {
+    written: rows.filter((row) => row.written === 1).map((row) => row.bookingId),
+    waiting: rows.filter((row) => row.written === 0 && row.waiting === 1).map((row) => row.bookingId),
+  };
 }
 
 /**

@@ -145,7 +145,9 @@ describe('edits in the calendar app are seen (Radicale)', () => {
       'Calendar 1 (Anna): every event planner wrote is as planner wrote it; nothing to repair.\n',
     );
 
-    // Writing turned off, an event moved meanwhile, writing on again: planner's state wins, and it says so.
+    // Writing turned off, an event moved meanwhile, writing on again: planner's state wins, and the command says so
+    // (with the server stopped, so that the command's own writer is the one that finds it).
+    await server.stop();
     await cliOk(db, 'calendar', 'set', '1', '--write-bookings', 'off');
     const again = (await radicale.events()).find((event) => event.name.includes(ada.toLowerCase()))!;
     await radicale.put(again.name, shifted(again.ics, 6));
@@ -155,7 +157,6 @@ describe('edits in the calendar app are seen (Radicale)', () => {
       `calendar 1 (Anna): the event of booking ${ada} had been changed in the calendar (it showed ${day} 16:00–16:30); planner wrote its own over it (${day} 10:00–10:30)`,
     );
     expect(on).not.toContain(ben); // found as planner writes it: nothing overwritten, nothing said
-    await server.stop();
   }, 120_000);
 });
 

@@ -46,7 +46,7 @@ function printEdits(edits: readonly (EditView & { label: string })[]): void {
     `${edits.length} booking(s) were changed in a calendar app, not in planner (the bookings hold: change them in planner; planner calendar repair ${calendarIds.length === 1 ? calendarIds[0] : '<id>'} writes planner's times back):`,
     ...edits.map(
       (edit) =>
-        `  ${edit.reference}  booked ${edit.booked}  ${edit.shown === null ? 'removed' : `moved to ${edit.shown}`} in calendar ${edit.calendarId} (${edit.label})`,
+        `  ${edit.reference}  booked ${edit.booked}  ${edit.shown === null ? edit.kind : `moved to ${edit.shown}`} in calendar ${edit.calendarId} (${edit.label})`,
     ),
   );
 }
@@ -395,7 +395,7 @@ function registerRepair(calendar: Command): void {
       const { repairCalendar } = await import('../../app/calendar-writes.ts');
       const outcome = await withContext(command, (ctx) => repairCalendar(ctx, calendarId));
       if (options.json) printJson(outcome);
-      else if (outcome.edits.length === 0 && outcome.overwritten.length === 0 && !outcome.error)
+      else if (outcome.edits.length === 0)
         print(
           `Calendar ${calendarId} (${outcome.label}): every event planner wrote is as planner wrote it; nothing to repair.`,
         );
@@ -404,11 +404,7 @@ function registerRepair(calendar: Command): void {
           `Calendar ${calendarId} (${outcome.label}): ${outcome.written} event(s) written; planner wrote its own over these:`,
           ...outcome.overwritten.map((line) => `  ${line}`),
         );
-      if (outcome.error)
-        throw new AppError(
-          'invalid',
-          `calendar ${calendarId}: ${outcome.written} event(s) written; the rest wait and a running planner serve retries them: ${outcome.error}`,
-        );
+      if (outcome.error) throw invalid(`calendar ${calendarId}: ${outcome.error}`);
     });
 }
 
