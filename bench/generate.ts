@@ -5,11 +5,11 @@
  * The same seed gives the same data, laid out from the day the benchmark runs.
  */
 import { createContext } from '../src/app/context.ts';
-import { addClosure, setHours } from '../src/app/hours.ts';
-import { switchApi } from '../src/app/api.ts';
-import { initInstallation } from '../src/app/init.ts';
-import { addReason } from '../src/app/reasons.ts';
-import { addSchedule } from '../src/app/schedules.ts';
+import { addClosure, setHours } from '../src/app/practice/hours.ts';
+import { switchApi } from '../src/app/practice/api.ts';
+import { initInstallation } from '../src/app/practice/init.ts';
+import { addReason } from '../src/app/practice/reasons.ts';
+import { addSchedule } from '../src/app/practice/schedules.ts';
 import { dayText, isoWeekday, SECONDS_PER_DAY } from '../src/domain/days.ts';
 import { parseRanges } from '../src/domain/hours.ts';
 import { valueOrInvalid } from '../src/errors.ts';

@@ -784,9 +784,9 @@ function folderBytes(folder: string): number {
 {
   const { createServer } = await import('node:http');
   const { createHash } = await import('node:crypto');
-  const { addCalendar, syncCalendars } = await import('../src/app/calendars.ts');
+  const { addCalendar, syncCalendars } = await import('../src/app/calendars/calendars.ts');
   const { createContext } = await import('../src/app/context.ts');
-  const { createDaysCache } = await import('../src/app/days-cache.ts');
+  const { createDaysCache } = await import('../src/app/bookings/days-cache.ts');
   const { openStore } = await import('../src/store/db.ts');
   const bodies = new Map<string, string>();
   const icsServer = createServer((request, response) => {
@@ -1103,8 +1103,8 @@ if (existsSync('/usr/bin/radicale')) {
   // c) The writer in this process: the 900 bookings moved a week later, then written, the loop's lateness watched.
   const { createContext } = await import('../src/app/context.ts');
   const { openStore } = await import('../src/store/db.ts');
-  const { moveBooking } = await import('../src/app/lifecycle.ts');
-  const { startCalendarWriter } = await import('../src/app/calendar-writes.ts');
+  const { moveBooking } = await import('../src/app/bookings/lifecycle.ts');
+  const { startCalendarWriter } = await import('../src/app/calendars/calendar-writes.ts');
   const { formatLocal } = await import('../src/domain/dates.ts');
   const writerStore = openStore(writingDb);
   const writerCtx = createContext(writerStore);
@@ -1115,7 +1115,7 @@ if (existsSync('/usr/bin/radicale')) {
     .all() as { reference: string; startAt: number }[];
   // A week later, latest first (so each lands where a moved one was or beyond); one that lands on a booking the file
   // had (3 % of the times) stays where it is.
-  const { SlotNotFree } = await import('../src/app/availability.ts');
+  const { SlotNotFree } = await import('../src/app/bookings/availability.ts');
   const moved = written.filter((booking) => {
     try {
       moveBooking(

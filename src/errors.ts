@@ -43,7 +43,7 @@ export function valueOrInvalid<T>(checked: Checked<T>, field?: string): T {
 /**
  * Returns `error` when it is the core's own; any other (the database refused a write) as a storage error whose
  * message, `what` and the cause, is for the log, not the client. Both ways a change of bookings is written use it:
- * alone (`inBookingTransaction`) and in a group commit (app/commit-group.ts).
+ * alone (`inBookingTransaction`) and in a group commit (app/bookings/commit-group.ts).
  */
 export function asAppError(error: unknown, what: string): AppError {
   return error instanceof AppError ? error : new AppError('storage', `${what}: ${(error as Error).message}`);

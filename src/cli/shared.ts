@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { auditCommand } from '../app/audit.ts';
+import { auditCommand } from '../app/customers/audit.ts';
 import type { AppContext } from '../app/context.ts';
-import { openContext, resolveDbPath } from '../app/runtime.ts';
+import { openContext, resolveDbPath } from '../app/operations/runtime.ts';
 import { invalid } from '../errors.ts';
 import { parsePlainInt } from '../domain/checks.ts';
 import { formatLocal } from '../domain/dates.ts';

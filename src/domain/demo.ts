@@ -1,4 +1,4 @@
-/** The demo installation's data (`planner demo` creates it; app/demo.ts). Pure data. */
+/** The demo installation's data (`planner demo` creates it; app/practice/demo.ts). Pure data. */
 
 /** The demo installation, also the source of the OpenAPI document's examples. */
 export const DEMO = {

@@ -1,4 +1,4 @@
-/** The API token's shape (spec §5). Pure: making, hashing and checking one against the store is in app/token.ts. */
+/** The API token's shape (spec §5). Pure: making, hashing and checking one against the store is in app/practice/token.ts. */
 
 /** spec §5: a fixed 4-character prefix ending in `_`, then 64 characters. */
 export const TOKEN_PREFIX = 'pln_';

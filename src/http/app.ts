@@ -1,6 +1,6 @@
 import { H3, HTTPError, type H3Event } from 'h3';
-import { createDaysCache, type DaysCache } from '../app/days-cache.ts';
-import type { Runtime } from '../app/runtime.ts';
+import { createDaysCache, type DaysCache } from '../app/bookings/days-cache.ts';
+import type { Runtime } from '../app/operations/runtime.ts';
 import { answerForHttpError, errorResponse, HTTP_ERRORS } from './errors.ts';
 import { createClientAddress } from './client-address.ts';
 import { createGates } from './gates.ts';

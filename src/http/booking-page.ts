@@ -6,7 +6,7 @@
  * (POST), and `/book/event/<reference>.ics?k=…` (the confirmation's calendar file).
  *
  * A door only (issue 37): it reads the path and the form, checks the form's ticket, calls the booking page's use case
- * (src/app/page-booking.ts: what is offered, the rules, the booking, the confirmation) and answers with its pages. A
+ * (src/app/pages/page-booking.ts: what is offered, the rules, the booking, the confirmation) and answers with its pages. A
  * form carries a ticket the page made: a random key, the time it was made, and an HMAC of both under the page secret
  * (form-guard.ts). The key is the booking's Idempotency-Key, so a form sent twice books once. Every refusal is one
  * page, and changes nothing.
@@ -14,8 +14,8 @@
 import { randomBytes } from 'node:crypto';
 import { getQuery, type H3Event } from 'h3';
 import type { AppContext } from '../app/context.ts';
-import type { DaysCache } from '../app/days-cache.ts';
-import { bookingLogo, FORM_MIN_SECONDS } from '../app/booking-page.ts';
+import type { DaysCache } from '../app/bookings/days-cache.ts';
+import { bookingLogo, FORM_MIN_SECONDS } from '../app/pages/booking-page.ts';
 import {
   createPageBooker,
   type LimitRefusal,
@@ -23,7 +23,7 @@ import {
   type PageBooker,
   type PageForm,
   type PageRefusal,
-} from '../app/page-booking.ts';
+} from '../app/pages/page-booking.ts';
 import { parsePlainInt } from '../domain/checks.ts';
 import { isDay } from '../domain/dates.ts';
 import type { FieldDefinition } from '../domain/form.ts';

@@ -5,7 +5,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { H3Event } from 'h3';
-import { feedOf } from '../app/feed.ts';
+import { feedOf } from '../app/calendars/feed.ts';
 import type { AppContext } from '../app/context.ts';
 import { HTTP_ERRORS, plainErrorResponse, tooManyRequests } from './errors.ts';
 import { isCanonicalPath } from './handle.ts';

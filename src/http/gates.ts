@@ -4,7 +4,7 @@
  * doors, comes from `tooManyRequests()` in errors.ts; the client's address from client-address.ts.
  */
 import type { H3Event } from 'h3';
-import { isConfigured } from '../app/configured.ts';
+import { isConfigured } from '../app/practice/configured.ts';
 import type { Settings } from '../store/settings.ts';
 import { createDoorGuard } from './door-guard.ts';
 import { errorResponse, HTTP_ERRORS, rateLimitHeaders, tooManyRequests } from './errors.ts';

@@ -16,7 +16,7 @@ import {
   slotsToMoveTo,
   type Managed,
   type Outcome,
-} from '../app/portal.ts';
+} from '../app/pages/portal.ts';
 import type { AppContext } from '../app/context.ts';
 import { formatLocal, isDay, isSlotText } from '../domain/dates.ts';
 import { parsePlainInt } from '../domain/checks.ts';

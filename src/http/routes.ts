@@ -1,17 +1,17 @@
 import type { H3 } from 'h3';
-import { anySlotsOfDay, createAnyBooking } from '../app/any-practitioner.ts';
+import { anySlotsOfDay, createAnyBooking } from '../app/bookings/any-practitioner.ts';
 import {
   availableSlots,
   bookableReasons,
   bookableSchedules,
   bookingFormFields,
   requireFreeSlot,
-} from '../app/availability.ts';
+} from '../app/bookings/availability.ts';
 import type { AppContext } from '../app/context.ts';
-import { createCommitGroup } from '../app/commit-group.ts';
-import { createDaysCache, type DaysCache } from '../app/days-cache.ts';
-import { createBooking, type CreatedBooking } from '../app/create-booking.ts';
-import { createSeries, SeriesNotFree, type CreatedSeries, type NotFreeDate } from '../app/series.ts';
+import { createCommitGroup } from '../app/bookings/commit-group.ts';
+import { createDaysCache, type DaysCache } from '../app/bookings/days-cache.ts';
+import { createBooking, type CreatedBooking } from '../app/bookings/create-booking.ts';
+import { createSeries, SeriesNotFree, type CreatedSeries, type NotFreeDate } from '../app/bookings/series.ts';
 import {
   actOnce,
   fingerprintOf,
@@ -20,7 +20,7 @@ import {
   KEY_REUSED,
   keptFor,
   type KeyedAnswer,
-} from '../app/idempotency.ts';
+} from '../app/bookings/idempotency.ts';
 import { AppError, invalid } from '../errors.ts';
 import { utcText } from '../domain/days.ts';
 import {
@@ -86,7 +86,7 @@ export function registerRoutes(
   },
 ): void {
   const daysCache = hooks.daysCache ?? createDaysCache();
-  // Issue 17: concurrent bookings share one transaction and one fsync (src/app/commit-group.ts).
+  // Issue 17: concurrent bookings share one transaction and one fsync (src/app/bookings/commit-group.ts).
   const commit = createCommitGroup(ctx.store, 'the booking could not be saved');
   const cached = createReplyCache(hooks.generation);
   const handle = createHandler(hooks.log);
@@ -149,7 +149,7 @@ export function registerRoutes(
   /**
    * A write of the API (POST /bookings, POST /series): the body read and checked (`problemOf`: the 400's error and
    * field), then `act` under the write lock in the commit group and its 201 (`answered`). Issue 16: an optional
-   * Idempotency-Key makes a retry safe (src/app/idempotency.ts); without it, nothing changes. `refused` may answer a
+   * Idempotency-Key makes a retry safe (src/app/bookings/idempotency.ts); without it, nothing changes. `refused` may answer a
    * refusal of the core in its own words (a series' dates); only 400 and 404 refusals are kept for a key.
    */
   const write = <T>(spec: {

@@ -2,7 +2,7 @@ import { createServer, STATUS_CODES, type Server } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { toNodeHandler } from 'h3/node';
 import { AppError } from '../errors.ts';
-import type { Runtime } from '../app/runtime.ts';
+import type { Runtime } from '../app/operations/runtime.ts';
 import { createHttpApp, type AccessEntry } from './app.ts';
 import { answerForClientError, HTTP_ERRORS, type ErrorAnswer } from './errors.ts';
 

@@ -1,5 +1,5 @@
 import { hash as digestOf, timingSafeEqual } from 'node:crypto';
-import { loadArgon2 } from '../app/token.ts';
+import { loadArgon2 } from '../app/practice/token.ts';
 import { looksLikeToken } from '../domain/token.ts';
 
 /** Verifies with argon2, loading the native addon on first use. */

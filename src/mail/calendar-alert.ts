@@ -238,7 +238,7 @@ export interface CalendarEditsFacts {
 
 /**
  * Returns the practice's mail that planner's events in a calendar were moved or removed in a calendar app (once per
- * edit: app/calendar-edits.ts): which bookings, what planner holds and what the calendar shows, and what to do.
+ * edit: app/calendars/calendar-edits.ts): which bookings, what planner holds and what the calendar shows, and what to do.
  */
 export function calendarEditsAlert(facts: CalendarEditsFacts): OutgoingMessage {
   const { settings } = facts;

@@ -1,7 +1,7 @@
 /**
  * What a booking's mails, its .ics and the event planner writes into the practitioner's calendar are written from:
  * the booking as it is now, with the practice's words. Made in the booking's transaction by `bookingFacts`
- * (src/app/booking-facts.ts); a file of its own so that the builders (messages.ts, calendar.ts, translations.ts)
+ * (src/app/bookings/booking-facts.ts); a file of its own so that the builders (messages.ts, calendar.ts, translations.ts)
  * import it without importing each other.
  */
 import type { Locale } from '../store/settings.ts';

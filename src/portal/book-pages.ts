@@ -5,7 +5,7 @@
  * as an argument, and every text goes through `escapeHtml`. Dates and times are written out for screen readers
  * ("Wednesday, 2 December 2026, 10:00"), durations as words ("45 minutes").
  */
-import type { Offer, SeriesDate } from '../app/page-booking.ts';
+import type { Offer, SeriesDate } from '../app/pages/page-booking.ts';
 import type { FreeSlot } from '../domain/availability.ts';
 import type { FieldDefinition } from '../domain/form.ts';
 import { escapeHtml } from '../mail/messages.ts';
@@ -37,7 +37,7 @@ export interface BookView {
   brand?: Brand;
 }
 
-export type { Offer } from '../app/page-booking.ts';
+export type { Offer } from '../app/pages/page-booking.ts';
 
 /** The form's own fields, made by the page and checked when it comes back (src/http/booking-page.ts). */
 export type FormTicket = Record<'key' | 'issued' | 'sig', string>;

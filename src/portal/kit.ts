@@ -93,7 +93,7 @@ const brandStyles = new Map<string, { css: string; hash: string }>();
 
 /**
  * The style sheet of a practice's colour, after the one style sheet (buttons, their frames and the days' frames), and
- * its Content-Security-Policy source. The colour is checked before it is kept (`#rrggbb`, app/booking-page.ts).
+ * its Content-Security-Policy source. The colour is checked before it is kept (`#rrggbb`, app/pages/booking-page.ts).
  */
 export function brandStyle(colour: string): { css: string; hash: string } {
   let style = brandStyles.get(colour);

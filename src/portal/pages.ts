@@ -8,7 +8,7 @@ import { escapeHtml } from '../mail/messages.ts';
 import { localWhen } from '../mail/translations.ts';
 import { formatLocal } from '../domain/dates.ts';
 import { NOTE_MAX_LENGTH } from '../domain/checks.ts';
-import type { Managed, Refusal } from '../app/portal.ts';
+import type { Managed, Refusal } from '../app/pages/portal.ts';
 import {
   dayPager,
   dayWords,

@@ -17,7 +17,7 @@ import { VALUE_MAX_LENGTH } from '../domain/submission.ts';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const UTC_SLOT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
-/** A booking reference: 16 characters of the alphabet without 0, 1, I and O (app/create-booking.ts). */
+/** A booking reference: 16 characters of the alphabet without 0, 1, I and O (app/bookings/create-booking.ts). */
 export const REFERENCE = /^[2-9A-HJ-NP-Z]{16}$/;
 
 /**

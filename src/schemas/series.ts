@@ -6,7 +6,7 @@
 import * as v from 'valibot';
 import { repeatDays, SERIES_COUNT } from '../domain/series.ts';
 import { REFUSAL_REASONS } from '../domain/refusal.ts';
-import type { SeriesOrder } from '../app/series.ts';
+import type { SeriesOrder } from '../app/bookings/series.ts';
 import {
   BodyId,
   BOOKING_FIELD_ERRORS,

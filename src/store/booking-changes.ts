@@ -1,6 +1,6 @@
 /**
  * The log of what each change of a booking touched (migration 6), written by triggers whoever writes: the server's
- * cache of free days (src/app/days-cache.ts) follows it to forget only the days a change touched. Each entry is the
+ * cache of free days (src/app/bookings/days-cache.ts) follows it to forget only the days a change touched. Each entry is the
  * time the booking blocked (src/domain/blocking.ts) before or after the change.
  */
 import type { Store } from './db.ts';

@@ -4,7 +4,7 @@
  * reach a window are one range of the index `busy_times_by_schedule` (a week's seminar is seven rows, not one row
  * that a range on its start would have to look a week back for). Only the pieces of their calendar's generation
  * count. A sync writes only the pieces that changed, in place when they are few (BUSY_WRITE_ROWS), else as a new
- * generation it then switches to (app/calendars.ts). The triggers of migration 10 log each change that counts in
+ * generation it then switches to (app/calendars/calendars.ts). The triggers of migration 10 log each change that counts in
  * booking_changes, and a server's cache of free days forgets only the days it touches.
  */
 import { byBusyOrder, LONGEST_BLOCK_SECONDS, type BusySpan } from '../domain/blocking.ts';
@@ -203,7 +203,7 @@ export function dropUncounted(store: Store, calendarId: number, limit: number): 
 /**
  * Makes the busy times of `calendarId` that count exactly `busy` (already cut by busyPieces) at once, in place:
  * reads them, writes only what changed. The caller runs it inside its transaction (tests, tools; a server's sync
- * goes a page and a transaction at a time: app/calendars.ts).
+ * goes a page and a transaction at a time: app/calendars/calendars.ts).
  */
 export function replaceBusy(
   store: Store,

@@ -1,7 +1,7 @@
 /**
  * The practitioner's own calendars (issue 25, migration 10): where each is fetched from, how often, and how its
  * last syncs went. Its busy times are in busy-times.ts. The URL and password are secrets: this module hands them
- * only to the sync (app/calendars.ts), which masks them in everything it shows.
+ * only to the sync (app/calendars/calendars.ts), which masks them in everything it shows.
  */
 import type { Store } from './db.ts';
 
@@ -136,7 +136,7 @@ export type NewCalendar = Pick<
   | 'syncedAt'
 > & {
   writeBookings?: boolean;
-  /** Default `full`: app/calendars.ts gives a new calendar's. */
+  /** Default `full`: app/calendars/calendars.ts gives a new calendar's. */
   details?: CalendarDetails;
 };
 

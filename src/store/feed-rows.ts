@@ -1,5 +1,5 @@
 /**
- * The bookings as the practitioner's calendar feed shows them (src/app/feed.ts): a schedule's bookings in a range
+ * The bookings as the practitioner's calendar feed shows them (src/app/calendars/feed.ts): a schedule's bookings in a range
  * of starts, cancelled ones too, each with the customer as submitted with it and what was submitted.
  */
 import { submittedCustomer } from '../domain/submission.ts';

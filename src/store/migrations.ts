@@ -609,7 +609,7 @@ export const migrations: readonly string[] = [
   // 18: a practitioner's calendar, written, stands on its own.
   // - `details`: what each written event tells of the customer: `full` (every answer of the form, as before: the
   //   calendars written so far keep it) or `minimal` (the reason, the first name and the reference: a new calendar's
-  //   default, app/calendars.ts).
+  //   default, app/calendars/calendars.ts).
   // - `write_last_ok`: whether the last write into it succeeded (NULL: none yet), so that a calendar whose old writes
   //   are being retried after an outage shows as catching up, not as failing.
   // - What planner wrote (`calendar_events`) learns when (`written_at`, Unix milliseconds: a read that began in the

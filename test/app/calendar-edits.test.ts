@@ -3,7 +3,7 @@
  * (`overwrittenLine`, `editsLine`): pure, with fixed instants.
  */
 import { describe, expect, it } from 'vitest';
-import { editOf, editsLine, localSpan, overwrittenLine } from '../../src/app/calendar-edits.ts';
+import { editOf, editsLine, localSpan, overwrittenLine } from '../../src/app/calendars/calendar-edits.ts';
 
 const at = (iso: string) => Date.parse(iso) / 1000;
 const booking = { startAt: at('2026-12-03T09:00:00Z'), endAt: at('2026-12-03T09:30:00Z') };

@@ -3,7 +3,7 @@ import { openStore } from '../../src/store/db.ts';
 import { tempDb } from '../helpers.ts';
 import { ADA, apiFixture } from '../http/fixture.ts';
 
-/** Issue 17: concurrent bookings share one transaction (src/app/commit-group.ts); each keeps its own outcome. */
+/** Issue 17: concurrent bookings share one transaction (src/app/bookings/commit-group.ts); each keeps its own outcome. */
 describe('group commit', () => {
   it('Store.group: a member that throws is rolled back alone; a transaction that fails keeps nothing', () => {
     const store = openStore(tempDb());

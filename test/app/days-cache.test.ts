@@ -1,14 +1,14 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { availableDays, availableSlots } from '../../src/app/availability.ts';
+import { availableDays, availableSlots } from '../../src/app/bookings/availability.ts';
 import { createContext, type AppContext } from '../../src/app/context.ts';
-import { createBooking } from '../../src/app/create-booking.ts';
-import { createDaysCache, DAYS_CACHE_ENTRIES } from '../../src/app/days-cache.ts';
-import { addClosure, setHours } from '../../src/app/hours.ts';
-import { initInstallation } from '../../src/app/init.ts';
-import { cancelBooking, moveBooking } from '../../src/app/lifecycle.ts';
-import { addReason, changeReason } from '../../src/app/reasons.ts';
-import { addSchedule } from '../../src/app/schedules.ts';
+import { createBooking } from '../../src/app/bookings/create-booking.ts';
+import { createDaysCache, DAYS_CACHE_ENTRIES } from '../../src/app/bookings/days-cache.ts';
+import { addClosure, setHours } from '../../src/app/practice/hours.ts';
+import { initInstallation } from '../../src/app/practice/init.ts';
+import { cancelBooking, moveBooking } from '../../src/app/bookings/lifecycle.ts';
+import { addReason, changeReason } from '../../src/app/practice/reasons.ts';
+import { addSchedule } from '../../src/app/practice/schedules.ts';
 import { AppError } from '../../src/errors.ts';
 import { openStore } from '../../src/store/db.ts';
 import {
@@ -48,7 +48,7 @@ function installation(now: string) {
   return { ctx, other, clock };
 }
 
-describe('the cache of free days (src/app/days-cache.ts)', () => {
+describe('the cache of free days (src/app/bookings/days-cache.ts)', () => {
   it('answers as the engine does, and after a booking recomputes only the days it touched', () => {
     const { ctx, clock } = installation('2026-06-01T06:00:00Z'); // a Monday
     const cache = createDaysCache();

@@ -32,7 +32,7 @@ function calendars(db: string, bookingId: number) {
   });
 }
 
-describe('cancel and move (src/app/lifecycle.ts): the CLI changes bookings, a real server shows the effect', () => {
+describe('cancel and move (src/app/bookings/lifecycle.ts): the CLI changes bookings, a real server shows the effect', () => {
   const db = tempDb();
   let token: string;
   let server: ServerProcess;

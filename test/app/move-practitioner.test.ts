@@ -4,14 +4,14 @@
  * deletes the event (it is no longer theirs), the new one's writes it. In-process on a real file, a fixed clock.
  */
 import { describe, expect, it } from 'vitest';
-import { availableSlots } from '../../src/app/availability.ts';
+import { availableSlots } from '../../src/app/bookings/availability.ts';
 import { createContext } from '../../src/app/context.ts';
-import { createBooking } from '../../src/app/create-booking.ts';
-import { setHours } from '../../src/app/hours.ts';
-import { initInstallation } from '../../src/app/init.ts';
-import { moveBooking } from '../../src/app/lifecycle.ts';
-import { addReason } from '../../src/app/reasons.ts';
-import { addSchedule } from '../../src/app/schedules.ts';
+import { createBooking } from '../../src/app/bookings/create-booking.ts';
+import { setHours } from '../../src/app/practice/hours.ts';
+import { initInstallation } from '../../src/app/practice/init.ts';
+import { moveBooking } from '../../src/app/bookings/lifecycle.ts';
+import { addReason } from '../../src/app/practice/reasons.ts';
+import { addSchedule } from '../../src/app/practice/schedules.ts';
 import { AppError } from '../../src/errors.ts';
 import { insertCalendar } from '../../src/store/calendars.ts';
 import { openStore } from '../../src/store/db.ts';

@@ -1,14 +1,14 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { createContext, type AppContext } from '../../src/app/context.ts';
-import { createBooking } from '../../src/app/create-booking.ts';
-import { changeField } from '../../src/app/fields.ts';
-import { setHours } from '../../src/app/hours.ts';
-import { initInstallation } from '../../src/app/init.ts';
-import { cancelBooking, moveBooking } from '../../src/app/lifecycle.ts';
-import { addReason } from '../../src/app/reasons.ts';
-import { setReminders, showReminders } from '../../src/app/reminders.ts';
-import { addSchedule } from '../../src/app/schedules.ts';
+import { createBooking } from '../../src/app/bookings/create-booking.ts';
+import { changeField } from '../../src/app/practice/fields.ts';
+import { setHours } from '../../src/app/practice/hours.ts';
+import { initInstallation } from '../../src/app/practice/init.ts';
+import { cancelBooking, moveBooking } from '../../src/app/bookings/lifecycle.ts';
+import { addReason } from '../../src/app/practice/reasons.ts';
+import { setReminders, showReminders } from '../../src/app/messages/reminders.ts';
+import { addSchedule } from '../../src/app/practice/schedules.ts';
 import { openStore } from '../../src/store/db.ts';
 import { messagesOfBooking } from '../../src/store/outbox.ts';
 import { tempDb } from '../helpers.ts';
@@ -61,7 +61,7 @@ function installation(now: string, locale: 'en' | 'de' = 'en') {
   return { ctx, clock, book, reminders };
 }
 
-describe('reminders are written with the booking (src/app/reminders.ts), fixed clock', () => {
+describe('reminders are written with the booking (src/app/messages/reminders.ts), fixed clock', () => {
   it('a new installation reminds 48 h ahead; the reminder is due 48 h before, in the booking’s transaction', () => {
     const { ctx, book, reminders } = installation('2026-06-01T06:00:00Z');
     expect(showReminders(ctx)).toEqual({ offsets: '2d', minutes: [2880], scheduled: 0 });

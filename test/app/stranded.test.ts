@@ -1,16 +1,16 @@
 /**
- * Stranded bookings and closures in the past (src/app/hours.ts), in process with a clock the test sets: only
+ * Stranded bookings and closures in the past (src/app/practice/hours.ts), in process with a clock the test sets: only
  * upcoming booked appointments count, the past is judged in the installation's zone, and `--all-schedules` closes
  * the schedules that are not removed, in one transaction.
  */
 import { describe, expect, it } from 'vitest';
 import { createContext, type AppContext } from '../../src/app/context.ts';
-import { createBooking } from '../../src/app/create-booking.ts';
-import { addClosure, setHours } from '../../src/app/hours.ts';
-import { initInstallation } from '../../src/app/init.ts';
-import { cancelBooking } from '../../src/app/lifecycle.ts';
-import { addReason } from '../../src/app/reasons.ts';
-import { addSchedule, removeSchedule } from '../../src/app/schedules.ts';
+import { createBooking } from '../../src/app/bookings/create-booking.ts';
+import { addClosure, setHours } from '../../src/app/practice/hours.ts';
+import { initInstallation } from '../../src/app/practice/init.ts';
+import { cancelBooking } from '../../src/app/bookings/lifecycle.ts';
+import { addReason } from '../../src/app/practice/reasons.ts';
+import { addSchedule, removeSchedule } from '../../src/app/practice/schedules.ts';
 import { AppError } from '../../src/errors.ts';
 import { openStore } from '../../src/store/db.ts';
 import { snapshot, tempDb } from '../helpers.ts';

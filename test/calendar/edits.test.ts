@@ -7,9 +7,9 @@
  */
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { deliverWrites } from '../../src/app/calendar-writes.ts';
-import { calendars } from '../../src/app/calendar-views.ts';
-import { createBooking } from '../../src/app/create-booking.ts';
+import { deliverWrites } from '../../src/app/calendars/calendar-writes.ts';
+import { calendars } from '../../src/app/calendars/calendar-views.ts';
+import { createBooking } from '../../src/app/bookings/create-booking.ts';
 import { apiBook, api, bookableDb, cli, cliJson, cliOk, serve, tempDb } from '../helpers.ts';
 import { fakeCalDav } from './fake-caldav.ts';
 import { calendarPractice, writingCalendar } from './practice.ts';

@@ -16,7 +16,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { addCalendar } from '../../src/app/calendars.ts';
+import { addCalendar } from '../../src/app/calendars/calendars.ts';
 import { dueCalendars, listCalendars } from '../../src/store/calendars.ts';
 import { openStore } from '../../src/store/db.ts';
 import { api, apiBook, bookableDb, cli, onCleanup, ROOT, serve, tempDb } from '../helpers.ts';
@@ -145,7 +145,7 @@ describe('hostile calendars: bounded time and memory, one line when planner cann
         expect(result.error).toMatch(failure);
       } else {
         expect(result).toMatchObject({ ok: true, error: null });
-        // The window: a day back to a day past the look-ahead, and a day read ahead (app/calendars.ts): a row a day.
+        // The window: a day back to a day past the look-ahead, and a day read ahead (app/calendars/calendars.ts): a row a day.
         expect(result.rows).toBeGreaterThanOrEqual(DAYS_AHEAD);
         expect(result.rows).toBeLessThanOrEqual(DAYS_AHEAD + 5); // pieces are cut at UTC midnights
       }

@@ -4,10 +4,10 @@
  * open every day 08:00–18:00; and, for the writing tests, a calendar that receives the bookings.
  */
 import { createContext, type AppContext } from '../../src/app/context.ts';
-import { setHours } from '../../src/app/hours.ts';
-import { initInstallation } from '../../src/app/init.ts';
-import { addReason } from '../../src/app/reasons.ts';
-import { addSchedule } from '../../src/app/schedules.ts';
+import { setHours } from '../../src/app/practice/hours.ts';
+import { initInstallation } from '../../src/app/practice/init.ts';
+import { addReason } from '../../src/app/practice/reasons.ts';
+import { addSchedule } from '../../src/app/practice/schedules.ts';
 import { insertCalendar } from '../../src/store/calendars.ts';
 import { openStore, type Store } from '../../src/store/db.ts';
 import { tempDb } from '../helpers.ts';

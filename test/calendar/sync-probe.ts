@@ -9,7 +9,7 @@
  *   held before).
  * Usage: node sync-probe.ts <file> <now ISO> <calendar id>. Prints one JSON line: the outcome and the figures.
  */
-import { syncCalendars } from '../../src/app/calendars.ts';
+import { syncCalendars } from '../../src/app/calendars/calendars.ts';
 import { createContext } from '../../src/app/context.ts';
 import { openStore } from '../../src/store/db.ts';
 

@@ -5,9 +5,9 @@
  * when the calendar takes the writes again. The calendar is the test's CalDAV server; the writes are planner's code.
  */
 import { describe, expect, it } from 'vitest';
-import { alertWriteFailures, deliverWrites } from '../../src/app/calendar-writes.ts';
-import { calendars } from '../../src/app/calendar-views.ts';
-import { createBooking } from '../../src/app/create-booking.ts';
+import { alertWriteFailures, deliverWrites } from '../../src/app/calendars/calendar-writes.ts';
+import { calendars } from '../../src/app/calendars/calendar-views.ts';
+import { createBooking } from '../../src/app/bookings/create-booking.ts';
 import { unsentMessages } from '../../src/store/outbox.ts';
 import { fakeCalDav } from './fake-caldav.ts';
 import { calendarPractice, writingCalendar } from './practice.ts';

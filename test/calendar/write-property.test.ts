@@ -13,14 +13,14 @@
  */
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { deliverWrites, startCalendarWriter } from '../../src/app/calendar-writes.ts';
-import { addReason } from '../../src/app/reasons.ts';
-import { addSchedule } from '../../src/app/schedules.ts';
-import { setHours } from '../../src/app/hours.ts';
+import { deliverWrites, startCalendarWriter } from '../../src/app/calendars/calendar-writes.ts';
+import { addReason } from '../../src/app/practice/reasons.ts';
+import { addSchedule } from '../../src/app/practice/schedules.ts';
+import { setHours } from '../../src/app/practice/hours.ts';
 import type { Pump } from '../../src/queue/pump.ts';
 import { createContext, type AppContext } from '../../src/app/context.ts';
-import { createBooking } from '../../src/app/create-booking.ts';
-import { cancelBooking, moveBooking } from '../../src/app/lifecycle.ts';
+import { createBooking } from '../../src/app/bookings/create-booking.ts';
+import { cancelBooking, moveBooking } from '../../src/app/bookings/lifecycle.ts';
 import { openStore, type Store } from '../../src/store/db.ts';
 import { tempDb } from '../helpers.ts';
 import { fakeCalDav, hangingCalDav } from './fake-caldav.ts';

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { unusedPagesOnly } from '../../src/app/doctor.ts';
+import { unusedPagesOnly } from '../../src/app/operations/doctor.ts';
 import { bookableDb, cli, cliJson, cliOk, tempDb, tempDir } from '../helpers.ts';
 
 /** Appends `count` empty pages to the closed file `db` and counts them in its header: pages nothing uses. */

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { applyRetention } from '../../src/app/erase.ts';
+import { applyRetention } from '../../src/app/customers/erase.ts';
 import { createContext } from '../../src/app/context.ts';
 import { openStore } from '../../src/store/db.ts';
 import {

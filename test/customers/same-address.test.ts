@@ -7,8 +7,8 @@
  * digits, an address only by its ASCII case).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { futureBookingsOf } from '../../src/app/booking-page.ts';
-import { exportCustomer, findCustomers } from '../../src/app/customers.ts';
+import { futureBookingsOf } from '../../src/app/pages/booking-page.ts';
+import { exportCustomer, findCustomers } from '../../src/app/customers/customers.ts';
 import { AppError } from '../../src/errors.ts';
 import { apiFixture } from '../http/fixture.ts';
 import { bookableDb, cli, cliJson, cliOk, snapshot, tempDb } from '../helpers.ts';

@@ -1,8 +1,8 @@
 /**
- * Issue 37: the layout CONTRIBUTING draws, held to the code. Every relative import of src/ is read (with the
- * TypeScript compiler's parser, so a multi-line import or a `type` one is read as TypeScript reads it): no import
- * circle; no call from http/ into store/ or mail/; none from cli/ into store/. A type may cross (a row's type the
- * CLI prints, say): only imports that bring a value count.
+ * The layout CONTRIBUTING draws, held to the code. Every relative import of src/ is read (with the TypeScript
+ * compiler's parser, so a multi-line import or a `type` one is read as TypeScript reads it): no import circle; no door
+ * (http/, cli/) calls into store/ or mail/ (a type may cross: a row's type the CLI prints, say; only imports that
+ * bring a value count); and app/ in rooms named for what a user does, each importing only the rooms below it.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -44,12 +44,12 @@ function importsOf(file: string): { to: string; value: boolean }[] {
 
 const graph = new Map(sources(SRC).map((file) => [relative(SRC, file), importsOf(file)]));
 
-describe('the layout of src/ (issue 37: CONTRIBUTING "Layout")', () => {
+describe('the layout of src/ (CONTRIBUTING "Layout")', () => {
   it('reads the imports it judges', () => {
     expect(graph.size).toBeGreaterThan(150);
-    expect(graph.get('http/booking-page.ts')!.some((edge) => edge.to === 'app/page-booking.ts' && edge.value)).toBe(
-      true,
-    );
+    expect(
+      graph.get('http/booking-page.ts')!.some((edge) => edge.to === 'app/pages/page-booking.ts' && edge.value),
+    ).toBe(true);
   });
 
   it('has no import circle', () => {
@@ -83,17 +83,35 @@ describe('the layout of src/ (issue 37: CONTRIBUTING "Layout")', () => {
     expect(circles).toEqual([]);
   });
 
-  it('no call from http/ into store/ or mail/, none from cli/ into store/ (a type may be imported)', () => {
+  it('no door (http/, cli/) calls into store/ or mail/ (a type may be imported)', () => {
+    const door = (path: string) => path.startsWith('http/') || path.startsWith('cli/');
     const crossing = [...graph].flatMap(([from, edges]) =>
       edges
-        .filter(
-          ({ to, value }) =>
-            value &&
-            ((from.startsWith('http/') && (to.startsWith('store/') || to.startsWith('mail/'))) ||
-              (from.startsWith('cli/') && to.startsWith('store/'))),
-        )
+        .filter(({ to, value }) => value && door(from) && (to.startsWith('store/') || to.startsWith('mail/')))
         .map(({ to }) => `${from} -> ${to}`),
     );
     expect(crossing).toEqual([]);
+  });
+
+  it('app/ is in rooms, each importing only the rooms on the floors below it', () => {
+    // Top down; rooms on one floor do not import each other. context.ts, what every use case is given, is the ground.
+    const FLOORS = [['operations'], ['calendars'], ['pages', 'customers'], ['bookings'], ['messages'], ['practice']];
+    const floorOf = new Map(FLOORS.flatMap((rooms, floor) => rooms.map((room) => [room, floor])));
+    const roomOf = (path: string) => path.split('/')[1]!;
+    const flat = [...graph.keys()].filter((path) => /^app\/[^/]+$/.test(path) && path !== 'app/context.ts');
+    expect(flat, 'a file of app/ outside a room').toEqual([]);
+    const rooms = new Set(
+      [...graph.keys()].filter((path) => path.split('/').length === 3 && path.startsWith('app/')).map(roomOf),
+    );
+    expect([...rooms].sort()).toEqual([...floorOf.keys()].sort());
+    const upward = [...graph].flatMap(([from, edges]) =>
+      from.startsWith('app/') && from !== 'app/context.ts'
+        ? edges
+            .filter(({ to }) => to.startsWith('app/') && to !== 'app/context.ts' && roomOf(to) !== roomOf(from))
+            .filter(({ to }) => floorOf.get(roomOf(to))! <= floorOf.get(roomOf(from))!)
+            .map(({ to }) => `${from} -> ${to}`)
+        : [],
+    );
+    expect(upward).toEqual([]);
   });
 });

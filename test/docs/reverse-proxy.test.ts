@@ -11,7 +11,7 @@ import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DOORS } from '../../src/app/doctor.ts';
+import { DOORS } from '../../src/app/operations/doctor.ts';
 import { bookableDb, cli, cliOk, onCleanup, serve, tempDb, tempDir, watchOutput } from '../helpers.ts';
 import { freePort } from '../mail/smtp.ts';
 import { readmeBlock } from './readme.ts';

@@ -4,7 +4,7 @@
  * refuses exactly as POST /bookings does, and takes an Idempotency-Key as it does.
  */
 import { describe, expect, it } from 'vitest';
-import { setReasonSchedules } from '../../src/app/reasons.ts';
+import { setReasonSchedules } from '../../src/app/practice/reasons.ts';
 import { snapshot } from '../helpers.ts';
 import { ADA, apiFixture } from './fixture.ts';
 

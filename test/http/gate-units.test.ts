@@ -1,6 +1,6 @@
 import { hash } from '@node-rs/argon2';
 import { describe, expect, it } from 'vitest';
-import { ARGON2_OPTIONS, generateToken } from '../../src/app/token.ts';
+import { ARGON2_OPTIONS, generateToken } from '../../src/app/practice/token.ts';
 import { looksLikeToken } from '../../src/domain/token.ts';
 import { createRateLimiter } from '../../src/http/rate-limit.ts';
 import { createTokenGate } from '../../src/http/token-gate.ts';

@@ -4,7 +4,7 @@
  * is not, and a key expires after 24 hours. Real processes: test/reliability/idempotency.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { addWebhook } from '../../src/app/webhooks.ts';
+import { addWebhook } from '../../src/app/messages/webhooks.ts';
 import { ADA, apiFixture } from './fixture.ts';
 
 const SLOT = '2026-06-02 09:00:00';

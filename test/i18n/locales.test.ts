@@ -5,7 +5,7 @@
  * common English word. The names in the fixtures (the practice, the practitioner, the customer) are not English.
  */
 import { describe, expect, it } from 'vitest';
-import type { Managed, Refusal } from '../../src/app/portal.ts';
+import type { Managed, Refusal } from '../../src/app/pages/portal.ts';
 import { DEFAULT_LABELS, type FieldDefinition } from '../../src/domain/form.ts';
 import { LANGUAGE_NAMES, LOCALES, type Locale } from '../../src/domain/locales.ts';
 import { WORDS as ALERT_WORDS } from '../../src/mail/calendar-alert.ts';

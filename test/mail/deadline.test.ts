@@ -5,11 +5,11 @@
  * the boundary at the deadline's exact second and one second either side.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBooking } from '../../src/app/create-booking.ts';
+import { createBooking } from '../../src/app/bookings/create-booking.ts';
 import { createContext } from '../../src/app/context.ts';
-import { moveBooking } from '../../src/app/lifecycle.ts';
-import { setMail } from '../../src/app/mail.ts';
-import { changePractice } from '../../src/app/practice.ts';
+import { moveBooking } from '../../src/app/bookings/lifecycle.ts';
+import { setMail } from '../../src/app/messages/mail.ts';
+import { changePractice } from '../../src/app/practice/practice.ts';
 import { startOutboxWorker, type OutboxWorker } from '../../src/mail/worker.ts';
 import { openStore } from '../../src/store/db.ts';
 import { readSettings, setPortal } from '../../src/store/settings.ts';

@@ -1,10 +1,10 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { mailQueue, setMail } from '../../src/app/mail.ts';
+import { mailQueue, setMail } from '../../src/app/messages/mail.ts';
 import { createContext } from '../../src/app/context.ts';
-import { changePractice } from '../../src/app/practice.ts';
+import { changePractice } from '../../src/app/practice/practice.ts';
 import { openStore } from '../../src/store/db.ts';
-import { setReminders } from '../../src/app/reminders.ts';
+import { setReminders } from '../../src/app/messages/reminders.ts';
 import { startOutboxWorker } from '../../src/mail/worker.ts';
 import { messagesOfBooking } from '../../src/store/outbox.ts';
 import { readSettings, setPortal } from '../../src/store/settings.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { setMail } from '../../src/app/mail.ts';
+import { setMail } from '../../src/app/messages/mail.ts';
 import { createContext } from '../../src/app/context.ts';
-import { setReminders } from '../../src/app/reminders.ts';
+import { setReminders } from '../../src/app/messages/reminders.ts';
 import { openStore } from '../../src/store/db.ts';
 import { smtpCodeOf } from '../../src/mail/sender.ts';
 import { startOutboxWorker } from '../../src/mail/worker.ts';

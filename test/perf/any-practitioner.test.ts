@@ -4,12 +4,12 @@
  * practitioner reads the booked minutes of every candidate in one statement, whatever the bookings.
  */
 import { describe, expect, it } from 'vitest';
-import { freeTimesAny, createAnyBooking } from '../../src/app/any-practitioner.ts';
+import { freeTimesAny, createAnyBooking } from '../../src/app/bookings/any-practitioner.ts';
 import { createContext } from '../../src/app/context.ts';
-import { setHours } from '../../src/app/hours.ts';
-import { initInstallation } from '../../src/app/init.ts';
-import { addReason } from '../../src/app/reasons.ts';
-import { addSchedule } from '../../src/app/schedules.ts';
+import { setHours } from '../../src/app/practice/hours.ts';
+import { initInstallation } from '../../src/app/practice/init.ts';
+import { addReason } from '../../src/app/practice/reasons.ts';
+import { addSchedule } from '../../src/app/practice/schedules.ts';
 import { openStore, type Store } from '../../src/store/db.ts';
 import { tempDb } from '../helpers.ts';
 

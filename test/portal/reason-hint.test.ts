@@ -4,13 +4,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../../src/app/context.ts';
-import { createBooking } from '../../src/app/create-booking.ts';
-import { setHours } from '../../src/app/hours.ts';
-import { initInstallation } from '../../src/app/init.ts';
-import { enablePortal } from '../../src/app/portal.ts';
-import { addReason } from '../../src/app/reasons.ts';
-import { startRuntime } from '../../src/app/runtime.ts';
-import { addSchedule } from '../../src/app/schedules.ts';
+import { createBooking } from '../../src/app/bookings/create-booking.ts';
+import { setHours } from '../../src/app/practice/hours.ts';
+import { initInstallation } from '../../src/app/practice/init.ts';
+import { enablePortal } from '../../src/app/pages/portal.ts';
+import { addReason } from '../../src/app/practice/reasons.ts';
+import { startRuntime } from '../../src/app/operations/runtime.ts';
+import { addSchedule } from '../../src/app/practice/schedules.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { openStore } from '../../src/store/db.ts';
 import { createManageToken } from '../../src/store/manage-links.ts';

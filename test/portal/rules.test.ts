@@ -5,16 +5,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../../src/app/context.ts';
-import { createBooking } from '../../src/app/create-booking.ts';
-import { initInstallation } from '../../src/app/init.ts';
-import { setHours } from '../../src/app/hours.ts';
-import { addSchedule } from '../../src/app/schedules.ts';
-import { cancelBooking } from '../../src/app/lifecycle.ts';
-import { addReason, changeReason } from '../../src/app/reasons.ts';
-import { availableSlots } from '../../src/app/availability.ts';
-import { enablePortal } from '../../src/app/portal.ts';
-import { changePractice } from '../../src/app/practice.ts';
-import { startRuntime } from '../../src/app/runtime.ts';
+import { createBooking } from '../../src/app/bookings/create-booking.ts';
+import { initInstallation } from '../../src/app/practice/init.ts';
+import { setHours } from '../../src/app/practice/hours.ts';
+import { addSchedule } from '../../src/app/practice/schedules.ts';
+import { cancelBooking } from '../../src/app/bookings/lifecycle.ts';
+import { addReason, changeReason } from '../../src/app/practice/reasons.ts';
+import { availableSlots } from '../../src/app/bookings/availability.ts';
+import { enablePortal } from '../../src/app/pages/portal.ts';
+import { changePractice } from '../../src/app/practice/practice.ts';
+import { startRuntime } from '../../src/app/operations/runtime.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { openStore } from '../../src/store/db.ts';
 import { createManageToken } from '../../src/store/manage-links.ts';

@@ -8,15 +8,15 @@
  */
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { anySlotsOfDay, createAnyBooking, NoPractitionerFree } from '../../src/app/any-practitioner.ts';
-import { availableSlots } from '../../src/app/availability.ts';
+import { anySlotsOfDay, createAnyBooking, NoPractitionerFree } from '../../src/app/bookings/any-practitioner.ts';
+import { availableSlots } from '../../src/app/bookings/availability.ts';
 import { createContext } from '../../src/app/context.ts';
-import { createBooking } from '../../src/app/create-booking.ts';
-import { setHours } from '../../src/app/hours.ts';
-import { initInstallation } from '../../src/app/init.ts';
-import { cancelBooking } from '../../src/app/lifecycle.ts';
-import { addReason } from '../../src/app/reasons.ts';
-import { addSchedule } from '../../src/app/schedules.ts';
+import { createBooking } from '../../src/app/bookings/create-booking.ts';
+import { setHours } from '../../src/app/practice/hours.ts';
+import { initInstallation } from '../../src/app/practice/init.ts';
+import { cancelBooking } from '../../src/app/bookings/lifecycle.ts';
+import { addReason } from '../../src/app/practice/reasons.ts';
+import { addSchedule } from '../../src/app/practice/schedules.ts';
 import { localDay } from '../../src/domain/dates.ts';
 import { dayNumber, dayText } from '../../src/domain/days.ts';
 import { AppError } from '../../src/errors.ts';

@@ -1,7 +1,7 @@
 import { fc } from '@fast-check/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../src/app/context.ts';
-import { changeRateLimit } from '../../src/app/api.ts';
+import { changeRateLimit } from '../../src/app/practice/api.ts';
 import { openStore } from '../../src/store/db.ts';
 import { BODY_LIMIT } from '../../src/schemas/api.ts';
 import { apiFixture } from '../http/fixture.ts';

@@ -5,14 +5,14 @@
  */
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { availableSlots } from '../../src/app/availability.ts';
+import { availableSlots } from '../../src/app/bookings/availability.ts';
 import { createContext } from '../../src/app/context.ts';
-import { createBooking } from '../../src/app/create-booking.ts';
-import { addClosure, setHours } from '../../src/app/hours.ts';
-import { initInstallation } from '../../src/app/init.ts';
-import { addReason } from '../../src/app/reasons.ts';
-import { addSchedule } from '../../src/app/schedules.ts';
-import { createSeries, SeriesNotFree } from '../../src/app/series.ts';
+import { createBooking } from '../../src/app/bookings/create-booking.ts';
+import { addClosure, setHours } from '../../src/app/practice/hours.ts';
+import { initInstallation } from '../../src/app/practice/init.ts';
+import { addReason } from '../../src/app/practice/reasons.ts';
+import { addSchedule } from '../../src/app/practice/schedules.ts';
+import { createSeries, SeriesNotFree } from '../../src/app/bookings/series.ts';
 import { dayNumber, dayText } from '../../src/domain/days.ts';
 import { occurrenceSlots } from '../../src/domain/series.ts';
 import { AppError } from '../../src/errors.ts';

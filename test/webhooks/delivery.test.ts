@@ -1,8 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../../src/app/context.ts';
-import { initInstallation } from '../../src/app/init.ts';
-import { addWebhook } from '../../src/app/webhooks.ts';
+import { initInstallation } from '../../src/app/practice/init.ts';
+import { addWebhook } from '../../src/app/messages/webhooks.ts';
 import { openStore } from '../../src/store/db.ts';
 import { findWebhook, listDeliveries, webhookHealth } from '../../src/store/webhooks.ts';
 import { emitBookingEvent } from '../../src/webhooks/events.ts';

@@ -74,7 +74,7 @@ describe('booking life-cycle events reach a real receiver, from a real server', 
     expect(verifyPlanner(`${secret}x`, header, createdEvent!.body)).toBe(false);
     expect(verifyPlanner(secret, header.replace(/t=\d+/, 't=1000000000'), createdEvent!.body)).toBe(false); // replayed: too old
 
-    // Move (src/app/lifecycle.ts and test/app/ check its rules): booking.changed names the previous slot.
+    // Move (src/app/bookings/lifecycle.ts and test/app/ check its rules): booking.changed names the previous slot.
     const other = await api(server.url, '/api/bookings', token, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

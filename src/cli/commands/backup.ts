@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { backupDatabase } from '../../app/backup.ts';
+import { backupDatabase } from '../../app/operations/backup.ts';
 import { print, readContext } from '../shared.ts';
 
 export function registerBackup(program: Command): void {

@@ -5,7 +5,7 @@ import {
   enableBookingPage,
   type BookingPageOptions,
   type BookingPageStatus,
-} from '../../app/booking-page.ts';
+} from '../../app/pages/booking-page.ts';
 import type { BookingPageSettings } from '../../store/settings.ts';
 import { print, printJson, readContext, withContext } from '../shared.ts';
 

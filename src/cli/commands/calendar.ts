@@ -1,7 +1,12 @@
 import type { Command } from 'commander';
-import type { EditView } from '../../app/calendar-edits.ts';
-import { busyTimesOfSchedule, calendars, everyConflict, type ConflictView } from '../../app/calendar-views.ts';
-import { requireConfigured } from '../../app/configured.ts';
+import type { EditView } from '../../app/calendars/calendar-edits.ts';
+import {
+  busyTimesOfSchedule,
+  calendars,
+  everyConflict,
+  type ConflictView,
+} from '../../app/calendars/calendar-views.ts';
+import { requireConfigured } from '../../app/practice/configured.ts';
 import { SYNC_EVERY_DEFAULT_MINUTES, SYNC_EVERY_MAX_MINUTES } from '../../domain/checks.ts';
 import { formatLocal, isDay } from '../../domain/dates.ts';
 import { AppError, invalid } from '../../errors.ts';
@@ -82,7 +87,7 @@ async function writeNow(
   calendarId: number,
   what: 'written' | 'deleted',
 ): Promise<{ line: string; overwritten: string[] }> {
-  const { deliverWrites } = await import('../../app/calendar-writes.ts');
+  const { deliverWrites } = await import('../../app/calendars/calendar-writes.ts');
   const overwritten: string[] = [];
   const outcome = await withContext(command, (ctx) =>
     deliverWrites(ctx, calendarId, (line) => overwritten.push(line.replace(/^planner: /, ''))),
@@ -141,7 +146,7 @@ function registerAdd(calendar: Command): void {
     .action(async (scheduleText: string, url: string, options: AddOptions, command: Command) => {
       const scheduleId = id(scheduleText, 'schedule-id');
       const everyMinutes = whole(options.every ?? String(SYNC_EVERY_DEFAULT_MINUTES), '--every');
-      const { addCalendar, checkDetails } = await import('../../app/calendars.ts'); // the fetch and the parser: only for these commands
+      const { addCalendar, checkDetails } = await import('../../app/calendars/calendars.ts'); // the fetch and the parser: only for these commands
       const details = options.details === undefined ? undefined : checkDetails(options.details);
       if (details && !options.writeBookings) throw invalid('--details goes with --write-bookings');
       const password =
@@ -239,7 +244,7 @@ function registerSync(calendar: Command): void {
     .option('--json', 'print JSON')
     .action(async (text: string | undefined, options: { json?: boolean }, command: Command) => {
       const calendarId = text === undefined ? undefined : id(text);
-      const { syncCalendars } = await import('../../app/calendars.ts');
+      const { syncCalendars } = await import('../../app/calendars/calendars.ts');
       const outcomes = await withContext(command, (ctx) => syncCalendars(ctx, calendarId));
       const failed = outcomes.filter((outcome) => !outcome.ok);
       if (options.json) printJson(outcomes);
@@ -337,7 +342,7 @@ function registerSet(calendar: Command): void {
               `New password${options.user ? ` of ${options.user}` : ''} for the calendar`,
             )
           : undefined;
-      const { setCalendar, checkDetails } = await import('../../app/calendars.ts');
+      const { setCalendar, checkDetails } = await import('../../app/calendars/calendars.ts');
       const change = {
         details: options.details === undefined ? undefined : checkDetails(options.details),
         label: options.name,
@@ -392,7 +397,7 @@ function registerRepair(calendar: Command): void {
     .option('--json', 'print JSON')
     .action(async (text: string, options: { json?: boolean }, command: Command) => {
       const calendarId = id(text);
-      const { repairCalendar } = await import('../../app/calendar-writes.ts');
+      const { repairCalendar } = await import('../../app/calendars/calendar-writes.ts');
       const outcome = await withContext(command, (ctx) => repairCalendar(ctx, calendarId));
       if (options.json) printJson(outcome);
       else if (outcome.edits.length === 0)
@@ -422,8 +427,8 @@ function registerRemove(calendar: Command): void {
       const calendarId = id(text);
       if (options.removeWritten && options.keepWritten)
         throw invalid('give --remove-written or --keep-written, not both');
-      const { writtenEvents, removeWrittenEvents } = await import('../../app/calendar-writes.ts');
-      const { removeCalendar } = await import('../../app/calendars.ts');
+      const { writtenEvents, removeWrittenEvents } = await import('../../app/calendars/calendar-writes.ts');
+      const { removeCalendar } = await import('../../app/calendars/calendars.ts');
       const events = await readContext(command, (ctx) => writtenEvents(ctx, calendarId));
       let remove = options.removeWritten === true;
       if (events > 0 && !options.removeWritten && !options.keepWritten) {

@@ -1,8 +1,8 @@
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { exportCustomer, findCustomers } from '../../app/customers.ts';
-import { eraseCustomer } from '../../app/erase.ts';
+import { exportCustomer, findCustomers } from '../../app/customers/customers.ts';
+import { eraseCustomer } from '../../app/customers/erase.ts';
 import { AppError, invalid } from '../../errors.ts';
 import { visible } from '../terminal.ts';
 import { print, printJson, readContext, withContext } from '../shared.ts';

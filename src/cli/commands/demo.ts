@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { availableDays, availableSlots } from '../../app/availability.ts';
+import { availableDays, availableSlots } from '../../app/bookings/availability.ts';
 import type { AppContext } from '../../app/context.ts';
-import { createDemo } from '../../app/demo.ts';
-import { isConfigured } from '../../app/configured.ts';
+import { createDemo } from '../../app/practice/demo.ts';
+import { isConfigured } from '../../app/practice/configured.ts';
 import { AppError } from '../../errors.ts';
 import { print, whole, withContext } from '../shared.ts';
 import { serve, type ServeOptions } from './serve.ts';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { diagnose } from '../../app/doctor.ts';
+import { diagnose } from '../../app/operations/doctor.ts';
 import { print, printJson, readContext } from '../shared.ts';
 
 export function registerDoctor(program: Command): void {

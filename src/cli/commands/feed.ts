@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { makeFeedUrl } from '../../app/feed.ts';
+import { makeFeedUrl } from '../../app/calendars/feed.ts';
 import { id, print, withContext } from '../shared.ts';
 
 export function registerFeed(program: Command): void {

@@ -6,8 +6,8 @@ import {
   setExtraHours,
   setHours,
   type ExtraHoursChange,
-} from '../../app/hours.ts';
-import { requireConfigured } from '../../app/configured.ts';
+} from '../../app/practice/hours.ts';
+import { requireConfigured } from '../../app/practice/configured.ts';
 import type { ExtraHours } from '../../domain/availability.ts';
 import { isDay } from '../../domain/dates.ts';
 import { dayNumber, isoWeekday } from '../../domain/days.ts';

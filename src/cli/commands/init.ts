@@ -1,5 +1,11 @@
 import type { Command } from 'commander';
-import { checkInitAnswer, initInstallation, LOCALES, refuseInitialised, type InitAnswers } from '../../app/init.ts';
+import {
+  checkInitAnswer,
+  initInstallation,
+  LOCALES,
+  refuseInitialised,
+  type InitAnswers,
+} from '../../app/practice/init.ts';
 import { LANGUAGE_NAMES } from '../../domain/locales.ts';
 import { AppError, invalid } from '../../errors.ts';
 import { interactive, print, withContext } from '../shared.ts';

@@ -7,8 +7,8 @@ import {
   setMail,
   userWithoutPassword,
   type MailQueueEntry,
-} from '../../app/mail.ts';
-import { requireConfigured } from '../../app/configured.ts';
+} from '../../app/messages/mail.ts';
+import { requireConfigured } from '../../app/practice/configured.ts';
 import { id, print, printJson, printTable, readContext, secretInput, withContext } from '../shared.ts';
 
 /** How many scheduled reminders the table shows (the next ones); --json lists all. */

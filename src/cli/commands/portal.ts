@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { checkCancelUntil, disablePortal, enablePortal, pageRules, portalStatus } from '../../app/portal.ts';
-import { reminderDeadlineWarning } from '../../app/reminders.ts';
+import { checkCancelUntil, disablePortal, enablePortal, pageRules, portalStatus } from '../../app/pages/portal.ts';
+import { reminderDeadlineWarning } from '../../app/messages/reminders.ts';
 import { visible } from '../terminal.ts';
 import { invalid } from '../../errors.ts';
 import { print, printJson, readContext, withContext } from '../shared.ts';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { trustedProxies, trustProxies } from '../../app/proxies.ts';
+import { trustedProxies, trustProxies } from '../../app/practice/proxies.ts';
 import { print, printJson, readContext, withContext } from '../shared.ts';
 
 /** The sentence `proxy set`, `proxy show` and `portal enable --trust-proxy` print. */

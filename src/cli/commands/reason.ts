@@ -1,5 +1,11 @@
 import type { Command } from 'commander';
-import { addReason, changeReasonAndSchedules, checkSeriesMax, reasonsOf, removeReason } from '../../app/reasons.ts';
+import {
+  addReason,
+  changeReasonAndSchedules,
+  checkSeriesMax,
+  reasonsOf,
+  removeReason,
+} from '../../app/practice/reasons.ts';
 import type { ReasonValues } from '../../store/reasons.ts';
 import { BUFFER_MAX_MINUTES, DURATION_MAX_MINUTES } from '../../domain/checks.ts';
 import { invalid } from '../../errors.ts';

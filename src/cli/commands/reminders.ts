@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { reminderDeadlineWarning, setReminders, showReminders } from '../../app/reminders.ts';
+import { reminderDeadlineWarning, setReminders, showReminders } from '../../app/messages/reminders.ts';
 import { visible } from '../terminal.ts';
 import { print, printJson, readContext, withContext } from '../shared.ts';
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { changeRetention, checkRetention } from '../../app/erase.ts';
-import { readAudit } from '../../app/audit.ts';
+import { changeRetention, checkRetention } from '../../app/customers/erase.ts';
+import { readAudit } from '../../app/customers/audit.ts';
 import { invalid } from '../../errors.ts';
 import { formatLocal, isDay } from '../../domain/dates.ts';
 import { print, printJson, printTable, readContext, withContext } from '../shared.ts';

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { visible } from '../terminal.ts';
 import { invalid } from '../../errors.ts';
-import { loadArgon2 } from '../../app/token.ts';
-import { isConfigured } from '../../app/configured.ts';
-import { openRuntime } from '../../app/runtime.ts';
-import { openDoors } from '../../app/status.ts';
+import { loadArgon2 } from '../../app/practice/token.ts';
+import { isConfigured } from '../../app/practice/configured.ts';
+import { openRuntime } from '../../app/operations/runtime.ts';
+import { openDoors } from '../../app/operations/status.ts';
 import type { AccessEntry } from '../../http/app.ts';
 import { openAccessLog } from '../access-log.ts';
 import { dbPath, print, whole } from '../shared.ts';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { explainRefusal, freeTimes, SlotNotFree, type RefusalAdvice } from '../../app/availability.ts';
+import { explainRefusal, freeTimes, SlotNotFree, type RefusalAdvice } from '../../app/bookings/availability.ts';
 import type { AppContext } from '../../app/context.ts';
-import { explainAnyRefusal, freeTimesAny, NoPractitionerFree } from '../../app/any-practitioner.ts';
+import { explainAnyRefusal, freeTimesAny, NoPractitionerFree } from '../../app/bookings/any-practitioner.ts';
 import { formatLocal, isDay } from '../../domain/dates.ts';
 import { dayNumber, isoWeekday } from '../../domain/days.ts';
 import { extraByDay, openRanges } from '../../domain/availability.ts';

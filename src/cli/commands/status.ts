@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
-import { editsLine } from '../../app/calendar-edits.ts';
-import { everyConflict } from '../../app/calendar-views.ts';
+import { editsLine } from '../../app/calendars/calendar-edits.ts';
+import { everyConflict } from '../../app/calendars/calendar-views.ts';
 import {
   bookingPageVerdict,
   calendarEditsVerdict,
@@ -9,10 +9,10 @@ import {
   calendarWriteVerdict,
   mailVerdict,
   webhookVerdict,
-} from '../../app/health.ts';
-import { getStatus, type Status } from '../../app/status.ts';
-import { pageRules } from '../../app/portal.ts';
-import { readReplication, replicationSummary } from '../../app/replication.ts';
+} from '../../app/operations/health.ts';
+import { getStatus, type Status } from '../../app/operations/status.ts';
+import { pageRules } from '../../app/pages/portal.ts';
+import { readReplication, replicationSummary } from '../../app/operations/replication.ts';
 import { localWithZone } from '../../domain/dates.ts';
 import { AppError } from '../../errors.ts';
 import { formatOffsets } from '../../domain/reminders.ts';
@@ -75,7 +75,7 @@ function mailLine(mail: Status['mail'], zone: string | null): string {
     : `not configured: booking e-mails wait in the outbox until \`planner mail set\` · ${waiting}`;
 }
 
-/** The booking page: off, on at its address with its limits, or on but not served (its verdict: app/health.ts). */
+/** The booking page: off, on at its address with its limits, or on but not served (its verdict: app/operations/health.ts). */
 function bookingPageLine(status: Status): string {
   const verdict = bookingPageVerdict(status);
   if (verdict.why === 'off') return 'off (planner booking-page enable)';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { rotateToken } from '../../app/token.ts';
+import { rotateToken } from '../../app/practice/token.ts';
 import { print, printJson, withContext } from '../shared.ts';
 
 export function registerToken(program: Command): void {

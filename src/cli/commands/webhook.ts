@@ -1,6 +1,13 @@
 import type { Command } from 'commander';
-import { addWebhook, deliveries, removeWebhook, retryDelivery, testWebhook, webhooks } from '../../app/webhooks.ts';
-import { requireConfigured } from '../../app/configured.ts';
+import {
+  addWebhook,
+  deliveries,
+  removeWebhook,
+  retryDelivery,
+  testWebhook,
+  webhooks,
+} from '../../app/messages/webhooks.ts';
+import { requireConfigured } from '../../app/practice/configured.ts';
 import { formatLocal } from '../../domain/dates.ts';
 import { id, print, printJson, printTable, readContext, withContext } from '../shared.ts';
 

@@ -1,0 +1,61 @@
+/**
+ * What a booking's mails and webhook events are written from, built in one place for a new booking
+ * (create-booking.ts) and for a change (lifecycle.ts): both read the booking back as the store holds it, so a mail
+ * and an event say the same of it whichever way it came about.
+ */
+import { submittedFields } from '../../domain/submission.ts';
+import type { BookingFacts } from '../../mail/facts.ts';
+import type { Booking } from '../../store/bookings.ts';
+import type { FormField } from '../../store/fields.ts';
+import type { Actor, BookingEventFacts } from '../../webhooks/events.ts';
+import type { ConfiguredSettings } from '../practice/configured.ts';
+
+/**
+ * The facts of the mails of `booking` as it stands: the practice from `settings`, the reason's description ('' when
+ * the reason was removed) and what was submitted, labelled by the form's `fields` in their order.
+ */
+export function bookingFacts(
+  settings: ConfiguredSettings,
+  booking: Booking,
+  reasonDescription: string,
+  fields: readonly FormField[],
+): BookingFacts {
+  return {
+    practiceName: settings.practiceName,
+    notifyEmail: settings.notifyEmail,
+    locale: settings.locale,
+    timeZone: settings.timeZone,
+    address: settings.address,
+    phone: settings.phone,
+    scheduleName: booking.scheduleName,
+    reasonName: booking.reasonName,
+    reasonDescription,
+    reference: booking.reference,
+    startAt: booking.startAt,
+    endAt: booking.endAt,
+    source: booking.source,
+    customerEmail: booking.customerEmail,
+    customerName: booking.customerName,
+    fields: submittedFields(fields, booking.submission),
+  };
+}
+
+/** What a webhook event says of `booking` as it stands; `previousStartAt` for a move. */
+export function eventFacts(booking: Booking, actor: Actor, previousStartAt?: number): BookingEventFacts {
+  return {
+    bookingId: booking.id,
+    reference: booking.reference,
+    customerId: booking.customerId,
+    scheduleId: booking.scheduleId,
+    reasonId: booking.reasonId,
+    startAt: booking.startAt,
+    previousStartAt,
+    status: booking.status,
+    actor,
+    customer: {
+      firstName: booking.customerFirstName,
+      lastName: booking.customerLastName,
+      email: booking.customerEmail,
+    },
+  };
+}

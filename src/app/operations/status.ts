@@ -1,0 +1,95 @@
+/**
+ * What `planner status` prints, read in one place: the settings, the outbox's and the webhooks' health, and the
+ * counts of what the installation holds. `planner api status` shows its `api` part; the words are
+ * src/cli/commands/status.ts's.
+ */
+import type { BookingPageSettings, PortalSettings, Settings } from '../../store/settings.ts';
+import { webhookHealth } from '../../store/webhooks.ts';
+import { countRows, type Counts } from '../../store/stats.ts';
+import { countFeeds } from '../../store/feeds.ts';
+import { outboxCounts, type OutboxCounts } from '../../store/outbox.ts';
+import { unixSeconds, type AppContext } from '../context.ts';
+import { isConfigured } from '../practice/configured.ts';
+import { calendars, type CalendarView } from '../calendars/calendar-views.ts';
+
+/** What `planner status` shows. Never contains the token. */
+export interface Status
+  extends Pick<Settings, 'practiceName' | 'timeZone' | 'locale' | 'notifyEmail' | 'address' | 'phone' | 'website'> {
+  database: string;
+  schemaVersion: number;
+  configured: boolean;
+  api: { enabled: boolean; tokenPresent: boolean; tokenCreatedAt: string | null; rateLimitPerMinute: number };
+  /** The outbox: waiting, scheduled reminders, failed, and waiting after a failed attempt (since, last error). */
+  mail: { configured: boolean; from: string | null } & OutboxCounts;
+  /** The customers' self-service page (null while off) and the reminder offsets in minutes. */
+  portal: PortalSettings | null;
+  /** The public booking page (null while off). */
+  bookingPage: BookingPageSettings | null;
+  /** Months after its end that a booking is anonymised (null: off). */
+  retentionMonths: number | null;
+  reminderOffsets: number[];
+  /** The reverse proxies whose X-Forwarded-For is believed (`planner proxy set`); empty: none. */
+  trustedProxies: string[];
+  /** Every hook, with deliveries waiting (and how many of those are being retried) or failed: a failing hook shows here. */
+  webhooks: { id: number; url: string; waiting: number; retrying: number; failed: number; lastError: string | null }[];
+  /** The practitioner's own calendars (masked), each ok or failing, with the bookings their busy times overlap. */
+  calendars: CalendarView[];
+  counts: Counts;
+}
+
+/** Returns the installation's state at a glance. */
+export function getStatus(ctx: AppContext): Status {
+  const settings = ctx.settings();
+  return {
+    database: ctx.store.file,
+    schemaVersion: ctx.store.schemaVersion(),
+    configured: isConfigured(settings),
+    practiceName: settings.practiceName,
+    timeZone: settings.timeZone,
+    locale: settings.locale,
+    notifyEmail: settings.notifyEmail,
+    address: settings.address,
+    phone: settings.phone,
+    website: settings.website,
+    api: {
+      enabled: settings.apiEnabled,
+      tokenPresent: settings.tokenHash !== null,
+      tokenCreatedAt: settings.tokenCreatedAt,
+      rateLimitPerMinute: settings.rateLimit,
+    },
+    mail: {
+      configured: settings.mailUrl !== null,
+      from: settings.mailFrom,
+      ...outboxCounts(ctx.store, unixSeconds(ctx.now())),
+    },
+    portal: settings.portal,
+    bookingPage: settings.bookingPage,
+    retentionMonths: settings.retentionMonths,
+    reminderOffsets: settings.reminderOffsets,
+    trustedProxies: settings.trustedProxies === '' ? [] : settings.trustedProxies.split(','),
+    webhooks: webhookHealth(ctx.store).map(({ webhookId, ...health }) => ({ id: webhookId, ...health })),
+    calendars: isConfigured(settings) ? calendars(ctx) : [],
+    counts: countRows(ctx.store, unixSeconds(ctx.now())),
+  };
+}
+
+/**
+ * The doors besides the API that are on, as `planner serve` names them at its start (issue 41, item 9): the
+ * self-service page's public address (null while off), whether the booking page is served there, and how many
+ * schedules have a feed (their addresses hold a secret planner does not keep: never shown).
+ */
+export interface OpenDoors {
+  portalUrl: string | null;
+  bookingPage: boolean;
+  feeds: number;
+}
+
+/** Returns the doors that are on besides the API. */
+export function openDoors(ctx: AppContext): OpenDoors {
+  const settings = ctx.settings();
+  return {
+    portalUrl: settings.portal?.url ?? null,
+    bookingPage: settings.portal !== null && settings.bookingPage !== null,
+    feeds: isConfigured(settings) ? countFeeds(ctx.store) : 0,
+  };
+}

@@ -1,0 +1,301 @@
+/**
+ * The customer's self-service page (`/manage/<token>`): turning it on and off, opening a booking by a link's token,
+ * and the customer's cancel and move. The changes are `cancelBooking` and `moveBooking` of lifecycle.ts (the same
+ * transaction, rules, mails and webhooks as `planner bookings cancel|move`), with the actor `customer` and the
+ * booking's sequence as the customer saw it, so a form sent twice makes one change.
+ */
+import { changeDeadline, deadlineState } from '../../domain/deadline.ts';
+import { randomBytes } from 'node:crypto';
+import { isSlotText } from '../../domain/dates.ts';
+import { AppError, invalid, valueOrInvalid } from '../../errors.ts';
+import { durationIn } from '../../domain/durations.ts';
+import type { FreeSlot } from '../../domain/availability.ts';
+import { findBooking, type Booking } from '../../store/bookings.ts';
+import { findReason } from '../../store/reasons.ts';
+import { findSchedule, listSchedules } from '../../store/schedules.ts';
+import { bookingOfManageToken } from '../../store/manage-links.ts';
+import { setPortal, type PortalSettings } from '../../store/settings.ts';
+import { availableDays, availableSlots, SlotNotFree } from '../bookings/availability.ts';
+import { unixSeconds, type AppContext } from '../context.ts';
+import { requireConfigured, type ConfiguredSettings } from '../practice/configured.ts';
+import { cancelBooking, cancelSeries, moveBooking, TooLate } from '../bookings/lifecycle.ts';
+import { seriesOfBooking } from '../bookings/series.ts';
+import type { Occurrence } from '../../store/series.ts';
+import { checkProxyList, trustProxies } from '../practice/proxies.ts';
+import { checkPublicUrl } from '../practice/public-url.ts';
+import { isNote, LINE_BREAK } from '../../domain/checks.ts';
+
+/** Hours before the start until which a customer may cancel or move, unless `--cancel-until` says otherwise. */
+export const DEFAULT_CANCEL_UNTIL_HOURS = 24;
+/** A link opens its booking until this long after the appointment's end; then it is as unknown as a wrong one. */
+export const LINK_LIFETIME_SECONDS = 30 * 86_400;
+
+/**
+ * What the page lets a customer do, as `planner status`, `planner doctor` and `planner portal` say it: "cancel or
+ * move until 24 h before" (without "or move" when moving is off).
+ */
+export function pageRules(portal: Pick<PortalSettings, 'reschedule' | 'cancelUntilHours'>): string {
+  return `cancel${portal.reschedule ? ' or move' : ''} until ${portal.cancelUntilHours} h before`;
+}
+
+/**
+ * Returns the hours of `--cancel-until` (0 to 8760): a duration as every option takes it (`48`, `48h`, `2d`), where
+ * a bare number counts hours (as it always has here); kept in whole hours. Else throws naming the option and value.
+ */
+export function checkCancelUntil(text: string): number {
+  const minutes = valueOrInvalid(durationIn(text, '--cancel-until', { min: 0, max: 8760 * 60, bare: 'hours' }));
+  if (minutes % 60 !== 0) throw invalid(`--cancel-until is kept in whole hours (got "${text}"): write e.g. 2 or 2h`);
+  return minutes / 60;
+}
+
+/**
+ * Turns the page on (or changes its settings); what is not given keeps its current value (first time: 24 h, on;
+ * the URL must be given the first time, and after `portal disable`). `trustProxy` (`--trust-proxy`) sets the
+ * trusted proxies in the same transaction, as `planner proxy set` does.
+ */
+export function enablePortal(
+  ctx: AppContext,
+  options: { url?: string; cancelUntilHours?: number; reschedule?: boolean; trustProxy?: string },
+): PortalSettings & { trustedProxies?: string[] } {
+  const settings = requireConfigured(ctx);
+  const url = options.url ?? settings.portal?.url;
+  if (url === undefined)
+    throw invalid('give the public address the first time: planner portal enable --url https://booking.praxis.example');
+  const portal: PortalSettings = {
+    url: options.url === undefined ? url : checkPublicUrl(url),
+    cancelUntilHours: options.cancelUntilHours ?? settings.portal?.cancelUntilHours ?? DEFAULT_CANCEL_UNTIL_HOURS,
+    reschedule: options.reschedule ?? settings.portal?.reschedule ?? true,
+  };
+  const proxies = options.trustProxy === undefined ? undefined : checkProxyList(options.trustProxy, '--trust-proxy');
+  return ctx.store.tx(() => {
+    setPortal(ctx.store, portal, () => randomBytes(32).toString('base64url'));
+    return { ...portal, ...(proxies === undefined ? {} : { trustedProxies: trustProxies(ctx, proxies) }) };
+  });
+}
+
+/** Turns the page off: every `/manage/` link answers the not-found page, and mails carry no link. */
+export function disablePortal(ctx: AppContext): void {
+  requireConfigured(ctx);
+  setPortal(ctx.store, null, () => '');
+}
+
+/** What `planner portal status` tells (its `--json` too): the page's address and rules, or null ones when off. */
+export type PortalStatus =
+  | { enabled: true; url: string; cancelUntilHours: number; reschedule: boolean }
+  | { enabled: false; url: null; cancelUntilHours: null; reschedule: null };
+
+/** What `planner portal status` shows. */
+export function portalStatus(ctx: AppContext): PortalStatus {
+  const { portal } = requireConfigured(ctx);
+  return portal
+    ? { enabled: true, url: portal.url, cancelUntilHours: portal.cancelUntilHours, reschedule: portal.reschedule }
+    : { enabled: false, url: null, cancelUntilHours: null, reschedule: null };
+}
+
+/** Where a booking stands for its customer: changes are possible only while `open`. */
+export type ManagedState = 'open' | 'past-deadline' | 'started' | 'cancelled';
+
+/** A booking opened by a link's token, with what its customer may do now. */
+export interface Managed {
+  booking: Booking;
+  settings: ConfiguredSettings & { portal: PortalSettings };
+  state: ManagedState;
+  /** The last instant (Unix seconds) a change is possible: the start minus `--cancel-until`. */
+  deadline: number;
+  /** True when the page offers a move: `--reschedule on`, the state is open, and the booking's schedule and reason still exist. */
+  mayMove: boolean;
+  /**
+   * False when the booking's schedule or reason was removed (`remove --force`, issue 23 finding 4): it keeps its
+   * time and can be cancelled, but there is nothing to move it to.
+   */
+  movable: boolean;
+  /**
+   * The booking's series (issue 40), when it is one of a course: every date by start, with its status. The page shows
+   * them, and offers to cancel this date and the later ones still booked (`laterBooked` of them) at one go.
+   */
+  series?: { reference: string; intervalDays: number; dates: Occurrence[]; laterBooked: number };
+  /**
+   * Where the booking's reason is shared (issue 40): every schedule that offers it, the booking's own first, so the
+   * customer may move to another practitioner; empty where only its own schedule offers it (a move keeps it).
+   */
+  practitioners: { id: number; name: string }[];
+}
+
+function stateOf(booking: Booking, cancelUntilHours: number, now: number): ManagedState {
+  return booking.status === 'cancelled' ? 'cancelled' : deadlineState(booking.startAt, cancelUntilHours, now);
+}
+
+/**
+ * Returns the booking a link's token opens, or undefined when the page is off, the token is malformed or unknown,
+ * or the link has expired (30 days after the appointment's end): the page answers all of these alike.
+ */
+export function openManaged(ctx: AppContext, token: string): Managed | undefined {
+  const settings = ctx.settings();
+  if (!settings.portal || settings.configuredAt === null) return undefined;
+  const id = bookingOfManageToken(ctx.store, token);
+  const booking = id === undefined ? undefined : findBooking(ctx.store, id);
+  const now = unixSeconds(ctx.now());
+  if (!booking || now > booking.endAt + LINK_LIFETIME_SECONDS) return undefined;
+  const configured = requireConfigured(ctx) as ConfiguredSettings & { portal: PortalSettings };
+  const deadline = changeDeadline(booking.startAt, settings.portal.cancelUntilHours);
+  const state = stateOf(booking, settings.portal.cancelUntilHours, now);
+  const reason = findReason(ctx.store, booking.reasonId);
+  const movable =
+    findSchedule(ctx.store, booking.scheduleId) !== undefined &&
+    reason?.scheduleIds.includes(booking.scheduleId) === true;
+  const series = seriesOfBooking(ctx, booking);
+  const offering = movable && reason!.scheduleIds.length > 1 ? listSchedules(ctx.store) : [];
+  const practitioners = offering
+    .filter((schedule) => reason!.scheduleIds.includes(schedule.id))
+    .sort((a, b) => (a.id === booking.scheduleId ? -1 : b.id === booking.scheduleId ? 1 : a.id - b.id))
+    .map(({ id, name }) => ({ id, name }));
+  return {
+    booking,
+    practitioners,
+    settings: configured,
+    state,
+    deadline,
+    mayMove: state === 'open' && settings.portal.reschedule && movable,
+    movable,
+    ...(series
+      ? {
+          series: {
+            reference: series.reference,
+            intervalDays: series.intervalDays,
+            dates: series.dates,
+            laterBooked: series.dates.filter(
+              (one) => one.id !== booking.id && one.status === 'booked' && one.startAt >= booking.startAt,
+            ).length,
+          },
+        }
+      : {}),
+  };
+}
+
+/** Why the page did not make a change. */
+export type Refusal =
+  | 'past-deadline' // after `--cancel-until`
+  | 'started' // the appointment has begun
+  | 'cancelled' // it was cancelled (by anyone)
+  | 'changed' // the form was for an earlier state of the booking (sent twice, another tab, the admin changed it)
+  | 'taken' // the new time is no longer free
+  | 'no-reschedule' // moving is switched off
+  | 'not-movable' // the booking's schedule or reason was removed: cancelling only
+  | 'bad-reason' // a cancel reason too long, or with control characters
+  | 'bad-input'; // a slot that is not one
+
+export type Outcome = { ok: true; booking: Booking } | { ok: false; refusal: Refusal };
+
+/** Runs `change` unless the state forbids it; maps the core's refusals to the page's. */
+function change(managed: Managed, run: () => Booking): Outcome {
+  if (managed.state !== 'open') return { ok: false, refusal: managed.state };
+  try {
+    return { ok: true, booking: run() };
+  } catch (error) {
+    if (error instanceof TooLate) return { ok: false, refusal: error.why };
+    if (!(error instanceof AppError)) throw error;
+    if (error.code === 'conflict') return { ok: false, refusal: 'changed' };
+    if (error instanceof SlotNotFree) return { ok: false, refusal: 'taken' }; // the one answer to a taken time
+    if (error.code === 'not_found') return { ok: false, refusal: 'not-movable' }; // its schedule or reason went away meanwhile
+    if (error.code === 'invalid') return { ok: false, refusal: 'bad-input' };
+    throw error;
+  }
+}
+
+/**
+ * Cancels the booking for its customer, as `planner bookings cancel` does (the customer's mail, `booking.cancelled`
+ * with actor customer). `sequence` is the booking's sequence the form was made for.
+ */
+export function customerCancel(ctx: AppContext, managed: Managed, sequence: number, reason: string): Outcome {
+  const text = typedReason(reason);
+  if (text === undefined) return { ok: false, refusal: 'bad-reason' };
+  return change(managed, () =>
+    cancelBooking(ctx, managed.booking.reference, {
+      reason: text || undefined,
+      notify: true,
+      actor: 'customer',
+      expectedSequence: sequence,
+      untilHoursBefore: managed.settings.portal.cancelUntilHours,
+    }),
+  );
+}
+
+/** A typed cancel reason as one line (undefined when it is refused: control characters, too long). */
+function typedReason(reason: string): string | undefined {
+  // A text box sends line breaks as typed: they become spaces (the reason is one line in mails and lists).
+  const text = reason.replace(new RegExp(`${LINE_BREAK.source}+`, 'g'), ' ').trim();
+  // Control characters (ESC, BEL, NUL, …) are refused, as in every form value: they drive terminals (issue 23).
+  return text !== '' && !isNote(text, true) ? undefined : text;
+}
+
+/**
+ * Cancels the booking and every later date of its series still booked, for its customer (issue 40), as `planner
+ * bookings cancel --series` does: one transaction, one mail to the customer with every date, one notice to the
+ * practice. The page's deadline is checked for each date under the write lock (cancelSeries): the later dates start
+ * later, so they are in time whenever this one is; this one past its deadline refuses the whole change, as a single
+ * cancel would. Returns this booking as it stands after.
+ */
+export function customerCancelSeries(ctx: AppContext, managed: Managed, sequence: number, reason: string): Outcome {
+  if (!managed.series) return { ok: false, refusal: 'bad-input' };
+  const text = typedReason(reason);
+  if (text === undefined) return { ok: false, refusal: 'bad-reason' };
+  return change(managed, () => {
+    const cancelled = cancelSeries(ctx, managed.booking.reference, {
+      reason: text || undefined,
+      notify: true,
+      actor: 'customer',
+      expectedSequence: sequence,
+      untilHoursBefore: managed.settings.portal.cancelUntilHours,
+    });
+    return cancelled.find((one) => one.id === managed.booking.id) ?? cancelled[0]!;
+  });
+}
+
+/**
+ * Moves the booking for its customer to `slot` (local `YYYY-MM-DD HH:MM:SS`), as `planner bookings move` does
+ * without `--force`: the schedule's notice, look-ahead, hours, closures and capacity, the booking itself not counted.
+ */
+export function customerMove(
+  ctx: AppContext,
+  managed: Managed,
+  sequence: number,
+  slot: string,
+  scheduleId = managed.booking.scheduleId,
+): Outcome {
+  if (managed.state === 'open' && !managed.mayMove)
+    return { ok: false, refusal: managed.movable ? 'no-reschedule' : 'not-movable' };
+  if (!isSlotText(slot) || !mayMoveTo(managed, scheduleId)) return { ok: false, refusal: 'bad-input' };
+  return change(managed, () =>
+    moveBooking(ctx, managed.booking.reference, slot, {
+      notify: true,
+      force: false,
+      scheduleId,
+      actor: 'customer',
+      expectedSequence: sequence,
+      untilHoursBefore: managed.settings.portal.cancelUntilHours,
+    }),
+  );
+}
+
+/** Whether the customer may move the booking to schedule `id`: its own, or another offering its reason. */
+export function mayMoveTo(managed: Managed, id: number): boolean {
+  return id === managed.booking.scheduleId || managed.practitioners.some((one) => one.id === id);
+}
+
+/** The days with a free time to move to (GET /days's engine and rules, the booking itself not counted). */
+export function daysToMoveTo(ctx: AppContext, managed: Managed, scheduleId = managed.booking.scheduleId): string[] {
+  return availableDays(ctx, scheduleId, managed.booking.reasonId, managed.booking.id);
+}
+
+/** The free times of `day` to move to (GET /slots's), without the booking's own time. */
+export function slotsToMoveTo(
+  ctx: AppContext,
+  managed: Managed,
+  day: string,
+  scheduleId = managed.booking.scheduleId,
+): FreeSlot[] {
+  const { booking } = managed;
+  return availableSlots(ctx, scheduleId, booking.reasonId, day, booking.id).filter(
+    (slot) => scheduleId !== booking.scheduleId || slot.startAt !== booking.startAt,
+  );
+}
