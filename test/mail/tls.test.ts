@@ -99,6 +99,11 @@ describe('SMTP credentials and TLS', () => {
     expect(JSON.parse(after.stdout) as Check[]).toContainEqual(
       expect.objectContaining({ name: 'mail-tls', status: 'fail' }),
     );
+    // status reads the same verdict (app/operations/health.ts): it says so too.
+    expect(await cliOk(db, 'status')).toMatch(
+      /^mail +configured, from .* · THE PASSWORD MAY TRAVEL UNENCRYPTED \(--send-password-in-clear\): use smtps:\/\/ or a server that offers STARTTLS · /m,
+    );
+    expect((await cliJson(db, 'status', '--json')).mail.passwordInClear).toBe(true);
   });
 
   it('takes the password from stdin, PLANNER_SMTP_PASSWORD or a prompt, never needing the command line', async () => {

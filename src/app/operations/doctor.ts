@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
-import { describeFailure, createMailer, maskUrl, parseMailUrl, passwordMayTravelInClear } from '../../mail/sender.ts';
+import { describeFailure, createMailer, maskUrl, parseMailUrl } from '../../mail/sender.ts';
 import { localWithZone } from '../../domain/dates.ts';
 import { isTimeZone, timeZoneProblem } from '../../domain/zone.ts';
 import { migrations } from '../../store/migrations.ts';
 import { outboxCounts } from '../../store/outbox.ts';
+import { webhookHealth } from '../../store/webhooks.ts';
 import { countFeeds } from '../../store/feeds.ts';
 import { unixSeconds, type AppContext } from '../context.ts';
 import { isConfigured, requireConfigured } from '../practice/configured.ts';
@@ -13,12 +14,14 @@ import {
   calendarVerdict,
   calendarEditsVerdict,
   calendarWriteVerdict,
+  mailTransportVerdict,
   mailVerdict,
+  webhookVerdict,
 } from './health.ts';
 import { pageRules } from '../pages/portal.ts';
 import { bookingLogoProblem } from '../pages/booking-page.ts';
 import { editsLine } from '../calendars/calendar-edits.ts';
-import { calendars, everyConflict } from '../calendars/calendar-views.ts';
+import { calendars, everyConflict, STUCK_AFTER_SECONDS } from '../calendars/calendar-views.ts';
 import { readReplication, replicationSummary } from './replication.ts';
 import { reminderDeadlineWarning } from '../messages/reminders.ts';
 import { looksLikeToken } from '../../domain/token.ts';
@@ -85,7 +88,13 @@ export async function diagnose(ctx: AppContext, options: DoctorOptions): Promise
     checks.push({ name: 'configured', status: 'fail', detail: 'not set up: run planner init' });
     return checks;
   }
-  checks.push(...settingChecks(ctx), ...(await mailChecks(ctx, options)), ...pageChecks(ctx), ...calendarChecks(ctx));
+  checks.push(
+    ...settingChecks(ctx),
+    ...(await mailChecks(ctx, options)),
+    ...webhookChecks(ctx),
+    ...pageChecks(ctx),
+    ...calendarChecks(ctx),
+  );
   const replication = replicationSummary(await readReplication(ctx.store.file), ctx.now().getTime());
   checks.push({ name: 'replication', status: replication.ok ? 'ok' : 'fail', detail: replication.text });
   if (options.url) checks.push(...(await liveChecks(ctx, options.url, options.token)));
@@ -187,7 +196,7 @@ async function mailChecks(ctx: AppContext, options: DoctorOptions): Promise<Chec
       detail: `the mail URL's options ${ignored.join(', ')} are not applied (planner sets TLS itself): planner mail set again without them`,
     });
   }
-  if (passwordMayTravelInClear(settings.mailUrl)) {
+  if (mailTransportVerdict(settings.mailUrl)?.why === 'password-in-clear') {
     checks.push({
       name: 'mail-tls',
       status: 'fail',
@@ -211,6 +220,21 @@ async function mailChecks(ctx: AppContext, options: DoctorOptions): Promise<Chec
     }
   }
   return checks;
+}
+
+/** Each webhook, by its verdict (app/operations/health.ts): failing while deliveries are retried or failed. */
+function webhookChecks(ctx: AppContext): Check[] {
+  return webhookHealth(ctx.store).map((hook) => {
+    const verdict = webhookVerdict(hook);
+    return {
+      name: `webhook ${hook.webhookId}`,
+      status: verdict.health,
+      detail:
+        verdict.why === 'failing'
+          ? `${hook.url}: ${hook.retrying} retrying, ${hook.failed} failed · last error: ${hook.lastError ?? 'unknown'} (planner webhook deliveries lists them; planner webhook retry <delivery-id> sends one again)`
+          : `${hook.url}: ${hook.waiting} waiting`,
+    };
+  });
 }
 
 /** The reminders against the page's deadline, the self-service page and the booking page. */
@@ -320,7 +344,7 @@ function calendarChecks(ctx: AppContext): Check[] {
         name: `${name} writes`,
         status: write.health,
         detail: {
-          stuck: `${calendar.label}: STUCK for over 48 hours: ${failing}`,
+          stuck: `${calendar.label}: STUCK for over ${STUCK_AFTER_SECONDS / 3600} hours: ${failing}`,
           failing: `${calendar.label}: ${failing}`,
           'catching-up': `${calendar.label}: receives every booking; catching up: ${writing.waiting} left`,
           ok: `${calendar.label}: receives every booking, ${writing.waiting} waiting`,

@@ -12,11 +12,10 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { REPLICA_LAG_LIMIT_SECONDS, replicationVerdict } from './health.ts';
 
 /** Litestream's own default configuration. */
 export const DEFAULT_LITESTREAM_CONFIG = '/etc/litestream.yml';
-/** How far a replica may be behind the database before doctor fails: Litestream ships within its sync interval (1 s). */
-export const REPLICA_LAG_LIMIT_SECONDS = 60;
 /** How long one litestream command may take (an SFTP replica is listed over the network). */
 const COMMAND_TIMEOUT_MS = 15_000;
 
@@ -128,13 +127,6 @@ export async function readReplication(dbFile: string, env: NodeJS.ProcessEnv = p
   }
 }
 
-/** The replicas more than REPLICA_LAG_LIMIT_SECONDS behind the database. */
-export function replicasBehind(replication: Replication): ReplicaPosition[] {
-  return replication.state === 'on'
-    ? replication.replicas.filter((replica) => replica.lagSeconds > REPLICA_LAG_LIMIT_SECONDS)
-    : [];
-}
-
 /** Whole seconds as a short span: `4 s`, `3 min`, `2 h`, `5 d`. */
 function span(seconds: number): string {
   const s = Math.max(0, Math.round(seconds));
@@ -145,27 +137,27 @@ function span(seconds: number): string {
 }
 
 /**
- * How the replication stands, in one line, and whether `planner doctor` passes it: off is fine (a choice); a
- * configuration whose replica cannot be read, or a replica more than a minute behind the database, fails. The
- * newest position's age alone is no fault: a quiet practice writes nothing for hours, and its replica has it all.
+ * How the replication stands, in one line, and whether `planner doctor` passes it (`replicationVerdict`,
+ * app/operations/health.ts: off is a choice; an unreadable replica, or one behind, fails).
  */
 export function replicationSummary(replication: Replication, nowMs: number): { ok: boolean; text: string } {
-  if (replication.state === 'off')
-    return { ok: true, text: `off: ${replication.reason} (README: "Off-site replication")` };
+  const verdict = replicationVerdict(replication);
+  const ok = verdict.health !== 'fail';
+  if (replication.state === 'off') return { ok, text: `off: ${replication.reason} (README: "Off-site replication")` };
   if (replication.state === 'unreadable') {
     const what = replication.named
       ? `${replication.config} names this database, but its replica cannot be read`
       : `${replication.config} cannot be read`;
-    return { ok: false, text: `${what}: ${replication.problem}` };
+    return { ok, text: `${what}: ${replication.problem}` };
   }
   const each = replication.replicas.map(
     (replica) =>
       `${replica.name}: ${span(replica.lagSeconds)} behind, newest change ${span((nowMs - Date.parse(replica.end)) / 1000)} ago`,
   );
-  const behind = replicasBehind(replication);
-  if (behind.length === 0) return { ok: true, text: `on (${replication.config}) · ${each.join(' · ')}` };
+  if (verdict.why !== 'behind') return { ok, text: `on (${replication.config}) · ${each.join(' · ')}` };
+  const behind = replication.replicas.filter((replica) => replica.lagSeconds > REPLICA_LAG_LIMIT_SECONDS);
   return {
-    ok: false,
+    ok,
     text: `BEHIND: ${behind.map((replica) => `${replica.name} is ${span(replica.lagSeconds)}`).join(', ')} behind the database: is litestream replicate running? (systemctl status planner) · ${each.join(' · ')}`,
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { BookingPageSettings, PortalSettings, Settings } from '../../store/settings.ts';
 import { webhookHealth } from '../../store/webhooks.ts';
+import { mailTransportVerdict } from './health.ts';
 import { countRows, type Counts } from '../../store/stats.ts';
 import { countFeeds } from '../../store/feeds.ts';
 import { outboxCounts, type OutboxCounts } from '../../store/outbox.ts';
@@ -19,8 +20,11 @@ export interface Status
   schemaVersion: number;
   configured: boolean;
   api: { enabled: boolean; tokenPresent: boolean; tokenCreatedAt: string | null; rateLimitPerMinute: number };
-  /** The outbox: waiting, scheduled reminders, failed, and waiting after a failed attempt (since, last error). */
-  mail: { configured: boolean; from: string | null } & OutboxCounts;
+  /**
+   * The outbox: waiting, scheduled reminders, failed, and waiting after a failed attempt (since, last error); and
+   * whether the SMTP password may travel unencrypted (`mailTransportVerdict`).
+   */
+  mail: { configured: boolean; from: string | null; passwordInClear: boolean } & OutboxCounts;
   /** The customers' self-service page (null while off) and the reminder offsets in minutes. */
   portal: PortalSettings | null;
   /** The public booking page (null while off). */
@@ -60,6 +64,7 @@ export function getStatus(ctx: AppContext): Status {
     mail: {
       configured: settings.mailUrl !== null,
       from: settings.mailFrom,
+      passwordInClear: mailTransportVerdict(settings.mailUrl)?.why === 'password-in-clear',
       ...outboxCounts(ctx.store, unixSeconds(ctx.now())),
     },
     portal: settings.portal,

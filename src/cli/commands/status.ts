@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { editsLine } from '../../app/calendars/calendar-edits.ts';
-import { everyConflict } from '../../app/calendars/calendar-views.ts';
+import { everyConflict, STUCK_AFTER_SECONDS } from '../../app/calendars/calendar-views.ts';
 import {
   bookingPageVerdict,
   calendarEditsVerdict,
@@ -38,10 +38,13 @@ function calendarLines(list: Status['calendars'], zone: string | null, nowMs: nu
   if (list.length === 0) return ['calendars    none (planner calendar add)'];
   const local = (iso: string | null) => (iso ? localWithZone(iso, zone ?? 'UTC') : 'never');
   const lines = list.map((calendar, index) => {
-    const state =
-      calendarVerdict(calendar, nowMs).why !== 'failing'
-        ? `ok · synced ${local(calendar.lastSuccess)} · ${calendar.busy} busy time(s) in the window`
-        : `FAILING since ${local(calendar.failingSince)}: ${calendar.lastError} · its last busy times still block; fix the address or password, then planner calendar sync ${calendar.id}`;
+    const state = {
+      ok: () => `ok · synced ${local(calendar.lastSuccess)} · ${calendar.busy} busy time(s) in the window`,
+      stale: () =>
+        `STALE: last synced ${local(calendar.lastSuccess)}: is planner serve running? (planner calendar sync ${calendar.id} syncs now) · ${calendar.busy} busy time(s) in the window`,
+      failing: () =>
+        `FAILING since ${local(calendar.failingSince)}: ${calendar.lastError} · its last busy times still block; fix the address or password, then planner calendar sync ${calendar.id}`,
+    }[calendarVerdict(calendar, nowMs).why]();
     const write = calendarWriteVerdict(calendar);
     const writing = !write
       ? ''
@@ -49,7 +52,7 @@ function calendarLines(list: Status['calendars'], zone: string | null, nowMs: nu
         ? ` · receives every booking; catching up: ${calendar.writing!.waiting} left`
         : write.health === 'ok'
           ? ` · receives every booking, ${calendar.writing!.waiting} waiting`
-          : ` · ${write.why === 'stuck' ? 'WRITES STUCK for over 48 hours' : 'WRITES FAILING'} since ${local(calendar.writing!.failingSince)}: ${calendar.writing!.waiting} booking change(s) not in the calendar: ${calendar.writing!.lastError} (planner retries them)`;
+          : ` · ${write.why === 'stuck' ? `WRITES STUCK for over ${STUCK_AFTER_SECONDS / 3600} hours` : 'WRITES FAILING'} since ${local(calendar.writing!.failingSince)}: ${calendar.writing!.waiting} booking change(s) not in the calendar: ${calendar.writing!.lastError} (planner retries them)`;
     const edited = calendarEditsVerdict(calendar)
       ? ` · ${editsLine(calendar.edits)} (planner calendar repair ${calendar.id} writes planner's times back)`
       : '';
@@ -66,12 +69,16 @@ function calendarLines(list: Status['calendars'], zone: string | null, nowMs: nu
 
 function mailLine(mail: Status['mail'], zone: string | null): string {
   const waiting = `${mail.pending} message(s) waiting, ${mail.scheduled} reminder(s) scheduled, ${mail.failed} failed${mail.failed ? ' (planner mail queue)' : ''}`;
+  // The transport's verdict (app/operations/health.ts, `mailTransportVerdict`), read into the status.
+  const inClear = mail.passwordInClear
+    ? ' · THE PASSWORD MAY TRAVEL UNENCRYPTED (--send-password-in-clear): use smtps:// or a server that offers STARTTLS'
+    : '';
   if (mailVerdict(mail.configured, mail).why === 'retrying') {
     const since = localWithZone(new Date(mail.retryingSince! * 1000), zone ?? 'UTC');
-    return `FAILING: ${mail.retrying} of ${mail.pending} waiting message(s) could not be sent, since ${since} · last error: ${mail.lastError ?? 'unknown'} (planner doctor --mail) · ${waiting}`;
+    return `FAILING: ${mail.retrying} of ${mail.pending} waiting message(s) could not be sent, since ${since} · last error: ${mail.lastError ?? 'unknown'} (planner doctor --mail)${inClear} · ${waiting}`;
   }
   return mail.configured
-    ? `configured, from ${mail.from} · ${waiting}`
+    ? `configured, from ${mail.from}${inClear} · ${waiting}`
     : `not configured: booking e-mails wait in the outbox until \`planner mail set\` · ${waiting}`;
 }
 
