@@ -153,13 +153,22 @@ function overlapCounter(bookings: readonly BookedInterval[]) {
   };
 }
 
+/**
+ * The closure of `closures` that closes local day `day` (a day number), if any. A closure wins over every opening of
+ * its days, weekly or extra: the engine offers nothing there, a refusal says why, and a booking there is stranded
+ * (domain/refusal.ts asks this too).
+ */
+export function closureOn<C extends { fromDay: string; toDay: string }>(
+  closures: readonly C[],
+  day: number,
+): C | undefined {
+  return closures.find((closure) => dayNumber(closure.fromDay) <= day && day <= dayNumber(closure.toDay));
+}
+
+/** The local days of `window` a closure closes (`closureOn`, read once for the window). */
 function closedDays(closures: AvailabilityInput['closures'], window: Window): Set<number> {
   const closed = new Set<number>();
-  for (const closure of closures) {
-    const from = Math.max(dayNumber(closure.fromDay), window.firstDay);
-    const to = Math.min(dayNumber(closure.toDay), window.lastDay);
-    for (let day = from; day <= to; day++) closed.add(day);
-  }
+  for (let day = window.firstDay; day <= window.lastDay; day++) if (closureOn(closures, day)) closed.add(day);
   return closed;
 }
 

@@ -25,6 +25,11 @@ export function isSlotText(text: string): boolean {
   return hours < 24 && minutes < 60 && seconds < 60;
 }
 
+/** The minute of its local day a slot text (`YYYY-MM-DD HH:MM[:SS]`) names: `09:30` is 570. */
+export function slotMinute(slot: string): number {
+  return Number(slot.slice(11, 13)) * 60 + Number(slot.slice(14, 16));
+}
+
 const dayFormats = new Map<string, Intl.DateTimeFormat>();
 
 /**

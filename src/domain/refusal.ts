@@ -5,6 +5,7 @@
  * it again with rules set aside one at a time.
  */
 import {
+  closureOn,
   daySlots,
   EVERY_PLACE,
   extraByDay,
@@ -16,6 +17,7 @@ import {
   type AvailabilityInput,
   type BookedInterval,
 } from './availability.ts';
+import { slotMinute } from './dates.ts';
 import { dayNumber, dayText, SECONDS_PER_DAY } from './days.ts';
 import { offsetTable, wallToUnix, wallToUnixCompatible } from './zone.ts';
 
@@ -82,7 +84,7 @@ export function whyNotFree<C extends ClosedDays>(
   const minuteSlot = `${slot.slice(0, 17)}00`;
   if (seconds === 0 && freeSlots(input, dayPart, bookings).some((free) => free.local === slot)) return undefined;
   const day = dayNumber(dayPart);
-  const wall = day * SECONDS_PER_DAY + Number(slot.slice(11, 13)) * 3600 + Number(slot.slice(14, 16)) * 60 + seconds;
+  const wall = day * SECONDS_PER_DAY + slotMinute(slot) * 60 + seconds;
   const table = offsetTable(input.zone, wall - 2 * SECONDS_PER_DAY, wall + 2 * SECONDS_PER_DAY);
   const startAt = wallToUnixCompatible(table, wall);
   const earliest = input.now + input.rules.noticeMinutes * 60;
@@ -90,9 +92,7 @@ export function whyNotFree<C extends ClosedDays>(
   if (startAt < earliest) return { why: 'notice', earliest };
   const allowed = lookAhead(input);
   if (day > allowed.lastDay) return { why: 'look-ahead', lastDay: dayText(allowed.lastDay) };
-  const closure = (input.closures as readonly C[]).find(
-    (closed) => dayNumber(closed.fromDay) <= day && day <= dayNumber(closed.toDay),
-  );
+  const closure = closureOn(input.closures as readonly C[], day);
   if (closure) return { why: 'closure', closure };
   if (wallToUnix(table, wall) === undefined) return { why: 'no-such-time' };
   // The engine again, with the clock, the closures and the bookings set aside: only hours and step remain.
@@ -132,12 +132,11 @@ export function strandedBookings<B extends BookedInterval>(
   const from = Math.min(...bookings.map((booking) => booking.startAt));
   const to = Math.max(...bookings.map((booking) => booking.endAt));
   const table = offsetTable(rules.zone, from - SECONDS_PER_DAY, to + SECONDS_PER_DAY);
-  const closed = rules.closures.map((closure) => ({ from: dayNumber(closure.fromDay), to: dayNumber(closure.toDay) }));
   const extra = extraByDay(rules.extra);
   const stranded: { booking: B; why: Stranding }[] = [];
   for (const booking of bookings) {
     const day = localDayOf(table, booking.startAt);
-    if (closed.some((closure) => closure.from <= day && day <= closure.to)) {
+    if (closureOn(rules.closures, day)) {
       stranded.push({ booking, why: 'closure' });
       continue;
     }

@@ -9,7 +9,7 @@ import {
   type AvailabilityInput,
   type FreeSlot,
 } from '../../domain/availability.ts';
-import { localDay } from '../../domain/dates.ts';
+import { localDay, slotMinute } from '../../domain/dates.ts';
 import { dayNumber, dayText } from '../../domain/days.ts';
 import { whyNotFree, type Refusal } from '../../domain/refusal.ts';
 import { localToUnix } from '../../domain/zone.ts';
@@ -177,11 +177,7 @@ export function explainRefusal(ctx: AppContext, refused: SlotNotFree): RefusalAd
   const refusal = whyNotFree(input, slot, bookedTimes(ctx.store, scheduleId, window.from, window.to, except)) ?? {
     why: 'taken',
   };
-  const after = localToUnix(
-    slot.slice(0, 10),
-    Number(slot.slice(11, 13)) * 60 + Number(slot.slice(14, 16)),
-    input.zone,
-  );
+  const after = localToUnix(slot.slice(0, 10), slotMinute(slot), input.zone);
   const rest = nextWindow(input, after);
   const next = nextFreeSlots(
     input,

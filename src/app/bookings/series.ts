@@ -7,6 +7,7 @@
  */
 import { dayWindow, freeSlots, type BookedInterval, type FreeSlot } from '../../domain/availability.ts';
 import { blockedSpan, BUFFER_MAX_SECONDS, buffersOf, LONGEST_BLOCK_SECONDS } from '../../domain/blocking.ts';
+import { slotMinute } from '../../domain/dates.ts';
 import { dayNumber, dayText } from '../../domain/days.ts';
 import { whyNotFree, type BookedTime, type Refusal } from '../../domain/refusal.ts';
 import { localToUnix } from '../../domain/zone.ts';
@@ -146,11 +147,7 @@ export function planSeries(
       });
       continue;
     }
-    const wanted = localToUnix(
-      slot.slice(0, 10),
-      Number(slot.slice(11, 13)) * 60 + Number(slot.slice(14, 16)),
-      input.zone,
-    );
+    const wanted = localToUnix(slot.slice(0, 10), slotMinute(slot), input.zone);
     const nearest = [...offered]
       .sort((a, b) => Math.abs(a.startAt - wanted) - Math.abs(b.startAt - wanted) || a.startAt - b.startAt)
       .slice(0, 3)

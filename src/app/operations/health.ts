@@ -37,9 +37,7 @@ export function mailVerdict(
  */
 export function mailTransportVerdict(mailUrl: string | null): Verdict<'password-in-clear' | 'ok'> | undefined {
   if (mailUrl === null) return undefined;
-  return passwordMayTravelInClear(mailUrl)
-    ? { health: 'fail', why: 'password-in-clear' }
-    : { health: 'ok', why: 'ok' };
+  return passwordMayTravelInClear(mailUrl) ? { health: 'fail', why: 'password-in-clear' } : { health: 'ok', why: 'ok' };
 }
 
 /** A webhook: failing while deliveries are retried or failed for good; else ok. */
@@ -110,7 +108,10 @@ export const REPLICA_LAG_LIMIT_SECONDS = 60;
  * position's age alone is no fault: a quiet practice writes nothing for hours, and its replica has it all.
  */
 export function replicationVerdict(
-  replication: { state: 'off' } | { state: 'unreadable' } | { state: 'on'; replicas: readonly { lagSeconds: number }[] },
+  replication:
+    | { state: 'off' }
+    | { state: 'unreadable' }
+    | { state: 'on'; replicas: readonly { lagSeconds: number }[] },
 ): Verdict<'off' | 'unreadable' | 'behind' | 'ok'> {
   if (replication.state === 'off') return { health: 'ok', why: 'off' };
   if (replication.state === 'unreadable') return { health: 'fail', why: 'unreadable' };
