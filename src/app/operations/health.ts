@@ -1,5 +1,5 @@
 /**
- * How each part of an installation stands, judged once (issue 37): `planner status` and `planner doctor` both print
+ * How each part of an installation stands, judged once: `planner status` and `planner doctor` both print
  * these verdicts, each in its own words (status a line per part, doctor a check with its fix), and never judge on
  * their own. A verdict is `ok`, `warn` (works, but something to do) or `fail` (customers or the practice miss
  * something now), with why.
