@@ -1,5 +1,5 @@
 /**
- * The busy times of a practitioner's calendar (issue 25): iCalendar texts (one .ics, or the resources of a CalDAV
+ * The busy times of a practitioner's calendar: iCalendar texts (one .ics, or the resources of a CalDAV
  * collection) read into the spans that block booking, over a window. Pure: no I/O, no clock.
  *
  * Busy is an event that is not `STATUS:CANCELLED` and not `TRANSP:TRANSPARENT` (`TENTATIVE` is busy), all-day events
@@ -11,7 +11,7 @@
  * window (a series since 1400 costs what one since last week does); what cannot be expanded in full (more than
  * SERIES_CAP occurrences in the window, a rule that runs out of steps) fails the read: it never frees a time.
  *
- * Bounded (issue 36): every busy time is clipped to the window (an event until 9999 is the window's days, not millions
+ * Bounded: every busy time is clipped to the window (an event until 9999 is the window's days, not millions
  * of rows), and MAX_BUSY_TIMES counts what is stored (a piece a day); of each component only the properties that
  * decide what blocks are parsed (a huge DESCRIPTION or attachment is skipped unread), at most
  * MAX_COMPONENT_CHARS of them; EXDATE and RDATE lists are read by planner a value at a time, so that 580,000 of them
@@ -80,7 +80,7 @@ export interface PlannerEvent {
   cancelled: boolean;
 }
 
-/** The most events a calendar may hold (issue 25). */
+/** The most events a calendar may hold. */
 export const MAX_EVENTS = 20_000;
 /** The most occurrences of one series within the window (a daily series over two years is 730); above it the read fails. */
 export const SERIES_CAP = 5_000;
@@ -1044,7 +1044,7 @@ export function busyTimesOf(texts: readonly string[], options: BusyOptions): Bus
 
 /**
  * Reads the busy times of `texts` like `busyTimesOf`, giving the event loop back whenever `budgetMs` have passed:
- * a sync in `planner serve` never holds requests up for long (issue 25: at most 20 ms at a time). A read that has
+ * a sync in `planner serve` never holds requests up for long (at most 20 ms at a time). A read that has
  * worked READ_WORK_MS in all fails with one line (the limits above keep a real calendar far below it).
  */
 export async function busyTimesSliced(

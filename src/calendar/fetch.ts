@@ -1,5 +1,5 @@
 /**
- * Fetches a practitioner's calendar (issue 25): an iCalendar address (`https://…`, `webcal://…`: Google's secret
+ * Fetches a practitioner's calendar: an iCalendar address (`https://…`, `webcal://…`: Google's secret
  * address, a published iCloud or Outlook calendar) or a CalDAV calendar collection (Nextcloud, iCloud, Fastmail,
  * Radicale, Baïkal). Which one is found by asking: a PROPFIND whose answer names a CalDAV calendar is one, anything
  * else is read as an .ics. Conditional: an .ics with `If-None-Match` and `If-Modified-Since`; CalDAV with the

@@ -2,7 +2,7 @@
  * A WebDAV multistatus answer (RFC 4918 §13, a PROPFIND's or a CalDAV REPORT's 207) read for what planner needs:
  * each `response` with its own `status`, and each `propstat` with its `status` and the text and child elements of
  * its properties. Read by saxes, a streaming XML parser (the one jsdom uses): linear in the answer's length whatever
- * it holds (a regular expression over unclosed elements was quadratic: issue 36, 900 KiB of `<cs:getctag>` held the
+ * it holds (a regular expression over unclosed elements was quadratic: 900 KiB of `<cs:getctag>` held the
  * server 11–13 s), no DTD and no entity but XML's own five (an answer that declares one fails, so no expansion
  * bomb), and fed a slice at a time with a turn of the event loop between slices. Elements are matched by their local
  * name whatever their prefix (servers write `d:`, `D:`, `cal:`, `C:` or none).

@@ -1,5 +1,5 @@
 /**
- * Writes events into a practitioner's CalDAV calendar (issue 38): one resource per booking, at a name planner derives
+ * Writes events into a practitioner's CalDAV calendar: one resource per booking, at a name planner derives
  * from the booking (`eventHref`), so that a retry can never make a second one. A new event is PUT with
  * `If-None-Match: *`, a change with `If-Match` of the ETag planner last wrote; a 412 means the event was changed or
  * removed in a calendar app, and planner reads its ETag and writes its own state again (never a copy); an event no

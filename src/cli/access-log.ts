@@ -1,5 +1,5 @@
 /**
- * `planner serve`'s access log on stdout (issue 39), without a system call per request: each line goes into a buffer
+ * `planner serve`'s access log on stdout, without a system call per request: each line goes into a buffer
  * (sonic-boom, pino's destination), written when it holds FLUSH_BYTES, at least every FLUSH_MS, when the server stops
  * (SIGTERM, SIGINT: `close`) and, synchronously, when the process exits on its own. A `kill -9` loses at most the
  * last FLUSH_MS of lines (never data: the log is not where bookings are kept). A reader that does not keep up (a
@@ -15,7 +15,7 @@ const SonicBoom = sonicBoom as unknown as typeof import('sonic-boom').SonicBoom;
 /**
  * A line as sonic-boom's buffer mode takes it (its types name strings only). Not its text mode: that measures the
  * byte length of the whole waiting text at every write, and the text is a new string each time, so a buffer of 150
- * lines was copied 150 times (issue 39: the log cost 24 % of GET /schedules with it, 6 to 10 % with buffers).
+ * lines was copied 150 times (the log cost 24 % of GET /schedules with it, 6 to 10 % with buffers).
  */
 const asChunk = (line: string) => Buffer.from(line) as unknown as string;
 

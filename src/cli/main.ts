@@ -109,7 +109,7 @@ function checkArguments(argv: string[]): void {
 
 /**
  * A reader that stops early (`planner bookings list | head -1`) closes the pipe, and the next write fails with
- * EPIPE, which Node raises as an 'error' event: unhandled, a crash with a stack trace (issue 24). The reader wanted
+ * EPIPE, which Node raises as an 'error' event: unhandled, a crash with a stack trace. The reader wanted
  * no more: the rest of the output goes nowhere, the command finishes (a change it makes is made, or not, exactly as
  * without the pipe) and exits with its own code. Any other failure to write is one line and exit 1.
  */

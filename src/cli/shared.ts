@@ -25,7 +25,7 @@ export async function withContext<T>(
 ): Promise<T> {
   return run(openContext(dbPath(command), { mustExist: !create }), async (ctx) => {
     const result = await fn(ctx);
-    // The audit log (issue 28): which command changed data, and the system user who ran it; never its arguments
+    // The audit log: which command changed data, and the system user who ran it; never its arguments
     // (they may hold personal data), and only once it succeeded.
     auditCommand(ctx, commandPath(command));
     return result;

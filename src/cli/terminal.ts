@@ -1,5 +1,5 @@
 /**
- * What the CLI writes to a terminal (issue 23, finding 1): stored text comes from customers (names, notes, cancel
+ * What the CLI writes to a terminal: stored text comes from customers (names, notes, cancel
  * reasons, form values) and from other servers (SMTP and webhook errors), and a control character in it could clear
  * the admin's screen, colour it, or move the cursor to overwrite a line. Every line the CLI prints passes here, so
  * no command can forget it.

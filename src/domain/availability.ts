@@ -16,7 +16,7 @@ export interface ScheduleRules {
 
 /**
  * A booked interval [startAt, endAt) in Unix seconds: what a booking keeps, its buffers included, or a busy time of
- * the practitioner's own calendar (issue 25), which takes EVERY_PLACE.
+ * the practitioner's own calendar, which takes EVERY_PLACE.
  */
 export interface BookedInterval {
   startAt: number;
@@ -52,7 +52,7 @@ export interface AvailabilityInput {
   /** Weekly hours: index 1 (Monday) … 7 (Sunday), each day's ranges sorted. */
   week: readonly (readonly MinuteRange[])[];
   /**
-   * Extra hours (issue 40): local dates opened beyond the weekly hours, added to that date's weekly ranges (merged
+   * Extra hours: local dates opened beyond the weekly hours, added to that date's weekly ranges (merged
    * where they overlap or touch); a closure still wins. By day, each day's ranges sorted; days not needed may be left
    * out (the app reads them from today on). A plain list, so that the input stays comparable as JSON (days-cache.ts).
    */

@@ -1,6 +1,6 @@
 /**
  * The time a booking keeps from the other bookings of its schedule: its appointment and its reason's buffers
- * before and after it (issue 16). Pure. The engine counts it forwards (`walkFreeSlots` in availability.ts: a start
+ * before and after it. Pure. The engine counts it forwards (`walkFreeSlots` in availability.ts: a start
  * is free when the span it would block meets too few others); the store keeps it as the virtual column `keeps_from`
  * and `end_at + buffer_after` (migration 5), which the triggers of migration 6 log on every change; the server's
  * cache of free days counts it backwards (`startsReaching`, `daysTouchedBy`: which starts, on which local days, a
@@ -87,7 +87,7 @@ export function daysTouchedBy(
   return { first: Math.floor(first / SECONDS_PER_DAY), last: Math.floor(last / SECONDS_PER_DAY) };
 }
 
-/** A busy time of the practitioner's own calendar (issue 25): Unix seconds, [startAt, endAt), and the hash of its event's UID. */
+/** A busy time of the practitioner's own calendar: Unix seconds, [startAt, endAt), and the hash of its event's UID. */
 export interface BusySpan {
   startAt: number;
   endAt: number;

@@ -1,5 +1,5 @@
 /**
- * A practice's look on its booking page (issue 41): its colour, checked for contrast so that the page stays
+ * A practice's look on its booking page: its colour, checked for contrast so that the page stays
  * readable (WCAG 2.2 AA: 4.5:1 for text), and its logo, recognised by its first bytes. Pure.
  */
 

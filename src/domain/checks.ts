@@ -76,7 +76,7 @@ export const SYNC_EVERY_MAX_MINUTES = 1440;
 export const NOTE_MAX_LENGTH = 500;
 
 /**
- * Returns true for a note of at most NOTE_MAX_LENGTH characters without control characters (issue 23: a cancel reason had
+ * Returns true for a note of at most NOTE_MAX_LENGTH characters without control characters (a cancel reason had
  * kept ESC, BEL and NUL) or direction controls; with `oneLine`, also without a line break.
  */
 export function isNote(text: string, oneLine = false): boolean {

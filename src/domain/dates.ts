@@ -34,7 +34,7 @@ const dayFormats = new Map<string, Intl.DateTimeFormat>();
 
 /**
  * Returns today's local day `YYYY-MM-DD` in `zone` at instant `now`. One formatter per zone: every engine input reads
- * today (issue 40's extra hours), and a formatter made per call cost GET /days and /slots their speed and, in ICU's
+ * today (for the extra hours), and a formatter made per call cost GET /days and /slots their speed and, in ICU's
  * memory, 40 → 286 MiB of anonymous memory under the benchmark's reads (bench/anon-probe.ts).
  */
 export function localDay(now: Date, zone: string): string {
@@ -81,7 +81,7 @@ export function localWithZone(instant: Date | string, zone: string, seconds = fa
     return `${formatLocal(at, zone, seconds)} ${zone}`;
   } catch (error) {
     // A zone this Node does not know (a file edited by hand, a name a newer ICU dropped): the time in UTC, said so,
-    // so that `doctor`, which reports the zone as failing, and `status` still print (issue 41 review).
+    // so that `doctor`, which reports the zone as failing, and `status` still print.
     if (!(error instanceof RangeError)) throw error;
     return `${formatLocal(at, 'UTC', seconds)} UTC`;
   }

@@ -1,5 +1,5 @@
 /**
- * The one rule of the self-service page's deadline (issue 37): a customer may cancel or move a booking until
+ * The one rule of the self-service page's deadline: a customer may cancel or move a booking until
  * `--cancel-until` hours before its start, up to and including that second, and never once it has begun. The core's
  * change checks it under the write lock (app/bookings/lifecycle.ts), the page shows it (app/pages/portal.ts), each mail's manage
  * line follows it (mail/messages.ts), and `reminders set` warns of the reminders it leaves without a link

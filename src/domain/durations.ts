@@ -1,5 +1,5 @@
 /**
- * Durations as every option takes them (issue 24): `45`, `45m`, `1h30m`, `12h`, `2d`, `1d12h`, `2w` (units in the
+ * Durations as every option takes them: `45`, `45m`, `1h30m`, `12h`, `2d`, `1d12h`, `2w` (units in the
  * order w, d, h, m, each at most once; upper case too). A bare number counts in the option's own unit: minutes
  * everywhere, hours for `--cancel-until`, days for a series' `--repeat`. Pure: problems are values.
  */

@@ -101,7 +101,7 @@ export function formatRange(range: MinuteRange): string {
 
 /**
  * Returns the union of two sorted lists of ranges, sorted, with ranges that overlap or touch merged into one (a slot
- * may run across the seam): a date's weekly hours and its extra hours (issue 40).
+ * may run across the seam): a date's weekly hours and its extra hours.
  */
 export function mergeRanges(a: readonly MinuteRange[], b: readonly MinuteRange[]): MinuteRange[] {
   const all = [...a, ...b].sort((x, y) => x.start - y.start);

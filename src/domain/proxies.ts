@@ -1,5 +1,5 @@
 /**
- * The reverse proxies whose `X-Forwarded-For` planner believes (issue 23, finding 6): none unless the admin names
+ * The reverse proxies whose `X-Forwarded-For` planner believes: none unless the admin names
  * them (`planner proxy set`, or `planner portal enable --trust-proxy`), as IP addresses or CIDR ranges. Pure.
  */
 import ipaddr from 'ipaddr.js';

@@ -47,7 +47,7 @@ export type Refusal<C extends ClosedDays = ClosedDays> =
   | { why: 'hours' }
   /** Inside the hours, but not a start the schedule's step gives (or not on a whole minute). */
   | { why: 'grid' }
-  /** A busy time of the practitioner's own calendar (issue 25) meets the appointment or its buffers. */
+  /** A busy time of the practitioner's own calendar meets the appointment or its buffers. */
   | { why: 'busy' }
   /** The appointments booked at that time fill the capacity. */
   | { why: 'taken' }

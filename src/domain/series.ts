@@ -1,4 +1,4 @@
-/** The shape of a series (issue 40): how many dates, how far apart. Pure. */
+/** The shape of a series: how many dates, how far apart. Pure. */
 import { dayNumber, dayText } from './days.ts';
 import { parseDuration } from './durations.ts';
 

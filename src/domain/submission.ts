@@ -105,7 +105,7 @@ export function submittedText(submission: Record<string, unknown>, key: string):
 }
 
 /**
- * The customer as submitted with one booking: every appointment shows what was given for it (issue 23), never the
+ * The customer as submitted with one booking: every appointment shows what was given for it, never the
  * details of whoever first booked with the same e-mail address (families share one). The customer record only
  * groups bookings by address (src/store/customers.ts). Read by the admin's view (store/bookings.ts) and the feed
  * (store/feed-rows.ts).

@@ -110,7 +110,7 @@ function readOffsets(zone: string, from: number, to: number): OffsetTable {
 
 /** Returns the offset (seconds east of UTC) in effect at instant `at`. */
 export function offsetAt(table: OffsetTable, at: number): number {
-  // The last start at or before `at`, by halving (a calendar's own time zone may bring up to 100 changes: issue 36).
+  // The last start at or before `at`, by halving (a calendar's own time zone may bring up to 100 changes).
   let low = 0;
   let high = table.starts.length - 1;
   while (low < high) {

@@ -2,7 +2,7 @@
  * The client's address, as every door that counts per address reads it (the API's failed-token throttle, the page's
  * and the feed's throttles of unknown links): the connection's peer, or, when the peer is a proxy the admin trusts
  * (`planner proxy set`), the address that proxy reports in `X-Forwarded-For` (domain/proxies.ts). By default no
- * proxy is trusted, so a client on the same host cannot pick its own address with a header (issue 23, finding 6).
+ * proxy is trusted, so a client on the same host cannot pick its own address with a header.
  */
 import { getRequestIP, type H3Event } from 'h3';
 import { clientAddressOf, trustedProxiesOf, type TrustedProxies } from '../domain/proxies.ts';

@@ -5,7 +5,7 @@
  * the headers of `tooManyRequests()` (errors.ts); the counting is auth-throttle.ts.
  *
  * What is still checked from a throttled address differs by what a check costs. A page link or a feed secret costs
- * one SHA-256 and one index read, so every well-formed one is still looked up (issue 23, finding 5): a real link
+ * one SHA-256 and one index read, so every well-formed one is still looked up: a real link
  * opens whatever else comes from its address, and customers behind one shared address (a proxy on another host, a
  * container network) are never locked out by someone guessing there; they only see 429 instead of 404 for a
  * mistyped link. Both secrets carry 256 random bits, so no rate of guessing finds one: the throttle tells a guesser

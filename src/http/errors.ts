@@ -60,7 +60,7 @@ export const HTTP_ERRORS = {
   invalidJson: errorAnswer(400, 'Invalid JSON'),
   notUtf8: errorAnswer(400, 'Body is not valid UTF-8'),
   bodyIncomplete: errorAnswer(400, 'Body incomplete'),
-  // POST /bookings: the Idempotency-Key header (issue 16; a key sent again with another body: KEY_REUSED)
+  // POST /bookings: the Idempotency-Key header (a key sent again with another body: KEY_REUSED)
   badKey: errorAnswer(400, 'Idempotency-Key must be 1 to 255 visible ASCII characters'),
   // Requests that never reach a route
   badRequest: errorAnswer(400, 'Bad Request'),

@@ -1,6 +1,6 @@
 /**
  * The path as the access log (and an error line) shows it: a page link's token and a feed's secret are keys to a
- * customer's data and never logged (issue 23, finding 11). A path is masked by what it could hold, not by how it is
+ * customer's data and never logged. A path is masked by what it could hold, not by how it is
  * written: any case, doubled slashes and percent-encoding (`/MANAGE/<token>`, `//feed/<secret>.ics`, `/%6Danage/…`).
  */
 
@@ -23,7 +23,7 @@ function decoded(segment: string): string {
 export function loggedPath(path: string): string {
   if (remembered.has(path)) return path;
   const shown = masked(path);
-  // The access log asks for the same few paths many thousand times a second (issue 39); a client sending endless
+  // The access log asks for the same few paths many thousand times a second; a client sending endless
   // new paths only makes the memory start over, never grow past REMEMBERED short paths. Only a path shown as it is
   // is kept: one that holds a link's token or a feed's secret is masked afresh, never held in memory.
   if (shown === path && path.length <= REMEMBERED_LENGTH) {

@@ -16,12 +16,12 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /**
- * The headers of the booking page's answers (issue 27): the same, but for the origins the admin let show it in a
+ * The headers of the booking page's answers: the same, but for the origins the admin let show it in a
  * frame (`--embed-from`): `frame-ancestors` names them and `X-Frame-Options` (which cannot) is left out; and the
  * practice's colour, when it set one, as a second style sheet.
  */
 export function pageHeaders(embedFrom: readonly string[], colour?: string | null): Record<string, string> {
-  // The practice's colour (issue 41) is a second style sheet: its hash beside the first.
+  // The practice's colour is a second style sheet: its hash beside the first.
   const styles = colour ? `style-src ${STYLE_HASH} ${brandStyle(colour).hash}` : `style-src ${STYLE_HASH}`;
   const policy = PAGE_HEADERS['content-security-policy']!.replace(`style-src ${STYLE_HASH}`, styles);
   if (embedFrom.length === 0) return { ...PAGE_HEADERS, 'content-security-policy': policy };

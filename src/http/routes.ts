@@ -71,8 +71,8 @@ function notFreeDate(date: NotFreeDate): NonNullable<SeriesRefusal['dates']>[num
 }
 
 /**
- * Registers the six calls of the spec (§4) on `app`, issue 40's two beside them (GET /slots/any, POST /bookings/any),
- * and the 404 for any other path under /api.
+ * Registers the six calls of the spec (§4) on `app`, three beside them (POST /series, GET /slots/any,
+ * POST /bookings/any), and the 404 for any other path under /api.
  */
 export function registerRoutes(
   app: H3,
@@ -86,7 +86,7 @@ export function registerRoutes(
   },
 ): void {
   const daysCache = hooks.daysCache ?? createDaysCache();
-  // Issue 17: concurrent bookings share one transaction and one fsync (src/app/bookings/commit-group.ts).
+  // Concurrent bookings share one transaction and one fsync (src/app/bookings/commit-group.ts).
   const commit = createCommitGroup(ctx.store, 'the booking could not be saved');
   const cached = createReplyCache(hooks.generation);
   const handle = createHandler(hooks.log);
@@ -124,7 +124,7 @@ export function registerRoutes(
     '/api/days',
     handle((event) => {
       const { schedule, reason } = query(event, DaysQuery);
-      // Issue 17: from the cache of free days, which recomputes only the days a change touched.
+      // From the cache of free days, which recomputes only the days a change touched.
       return reply<DaysResponse>({ data: daysCache.days(ctx, schedule, reason) });
     }),
   );
@@ -148,7 +148,7 @@ export function registerRoutes(
 
   /**
    * A write of the API (POST /bookings, POST /series): the body read and checked (`problemOf`: the 400's error and
-   * field), then `act` under the write lock in the commit group and its 201 (`answered`). Issue 16: an optional
+   * field), then `act` under the write lock in the commit group and its 201 (`answered`). An optional
    * Idempotency-Key makes a retry safe (src/app/bookings/idempotency.ts); without it, nothing changes. `refused` may answer a
    * refusal of the core in its own words (a series' dates); only 400 and 404 refusals are kept for a key.
    */
@@ -226,7 +226,7 @@ export function registerRoutes(
     }),
   );
 
-  // Issue 40: a series, beside the six calls (which stay as the spec has them).
+  // A series, beside the six calls (which stay as the spec has them).
   app.post(
     '/api/series',
     write({
@@ -248,7 +248,7 @@ export function registerRoutes(
     }),
   );
 
-  // Issue 40: any practitioner, beside the six (which stay as the spec says).
+  // Any practitioner, beside the six (which stay as the spec says).
   get(
     '/api/slots/any',
     handle((event) => {

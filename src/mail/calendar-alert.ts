@@ -1,5 +1,5 @@
 /**
- * The practice's mail about its own calendar (issue 25): after an hour of failing syncs, and once more when the
+ * The practice's mail about its own calendar: after an hour of failing syncs, and once more when the
  * calendar reads again. It names the calendar by its label, never by its address (a secret), and says what still
  * holds: the busy times read last keep blocking, events added since then are not seen.
  */
@@ -19,7 +19,7 @@ export interface CalendarAlertFacts {
   /** The last failure's one line (already without secrets). */
   error: string;
   recovered: boolean;
-  /** The mail is about writing bookings into the calendar (issue 38): how many wait to be written. */
+  /** The mail is about writing bookings into the calendar: how many wait to be written. */
   writing?: { waiting: number };
 }
 

@@ -12,7 +12,7 @@ const ICS_CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f]/g;
 
 /**
  * Returns text escaped for an iCalendar TEXT value (RFC 5545 §3.3.11): backslash, `;` and `,` escaped, every kind of
- * line break written `\n` (issue 23, finding 10: a bare CR in a name had reached SUMMARY raw), and any other control
+ * line break written `\n` (a bare CR in a name had reached SUMMARY raw), and any other control
  * character as U+FFFD. Used for every TEXT property of the mails' `.ics` and of the feed.
  */
 export function icsText(text: string): string {
@@ -73,7 +73,7 @@ export function eventLocation(facts: BookingFacts): string {
 
 /**
  * Returns the description of the customer's calendar event (the .ics DESCRIPTION, and the details of Google's and
- * Outlook's "add to calendar" links; issue 41, item 8: it held only the reference), in the installation's words, one
+ * Outlook's "add to calendar" links), in the installation's words, one
  * line each: what, with whom, where, the phone, what to bring, the reference and, when given, the self-service link.
  */
 export function eventDetails(facts: BookingFacts, manageUrl?: string): string {
@@ -198,7 +198,7 @@ export type FeedEvent = Omit<FeedRow, 'changedAt' | 'submission'> & {
 /**
  * Returns the calendar feed of a schedule (RFC 5545, METHOD:PUBLISH) in the installation's language: one VEVENT per
  * booking with the UID and SEQUENCE of the customer's mails, so a calendar that has both shows one event; a cancelled
- * one as STATUS:CANCELLED with a title that says so (issue 24, item 11: not every app shows the status); the
+ * one as STATUS:CANCELLED with a title that says so (not every app shows the status); the
  * description holds the reference and every form answer; the location is the practice's address, when given.
  */
 export function feedIcs(name: string, events: readonly FeedEvent[], locale: Locale = 'en', location = ''): string {
@@ -252,7 +252,7 @@ function practitionerEvent(event: FeedEvent, words: (typeof WORDS)[Locale], loca
 }
 
 /**
- * Returns the event planner writes into the practitioner's own calendar (issue 38): one VEVENT as the feed has it
+ * Returns the event planner writes into the practitioner's own calendar: one VEVENT as the feed has it
  * (`practitionerEvent`, TRANSP:OPAQUE), in a VCALENDAR without METHOD (RFC 4791 §4.1 forbids one in a stored
  * resource), and with no ORGANIZER or ATTENDEE, so that no server sends an invitation to anyone (RFC 6638).
  */

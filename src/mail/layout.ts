@@ -1,5 +1,5 @@
 /**
- * How a mail looks (issue 24, item 8): one content model written twice, as a plain-text part and as HTML that mail
+ * How a mail looks: one content model written twice, as a plain-text part and as HTML that mail
  * clients show alike: a table layout with inline styles only, no external resource, at most 600 px wide and
  * fluid below, text of 14 px and more, long words wrapped instead of widening the page, and one clear button for
  * the self-service page. Every text is escaped here, and every control character of it turned into U+FFFD, so the

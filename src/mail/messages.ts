@@ -25,13 +25,13 @@ const NO_CALENDAR_FILE = '';
 export const LINKED_KINDS: readonly OutboxKind[] = ['confirmation', 'update', 'reminder'];
 
 /**
- * What a customer mail's manage line says, decided when the mail is SENT (issue 24, item 3: a mail is written with
+ * What a customer mail's manage line says, decided when the mail is SENT (a mail is written with
  * the booking, maybe days before it goes out, and the page's rules may change meanwhile):
  * - `link`: the page is on and the deadline is ahead: "you can cancel (or move) online until …" and the button;
  * - `closed`: the page is on but its deadline passed after the mail was written: no link, "changes online were
  *   possible until …" and the phone number instead of the promise;
  * - `call`: the page is on but its deadline had passed already when the mail was written (a booking made or moved
- *   inside it, issue 36 item 13): no link and no date (it would be before the booking), only whom to call;
+ *   inside it): no link and no date (it would be before the booking), only whom to call;
  * - `off`: the page is off: the phone number, when there is one;
  * - `none`: nothing (the booking was cancelled meanwhile).
  */
@@ -100,7 +100,7 @@ function manageWords(view: SendView, action: ManageAction): { sentence: string; 
 /**
  * Returns the text and HTML of a message with its manage mark replaced by what `action` says, in the installation's
  * current words: for `link`, the sentence and the button to `url` (the text part: the URL on its own line); else
- * the sentence alone, or nothing. The mark cannot be forged (issue 23, finding 3): the builders write it only for
+ * the sentence alone, or nothing. The mark cannot be forged: the builders write it only for
  * the manage line of a mail that carries one, and turn every control character of every other text into U+FFFD,
  * so the mark's NUL is the only one in a message they wrote; this replaces only the last mark, only in kinds that
  * carry a link, and leaves no NUL in what is sent, whatever an older row holds.
@@ -133,7 +133,7 @@ export function withManageLink<T extends { kind: OutboxKind; text: string; html:
 /**
  * Returns a message as kept in the outbox, for an export (`customer export`): its manage mark, which the sender fills
  * in when it sends (with a link whose token planner does not keep), replaced by a note in `locale`'s words of what
- * stands there, and no control character left (issue 36, item 14: the raw mark was exported).
+ * stands there, and no control character left.
  */
 export function keptMessage<T extends { text: string; html: string }>(message: T, locale: Locale): T {
   const note = WORDS[locale].manageKept;
@@ -250,7 +250,7 @@ export function bookingMessages(facts: BookingFacts, stamp: number): OutgoingMes
 }
 
 /**
- * Returns the messages a new series sends (issue 40): ONE confirmation to the customer (when an e-mail was given)
+ * Returns the messages a new series sends: ONE confirmation to the customer (when an e-mail was given)
  * with every date and each date's own calendar file (its booking's REQUEST, `bookingsIcs`), and one notice to the
  * practice. `all`: the occurrences' facts, by start. The manage line is the first occurrence's: its page shows the
  * whole series.
@@ -415,7 +415,7 @@ export type BookingChange =
       kind: 'cancellation';
       sequence: number;
       reason: string | null;
-      /** The booking page's address while it is on: the customer's mail offers a new booking there (issue 41, item 7). */
+      /** The booking page's address while it is on: the customer's mail offers a new booking there. */
       bookAgainUrl?: string;
     }
   | { kind: 'update'; sequence: number; previousStartAt: number };
@@ -461,7 +461,7 @@ export function changeMessages(facts: BookingFacts, stamp: number, change: Booki
 }
 
 /**
- * Returns the practice's notice of a change the customer made on the self-service page (issue 24, item 4): what,
+ * Returns the practice's notice of a change the customer made on the self-service page: what,
  * with whom, the old and the new time (or the cancellation and its reason), who, and the form's answers; Reply-To
  * the customer, so that answering reaches them.
  */

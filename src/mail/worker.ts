@@ -62,16 +62,16 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     return mailer.mailer;
   };
 
-  /** A message of an erased booking was recorded but the WAL could not be emptied then (issue 28). */
+  /** A message of an erased booking was recorded but the WAL could not be emptied then. */
   let walDirty = false;
 
   async function attempt(entry: DueMessage): Promise<AttemptOutcome> {
     const from = settings.mailFrom ?? settings.notifyEmail ?? '';
     const domain = addressOf(from).split('@')[1] || 'planner.invalid';
     try {
-      // What the manage line says is decided now, under the page's current rules and the booking's current start
-      // (issue 24, item 3): the link with its deadline while a change is still possible, else the phone number (without
-      // a date when the deadline had passed already when the mail was written: issue 36, item 13).
+      // What the manage line says is decided now, under the page's current rules and the booking's current start:
+      // the link with its deadline while a change is still possible, else the phone number (without a date when the
+      // deadline had passed already when the mail was written).
       // The link is made now, for this mail only: its token exists in clear only here and in the mail.
       const action = manageActionAt(
         settings.portal,
@@ -125,7 +125,7 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       claim: (id, now, until) => claim(store, id, now, until),
       attempt,
       // A message of an erased booking (the erase's own cancellation) loses its personal data as it is recorded
-      // (migration 12's trigger); the WAL is emptied then, so that no older copy of it stays in the file (issue 28).
+      // (`scrubIfErased`); the WAL is emptied then, so that no older copy of it stays in the file.
       // The WAL is emptied without waiting for another process's read; if one held it, the next pass tries again.
       sent: (id, at) => {
         if (markSent(store, id, at)) walDirty = truncateWal(store) === 'busy';

@@ -1,5 +1,5 @@
 /**
- * Which addresses planner may reach when it calls an address an admin gave (issue 37: one policy for every outbound
+ * Which addresses planner may reach when it calls an address an admin gave (one policy for every outbound
  * request: webhooks, the practitioner's calendars read and written): https only, no credentials in the URL, and no
  * local or private address unless the admin allowed it (`--allow-insecure`), checked when the address is given and
  * again on the address each connection actually uses (`guardedLookup`). The requests themselves: request.ts.

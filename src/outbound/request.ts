@@ -1,5 +1,5 @@
 /**
- * Every request planner makes to an address an admin gave (issue 37): webhook deliveries, the practitioner's calendar
+ * Every request planner makes to an address an admin gave: webhook deliveries, the practitioner's calendar
  * read (fetch.ts) and written. One policy: the address guard at connect time (`guardedLookup`, address.ts), at most
  * `maxRedirects` redirects, each new address checked as the first was, the login sent to the first address's origin
  * only, one deadline for the whole exchange, and at most `maxBytes` of an answer's body, decoded. Plain node:http: the

@@ -72,7 +72,7 @@ export const ReasonsQuery = v.object({ schedule: IdParam });
 export const DaysQuery = v.object({ schedule: IdParam, reason: IdParam });
 export const SlotsQuery = v.object({ schedule: IdParam, reason: IdParam, day: DayParam });
 export const FormsQuery = v.object({ schedule: IdParam, reason: IdParam, slot: SlotParam });
-/** GET /slots/any (issue 40): a reason and a day, over every schedule that offers it. */
+/** GET /slots/any: a reason and a day, over every schedule that offers it. */
 export const AnySlotsQuery = v.object({ reason: IdParam, day: DayParam });
 
 // ---- The booking request (spec §2 BookingRequest).
@@ -117,7 +117,7 @@ export const BookingRequest = v.strictObject({
 
 export type BookingRequest = v.InferOutput<typeof BookingRequest>;
 
-/** POST /bookings/any (issue 40): BookingRequest without `schedule`, which the server chooses. */
+/** POST /bookings/any: BookingRequest without `schedule`, which the server chooses. */
 export const AnyBookingRequest = v.strictObject({
   reason: BookingRequest.entries.reason,
   slot: BookingRequest.entries.slot,

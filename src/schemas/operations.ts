@@ -220,7 +220,7 @@ export const OPERATIONS: readonly Operation[] = [
     // The 401 (answered before a token is known) and the 503 (before any gate counts) carry no rate-limit fields.
     errors: ['400', '401', '404', '413', '415', '429', '500', '503'],
   },
-  // Issue 40: beside the six calls of the spec, which stay as they are.
+  // A series: beside the six calls of the spec, which stay as they are.
   {
     path: '/series',
     method: 'post',
@@ -276,7 +276,7 @@ export const OPERATIONS: readonly Operation[] = [
 ];
 
 /**
- * Issue 40's calls beside the six: a practice of several practitioners offers a reason by several schedules (the
+ * Calls beside the six: a practice of several practitioners offers a reason by several schedules (the
  * same reason id in GET /reasons of each), and a client may ask for the free times over all of them and book with
  * whoever is free. The six stay exactly as they are.
  */

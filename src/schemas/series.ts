@@ -1,5 +1,5 @@
 /**
- * POST /series (issue 40), beside the six calls of the spec: its request, answers and the check of its body. A call
+ * POST /series, beside the six calls of the spec: its request, answers and the check of its body. A call
  * of its own, so that the six stay exactly as the spec has them; it answers as POST /bookings does (the same 400,
  * 404, 415, Idempotency-Key), with every booking made, or on a 404 for dates that are not free, each such date.
  */

@@ -1,4 +1,4 @@
-/** The audit log (issue 28): who changed what. Entries name bookings by id and reference only, never personal data. */
+/** The audit log: who changed what. Entries name bookings by id and reference only, never personal data. */
 import { userInfo } from 'node:os';
 import type { Store } from './db.ts';
 

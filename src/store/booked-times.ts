@@ -6,7 +6,7 @@
  * are named in SQL as the engine reads them, because it is the hottest read (every GET /slots, every booking's check
  * under the write lock, a year of bookings for a first GET /days), and a mapper over the 12,243 rows of the
  * benchmark's busiest schedule made that read take 15–23 ms instead of 9–14 ms (a rough reading, on a busy machine).
- * The busy times of the practitioner's own calendars (issue 25, busy-times.ts) join them here, each taking every
+ * The busy times of the practitioner's own calendars (busy-times.ts) join them here, each taking every
  * place of the capacity: so every reader of bookings (the API, the page, the CLI, the cache of free days) counts them.
  */
 import { BUFFER_MAX_SECONDS, LONGEST_BLOCK_SECONDS } from '../domain/blocking.ts';

@@ -1,4 +1,4 @@
-/** The booking page's logo (issue 41, migration 16): one row, its bytes and type, and the version its address carries. */
+/** The booking page's logo (migration 16): one row, its bytes and type, and the version its address carries. */
 import type { Store } from './db.ts';
 
 export interface Logo {

@@ -38,7 +38,7 @@ export interface Booking {
   sequence: number;
   changedAt: string | null;
   cancelReason: string | null;
-  /** The series it was booked in (`bookings add --repeat`, issue 40), or null. */
+  /** The series it was booked in (`bookings add --repeat`), or null. */
   seriesId: number | null;
 }
 
@@ -207,7 +207,7 @@ export function insertBooking(
     createdAt: string;
     /** Seconds kept free before and after it (its reason's buffers when booked). */
     buffers: Buffers;
-    /** The series it belongs to (issue 40), if any. */
+    /** The series it belongs to, if any. */
     seriesId?: number | null;
   },
 ): number {
@@ -244,7 +244,7 @@ export function cancelBookingRow(store: Store, id: number, reason: string | null
 
 /**
  * Moves a booking to a new interval (with its reason's buffers as they are now), and to another schedule offering its
- * reason where the customer chose one (issue 40), keeping its id and reference; counts the change in its sequence.
+ * reason where the customer chose one, keeping its id and reference; counts the change in its sequence.
  */
 export function moveBookingRow(
   store: Store,

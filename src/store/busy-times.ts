@@ -1,5 +1,5 @@
 /**
- * The busy times of the practitioner's own calendars (issue 25, migration 10): what blocks the whole schedule. A
+ * The busy times of the practitioner's own calendars (migration 10): what blocks the whole schedule. A
  * busy time is kept as pieces of at most BUSY_PIECE_SECONDS, cut at fixed instants, so that the busy times that
  * reach a window are one range of the index `busy_times_by_schedule` (a week's seminar is seven rows, not one row
  * that a range on its start would have to look a week back for). Only the pieces of their calendar's generation

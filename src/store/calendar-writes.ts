@@ -1,5 +1,5 @@
 /**
- * The bookings written into practitioners' calendars (issue 38, migration 13): the queue `calendar_writes`, filled by
+ * The bookings written into practitioners' calendars (migration 13): the queue `calendar_writes`, filled by
  * the triggers on `bookings` in each change's own transaction, and `calendar_events`, what planner wrote where. The
  * states of a queued item move through queue.ts, as the outbox's do; a write that succeeded leaves the queue, but
  * only when no change came while it was written (its `version`): else it is due again at once.

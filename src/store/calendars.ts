@@ -1,5 +1,5 @@
 /**
- * The practitioner's own calendars (issue 25, migration 10): where each is fetched from, how often, and how its
+ * The practitioner's own calendars (migration 10): where each is fetched from, how often, and how its
  * last syncs went. Its busy times are in busy-times.ts. The URL and password are secrets: this module hands them
  * only to the sync (app/calendars/calendars.ts), which masks them in everything it shows.
  */
@@ -29,7 +29,7 @@ export interface CalendarRow {
   alerted: boolean;
   /** The generation of busy times that counts (store/busy-times.ts). */
   generation: number;
-  /** Every booking of the schedule is written into this calendar (issue 38). */
+  /** Every booking of the schedule is written into this calendar. */
   writeBookings: boolean;
   /** The practice was mailed that writing into it fails. */
   writeAlerted: boolean;
@@ -167,7 +167,7 @@ export function insertCalendar(store: Store, calendar: NewCalendar): number {
 }
 
 /**
- * Records that a sync of `id` begins at `at`, before it fetches (issue 36): a sync cut off by a crash or a kill leaves
+ * Records that a sync of `id` begins at `at`, before it fetches: a sync cut off by a crash or a kill leaves
  * the calendar tried, so a restarted server tries it again only after its interval, never in a tight loop.
  */
 export function markTried(store: Store, id: number, at: number): void {

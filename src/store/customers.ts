@@ -1,5 +1,5 @@
 /**
- * The customer record (issue 23): one per e-mail address, as `emailKey` (src/domain/checks.ts) compares addresses
+ * The customer record: one per e-mail address, as `emailKey` (src/domain/checks.ts) compares addresses
  * (trimmed, ASCII case only), and one per booking made without an address. It groups the bookings made with one
  * address (the API's `user_id`; what a request for a person's data will look up), and holds nothing else: names, phone
  * numbers and other values belong to each booking's submission, since families and practices share addresses (a

@@ -132,7 +132,7 @@ function connectWriting(file: string): DatabaseSync {
   db.exec('PRAGMA journal_mode = WAL');
   // FULL: a booking whose 201 was sent survives a power cut, not only a crash.
   db.exec('PRAGMA synchronous = FULL');
-  // Deleted and overwritten content is zeroed, not left in free space (issue 28: erased data is gone from the file).
+  // Deleted and overwritten content is zeroed, not left in free space (erased data is gone from the file).
   db.exec('PRAGMA secure_delete = ON');
   return db;
 }
@@ -305,7 +305,7 @@ function migrate(store: Store): void {
   } finally {
     store.db.exec('PRAGMA foreign_keys = ON');
   }
-  // A file from before `secure_delete` (migration 12, issue 28) may hold deleted rows in its free pages: rewritten
+  // A file from before `secure_delete` (migration 12) may hold deleted rows in its free pages: rewritten
   // once, so that an erase leaves nothing behind. Another process reading the file makes it wait for the next start.
   if (from > 0 && from < SECURE_DELETE_SINCE) {
     try {

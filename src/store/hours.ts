@@ -41,7 +41,7 @@ interface ExtraRow {
   end_minute: number;
 }
 
-/** Returns a schedule's extra hours (issue 40) on local dates from `fromDay` (`YYYY-MM-DD`) on, by day: one query. */
+/** Returns a schedule's extra hours on local dates from `fromDay` (`YYYY-MM-DD`) on, by day: one query. */
 export function readExtraHours(store: Store, scheduleId: number, fromDay: string): ExtraHours[] {
   const rows = store
     .sql(

@@ -179,7 +179,7 @@ export const migrations: readonly string[] = [
   CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at);
   CREATE INDEX webhook_deliveries_by_hook ON webhook_deliveries (webhook_id, id);
   `,
-  // 4: reminders and the customer's self-service page (issue 15). Reminders are outbox messages with a not-before
+  // 4: reminders and the customer's self-service page. Reminders are outbox messages with a not-before
   // time (next_attempt_at); a reminder that is not sent because its booking was cancelled or moved, or because its
   // appointment had begun when it came due, is 'dropped' with the reason in last_error. The outbox is rebuilt for
   // the new kind and status, and gains an index by booking (a cancel or move drops that booking's reminders).
@@ -220,7 +220,7 @@ export const migrations: readonly string[] = [
     created_at TEXT NOT NULL
   ) STRICT, WITHOUT ROWID;
   `,
-  // 5: safe retries of POST /bookings, and buffers (issue 16). Retries: the answer to each Idempotency-Key, kept 24 hours. The 201 is written
+  // 5: safe retries of POST /bookings, and buffers. Retries: the answer to each Idempotency-Key, kept 24 hours. The 201 is written
   // in the booking's transaction; a 400 or 404 of the booking's checks right after. Expired keys go by created_at.
   `
   CREATE TABLE idempotency_keys (
@@ -251,7 +251,7 @@ export const migrations: readonly string[] = [
     created_at  TEXT NOT NULL
   ) STRICT;
   `,
-  // 6: what each change of a booking touched (issue 17), written by triggers whoever writes (the API, the page, the
+  // 6: what each change of a booking touched, written by triggers whoever writes (the API, the page, the
   // CLI, a second server): a server's cache of free days re-reads only the days a change touched. The log keeps the
   // last 10,000 changes; a reader that fell further behind starts afresh.
   `
@@ -294,14 +294,14 @@ export const migrations: readonly string[] = [
   ALTER TABLE feeds ADD COLUMN served_etag TEXT;
   ALTER TABLE feeds ADD COLUMN served_since INTEGER;
   `,
-  // 8: where the practice is and how customers reach it (issue 24): shown in every customer mail, as the .ics
+  // 8: where the practice is and how customers reach it: shown in every customer mail, as the .ics
   // LOCATION and on the self-service page. '' (the default): not given.
   `
   ALTER TABLE settings ADD COLUMN address TEXT NOT NULL DEFAULT '';
   ALTER TABLE settings ADD COLUMN phone TEXT NOT NULL DEFAULT '';
   ALTER TABLE settings ADD COLUMN website TEXT NOT NULL DEFAULT '';
   `,
-  // 9: each change of a booking, who made it and (a move) the time it had before (issue 24), written in the
+  // 9: each change of a booking, who made it and (a move) the time it had before, written in the
   // change's own transaction; `planner bookings show` lists them. What earlier bookings allow is derived: each was
   // created by its source at its creation; a cancelled one was cancelled at its last change, by someone not recorded
   // (actor NULL). Earlier moves left no trace but the booking's sequence.
@@ -319,7 +319,7 @@ export const migrations: readonly string[] = [
   INSERT INTO booking_events (booking_id, at, kind, actor)
     SELECT id, changed_at, 'cancelled', NULL FROM bookings WHERE status = 'cancelled' AND changed_at IS NOT NULL ORDER BY id;
   `,
-  // 10: the practitioner's own calendars (issue 25), whose busy times block the whole schedule. A calendar's URL and
+  // 10: the practitioner's own calendars, whose busy times block the whole schedule. A calendar's URL and
   // password are secrets that planner must send, so they cannot be hashed: masked in every output, never logged. A
   // busy time keeps only what blocks: its span, its calendar and a hash of its event's UID (never a title, place or
   // attendee). Spans are cut at most BUSY_PIECE_SECONDS long (store/busy-times.ts), so that a window's busy times
@@ -372,13 +372,13 @@ export const migrations: readonly string[] = [
       WHERE calendar_id = new.id AND generation IN (old.generation, new.generation) HAVING count(*) > 0;
   END;
   `,
-  // 11: the public booking page (issue 27): NULL while it is off, else its settings as JSON (store/settings.ts
+  // 11: the public booking page: NULL while it is off, else its settings as JSON (store/settings.ts
   // BookingPageSettings). Its bookings are the API's (source 'api'), made by the customer (event actor 'customer').
   `
   ALTER TABLE settings ADD COLUMN booking_page TEXT;
   CREATE INDEX bookings_by_customer ON bookings (customer_id, start_at); -- a customer's future bookings, one index step
   `,
-  // 12: personal data (issue 28). A booking's personal data can be erased (its skeleton stays: time, schedule,
+  // 12: personal data. A booking's personal data can be erased (its skeleton stays: time, schedule,
   // reason, status); the retention in months after which the server anonymises ended bookings (NULL: off); the
   // audit log, which names bookings by id and reference only. A message of an erased booking that was still waiting
   // when it was erased (the erase's own cancellation) loses its personal data once it is sent or fails.
@@ -403,7 +403,7 @@ export const migrations: readonly string[] = [
     UPDATE outbox SET recipient = '[erased]', subject = '[erased]', body = '{}', last_error = NULL WHERE id = new.id;
   END;
   `,
-  // 13: every booking written into the practitioner's own calendar (issue 38). A calendar that writes bookings
+  // 13: every booking written into the practitioner's own calendar. A calendar that writes bookings
   // (`write_bookings`) gets, for each booking of its schedule that is made or changes (its time, its status, its
   // erasure), one row in the queue `calendar_writes`, written by these triggers in the change's own transaction,
   // whoever makes it (the API, the pages, the CLI, an erase): nothing is acknowledged without its write queued. A
@@ -412,7 +412,7 @@ export const migrations: readonly string[] = [
   // when it writes, so changes are written in order and a create followed by a cancel while the calendar was down
   // ends with no event. `calendar_events` holds what planner wrote: where (the resource's path), its ETag (a PUT with
   // If-Match) and its SEQUENCE. And the trigger that scrubbed a message of an erased booking as it ended goes: its
-  // scrub is the erase's own now (issue 37: one scrub).
+  // scrub is the erase's own now (one scrub).
   `
   ALTER TABLE calendars ADD COLUMN write_bookings INTEGER NOT NULL DEFAULT 0 CHECK (write_bookings IN (0, 1));
   ALTER TABLE calendars ADD COLUMN write_alerted INTEGER NOT NULL DEFAULT 0 CHECK (write_alerted IN (0, 1));
@@ -454,7 +454,7 @@ export const migrations: readonly string[] = [
       ON CONFLICT (calendar_id, booking_id) WHERE status = 'pending' DO UPDATE SET version = version + 1;
   END;
   `,
-  // 14: French, Italian, Spanish and Dutch (issue 41, item 15). SQLite cannot change a CHECK in place: the settings
+  // 14: French, Italian, Spanish and Dutch. SQLite cannot change a CHECK in place: the settings
   // row moves to a table of the same columns whose locale may be any of LOCALES (domain/locales.ts). Columns named,
   // not *, so that the copy cannot shift a value into another column; nothing refers to this table.
   `
@@ -493,7 +493,7 @@ export const migrations: readonly string[] = [
   DROP TABLE settings;
   ALTER TABLE settings_14 RENAME TO settings;
   `,
-  // 15: a booking made on the booking page is recorded as the page's (issue 41): source 'page' beside 'api' and
+  // 15: a booking made on the booking page is recorded as the page's: source 'page' beside 'api' and
   // 'admin'. A CHECK cannot be altered in place, and bookings is the parent of many tables: it is rebuilt with foreign
   // keys off and checked before the upgrade commits (`migrate` in store/db.ts), columns in their order, its indexes
   // and triggers made again as migrations 1, 5, 6, 11, 12 and 13 made them. The page's earlier bookings (recorded
@@ -556,7 +556,7 @@ export const migrations: readonly string[] = [
       ON CONFLICT (calendar_id, booking_id) WHERE status = 'pending' DO UPDATE SET version = version + 1;
   END;
   `,
-  // 16 (issue 41): the booking page's logo (`booking-page enable --logo`), at most 100 KiB, served at /book/logo.
+  // 16: the booking page's logo (`booking-page enable --logo`), at most 100 KiB, served at /book/logo.
   `
   CREATE TABLE booking_logo (
     id      INTEGER PRIMARY KEY CHECK (id = 1),
@@ -565,7 +565,7 @@ export const migrations: readonly string[] = [
     version TEXT NOT NULL
   ) STRICT;
   `,
-  // 17 (issue 40): a course of treatment, a practice of several, a Saturday clinic.
+  // 17: a course of treatment, a practice of several, a Saturday clinic.
   // - A series groups bookings made at one go (`bookings add --repeat`): each occurrence stays a booking of its own.
   // - A reason may be offered by several schedules (reason_schedules, every reason's own schedule copied in);
   //   reasons.schedule_id stays the schedule it was made for (its first). series_max: weekly occurrences the booking

@@ -249,7 +249,7 @@ export function messagesOfBooking(store: Store, bookingId: number): OutboxEntry[
 
 /** Puts failed messages (one, or all when `id` is undefined) back in the queue, due now; returns how many. */
 export function requeueFailed(store: Store, id: number | undefined, nowAt: number): number {
-  // Not a message whose booking was erased: its address and text are gone (issue 28).
+  // Not a message whose booking was erased: its address and text are gone.
   const failed = "status = 'failed' AND recipient != '[erased]'";
   return id === undefined
     ? queue.requeue(store, nowAt, failed)

@@ -1,5 +1,5 @@
 /**
- * Where a customer's personal data is stored, and its erasure (issue 28). A booking keeps its skeleton (time,
+ * Where a customer's personal data is stored, and its erasure. A booking keeps its skeleton (time,
  * schedule, reason, status, its history of changes); what the customer submitted, the mails written to them (and
  * about them, to the practice), the webhook payloads that carried their name and address, the kept answers of
  * their bookings' Idempotency-Keys and their self-service links go. The file's connections run with
@@ -15,7 +15,7 @@ export const ERASED = '[erased]';
 const SCRUBBED = `recipient = '${ERASED}', subject = '${ERASED}', body = '{}', last_error = NULL`;
 
 /**
- * Scrubs message `id` when its booking is erased (issue 28: the erase's own cancellation, which waited to be sent
+ * Scrubs message `id` when its booking is erased (the erase's own cancellation, which waited to be sent
  * while the rest was erased, loses the customer's data once it is sent, fails for good or is dropped). Returns
  * whether it was scrubbed. Call in the transaction that ends the message.
  */
@@ -26,8 +26,8 @@ export function scrubIfErased(store: Store, id: number): boolean {
 
 /**
  * Erases the personal data of `bookingIds` (already cancelled where they had to be) at `at`; mails created at
- * `keepFrom` or later stay as they are while they wait (the erase's own cancellation: the trigger of migration 12
- * scrubs each once it is sent or fails). Returns the references of the bookings erased.
+ * `keepFrom` or later stay as they are while they wait (the erase's own cancellation: `scrubIfErased` scrubs each
+ * once it is sent or fails). Returns the references of the bookings erased.
  */
 export function eraseBookings(store: Store, bookingIds: readonly number[], at: string, keepFrom: string): string[] {
   if (bookingIds.length === 0) return [];

@@ -1,5 +1,5 @@
 /**
- * The state of a queue's items, for every queue planner keeps (issue 37): the mail outbox (outbox.ts), webhook
+ * The state of a queue's items, for every queue planner keeps: the mail outbox (outbox.ts), webhook
  * deliveries (webhooks.ts) and the bookings written into practitioners' calendars (calendar-writes.ts). Each table has
  * the same columns for it: `status` ('pending', its done word, 'failed'), `attempts`, `next_attempt_at` (Unix seconds),
  * `lease_until` (a sender holds the item until then), `retry_from` (the start of its retry period), `last_error`, and

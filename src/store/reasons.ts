@@ -14,7 +14,7 @@ export interface Reason {
   bufferBeforeMinutes: number;
   bufferAfterMinutes: number;
   position: number;
-  /** The most weekly dates the booking page offers for it as a series (issue 40); 0: no series there. */
+  /** The most weekly dates the booking page offers for it as a series; 0: no series there. */
   seriesMax: number;
 }
 

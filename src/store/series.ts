@@ -1,5 +1,5 @@
 /**
- * Series (issue 40): bookings made at one go, at the same local time every `interval` days (`bookings add --repeat`,
+ * Series: bookings made at one go, at the same local time every `interval` days (`bookings add --repeat`,
  * POST /api/series). Each occurrence is a booking of its own that names its series (bookings.series_id).
  */
 import type { BookingStatus } from './bookings.ts';

@@ -39,7 +39,7 @@ export interface Settings {
   retentionMonths: number | null;
 }
 
-/** The public booking page's settings (issue 27), kept as JSON in `settings.booking_page`. */
+/** The public booking page's settings, kept as JSON in `settings.booking_page`. */
 export interface BookingPageSettings {
   /** The schedules it offers: 'all' (every bookable one, also those added later) or these ids. */
   schedules: 'all' | number[];
@@ -51,7 +51,7 @@ export interface BookingPageSettings {
   perHour: number;
   /** The page books no more for an e-mail address that holds this many future bookings (made anywhere). */
   perEmail: number;
-  /** The practice's colour for buttons and day frames (`#rrggbb`, issue 41); null or absent: planner's blue. */
+  /** The practice's colour for buttons and day frames (`#rrggbb`); null or absent: planner's blue. */
   colour?: string | null;
   /** The version of the practice's logo (store/booking-logo.ts), shown on every page; null or absent: none. */
   logo?: string | null;

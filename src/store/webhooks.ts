@@ -4,7 +4,7 @@ import { dueCondition, queueStates } from './queue.ts';
 const queue = queueStates({ table: 'webhook_deliveries', done: 'delivered', doneAt: 'delivered_at' });
 
 export const EVENT_TYPES = ['booking.created', 'booking.cancelled', 'booking.changed', 'customer.erased'] as const;
-/** A new hook's events unless `--events` names others: `customer.erased` is opt-in (issue 28). */
+/** A new hook's events unless `--events` names others: `customer.erased` is opt-in. */
 export const DEFAULT_EVENTS = ['booking.created', 'booking.cancelled', 'booking.changed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';

@@ -80,7 +80,7 @@ export function emitBookingEvent(
 }
 
 /**
- * Writes `customer.erased` (issue 28) for every hook that asked for it (opt-in: not among a new hook's default
+ * Writes `customer.erased` for every hook that asked for it (opt-in: not among a new hook's default
  * events): the customer's id and their bookings' ids and references only, so that integrators can erase their copies.
  */
 export function emitCustomerErased(

@@ -1,5 +1,5 @@
 /**
- * Issue 40: a move to another practitioner offering the booking's reason (the self-service page's choice) changes the
+ * A move to another practitioner offering the booking's reason (the self-service page's choice) changes the
  * booking's schedule in one change, and both practitioners' written calendars hear of it: the old one's writer
  * deletes the event (it is no longer theirs), the new one's writes it. In-process on a real file, a fixed clock.
  */

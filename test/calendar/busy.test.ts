@@ -1,5 +1,5 @@
 /**
- * Issue 25, "What blocks": the busy times planner derives from calendars as each provider writes them (fixtures in
+ * What blocks: the busy times planner derives from calendars as each provider writes them (fixtures in
  * test/calendar/fixtures, written from the formats' documentation and real exports' shape), each asserted exactly,
  * and the rules one by one. The practice is in Europe/Berlin; the window is fixed (no test depends on today).
  */

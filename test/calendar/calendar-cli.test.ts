@@ -1,5 +1,5 @@
 /**
- * Issue 25 through the real CLI and server: the practitioner's calendar in a real CalDAV server (Debian's Radicale,
+ * Through the real CLI and server: the practitioner's calendar in a real CalDAV server (Debian's Radicale,
  * started per test on a free port) and as an .ics file on a plain HTTP server with ETags. An event added, moved or
  * deleted shows in GET /slots after `calendar sync`, and after the server's own interval without any command;
  * Radicale stopped, the sync fails in one line, `status` and `doctor` say so, and the busy times stay.

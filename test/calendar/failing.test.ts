@@ -1,5 +1,5 @@
 /**
- * Issue 25, "never silent, never wrong", with the clock in the test's hand: a calendar that cannot be read keeps
+ * Never silent, never wrong, with the clock in the test's hand: a calendar that cannot be read keeps
  * its busy times and is marked failing at once; after an hour of failing the practice is mailed once, and once
  * more when it reads again, whatever the fault (a status, not iCalendar, a file cut off, no answer, too large). The
  * calendar is served by a real HTTP server; the sync is planner's own code.

@@ -1,5 +1,5 @@
 /**
- * Issue 36: the calendars an outside probe built to stall or crash the server, each synced the way `planner serve`
+ * The calendars an outside probe built to stall or crash the server, each synced the way `planner serve`
  * syncs (test/calendar/sync-probe.ts, a process of its own running the server's `syncCalendars` on the file), each
  * with the longest time the event loop was held during its sync (at most 50 ms, as CPU time of the main thread, so
  * that a loaded machine taking the CPU away cannot trip it) and the peak memory of the sync:

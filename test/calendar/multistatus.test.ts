@@ -1,5 +1,5 @@
 /**
- * Issue 36: the multistatus reader (src/calendar/multistatus.ts) against the answers servers write and against hostile
+ * The multistatus reader (src/calendar/multistatus.ts) against the answers servers write and against hostile
  * ones: any prefix, CDATA and entities, a response's own status apart from its propstats'; a DTD (no entity
  * expansion), elements nested without end, text never closed, and 10 MiB read in linear time, in slices.
  */

@@ -1,6 +1,6 @@
 /**
- * Issue 25: "a sync replaces a calendar's busy times in one transaction: a kill -9 in the middle leaves the previous
- * set whole". `planner calendar sync` as a real process, killed with SIGKILL at moments spread over its run (the
+ * A sync replaces a calendar's busy times in one transaction: a kill -9 in the middle leaves the previous
+ * set whole. `planner calendar sync` as a real process, killed with SIGKILL at moments spread over its run (the
  * fetch, the read of 20,000 events, the write), each time with a calendar whose every event moved: afterwards the
  * file holds exactly the old set or exactly the new one, never a mix, and passes integrity_check.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 38, the commands: `calendar add --write-bookings` refuses an .ics address and a calendar it may not write
+ * The writing commands: `calendar add --write-bookings` refuses an .ics address and a calendar it may not write
  * (one line, exit 1, nothing added); `calendar set` turns writing on (every upcoming booking written) and off (what
  * was written stays, or goes with --remove-written) and takes a new login only when the calendar reads with it;
  * `calendar remove` asks, or takes --keep-written / --remove-written. Real CLI processes, Radicale, and a CalDAV

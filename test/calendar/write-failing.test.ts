@@ -1,5 +1,5 @@
 /**
- * Issue 38, "never silent": with the clock in the test's hand, a calendar that cannot be written keeps every write
+ * Never silent: with the clock in the test's hand, a calendar that cannot be written keeps every write
  * waiting (never given up), shows as failing with the last error and since when in `calendar list` (and so in
  * `status` and `doctor`), `stuck` after 48 hours; after an hour of failing the practice is mailed once, and once more
  * when the calendar takes the writes again. The calendar is the test's CalDAV server; the writes are planner's code.

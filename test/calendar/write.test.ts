@@ -1,5 +1,5 @@
 /**
- * Issue 38 through the real CLI and server: every booking written into the practitioner's own calendar, a real CalDAV
+ * Through the real CLI and server: every booking written into the practitioner's own calendar, a real CalDAV
  * server (Debian's Radicale, started per test). Each test reads the calendar back with a REPORT and parses every
  * event with ical.js: exactly the expected events, with the booking's UID, SEQUENCE, times and text, and no
  * METHOD, ORGANIZER or ATTENDEE (no server sends an invitation).

@@ -1,5 +1,5 @@
 /**
- * Issue 24, item 13: `bookings show` says who made each change (admin, customer, api) and the time a move came from,
+ * `bookings show` says who made each change (admin, customer, api) and the time a move came from,
  * in local time; `bookings list` fits the terminal, has a phone column and takes --to, --status and --search (one
  * query, any case); `mail queue` shows its times in local time.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 24, items 15 and 16: error lines name the option as typed and the value given (a select's options listed);
+ * Error lines name the option as typed and the value given (a select's options listed);
  * `field add` on an existing key, `help <group> <command>`, unknown commands, `status` on a file not set up,
  * `doctor --url` without /api.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 41, item 12: every time a person reads is local, in the practice's zone, with the zone: `audit` (its --from a
+ * Every time a person reads is local, in the practice's zone, with the zone: `audit` (its --from a
  * local day too), `doctor` (clock, token, calendars) and `status` (the token, calendars), where they printed UTC ISO
  * (`2026-11-25T19:03:09.000Z`). `--json` stays as documented: ISO instants in UTC.
  */

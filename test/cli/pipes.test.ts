@@ -1,5 +1,5 @@
 /**
- * Issue 24, item 12: `planner hours show 1 | head -1` crashed with an EPIPE stack trace. A reader that closes early
+ * A reader that closes early (`planner hours show 1 | head -1` crashed with an EPIPE stack trace)
  * must leave no stack trace and an exit code as without it.
  */
 import { execFile, spawn } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * Issue 40: a course of treatment from the CLI. `bookings add … --repeat --count [--skip-taken]` books every date or
+ * A course of treatment from the CLI. `bookings add … --repeat --count [--skip-taken]` books every date or
  * none (a refusal lists each date, why and the nearest free times that day); `bookings show` lists the series;
  * `bookings cancel --series` cancels a date and the later ones with one mail. The real CLI on a real file.
  */

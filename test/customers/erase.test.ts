@@ -1,5 +1,5 @@
 /**
- * Issue 28: `planner customer erase` while the server runs: the customer's future bookings are cancelled with the
+ * `planner customer erase` while the server runs: the customer's future bookings are cancelled with the
  * usual mails and webhooks, then their e-mail address, name and phone number are gone from the bytes of the file and
  * its WAL; the other customer's stay. The self-service link is revoked, `bookings show` and the export show no
  * personal data, `customer.erased` is signed, and the audit log names the erase without personal data.

@@ -1,5 +1,5 @@
 /**
- * Issue 28 (work in progress): `planner customer find` and `customer export` against a real server, SMTP server and
+ * `planner customer find` and `customer export` against a real server, SMTP server and
  * webhook receiver: the export holds every value submitted, every mail, the webhook deliveries, the self-service
  * links and the changes.
  */

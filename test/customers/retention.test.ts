@@ -1,5 +1,5 @@
 /**
- * Issue 28: the retention, with a fixed clock. Bookings made now (by the real CLI) are anonymised by the server's
+ * The retention, with a fixed clock. Bookings made now (by the real CLI) are anonymised by the server's
  * retention pass once the clock passed to 13 months later stands more than 12 months after their end: the skeleton
  * stays, the personal data is gone from the bytes of the file and WAL; `retention set|show` and `status` say it.
  */

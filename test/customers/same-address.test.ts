@@ -1,5 +1,5 @@
 /**
- * Issue 36, items 6 and 16: one rule for "the same e-mail address" (`emailKey` in src/domain/checks.ts) wherever
+ * One rule for "the same e-mail address" (`emailKey` in src/domain/checks.ts) wherever
  * addresses are compared: a booking's customer, the booking page's per-e-mail limit, `customer find`, `export` and
  * `erase`. A lookalike of an address (KELVIN SIGN for K, fullwidth or Cyrillic letters, a decomposed é, a ligature)
  * is not an address planner takes, so it reaches nobody's data; ASCII case and surrounding white space do not count.

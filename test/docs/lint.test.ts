@@ -1,5 +1,5 @@
 /**
- * Issue 37: the linter's rules catch real defects, and the formatter holds the tree. The project's own Biome
+ * The linter's rules catch real defects, and the formatter holds the tree. The project's own Biome
  * configuration (biome.json) is run, as `npm test` runs it, on a file written with the defects it must find: a
  * promise nobody awaits, a variable never used, code after a return, an unused import, and on a file not formatted;
  * each is found (a configuration that lost a rule would let its defect through).

@@ -1,5 +1,5 @@
 /**
- * Issue 37: the self-service page's deadline is one rule (src/domain/deadline.ts), read by the core's change, the page,
+ * The self-service page's deadline is one rule (src/domain/deadline.ts), read by the core's change, the page,
  * each mail's manage line and the reminders' warning, and settled here at the exact second: a change is in time up to
  * and including the deadline; a mail written or sent at that second still has the link; a reminder due at that second
  * counts as after it (it is sent at that second at the earliest, and its line is decided when it is sent).

@@ -1,5 +1,5 @@
 /**
- * Issue 41, item 15: every language speaks wholly. Each word table has every key of English's in every locale (the
+ * Every language speaks wholly. Each word table has every key of English's in every locale (the
  * types say so too: `satisfies Record<Locale, Translation<…>>`), no word is English's copied over, and every page kind,
  * mail kind, the feed and the calendar event, rendered in each language, hold no sentence of English's tables and no
  * common English word. The names in the fixtures (the practice, the practitioner, the customer) are not English.

@@ -1,5 +1,5 @@
 /**
- * Issue 41, item 15, on a real server: `planner init --locale fr` makes a French installation (the form's labels
+ * On a real server: `planner init --locale fr` makes a French installation (the form's labels
  * too), and its mails, self-service page, booking page and feed speak French; `practice set --locale` then switches
  * a running server to Italian, Spanish and Dutch.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 24, item 4: the practice is told of every change a customer makes on the self-service page, with the old and
+ * The practice is told of every change a customer makes on the self-service page, with the old and
  * the new time, and every practice notice carries Reply-To the customer. Through a real server, the page's forms and
  * a real SMTP server; a change by the admin sends the practice nothing (the admin made it).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 36, item 13: a mail written after the self-service page's change deadline had passed (a booking made, or
+ * A mail written after the self-service page's change deadline had passed (a booking made, or
  * moved, inside it) never says "Changes online were possible until <a time before the booking>": it says to call
  * the practice. In-process, with a fixed clock for the booking and for the worker that sends, and a real SMTP server;
  * the boundary at the deadline's exact second and one second either side.

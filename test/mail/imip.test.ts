@@ -1,5 +1,5 @@
 /**
- * Issue 38, customers' calendars (iMIP, RFC 6047): each confirmation, update and cancellation carries the invitation
+ * Customers' calendars (iMIP, RFC 6047): each confirmation, update and cancellation carries the invitation
  * inline, a `text/calendar` part inside `multipart/alternative` whose MIME `method` is the METHOD inside (REQUEST for a
  * new or moved appointment, CANCEL for a cancelled one: Outlook reads only that part), and keeps the `.ics`
  * attachment; its ORGANIZER is the address the mail comes from. Real server, real SMTP; each part read by ical.js.

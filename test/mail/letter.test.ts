@@ -1,5 +1,5 @@
 /**
- * Issue 41, item 14: a mail reads as a letter. The greeting stands on its own, then a blank line, then the first
+ * A mail reads as a letter. The greeting stands on its own, then a blank line, then the first
  * sentence, which starts with a capital in English (German letters go on in lower case after the comma, DIN 5008,
  * unless the word is a noun or the polite Sie/Ihr); no paragraph of any mail starts with a lower-case word.
  */

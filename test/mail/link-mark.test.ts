@@ -1,5 +1,5 @@
 /**
- * Issue 23, finding 3: the mark where a customer mail's link to the self-service page goes could be forged from a
+ * The mark where a customer mail's link to the self-service page goes could be forged from a
  * cancel reason, and a cancellation (which carries no link) then went out with a fresh link and NUL bytes. Through a
  * real server and SMTP: a cancellation row as an older version wrote it, with the mark in its reason, is sent with
  * no link and no NUL (test/mail/messages.test.ts has the builders' side).

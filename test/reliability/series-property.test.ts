@@ -1,5 +1,5 @@
 /**
- * Issue 40, Done when: for random series (interval, count, existing bookings, busy times, closures), the series is
+ * For random series (interval, count, existing bookings, busy times, closures), the series is
  * booked exactly when every date is free, and then all of them; otherwise nothing is written, or with `skipTaken`
  * exactly the free ones. "Free" is asked of the engine date by date (GET /slots' answer) before the series.
  */

@@ -1,6 +1,6 @@
 /**
- * Issue 36, item 11: `planner customer erase` while Litestream replicates (issue 28's erase meets issue 26's
- * replication). Planner leaves the WAL of a replicated file to Litestream (`truncateWal` in src/store/personal-data.ts;
+ * `planner customer erase` while Litestream replicates.
+ * Planner leaves the WAL of a replicated file to Litestream (`truncateWal` in src/store/personal-data.ts;
  * CONTRIBUTING: "Planner and Litestream" says why): the erase neither waits for Litestream's read transaction nor
  * truncates the WAL in the moment Litestream checkpoints. Bookings stream in during the erases; Litestream and planner
  * are killed; each replica restored is the file as it was, table by table; and the replica still holds what was

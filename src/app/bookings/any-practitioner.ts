@@ -1,5 +1,5 @@
 /**
- * "Any practitioner" (issue 40): the free times of a reason over every schedule that offers it, each with who is
+ * "Any practitioner": the free times of a reason over every schedule that offers it, each with who is
  * free, and a booking with whoever is free at that time. Who is chosen is decided inside the booking's write
  * transaction, among the schedules still free at that instant (the one engine: hours, closures, notice, buffers,
  * busy times, capacity): the one with the fewest booked minutes that local day, then the lowest schedule id.

@@ -77,7 +77,7 @@ export function availabilityOf(
     now: unixSeconds(ctx.now()),
     rules: schedule,
     week: readWeeklyHours(ctx.store, scheduleId),
-    // One query for the extra hours of every date from today on (issue 40); the engine takes the days it walks.
+    // One query for the extra hours of every date from today on; the engine takes the days it walks.
     extra: readExtraHours(ctx.store, scheduleId, localDay(ctx.now(), settings.timeZone)),
     closures: listClosures(ctx.store, scheduleId),
     durationMinutes: reason.durationMinutes,

@@ -1,5 +1,5 @@
 /**
- * A booking's history as `planner bookings show` tells it (issue 24): each change, who made it (admin, customer,
+ * A booking's history as `planner bookings show` tells it: each change, who made it (admin, customer,
  * api) and, for a move, the time it had before; all in the installation's local time.
  */
 import { formatLocal } from '../../domain/dates.ts';

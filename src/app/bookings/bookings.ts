@@ -68,7 +68,7 @@ export function requireBooking(ctx: AppContext, idOrReference: string): Booking 
   const key = isIdText(idOrReference) ? Number(idOrReference) : idOrReference;
   const found = findBooking(ctx.store, key);
   if (found) return found;
-  // The reference of a series (issue 40) names no booking: say which of its dates to give instead.
+  // The reference of a series names no booking: say which of its dates to give instead.
   const series = typeof key === 'string' ? findSeriesByReference(ctx.store, key) : undefined;
   if (series)
     throw notFound(

@@ -1,5 +1,5 @@
 /**
- * Group commit of bookings (issue 17). Bookings asked for in the same turn of the event loop (concurrent POST
+ * Group commit of bookings. Bookings asked for in the same turn of the event loop (concurrent POST
  * /bookings) are written in one transaction, each in its own savepoint, and share one write lock and one fsync:
  * the commit with `synchronous = FULL` was the largest single cost of a booking. Each answer is sent only after
  * the commit, so a 201 still means the booking, its mails and its webhook events are on disk; a member that fails

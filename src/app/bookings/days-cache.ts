@@ -1,5 +1,5 @@
 /**
- * The server's cache of free days (issue 17): GET /days over a 365-day look-ahead answered from what is known per
+ * The server's cache of free days: GET /days over a 365-day look-ahead answered from what is known per
  * day, recomputing only the days a change touched. It follows every change of a booking, whoever made it (this
  * server, the CLI, a second server on the same file), through the log the triggers of migration 6 keep; a change of
  * the rules (hours, extra hours, closures, the schedule, the reason, the time zone) changes the engine's input, and

@@ -53,7 +53,7 @@ export interface ChangeBy {
   /**
    * For the customer's page: the change is allowed only until this many hours before the start (`--cancel-until`),
    * and never once it has begun. Checked under the write lock, against the clock read there, so a form whose body
-   * arrived after the deadline changes nothing, whenever its headers came (issue 23, finding 7).
+   * arrived after the deadline changes nothing, whenever its headers came.
    */
   untilHoursBefore?: number;
 }
@@ -104,7 +104,7 @@ function changeBooking(
 
 /**
  * Writes, in the change's transaction, what tells of it: the customer's mails (unless `notify` is false), the
- * practice's notice of a change the customer made on the page (issue 24, item 4), and the webhook event. A change
+ * practice's notice of a change the customer made on the page, and the webhook event. A change
  * the practice makes itself (the CLI) is not mailed to the notify address: whoever made it knows, and the
  * practice's calendars follow it through the feed and the calendar planner writes.
  */
@@ -153,7 +153,7 @@ export function cancelBooking(
   });
 }
 
-/** While the booking page is on, the customer's cancellation offers a new booking there (issue 41, item 7). */
+/** While the booking page is on, the customer's cancellation offers a new booking there. */
 function bookAgain(settings: ConfiguredSettings): { bookAgainUrl?: string } {
   return settings.portal && settings.bookingPage ? { bookAgainUrl: `${settings.portal.url}/book/` } : {};
 }
@@ -176,7 +176,7 @@ function cancelOne(
 }
 
 /**
- * Cancels a booking of a series and every later occurrence still booked, in one transaction (issue 40): each keeps
+ * Cancels a booking of a series and every later occurrence still booked, in one transaction: each keeps
  * its history, loses its reminders and gets its `booking.cancelled` event; the customer gets ONE mail with every
  * date and one .ics METHOD:CANCEL (unless `notify` is false), and a change made by the customer on the page gives the
  * practice one notice of it. Returns the occurrences cancelled, by start.
@@ -238,7 +238,7 @@ function cancelReason(text: string | undefined): string | null {
 
 /**
  * Moves a booking to another local time (`YYYY-MM-DD HH:MM:SS`), keeping its id and reference, and its practitioner
- * unless `scheduleId` names another schedule that offers its reason (the self-service page's choice, issue 40). The new time is
+ * unless `scheduleId` names another schedule that offers its reason (the self-service page's choice). The new time is
  * checked exactly as for a new booking, in the same kind of transaction (hours, closures, look-ahead, capacity;
  * the booking itself does not count against its new time); the minimum notice only when `force` is false. Sends
  * the customer an update with an .ics of a higher SEQUENCE (unless `notify` is false) and `booking.changed`; drops

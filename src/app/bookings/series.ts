@@ -1,5 +1,5 @@
 /**
- * A course of treatment (issue 40): one order books the same local time every `interval` days, `count` times. Every
+ * A course of treatment: one order books the same local time every `interval` days, `count` times. Every
  * occurrence is checked by the one engine (hours, closures, notice, look-ahead, buffers, busy times, capacity) and
  * all are booked in one write transaction, or none; with `skipTaken`, the free ones. Each occurrence is a booking of
  * its own (reference, reminders, manage link, webhook event, calendar event) that names its series; the customer

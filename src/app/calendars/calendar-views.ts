@@ -1,5 +1,5 @@
 /**
- * The practitioner's own calendars as every output shows them (issue 25): `planner calendar list` and `busy`,
+ * The practitioner's own calendars as every output shows them: `planner calendar list` and `busy`,
  * `status` and `doctor`. The address is masked and the password never shown. Reads only: the sync is calendars.ts.
  */
 import { maskCalendarUrl } from '../../calendar/fetch.ts';

@@ -1,5 +1,5 @@
 /**
- * Every booking in the practitioner's own calendar (issue 38). A calendar added with `--write-bookings` receives each
+ * Every booking in the practitioner's own calendar. A calendar added with `--write-bookings` receives each
  * booking of its schedule: the triggers of migration 13 queue a write in every change's own transaction (whoever
  * makes it: the API, the pages, the CLI, an erase), and this worker, the mail and webhook workers' loop
  * (queue/outbox-loop.ts), makes the calendar's event match the booking as it is when it writes: booked → the event
@@ -53,7 +53,7 @@ import { unixSeconds, type AppContext } from '../context.ts';
 
 /** A worker holds a write this long (a write takes at most 20 s: calendar/write.ts); if it dies, another takes it. */
 const LEASE_SECONDS = 120;
-/** Calendar writes are never given up: a late one is still right (issue 38). */
+/** Calendar writes are never given up: a late one is still right. */
 const NEVER = Number.POSITIVE_INFINITY;
 /** How often the worker looks whether a calendar has failed long enough to mail the practice, or writes again. */
 const ALERT_CHECK_MS = 60_000;

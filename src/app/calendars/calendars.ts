@@ -1,5 +1,5 @@
 /**
- * The practitioner's own calendars (issue 25): added, listed, synced and removed, and the busy times they give the
+ * The practitioner's own calendars: added, listed, synced and removed, and the busy times they give the
  * engine. A sync fetches (calendar/fetch.ts, conditionally), reads the busy times over the schedule's window
  * (calendar/busy.ts, in slices that give the event loop back) and writes only what changed, in one transaction with
  * the calendar's state. A sync that fails keeps the busy times it had: a calendar that cannot be read never frees a
@@ -134,7 +134,7 @@ const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Works out what turns the kept busy times of `calendarId` into `wanted`, reading them a page at a time between
- * turns of the event loop (issue 25: a sync never holds it for long). The transaction then writes only the changes;
+ * turns of the event loop (a sync never holds it for long). The transaction then writes only the changes;
  * should another process have written meanwhile, the changes still leave every wanted piece there (applyBusyChanges),
  * and the next sync removes what is left over: a busy time is never freed by it.
  */

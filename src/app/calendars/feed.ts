@@ -50,7 +50,7 @@ export interface Feed {
   ics: string;
   etag: string;
   /**
-   * The Last-Modified date: when the feed first served this text (issue 23, finding 8: any change of the text moves
+   * The Last-Modified date: when the feed first served this text (any change of the text moves
    * it, not only a booking's). Undefined when it cannot be given truthfully: when it would lie in the future (two
    * texts within one second: each later text is dated at least a second after the one before, so a client holding
    * the older date never gets a 304 for the newer text) or could not be recorded (the file is read-only or full).

@@ -1,5 +1,5 @@
 /**
- * The audit log (issue 28), written through one wrapper (issue 37): a use case that changes data in a way worth a
+ * The audit log, written through one wrapper: a use case that changes data in a way worth a
  * detail (an erase, the retention, a change of it) records its one entry in its own transaction (`recordAudit`), and
  * a CLI command that changed data is recorded once it succeeded (`auditCommand`), unless its use case recorded the
  * entry already: one entry per command, with its detail when there is one. Entries name bookings by id and reference

@@ -1,5 +1,5 @@
 /**
- * A customer's personal data (issue 28): finding a person, and everything planner holds about
+ * A customer's personal data: finding a person, and everything planner holds about
  * them, for an access request (GDPR art. 15). A customer is the record that groups bookings by e-mail address
  * (store/customers.ts); what each booking submitted is kept on the booking.
  */

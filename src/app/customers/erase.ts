@@ -1,5 +1,5 @@
 /**
- * Erasing a customer's personal data (issue 28): on request (`planner customer erase`), and on schedule (the
+ * Erasing a customer's personal data: on request (`planner customer erase`), and on schedule (the
  * server anonymises bookings that ended more than `retention` months ago). Both keep each booking's skeleton, so
  * that counts and statistics stay true, and leave an audit entry that names bookings by id and reference only.
  */
@@ -46,12 +46,12 @@ export interface Erased {
  * Erases the customer `key` names (an e-mail address or a booking reference): cancels their future bookings (with
  * the usual mails and webhooks; without the mails when `notify` is false or mail is not set up), then replaces their
  * personal data everywhere (store/personal-data.ts), in one transaction; then empties the WAL. The cancellation
- * mails it writes keep their data only until they are sent or fail for good (migration 12's trigger).
+ * mails it writes keep their data only until they are sent or fail for good (`scrubIfErased`).
  */
 export function eraseCustomer(ctx: AppContext, key: string, options: { notify: boolean }): Erased {
   const settings = requireConfigured(ctx);
   const customerId = customerOf(ctx, key);
-  // Without SMTP settings a mail is never sent, so it would never lose its data: none is written (issue 36, item 7).
+  // Without SMTP settings a mail is never sent, so it would never lose its data: none is written.
   const told = options.notify && settings.mailUrl !== null;
   const now = ctx.now();
   const at = now.toISOString();
@@ -137,7 +137,7 @@ export const RETENTION_EVERY_MS = 86_400_000;
 export const PERSONAL_DATA_POLL_MS = 3_600_000;
 
 /**
- * The personal-data worker of `planner serve`, beside the mail, webhook and calendar workers (issue 37): hourly and at
+ * The personal-data worker of `planner serve`, beside the mail, webhook and calendar workers: hourly and at
  * start, not kicked by bookings, it applies the retention once a day, and empties the WAL when a booking was erased
  * since it last did (an erase that met another process's read could not).
  */

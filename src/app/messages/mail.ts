@@ -91,7 +91,7 @@ export async function sendTestMail(ctx: AppContext, to: string): Promise<string>
   try {
     return await mailer.send(settings.mailFrom, {
       recipient: to,
-      // In the installation's language, as every mail (issue 24, item 10).
+      // In the installation's language, as every mail.
       subject: WORDS[settings.locale].testSubject(settings.practiceName),
       text: `${WORDS[settings.locale].testText(settings.practiceName, maskUrl(settings.mailUrl))}\n`,
       html: '',

@@ -84,7 +84,7 @@ export function setReminders(ctx: AppContext, text: string): ReminderSettings {
 
 /**
  * Returns the warning `reminders set` and `portal enable` print when a reminder would arrive after the page's
- * deadline (issue 24, item 3), or undefined: the page is off, or every reminder comes before the deadline.
+ * deadline, or undefined: the page is off, or every reminder comes before the deadline.
  */
 export function reminderDeadlineWarning(ctx: AppContext): string | undefined {
   const { portal, reminderOffsets } = requireConfigured(ctx);

@@ -1,5 +1,5 @@
 /**
- * What planner knows of its replication with Litestream (issue 26), for `planner status` and `planner doctor`.
+ * What planner knows of its replication with Litestream, for `planner status` and `planner doctor`.
  * Planner does not replicate: Litestream does, as the process that runs `planner serve` (`litestream replicate
  * -exec`, deploy/planner-litestream.service). This reads what Litestream itself reports, with its own binary:
  * `litestream databases` (does a configuration name this file?) and `litestream generations` (the replica's newest

@@ -79,7 +79,7 @@ export function getStatus(ctx: AppContext): Status {
 }
 
 /**
- * The doors besides the API that are on, as `planner serve` names them at its start (issue 41, item 9): the
+ * The doors besides the API that are on, as `planner serve` names them at its start: the
  * self-service page's public address (null while off), whether the booking page is served there, and how many
  * schedules have a feed (their addresses hold a secret planner does not keep: never shown).
  */

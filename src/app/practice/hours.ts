@@ -179,7 +179,7 @@ function changeExtraHours(
 
 /**
  * Opens local date `day` (`YYYY-MM-DD`, today or later) of a schedule for `ranges` (`09:00-13:00`, the syntax of
- * `setHours`) beyond its weekly hours (issue 40): a Saturday clinic, or an evening added to a weekday. Replaces the
+ * `setHours`) beyond its weekly hours: a Saturday clinic, or an evening added to a weekday. Replaces the
  * date's earlier extra hours; a closure on that date still wins.
  */
 export function setExtraHours(ctx: AppContext, scheduleId: number, day: string, ranges: string): ExtraHoursChange {

@@ -82,7 +82,7 @@ function isWebsite(text: string): boolean {
 /**
  * A new installation reminds customers 48 hours ahead (`planner reminders set` changes it): a day before the
  * page's default deadline (24 h before the start, app/pages/portal.ts), so the reminder's "cancel or move until …" still
- * holds for a day when it arrives (issue 24, item 3: with 24 h and 24 h it arrived as the deadline passed).
+ * holds for a day when it arrives (with 24 h and 24 h it arrived as the deadline passed).
  */
 export const DEFAULT_REMINDER_OFFSETS = [48 * 60];
 

@@ -1,5 +1,5 @@
 /**
- * The practice's own settings after `init` (issue 24): name, time zone, language, the notices' address, and where
+ * The practice's own settings after `init`: name, time zone, language, the notices' address, and where
  * customers find and reach the practice. `planner practice set` changes them with the checks `init` makes.
  */
 import { invalid } from '../../errors.ts';

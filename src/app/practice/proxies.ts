@@ -1,7 +1,7 @@
 /**
  * The reverse proxies whose `X-Forwarded-For` planner believes, for every door that counts per client address (the
  * API's failed-token throttle, the page's and the feed's throttles of unknown links). None until the admin names
- * them: without a trusted proxy, a client is the connection's peer, whatever headers it sends (issue 23, finding 6).
+ * them: without a trusted proxy, a client is the connection's peer, whatever headers it sends.
  */
 import { checkTrustedProxies } from '../../domain/proxies.ts';
 import { invalid } from '../../errors.ts';

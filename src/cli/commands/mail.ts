@@ -87,7 +87,7 @@ export function registerMail(program: Command): void {
         return;
       }
       const of = (section: MailQueueEntry['section']) => entries.filter((entry) => entry.section === section);
-      // Every time in the installation's zone, named in the header (issue 24).
+      // Every time in the installation's zone, named in the header.
       printTable(
         ['ID', 'KIND', 'TO', 'STATUS', 'ATTEMPTS', `NEXT TRY (${zone})`, 'LAST ERROR'],
         [...of('waiting'), ...of('failed')].map((e) => [

@@ -28,7 +28,7 @@ export async function serve(command: Command, options: ServeOptions): Promise<vo
     throw invalid(`--timeout must be from 1 to 3600 seconds (got ${requestTimeout})`);
   const format = options.log ?? 'text';
   if (!['text', 'json', 'off'].includes(format)) throw invalid(`--log must be text, json or off (got "${format}")`);
-  // Buffered, not a write per request (issue 39: a write each cost 40 % of the throughput): cli/access-log.ts.
+  // Buffered, not a write per request (a write each cost 40 % of the throughput): cli/access-log.ts.
   const lines = format === 'off' ? undefined : openAccessLog(format as 'text' | 'json');
   const accessLog = lines && ((entry: AccessEntry) => lines.write(entry));
   // Fail at start, not at the first request, when the argon2 addon cannot load (see loadArgon2).
@@ -60,7 +60,7 @@ export async function serve(command: Command, options: ServeOptions): Promise<vo
         ? ['planner: the API is disabled: every call answers 503 until `planner api enable`']
         : [];
     print(...notice, `planner: serving ${server.url}/api (database ${runtime.ctx.store.file})`);
-    // Every door that is on, at this server and at its public address (issue 41, item 9); a feed's address holds a
+    // Every door that is on, at this server and at its public address; a feed's address holds a
     // secret that is shown once, when made, and never kept: only its shape is printed, and where to get one.
     const doors = openDoors(runtime.ctx);
     if (doors.portalUrl)

@@ -14,7 +14,7 @@ const WEEKDAY_LABELS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 /** What a refusal's words need: the time refused, the schedule, and the engine's input it was checked against. */
 type Refused = Pick<SlotNotFree, 'slot' | 'scheduleId' | 'input'>;
 
-/** Returns the slot's day's opening ranges: its weekday's, with the date's extra hours (issue 40) added. */
+/** Returns the slot's day's opening ranges: its weekday's, with the date's extra hours added. */
 function rangesOfDay(refused: Refused): readonly MinuteRange[] {
   const day = dayNumber(refused.slot.slice(0, 10));
   return openRanges(refused.input.week, extraByDay(refused.input.extra, day, day), day);

@@ -105,7 +105,7 @@ export function registerWebhook(program: Command): void {
         return;
       }
       printTable(
-        // Times in the installation's zone, named in the header, as in `mail queue` (issue 24).
+        // Times in the installation's zone, named in the header, as in `mail queue`.
         ['ID', 'HOOK', 'EVENT', 'EVENT ID', 'STATUS', 'ATTEMPTS', `NEXT TRY (${zone})`, 'LAST ERROR'],
         list.map((d) => [
           d.id,
