@@ -12,9 +12,8 @@
  * connection's own DNS lookup, which tsdav (over fetch) cannot take. The multistatus answers are read by a streaming
  * XML parser, linear and in slices (multistatus.ts).
  */
-import { invalid } from '../errors.ts';
-import { checkOutboundUrl } from '../outbound/address.ts';
 import {
+  failureLine,
   OutboundError,
   openSession,
   send as sendOutbound,
@@ -23,6 +22,7 @@ import {
   type OutboundSession,
 } from '../outbound/request.ts';
 import { readMultistatus, type DavResponse } from './multistatus.ts';
+import { checkCalendarUrl } from './url.ts';
 
 export type CalendarKind = 'ics' | 'caldav';
 
@@ -50,84 +50,10 @@ export type FetchLimits = OutboundLimits;
 
 export const FETCH_LIMITS: FetchLimits = { timeoutMs: 20_000, maxBytes: 10 * 2 ** 20, maxRedirects: 3 };
 
-/** `bytes` as a person reads it: 10 MiB, 64 KiB, 1000 bytes. */
-function sizeOf(bytes: number): string {
-  for (const [unit, size] of [
-    ['MiB', 2 ** 20],
-    ['KiB', 2 ** 10],
-  ] as const)
-    if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
-  return `${bytes} bytes`;
-}
-
 /** A fetch that failed: one line naming the host, never the URL's secret parts nor the password. */
 export class CalendarFetchError extends Error {}
 
 const USER_AGENT = 'planner-calendar/1';
-
-const CALENDAR_WORDS = {
-  what: 'a calendar address',
-  schemes: 'https:// or webcal://',
-  login: 'give --user, and the password at the prompt or with --password-stdin',
-};
-
-/**
- * Checks a calendar address as given to `planner calendar add`: `webcal://` is read as `https://`; then the outbound
- * address policy (src/outbound/address.ts): http(s) only, no user or password in it (`--user` and the prompt), plain
- * http and local or private addresses only with `allowInsecure`. Names are checked again at every connection, after
- * DNS. Returns the URL.
- */
-export function checkCalendarUrl(text: string, allowInsecure: boolean): string {
-  let url: URL;
-  try {
-    url = new URL(text.trim().replace(/^webcals?:\/\//i, 'https://'));
-  } catch {
-    throw invalid(
-      `"${maskCalendarUrl(text)}" is not a URL: give the calendar's full address, e.g. https://calendar.example.com/…/basic.ics`,
-    );
-  }
-  checkOutboundUrl(url, allowInsecure, CALENDAR_WORDS);
-  url.hash = '';
-  return url.toString();
-}
-
-/**
- * A path segment that may carry a secret: 16 characters or more unless lower-case words (tokens with or without
- * digits: Nextcloud's public token of 16 mixed-case letters, iCloud's, Outlook's GUIDs and hex), 8 or more with a
- * digit (ids), or Google's `private-…`. Words of a path (`remote.php`, `public-calendars`, a user and calendar name)
- * stay readable.
- */
-function secretSegment(segment: string): boolean {
-  const words = /^[a-z]+(?:[-_.][a-z]+)*$/.test(segment); // `public-calendars`, `remote.php`: a path's own words
-  return (segment.length >= 16 && !words) || (segment.length >= 8 && /\d/.test(segment)) || /^private/i.test(segment);
-}
-
-/**
- * Returns the URL for every output: scheme, host and port, the path with each segment that carries a secret (see
- * `secretSegment`: Google's `private-<hex>`, iCloud's published token, Outlook's GUID and hex) as `…`, the query
- * as `?…`, no fragment. A CalDAV collection's path (`/remote.php/dav/calendars/anna/personal/`) stays readable.
- */
-export function maskCalendarUrl(text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text.trim().replace(/^webcals?:\/\//i, 'https://'));
-  } catch {
-    return '…';
-  }
-  const path = url.pathname
-    .split('/')
-    .map((segment) => (secretSegment(decodeURIComponentSafe(segment)) ? '…' : segment))
-    .join('/');
-  return `${url.protocol}//${url.host}${path}${url.search ? '?…' : ''}`;
-}
-
-function decodeURIComponentSafe(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
 
 type Answer = OutboundAnswer;
 
@@ -137,28 +63,10 @@ interface Session extends OutboundSession {
   host: string;
 }
 
-/** The one line of a request that failed before an answer. */
+/** The one line of a request that failed before an answer (outbound/request.ts's words). */
 function failure(error: unknown, session: Session): Error {
   if (!(error instanceof OutboundError)) return error as Error;
-  const { failure: why } = error;
-  switch (why.kind) {
-    case 'timeout':
-      return new CalendarFetchError(`${session.host} did not answer within ${session.limits.timeoutMs / 1000} s`);
-    case 'internal':
-      return new CalendarFetchError(
-        `${session.host} resolves to a local or private address: allowed only with --allow-insecure`,
-      );
-    case 'too-large':
-      return new CalendarFetchError(
-        `${session.host} answered more than ${sizeOf(session.limits.maxBytes)}: planner reads at most that much of a calendar`,
-      );
-    case 'redirects':
-      return new CalendarFetchError(`${session.host} redirected more than ${session.limits.maxRedirects} times`);
-    case 'redirect-refused':
-      return new CalendarFetchError(`${session.host} redirected to an address planner does not follow: ${why.message}`);
-    case 'network':
-      return new CalendarFetchError(`could not reach ${session.host}: ${why.code ?? why.message}`);
-  }
+  return new CalendarFetchError(failureLine(error.failure, session.host, session.limits, 'a calendar'));
 }
 
 /** Sends one request of the fetch (outbound/request.ts), its failure in the calendar's words. */

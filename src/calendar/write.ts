@@ -8,10 +8,17 @@
  * (mail/calendar.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { OutboundError, openSession, send, type OutboundAnswer, type OutboundTarget } from '../outbound/request.ts';
+import {
+  failureLine,
+  OutboundError,
+  openSession,
+  send,
+  type OutboundAnswer,
+  type OutboundTarget,
+} from '../outbound/request.ts';
 import { localWithZone } from '../domain/dates.ts';
 import { checkEventUid } from '../domain/event-uid.ts';
-import { checkCalendarUrl } from './fetch.ts';
+import { checkCalendarUrl } from './url.ts';
 
 /** The whole of one write (a PUT, and the GET and PUT again of a 412), and how much of an answer is read. */
 export const WRITE_LIMITS = { timeoutMs: 20_000, maxBytes: 1024 * 1024, maxRedirects: 3 };
@@ -71,19 +78,9 @@ function requester(target: OutboundTarget) {
     } catch (error) {
       if (!(error instanceof OutboundError)) throw error;
       const why = error.failure;
-      if (why.kind === 'timeout')
-        throw new CalendarWriteError(`${host} did not answer within ${WRITE_LIMITS.timeoutMs / 1000} s`, {
-          answered: false,
-        });
-      if (why.kind === 'internal')
-        throw new CalendarWriteError(
-          `${host} resolves to a local or private address: allowed only with --allow-insecure`,
-          { answered: true }, // refused before connecting: nothing reached the server
-        );
-      if (why.kind === 'network')
-        throw new CalendarWriteError(`could not reach ${host}: ${why.code ?? why.message}`, { answered: false });
-      throw new CalendarWriteError(`${host}: ${why.kind === 'redirect-refused' ? why.message : why.kind}`, {
-        answered: true,
+      // No answer (a time-out, a lost connection): the server may have done it, and its other writes would hang alike.
+      throw new CalendarWriteError(failureLine(why, host, WRITE_LIMITS, 'an answer'), {
+        answered: why.kind !== 'timeout' && why.kind !== 'network',
       });
     }
   };

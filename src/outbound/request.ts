@@ -36,6 +36,38 @@ export type OutboundFailure =
   | { kind: 'redirects' }
   | { kind: 'redirect-refused'; message: string };
 
+/** `bytes` as a person reads it: 10 MiB, 64 KiB, 1000 bytes. */
+export function sizeOf(bytes: number): string {
+  for (const [unit, size] of [
+    ['MiB', 2 ** 20],
+    ['KiB', 2 ** 10],
+  ] as const)
+    if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
+  return `${bytes} bytes`;
+}
+
+/**
+ * The one line of a request to `host` that failed before an answer, as every outbound door says it (webhooks,
+ * calendars read and written): never the URL's secret parts, only its host. `what` is what an answer would have been
+ * (`a calendar`), for the size limit.
+ */
+export function failureLine(failure: OutboundFailure, host: string, limits: OutboundLimits, what: string): string {
+  switch (failure.kind) {
+    case 'timeout':
+      return `${host} did not answer within ${limits.timeoutMs / 1000} s`;
+    case 'internal':
+      return `${host} resolves to a local or private address: allowed only with --allow-insecure`;
+    case 'too-large':
+      return `${host} answered more than ${sizeOf(limits.maxBytes)}: planner reads at most that much of ${what}`;
+    case 'redirects':
+      return `${host} redirected more than ${limits.maxRedirects} times`;
+    case 'redirect-refused':
+      return `${host} redirected to an address planner does not follow: ${failure.message}`;
+    case 'network':
+      return `could not reach ${host}: ${failure.code ?? failure.message}`;
+  }
+}
+
 /** A request that failed before an answer, with why. */
 export class OutboundError extends Error {
   readonly failure: OutboundFailure;

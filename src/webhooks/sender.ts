@@ -1,4 +1,4 @@
-import { OutboundError, openSession, send } from '../outbound/request.ts';
+import { failureLine, OutboundError, openSession, send } from '../outbound/request.ts';
 import { signatureHeader } from './sign.ts';
 
 export interface WebhookAnswer {
@@ -36,10 +36,6 @@ export async function postWebhook(
     return { status: answer.status };
   } catch (error) {
     if (!(error instanceof OutboundError)) throw error;
-    const { failure } = error;
-    if (failure.kind === 'timeout') throw new Error(`no answer within ${options.timeoutMs / 1000} s`);
-    if (failure.kind === 'internal') throw new Error(`EINTERNAL: ${failure.message}`);
-    if (failure.kind === 'network') throw new Error(`${failure.code ? `${failure.code}: ` : ''}${failure.message}`);
-    throw new Error(failure.kind);
+    throw new Error(failureLine(error.failure, new URL(target.url).host, session.limits, 'an answer'));
   }
 }

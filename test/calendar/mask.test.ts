@@ -1,6 +1,6 @@
 /** The calendar's address in every output (issue 25): secret parts masked, the rest readable. */
 import { describe, expect, it } from 'vitest';
-import { maskCalendarUrl } from '../../src/calendar/fetch.ts';
+import { maskCalendarUrl } from '../../src/calendar/url.ts';
 
 describe('maskCalendarUrl', () => {
   it.each([

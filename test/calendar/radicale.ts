@@ -40,32 +40,34 @@ async function freePort(): Promise<number> {
 /** Starts Radicale and makes the collection `/<user>/calendar/`. */
 export async function startRadicale(): Promise<Radicale> {
   const dir = tempDir();
-  const port = await freePort();
+  let port = await freePort();
   const user = 'anna';
   const password = `pw-${Math.random().toString(36).slice(2)}-secret`;
   writeFileSync(join(dir, 'users'), `${user}:${password}\n`);
   const config = join(dir, 'config');
-  writeFileSync(
-    config,
-    [
-      '[server]',
-      `hosts = 127.0.0.1:${port}`,
-      '[auth]',
-      'type = htpasswd',
-      `htpasswd_filename = ${join(dir, 'users')}`,
-      'htpasswd_encryption = plain',
-      'delay = 0',
-      '[rights]',
-      'type = owner_only',
-      '[storage]',
-      `filesystem_folder = ${join(dir, 'collections')}`,
-      '[web]',
-      'type = none',
-      '[logging]',
-      'level = info',
-      '',
-    ].join('\n'),
-  );
+  const configure = () =>
+    writeFileSync(
+      config,
+      [
+        '[server]',
+        `hosts = 127.0.0.1:${port}`,
+        '[auth]',
+        'type = htpasswd',
+        `htpasswd_filename = ${join(dir, 'users')}`,
+        'htpasswd_encryption = plain',
+        'delay = 0',
+        '[rights]',
+        'type = owner_only',
+        '[storage]',
+        `filesystem_folder = ${join(dir, 'collections')}`,
+        '[web]',
+        'type = none',
+        '[logging]',
+        'level = info',
+        '',
+      ].join('\n'),
+    );
+  configure();
   let child: ChildProcess | undefined;
   const start = async () => {
     child = spawn('/usr/bin/radicale', ['-C', config], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -78,7 +80,17 @@ export async function startRadicale(): Promise<Radicale> {
     await exited;
   };
   onCleanup(stop);
-  await start();
+  // The port was free a moment ago; another test's server may have taken it since: then another one, at most twice.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await start();
+      break;
+    } catch (error) {
+      if (attempt === 2 || !/in use/i.test(String(error))) throw error;
+      port = await freePort();
+      configure();
+    }
+  }
   const base = `http://127.0.0.1:${port}`;
   const url = `${base}/${user}/calendar/`;
   const authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;

@@ -300,7 +300,8 @@ describe('webhook back-off (fixed clock, in-process)', () => {
     await worker.stop();
     expect(delays.slice(0, 8)).toEqual([30, 60, 120, 240, 480, 960, 1920, 3600]);
     const [failed] = listDeliveries(store, { failedOnly: true, limit: 10 });
-    expect(failed!.lastError).toMatch(/^gave up after 48 hours: ECONNREFUSED/);
+    // The outbound wording of every door (outbound/request.ts, `failureLine`): the host, then why.
+    expect(failed!.lastError).toMatch(/^gave up after 48 hours: could not reach 127\.0\.0\.1:\d+: ECONNREFUSED$/);
     expect(failed!.attempts).toBeGreaterThanOrEqual(48); // hourly after the first hours: at least a day of tries
     expect(webhookHealth(store)).toEqual([expect.objectContaining({ webhookId: hook.id, failed: 1 })]);
     // Never disabled: the hook is still there and its next event is queued and tried.

@@ -2,7 +2,7 @@
  * The practitioner's own calendars as every output shows them: `planner calendar list` and `busy`,
  * `status` and `doctor`. The address is masked and the password never shown. Reads only: the sync is calendars.ts.
  */
-import { maskCalendarUrl } from '../../calendar/fetch.ts';
+import { maskCalendarUrl } from '../../calendar/url.ts';
 import { formatLocal } from '../../domain/dates.ts';
 import { dayNumber, dayText, SECONDS_PER_DAY } from '../../domain/days.ts';
 import { localToUnix } from '../../domain/zone.ts';

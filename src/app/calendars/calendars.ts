@@ -6,7 +6,8 @@
  * busy time. After an hour of failing, the practice is mailed once, and once more when the calendar reads again.
  */
 import type { PlannerEvent } from '../../calendar/busy.ts';
-import { checkCalendarUrl, fetchCalendar, type FetchLimits, type FetchState } from '../../calendar/fetch.ts';
+import { fetchCalendar, type FetchLimits, type FetchState } from '../../calendar/fetch.ts';
+import { checkCalendarUrl } from '../../calendar/url.ts';
 import { SECONDS_PER_DAY } from '../../domain/days.ts';
 import { nameMessage, nameProblem, SYNC_EVERY_DEFAULT_MINUTES, SYNC_EVERY_MAX_MINUTES } from '../../domain/checks.ts';
 import { AppError, invalid, notFound } from '../../errors.ts';
