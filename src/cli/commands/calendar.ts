@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { EditView } from '../../app/calendars/calendar-edits.ts';
+import type { CalendarSet, CalendarSettingsChange } from '../../app/calendars/calendars.ts';
 import {
   busyTimesOfSchedule,
   calendars,
@@ -330,28 +331,8 @@ function registerSet(calendar: Command): void {
     .option('--json', 'print JSON')
     .action(async (text: string, options: SetOptions, command: Command) => {
       const calendarId = id(text);
-      const write = options.writeBookings;
-      if (write !== undefined && write !== 'on' && write !== 'off')
-        throw invalid(`--write-bookings takes on or off (got "${write}")`);
-      const everyMinutes = options.every === undefined ? undefined : whole(options.every, '--every');
-      const password =
-        options.user || options.passwordStdin
-          ? await secretInput(
-              options.passwordStdin === true,
-              'PLANNER_CALENDAR_PASSWORD',
-              `New password${options.user ? ` of ${options.user}` : ''} for the calendar`,
-            )
-          : undefined;
-      const { setCalendar, checkDetails } = await import('../../app/calendars/calendars.ts');
-      const change = {
-        details: options.details === undefined ? undefined : checkDetails(options.details),
-        label: options.name,
-        everyMinutes,
-        user: options.user,
-        password,
-        writeBookings: write === undefined ? undefined : write === 'on',
-        removeWritten: options.removeWritten === true,
-      };
+      const change = await changeOf(options);
+      const { setCalendar } = await import('../../app/calendars/calendars.ts');
       const set = await withContext(command, (ctx) => setCalendar(ctx, calendarId, change));
       const written =
         set.queued > 0 || set.rewriting > 0
@@ -359,31 +340,65 @@ function registerSet(calendar: Command): void {
           : set.removing > 0
             ? await writeNow(command, calendarId, 'deleted')
             : undefined;
-      if (options.json) {
-        printJson(set);
-        return;
-      }
-      const lines = [`Calendar ${calendarId} (${set.view.label}) changed.`];
-      if (set.alreadyWriting)
-        lines.push(
-          `It already receives every booking of schedule ${set.view.scheduleId}: nothing to write. Events changed in a calendar app stay as they are until their booking changes; planner calendar repair ${calendarId} writes planner's times back now.`,
-        );
-      else if (change.writeBookings === true)
-        lines.push(
-          `It receives every booking of schedule ${set.view.scheduleId}; its upcoming bookings: ${written?.line ?? 'none to write.'}`,
-        );
-      if (set.rewriting > 0)
-        lines.push(
-          `Its events now tell ${change.details === 'minimal' ? "the reason, the customer's first name and the reference" : 'every answer of the form'}; written again: ${written?.line}`,
-        );
-      if (set.leftWritten)
-        lines.push(
-          'It no longer receives bookings; the events planner wrote stay in the calendar (planner calendar set --write-bookings off --remove-written deletes them).',
-        );
-      if (set.removing > 0 || (change.writeBookings === false && change.removeWritten))
-        lines.push(`It no longer receives bookings; planner's events: ${written?.line ?? 'none to delete.'}`);
-      print(...lines, ...(written?.overwritten ?? []));
+      if (options.json) printJson(set);
+      else print(...setLines(calendarId, change, set, written), ...(written?.overwritten ?? []));
     });
+}
+
+/** What `calendar set`'s options ask to change, checked (the password read from where they say). */
+async function changeOf(options: SetOptions): Promise<CalendarSettingsChange> {
+  const write = options.writeBookings;
+  if (write !== undefined && write !== 'on' && write !== 'off')
+    throw invalid(`--write-bookings takes on or off (got "${write}")`);
+  const everyMinutes = options.every === undefined ? undefined : whole(options.every, '--every');
+  const password =
+    options.user || options.passwordStdin
+      ? await secretInput(
+          options.passwordStdin === true,
+          'PLANNER_CALENDAR_PASSWORD',
+          `New password${options.user ? ` of ${options.user}` : ''} for the calendar`,
+        )
+      : undefined;
+  const { checkDetails } = await import('../../app/calendars/calendars.ts');
+  return {
+    details: options.details === undefined ? undefined : checkDetails(options.details),
+    label: options.name,
+    everyMinutes,
+    user: options.user,
+    password,
+    writeBookings: write === undefined ? undefined : write === 'on',
+    removeWritten: options.removeWritten === true,
+  };
+}
+
+/** What `calendar set` says it did: the change, and what it wrote or deleted now (`written`). */
+function setLines(
+  calendarId: number,
+  change: CalendarSettingsChange,
+  set: CalendarSet,
+  written: { line: string } | undefined,
+): string[] {
+  const schedule = set.view.scheduleId;
+  const lines = [`Calendar ${calendarId} (${set.view.label}) changed.`];
+  if (set.alreadyWriting)
+    lines.push(
+      `It already receives every booking of schedule ${schedule}: nothing to write. Events changed in a calendar app stay as they are until their booking changes; planner calendar repair ${calendarId} writes planner's times back now.`,
+    );
+  else if (change.writeBookings === true)
+    lines.push(
+      `It receives every booking of schedule ${schedule}; its upcoming bookings: ${written?.line ?? 'none to write.'}`,
+    );
+  if (set.rewriting > 0)
+    lines.push(
+      `Its events now tell ${change.details === 'minimal' ? "the reason, the customer's first name and the reference" : 'every answer of the form'}; written again: ${written?.line}`,
+    );
+  if (set.leftWritten)
+    lines.push(
+      'It no longer receives bookings; the events planner wrote stay in the calendar (planner calendar set --write-bookings off --remove-written deletes them).',
+    );
+  if (set.removing > 0 || (change.writeBookings === false && change.removeWritten))
+    lines.push(`It no longer receives bookings; planner's events: ${written?.line ?? 'none to delete.'}`);
+  return lines;
 }
 
 /** `planner calendar repair`. */

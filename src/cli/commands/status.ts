@@ -101,6 +101,46 @@ function contactLine(status: Status): string {
   return `${given.join(' · ')}${missing.length ? ` · no ${missing.join(', ')} (planner practice set --${missing[0]} …)` : ''}`;
 }
 
+/** The lines of `planner status`, a part a line (its verdicts: app/operations/health.ts). */
+function statusLines(status: Status, replication: string, nowMs: number): string[] {
+  const { api, counts } = status;
+  const zone = status.timeZone ?? 'UTC';
+  const token = api.tokenPresent
+    ? `present (created ${api.tokenCreatedAt ? localWithZone(api.tokenCreatedAt, zone) : 'at a time not recorded'})`
+    : 'none (planner token new)';
+  const reminders = status.reminderOffsets.length
+    ? `${formatOffsets(status.reminderOffsets)} before each appointment`
+    : 'off (planner reminders set)';
+  const page = status.portal
+    ? `on at ${status.portal.url}/manage/… · ${pageRules(status.portal)}`
+    : 'off (planner portal enable)';
+  const retention =
+    status.retentionMonths === null
+      ? 'off: personal data is kept until erased (planner retention set <months>)'
+      : `bookings anonymised ${status.retentionMonths} months after they end`;
+  const proxies = status.trustedProxies.length
+    ? `${status.trustedProxies.join(', ')} trusted for X-Forwarded-For`
+    : 'none trusted: X-Forwarded-For is ignored (planner proxy set)';
+  return [
+    `database     ${status.database} (schema ${status.schemaVersion})`,
+    status.configured
+      ? `practice     ${status.practiceName} · ${status.timeZone} · locale ${status.locale} · notices to ${status.notifyEmail}`
+      : 'practice     not configured: run `planner init`',
+    ...(status.configured ? [`contact      ${contactLine(status)}`] : []),
+    `api          ${api.enabled ? 'enabled' : 'disabled'} · token ${token} · limit ${api.rateLimitPerMinute}/min`,
+    `mail         ${mailLine(status.mail, status.timeZone)}`,
+    `reminders    ${reminders}`,
+    `page         ${page}`,
+    `booking page ${bookingPageLine(status)}`,
+    `retention    ${retention}`,
+    `proxies      ${proxies}`,
+    ...webhookLines(status.webhooks),
+    ...calendarLines(status.calendars, status.timeZone, nowMs),
+    `replication  ${replication}`,
+    `data         ${counts.schedules} schedule(s), ${counts.reasons} reason(s), ${counts.fields} form field(s), ${counts.customers} customer(s), ${counts.bookings} booking(s) (${counts.upcoming} upcoming)`,
+  ];
+}
+
 export function registerStatus(program: Command): void {
   program
     .command('status')
@@ -127,25 +167,7 @@ export function registerStatus(program: Command): void {
           printJson({ ...status, exists: true, replication });
           return;
         }
-        const { api, counts } = status;
-        print(
-          `database     ${status.database} (schema ${status.schemaVersion})`,
-          status.configured
-            ? `practice     ${status.practiceName} · ${status.timeZone} · locale ${status.locale} · notices to ${status.notifyEmail}`
-            : 'practice     not configured: run `planner init`',
-          ...(status.configured ? [`contact      ${contactLine(status)}`] : []),
-          `api          ${api.enabled ? 'enabled' : 'disabled'} · token ${api.tokenPresent ? `present (created ${api.tokenCreatedAt ? localWithZone(api.tokenCreatedAt, status.timeZone ?? 'UTC') : 'at a time not recorded'})` : 'none (planner token new)'} · limit ${api.rateLimitPerMinute}/min`,
-          `mail         ${mailLine(status.mail, status.timeZone)}`,
-          `reminders    ${status.reminderOffsets.length ? `${formatOffsets(status.reminderOffsets)} before each appointment` : 'off (planner reminders set)'}`,
-          `page         ${status.portal ? `on at ${status.portal.url}/manage/… · ${pageRules(status.portal)}` : 'off (planner portal enable)'}`,
-          `booking page ${bookingPageLine(status)}`,
-          `retention    ${status.retentionMonths === null ? 'off: personal data is kept until erased (planner retention set <months>)' : `bookings anonymised ${status.retentionMonths} months after they end`}`,
-          `proxies      ${status.trustedProxies.length ? `${status.trustedProxies.join(', ')} trusted for X-Forwarded-For` : 'none trusted: X-Forwarded-For is ignored (planner proxy set)'}`,
-          ...webhookLines(status.webhooks),
-          ...calendarLines(status.calendars, status.timeZone, ctx.now().getTime()),
-          `replication  ${replicated.text}`,
-          `data         ${counts.schedules} schedule(s), ${counts.reasons} reason(s), ${counts.fields} form field(s), ${counts.customers} customer(s), ${counts.bookings} booking(s) (${counts.upcoming} upcoming)`,
-        );
+        print(...statusLines(status, replicated.text, ctx.now().getTime()));
         if (!status.configured)
           process.stderr.write(`planner: ${status.database} is not set up yet: run planner init\n`);
       });
