@@ -146,63 +146,70 @@ export function registerRoutes(
     }),
   );
 
+  interface WriteSpec<T> {
+    problemOf: (json: unknown) => { error: string; field?: string } | undefined;
+    act: (json: unknown) => T;
+    answered: (made: T) => Reply;
+    refused?: (error: unknown) => Reply | undefined;
+  }
+  type Problem = ReturnType<WriteSpec<unknown>['problemOf']>;
+
+  /** A write without a key: a 400 for a bad body, else the act and its answer (a refusal in the spec's own words). */
+  const writeOnce = async <T>(spec: WriteSpec<T>, json: unknown, problem: Problem): Promise<Reply> => {
+    if (problem) return failure(errorAnswer(400, problem.error, problem.field));
+    try {
+      const answer = spec.answered(await commit(() => spec.act(json)));
+      hooks.afterBooking();
+      return answer;
+    } catch (error) {
+      const own = spec.refused?.(error);
+      if (own) return own;
+      throw error;
+    }
+  };
+
+  /** A write with an Idempotency-Key: the kept answer of a retry, or the act once and its answer kept. */
+  const writeKeyed = async <T>(
+    spec: WriteSpec<T>,
+    key: string,
+    body: { json: unknown; text: string },
+    problem: Problem,
+  ): Promise<Reply> => {
+    const fingerprint = fingerprintOf(body.text);
+    const keyed = (answer: KeyedAnswer): Reply => ({
+      status: answer.status,
+      text: answer.body,
+      ...(answer.replayed ? { headers: { 'idempotent-replayed': 'true' } } : {}),
+    });
+    try {
+      const kept = keptFor(ctx, key, fingerprint); // the usual retry: answered without taking the write lock
+      if (kept) return keyed(kept);
+      if (problem) throw invalid(problem.error, problem.field);
+      const answer = await commit(() => actOnce(ctx, key, fingerprint, () => spec.answered(spec.act(body.json)).text));
+      if (!answer.replayed) hooks.afterBooking();
+      return keyed(answer);
+    } catch (error) {
+      // Only the booking's own refusals are kept (400, 404): a 500 is not, so a retry after a fault is tried again.
+      const answer = spec.refused?.(error) ?? failure(answerFor(error));
+      if ((answer.status !== 400 && answer.status !== 404) || (error as AppError).message === KEY_REUSED) throw error;
+      return keyed(keepRefusal(ctx, key, fingerprint, answer.status, answer.text));
+    }
+  };
+
   /**
    * A write of the API (POST /bookings, POST /series): the body read and checked (`problemOf`: the 400's error and
    * field), then `act` under the write lock in the commit group and its 201 (`answered`). An optional
    * Idempotency-Key makes a retry safe (src/app/bookings/idempotency.ts); without it, nothing changes. `refused` may answer a
    * refusal of the core in its own words (a series' dates); only 400 and 404 refusals are kept for a key.
    */
-  const write = <T>(spec: {
-    problemOf: (json: unknown) => { error: string; field?: string } | undefined;
-    act: (json: unknown) => T;
-    answered: (made: T) => Reply;
-    refused?: (error: unknown) => Reply | undefined;
-  }) =>
+  const write = <T>(spec: WriteSpec<T>) =>
     handle(async (event) => {
       const key = event.req.headers.get('idempotency-key');
       if (key !== null && !IDEMPOTENCY_KEY.test(key)) return failure(HTTP_ERRORS.badKey);
       const body = await readJsonBody(event, BODY_LIMIT, hooks.bodyTimeoutMs);
       if (!('json' in body)) return body;
       const problem = spec.problemOf(body.json);
-      const refusal = (error: unknown): Reply => {
-        const own = spec.refused?.(error);
-        if (own) return own;
-        const answer = answerFor(error);
-        return failure(answer);
-      };
-      if (key === null) {
-        if (problem) return failure(errorAnswer(400, problem.error, problem.field));
-        try {
-          const answer = spec.answered(await commit(() => spec.act(body.json)));
-          hooks.afterBooking();
-          return answer;
-        } catch (error) {
-          const own = spec.refused?.(error);
-          if (own) return own;
-          throw error;
-        }
-      }
-      const fingerprint = fingerprintOf(body.text);
-      const keyed = (answer: KeyedAnswer): Reply => ({
-        status: answer.status,
-        text: answer.body,
-        ...(answer.replayed ? { headers: { 'idempotent-replayed': 'true' } } : {}),
-      });
-      try {
-        const kept = keptFor(ctx, key, fingerprint); // the usual retry: answered without taking the write lock
-        if (kept) return keyed(kept);
-        if (problem) throw invalid(problem.error, problem.field);
-        const answer = await commit(() =>
-          actOnce(ctx, key, fingerprint, () => spec.answered(spec.act(body.json)).text),
-        );
-        if (!answer.replayed) hooks.afterBooking();
-        return keyed(answer);
-      } catch (error) {
-        // Only the booking's own refusals are kept (400, 404): a 500 is not, so a retry after a fault is tried again.
-        const answer = refusal(error);
-        if ((answer.status !== 400 && answer.status !== 404) || (error as AppError).message === KEY_REUSED) throw error;
-        return keyed(keepRefusal(ctx, key, fingerprint, answer.status, answer.text));
-      }
+      return key === null ? writeOnce(spec, body.json, problem) : writeKeyed(spec, key, body, problem);
     });
 
   app.post(
