@@ -96,6 +96,43 @@ export function createDaysCache(options: { maxEntries?: number } = {}): DaysCach
     return entry;
   };
 
+  /**
+   * Computes the days of `window` the entry does not hold, or that the clock still decides (before `settled`), in
+   * runs of consecutive days, one query of bookings a run: keeps the settled ones, returns the others.
+   */
+  const fill = (
+    ctx: AppContext,
+    scheduleId: number,
+    entry: Entry,
+    window: Window,
+    settled: number,
+  ): Map<number, boolean> => {
+    const wanted = (day: number) => day < settled || !entry.days.has(day);
+    const missing: number[] = [];
+    for (let day = window.firstDay; day <= window.lastDay; day++) if (wanted(day)) missing.push(day);
+    const fresh = new Map<number, boolean>();
+    for (const [first, last] of runsOf(missing)) {
+      const span = dayWindow(first, last, entry.input.now);
+      const found = dayFreedom(entry.input, span, bookedIntervals(ctx.store, scheduleId, span.from, span.to), wanted);
+      computed += found.size;
+      for (const [day, free] of found) {
+        if (day < settled) fresh.set(day, free);
+        else entry.days.set(day, free ? dayText(day) : null);
+      }
+    }
+    return fresh;
+  };
+
+  /** The free days of `window`, in order: the fresh answer before `settled`, the kept one from there. */
+  const freeDays = (entry: Entry, window: Window, settled: number, fresh: Map<number, boolean>): string[] => {
+    const answer: string[] = [];
+    for (let day = window.firstDay; day <= window.lastDay; day++) {
+      const text = day < settled ? (fresh.get(day) ? dayText(day) : null) : entry.days.get(day);
+      if (text) answer.push(text);
+    }
+    return answer;
+  };
+
   return {
     days(ctx, scheduleId, reasonId) {
       const input = availabilityInput(ctx, scheduleId, reasonId); // not_found before anything is kept
@@ -106,32 +143,7 @@ export function createDaysCache(options: { maxEntries?: number } = {}): DaysCach
       const earliest = input.now + input.rules.noticeMinutes * 60;
       const settled = Math.ceil((earliest + MAX_UTC_OFFSET) / SECONDS_PER_DAY);
       for (const day of entry.days.keys()) if (day < window.firstDay || day > window.lastDay) entry.days.delete(day);
-
-      const missing: number[] = [];
-      for (let day = window.firstDay; day <= window.lastDay; day++)
-        if (day < settled || !entry.days.has(day)) missing.push(day);
-      const fresh = new Map<number, boolean>();
-      for (const [first, last] of runsOf(missing)) {
-        const span = dayWindow(first, last, input.now);
-        const wanted = (day: number) => day < settled || !entry.days.has(day);
-        const found = dayFreedom(input, span, bookedIntervals(ctx.store, scheduleId, span.from, span.to), wanted);
-        computed += found.size;
-        for (const [day, free] of found) {
-          if (day < settled) fresh.set(day, free);
-          else entry.days.set(day, free ? dayText(day) : null);
-        }
-      }
-
-      const answer: string[] = [];
-      for (let day = window.firstDay; day <= window.lastDay; day++) {
-        if (day < settled) {
-          if (fresh.get(day)) answer.push(dayText(day));
-        } else {
-          const text = entry.days.get(day);
-          if (text) answer.push(text);
-        }
-      }
-      return answer;
+      return freeDays(entry, window, settled, fill(ctx, scheduleId, entry, window, settled));
     },
     stats() {
       let days = 0;
