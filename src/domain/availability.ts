@@ -192,6 +192,43 @@ export function localDayOf(table: OffsetTable, at: number): number {
   return Math.floor((at + offsetAt(table, at)) / SECONDS_PER_DAY);
 }
 
+/** What a walk over free slots holds for every range it walks: the day's rules read once. */
+interface Walk {
+  table: OffsetTable;
+  duration: number;
+  buffers: ReturnType<typeof buffersOf>;
+  earliest: number;
+  step: number;
+  capacity: number;
+  overlapping: (from: number, to: number) => number;
+  visit: (day: number, slot: FreeSlot) => boolean;
+}
+
+/**
+ * Walks the free slots of one opening range of local day `day` in time order, calling `visit` for each; returns true
+ * when `visit` asked to skip the rest of the day.
+ */
+function walkRange(walk: Walk, day: number, range: MinuteRange): boolean {
+  const { table, duration, buffers, earliest, step, capacity, overlapping } = walk;
+  const midnight = day * SECONDS_PER_DAY; // local wall clock, in seconds
+  const text = dayText(day);
+  const { rangeStart, rangeEnd } = rangeInstants(table, day, range);
+  // Candidates every `step` minutes of wall-clock time from the range's start (spec: the schedule's step).
+  for (let minute = range.start; minute < range.end; minute += step) {
+    const startAt = wallToUnix(table, midnight + minute * 60);
+    if (startAt === undefined) continue; // spring forward: this local time does not exist
+    // Fits wholly inside the range, measured in real time (a fall-back hour makes a range longer).
+    if (startAt + duration > rangeEnd) break; // later starts end later still
+    if (startAt < rangeStart || startAt < earliest) continue;
+    // Capacity counts what each booking keeps, buffers included; this one's too (they need not fit the hours).
+    const blocked = blockedSpan(startAt, startAt + duration, buffers);
+    if (overlapping(blocked.from, blocked.to) >= capacity) continue;
+    const local = `${text} ${pad(Math.floor(minute / 60))}:${pad(minute % 60)}:00`;
+    if (walk.visit(day, { local, startAt })) return true;
+  }
+  return false;
+}
+
 /**
  * Walks the free slots of the window's days in time order and calls `visit(day, slot)` for each;
  * `visit` returns true to skip the rest of that day (enough is known about it).
@@ -203,44 +240,21 @@ function walkFreeSlots(
   visit: (day: number, slot: FreeSlot) => boolean,
   wanted: (day: number) => boolean = () => true,
 ): void {
-  const { rules, durationMinutes } = input;
-  const duration = durationMinutes * 60;
-  const buffers = buffersOf(input);
-  const earliest = input.now + rules.noticeMinutes * 60;
-  const table: OffsetTable = offsetTable(
-    input.zone,
-    window.firstDay * SECONDS_PER_DAY - SECONDS_PER_DAY,
-    window.to + SECONDS_PER_DAY,
-  );
+  const walk: Walk = {
+    table: offsetTable(input.zone, window.firstDay * SECONDS_PER_DAY - SECONDS_PER_DAY, window.to + SECONDS_PER_DAY),
+    duration: input.durationMinutes * 60,
+    buffers: buffersOf(input),
+    earliest: input.now + input.rules.noticeMinutes * 60,
+    step: input.rules.stepMinutes,
+    capacity: input.rules.capacity,
+    overlapping: overlapCounter(bookings),
+    visit,
+  };
   const closed = closedDays(input.closures, window);
   const extra = extraByDay(input.extra, window.firstDay, window.lastDay);
-  const overlapping = overlapCounter(bookings);
   for (let day = window.firstDay; day <= window.lastDay; day++) {
     if (closed.has(day) || !wanted(day)) continue;
-    const midnight = day * SECONDS_PER_DAY; // local wall clock, in seconds
-    const text = dayText(day);
-    let skipDay = false;
-    for (const range of openRanges(input.week, extra, day)) {
-      const { rangeStart, rangeEnd } = rangeInstants(table, day, range);
-      // Candidates every `step` minutes of wall-clock time from the range's start (spec: the schedule's step).
-      for (let minute = range.start; minute < range.end; minute += rules.stepMinutes) {
-        const startAt = wallToUnix(table, midnight + minute * 60);
-        if (startAt === undefined) continue; // spring forward: this local time does not exist
-        // Fits wholly inside the range, measured in real time (a fall-back hour makes a range longer).
-        if (startAt + duration > rangeEnd) break; // later starts end later still
-        if (startAt < rangeStart) continue;
-        if (startAt < earliest) continue;
-        // Capacity counts what each booking keeps, buffers included; this one's too (they need not fit the hours).
-        const blocked = blockedSpan(startAt, startAt + duration, buffers);
-        if (overlapping(blocked.from, blocked.to) >= rules.capacity) continue;
-        const local = `${text} ${pad(Math.floor(minute / 60))}:${pad(minute % 60)}:00`;
-        if (visit(day, { local, startAt })) {
-          skipDay = true;
-          break;
-        }
-      }
-      if (skipDay) break;
-    }
+    for (const range of openRanges(input.week, extra, day)) if (walkRange(walk, day, range)) break;
   }
 }
 
