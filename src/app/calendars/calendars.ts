@@ -432,6 +432,32 @@ export interface SyncOutcome {
 }
 
 /**
+ * Records a failed sync of `calendar` (failing since its first failure, with the line) and mails the practice once it
+ * has failed for ALERT_AFTER_SECONDS.
+ */
+function recordFailure(ctx: AppContext, calendar: CalendarRow, scheduleName: string, line: string): void {
+  const settings = requireConfigured(ctx);
+  const now = unixSeconds(ctx.now());
+  ctx.store.tx(() => {
+    markFailing(ctx.store, calendar.id, now, line);
+    const since = calendar.failingSince ?? now;
+    if (!calendar.alerted && now - since >= ALERT_AFTER_SECONDS && settings.notifyEmail) {
+      const message = calendarAlert({
+        settings,
+        label: calendar.label,
+        scheduleName,
+        calendarId: calendar.id,
+        failingSince: since,
+        error: line,
+        recovered: false,
+      });
+      enqueue(ctx.store, null, message, now, ctx.now().toISOString());
+      markAlerted(ctx.store, calendar.id);
+    }
+  });
+}
+
+/**
  * Syncs one calendar now. On success its busy times become what the calendar says (only the changed ones written)
  * and it is no longer failing; on failure its busy times stay, and it is marked failing since its first failure.
  * Mails the practice when it has failed for ALERT_AFTER_SECONDS (once), and when it reads again after that.
@@ -449,24 +475,7 @@ export async function syncCalendar(
     read = await readCalendar(ctx, calendar, schedule, options);
   } catch (error) {
     const line = failureLine(error, calendar);
-    const now = unixSeconds(ctx.now());
-    ctx.store.tx(() => {
-      markFailing(ctx.store, calendar.id, now, line);
-      const since = calendar.failingSince ?? now;
-      if (!calendar.alerted && now - since >= ALERT_AFTER_SECONDS && settings.notifyEmail) {
-        const message = calendarAlert({
-          settings,
-          label: calendar.label,
-          scheduleName: schedule.name,
-          calendarId: calendar.id,
-          failingSince: since,
-          error: line,
-          recovered: false,
-        });
-        enqueue(ctx.store, null, message, now, ctx.now().toISOString());
-        markAlerted(ctx.store, calendar.id);
-      }
-    });
+    recordFailure(ctx, calendar, schedule.name, line);
     return outcomeOf(ctx, calendar, options, { error: line });
   }
   const changes = read.busy && (await changesTo(ctx, calendar.id, read.busy));
