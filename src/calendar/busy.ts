@@ -348,107 +348,159 @@ function propertyName(head: string): string {
   return /^[A-Z0-9-]*/.exec(head)![0];
 }
 
-/** Cuts the texts into their top-level components, keeping only what decides what blocks, and groups them. */
+/**
+ * Reads one text's lines into its top-level components (`read`, a line at a time), keeping only what decides what
+ * blocks, and files each into `indexed`: events by UID, free/busy blocks, time zones. Bounded: at most `maxEvents`
+ * components over every text (`counted`), MAX_COMPONENT_CHARS of one component's kept lines but its date lists.
+ */
+class ComponentReader {
+  private depth = 0;
+  private kind = '';
+  private firstLine = 0;
+  private lineNumber = 0;
+  private kept: string[] = [];
+  private size = 0;
+  private dates: DateLine[] = [];
+  private uid: string | undefined;
+  /** The kept property being read: its name and its lines' pieces (folded lines follow it). */
+  private property: { name: string; pieces: string[] } | undefined;
+
+  private readonly indexed: Indexed;
+  private readonly counted: { events: number };
+  private readonly maxEvents: number;
+
+  constructor(indexed: Indexed, counted: { events: number }, maxEvents: number) {
+    this.indexed = indexed;
+    this.counted = counted;
+    this.maxEvents = maxEvents;
+  }
+
+  /** Reads the line of `text` from `start` to `end` (its LF); returns true when it ended a component that was kept. */
+  read(text: string, start: number, end: number): boolean {
+    this.lineNumber++;
+    const first = text.charCodeAt(start);
+    if (first === 32 || first === 9) {
+      this.folded(text.slice(start + 1, text.charCodeAt(end - 1) === 13 ? end - 1 : end));
+      return false;
+    }
+    this.finish();
+    const head = text.slice(start, Math.min(end, start + 40)).toUpperCase();
+    if (head.startsWith('BEGIN:') && ++this.depth === 2) {
+      this.begin(head.slice(6).trim());
+      return false;
+    }
+    if (head.startsWith('END:') && --this.depth === 1) return this.end();
+    if (this.depth >= 2) this.keep(text, head, start, end);
+    return false;
+  }
+
+  /** The text has ended: throws when it ended inside a component (cut off, or not iCalendar). */
+  done(): void {
+    this.finish();
+    if (this.depth !== 0)
+      throw new CalendarDataError(
+        'the calendar ends in the middle of a component: it was cut off, or is not valid iCalendar',
+      );
+  }
+
+  private tooLarge(): CalendarDataError {
+    return new CalendarDataError(
+      `the calendar has a component whose dates and rules take more than ${MAX_COMPONENT_CHARS / 1024} KiB (from line ${this.firstLine}): planner reads at most that much of one`,
+    );
+  }
+
+  /** A folded line: the rest of the property before it (when it is kept). */
+  private folded(piece: string): void {
+    const property = this.property;
+    if (!property) return;
+    const dated = property.name === 'EXDATE' || property.name === 'RDATE';
+    if (!dated && (this.size += piece.length) > MAX_COMPONENT_CHARS) throw this.tooLarge();
+    property.pieces.push(piece);
+  }
+
+  /** The property read so far is whole: a date list kept apart, any other kept as its line (the UID noted). */
+  private finish(): void {
+    const property = this.property;
+    if (!property) return;
+    if (property.name === 'EXDATE' || property.name === 'RDATE')
+      this.dates.push({ name: property.name === 'EXDATE' ? 'exdate' : 'rdate', pieces: property.pieces });
+    else {
+      const line = property.pieces.join('');
+      if (property.name === 'UID' && this.uid === undefined) this.uid = line.replace(/^[^:]*:/, '').trim();
+      this.kept.push(line);
+    }
+    this.property = undefined;
+  }
+
+  private begin(kind: string): void {
+    this.kind = kind;
+    this.firstLine = this.lineNumber;
+    this.kept = [];
+    this.size = 0;
+    this.dates = [];
+    this.uid = undefined;
+  }
+
+  /** A top-level component ended: an event, free/busy block or time zone is filed; returns whether one was. */
+  private end(): boolean {
+    const kind = this.kind;
+    if (kind !== 'VEVENT' && kind !== 'VFREEBUSY' && kind !== 'VTIMEZONE') return false;
+    if (kind !== 'VTIMEZONE' && ++this.counted.events > this.maxEvents) {
+      throw new CalendarDataError(
+        `the calendar holds more than ${this.maxEvents.toLocaleString('en')} events: planner reads at most that many`,
+      );
+    }
+    const part: Part = {
+      text: [`BEGIN:${kind}`, ...this.kept, `END:${kind}`].join('\r\n'),
+      dates: this.dates,
+      line: this.firstLine,
+    };
+    if (kind === 'VTIMEZONE') {
+      const tzid = /^TZID[;:](?:[^:\r\n]*:)?(.*)$/im.exec(part.text)?.[1];
+      if (tzid !== undefined && !this.indexed.vtimezones.has(tzidName(tzid)))
+        this.indexed.vtimezones.set(tzidName(tzid), part);
+    } else if (kind === 'VFREEBUSY') this.indexed.freebusy.push(part);
+    else groupOf(this.indexed, this.uid ?? '').push(part);
+    return true;
+  }
+
+  /**
+   * A line inside a component: a VTIMEZONE's every line (its STANDARD and DAYLIGHT parts); of an event or free/busy
+   * block, only its own properties that decide what blocks (not those of an alarm inside it).
+   */
+  private keep(text: string, head: string, start: number, end: number): void {
+    const { kind } = this;
+    const name = propertyName(head);
+    const own = this.depth === 2 && !head.startsWith('BEGIN:') && !head.startsWith('END:');
+    if (kind !== 'VTIMEZONE' && !(own && (KEPT[kind]?.has(name) ?? false))) return;
+    const piece = text.slice(start, text.charCodeAt(end - 1) === 13 ? end - 1 : end);
+    const dated = kind === 'VEVENT' && (name === 'EXDATE' || name === 'RDATE');
+    if (!dated && (this.size += piece.length + 2) > MAX_COMPONENT_CHARS) throw this.tooLarge();
+    this.property = { name: dated ? name : kind === 'VTIMEZONE' ? '' : name, pieces: [piece] };
+  }
+}
+
+/**
+ * Cuts the texts into their top-level components, keeping only what decides what blocks, and groups them; yields
+ * every LINES_PER_STEP lines and every STEP components (the caller gives the event loop back).
+ */
 function* indexAll(texts: readonly string[], maxEvents: number): Generator<void, Indexed> {
   const indexed: Indexed = { groups: new Map(), freebusy: [], vtimezones: new Map() };
-  let events = 0;
+  const counted = { events: 0 };
   let lines = 0;
   for (const text of texts) {
     if (!/^\uFEFF?\s*BEGIN:VCALENDAR/i.test(text))
       throw new CalendarDataError('the calendar is not iCalendar data (it does not begin with BEGIN:VCALENDAR)');
-    let position = 0;
-    let lineNumber = 0;
-    let depth = 0;
-    let kind = '';
-    let firstLine = 0;
-    let kept: string[] = [];
-    let size = 0;
-    let dates: DateLine[] = [];
-    let uid: string | undefined;
-    // The kept property being read: its name and its lines' pieces (folded lines follow it).
-    let property: { name: string; pieces: string[] } | undefined;
-    const tooLarge = () =>
-      new CalendarDataError(
-        `the calendar has a component whose dates and rules take more than ${MAX_COMPONENT_CHARS / 1024} KiB (from line ${firstLine}): planner reads at most that much of one`,
-      );
-    const finish = () => {
-      if (!property) return;
-      if (property.name === 'EXDATE' || property.name === 'RDATE')
-        dates.push({ name: property.name === 'EXDATE' ? 'exdate' : 'rdate', pieces: property.pieces });
-      else {
-        const line = property.pieces.join('');
-        if (property.name === 'UID' && uid === undefined) uid = line.replace(/^[^:]*:/, '').trim();
-        kept.push(line);
-      }
-      property = undefined;
-    };
-    while (position < text.length) {
+    const reader = new ComponentReader(indexed, counted, maxEvents);
+    for (let position = 0; position < text.length; ) {
       let end = text.indexOf('\n', position);
       if (end < 0) end = text.length;
-      lineNumber++;
-      const lineStart = position;
+      const start = position;
       position = end + 1;
       if (++lines % LINES_PER_STEP === 0) yield;
-      const first = text.charCodeAt(lineStart);
-      if (first === 32 || first === 9) {
-        // A folded line: the rest of the property before it.
-        if (!property) continue;
-        const piece = text.slice(lineStart + 1, text.charCodeAt(end - 1) === 13 ? end - 1 : end);
-        if (property.name !== 'EXDATE' && property.name !== 'RDATE' && (size += piece.length) > MAX_COMPONENT_CHARS)
-          throw tooLarge();
-        property.pieces.push(piece);
-        continue;
-      }
-      finish();
-      const head = text.slice(lineStart, Math.min(end, lineStart + 40)).toUpperCase();
-      if (head.startsWith('BEGIN:')) {
-        depth++;
-        if (depth === 2) {
-          kind = head.slice(6).trim();
-          firstLine = lineNumber;
-          kept = [];
-          size = 0;
-          dates = [];
-          uid = undefined;
-          continue;
-        }
-      } else if (head.startsWith('END:')) {
-        depth--;
-        if (depth === 1 && (kind === 'VEVENT' || kind === 'VFREEBUSY' || kind === 'VTIMEZONE')) {
-          if (kind !== 'VTIMEZONE' && ++events > maxEvents) {
-            throw new CalendarDataError(
-              `the calendar holds more than ${maxEvents.toLocaleString('en')} events: planner reads at most that many`,
-            );
-          }
-          const part: Part = { text: [`BEGIN:${kind}`, ...kept, `END:${kind}`].join('\r\n'), dates, line: firstLine };
-          if (kind === 'VTIMEZONE') {
-            const tzid = /^TZID[;:](?:[^:\r\n]*:)?(.*)$/im.exec(part.text)?.[1];
-            if (tzid !== undefined && !indexed.vtimezones.has(tzidName(tzid)))
-              indexed.vtimezones.set(tzidName(tzid), part);
-          } else if (kind === 'VFREEBUSY') indexed.freebusy.push(part);
-          else groupOf(indexed, uid ?? '').push(part);
-          if (events % STEP === 0) yield;
-        }
-        if (depth < 2) continue;
-      }
-      if (depth < 2) continue;
-      // Inside a component: a VTIMEZONE's every line (its STANDARD and DAYLIGHT parts); of an event or free/busy
-      // block, only its own properties that decide what blocks (not those of an alarm inside it).
-      const name = propertyName(head);
-      const keep =
-        kind === 'VTIMEZONE' ||
-        (depth === 2 && !head.startsWith('BEGIN:') && !head.startsWith('END:') && (KEPT[kind]?.has(name) ?? false));
-      if (!keep) continue;
-      const piece = text.slice(lineStart, text.charCodeAt(end - 1) === 13 ? end - 1 : end);
-      const dated = kind === 'VEVENT' && (name === 'EXDATE' || name === 'RDATE');
-      if (!dated && (size += piece.length + 2) > MAX_COMPONENT_CHARS) throw tooLarge();
-      property = { name: dated ? name : kind === 'VTIMEZONE' ? '' : name, pieces: [piece] };
+      if (reader.read(text, start, end) && counted.events % STEP === 0) yield;
     }
-    finish();
-    if (depth !== 0)
-      throw new CalendarDataError(
-        'the calendar ends in the middle of a component: it was cut off, or is not valid iCalendar',
-      );
+    reader.done();
   }
   return indexed;
 }
