@@ -1025,46 +1025,19 @@ export function* busySteps(texts: readonly string[], options: BusyOptions): Gene
       work = 0;
       yield;
     }
+    // Planner's own events (its feed, or its bookings written into the same calendar) never block; those of
+    // bookings are kept as they are now, for the caller to compare with what it wrote.
     if (isPlannerUid(uid)) {
-      // Planner's own events (its feed, or its bookings written into the same calendar) never block; those of
-      // bookings are kept as they are now, for the caller to compare with what it wrote.
       const reference = options.planner && referenceOfUid(uid);
-      if (reference) {
-        const event = (yield* parseGroup(uid, parts)).master?.component;
-        const start = event && momentProperty(event, 'dtstart', zones);
-        if (event && start) {
-          const cancelled = String(event.getFirstPropertyValue('status') ?? '').toUpperCase() === 'CANCELLED';
-          options.planner!.push({ reference, ...spanOf(start, lengthOf(event, start, zones)), cancelled });
-        }
-      }
+      if (reference) plannerEvent(reference, yield* parseGroup(uid, parts), zones, options.planner!);
       continue;
     }
     const group = yield* parseGroup(uid, parts);
     const hash = uidHash(uid);
-    if (
-      group.master &&
-      (group.master.component.hasProperty('rrule') || group.master.dates.some((line) => line.name === 'rdate'))
-    ) {
+    const master = group.master;
+    if (master && (master.component.hasProperty('rrule') || master.dates.some((line) => line.name === 'rdate')))
       yield* expandSeries(group, zones, options, hash, collected, budget, parts[0]!.line);
-      continue;
-    }
-    // A single event whose one occurrence was overridden (same start as the override's RECURRENCE-ID): the override.
-    const overridden = new Set(
-      group.overrides
-        .map((override) => momentProperty(override, 'recurrence-id', zones))
-        .filter((id) => id !== undefined)
-        .map(keyOf),
-    );
-    const master = group.master && momentProperty(group.master.component, 'dtstart', zones);
-    const replaced = master !== undefined && overridden.has(keyOf(master));
-    for (const [index, component] of [
-      ...(group.master && !replaced ? [group.master.component] : []),
-      ...group.overrides,
-    ].entries()) {
-      const span = loneSpan(component, zones);
-      if (span) collected.push(span, hash);
-      if (index % STEP === STEP - 1) yield;
-    }
+    else yield* loneSpans(group, zones, hash, collected);
   }
   for (const [index, part] of indexed.freebusy.entries()) {
     freeBusySpans(parseComponent(part), zones, collected);
@@ -1083,6 +1056,38 @@ export function* busySteps(texts: readonly string[], options: BusyOptions): Gene
       before.uidHash === time.uidHash
     );
   });
+}
+
+/** Keeps the event planner wrote for booking `reference` (its group's master) as the calendar holds it. */
+function plannerEvent(reference: string, group: Group, zones: Zones, into: PlannerEvent[]): void {
+  const event = group.master?.component;
+  const start = event && momentProperty(event, 'dtstart', zones);
+  if (!event || !start) return;
+  const cancelled = String(event.getFirstPropertyValue('status') ?? '').toUpperCase() === 'CANCELLED';
+  into.push({ reference, ...spanOf(start, lengthOf(event, start, zones)), cancelled });
+}
+
+/**
+ * The busy times of a group that is no series: its event and its overrides, each its own span; a single event whose
+ * one occurrence was overridden (the same start as the override's RECURRENCE-ID) counts as the override.
+ */
+function* loneSpans(group: Group, zones: Zones, hash: string, collected: Collected): Generator<void, void> {
+  const overridden = new Set(
+    group.overrides
+      .map((override) => momentProperty(override, 'recurrence-id', zones))
+      .filter((id) => id !== undefined)
+      .map(keyOf),
+  );
+  const master = group.master && momentProperty(group.master.component, 'dtstart', zones);
+  const replaced = master !== undefined && overridden.has(keyOf(master));
+  for (const [index, component] of [
+    ...(group.master && !replaced ? [group.master.component] : []),
+    ...group.overrides,
+  ].entries()) {
+    const span = loneSpan(component, zones);
+    if (span) collected.push(span, hash);
+    if (index % STEP === STEP - 1) yield;
+  }
 }
 
 /** Reads the busy times of `texts` at once (tests, tools): `busySteps` run to its end. */
