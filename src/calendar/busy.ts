@@ -809,32 +809,9 @@ function* expandSeries(
   const length = lengthOf(master, start, zones);
   const longest = 'days' in length ? length.days * 86_400 : Math.max(0, length.seconds);
   const busy = isBusy(master);
-  const windowEndWall = options.to + MAX_UTC_OFFSET;
-  const windowStartWall = options.from - MAX_UTC_OFFSET - longest;
-  const overrides = new Map<number, ICAL.Component>();
-  const unmatched = new Set<ICAL.Component>();
-  for (const [index, override] of group.overrides.entries()) {
-    const id = momentProperty(override, 'recurrence-id', zones);
-    if (id) overrides.set(keyOf(inZoneOf(id, start)), override);
-    unmatched.add(override);
-    if (index % STEP === STEP - 1) yield;
-  }
-  // Only dates that can meet an occurrence within the window are kept (a day's margin for the zones).
-  const excluded = new Set<number>();
-  const excludedDays = new Set<number>();
-  const added: DateValue[] = [];
-  for (const line of group.master!.dates) {
-    yield* eachDateValue(line, zones, budget, partLine, (value) => {
-      if (
-        value.start.wall + (value.seconds ?? 0) < windowStartWall - 86_400 ||
-        value.start.wall > windowEndWall + 86_400
-      )
-        return;
-      if (line.name === 'rdate') added.push(value);
-      else if (value.start.date && !start.date) excludedDays.add(Math.floor(value.start.wall / 86_400));
-      else excluded.add(keyOf(inZoneOf(value.start, start)));
-    });
-  }
+  const wall = { from: options.from - MAX_UTC_OFFSET - longest, to: options.to + MAX_UTC_OFFSET };
+  const { overrides, unmatched } = yield* overridesOf(group, zones, start);
+  const dates = yield* seriesDates(group.master!.dates, zones, budget, partLine, start, wall);
   const emitted = new Set<number>();
   let count = 0;
   let rule = 'RDATE';
@@ -842,7 +819,7 @@ function* expandSeries(
     const key = keyOf(moment);
     if (emitted.has(key)) return;
     emitted.add(key);
-    if (excluded.has(key) || excludedDays.has(Math.floor(moment.wall / 86_400))) return;
+    if (dates.excluded.has(key) || dates.excludedDays.has(Math.floor(moment.wall / 86_400))) return;
     const override = overrides.get(key);
     if (override) {
       unmatched.delete(override);
@@ -866,37 +843,10 @@ function* expandSeries(
     const value = property.getFirstValue();
     if (!(value instanceof ICAL.Recur)) continue;
     rule = `RRULE:${value.toString()}`;
-    const until = value.until;
-    value.until = null;
-    const untilKey = until
-      ? until.isDate
-        ? undefined
-        : until.zone?.tzid === 'UTC'
-          ? wallOf(until)
-          : start.zoner(wallOf(until))
-      : undefined;
-    const untilDay = until?.isDate ? Math.floor(wallOf(until) / 86_400) : undefined;
-    const from = movedStart(value, master.getFirstPropertyValue('dtstart') as ICAL.Time, windowStartWall);
-    const iterator = boundedIterator(value, from, windowEndWall, budget);
-    for (let steps = 0; ; steps++) {
-      if (steps >= SERIES_STEPS)
-        throw cannotExpand(
-          rule,
-          `it needs more than ${SERIES_STEPS.toLocaleString('en')} steps to reach the end of the schedule's window`,
-        );
-      const next = iterator.next();
-      if (!next) break;
-      const moment: Moment = { ...start, wall: wallOf(next) };
-      if (untilDay !== undefined && Math.floor(moment.wall / 86_400) > untilDay) break;
-      if (untilKey !== undefined && unixOf(moment) > untilKey) break;
-      if (moment.wall > windowEndWall) break;
-      if (steps % STEP === 0) yield;
-      if (moment.wall < windowStartWall) continue;
-      occurrence(moment);
-    }
+    yield* ruleOccurrences(value, master, start, wall, budget, occurrence);
   }
   rule = 'RDATE';
-  for (const [index, value] of added.entries()) {
+  for (const [index, value] of dates.added.entries()) {
     occurrence(value.start, value.seconds === undefined ? undefined : { seconds: value.seconds });
     if (index % STEP === STEP - 1) yield;
   }
@@ -907,6 +857,92 @@ function* expandSeries(
     const span = loneSpan(override, zones);
     if (span) out.push(span, hash);
     if (++left % STEP === 0) yield;
+  }
+}
+
+/** A series' overrides by the start they replace (RECURRENCE-ID, read in the series' zone), all unmatched so far. */
+function* overridesOf(
+  group: Group,
+  zones: Zones,
+  start: Moment,
+): Generator<void, { overrides: Map<number, ICAL.Component>; unmatched: Set<ICAL.Component> }> {
+  const overrides = new Map<number, ICAL.Component>();
+  const unmatched = new Set<ICAL.Component>();
+  for (const [index, override] of group.overrides.entries()) {
+    const id = momentProperty(override, 'recurrence-id', zones);
+    if (id) overrides.set(keyOf(inZoneOf(id, start)), override);
+    unmatched.add(override);
+    if (index % STEP === STEP - 1) yield;
+  }
+  return { overrides, unmatched };
+}
+
+/**
+ * A series' EXDATE and RDATE values that can meet an occurrence within the window (`wall`, with a day's margin for
+ * the zones): the starts excluded, the days excluded (a DATE EXDATE of a series with times), the dates added.
+ */
+function* seriesDates(
+  lines: readonly DateLine[],
+  zones: Zones,
+  budget: Budget,
+  partLine: number,
+  start: Moment,
+  wall: { from: number; to: number },
+): Generator<void, { excluded: Set<number>; excludedDays: Set<number>; added: DateValue[] }> {
+  const excluded = new Set<number>();
+  const excludedDays = new Set<number>();
+  const added: DateValue[] = [];
+  for (const line of lines) {
+    yield* eachDateValue(line, zones, budget, partLine, (value) => {
+      if (value.start.wall + (value.seconds ?? 0) < wall.from - 86_400 || value.start.wall > wall.to + 86_400) return;
+      if (line.name === 'rdate') added.push(value);
+      else if (value.start.date && !start.date) excludedDays.add(Math.floor(value.start.wall / 86_400));
+      else excluded.add(keyOf(inZoneOf(value.start, start)));
+    });
+  }
+  return { excluded, excludedDays, added };
+}
+
+/**
+ * Calls `occurrence` with each start one RRULE gives within the window (`wall`), from a start moved forward to just
+ * before it; its UNTIL read in the series' zone (a DATE one as a last day). At most SERIES_STEPS steps.
+ */
+function* ruleOccurrences(
+  value: ICAL.Recur,
+  master: ICAL.Component,
+  start: Moment,
+  wall: { from: number; to: number },
+  budget: Budget,
+  occurrence: (moment: Moment) => void,
+): Generator<void, void> {
+  const rule = `RRULE:${value.toString()}`;
+  const until = value.until;
+  value.until = null;
+  const untilKey = until
+    ? until.isDate
+      ? undefined
+      : until.zone?.tzid === 'UTC'
+        ? wallOf(until)
+        : start.zoner(wallOf(until))
+    : undefined;
+  const untilDay = until?.isDate ? Math.floor(wallOf(until) / 86_400) : undefined;
+  const from = movedStart(value, master.getFirstPropertyValue('dtstart') as ICAL.Time, wall.from);
+  const iterator = boundedIterator(value, from, wall.to, budget);
+  for (let steps = 0; ; steps++) {
+    if (steps >= SERIES_STEPS)
+      throw cannotExpand(
+        rule,
+        `it needs more than ${SERIES_STEPS.toLocaleString('en')} steps to reach the end of the schedule's window`,
+      );
+    const next = iterator.next();
+    if (!next) return;
+    const moment: Moment = { ...start, wall: wallOf(next) };
+    if (untilDay !== undefined && Math.floor(moment.wall / 86_400) > untilDay) return;
+    if (untilKey !== undefined && unixOf(moment) > untilKey) return;
+    if (moment.wall > wall.to) return;
+    if (steps % STEP === 0) yield;
+    if (moment.wall < wall.from) continue;
+    occurrence(moment);
   }
 }
 
