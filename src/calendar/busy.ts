@@ -683,6 +683,17 @@ function parametersOf(head: string): Map<string, string> {
  * Reads an EXDATE or RDATE property a value at a time, calling `visit` with each (a step of the read's budget each),
  * and yields every STEP × 40 values: its text is never handled in one step, whatever its length.
  */
+/** Where a property's name part ends: its first colon outside quotes; -1 while none came. */
+function nameEnd(head: string): number {
+  let quoted = false;
+  for (let index = 0; index < head.length; index++) {
+    const code = head.charCodeAt(index);
+    if (code === 34) quoted = !quoted;
+    else if (code === 58 && !quoted) return index;
+  }
+  return -1;
+}
+
 function* eachDateValue(
   line: DateLine,
   zones: Zones,
@@ -721,18 +732,8 @@ function* eachDateValue(
   for (const piece of line.pieces) {
     let text = piece;
     if (!parameters) {
-      // The name part ends at the first colon outside quotes.
       head += piece;
-      let quoted = false;
-      let colon = -1;
-      for (let index = 0; index < head.length; index++) {
-        const code = head.charCodeAt(index);
-        if (code === 34) quoted = !quoted;
-        else if (code === 58 && !quoted) {
-          colon = index;
-          break;
-        }
-      }
+      const colon = nameEnd(head);
       if (colon < 0) {
         if (head.length > 4096) throw unreadable();
         continue;
@@ -973,50 +974,69 @@ function offsetSeconds(value: unknown): number | undefined {
  * needs more than ZONE_STEPS, or a zone that changes more than MAX_ZONE_CHANGES times within the range, fails the
  * read with one line (no real zone does either).
  */
-function* customZone(part: Part, tzid: string, options: BusyOptions, budget: Budget): Generator<void, OffsetTable> {
-  const range = zoneRange(options);
-  const unreadable = (why: string) =>
-    new CalendarDataError(`the calendar's time zone "${tzid}" ${why}: planner reads at most that much of a time zone`);
-  const onsets: { at: number; before: number; after: number }[] = [];
-  const component = parseComponent(part);
+/** A change of a custom zone's offset: the instant, the offset before and after. */
+interface Onset {
+  at: number;
+  before: number;
+  after: number;
+}
+
+/**
+ * Adds to `onsets` each change one STANDARD or DAYLIGHT part of a VTIMEZONE makes up to the end of `range`: its
+ * DTSTART, each start of its RRULE from a start moved to a year before the window, each RDATE. `count.steps` counts
+ * the zone's steps (at most ZONE_STEPS in all).
+ */
+function* observanceOnsets(
+  observance: ICAL.Component,
+  range: { from: number; to: number },
+  budget: Budget,
+  count: { steps: number },
+  unreadable: (why: string, limit?: boolean) => CalendarDataError,
+  onsets: Onset[],
+): Generator<void, void> {
+  const before = offsetSeconds(observance.getFirstPropertyValue('tzoffsetfrom'));
+  const after = offsetSeconds(observance.getFirstPropertyValue('tzoffsetto'));
+  const dtstart = observance.getFirstPropertyValue('dtstart');
+  if (before === undefined || after === undefined || !(dtstart instanceof ICAL.Time))
+    throw unreadable('has a part without DTSTART, TZOFFSETFROM or TZOFFSETTO: it is not valid iCalendar', false);
+  const onset = (wall: number) => {
+    const at = wall - before;
+    if (at <= range.to) onsets.push({ at, before, after });
+  };
+  onset(wallOf(dtstart));
   const targetWall = range.from - 400 * SECONDS_PER_DAY;
-  let steps = 0;
-  for (const observance of [
-    ...component.getAllSubcomponents('standard'),
-    ...component.getAllSubcomponents('daylight'),
-  ]) {
-    const before = offsetSeconds(observance.getFirstPropertyValue('tzoffsetfrom'));
-    const after = offsetSeconds(observance.getFirstPropertyValue('tzoffsetto'));
-    const dtstart = observance.getFirstPropertyValue('dtstart');
-    if (before === undefined || after === undefined || !(dtstart instanceof ICAL.Time)) {
-      throw new CalendarDataError(
-        `the calendar's time zone "${tzid}" has a part without DTSTART, TZOFFSETFROM or TZOFFSETTO: it is not valid iCalendar`,
-      );
-    }
-    const onset = (wall: number) => {
-      const at = wall - before;
-      if (at <= range.to) onsets.push({ at, before, after });
-    };
-    onset(wallOf(dtstart));
-    for (const property of observance.getAllProperties('rrule')) {
-      const rule = property.getFirstValue();
-      if (!(rule instanceof ICAL.Recur)) continue;
-      const iterator = boundedIterator(rule, movedStart(rule, dtstart, targetWall), range.to + MAX_UTC_OFFSET, budget);
-      for (let next = iterator.next(); next; next = iterator.next()) {
-        if (++steps > ZONE_STEPS)
-          throw unreadable(`changes by a rule that needs more than ${ZONE_STEPS.toLocaleString('en')} steps`);
-        onset(wallOf(next));
-        if (steps % STEP === 0) yield;
-      }
-    }
-    for (const property of observance.getAllProperties('rdate')) {
-      for (const value of property.getValues()) {
-        if (++steps > ZONE_STEPS) throw unreadable(`lists more than ${ZONE_STEPS.toLocaleString('en')} changes`);
-        if (value instanceof ICAL.Time) onset(wallOf(value));
-        else if (value instanceof ICAL.Period) onset(wallOf(value.start));
-      }
+  for (const property of observance.getAllProperties('rrule')) {
+    const rule = property.getFirstValue();
+    if (!(rule instanceof ICAL.Recur)) continue;
+    const iterator = boundedIterator(rule, movedStart(rule, dtstart, targetWall), range.to + MAX_UTC_OFFSET, budget);
+    for (let next = iterator.next(); next; next = iterator.next()) {
+      if (++count.steps > ZONE_STEPS)
+        throw unreadable(`changes by a rule that needs more than ${ZONE_STEPS.toLocaleString('en')} steps`);
+      onset(wallOf(next));
+      if (count.steps % STEP === 0) yield;
     }
   }
+  for (const property of observance.getAllProperties('rdate')) {
+    for (const value of property.getValues()) {
+      if (++count.steps > ZONE_STEPS) throw unreadable(`lists more than ${ZONE_STEPS.toLocaleString('en')} changes`);
+      if (value instanceof ICAL.Time) onset(wallOf(value));
+      else if (value instanceof ICAL.Period) onset(wallOf(value.start));
+    }
+  }
+}
+
+function* customZone(part: Part, tzid: string, options: BusyOptions, budget: Budget): Generator<void, OffsetTable> {
+  const range = zoneRange(options);
+  // `limit`: the zone asks more than planner reads (said so); else it is not valid, as `why` says.
+  const unreadable = (why: string, limit = true) =>
+    new CalendarDataError(
+      `the calendar's time zone "${tzid}" ${why}${limit ? ': planner reads at most that much of a time zone' : ''}`,
+    );
+  const onsets: Onset[] = [];
+  const component = parseComponent(part);
+  const count = { steps: 0 };
+  for (const observance of [...component.getAllSubcomponents('standard'), ...component.getAllSubcomponents('daylight')])
+    yield* observanceOnsets(observance, range, budget, count, unreadable, onsets);
   onsets.sort((a, b) => a.at - b.at);
   const last = onsets.findLastIndex((onset) => onset.at <= range.from);
   const within = onsets.slice(last + 1);
