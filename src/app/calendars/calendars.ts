@@ -336,6 +336,26 @@ export interface CalendarSet {
   alreadyWriting: boolean;
 }
 
+/** Throws `invalid` naming what `change` gets wrong of `calendar`; returns its new label, trimmed (if any). */
+function checkChange(calendar: CalendarRow, change: CalendarSettingsChange): string | undefined {
+  const label = change.label?.trim();
+  const problem = label === undefined ? undefined : nameProblem(label);
+  if (problem) throw invalid(nameMessage('--name', problem));
+  const every = change.everyMinutes;
+  if (every !== undefined && (!Number.isInteger(every) || every < 1 || every > SYNC_EVERY_MAX_MINUTES))
+    throw invalid(`--every must be from 1 to ${SYNC_EVERY_MAX_MINUTES} minutes (got ${every})`);
+  if (change.removeWritten && change.writeBookings !== false)
+    throw invalid('--remove-written goes with --write-bookings off');
+  if (change.password !== undefined && !(change.user ?? calendar.user))
+    throw invalid('a password needs a user name: give --user <name>');
+  if (change.user !== undefined && change.password === undefined) {
+    throw invalid(
+      '--user needs the password: type it at the prompt, or give it with --password-stdin or PLANNER_CALENDAR_PASSWORD',
+    );
+  }
+  return label;
+}
+
 /**
  * Changes a calendar without removing it: its name, interval, login (checked by reading the calendar with it first;
  * nothing is changed when that fails) and whether it receives the bookings (turned on: checked by a test write, and
@@ -349,26 +369,7 @@ export async function setCalendar(
 ): Promise<CalendarSet> {
   requireConfigured(ctx);
   const calendar = findCalendar(ctx.store, id) ?? calendarNotFound(id);
-  const label = change.label?.trim();
-  if (label !== undefined) {
-    const problem = nameProblem(label);
-    if (problem) throw invalid(nameMessage('--name', problem));
-  }
-  if (
-    change.everyMinutes !== undefined &&
-    (!Number.isInteger(change.everyMinutes) || change.everyMinutes < 1 || change.everyMinutes > SYNC_EVERY_MAX_MINUTES)
-  ) {
-    throw invalid(`--every must be from 1 to ${SYNC_EVERY_MAX_MINUTES} minutes (got ${change.everyMinutes})`);
-  }
-  if (change.removeWritten && change.writeBookings !== false)
-    throw invalid('--remove-written goes with --write-bookings off');
-  if (change.password !== undefined && !(change.user ?? calendar.user))
-    throw invalid('a password needs a user name: give --user <name>');
-  if (change.user !== undefined && change.password === undefined) {
-    throw invalid(
-      '--user needs the password: type it at the prompt, or give it with --password-stdin or PLANNER_CALENDAR_PASSWORD',
-    );
-  }
+  const label = checkChange(calendar, change);
   const login = { user: change.user ?? calendar.user, password: change.password ?? calendar.password };
   const next = { ...calendar, ...login };
   if (change.user !== undefined || change.password !== undefined) {
