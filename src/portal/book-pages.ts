@@ -8,7 +8,7 @@
 import type { Offer, SeriesDate } from '../app/pages/page-booking.ts';
 import type { FreeSlot } from '../domain/availability.ts';
 import type { FieldDefinition } from '../domain/form.ts';
-import { escapeHtml } from '../mail/messages.ts';
+import { escapeHtml } from '../domain/html.ts';
 import { WORDS } from '../mail/translations.ts';
 import {
   dayPager,

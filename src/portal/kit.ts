@@ -6,7 +6,7 @@
  * no horizontal scroll at 320 px, WCAG AA colours.
  */
 import { createHash } from 'node:crypto';
-import { escapeHtml } from '../mail/messages.ts';
+import { escapeHtml } from '../domain/html.ts';
 import type { Settings } from '../store/settings.ts';
 import { PAGE_WORDS } from './words.ts';
 

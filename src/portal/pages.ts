@@ -4,7 +4,7 @@
  * and every text goes through `escapeHtml`.
  */
 import type { FreeSlot } from '../domain/availability.ts';
-import { escapeHtml } from '../mail/messages.ts';
+import { escapeHtml } from '../domain/html.ts';
 import { localWhen } from '../mail/translations.ts';
 import { formatLocal } from '../domain/dates.ts';
 import { NOTE_MAX_LENGTH } from '../domain/checks.ts';
