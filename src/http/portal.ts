@@ -20,6 +20,7 @@ import {
 import type { AppContext } from '../app/context.ts';
 import { formatLocal, isDay, isSlotText } from '../domain/dates.ts';
 import { parsePlainInt } from '../domain/checks.ts';
+import { manageUrlOf } from '../domain/manage-url.ts';
 import { cancelPage, confirmMovePage, daysPage, overviewPage, timesPage, type Notice } from '../portal/pages.ts';
 import { failedPage, notFoundPage, pageOfDays, tooManyPage, type Page } from '../portal/kit.ts';
 import { tooManyRequests } from './errors.ts';
@@ -203,7 +204,7 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
       const page = tooManyPage(settings, throttled.resetSeconds);
       return tooManyRequests(throttled, { content: page.html, headers: { ...PAGE_HEADERS, 'x-planner-page': 'page' } });
     }
-    const base = `/manage/${token}`;
+    const base = manageUrlOf('', token);
     if (method === 'POST') return post(managed, base, token, action, event);
     const done = getQuery(event).done;
     // The notice of a change just made (Post/Redirect/Get), only where the booking shows that change.

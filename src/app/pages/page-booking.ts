@@ -16,6 +16,7 @@
  */
 import type { FreeSlot } from '../../domain/availability.ts';
 import { formatLocal, isSlotText } from '../../domain/dates.ts';
+import { manageUrlOf } from '../../domain/manage-url.ts';
 import type { FieldDefinition } from '../../domain/form.ts';
 import { checkSubmission } from '../../domain/submission.ts';
 import type { BookingFacts } from '../../mail/facts.ts';
@@ -412,7 +413,7 @@ export function createPageBooker(
         action.kind === 'link' && !replayed
           ? createManageToken(ctx.store, booking.id, ctx.now().toISOString())
           : undefined;
-      const manageUrl = manageToken ? `${settings.portal!.url}/manage/${manageToken}` : undefined;
+      const manageUrl = manageToken ? manageUrlOf(settings.portal!.url, manageToken) : undefined;
       // The calendar links say what the mails and the .ics say (issue 41, item 8): what, with whom, where, the
       // reference and the self-service link; the location is the .ics's.
       const facts = factsOf(booking);
@@ -454,7 +455,7 @@ export function createPageBooker(
       const cancelled = booking.status === 'cancelled';
       const portal = ctx.settings().portal;
       // The link of its confirmation, while the page is on and the booking stands (a cancelled one's file removes it).
-      const manageUrl = manageToken && portal && !cancelled ? `${portal.url}/manage/${manageToken}` : undefined;
+      const manageUrl = manageToken && portal && !cancelled ? manageUrlOf(portal.url, manageToken) : undefined;
       return bookingIcs(
         factsOf(booking),
         unixSeconds(ctx.now()),
