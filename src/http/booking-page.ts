@@ -15,15 +15,29 @@ import { randomBytes } from 'node:crypto';
 import { getQuery, type H3Event } from 'h3';
 import type { AppContext } from '../app/context.ts';
 import type { DaysCache } from '../app/bookings/days-cache.ts';
-import { bookingLogo, FORM_MIN_SECONDS } from '../app/pages/booking-page.ts';
+import { bookingLogo, FORM_MIN_SECONDS, PER_HOUR_WINDOW_SECONDS } from '../app/pages/booking-page.ts';
 import {
+  book,
+  bookedBy,
+  bookSeries,
   createPageBooker,
+  fieldsOf,
+  formProblem,
+  freeSlot,
+  limitProblem,
+  offersOf,
+  seriesDates,
+  slotsOf,
+  submissionOf,
+  trapProblem,
+  weeksOf,
   type LimitRefusal,
   type Offer,
   type PageBooker,
   type PageForm,
   type PageRefusal,
 } from '../app/pages/page-booking.ts';
+import { confirmation, eventFile } from '../app/pages/page-confirmation.ts';
 import { parsePlainInt } from '../domain/checks.ts';
 import { isDay } from '../domain/dates.ts';
 import type { FieldDefinition } from '../domain/form.ts';
@@ -152,7 +166,7 @@ function offerOf(request: Request, schedule: unknown, reason: unknown): Offer | 
 
 /** The steps a link leads to: what, days, times, a fresh form, the calendar file. */
 function get(request: Request, event: H3Event, path: string): Response {
-  const { view, offers, words, booker } = request;
+  const { view, offers, words, options } = request;
   const query = getQuery(event);
   if (path === '/book')
     return show(request, offers.length === 1 ? daysOf(request, offers[0]!, undefined) : choosePage(view, offers));
@@ -167,7 +181,7 @@ function get(request: Request, event: H3Event, path: string): Response {
     );
   const day = typeof query.day === 'string' && isDay(query.day) ? query.day : undefined;
   if (!day) return gone();
-  const slots = booker.slotsOf(offer, day);
+  const slots = slotsOf(options.ctx, offer, day);
   if (path === '/book/times') return show(request, timesPage(view, offer, day, slots));
   if (path !== '/book/details' && path !== '/book/weeks') return gone();
   const time = typeof query.time === 'string' ? query.time : '';
@@ -175,11 +189,14 @@ function get(request: Request, event: H3Event, path: string): Response {
   const slot = slots.find((one) => one.local === `${day} ${time}:00`);
   if (!slot) return show(request, timesPage(view, offer, day, slots, { notice: words.refusal.gone, status: 409 }));
   // A series (issue 40): how many weeks, and each date's freedom, before the details; the details then carry them.
-  const weeks = booker.weeksOf(offer, query.weeks);
+  const weeks = weeksOf(offer, query.weeks);
   if (weeks === undefined) return gone();
   if (path === '/book/weeks') {
     if ((offer.seriesMax ?? 0) < 2) return gone();
-    return show(request, weeksPage(view, offer, slot, weeks < 2 ? undefined : booker.seriesDates(offer, slot, weeks)));
+    return show(
+      request,
+      weeksPage(view, offer, slot, weeks < 2 ? undefined : seriesDates(options.ctx, offer, slot, weeks)),
+    );
   }
   return show(
     request,
@@ -187,7 +204,7 @@ function get(request: Request, event: H3Event, path: string): Response {
       view,
       offer,
       slot,
-      booker.fields(),
+      fieldsOf(options.ctx),
       { values: null, errors: {} },
       ticketFor(request),
       200,
@@ -211,17 +228,17 @@ async function post(request: Request, event: H3Event, path: string): Promise<Res
   const ticket = ticketIn(settings.portalSecret, form);
   if (!ticket) return refuse(request, words.refusal.ticket, 403);
   const pageForm: PageForm = { key: ticket.key, issuedAt: Number(ticket.issued) };
-  const stale = booker.formProblem(pageForm);
+  const stale = formProblem(booker, pageForm);
   if (stale) return refusal(request, stale);
   // This form has booked (sent twice, or back and again): what it booked, also if the offer has gone since.
-  const booked = booker.bookedBy(pageForm);
+  const booked = bookedBy(options.ctx, pageForm);
   if (booked) return done(request, booked, true);
   const offer = offerOf(request, form.get('schedule') ?? '', form.get('reason') ?? '');
   if (!offer) return refuse(request, words.refusal.gone, 409);
   // A series (issue 40): the number of weekly dates the form carries (1: a single booking).
-  const weeks = booker.weeksOf(offer, form.get('weeks') ?? undefined);
+  const weeks = weeksOf(offer, form.get('weeks') ?? undefined);
   if (weeks === undefined) return refuse(request, words.refusal.gone, 409);
-  const fields = booker.fields();
+  const fields = fieldsOf(options.ctx);
   const values = typedIn(fields, form);
   // The times page after a time was taken sends day and time; the review's "change" sends the slot.
   const local = form.get('slot') ?? `${form.get('day') ?? ''} ${form.get('time') ?? ''}:00`;
@@ -231,7 +248,7 @@ async function post(request: Request, event: H3Event, path: string): Promise<Res
   const timesAgain = (notice?: string, status?: number) =>
     show(
       request,
-      timesPage(view, offer, day, booker.slotsOf(offer, day), {
+      timesPage(view, offer, day, slotsOf(options.ctx, offer, day), {
         carried: { ...typedFields(fields, values), ...ticket, ...(weeks > 1 ? { weeks: String(weeks) } : {}) },
         otherDays: daysNear(request, offer, day),
         ...(notice ? { notice, status } : {}),
@@ -239,7 +256,7 @@ async function post(request: Request, event: H3Event, path: string): Promise<Res
     );
   if (path === '/book/details' && form.get('change') === 'day')
     return isDay(day) ? timesAgain() : refuse(request, words.refusal.gone, 409);
-  const slot = booker.freeSlot(offer, local);
+  const slot = freeSlot(options.ctx, offer, local);
   if (!slot) {
     if (!isDay(day)) return refuse(request, words.refusal.gone, 409);
     const chose = path === '/book/details' && form.get('time') === null && form.get('slot') === null;
@@ -247,9 +264,9 @@ async function post(request: Request, event: H3Event, path: string): Promise<Res
   }
   if (path === '/book/details')
     return show(request, detailsPage(view, offer, slot, fields, { values, errors: {} }, ticket, 200, undefined, weeks));
-  const trapped = booker.trapProblem(form.get(TRAP_NAME) ?? '');
+  const trapped = trapProblem(form.get(TRAP_NAME) ?? '');
   if (trapped) return refusal(request, trapped);
-  const { submission, errors } = booker.submissionOf(fields, values);
+  const { submission, errors } = submissionOf(fields, values);
   const entry: Entry = {
     values,
     errors: Object.fromEntries(Object.entries(errors).map(([key, error]) => [key, fieldError(words, error)])),
@@ -262,15 +279,16 @@ async function post(request: Request, event: H3Event, path: string): Promise<Res
     limitAnswer(request, limited, (text, status, otherPerson) =>
       detailsPage(view, offer, slot, fields, entry, ticket, status, { text, otherPerson }, weeks),
     );
-  const limited = booker.limitProblem(settings.bookingPage, submission, client);
+  const limited = limitProblem(booker, settings.bookingPage, submission, client);
   if (limited) return overLimit(limited);
   if (path === '/book/review' && weeks > 1) {
-    const dates = booker.seriesDates(offer, slot, weeks);
+    const dates = seriesDates(options.ctx, offer, slot, weeks);
     return show(request, reviewPage(view, offer, slot, fields, values, ticket, { dates }));
   }
   if (path === '/book/review') return show(request, reviewPage(view, offer, slot, fields, values, ticket));
   if (weeks > 1) {
-    const series = booker.bookSeries(settings.bookingPage, pageForm, offer, slot, weeks, submission, client);
+    const order = { page: settings.bookingPage, form: pageForm, offer, slot, submission, client };
+    const series = bookSeries(booker, order, weeks);
     if (series.booked) {
       if (!series.replayed) options.afterBooking();
       return done(request, series.reference, series.replayed);
@@ -285,7 +303,7 @@ async function post(request: Request, event: H3Event, path: string): Promise<Res
     if (series.why === 'per-hour' || series.why === 'per-email') return overLimit(series);
     return refusal(request, series);
   }
-  const outcome = booker.book(settings.bookingPage, pageForm, offer, slot, submission, client);
+  const outcome = book(booker, { page: settings.bookingPage, form: pageForm, offer, slot, submission, client });
   if (outcome.booked) {
     if (!outcome.replayed) options.afterBooking();
     return done(request, outcome.reference, outcome.replayed);
@@ -313,7 +331,7 @@ function limitAnswer(
     name: 'bookings-per-hour',
     limit: limited.limit,
     resetSeconds: limited.retryAfterSeconds,
-    windowSeconds: 3600,
+    windowSeconds: PER_HOUR_WINDOW_SECONDS,
   };
   return tooManyRequests(policy, {
     content: page.html,
@@ -357,9 +375,9 @@ async function route(options: BookingPageDoorOptions, booker: PageBooker, event:
     return logoAnswer(options, event);
   const words = BOOK_WORDS[settings.locale];
   // "Any practitioner" (issue 40) is named in the page's words.
-  const offers = booker
-    .offers(page)
-    .map((offer) => (offer.anyOf ? { ...offer, scheduleName: words.anyPractitioner } : offer));
+  const offers = offersOf(options.ctx, page).map((offer) =>
+    offer.anyOf ? { ...offer, scheduleName: words.anyPractitioner } : offer,
+  );
   const view: BookView = {
     practice: { ...settings, practiceName: settings.practiceName },
     privacyUrl: page.privacyUrl,
@@ -426,7 +444,7 @@ function daysNear(request: Request, offer: Offer, day: string): string[] {
 /** The confirmation of the booking `reference`: its facts, calendar links and a self-service link. */
 function done(request: Request, reference: string, replayed: boolean): Response {
   const { settings } = request;
-  const shown = request.booker.confirmation(settings, reference, replayed);
+  const shown = confirmation(request.options.ctx, settings, reference, replayed);
   // The calendar file's link; with the confirmation's self-service token, signed with it, so that the file carries
   // the same link (issue 41, item 8). A query is never logged (app.ts), and the page's links already hold the token.
   const token = shown.manageToken;
@@ -467,7 +485,7 @@ function calendarFile(request: Request, event: H3Event): Response {
     signed &&
     typeof key === 'string' &&
     isFormToken(settings.portalSecret, token === undefined ? ['ics', match[1]!] : ['ics', match[1]!, token], key)
-      ? request.booker.eventFile(match[1]!, token)
+      ? eventFile(request.options.ctx, match[1]!, token)
       : undefined;
   if (text === undefined) return answer(notFoundPage(settings), settings);
   return new Response(text, {
