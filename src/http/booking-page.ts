@@ -48,18 +48,14 @@ import {
   daysPage,
   detailsPage,
   donePage,
-  fieldName,
   notOfferedPage,
   refusedPage,
   reviewPage,
   timesPage,
-  TRAP_NAME,
-  typedFields,
   weeksPage,
   type BookView,
-  type Entry,
-  type FormTicket,
 } from '../portal/book-pages.ts';
+import { fieldName, TRAP_NAME, typedFields, type Entry, type FormTicket } from '../portal/book-form.ts';
 import { failedPage, notFoundPage, pageOfWeeks, type Page } from '../portal/kit.ts';
 import { tooManyRequests } from './errors.ts';
 import { formToken, isFormToken, readPageForm } from './form-guard.ts';
@@ -131,7 +127,7 @@ function show(request: Request, shown: Page, extra?: Record<string, string>): Re
 }
 /** The page of a refusal: `text`, and `status`. */
 function refuse(request: Request, text: string, status: number, extra?: Record<string, string>): Response {
-  return show(request, refusedPage(request.view, text, status), extra);
+  return show(request, refusedPage({ view: request.view, text, status }), extra);
 }
 
 /** A new form's ticket: a random key, when it was made, and their HMAC under the page secret. */
@@ -169,7 +165,7 @@ function get(request: Request, event: H3Event, path: string): Response {
   const { view, offers, words, options } = request;
   const query = getQuery(event);
   if (path === '/book')
-    return show(request, offers.length === 1 ? daysOf(request, offers[0]!, undefined) : choosePage(view, offers));
+    return show(request, offers.length === 1 ? daysOf(request, offers[0]!, undefined) : choosePage({ view, offers }));
   if (path.startsWith('/book/event/')) return calendarFile(request, event);
   const gone = () => refuse(request, words.notFound, 404);
   const offer = offerOf(request, query.schedule, query.reason);
@@ -182,12 +178,12 @@ function get(request: Request, event: H3Event, path: string): Response {
   const day = typeof query.day === 'string' && isDay(query.day) ? query.day : undefined;
   if (!day) return gone();
   const slots = slotsOf(options.ctx, offer, day);
-  if (path === '/book/times') return show(request, timesPage(view, offer, day, slots));
+  if (path === '/book/times') return show(request, timesPage({ view, offer, day, slots }));
   if (path !== '/book/details' && path !== '/book/weeks') return gone();
   const time = typeof query.time === 'string' ? query.time : '';
-  if (time === '') return show(request, timesPage(view, offer, day, slots, { notice: words.chooseTime, status: 400 }));
+  if (time === '') return show(request, timesPage({ view, offer, day, slots, notice: words.chooseTime, status: 400 }));
   const slot = slots.find((one) => one.local === `${day} ${time}:00`);
-  if (!slot) return show(request, timesPage(view, offer, day, slots, { notice: words.refusal.gone, status: 409 }));
+  if (!slot) return show(request, timesPage({ view, offer, day, slots, notice: words.refusal.gone, status: 409 }));
   // A series (issue 40): how many weeks, and each date's freedom, before the details; the details then carry them.
   const weeks = weeksOf(offer, query.weeks);
   if (weeks === undefined) return gone();
@@ -195,22 +191,20 @@ function get(request: Request, event: H3Event, path: string): Response {
     if ((offer.seriesMax ?? 0) < 2) return gone();
     return show(
       request,
-      weeksPage(view, offer, slot, weeks < 2 ? undefined : seriesDates(options.ctx, offer, slot, weeks)),
+      weeksPage({ view, offer, slot, ...(weeks < 2 ? {} : { chosen: seriesDates(options.ctx, offer, slot, weeks) }) }),
     );
   }
   return show(
     request,
-    detailsPage(
+    detailsPage({
       view,
       offer,
       slot,
-      fieldsOf(options.ctx),
-      { values: null, errors: {} },
-      ticketFor(request),
-      200,
-      undefined,
+      fields: fieldsOf(options.ctx),
+      entry: { values: null, errors: {} },
+      ticket: ticketFor(request),
       weeks,
-    ),
+    }),
   );
 }
 
@@ -248,7 +242,11 @@ async function post(request: Request, event: H3Event, path: string): Promise<Res
   const timesAgain = (notice?: string, status?: number) =>
     show(
       request,
-      timesPage(view, offer, day, slotsOf(options.ctx, offer, day), {
+      timesPage({
+        view,
+        offer,
+        day,
+        slots: slotsOf(options.ctx, offer, day),
         carried: { ...typedFields(fields, values), ...ticket, ...(weeks > 1 ? { weeks: String(weeks) } : {}) },
         otherDays: daysNear(request, offer, day),
         ...(notice ? { notice, status } : {}),
@@ -263,7 +261,7 @@ async function post(request: Request, event: H3Event, path: string): Promise<Res
     return chose ? timesAgain(words.chooseTime, 400) : timesAgain(words.refusal.taken, 409);
   }
   if (path === '/book/details')
-    return show(request, detailsPage(view, offer, slot, fields, { values, errors: {} }, ticket, 200, undefined, weeks));
+    return show(request, detailsPage({ view, offer, slot, fields, entry: { values, errors: {} }, ticket, weeks }));
   const trapped = trapProblem(form.get(TRAP_NAME) ?? '');
   if (trapped) return refusal(request, trapped);
   const { submission, errors } = submissionOf(fields, values);
@@ -272,20 +270,20 @@ async function post(request: Request, event: H3Event, path: string): Promise<Res
     errors: Object.fromEntries(Object.entries(errors).map(([key, error]) => [key, fieldError(words, error)])),
   };
   if (Object.keys(errors).length > 0)
-    return show(request, detailsPage(view, offer, slot, fields, entry, ticket, 400, undefined, weeks));
+    return show(request, detailsPage({ view, offer, slot, fields, entry, ticket, status: 400, weeks }));
   // The limits, as soon as the details are sent (and again when booking): the form again, what was typed kept.
   const client = options.clientAddress(event);
   const overLimit = (limited: LimitRefusal) =>
     limitAnswer(request, limited, (text, status, otherPerson) =>
-      detailsPage(view, offer, slot, fields, entry, ticket, status, { text, otherPerson }, weeks),
+      detailsPage({ view, offer, slot, fields, entry, ticket, status, limit: { text, otherPerson }, weeks }),
     );
   const limited = limitProblem(booker, settings.bookingPage, submission, client);
   if (limited) return overLimit(limited);
   if (path === '/book/review' && weeks > 1) {
     const dates = seriesDates(options.ctx, offer, slot, weeks);
-    return show(request, reviewPage(view, offer, slot, fields, values, ticket, { dates }));
+    return show(request, reviewPage({ view, offer, slot, fields, values, ticket, series: { dates } }));
   }
-  if (path === '/book/review') return show(request, reviewPage(view, offer, slot, fields, values, ticket));
+  if (path === '/book/review') return show(request, reviewPage({ view, offer, slot, fields, values, ticket }));
   if (weeks > 1) {
     const order = { page: settings.bookingPage, form: pageForm, offer, slot, submission, client };
     const series = bookSeries(booker, order, weeks);
@@ -297,7 +295,15 @@ async function post(request: Request, event: H3Event, path: string): Promise<Res
     if (series.why === 'series-taken')
       return show(
         request,
-        reviewPage(view, offer, slot, fields, values, ticket, { dates: series.dates, notice: words.seriesTaken }),
+        reviewPage({
+          view,
+          offer,
+          slot,
+          fields,
+          values,
+          ticket,
+          series: { dates: series.dates, notice: words.seriesTaken },
+        }),
       );
     if (series.why === 'taken') return timesAgain(words.refusal.taken, 409);
     if (series.why === 'per-hour' || series.why === 'per-email') return overLimit(series);
@@ -430,7 +436,7 @@ function freeDaysOf(request: Request, offer: Offer): string[] {
 /** The days step of `offer`: the page of free days that holds `from` (else the first), from the days cache. */
 function daysOf(request: Request, offer: Offer, from: string | undefined): Page {
   const shown = pageOfWeeks(freeDaysOf(request, offer), from);
-  return daysPage(request.view, offer, shown.days, shown.pages);
+  return daysPage({ view: request.view, offer, days: shown.days, pages: shown.pages });
 }
 
 /** Up to a month of `offer`'s free days around `day`, from the days cache: the choice of another day. */
@@ -461,15 +467,18 @@ function done(request: Request, reference: string, replayed: boolean): Response 
   }));
   return show(
     request,
-    donePage(request.view, {
-      offer: shown.offer,
-      local: shown.local,
-      reference,
-      email: shown.email,
-      calendar: { ...shown.calendar, ics },
-      ...(shown.manageUrl ? { manageUrl: shown.manageUrl } : {}),
-      ...(series ? { series } : {}),
-      replayed,
+    donePage({
+      view: request.view,
+      booked: {
+        offer: shown.offer,
+        local: shown.local,
+        reference,
+        email: shown.email,
+        calendar: { ...shown.calendar, ics },
+        ...(shown.manageUrl ? { manageUrl: shown.manageUrl } : {}),
+        ...(series ? { series } : {}),
+        replayed,
+      },
     }),
   );
 }

@@ -94,14 +94,14 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
     status?: number,
   ): Page => {
     if (action === 'cancel' && managed.state === 'open')
-      return cancelPage(
+      return cancelPage({
         managed,
         base,
-        formOf(managed, 'cancel', token),
+        form: formOf(managed, 'cancel', token),
         notice,
         status,
-        getQuery(event).scope === 'later',
-      );
+        later: getQuery(event).scope === 'later',
+      });
     if (action === 'reschedule' && managed.mayMove) {
       const query = getQuery(event);
       // Another practitioner who offers the reason too (issue 40), kept from step to step; else the booking's own.
@@ -112,20 +112,20 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
       if (day) {
         const slots = slotsToMoveTo(ctx, managed, day, chosen);
         if (typeof query.time !== 'string' || !isSlotText(`${day} ${query.time}:00`))
-          return timesPage(managed, base, day, slots, notice, status, chosen);
+          return timesPage({ managed, base, day, slots, notice, status, chosen });
         // The confirmation step of a time picked; one no longer free (taken meanwhile) gets the day's times again,
         // as the move itself would (409); the booking's own time (the back button after a move), the times as they are.
         const slot = slots.find((one) => one.local.slice(11, 16) === query.time);
-        if (slot) return confirmMovePage(managed, base, slot, formOf(managed, 'reschedule', token), chosen);
+        if (slot) return confirmMovePage({ managed, base, slot, form: formOf(managed, 'reschedule', token), chosen });
         if (`${day} ${query.time}` === bookedAt && chosen === managed.booking.scheduleId)
-          return timesPage(managed, base, day, slots);
-        return timesPage(managed, base, day, slots, { kind: 'refused', why: 'taken' }, 409, chosen);
+          return timesPage({ managed, base, day, slots });
+        return timesPage({ managed, base, day, slots, notice: { kind: 'refused', why: 'taken' }, status: 409, chosen });
       }
       // Pages of free days, counted from the first; first the page with the booking's own day.
       const days = daysToMoveTo(ctx, managed, chosen);
       const from = typeof query.from === 'string' && isDay(query.from) ? query.from : bookedAt.slice(0, 10);
       const shown = pageOfDays(days, from);
-      return daysPage(managed, base, shown.days, shown.pages, chosen);
+      return daysPage({ managed, base, days: shown.days, pages: shown.pages, chosen });
     }
     // Nothing to do there (any more): the booking as it stands, and why.
     const why =
@@ -136,7 +136,12 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
           : managed.movable
             ? 'no-reschedule'
             : 'not-movable';
-    return overviewPage(managed, base, notice ?? (action && why ? { kind: 'refused', why } : undefined), status);
+    return overviewPage({
+      managed,
+      base,
+      notice: notice ?? (action && why ? { kind: 'refused', why } : undefined),
+      status,
+    });
   };
 
   const post = async (
@@ -149,14 +154,14 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
     const form = await readPageForm(event, managed.settings.portal.url, FORM_LIMIT, options.bodyTimeoutMs);
     if ('why' in form) {
       if (form.why === 'cross-site')
-        return pageAnswer(overviewPage(managed, base, { kind: 'refused', why: 'forbidden' }, 403));
-      return pageAnswer(overviewPage(managed, base, { kind: 'refused', why: 'bad-input' }, 400), {
+        return pageAnswer(overviewPage({ managed, base, notice: { kind: 'refused', why: 'forbidden' }, status: 403 }));
+      return pageAnswer(overviewPage({ managed, base, notice: { kind: 'refused', why: 'bad-input' }, status: 400 }), {
         connection: 'close',
       });
     }
     const sequence = checkedSequence(managed, action, token, form);
     if (sequence === undefined)
-      return pageAnswer(overviewPage(managed, base, { kind: 'refused', why: 'forbidden' }, 403));
+      return pageAnswer(overviewPage({ managed, base, notice: { kind: 'refused', why: 'forbidden' }, status: 403 }));
     // A date of a series: this one only (as any booking), or with the later ones (`scope=later`, issue 40).
     const later = action === 'cancel' && form.get('scope') === 'later';
     const outcome: Outcome =
@@ -177,11 +182,13 @@ export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) =
       const day = (form.get('slot') ?? '').slice(0, 10);
       const chosen = scheduleOf(now, form);
       const to = mayMoveTo(now, chosen) ? chosen : now.booking.scheduleId;
-      return pageAnswer(timesPage(now, base, day, slotsToMoveTo(ctx, now, day, to), notice, status, to));
+      return pageAnswer(
+        timesPage({ managed: now, base, day, slots: slotsToMoveTo(ctx, now, day, to), notice, status, chosen: to }),
+      );
     }
     if (outcome.refusal === 'bad-reason' && now.state === 'open')
-      return pageAnswer(cancelPage(now, base, formOf(now, 'cancel', token), notice, status, later));
-    return pageAnswer(overviewPage(now, base, notice, status));
+      return pageAnswer(cancelPage({ managed: now, base, form: formOf(now, 'cancel', token), notice, status, later }));
+    return pageAnswer(overviewPage({ managed: now, base, notice, status }));
   };
 
   const door = (event: H3Event): Promise<Response> | Response => {
