@@ -3,6 +3,7 @@ import { createDaysCache, type DaysCache } from '../app/bookings/days-cache.ts';
 import type { Runtime } from '../app/operations/runtime.ts';
 import { answerForHttpError, errorResponse, HTTP_ERRORS } from './errors.ts';
 import { createClientAddress } from './client-address.ts';
+import { atFirstUse, isDoorRoute, registerDoorRoutes, type DoorOptions } from './door-routes.ts';
 import { createGates } from './gates.ts';
 import { isCanonicalPath } from './handle.ts';
 import { loggedPath } from './logged-path.ts';
@@ -35,12 +36,6 @@ export interface AccessEntry {
 
 function isPortalPath(path: string): boolean {
   return path === '/manage' || path.startsWith('/manage/');
-}
-
-/** Returns `load` made once, at the first call (a door's code and state, loaded when its first request comes). */
-function atFirstUse<T>(load: () => Promise<T>): () => Promise<T> {
-  let loaded: Promise<T> | undefined;
-  return () => (loaded ??= load());
 }
 
 function isBookingPagePath(path: string): boolean {
@@ -107,35 +102,33 @@ export function createHttpApp(options: HttpOptions): H3 {
   // One rule for the client's address at every door that counts per address (trusted proxies only: issue 23).
   const clientAddress = createClientAddress(() => watch.refresh());
   const gates = createGates({ settings: () => watch.refresh(), nowMs, clientAddress });
-  // What every HTML door is given: the context whose settings follow other processes, the clock, the client address.
-  const door = { ctx: { ...ctx, settings: () => watch.refresh() }, nowMs, log, clientAddress };
   const afterBooking = options.afterBooking ?? (() => {});
   const bodyTimeoutMs = options.bodyTimeoutMs ?? 10_000;
-  const portalDoor = atFirstUse(() =>
-    import('./portal.ts').then(({ createPortalDoor }) =>
-      createPortalDoor({ ...door, afterChange: afterBooking, bodyTimeoutMs }),
-    ),
-  );
   // One cache of free days for GET /api/days and the booking page's days.
   const daysCache = options.daysCache ?? createDaysCache();
-  const bookingPageDoor = atFirstUse(() =>
-    import('./booking-page.ts').then(({ createBookingPageDoor }) =>
-      createBookingPageDoor({
-        ...door,
-        afterBooking,
-        bodyTimeoutMs,
-        daysCache,
-        ...(options.runtime.environment ? { formMinSeconds: options.runtime.environment.formMinSeconds } : {}),
-      }),
-    ),
+  // What every HTML door is given: the context whose settings follow other processes, the clock, the client address.
+  const door: DoorOptions = {
+    ctx: { ...ctx, settings: () => watch.refresh() },
+    nowMs,
+    log,
+    clientAddress,
+    afterBooking,
+    bodyTimeoutMs,
+    daysCache,
+    ...(options.runtime.environment ? { formMinSeconds: options.runtime.environment.formMinSeconds } : {}),
+  };
+  const portalDoor = atFirstUse(() =>
+    import('./portal.ts').then(({ createPortalDoor }) => createPortalDoor({ ...door, afterChange: afterBooking })),
   );
-  const feedDoor = atFirstUse(() => import('./feed.ts').then(({ createFeedDoor }) => createFeedDoor(door)));
+  const bookingPageDoor = atFirstUse(() =>
+    import('./booking-page.ts').then(({ createBookingPageDoor }) => createBookingPageDoor(door)),
+  );
 
-  /** Sends a request to its door: the feed, the self-service page, the booking page, or the API's gates. */
+  /** Sends a request to its door: a door's route (door-routes.ts), the self-service page, the booking page, or the API's gates. */
   const route = (event: H3Event, next: () => unknown) => {
+    // The HTML doors and the feed answer on their own routes, outside the /api gates.
+    if (isDoorRoute(event)) return next();
     const path = event.url.pathname;
-    // The practitioner's calendar feed (issue 16): a door of its own, keyed by the secret in its URL.
-    if (path.startsWith('/feed/')) return feedDoor().then((door) => door(event));
     // The customer's self-service page: a door of its own, outside the /api gates (HTML; off unless enabled).
     if (isPortalPath(path)) return portalDoor().then((door) => door(event));
     // The public booking page (issue 27): a door of its own too (HTML; off unless enabled).
@@ -165,6 +158,7 @@ export function createHttpApp(options: HttpOptions): H3 {
     return answer instanceof Promise ? answer.then(logged) : logged(answer);
   });
 
+  registerDoorRoutes(app, door);
   registerRoutes(app, ctx, {
     log,
     afterBooking,
