@@ -34,10 +34,6 @@ export interface AccessEntry {
   ms: number;
 }
 
-function isPortalPath(path: string): boolean {
-  return path === '/manage' || path.startsWith('/manage/');
-}
-
 function isBookingPagePath(path: string): boolean {
   return path === '/book' || path.startsWith('/book/');
 }
@@ -117,9 +113,6 @@ export function createHttpApp(options: HttpOptions): H3 {
     daysCache,
     ...(options.runtime.environment ? { formMinSeconds: options.runtime.environment.formMinSeconds } : {}),
   };
-  const portalDoor = atFirstUse(() =>
-    import('./portal.ts').then(({ createPortalDoor }) => createPortalDoor({ ...door, afterChange: afterBooking })),
-  );
   const bookingPageDoor = atFirstUse(() =>
     import('./booking-page.ts').then(({ createBookingPageDoor }) => createBookingPageDoor(door)),
   );
@@ -129,8 +122,6 @@ export function createHttpApp(options: HttpOptions): H3 {
     // The HTML doors and the feed answer on their own routes, outside the /api gates.
     if (isDoorRoute(event)) return next();
     const path = event.url.pathname;
-    // The customer's self-service page: a door of its own, outside the /api gates (HTML; off unless enabled).
-    if (isPortalPath(path)) return portalDoor().then((door) => door(event));
     // The public booking page (issue 27): a door of its own too (HTML; off unless enabled).
     if (isBookingPagePath(path)) return bookingPageDoor().then((door) => door(event));
     if (path !== '/api' && !path.startsWith('/api/')) return errorResponse(HTTP_ERRORS.notFound);

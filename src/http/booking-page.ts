@@ -212,7 +212,11 @@ function get(request: Request, event: H3Event, path: string): Response {
 async function post(request: Request, event: H3Event, path: string): Promise<Response> {
   const { settings, view, words, booker, options } = request;
   // Every form: from this site, a body we can read, a ticket made here and not too old, and a time still offered.
-  const form = await readPageForm(event, settings.portal.url, FORM_LIMIT, options.bodyTimeoutMs);
+  const form = await readPageForm(event, {
+    origin: settings.portal.url,
+    limit: FORM_LIMIT,
+    deadlineMs: options.bodyTimeoutMs,
+  });
   if ('why' in form) {
     if (form.why === 'cross-site') return refuse(request, words.refusal.forbidden, 403);
     if (form.why === 'not-a-form') return refuse(request, words.refusal.unreadable, 415);

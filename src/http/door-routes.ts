@@ -69,4 +69,17 @@ export function registerDoorRoutes(app: H3, options: DoorOptions): void {
   const feed = lazyDoor(() => import('./feed.ts').then(({ createFeedDoor }) => createFeedDoor(options)));
   get('/feed/:secret.ics', feed('calendar'));
   every('/feed/**', feed('unknownPath'), '/feed/');
+
+  // The customer's self-service page: a booking opened by its link's token, its cancel and its move.
+  const manage = lazyDoor(() =>
+    import('./portal.ts').then(({ createPortalDoor }) =>
+      createPortalDoor({ ...options, afterChange: options.afterBooking }),
+    ),
+  );
+  get('/manage/:token', manage('overview'));
+  get('/manage/:token/cancel', manage('cancelStep'));
+  app.post('/manage/:token/cancel', manage('cancel'), doorRoute());
+  get('/manage/:token/reschedule', manage('moveStep'));
+  app.post('/manage/:token/reschedule', manage('move'), doorRoute());
+  every('/manage/**', manage('unknownPath'));
 }
