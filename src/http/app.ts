@@ -34,10 +34,6 @@ export interface AccessEntry {
   ms: number;
 }
 
-function isBookingPagePath(path: string): boolean {
-  return path === '/book' || path.startsWith('/book/');
-}
-
 /**
  * The time of an access-log line, ISO 8601 in UTC: made once per millisecond, however many requests end in it (at
  * 40,000 a second, 40 lines share each; issue 39).
@@ -113,17 +109,12 @@ export function createHttpApp(options: HttpOptions): H3 {
     daysCache,
     ...(options.runtime.environment ? { formMinSeconds: options.runtime.environment.formMinSeconds } : {}),
   };
-  const bookingPageDoor = atFirstUse(() =>
-    import('./booking-page.ts').then(({ createBookingPageDoor }) => createBookingPageDoor(door)),
-  );
 
   /** Sends a request to its door: a door's route (door-routes.ts), the self-service page, the booking page, or the API's gates. */
   const route = (event: H3Event, next: () => unknown) => {
     // The HTML doors and the feed answer on their own routes, outside the /api gates.
     if (isDoorRoute(event)) return next();
     const path = event.url.pathname;
-    // The public booking page (issue 27): a door of its own too (HTML; off unless enabled).
-    if (isBookingPagePath(path)) return bookingPageDoor().then((door) => door(event));
     if (path !== '/api' && !path.startsWith('/api/')) return errorResponse(HTTP_ERRORS.notFound);
     if (
       path === '/api/openapi.json' &&

@@ -57,20 +57,40 @@ export function isDoorRoute(event: H3Event): boolean {
   return door === true || (door !== undefined && event.url.pathname.startsWith(door));
 }
 
-/** Registers every door's routes on `app`. */
-export function registerDoorRoutes(app: H3, options: DoorOptions): void {
-  // RFC 9110 §9.3.2: HEAD answers as GET does, without the body. Said for each route: h3 takes a GET route for HEAD
-  // only when no other route matches, and a door's last route (all methods) would.
-  const get = (path: string, handler: EventHandler) =>
-    app.get(path, handler, doorRoute()).head(path, handler, doorRoute());
-  const every = (path: string, handler: EventHandler, within?: string) => app.all(path, handler, doorRoute(within));
+/** How a door's routes are added: GET (and HEAD), POST, and every method of the paths it takes as a whole. */
+interface DoorRouter {
+  get(path: string, handler: EventHandler): void;
+  post(path: string, handler: EventHandler): void;
+  /** Every method; `within`: only paths that begin with it are the door's (see `doorRoute`). */
+  every(path: string, handler: EventHandler, within?: string): void;
+}
 
-  // The practitioner's calendar feed, keyed by the secret in its address.
+/** The router of the doors on `app`: every route it adds is marked a door's. */
+function doorRouter(app: H3): DoorRouter {
+  return {
+    // RFC 9110 §9.3.2: HEAD answers as GET does, without the body. Said for each route: h3 takes a GET route for HEAD
+    // only when no other route matches, and a door's last route (all methods) would.
+    get(path, handler) {
+      app.get(path, handler, doorRoute()).head(path, handler, doorRoute());
+    },
+    post(path, handler) {
+      app.post(path, handler, doorRoute());
+    },
+    every(path, handler, within) {
+      app.all(path, handler, doorRoute(within));
+    },
+  };
+}
+
+/** The practitioner's calendar feed, keyed by the secret in its address. */
+function feedRoutes({ get, every }: DoorRouter, options: DoorOptions): void {
   const feed = lazyDoor(() => import('./feed.ts').then(({ createFeedDoor }) => createFeedDoor(options)));
   get('/feed/:secret.ics', feed('calendar'));
   every('/feed/**', feed('unknownPath'), '/feed/');
+}
 
-  // The customer's self-service page: a booking opened by its link's token, its cancel and its move.
+/** The customer's self-service page: a booking opened by its link's token, its cancel and its move. */
+function selfServiceRoutes({ get, post, every }: DoorRouter, options: DoorOptions): void {
   const manage = lazyDoor(() =>
     import('./portal.ts').then(({ createPortalDoor }) =>
       createPortalDoor({ ...options, afterChange: options.afterBooking }),
@@ -78,8 +98,34 @@ export function registerDoorRoutes(app: H3, options: DoorOptions): void {
   );
   get('/manage/:token', manage('overview'));
   get('/manage/:token/cancel', manage('cancelStep'));
-  app.post('/manage/:token/cancel', manage('cancel'), doorRoute());
+  post('/manage/:token/cancel', manage('cancel'));
   get('/manage/:token/reschedule', manage('moveStep'));
-  app.post('/manage/:token/reschedule', manage('move'), doorRoute());
+  post('/manage/:token/reschedule', manage('move'));
   every('/manage/**', manage('unknownPath'));
+}
+
+/** The public booking page: its steps, the confirmation's calendar file, the practice's logo. */
+function bookingPageRoutes({ get, post, every }: DoorRouter, options: DoorOptions): void {
+  const book = lazyDoor(() =>
+    import('./booking-page.ts').then(({ createBookingPageDoor }) => createBookingPageDoor(options)),
+  );
+  get('/book', book('home'));
+  get('/book/days', book('days'));
+  get('/book/times', book('times'));
+  get('/book/weeks', book('weeks'));
+  get('/book/details', book('details'));
+  post('/book/details', book('detailsAgain'));
+  post('/book/review', book('review'));
+  post('/book/confirm', book('confirm'));
+  get('/book/event/**', book('calendarFile'));
+  get('/book/logo', book('logo'));
+  every('/book/**', book('unknownPath'));
+}
+
+/** Registers every door's routes on `app`: a door is a function of routes, as the next one (the front desk) will be. */
+export function registerDoorRoutes(app: H3, options: DoorOptions): void {
+  const router = doorRouter(app);
+  feedRoutes(router, options);
+  selfServiceRoutes(router, options);
+  bookingPageRoutes(router, options);
 }
