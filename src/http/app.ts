@@ -87,7 +87,8 @@ function loggedRoute(route: Middleware, logAnswer: LogAnswer | undefined): Middl
 
 /**
  * Returns the middleware that sends a request on: a door's route (door-routes.ts) to it, outside the /api gates; the
- * OpenAPI document; any other /api call through the gates to its route; anything else, the JSON 404.
+ * OpenAPI document (spec §9: it describes, it does not book: served without a token, also while disabled or not
+ * configured); any other /api call through the gates to its route; anything else, the JSON 404.
  */
 function dispatch(gates: Middleware, openApiText: () => Promise<string>): Middleware {
   return (event, next) => {
@@ -95,7 +96,6 @@ function dispatch(gates: Middleware, openApiText: () => Promise<string>): Middle
     const path = event.url.pathname;
     if (path !== '/api' && !path.startsWith('/api/')) return errorResponse(HTTP_ERRORS.notFound);
     const method = event.req.method;
-    // spec §9: the document describes, it does not book: served without a token, also while disabled or not configured.
     if (path === '/api/openapi.json' && (method === 'GET' || method === 'HEAD') && isCanonicalPath(event))
       return openApiText().then((text) => jsonText(200, text, { 'cache-control': 'no-cache' }));
     return gates(event, next);

@@ -49,7 +49,9 @@ export function ticketFor(visit: PageVisit): FormTicket {
   return { key, issued, sig: formToken(visit.settings.portalSecret, ['book', key, issued]) };
 }
 
-/** A posted form of the page: its fields, its ticket, and what it carries (the offer, weeks, what was typed, the time). */
+/**
+ * A posted form of the page: its fields, its ticket, and what it carries (the offer, weeks, what was typed, the time).
+ */
 interface Posted {
   form: URLSearchParams;
   ticket: FormTicket;
@@ -59,7 +61,9 @@ interface Posted {
   weeks: number;
   fields: FieldDefinition[];
   values: Record<string, string>;
-  /** The slot's local text: the review's "change" sends the slot, the times page after a time was taken day and time. */
+  /**
+   * The slot's local text: the review's "change" sends the slot, the times page after a time was taken day and time.
+   */
   local: string;
   day: string;
 }
@@ -107,7 +111,9 @@ async function readPosted(visit: PageVisit, event: H3Event): Promise<Posted | Re
   return postedChoice(visit, form, ticket, pageForm);
 }
 
-/** What a form with a good ticket carries: an offer and weekly dates still offered (else 409), what was typed, the time. */
+/**
+ * What a form with a good ticket carries: an offer and weekly dates still offered (else 409), what was typed, the time.
+ */
 function postedChoice(
   visit: PageVisit,
   form: URLSearchParams,

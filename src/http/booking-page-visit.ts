@@ -46,7 +46,9 @@ export type OpenSettings = Settings & {
   bookingPage: NonNullable<Settings['bookingPage']>;
 };
 
-/** One request to the page while it is on: its door, the settings read at its start, the page's view, words and offers. */
+/**
+ * One request to the page while it is on: its door, the settings read at its start, the page's view, words and offers.
+ */
 export interface PageVisit {
   door: BookingDoor;
   settings: OpenSettings;

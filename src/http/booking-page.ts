@@ -1,9 +1,10 @@
 /**
  * The public booking page's door: `/book/` and its steps (routes in door-routes.ts), outside the `/api` gates, HTML
  * only, no script and no cookie, so it works with JavaScript off and in a third-party frame. Steps: `/book/` (what),
- * `/book/days`, `/book/times` (GET), for a reason offered as a series `/book/weeks` (GET: once, or how many weeks,
- * and each date's freedom), `/book/details` (GET fresh; POST with what was typed), `/book/review` and `/book/confirm`
- * (POST: booking-page-forms.ts), `/book/event/<reference>.ics?k=…` (the confirmation's calendar file) and `/book/logo`.
+ * `/book/days`, `/book/times` (GET), for a reason offered as a series `/book/weeks` (GET: once, or how many weeks, and
+ * each date's freedom), `/book/details` (GET fresh; POST with what was typed), `/book/review` and `/book/confirm`
+ * (POST: booking-page-forms.ts), `/book/event/<reference>.ics?k=…` (the confirmation's calendar file) and
+ * `/book/logo`.
  *
  * A door only: each route opens the page (`openPage` in booking-page-visit.ts: on, set up, the path canonical), reads
  * its input (the query, or the posted form), calls the booking page's use case (src/app/pages/page-booking.ts: what

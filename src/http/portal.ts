@@ -158,7 +158,10 @@ function cancelStep(_door: PortalDoor, visit: LinkVisit, event: H3Event): Respon
   return pageAnswer(cancelPage({ ...visit, form: formOf(visit, 'cancel'), later }));
 }
 
-/** The practitioner a move is for: `asked` (another one offering the reason, kept from step to step), else the booking's. */
+/**
+ * The practitioner a move is for: `asked` (another one offering the reason, kept from step to step), else the
+ * booking's.
+ */
 function chosenPractitioner(managed: Managed, asked: unknown): number {
   const id = typeof asked === 'string' ? parsePlainInt(asked) : undefined;
   return id !== undefined && mayMoveTo(managed, id) ? id : managed.booking.scheduleId;

@@ -35,7 +35,9 @@ const AUTOCOMPLETE: Record<string, string> = {
   name: 'name',
 };
 
-/** What every input of a field says: its id and name, its label, and (when given) its error, tied by aria-describedby. */
+/**
+ * What every input of a field says: its id and name, its label, and (when given) its error, tied by aria-describedby.
+ */
 interface FieldParts {
   id: string;
   name: string;

@@ -133,7 +133,9 @@ export function choosePage({ view, offers }: { view: BookView; offers: Offer[] }
 
 const monthFormats = new Map<string, Intl.DateTimeFormat>();
 
-/** The months `days` (in order) fall in, as the locale writes a range: `December 2026`, `November – December 2026`. */
+/**
+ * The months `days` (in order) fall in, as the locale writes a range: `December 2026`, `November – December 2026`.
+ */
 function monthsOf(days: readonly string[], dateLocale: string): string {
   let format = monthFormats.get(dateLocale);
   if (!format) {
@@ -406,7 +408,9 @@ export function notOfferedPage(practice: Practice & { practiceName: string; noti
   return { status: 404, html: layout({ practice, title: words.offTitle, body }) };
 }
 
-/** A refusal of the whole form (too old, too fast, trap, from another site, too many): one clear page, nothing written. */
+/**
+ * A refusal of the whole form (too old, too fast, trap, from another site, too many): one clear page, nothing written.
+ */
 export function refusedPage({ view, text, status }: { view: BookView; text: string; status: number }): Page {
   const words = wordsOf(view);
   return page(

@@ -1,9 +1,10 @@
 /**
- * The kit every page is built of (issue 37: apart from the self-service pages, which pages.ts holds, and the booking
- * page's, book-pages.ts): the one style sheet and its CSP hash, the layout with the practice's footer, dates in
- * words, definition lists and hidden fields, the pager of days, and the error pages every door answers. Pure: every
- * value comes in as an argument, and every text goes through `escapeHtml`. Phone first: 18 px text, 48 px buttons,
- * no horizontal scroll at 320 px, WCAG AA colours.
+ * The kit every page of every door is built of (the pages themselves are apart: the self-service page's in pages.ts,
+ * the booking page's in book-pages.ts): the one style sheet and its CSP hash, the layout with the practice's footer,
+ * a page's frame and notes, dates in words, definition lists and hidden fields, the pager of days, the time picker,
+ * the grid of weeks, and the error pages every door answers. Each takes one options object where it takes more than
+ * a few values. Pure: every value comes in as an argument, and every text goes through `escapeHtml`. Phone first:
+ * 18 px text, 48 px buttons, no horizontal scroll at 320 px, WCAG AA colours.
  */
 import { createHash } from 'node:crypto';
 import { escapeHtml } from '../domain/html.ts';
@@ -83,7 +84,7 @@ function footer(practice: Practice): string {
   return `<footer><p>${lines.join('<br>')}</p></footer>`;
 }
 
-/** A practice's own look (the booking page, issue 41): its colour, and the address of its logo. */
+/** A practice's own look on the booking page (`booking-page enable --colour --logo`): its colour, its logo's URL. */
 export interface Brand {
   colour?: string | null;
   logoSrc?: string | null;
@@ -130,7 +131,9 @@ export function layout({ practice, title, body, brand = {} }: LayoutOptions): st
   );
 }
 
-/** A page of a door: its heading with the practice's name under it, then `body`; the tab says `tab` (else the heading). */
+/**
+ * A page of a door: its heading with the practice's name under it, then `body`; the tab says `tab` (else the heading).
+ */
 export interface FramedOptions {
   practice: Practice & { practiceName: string };
   heading: string;
@@ -140,7 +143,7 @@ export interface FramedOptions {
   brand?: Brand;
 }
 
-/** Returns the page `options` describe, in the layout (every door's pages but the error pages, which have no practice line). */
+/** Returns the page `options` describe, in the layout (every door's page but the error pages: no practice line). */
 export function framedPage({ practice, heading, body, status = 200, tab = heading, brand }: FramedOptions): Page {
   const head = `<h1>${escapeHtml(heading)}</h1><p class="practice">${escapeHtml(practice.practiceName)}</p>`;
   return { status, html: layout({ practice, title: tab, body: head + body, brand }) };
@@ -237,7 +240,9 @@ export function partOfDay(time: string): 'morning' | 'afternoon' | 'evening' {
   return hour < 12 ? 'morning' : hour < 17 ? 'afternoon' : 'evening';
 }
 
-/** What the time picker shows: `times` of a day, each as `item` writes it, under headings of `level` named by `parts`. */
+/**
+ * What the time picker shows: `times` of a day, each as `item` writes it, under headings of `level` named by `parts`.
+ */
 export interface TimePickerOptions<T extends { time: string }> {
   parts: Readonly<Record<'morning' | 'afternoon' | 'evening', string>>;
   times: readonly T[];
@@ -281,7 +286,7 @@ function addDays(day: string, count: number): string {
 }
 
 /**
- * Pages of free days in whole weeks (the booking page's grid, issue 41): each page takes DAYS_PER_PAGE free days and
+ * Pages of free days in whole weeks (the booking page's grid): each page takes DAYS_PER_PAGE free days and
  * the rest of the last one's week, so a week is never split over two pages. Returns the page that holds the first
  * day on or after `from` (the last when none is; the first without `from`), with the first day of the pages before
  * and after. One pass over `days` (at most the look-ahead's days).

@@ -95,8 +95,8 @@ function bookingLine(managed: Managed): string {
 }
 
 /**
- * The dates of the booking's series (issue 40), by start, each with its status; the booking the page is about marked
- * (`aria-current`). Nothing for a booking made alone.
+ * The dates of the booking's series (a course booked as one), by start, each with its status; the booking the page is
+ * about marked (`aria-current`). Nothing for a booking made alone.
  */
 function seriesDates(managed: Managed): string {
   const { series, booking, settings } = managed;
@@ -123,8 +123,9 @@ function reachPractice(managed: Managed): string {
 }
 
 /**
- * After a cancellation, the way back to the practice: a new booking on the booking page while it is on (issue 41,
- * item 7), its website and phone, as far as they are given; the first of them is the main button.
+ * After a cancellation, the way back to the practice (a cancelled customer should not be left at a dead end): a new
+ * booking on the booking page while it is on, its website and phone, as far as they are given; the first of them is
+ * the main button.
  */
 function wayBack(managed: Managed): string {
   const words = wordsOf(managed);
@@ -173,7 +174,9 @@ export function overviewPage(options: ManageView & { notice?: Notice; status?: n
   return page(options, words.title, body, status);
 }
 
-/** The choice, for a date of a series with `laterBooked` later dates booked, of this one only or it and the later ones. */
+/**
+ * The choice, for a date of a series with `laterBooked` later dates booked, of this one only or it and the later ones.
+ */
 function scopeChoice(words: PageWords, laterBooked: number, later: boolean): string {
   if (!laterBooked) return '';
   const radio = (value: string, text: string, checked: boolean) =>

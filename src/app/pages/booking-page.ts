@@ -1,5 +1,5 @@
 /**
- * The public booking page (`/book/`, issue 27): turning it on and off, what it offers, and its bookings. A booking
+ * The public booking page (`/book/`): turning it on and off, what it offers, and its bookings. A booking
  * made there is the API's booking (createBooking: the same transaction, engine, mails, reminders and webhooks),
  * made once per form (actOnce, the form's key as its Idempotency-Key), with the source `page` and the actor `customer`.
  */

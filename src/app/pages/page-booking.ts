@@ -1,9 +1,9 @@
 /**
  * Booking on the public booking page, as one use case: what the page offers, the free times of a choice, the form's
- * fields and their problems, the abuse rules and the booking itself (what its confirmation shows: page-confirmation.ts).
- * The door (src/http/booking-page.ts) reads the form and the ticket it made, calls these and answers; it decides no
- * rule. Each function takes the page's state of one server process (`PageBooker`, for the rules that count or read
- * its clock) or only what it reads.
+ * fields and their problems, the abuse rules and the booking itself (what its confirmation shows:
+ * page-confirmation.ts). The door (src/http/booking-page.ts) reads the form and the ticket it made, calls these and
+ * answers; it decides no rule. Each function takes the page's state of one server process (`PageBooker`, for the rules
+ * that count or read its clock) or only what it reads.
  *
  * The rules, in the order a form meets them: a form older than FORM_MAX_SECONDS (or from the future) is stale; a
  * form that booked already gets what it booked (sent twice, or back and again); a filled honeypot is refused; a form
@@ -60,7 +60,9 @@ export interface SeriesDate {
   free: boolean;
 }
 
-/** What a form that asks to book a series comes to: as a single booking, or dates that are not free (nothing written). */
+/**
+ * What a form that asks to book a series comes to: as a single booking, or dates that are not free (nothing written).
+ */
 export type PageSeriesBooking = PageBooking | { booked: false; why: 'series-taken'; dates: SeriesDate[] };
 
 /** The page's Idempotency-Keys are apart from the API's: an integrator's key can never replay a page's booking. */
@@ -99,7 +101,9 @@ export interface PageBooker {
   recent: Map<string, number[]>;
 }
 
-/** Makes the booking page's state for one process: `formMinSeconds` from the environment (app/operations/runtime.ts). */
+/**
+ * Makes the booking page's state for one process: `formMinSeconds` from the environment (app/operations/runtime.ts).
+ */
 export function createPageBooker(
   ctx: AppContext,
   options: { nowMs: () => number; formMinSeconds: number },
@@ -263,7 +267,9 @@ export function limitProblem(
   return held >= page.perEmail ? { why: 'per-email', held } : undefined;
 }
 
-/** Counts a booking just made from `client` (`mine`: its others in the window); past 10,000 addresses, drops the idle. */
+/**
+ * Counts a booking just made from `client` (`mine`: its others in the window); past 10,000 addresses, drops the idle.
+ */
 function countBooking(booker: PageBooker, client: string, mine: number[]): void {
   const windowStart = booker.nowMs() - PER_HOUR_WINDOW_SECONDS * 1000;
   mine.push(booker.nowMs());
@@ -272,7 +278,9 @@ function countBooking(booker: PageBooker, client: string, mine: number[]): void 
     for (const [key, times] of booker.recent) if (times.every((at) => at <= windowStart)) booker.recent.delete(key);
 }
 
-/** How a booking on the page is written: its fingerprint, `make` (books, returns the reference), the core's refusals. */
+/**
+ * How a booking on the page is written: its fingerprint, `make` (books, returns the reference), the core's refusals.
+ */
 interface PageWrite<R> {
   fingerprint: string;
   make: () => string;
@@ -307,7 +315,9 @@ function bookOnce<R extends PageSeriesBooking>(
   return { booked: true, reference, replayed: outcome.replayed };
 }
 
-/** Under the write lock: the e-mail address's share of future bookings (another tab may have booked), then the booking. */
+/**
+ * Under the write lock: the e-mail address's share of future bookings (another tab may have booked), then the booking.
+ */
 function writeOnce<R>(
   booker: PageBooker,
   order: PageOrder,

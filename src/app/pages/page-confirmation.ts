@@ -89,7 +89,9 @@ function confirmationLink(
   return { manageUrl: manageUrlOf(settings.portal!.url, manageToken), manageToken };
 }
 
-/** What was booked, from the booking itself: its reason or schedule may be gone since (`--force` keeps the bookings). */
+/**
+ * What was booked, from the booking itself: its reason or schedule may be gone since (`--force` keeps the bookings).
+ */
 function offerOfBooking(booking: Booking, description: string): Offer {
   return {
     scheduleId: booking.scheduleId,
