@@ -1,8 +1,9 @@
-import { H3, HTTPError, type H3Event } from 'h3';
+import { H3, type HTTPError, type H3Event, type Middleware } from 'h3';
 import { createDaysCache, type DaysCache } from '../app/bookings/days-cache.ts';
 import type { Runtime } from '../app/operations/runtime.ts';
 import { answerForHttpError, errorResponse, HTTP_ERRORS } from './errors.ts';
 import { createClientAddress } from './client-address.ts';
+import { atFirstUse, isDoorRoute, registerDoorRoutes } from './door-routes.ts';
 import { createGates } from './gates.ts';
 import { isCanonicalPath } from './handle.ts';
 import { loggedPath } from './logged-path.ts';
@@ -33,23 +34,9 @@ export interface AccessEntry {
   ms: number;
 }
 
-function isPortalPath(path: string): boolean {
-  return path === '/manage' || path.startsWith('/manage/');
-}
-
-/** Returns `load` made once, at the first call (a door's code and state, loaded when its first request comes). */
-function atFirstUse<T>(load: () => Promise<T>): () => Promise<T> {
-  let loaded: Promise<T> | undefined;
-  return () => (loaded ??= load());
-}
-
-function isBookingPagePath(path: string): boolean {
-  return path === '/book' || path.startsWith('/book/');
-}
-
 /**
  * The time of an access-log line, ISO 8601 in UTC: made once per millisecond, however many requests end in it (at
- * 40,000 a second, 40 lines share each; issue 39).
+ * 40,000 a second, 40 lines share each).
  */
 function timeStamps(nowMs: () => number): () => string {
   let lastMs = Number.NaN;
@@ -64,19 +51,13 @@ function timeStamps(nowMs: () => number): () => string {
   };
 }
 
-/**
- * Returns the h3 app of `planner serve`. Every `/api` call passes the spec's gates in order:
- * not configured (503), API disabled (503), token (401), rate limit (429); then its route, or 404.
- */
-export function createHttpApp(options: HttpOptions): H3 {
-  const { ctx, watch } = options.runtime;
-  const nowMs = () => ctx.now().getTime();
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+/** Logs the answer to a request: its `status`, and the time since `startedAt` (`performance.now()`). */
+type LogAnswer = (event: H3Event, status: number, startedAt: number) => void;
 
-  const accessLog = options.accessLog;
+/** Returns the writer of access-log lines to `accessLog` (none: nothing is logged). */
+function accessLogger(accessLog: HttpOptions['accessLog'], nowMs: () => number): LogAnswer {
   const stamp = timeStamps(nowMs);
-  /** Logs the answer to `event`, begun at `startedAt`. */
-  const logAnswer = (event: H3Event, status: number, startedAt: number) =>
+  return (event, status, startedAt) =>
     accessLog?.({
       time: stamp(),
       method: event.req.method,
@@ -84,77 +65,15 @@ export function createHttpApp(options: HttpOptions): H3 {
       status,
       ms: Math.round((performance.now() - startedAt) * 100) / 100,
     });
-  const app = new H3({
-    silent: true, // unexpected errors are logged below, one line, without a stack in the answer
-    onError(failure: HTTPError, event: H3Event) {
-      if (failure.status >= 500)
-        log(
-          `planner: ${event.req.method} ${loggedPath(event.url.pathname)} failed: ${String(failure.cause ?? failure.message)}`,
-        );
-      const answer = errorResponse(answerForHttpError(failure.status, failure.statusText || failure.message));
-      logAnswer(event, answer.status, (event.context.startedAt as number | undefined) ?? performance.now());
-      return answer;
-    },
-  });
+}
 
-  // spec §9: the document describes, it does not book: served without a token, also while disabled or not configured.
-  // Built at its first request, as the page and the feed below: a server that never serves them never loads their
-  // code (issue 29: anonymous memory; docs/performance.md says what each saves).
-  const openApiText = atFirstUse(() =>
-    import('../schemas/openapi.ts').then(({ openApiDocument }) => JSON.stringify(openApiDocument())),
-  );
-
-  // One rule for the client's address at every door that counts per address (trusted proxies only: issue 23).
-  const clientAddress = createClientAddress(() => watch.refresh());
-  const gates = createGates({ settings: () => watch.refresh(), nowMs, clientAddress });
-  // What every HTML door is given: the context whose settings follow other processes, the clock, the client address.
-  const door = { ctx: { ...ctx, settings: () => watch.refresh() }, nowMs, log, clientAddress };
-  const afterBooking = options.afterBooking ?? (() => {});
-  const bodyTimeoutMs = options.bodyTimeoutMs ?? 10_000;
-  const portalDoor = atFirstUse(() =>
-    import('./portal.ts').then(({ createPortalDoor }) =>
-      createPortalDoor({ ...door, afterChange: afterBooking, bodyTimeoutMs }),
-    ),
-  );
-  // One cache of free days for GET /api/days and the booking page's days.
-  const daysCache = options.daysCache ?? createDaysCache();
-  const bookingPageDoor = atFirstUse(() =>
-    import('./booking-page.ts').then(({ createBookingPageDoor }) =>
-      createBookingPageDoor({
-        ...door,
-        afterBooking,
-        bodyTimeoutMs,
-        daysCache,
-        ...(options.runtime.environment ? { formMinSeconds: options.runtime.environment.formMinSeconds } : {}),
-      }),
-    ),
-  );
-  const feedDoor = atFirstUse(() => import('./feed.ts').then(({ createFeedDoor }) => createFeedDoor(door)));
-
-  /** Sends a request to its door: the feed, the self-service page, the booking page, or the API's gates. */
-  const route = (event: H3Event, next: () => unknown) => {
-    const path = event.url.pathname;
-    // The practitioner's calendar feed (issue 16): a door of its own, keyed by the secret in its URL.
-    if (path.startsWith('/feed/')) return feedDoor().then((door) => door(event));
-    // The customer's self-service page: a door of its own, outside the /api gates (HTML; off unless enabled).
-    if (isPortalPath(path)) return portalDoor().then((door) => door(event));
-    // The public booking page (issue 27): a door of its own too (HTML; off unless enabled).
-    if (isBookingPagePath(path)) return bookingPageDoor().then((door) => door(event));
-    if (path !== '/api' && !path.startsWith('/api/')) return errorResponse(HTTP_ERRORS.notFound);
-    if (
-      path === '/api/openapi.json' &&
-      (event.req.method === 'GET' || event.req.method === 'HEAD') &&
-      isCanonicalPath(event)
-    ) {
-      return openApiText().then((text) => jsonText(200, text, { 'cache-control': 'no-cache' }));
-    }
-    return gates(event, next);
-  };
-
-  // The access log (issue 39): each answer as this middleware returns it, and each error's as onError makes it.
-  // Not h3's onRequest and onResponse hooks: they cost three promise turns a request (a tenth of GET /schedules).
-  app.use((event, next) => {
-    if (!accessLog) return route(event, next);
+/**
+ * Returns `route` as the app's middleware, each answer it returns logged (each error's is logged by onError). Not
+ * h3's onRequest and onResponse hooks: they cost three promise turns a request (a tenth of GET /schedules).
+ */
+function loggedRoute(route: Middleware, logAnswer: LogAnswer | undefined): Middleware {
+  if (!logAnswer) return route;
+  return (event, next) => {
     const startedAt = performance.now();
     event.context.startedAt = startedAt;
     const answer = route(event, next);
@@ -163,14 +82,75 @@ export function createHttpApp(options: HttpOptions): H3 {
       return value;
     };
     return answer instanceof Promise ? answer.then(logged) : logged(answer);
-  });
+  };
+}
 
-  registerRoutes(app, ctx, {
+/**
+ * Returns the middleware that sends a request on: a door's route (door-routes.ts) to it, outside the /api gates; the
+ * OpenAPI document (spec §9: it describes, it does not book: served without a token, also while disabled or not
+ * configured); any other /api call through the gates to its route; anything else, the JSON 404.
+ */
+function dispatch(gates: Middleware, openApiText: () => Promise<string>): Middleware {
+  return (event, next) => {
+    if (isDoorRoute(event)) return next();
+    const path = event.url.pathname;
+    if (path !== '/api' && !path.startsWith('/api/')) return errorResponse(HTTP_ERRORS.notFound);
+    const method = event.req.method;
+    if (path === '/api/openapi.json' && (method === 'GET' || method === 'HEAD') && isCanonicalPath(event))
+      return openApiText().then((text) => jsonText(200, text, { 'cache-control': 'no-cache' }));
+    return gates(event, next);
+  };
+}
+
+/** The app's answer to an error h3 raised (no route, or a handler that threw): logged when it is the server's. */
+function errorAnswer(log: (line: string) => void, logAnswer: LogAnswer) {
+  return (failure: HTTPError, event: H3Event) => {
+    if (failure.status >= 500)
+      log(
+        `planner: ${event.req.method} ${loggedPath(event.url.pathname)} failed: ${String(failure.cause ?? failure.message)}`,
+      );
+    const answer = errorResponse(answerForHttpError(failure.status, failure.statusText || failure.message));
+    logAnswer(event, answer.status, (event.context.startedAt as number | undefined) ?? performance.now());
+    return answer;
+  };
+}
+
+/**
+ * Returns the h3 app of `planner serve`. Every `/api` call passes the spec's gates in order: not configured (503),
+ * API disabled (503), token (401), rate limit (429); then its route, or 404. The HTML doors and the feed answer on
+ * their own routes (door-routes.ts).
+ */
+export function createHttpApp(options: HttpOptions): H3 {
+  const { ctx, watch } = options.runtime;
+  const nowMs = () => ctx.now().getTime();
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const logAnswer = accessLogger(options.accessLog, nowMs);
+  // Unexpected errors are logged by errorAnswer, one line, without a stack in the answer.
+  const app = new H3({ silent: true, onError: errorAnswer(log, logAnswer) });
+  // Built at its first request, as the doors are: a server that never serves it never loads its code (anonymous
+  // memory; docs/performance.md says what each saves).
+  const openApiText = atFirstUse(() =>
+    import('../schemas/openapi.ts').then(({ openApiDocument }) => JSON.stringify(openApiDocument())),
+  );
+  // One rule for the client's address at every door that counts per address (trusted proxies only).
+  const clientAddress = createClientAddress(() => watch.refresh());
+  const gates = createGates({ settings: () => watch.refresh(), nowMs, clientAddress });
+  app.use(loggedRoute(dispatch(gates, openApiText), options.accessLog ? logAnswer : undefined));
+  const afterBooking = options.afterBooking ?? (() => {});
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? 10_000;
+  // One cache of free days for GET /api/days and the booking page's days.
+  const daysCache = options.daysCache ?? createDaysCache();
+  // The doors get the context whose settings follow other processes' writes.
+  registerDoorRoutes(app, {
+    ctx: { ...ctx, settings: () => watch.refresh() },
+    nowMs,
     log,
+    clientAddress,
     afterBooking,
-    generation: watch.generation,
     bodyTimeoutMs,
     daysCache,
+    ...(options.runtime.environment ? { formMinSeconds: options.runtime.environment.formMinSeconds } : {}),
   });
+  registerRoutes(app, ctx, { log, afterBooking, generation: watch.generation, bodyTimeoutMs, daysCache });
   return app;
 }

@@ -1,11 +1,11 @@
 /**
- * The calendar feed's door: `GET /feed/<secret>.ics`, outside the /api gates. ETag and Last-Modified from the
- * feed's data, 304 when the calendar app has it already. A wrong secret gets a 404, and an address that sends many
- * a 429 (src/http/door-guard.ts).
+ * The calendar feed's door: `GET /feed/<secret>.ics` (its route in door-routes.ts), outside the /api gates. ETag and
+ * Last-Modified from the feed's data, 304 when the calendar app has it already. A wrong secret gets a 404, and an
+ * address that sends many a 429 (src/http/door-guard.ts).
  */
 import { STATUS_CODES } from 'node:http';
-import type { H3Event } from 'h3';
-import { feedOf } from '../app/calendars/feed.ts';
+import { getRouterParam, type H3Event } from 'h3';
+import { feedOf, type Feed } from '../app/calendars/feed.ts';
 import type { AppContext } from '../app/context.ts';
 import { HTTP_ERRORS, plainErrorResponse, tooManyRequests } from './errors.ts';
 import { isCanonicalPath } from './handle.ts';
@@ -29,51 +29,64 @@ function isFresh(request: Headers, etag: string, lastModified: Date | undefined)
   return lastModified !== undefined && !Number.isNaN(since) && since >= lastModified.getTime();
 }
 
-/** Returns the handler of every request whose path is under `/feed/`. */
-export function createFeedDoor(options: {
+/** What the feed's door is given (door-routes.ts). */
+export interface FeedDoorOptions {
   ctx: AppContext;
   nowMs: () => number;
   log: (line: string) => void;
   clientAddress: (event: H3Event) => string;
-}) {
+}
+
+/** The feed's answer to `feed`: the calendar, or 304 when the client's copy is current. */
+function feedAnswer(event: H3Event, feed: Feed): Response {
+  const headers = {
+    etag: feed.etag,
+    ...(feed.lastModified ? { 'last-modified': feed.lastModified.toUTCString() } : {}),
+    // The URL is a key to customer data: no shared cache may keep it, and the app asks again each time.
+    'cache-control': 'private, no-cache',
+    ...HEADERS,
+  };
+  if (isFresh(event.req.headers, feed.etag, feed.lastModified))
+    return new Response(null, { status: 304, statusText: STATUS_CODES[304], headers });
+  return new Response(feed.ics, {
+    status: 200,
+    statusText: STATUS_CODES[200],
+    headers: { 'content-type': 'text/calendar; charset=utf-8', ...headers },
+  });
+}
+
+/** Returns the feed's handlers, by route (door-routes.ts gives their paths). */
+export function createFeedDoor(options: FeedDoorOptions) {
   const { ctx, nowMs } = options;
   const guard = createDoorGuard('unknown-link', nowMs);
-  return (event: H3Event): Response => {
-    const match = /^\/feed\/([^/]+)\.ics$/.exec(event.url.pathname);
-    const method = event.req.method;
-    if (!match || (method !== 'GET' && method !== 'HEAD') || !isCanonicalPath(event))
-      return plainErrorResponse(HTTP_ERRORS.notFound, ERROR_HEADERS);
-    let feed;
-    try {
-      feed = feedOf(ctx, match[1]!);
-    } catch (error) {
-      options.log(`planner: GET ${loggedPath(event.url.pathname)} failed: ${(error as Error).message}`);
-      return plainErrorResponse(HTTP_ERRORS.internal, ERROR_HEADERS);
-    }
-    if (!feed) {
-      // Every address is looked up; too many unknown ones from one client: 429 (src/http/door-guard.ts).
-      const throttled = guard.unknown(options.clientAddress(event));
-      // `x-planner-page` lets `planner doctor` tell planner's own 404 from a proxy's, as on the pages.
-      if (!throttled)
-        return plainErrorResponse(HTTP_ERRORS.notFound, { ...ERROR_HEADERS, 'x-planner-page': 'not-found' });
-      return tooManyRequests(throttled, {
-        content: `${HTTP_ERRORS.tooManyRequests.body.error}\n`,
-        headers: ERROR_HEADERS,
-      });
-    }
-    const headers = {
-      etag: feed.etag,
-      ...(feed.lastModified ? { 'last-modified': feed.lastModified.toUTCString() } : {}),
-      // The URL is a key to customer data: no shared cache may keep it, and the app asks again each time.
-      'cache-control': 'private, no-cache',
-      ...HEADERS,
-    };
-    if (isFresh(event.req.headers, feed.etag, feed.lastModified))
-      return new Response(null, { status: 304, statusText: STATUS_CODES[304], headers });
-    return new Response(feed.ics, {
-      status: 200,
-      statusText: STATUS_CODES[200],
-      headers: { 'content-type': 'text/calendar; charset=utf-8', ...headers },
+  const notFound = () => plainErrorResponse(HTTP_ERRORS.notFound, ERROR_HEADERS);
+
+  /** An address that is no feed's: 404, or 429 once the client sent too many this minute (door-guard.ts). */
+  const unknownFeed = (event: H3Event): Response => {
+    const throttled = guard.unknown(options.clientAddress(event));
+    // `x-planner-page` lets `planner doctor` tell planner's own 404 from a proxy's, as on the pages.
+    if (!throttled)
+      return plainErrorResponse(HTTP_ERRORS.notFound, { ...ERROR_HEADERS, 'x-planner-page': 'not-found' });
+    return tooManyRequests(throttled, {
+      content: `${HTTP_ERRORS.tooManyRequests.body.error}\n`,
+      headers: ERROR_HEADERS,
     });
+  };
+
+  return {
+    /** GET /feed/<secret>.ics: every address is looked up. */
+    calendar(event: H3Event): Response {
+      if (!isCanonicalPath(event)) return notFound();
+      let feed: Feed | undefined;
+      try {
+        feed = feedOf(ctx, getRouterParam(event, 'secret') ?? '');
+      } catch (error) {
+        options.log(`planner: GET ${loggedPath(event.url.pathname)} failed: ${(error as Error).message}`);
+        return plainErrorResponse(HTTP_ERRORS.internal, ERROR_HEADERS);
+      }
+      return feed ? feedAnswer(event, feed) : unknownFeed(event);
+    },
+    /** Any other path or method under `/feed/`: 404. */
+    unknownPath: notFound,
   };
 }

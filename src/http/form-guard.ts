@@ -38,17 +38,22 @@ export function isCrossSite(headers: Headers, origin: string): boolean {
 /** Why a page's posted form was not read: sent from another site, not a form, or a body not read whole. */
 export type FormUnread = { why: 'cross-site' } | { why: 'not-a-form' } | { why: 'body'; status: number };
 
+/** Where a page's form must come from (its own origin), and how large and how slow its body may be. */
+export interface FormLimits {
+  origin: string;
+  limit: number;
+  deadlineMs: number;
+}
+
 /**
- * Reads a page's posted form (the self-service page's and the booking page's alike): refused when the browser says
- * it came from another site than `origin`, when it is not `application/x-www-form-urlencoded`, or when its body is
- * larger than `limit` bytes, not UTF-8, or not whole within `deadlineMs` (then the connection closes: the body was
- * not read to its end). Each door answers a refusal in its own page.
+ * Reads a page's posted form, the one reader of every door's forms: refused when the browser says it came from
+ * another site than `origin`, when it is not `application/x-www-form-urlencoded`, or when its body is larger than
+ * `limit` bytes, not UTF-8, or not whole within `deadlineMs` (then the connection closes: the body was not read to its
+ * end). Each door answers a refusal in its own page.
  */
 export async function readPageForm(
   event: H3Event,
-  origin: string,
-  limit: number,
-  deadlineMs: number,
+  { origin, limit, deadlineMs }: FormLimits,
 ): Promise<URLSearchParams | FormUnread> {
   if (isCrossSite(event.req.headers, origin)) return { why: 'cross-site' };
   const type = (event.req.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();

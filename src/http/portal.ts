@@ -1,33 +1,43 @@
 /**
- * The self-service page's door: `/manage/<token>[/cancel|/reschedule]`, outside the `/api` gates. HTML only, no
- * script; every answer (also the 404 and 429) carries the same security headers. Forms are POST with a CSRF
- * token bound to the link, the booking and its sequence (so a form sent twice, or from an old tab, changes
- * nothing), and with a same-origin check (form-guard.ts); every answer's headers come from page-answer.ts.
- * Unknown links are throttled per address (door-guard.ts).
+ * The self-service page's door: `/manage/<token>`, its cancel and its move (routes in door-routes.ts), outside the
+ * `/api` gates. HTML only, no script; every answer (also the 404 and 429) carries the same security headers
+ * (page-answer.ts). Forms are POST with a CSRF token bound to the link, the booking and its sequence (so a form sent
+ * twice, or from an old tab, changes nothing), and with a same-origin check (form-guard.ts). Unknown links are
+ * throttled per address (door-guard.ts). Each route opens its link's booking (`openLink`), reads its input (the
+ * query, or the posted form through `readChangeForm`), calls one use case of app/pages/portal.ts, and answers one page.
  */
-import { getQuery, type H3Event } from 'h3';
+import { getQuery, getRouterParam, type H3Event } from 'h3';
+import type { AppContext } from '../app/context.ts';
 import {
   customerCancel,
   customerCancelSeries,
   customerMove,
   daysToMoveTo,
-  openManaged,
   mayMoveTo,
+  openManaged,
   slotsToMoveTo,
   type Managed,
   type Outcome,
 } from '../app/pages/portal.ts';
-import type { AppContext } from '../app/context.ts';
-import { formatLocal, isDay, isSlotText } from '../domain/dates.ts';
 import { parsePlainInt } from '../domain/checks.ts';
-import { cancelPage, confirmMovePage, daysPage, overviewPage, timesPage, type Notice } from '../portal/pages.ts';
+import { formatLocal, isDay, isSlotText } from '../domain/dates.ts';
+import { manageUrlOf } from '../domain/manage-url.ts';
 import { failedPage, notFoundPage, pageOfDays, tooManyPage, type Page } from '../portal/kit.ts';
+import {
+  cancelPage,
+  confirmMovePage,
+  daysPage,
+  overviewPage,
+  timesPage,
+  type ManageView,
+  type Notice,
+} from '../portal/pages.ts';
+import { createDoorGuard } from './door-guard.ts';
 import { tooManyRequests } from './errors.ts';
 import { formToken, isFormToken, readPageForm } from './form-guard.ts';
-import { PAGE_HEADERS, pageAnswer, seeOther } from './page-answer.ts';
-import { createDoorGuard } from './door-guard.ts';
 import { isCanonicalPath } from './handle.ts';
 import { loggedPath } from './logged-path.ts';
+import { PAGE_HEADERS, pageAnswer, seeOther } from './page-answer.ts';
 
 /** Largest form body: a reason of NOTE_MAX_LENGTH (500) characters, percent-encoded, and the hidden fields. */
 const FORM_LIMIT = 8192;
@@ -44,184 +54,244 @@ export interface PortalDoorOptions {
   clientAddress: (event: H3Event) => string;
 }
 
-/** Returns the handler of every request whose path is `/manage` or under `/manage/`. */
-export function createPortalDoor(options: PortalDoorOptions): (event: H3Event) => Promise<Response> {
-  const { ctx, nowMs } = options;
-  const guard = createDoorGuard('unknown-link', nowMs);
+/** The door of one server process: its options, and the throttle of unknown links. */
+interface PortalDoor extends PortalDoorOptions {
+  guard: ReturnType<typeof createDoorGuard>;
+}
 
-  /** What the form token of `action` binds: the link `token`, the booking and the `sequence` the form shows. */
-  const bound = (managed: Managed, action: string, token: string, sequence: number) => [
-    action,
-    managed.booking.id,
-    sequence,
-    token,
-  ];
-  const formOf = (managed: Managed, action: string, token: string) => ({
-    sequence: String(managed.booking.sequence),
-    csrf: formToken(managed.settings.portalSecret ?? '', bound(managed, action, token, managed.booking.sequence)),
-  });
+/** One request to a link: the booking it opened, the page's path (`base`) and the link's token. */
+interface LinkVisit extends ManageView {
+  token: string;
+}
 
-  /** The sequence the posted form was made for, when its form token is right for it; else undefined. */
-  const checkedSequence = (
-    managed: Managed,
-    action: string,
-    token: string,
-    form: URLSearchParams,
-  ): number | undefined => {
-    const sequence = parsePlainInt(form.get('sequence') ?? '');
-    if (sequence === undefined) return undefined;
-    return isFormToken(
-      managed.settings.portalSecret ?? '',
-      bound(managed, action, token, sequence),
-      form.get('csrf') ?? '',
-    )
-      ? sequence
-      : undefined;
+/** A route's answer to a link that opened its booking. */
+type LinkRoute = (door: PortalDoor, visit: LinkVisit, event: H3Event) => Response | Promise<Response>;
+
+/** The changes a form makes; a form token is bound to one of them. */
+type Change = 'cancel' | 'reschedule';
+
+/** Returns the self-service page's handlers, by route (door-routes.ts gives their paths). */
+export function createPortalDoor(options: PortalDoorOptions) {
+  const door: PortalDoor = { ...options, guard: createDoorGuard('unknown-link', options.nowMs) };
+  const route = (answer: LinkRoute) => guarded(door, (event) => openLink(door, event, answer));
+  return {
+    overview: route(overview),
+    cancelStep: route(cancelStep),
+    cancel: route(cancel),
+    moveStep: route(moveStep),
+    move: route(move),
+    /** Any other path or method under `/manage`: the page's 404. */
+    unknownPath: guarded(door, () => pageAnswer(notFoundPage(door.ctx.settings()))),
   };
+}
 
-  /** The practitioner a posted move is for: the form's `schedule` (another one offering the reason), else the booking's. */
-  const scheduleOf = (managed: Managed, form: URLSearchParams): number =>
-    parsePlainInt(form.get('schedule') ?? '') ?? managed.booking.scheduleId;
-
-  const show = (
-    managed: Managed,
-    base: string,
-    token: string,
-    action: string,
-    event: H3Event,
-    notice?: Notice,
-    status?: number,
-  ): Page => {
-    if (action === 'cancel' && managed.state === 'open')
-      return cancelPage(
-        managed,
-        base,
-        formOf(managed, 'cancel', token),
-        notice,
-        status,
-        getQuery(event).scope === 'later',
-      );
-    if (action === 'reschedule' && managed.mayMove) {
-      const query = getQuery(event);
-      // Another practitioner who offers the reason too (issue 40), kept from step to step; else the booking's own.
-      const asked = typeof query.with === 'string' ? parsePlainInt(query.with) : undefined;
-      const chosen = asked !== undefined && mayMoveTo(managed, asked) ? asked : managed.booking.scheduleId;
-      const bookedAt = formatLocal(new Date(managed.booking.startAt * 1000), managed.settings.timeZone); // YYYY-MM-DD HH:MM
-      const day = typeof query.day === 'string' && isDay(query.day) ? query.day : undefined;
-      if (day) {
-        const slots = slotsToMoveTo(ctx, managed, day, chosen);
-        if (typeof query.time !== 'string' || !isSlotText(`${day} ${query.time}:00`))
-          return timesPage(managed, base, day, slots, notice, status, chosen);
-        // The confirmation step of a time picked; one no longer free (taken meanwhile) gets the day's times again,
-        // as the move itself would (409); the booking's own time (the back button after a move), the times as they are.
-        const slot = slots.find((one) => one.local.slice(11, 16) === query.time);
-        if (slot) return confirmMovePage(managed, base, slot, formOf(managed, 'reschedule', token), chosen);
-        if (`${day} ${query.time}` === bookedAt && chosen === managed.booking.scheduleId)
-          return timesPage(managed, base, day, slots);
-        return timesPage(managed, base, day, slots, { kind: 'refused', why: 'taken' }, 409, chosen);
-      }
-      // Pages of free days, counted from the first; first the page with the booking's own day.
-      const days = daysToMoveTo(ctx, managed, chosen);
-      const from = typeof query.from === 'string' && isDay(query.from) ? query.from : bookedAt.slice(0, 10);
-      const shown = pageOfDays(days, from);
-      return daysPage(managed, base, shown.days, shown.pages, chosen);
-    }
-    // Nothing to do there (any more): the booking as it stands, and why.
-    const why =
-      managed.state !== 'open'
-        ? managed.state
-        : action !== 'reschedule'
-          ? undefined
-          : managed.movable
-            ? 'no-reschedule'
-            : 'not-movable';
-    return overviewPage(managed, base, notice ?? (action && why ? { kind: 'refused', why } : undefined), status);
-  };
-
-  const post = async (
-    managed: Managed,
-    base: string,
-    token: string,
-    action: string,
-    event: H3Event,
-  ): Promise<Response> => {
-    const form = await readPageForm(event, managed.settings.portal.url, FORM_LIMIT, options.bodyTimeoutMs);
-    if ('why' in form) {
-      if (form.why === 'cross-site')
-        return pageAnswer(overviewPage(managed, base, { kind: 'refused', why: 'forbidden' }, 403));
-      return pageAnswer(overviewPage(managed, base, { kind: 'refused', why: 'bad-input' }, 400), {
-        connection: 'close',
-      });
-    }
-    const sequence = checkedSequence(managed, action, token, form);
-    if (sequence === undefined)
-      return pageAnswer(overviewPage(managed, base, { kind: 'refused', why: 'forbidden' }, 403));
-    // A date of a series: this one only (as any booking), or with the later ones (`scope=later`, issue 40).
-    const later = action === 'cancel' && form.get('scope') === 'later';
-    const outcome: Outcome =
-      action !== 'cancel'
-        ? customerMove(ctx, managed, sequence, form.get('slot') ?? '', scheduleOf(managed, form))
-        : later
-          ? customerCancelSeries(ctx, managed, sequence, form.get('reason') ?? '')
-          : customerCancel(ctx, managed, sequence, form.get('reason') ?? '');
-    if (outcome.ok) {
-      options.afterChange();
-      return seeOther(`${base}?done=${action === 'cancel' ? (later ? 'cancelled-series' : 'cancelled') : 'moved'}`);
-    }
-    // Refused: the page as it stands now (re-read: the refusal may be because it changed), with the reason.
-    const now = openManaged(ctx, token) ?? managed;
-    const notice: Notice = { kind: 'refused', why: outcome.refusal };
-    const status = outcome.refusal === 'bad-input' || outcome.refusal === 'bad-reason' ? 400 : 409;
-    if (outcome.refusal === 'taken' && now.mayMove) {
-      const day = (form.get('slot') ?? '').slice(0, 10);
-      const chosen = scheduleOf(now, form);
-      const to = mayMoveTo(now, chosen) ? chosen : now.booking.scheduleId;
-      return pageAnswer(timesPage(now, base, day, slotsToMoveTo(ctx, now, day, to), notice, status, to));
-    }
-    if (outcome.refusal === 'bad-reason' && now.state === 'open')
-      return pageAnswer(cancelPage(now, base, formOf(now, 'cancel', token), notice, status, later));
-    return pageAnswer(overviewPage(now, base, notice, status));
-  };
-
-  const door = (event: H3Event): Promise<Response> | Response => {
-    const settings = ctx.settings();
-    const notFound = () => pageAnswer(notFoundPage(settings));
-    const segments = event.url.pathname.split('/'); // ['', 'manage', token, action?]
-    const token = segments[2] ?? '';
-    const action = segments[3] ?? '';
-    const method = event.req.method;
-    const known = segments.length <= 4 && (action === '' || action === 'cancel' || action === 'reschedule');
-    if (!settings.portal || token === '' || !known || !isCanonicalPath(event)) return notFound();
-    if (method !== 'GET' && method !== 'HEAD' && !(method === 'POST' && action !== '')) return notFound();
-
-    // Every link is looked up; an address that sent 20 unknown ones this minute gets 429 for its further unknown
-    // ones (src/http/door-guard.ts says why a real link from there still opens).
-    const managed = openManaged(ctx, token);
-    if (!managed) {
-      const throttled = guard.unknown(options.clientAddress(event));
-      if (!throttled) return notFound();
-      const page = tooManyPage(settings, throttled.resetSeconds);
-      return tooManyRequests(throttled, { content: page.html, headers: { ...PAGE_HEADERS, 'x-planner-page': 'page' } });
-    }
-    const base = `/manage/${token}`;
-    if (method === 'POST') return post(managed, base, token, action, event);
-    const done = getQuery(event).done;
-    // The notice of a change just made (Post/Redirect/Get), only where the booking shows that change.
-    const shows =
-      done === 'cancelled' || done === 'cancelled-series'
-        ? managed.booking.status === 'cancelled'
-        : done === 'moved' && managed.booking.sequence > 0;
-    const notice: Notice | undefined =
-      action === '' && shows ? { kind: 'done', what: done as 'cancelled' | 'cancelled-series' | 'moved' } : undefined;
-    return pageAnswer(show(managed, base, token, action, event, notice));
-  };
-
-  return async (event: H3Event) => {
+/** Answers with `answer`, or with the failure page (the failure logged, never the token) when it throws. */
+function guarded(door: PortalDoor, answer: (event: H3Event) => Response | Promise<Response>) {
+  return async (event: H3Event): Promise<Response> => {
     try {
-      return await door(event);
+      return await answer(event);
     } catch (error) {
-      options.log(`planner: ${event.req.method} ${loggedPath(event.url.pathname)} failed: ${(error as Error).message}`);
-      return pageAnswer(failedPage(ctx.settings()));
+      door.log(`planner: ${event.req.method} ${loggedPath(event.url.pathname)} failed: ${(error as Error).message}`);
+      return pageAnswer(failedPage(door.ctx.settings()));
     }
   };
+}
+
+/**
+ * Opens the link of the route's token and answers it with `route`: while the page is on, on the canonical path only.
+ * Every link is looked up; an address that sent 20 unknown ones this minute gets 429 for its further unknown ones
+ * (src/http/door-guard.ts says why a real link from there still opens).
+ */
+function openLink(door: PortalDoor, event: H3Event, route: LinkRoute): Response | Promise<Response> {
+  const settings = door.ctx.settings();
+  if (!settings.portal || !isCanonicalPath(event)) return pageAnswer(notFoundPage(settings));
+  const token = getRouterParam(event, 'token') ?? '';
+  const managed = openManaged(door.ctx, token);
+  if (managed) return route(door, { managed, token, base: manageUrlOf('', token) }, event);
+  const throttled = door.guard.unknown(door.clientAddress(event));
+  if (!throttled) return pageAnswer(notFoundPage(settings));
+  const page = tooManyPage(settings, throttled.resetSeconds);
+  return tooManyRequests(throttled, { content: page.html, headers: { ...PAGE_HEADERS, 'x-planner-page': 'page' } });
+}
+
+/** GET /manage/:token: the booking, with the notice of a change just made (`done`, Post/Redirect/Get). */
+function overview(_door: PortalDoor, visit: LinkVisit, event: H3Event): Response {
+  return pageAnswer(overviewPage({ ...visit, notice: doneNotice(visit.managed, getQuery(event).done) }));
+}
+
+/** The notice of a change just made (`done`), only where the booking shows that change. */
+function doneNotice(managed: Managed, done: unknown): Notice | undefined {
+  const shows =
+    done === 'cancelled' || done === 'cancelled-series'
+      ? managed.booking.status === 'cancelled'
+      : done === 'moved' && managed.booking.sequence > 0;
+  return shows ? { kind: 'done', what: done as 'cancelled' | 'cancelled-series' | 'moved' } : undefined;
+}
+
+/** The booking, and why it cannot be changed so (any more). */
+function refusedOverview(visit: ManageView, why: Notice & { kind: 'refused' }, status?: number): Page {
+  return overviewPage({ ...visit, notice: why, status });
+}
+
+/** What the form token of `change` binds: the link, the booking and the `sequence` the form shows. */
+function bound(visit: LinkVisit, change: Change, sequence: number): (string | number)[] {
+  return [change, visit.managed.booking.id, sequence, visit.token];
+}
+
+/** The hidden fields of a form of `change`: the booking's sequence, and the form token bound to it. */
+function formOf(visit: LinkVisit, change: Change): Record<string, string> {
+  const { managed } = visit;
+  return {
+    sequence: String(managed.booking.sequence),
+    csrf: formToken(managed.settings.portalSecret ?? '', bound(visit, change, managed.booking.sequence)),
+  };
+}
+
+/**
+ * GET /manage/:token/cancel: while the booking is open, its cancel form (`scope=later`: with its later dates chosen);
+ * else the booking, and why not.
+ */
+function cancelStep(_door: PortalDoor, visit: LinkVisit, event: H3Event): Response {
+  const { managed } = visit;
+  if (managed.state !== 'open') return pageAnswer(refusedOverview(visit, { kind: 'refused', why: managed.state }));
+  const later = getQuery(event).scope === 'later';
+  return pageAnswer(cancelPage({ ...visit, form: formOf(visit, 'cancel'), later }));
+}
+
+/**
+ * The practitioner a move is for: `asked` (another one offering the reason, kept from step to step), else the
+ * booking's.
+ */
+function chosenPractitioner(managed: Managed, asked: unknown): number {
+  const id = typeof asked === 'string' ? parsePlainInt(asked) : undefined;
+  return id !== undefined && mayMoveTo(managed, id) ? id : managed.booking.scheduleId;
+}
+
+/** The booking's local time as the steps of a move write it: `YYYY-MM-DD HH:MM`. */
+function bookedAt(managed: Managed): string {
+  return formatLocal(new Date(managed.booking.startAt * 1000), managed.settings.timeZone);
+}
+
+/**
+ * GET /manage/:token/reschedule: while the booking may move, its steps (`day` and `time` chosen so far, `with`
+ * another practitioner); else the booking, and why not.
+ */
+function moveStep(door: PortalDoor, visit: LinkVisit, event: H3Event): Response {
+  const { managed } = visit;
+  if (!managed.mayMove) {
+    const why = managed.state !== 'open' ? managed.state : managed.movable ? 'no-reschedule' : 'not-movable';
+    return pageAnswer(refusedOverview(visit, { kind: 'refused', why }));
+  }
+  const query = getQuery(event);
+  const chosen = chosenPractitioner(managed, query.with);
+  const day = typeof query.day === 'string' && isDay(query.day) ? query.day : undefined;
+  if (day) return pageAnswer(moveTimes(door, visit, { day, time: query.time, chosen }));
+  // Pages of free days, counted from the first; first the page with the booking's own day.
+  const from = typeof query.from === 'string' && isDay(query.from) ? query.from : bookedAt(managed).slice(0, 10);
+  const shown = pageOfDays(daysToMoveTo(door.ctx, managed, chosen), from);
+  return pageAnswer(daysPage({ ...visit, days: shown.days, pages: shown.pages, chosen }));
+}
+
+/**
+ * The times of `day` to move to; with a `time` chosen, its confirmation step. A time no longer free (taken
+ * meanwhile) gets the day's times again, as the move itself would (409); the booking's own time (the back button
+ * after a move), the times as they are.
+ */
+function moveTimes(door: PortalDoor, visit: LinkVisit, chosen: { day: string; time: unknown; chosen: number }): Page {
+  const { managed } = visit;
+  const { day, time } = chosen;
+  const slots = slotsToMoveTo(door.ctx, managed, day, chosen.chosen);
+  if (typeof time !== 'string' || !isSlotText(`${day} ${time}:00`))
+    return timesPage({ ...visit, day, slots, chosen: chosen.chosen });
+  const slot = slots.find((one) => one.local.slice(11, 16) === time);
+  if (slot) return confirmMovePage({ ...visit, slot, form: formOf(visit, 'reschedule'), chosen: chosen.chosen });
+  if (`${day} ${time}` === bookedAt(managed) && chosen.chosen === managed.booking.scheduleId)
+    return timesPage({ ...visit, day, slots });
+  const taken: Notice = { kind: 'refused', why: 'taken' };
+  return timesPage({ ...visit, day, slots, notice: taken, status: 409, chosen: chosen.chosen });
+}
+
+/**
+ * Reads the posted form of `change` (readPageForm, every page's one reader) and checks its form token: the fields
+ * and the sequence the form was made for, or the answer that refuses it (the booking, and why).
+ */
+async function readChangeForm(
+  door: PortalDoor,
+  visit: LinkVisit,
+  event: H3Event,
+  change: Change,
+): Promise<{ fields: URLSearchParams; sequence: number } | Response> {
+  const origin = visit.managed.settings.portal.url;
+  const form = await readPageForm(event, { origin, limit: FORM_LIMIT, deadlineMs: door.bodyTimeoutMs });
+  if ('why' in form) {
+    if (form.why === 'cross-site')
+      return pageAnswer(refusedOverview(visit, { kind: 'refused', why: 'forbidden' }, 403));
+    // Not a form, too large, too slow or cut off: the body may not have been read to its end, so the connection closes.
+    const unread = refusedOverview(visit, { kind: 'refused', why: 'bad-input' }, 400);
+    return pageAnswer(unread, { connection: 'close' });
+  }
+  const sequence = parsePlainInt(form.get('sequence') ?? '');
+  const secret = visit.managed.settings.portalSecret ?? '';
+  if (sequence === undefined || !isFormToken(secret, bound(visit, change, sequence), form.get('csrf') ?? ''))
+    return pageAnswer(refusedOverview(visit, { kind: 'refused', why: 'forbidden' }, 403));
+  return { fields: form, sequence };
+}
+
+/** After a change: the workers send its mails now, and the browser goes to the overview that says so (303). */
+function changed(door: PortalDoor, visit: LinkVisit, done: 'cancelled' | 'cancelled-series' | 'moved'): Response {
+  door.afterChange();
+  return seeOther(`${visit.base}?done=${done}`);
+}
+
+/** The link's booking as it stands now (re-read after a refusal: it may be refused because it changed). */
+function reopened(door: PortalDoor, visit: LinkVisit): LinkVisit {
+  return { ...visit, managed: openManaged(door.ctx, visit.token) ?? visit.managed };
+}
+
+/** The notice and the status of a refused change. */
+function refusalOf(outcome: Outcome & { ok: false }): { notice: Notice; status: number } {
+  const bad = outcome.refusal === 'bad-input' || outcome.refusal === 'bad-reason';
+  return { notice: { kind: 'refused', why: outcome.refusal }, status: bad ? 400 : 409 };
+}
+
+/**
+ * POST /manage/:token/cancel: cancels the booking; a date of a series this one only (as any booking), or with the
+ * later ones (`scope=later`). Refused: a reason not accepted gets the form again, else the booking and why.
+ */
+async function cancel(door: PortalDoor, visit: LinkVisit, event: H3Event): Promise<Response> {
+  const form = await readChangeForm(door, visit, event, 'cancel');
+  if (form instanceof Response) return form;
+  const later = form.fields.get('scope') === 'later';
+  const reason = form.fields.get('reason') ?? '';
+  const outcome = later
+    ? customerCancelSeries(door.ctx, visit.managed, form.sequence, reason)
+    : customerCancel(door.ctx, visit.managed, form.sequence, reason);
+  if (outcome.ok) return changed(door, visit, later ? 'cancelled-series' : 'cancelled');
+  const now = reopened(door, visit);
+  const refused = refusalOf(outcome);
+  if (outcome.refusal === 'bad-reason' && now.managed.state === 'open')
+    return pageAnswer(cancelPage({ ...now, form: formOf(now, 'cancel'), ...refused, later }));
+  return pageAnswer(overviewPage({ ...now, ...refused }));
+}
+
+/**
+ * POST /manage/:token/reschedule: moves the booking to the form's `slot`, with the form's `schedule` (another
+ * practitioner offering the reason) or its own. Refused because the time was taken: the day's times again.
+ */
+async function move(door: PortalDoor, visit: LinkVisit, event: H3Event): Promise<Response> {
+  const form = await readChangeForm(door, visit, event, 'reschedule');
+  if (form instanceof Response) return form;
+  const slot = form.fields.get('slot') ?? '';
+  const schedule = form.fields.get('schedule') ?? '';
+  const to = parsePlainInt(schedule) ?? visit.managed.booking.scheduleId;
+  const outcome = customerMove(door.ctx, visit.managed, form.sequence, slot, to);
+  if (outcome.ok) return changed(door, visit, 'moved');
+  const now = reopened(door, visit);
+  const refused = refusalOf(outcome);
+  if (outcome.refusal !== 'taken' || !now.managed.mayMove) return pageAnswer(overviewPage({ ...now, ...refused }));
+  const day = slot.slice(0, 10);
+  const chosen = parsePlainInt(schedule) ?? now.managed.booking.scheduleId;
+  const practitioner = mayMoveTo(now.managed, chosen) ? chosen : now.managed.booking.scheduleId;
+  const slots = slotsToMoveTo(door.ctx, now.managed, day, practitioner);
+  return pageAnswer(timesPage({ ...now, day, slots, ...refused, chosen: practitioner }));
 }

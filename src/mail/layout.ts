@@ -5,6 +5,7 @@
  * the self-service page. Every text is escaped here, and every control character of it turned into U+FFFD, so the
  * manage mark (below) is the only NUL in a message. Pure.
  */
+import { escapeHtml } from '../domain/html.ts';
 
 /**
  * Where a customer mail's manage line goes (the sentence about what is still possible, and the button). What it
@@ -44,11 +45,6 @@ const MAIL_CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 /** Returns `text` with every control character but tab, line feed and carriage return as U+FFFD. */
 export function plain(text: string): string {
   return text.replace(MAIL_CONTROL, '\ufffd');
-}
-
-/** Returns text with the five HTML-special characters escaped, so nothing a customer typed can become markup. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
 /** Escaped, control characters as U+FFFD. */

@@ -11,7 +11,7 @@ import { htmlMail, MANAGE_MARK, manageHtml, plain, textMail, type MailContent, t
 import type { BookingFacts } from './facts.ts';
 import { localWhen, WORDS } from './translations.ts';
 
-export { escapeHtml, MANAGE_MARK } from './layout.ts';
+export { MANAGE_MARK } from './layout.ts';
 
 /**
  * The calendar file of every notice to the practice: none. Its calendar gets each booking, and each later change,

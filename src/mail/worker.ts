@@ -4,6 +4,7 @@ import { truncateWal } from '../store/personal-data.ts';
 import type { Settings } from '../store/settings.ts';
 import { addressOf } from '../domain/checks.ts';
 import { DROPPED } from '../domain/reminders.ts';
+import { manageUrlOf } from '../domain/manage-url.ts';
 import { createManageToken } from '../store/manage-links.ts';
 import { LINKED_KINDS, MANAGE_MARK, manageActionAt, withManageLink } from './messages.ts';
 import { createMailer, describeFailure, smtpCodeOf, type Mailer } from './sender.ts';
@@ -85,7 +86,7 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
         entry.bookingId !== null &&
         LINKED_KINDS.includes(entry.kind) &&
         entry.text.includes(MANAGE_MARK)
-          ? `${settings.portal.url}/manage/${createManageToken(store, entry.bookingId, new Date(nowMs()).toISOString())}`
+          ? manageUrlOf(settings.portal.url, createManageToken(store, entry.bookingId, new Date(nowMs()).toISOString()))
           : undefined;
       const view = {
         locale: settings.locale,

@@ -1,21 +1,25 @@
 /**
- * The booking page's HTML (issue 27): server-rendered, no script, the self-service page's one style sheet and
- * layout (pages.ts). Every step is a plain link or form, so it works with JavaScript off and in a frame without
- * cookies: what was chosen travels in the query string (GET) or in hidden fields (POST). Pure: every value comes in
- * as an argument, and every text goes through `escapeHtml`. Dates and times are written out for screen readers
- * ("Wednesday, 2 December 2026, 10:00"), durations as words ("45 minutes").
+ * The booking page's HTML: server-rendered, no script, the pages' kit (kit.ts: the one style sheet, the layout, the
+ * pager, the time picker) and the form's fields (book-form.ts). Every step is a plain link or form, so it works with
+ * JavaScript off and in a frame without cookies: what was chosen travels in the query string (GET) or in hidden
+ * fields (POST). Pure: every value comes in as an argument, and every text goes through `escapeHtml`. Dates and
+ * times are written out for screen readers ("Wednesday, 2 December 2026, 10:00"), durations as words ("45 minutes").
+ * Every page builder takes one options object: the page's view, what the step shows.
  */
 import type { Offer, SeriesDate } from '../app/pages/page-booking.ts';
 import type { FreeSlot } from '../domain/availability.ts';
 import type { FieldDefinition } from '../domain/form.ts';
-import { escapeHtml } from '../mail/messages.ts';
+import { escapeHtml } from '../domain/html.ts';
 import { WORDS } from '../mail/translations.ts';
+import { carry, fieldsHtml, typedFields, typedRows, type Entry, type FormTicket } from './book-form.ts';
 import {
   dayPager,
   dayWords,
   definitions,
+  framedPage,
   hidden,
   layout,
+  notice,
   telHref,
   timePicker,
   weekGrid,
@@ -39,29 +43,22 @@ export interface BookView {
 
 export type { Offer } from '../app/pages/page-booking.ts';
 
-/** The form's own fields, made by the page and checked when it comes back (src/http/booking-page.ts). */
-export type FormTicket = Record<'key' | 'issued' | 'sig', string>;
-
-/**
- * What the customer typed, by field key (a ticked checkbox: 'on'), and the problems found, by field key. A fresh
- * form (`values` null) shows each field's default; once posted, only what was sent: a default the customer cleared or
- * a checkbox they unticked stays so.
- */
-export interface Entry {
-  values: Record<string, string> | null;
-  errors: Record<string, string>;
+/** What a step of the page is about: the view, and the offer chosen. */
+interface OfferStep {
+  view: BookView;
+  offer: Offer;
 }
 
-/** The name of a form field's input: prefixed, so that no field's key meets the page's own names. */
-export const fieldName = (key: string) => `f.${key}`;
+/** What a step after the time is about: also the time chosen. */
+interface SlotStep extends OfferStep {
+  slot: FreeSlot;
+}
+
 /**
  * Links that lead away from the page open in a tab of their own: inside a practice's frame, the self-service page
  * (never framed), Google's and Microsoft's calendars and the privacy notice would refuse to show.
  */
 const OUTSIDE = ' target="_blank" rel="noopener"';
-
-/** The honeypot: a field people do not see and leave empty. */
-export const TRAP_NAME = 'homepage';
 
 function wordsOf(view: BookView): BookWords {
   return BOOK_WORDS[view.practice.locale];
@@ -77,14 +74,10 @@ const query = (parts: Record<string, string | number>) =>
     .map(([name, value]) => `${name}=${encodeURIComponent(String(value))}`)
     .join('&');
 
+/** A page of the booking page: the tab names the step and the practice ("Choose a time · Praxis Sonne"). */
 function page(view: BookView, title: string, body: string, status = 200): Page {
-  const head = `<h1>${escapeHtml(title)}</h1><p class="practice">${escapeHtml(view.practice.practiceName)}</p>`;
-  // The tab names the step and the practice (issue 41): "Choose a time · Praxis Sonne".
-  return { status, html: layout(view.practice, `${title} · ${view.practice.practiceName}`, head + body, view.brand) };
-}
-
-function notice(text: string, kind: 'error' | 'done' = 'error'): string {
-  return `<p class="note ${kind === 'done' ? 'done' : 'error'}" role="${kind === 'done' ? 'status' : 'alert'}">${escapeHtml(text)}</p>`;
+  const { practice, brand } = view;
+  return framedPage({ practice, heading: title, body, status, tab: `${title} · ${practice.practiceName}`, brand });
 }
 
 /**
@@ -110,28 +103,29 @@ function otherWhat(view: BookView): string {
   return view.manyOffers ? `<p><a href="/book/">${escapeHtml(wordsOf(view).otherWhat)}</a></p>` : '';
 }
 
+/** An offer's button to its days, with the reason's description (what to bring) under it, read with it. */
+function offerItem(words: BookWords, offer: Offer): string {
+  const about = `about-${offer.scheduleId}-${offer.reasonId}`;
+  const description = offer.description.trim();
+  return (
+    `<li><a class="button secondary" href="/book/days?${escapeHtml(query({ schedule: offer.scheduleId, reason: offer.reasonId }))}"` +
+    `${description ? ` aria-describedby="${about}"` : ''}>` +
+    `${escapeHtml(offer.reasonName)}<span class="tag">${escapeHtml(durationWords(words, offer.minutes))}</span></a>` +
+    `${description ? `<p class="hint" id="${about}">${escapeHtml(description)}</p>` : ''}</li>`
+  );
+}
+
 /** Step 1: what to book, by schedule (skipped by the door when there is only one thing). */
-export function choosePage(view: BookView, offers: Offer[]): Page {
+export function choosePage({ view, offers }: { view: BookView; offers: Offer[] }): Page {
   const words = wordsOf(view);
   if (offers.length === 0) return page(view, words.title, `<p>${escapeHtml(words.nothing)}</p>`);
   const schedules = [...new Set(offers.map((offer) => offer.scheduleId))];
   const body = schedules
     .map((id) => {
       const mine = offers.filter((offer) => offer.scheduleId === id);
-      // The reason's description (what to bring) under its button, read with it by a screen reader.
-      const about = (offer: Offer) => `about-${offer.scheduleId}-${offer.reasonId}`;
-      const items = mine
-        .map(
-          (offer) =>
-            `<li><a class="button secondary" href="/book/days?${escapeHtml(query({ schedule: offer.scheduleId, reason: offer.reasonId }))}"` +
-            `${offer.description.trim() ? ` aria-describedby="${about(offer)}"` : ''}>` +
-            `${escapeHtml(offer.reasonName)}<span class="tag">${escapeHtml(durationWords(words, offer.minutes))}</span></a>` +
-            `${offer.description.trim() ? `<p class="hint" id="${about(offer)}">${escapeHtml(offer.description.trim())}</p>` : ''}</li>`,
-        )
-        .join('');
-      // "Any practitioner (first free time)" (issue 40) is a heading of its own, not "With …".
+      // "Any practitioner (first free time)" is a heading of its own, not "With …".
       const heading = mine[0]!.anyOf ? words.anyPractitioner : words.with(mine[0]!.scheduleName);
-      return `<h2>${escapeHtml(heading)}</h2><ul class="offers">${items}</ul>`;
+      return `<h2>${escapeHtml(heading)}</h2><ul class="offers">${mine.map((offer) => offerItem(words, offer)).join('')}</ul>`;
     })
     .join('');
   return page(view, words.title, `<p>${escapeHtml(words.chooseWhat)}</p>${body}`);
@@ -139,7 +133,9 @@ export function choosePage(view: BookView, offers: Offer[]): Page {
 
 const monthFormats = new Map<string, Intl.DateTimeFormat>();
 
-/** The months `days` (in order) fall in, as the locale writes a range: `December 2026`, `November – December 2026`. */
+/**
+ * The months `days` (in order) fall in, as the locale writes a range: `December 2026`, `November – December 2026`.
+ */
 function monthsOf(days: readonly string[], dateLocale: string): string {
   let format = monthFormats.get(dateLocale);
   if (!format) {
@@ -149,11 +145,14 @@ function monthsOf(days: readonly string[], dateLocale: string): string {
   return format.formatRange(new Date(`${days[0]}T12:00:00Z`), new Date(`${days.at(-1)}T12:00:00Z`));
 }
 
-/** Step 2: one page of the days with a free time, as weeks; each free day a link to its times. */
-export function daysPage(view: BookView, offer: Offer, days: string[], pages: DayPages): Page {
+/**
+ * Step 2: one page of the days with a free time (`pages`: the first days of the pages before and after), as weeks,
+ * Monday first, the first free day of all marked (a grid reads faster than a list of 14 buttons); each free day a
+ * link to its times.
+ */
+export function daysPage({ view, offer, days, pages }: OfferStep & { days: string[]; pages: DayPages }): Page {
   const words = wordsOf(view);
   const base = { schedule: offer.scheduleId, reason: offer.reasonId };
-  // Weeks, Monday first, the first free day of all marked (issue 41: a grid reads faster than a list of 14 buttons).
   const list = days.length
     ? `<p class="legend">${escapeHtml(pages.earlier ? words.daysLegend : `${words.daysLegend} ${words.firstFreeLegend}`)}</p>` +
       weekGrid(days, {
@@ -164,120 +163,89 @@ export function daysPage(view: BookView, offer: Offer, days: string[], pages: Da
         firstWords: words.firstFree,
       })
     : `<p>${escapeHtml(words.noDays)}</p>`;
-  const pager = dayPager(
-    words.moreDaysLabel,
-    pages.earlier && [`/book/days?${query({ ...base, from: pages.earlier })}`, words.earlierDays],
-    pages.later && [`/book/days?${query({ ...base, from: pages.later })}`, words.laterDays],
-  );
+  const pageAt = (from: string | undefined, text: string) =>
+    from ? { href: `/book/days?${query({ ...base, from })}`, text } : undefined;
+  const pager = dayPager({
+    label: words.moreDaysLabel,
+    earlier: pageAt(pages.earlier, words.earlierDays),
+    later: pageAt(pages.later, words.laterDays),
+  });
   return page(view, words.daysTitle, `${offerCard(view, offer, undefined, true)}${list}${pager}${otherWhat(view)}`);
 }
 
+/** What the times step shows besides the day's times (see `timesPage`). */
+export interface TimesOptions extends OfferStep {
+  day: string;
+  slots: FreeSlot[];
+  /** What was typed and the form's ticket, carried on by POST (after a time was taken, or "another time"). */
+  carried?: Record<string, string>;
+  /** The free days to choose another from, with what was typed carried. */
+  otherDays?: readonly string[];
+  notice?: string;
+  status?: number;
+}
+
 /**
- * Step 3: the free times of a day as radio buttons in a fieldset whose legend names the day. Fresh, the form goes
- * by GET to the details; once something was typed (`carried`: what was typed, and the form's ticket: after a time was
- * taken, or "another time" from the form) by POST, so that nothing typed is lost, and another day is chosen from
- * `otherDays` in a form of its own, also by POST, instead of by a link that would drop what was typed.
+ * The way to another day: a form of its own (by POST, so that nothing typed is lost) that chooses among `otherDays`
+ * while something was typed, else a link to the days.
  */
-export function timesPage(
-  view: BookView,
-  offer: Offer,
-  day: string,
-  slots: FreeSlot[],
-  options: { carried?: Record<string, string>; otherDays?: readonly string[]; notice?: string; status?: number } = {},
-): Page {
+function anotherDay({ view, offer, day, carried, otherDays = [] }: TimesOptions): string {
   const words = wordsOf(view);
-  const longDay = dayWords(day, words.dateLocale, 'long');
+  if (!carried || otherDays.length === 0)
+    return `<p><a href="/book/days?${escapeHtml(query({ schedule: offer.scheduleId, reason: offer.reasonId, from: day }))}">${escapeHtml(words.otherDay)}</a></p>`;
   const chosen = { schedule: String(offer.scheduleId), reason: String(offer.reasonId) };
-  const base = { ...chosen, day };
-  const { carried, otherDays = [] } = options;
   // The day itself, or (its last time taken) the next free day, is what the list shows first.
   const selected = otherDays.find((one) => one >= day) ?? otherDays.at(-1);
-  const back =
-    carried && otherDays.length > 0
-      ? `<form method="post" action="/book/details" class="other-day">${hidden({ ...chosen, ...carried, change: 'day' })}<div class="field">` +
-        `<label for="other-day">${escapeHtml(words.otherDayLabel)}</label><select id="other-day" name="day">` +
-        otherDays
-          .map(
-            (one) =>
-              `<option value="${one}"${one === selected ? ' selected' : ''}>${escapeHtml(dayWords(one, words.dateLocale, 'long'))}</option>`,
-          )
-          .join('') +
-        `</select></div><button class="button secondary" type="submit">${escapeHtml(words.showTimes)}</button></form>`
-      : `<p><a href="/book/days?${escapeHtml(query({ schedule: offer.scheduleId, reason: offer.reasonId, from: day }))}">${escapeHtml(words.otherDay)}</a></p>`;
-  if (slots.length === 0) {
-    return page(
-      view,
-      words.timesTitle,
-      `${options.notice ? notice(options.notice) : ''}${offerCard(view, offer)}<p>${escapeHtml(words.noTimes)}</p>${back}`,
-      options.status,
-    );
-  }
-  // One tap on a time goes on (issue 41: the self-service page's picker, kit.ts): each time is a button of the form,
-  // which sends the day, the time and (by POST) what was typed.
-  const item = ({ time }: { time: string }) =>
-    `<li><button class="button" type="submit" name="time" value="${time}">` +
-    `<span aria-hidden="true">${time}</span><span class="sr">${escapeHtml(`${longDay}, ${time}`)}</span></button></li>`;
-  const method = carried ? 'post' : 'get';
-  // A reason offered as a series (issue 40): a time chosen fresh leads to the choice of once or every week.
-  const action = !carried && (offer.seriesMax ?? 0) >= 2 ? '/book/weeks' : '/book/details';
-  const form =
-    `<form method="${method}" action="${action}">${hidden({ ...base, ...(carried ?? {}) })}` +
-    `<h2>${escapeHtml(words.timesLegend(longDay))}</h2>` +
-    timePicker(
-      PAGE_WORDS[view.practice.locale].parts,
-      slots.map((slot) => ({ time: slot.local.slice(11, 16) })),
-      item,
-      'h3',
-    ) +
-    `</form>`;
-  return page(
-    view,
-    words.timesTitle,
-    `${options.notice ? notice(options.notice) : ''}${offerCard(view, offer)}${form}${back}${otherWhat(view)}`,
-    options.status,
+  const options = otherDays
+    .map(
+      (one) =>
+        `<option value="${one}"${one === selected ? ' selected' : ''}>${escapeHtml(dayWords(one, words.dateLocale, 'long'))}</option>`,
+    )
+    .join('');
+  return (
+    `<form method="post" action="/book/details" class="other-day">${hidden({ ...chosen, ...carried, change: 'day' })}<div class="field">` +
+    `<label for="other-day">${escapeHtml(words.otherDayLabel)}</label><select id="other-day" name="day">${options}` +
+    `</select></div><button class="button secondary" type="submit">${escapeHtml(words.showTimes)}</button></form>`
   );
 }
 
-const AUTOCOMPLETE: Record<string, string> = {
-  first_name: 'given-name',
-  last_name: 'family-name',
-  email: 'email',
-  phone: 'tel',
-  name: 'name',
-};
-
-/** One field of the form, with its label, its required mark, its value and its error (tied by aria-describedby). */
-function fieldHtml(words: BookWords, field: FieldDefinition, entry: Entry): string {
-  const id = `f-${field.key}`;
-  const error = entry.errors[field.key];
-  const value = entry.values ? (entry.values[field.key] ?? '') : field.defaultValue;
-  const described = error ? ` aria-describedby="e-${field.key}" aria-invalid="true"` : '';
-  const required = field.required ? ' required' : '';
-  const mark = field.required ? ` <span class="req">(${escapeHtml(words.required)})</span>` : '';
-  const errorHtml = error ? `<p class="field-error" id="e-${field.key}">${escapeHtml(error)}</p>` : '';
-  const name = escapeHtml(fieldName(field.key));
-  if (field.formType === 'checkbox') {
-    const ticked = entry.values ? entry.values[field.key] === 'on' : field.defaultValue === 'true';
-    const checked = ticked ? ' checked' : '';
-    return `<div class="field"><div class="check"><input type="checkbox" id="${id}" name="${name}" value="on"${checked}${required}${described}><label for="${id}">${escapeHtml(field.label)}${mark}</label></div>${errorHtml}</div>`;
-  }
-  const label = `<label for="${id}">${escapeHtml(field.label)}${mark}</label>`;
-  if (field.formType === 'select') {
-    const options = [
-      `<option value="">${escapeHtml(words.choose)}</option>`,
-      ...field.options.map((option) => `<option${option === value ? ' selected' : ''}>${escapeHtml(option)}</option>`),
-    ];
-    return `<div class="field">${label}<select id="${id}" name="${name}"${required}${described}>${options.join('')}</select>${errorHtml}</div>`;
-  }
-  if (field.formType === 'textarea') {
-    return `<div class="field">${label}<textarea id="${id}" name="${name}" rows="4"${required}${described}>${escapeHtml(value)}</textarea>${errorHtml}</div>`;
-  }
-  const autocomplete =
-    AUTOCOMPLETE[field.key] ?? (field.inputType === 'email' ? 'email' : field.inputType === 'tel' ? 'tel' : undefined);
+/**
+ * The day's times as buttons of one form, one tap each (the self-service page's picker, kit.ts), which sends the
+ * day, the time and (by POST) what was typed; for a reason offered as a series, a time chosen fresh leads to the
+ * choice of once or every week.
+ */
+function timesForm({ view, offer, day, slots, carried }: TimesOptions): string {
+  const words = wordsOf(view);
+  const longDay = dayWords(day, words.dateLocale, 'long');
+  const item = ({ time }: { time: string }) =>
+    `<li><button class="button" type="submit" name="time" value="${time}">` +
+    `<span aria-hidden="true">${time}</span><span class="sr">${escapeHtml(`${longDay}, ${time}`)}</span></button></li>`;
+  const action = !carried && (offer.seriesMax ?? 0) >= 2 ? '/book/weeks' : '/book/details';
+  const base = { schedule: String(offer.scheduleId), reason: String(offer.reasonId), day };
+  const times = slots.map((slot) => ({ time: slot.local.slice(11, 16) }));
   return (
-    `<div class="field">${label}<input class="text" type="${field.inputType}" id="${id}" name="${name}" value="${escapeHtml(value)}"` +
-    `${autocomplete ? ` autocomplete="${autocomplete}"` : ''}${field.inputType === 'email' || field.inputType === 'tel' ? ' spellcheck="false"' : ''}${required}${described}>${errorHtml}</div>`
+    `<form method="${carried ? 'post' : 'get'}" action="${action}">${hidden({ ...base, ...(carried ?? {}) })}` +
+    `<h2>${escapeHtml(words.timesLegend(longDay))}</h2>` +
+    timePicker({ parts: PAGE_WORDS[view.practice.locale].parts, times, item, level: 'h3' }) +
+    `</form>`
   );
+}
+
+/**
+ * Step 3: the free times of a day, under a heading that names the day. Fresh, the form goes by GET to the details;
+ * once something was typed (`carried`: after a time was taken, or "another time" from the form) by POST, so that
+ * nothing typed is lost, and another day is chosen from `otherDays` in a form of its own.
+ */
+export function timesPage(options: TimesOptions): Page {
+  const { view, offer, slots } = options;
+  const words = wordsOf(view);
+  const note = options.notice ? notice(options.notice) : '';
+  if (slots.length === 0) {
+    const body = `${note}${offerCard(view, offer)}<p>${escapeHtml(words.noTimes)}</p>${anotherDay(options)}`;
+    return page(view, words.timesTitle, body, options.status);
+  }
+  const body = `${note}${offerCard(view, offer)}${timesForm(options)}${anotherDay(options)}${otherWhat(view)}`;
+  return page(view, words.timesTitle, body, options.status);
 }
 
 /** The consent line, linking the practice's privacy notice (only when one is set). */
@@ -287,16 +255,17 @@ function consent(view: BookView): string {
   return `<p class="hint">${escapeHtml(words.consent)} <a href="${escapeHtml(view.privacyUrl)}"${OUTSIDE}>${escapeHtml(words.privacy)}</a></p>`;
 }
 
-/** The hidden fields that carry the choice and the form's ticket through the form, review and booking. */
-export function carry(offer: Offer, slot: string, ticket: FormTicket): Record<string, string> {
-  return { schedule: String(offer.scheduleId), reason: String(offer.reasonId), slot, ...ticket };
+/** A limit that refused what was typed: why, and whether to suggest booking another person under their own address. */
+export interface LimitNotice {
+  text: string;
+  otherPerson: boolean;
 }
 
 /**
- * Why a limit refused what was typed, above the form that keeps it (issue 41, item 1), and what the customer can do:
- * for another person, their own e-mail address (`otherPerson`); the practice's phone, as a link that calls it.
+ * Why a limit refused what was typed, above the form that keeps it, and what the customer can do: for another
+ * person, their own e-mail address (`otherPerson`); the practice's phone, as a link that calls it.
  */
-function limitNotice(view: BookView, limit: { text: string; otherPerson: boolean }): string {
+function limitNotice(view: BookView, limit: LimitNotice): string {
   const words = wordsOf(view);
   const { phone } = view.practice;
   return (
@@ -309,72 +278,61 @@ function limitNotice(view: BookView, limit: { text: string; otherPerson: boolean
   );
 }
 
+/** The summary of the form's problems above it, each a link to its field; '' when there are none. */
+function problemSummary(words: BookWords, fields: readonly FieldDefinition[], entry: Entry): string {
+  const problems = fields.filter((field) => entry.errors[field.key]);
+  if (!problems.length) return '';
+  const items = problems
+    .map(
+      (field) =>
+        `<li><a href="#f-${field.key}">${escapeHtml(field.label)}: ${escapeHtml(entry.errors[field.key]!)}</a></li>`,
+    )
+    .join('');
+  return `<div class="note error" role="alert"><p>${escapeHtml(words.fix(problems.length))}</p><ul class="links">${items}</ul></div>`;
+}
+
+/** What the details step shows (see `detailsPage`). */
+export interface DetailsOptions extends SlotStep {
+  fields: FieldDefinition[];
+  entry: Entry;
+  ticket: FormTicket;
+  status?: number;
+  limit?: LimitNotice;
+  /** The weekly dates of a series (1: a single booking). */
+  weeks?: number;
+}
+
 /**
  * Step 4: the installation's form fields, with what was typed and the errors next to their fields; `limit`: a limit
  * refused it (the form again, what was typed kept, and what the customer can do).
  */
-export function detailsPage(
-  view: BookView,
-  offer: Offer,
-  slot: FreeSlot,
-  fields: FieldDefinition[],
-  entry: Entry,
-  ticket: FormTicket,
-  status = 200,
-  limit?: { text: string; otherPerson: boolean },
-  weeks = 1,
-): Page {
+export function detailsPage(options: DetailsOptions): Page {
+  const { view, offer, slot, fields, entry, ticket, status = 200, limit, weeks = 1 } = options;
   const words = wordsOf(view);
-  const problems = fields.filter((field) => entry.errors[field.key]);
-  const summary = problems.length
-    ? `<div class="note error" role="alert"><p>${escapeHtml(words.fix(problems.length))}</p><ul class="links">${problems
-        .map(
-          (field) =>
-            `<li><a href="#f-${field.key}">${escapeHtml(field.label)}: ${escapeHtml(entry.errors[field.key]!)}</a></li>`,
-        )
-        .join('')}</ul></div>`
-    : '';
-  const trap = `<div class="trap" aria-hidden="true"><label for="trap">${escapeHtml(words.trap)}</label><input type="text" id="trap" name="${TRAP_NAME}" value="" tabindex="-1" autocomplete="off"></div>`;
   const body =
-    `${limit ? limitNotice(view, limit) : ''}${summary}${offerCard(view, offer, slot.local)}${weeks > 1 ? `<p>${escapeHtml(words.datesTitle(weeks))}</p>` : ''}` +
+    `${limit ? limitNotice(view, limit) : ''}${problemSummary(words, fields, entry)}${offerCard(view, offer, slot.local)}${weeks > 1 ? `<p>${escapeHtml(words.datesTitle(weeks))}</p>` : ''}` +
     `<form method="post" action="/book/review" novalidate>${hidden({ ...carry(offer, slot.local, ticket), ...weeksField(weeks) })}` +
-    `${fields.map((field) => fieldHtml(words, field, entry)).join('')}${trap}${consent(view)}` +
+    `${fieldsHtml(words, fields, entry)}${consent(view)}` +
     `<button class="button" type="submit">${escapeHtml(words.toReview)}</button>` +
     // Another time, keeping what was typed: the same form (after the default button, which Enter presses).
     `<button class="button secondary" type="submit" formaction="/book/details" name="change" value="day">${escapeHtml(words.otherTime)}</button></form>`;
   return page(view, words.detailsTitle, body, status);
 }
 
-/**
- * The typed values as hidden fields (the review's form, and the times page after a time was taken): every field,
- * empty ones too, a checkbox as 'on' or '', so that what the customer cleared or unticked is not filled in again.
- */
-export function typedFields(fields: FieldDefinition[], values: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(fields.map((field) => [fieldName(field.key), values[field.key] ?? '']));
-}
-
-/** The review's rows of what was typed: each field given, by its label (a checkbox as yes or no). */
-function typedRows(words: BookWords, fields: FieldDefinition[], values: Record<string, string>): [string, string][] {
-  return fields
-    .filter((field) => (values[field.key] ?? '') !== '')
-    .map((field) => [
-      field.label,
-      field.formType === 'checkbox' ? (values[field.key] === 'on' ? words.yes : words.no) : values[field.key]!,
-    ]);
+/** What the review shows (see `reviewPage`). */
+export interface ReviewOptions extends SlotStep {
+  fields: FieldDefinition[];
+  values: Record<string, string>;
+  ticket: FormTicket;
+  /** A series: each date and whether it is still free; `notice`, why the booking found one not free. */
+  series?: { dates: SeriesDate[]; notice?: string };
 }
 
 /** Step 5: everything as it will be booked, and one button that books; a second one goes back to the form. */
-export function reviewPage(
-  view: BookView,
-  offer: Offer,
-  slot: FreeSlot,
-  fields: FieldDefinition[],
-  values: Record<string, string>,
-  ticket: FormTicket,
-  series?: { dates: SeriesDate[]; notice?: string },
-): Page {
+export function reviewPage(options: ReviewOptions): Page {
+  const { view, offer, slot, fields, values, ticket, series } = options;
   const words = wordsOf(view);
-  if (series && series.dates.length > 1) return seriesReviewPage(view, offer, slot, fields, values, ticket, series);
+  if (series && series.dates.length > 1) return seriesReviewPage({ ...options, series });
   const shown = typedRows(words, fields, values);
   const body =
     `${offerCard(view, offer, slot.local, true)}${shown.length ? `<div class="card">${definitions(shown)}</div>` : ''}` +
@@ -395,12 +353,18 @@ export interface BookedView {
   /** The self-service link (made for this page), when the practice's rules allow a change now. */
   manageUrl?: string;
   replayed: boolean;
-  /** A series (issue 40): every date, by start, its status and, booked, its own calendar file's link. */
+  /** A series: every date, by start, its status and, booked, its own calendar file's link. */
   series?: { local: string; status: 'booked' | 'cancelled'; ics?: string }[];
 }
 
+/** The practice's phone as a line that calls it ('' without one). */
+function phoneLine(words: BookWords, practice: Practice): string {
+  if (!practice.phone) return '';
+  return `<p>${escapeHtml(words.phone)}: <a href="${escapeHtml(telHref(practice.phone))}">${escapeHtml(practice.phone)}</a></p>`;
+}
+
 /** Step 6: the booking, where and how to reach the practice, add-to-calendar links, and the self-service link. */
-export function donePage(view: BookView, booked: BookedView): Page {
+export function donePage({ view, booked }: { view: BookView; booked: BookedView }): Page {
   const words = wordsOf(view);
   if (booked.series && booked.series.length > 1) return seriesDonePage(view, booked, booked.series);
   const { practice } = view;
@@ -412,25 +376,21 @@ export function donePage(view: BookView, booked: BookedView): Page {
     ...(practice.address ? [[words.where, practice.address] as [string, string]] : []),
     [words.reference, booked.reference],
   ];
-  const phone = practice.phone
-    ? `<p>${escapeHtml(words.phone)}: <a href="${escapeHtml(telHref(practice.phone))}">${escapeHtml(practice.phone)}</a></p>`
-    : '';
   const calendar =
     `<h2>${escapeHtml(words.addToCalendar)}</h2><ul class="links">` +
     `<li><a href="${escapeHtml(booked.calendar.google)}"${OUTSIDE}>${escapeHtml(words.google)}</a></li>` +
     `<li><a href="${escapeHtml(booked.calendar.outlook)}"${OUTSIDE}>${escapeHtml(words.outlook)}</a></li>` +
     `<li><a href="${escapeHtml(booked.calendar.ics)}" download="appointment.ics">${escapeHtml(words.icsFile)}</a></li></ul>`;
-  const manage = manageBlock(words, booked);
   const body =
     `${doneNotice(words, booked)}` +
-    `<div class="card">${definitions(rows)}${phone}</div>${calendar}${manage}<p><a href="/book/">${escapeHtml(words.bookAnother)}</a></p>`;
+    `<div class="card">${definitions(rows)}${phoneLine(words, practice)}</div>${calendar}${manageBlock(words, booked)}<p><a href="/book/">${escapeHtml(words.bookAnother)}</a></p>`;
   return page(view, words.doneTitle, body);
 }
 
 /**
- * The answer of every path under `/book/` while the page is off (issue 36, item 15): online booking is not offered,
- * and how to reach the practice instead, its phone (when given) and its e-mail address (the one its mails come from
- * and its calendar files name as organiser). A 404: there is nothing here.
+ * The answer of every path under `/book/` while the page is off: online booking is not offered, and how to reach the
+ * practice instead, its phone (when given) and its e-mail address (the one its mails come from and its calendar
+ * files name as organiser). A 404: there is nothing here.
  */
 export function notOfferedPage(practice: Practice & { practiceName: string; notifyEmail: string }): Page {
   const words = BOOK_WORDS[practice.locale];
@@ -445,11 +405,13 @@ export function notOfferedPage(practice: Practice & { practiceName: string; noti
   const body =
     `<h1>${escapeHtml(words.offTitle)}</h1><p>${escapeHtml(words.off(practice.practiceName))} ${escapeHtml(words.offContact(practice.phone !== ''))}</p>` +
     `<ul class="links">${ways.map((way) => `<li>${way}</li>`).join('')}</ul>`;
-  return { status: 404, html: layout(practice, words.offTitle, body) };
+  return { status: 404, html: layout({ practice, title: words.offTitle, body }) };
 }
 
-/** A refusal of the whole form (too old, too fast, trap, from another site, too many): one clear page, nothing written. */
-export function refusedPage(view: BookView, text: string, status: number): Page {
+/**
+ * A refusal of the whole form (too old, too fast, trap, from another site, too many): one clear page, nothing written.
+ */
+export function refusedPage({ view, text, status }: { view: BookView; text: string; status: number }): Page {
   const words = wordsOf(view);
   return page(
     view,
@@ -459,7 +421,7 @@ export function refusedPage(view: BookView, text: string, status: number): Page 
   );
 }
 
-/** The series' hidden field (issue 40): the number of weekly dates, on every form after it was chosen. */
+/** The series' hidden field: the number of weekly dates, on every form after it was chosen. */
 function weeksField(weeks: number): Record<string, string> {
   return weeks > 1 ? { weeks: String(weeks) } : {};
 }
@@ -481,57 +443,58 @@ function seriesList(words: BookWords, dates: readonly SeriesDate[]): string {
   return `<ol class="links">${items}</ol>`;
 }
 
-/**
- * Series, issue 40 (a time chosen of a reason offered as a series): book this date only, or choose how many weeks
- * (GET, no script) and see each date and whether it is free; when every one is, go on to the details with them.
- */
-export function weeksPage(view: BookView, offer: Offer, slot: FreeSlot, chosen?: SeriesDate[]): Page {
-  const words = wordsOf(view);
-  const max = offer.seriesMax ?? 0;
-  const day = slot.local.slice(0, 10);
-  const time = slot.local.slice(11, 16);
-  const base = { schedule: offer.scheduleId, reason: offer.reasonId, day, time };
-  const weeks = chosen?.length ?? 0;
-  const once = `<a class="button${weeks ? ' secondary' : ''}" href="/book/details?${escapeHtml(query(base))}">${escapeHtml(words.onlyOnce)}</a>`;
+/** The choice of how many weeks (GET, no script), `weeks` chosen (or 2), up to the offer's `seriesMax`. */
+function weeksForm(words: BookWords, base: Record<string, string | number>, max: number, weeks: number): string {
   const options = Array.from({ length: max - 1 }, (_, index) => index + 2)
     .map(
       (n) =>
         `<option value="${n}"${n === (weeks || 2) ? ' selected' : ''}>${escapeHtml(words.weeksOption(n))}</option>`,
     )
     .join('');
-  const form =
+  return (
     `<form method="get" action="/book/weeks">${hidden(Object.fromEntries(Object.entries(base).map(([k, v]) => [k, String(v)])))}` +
     `<div class="field"><label for="weeks">${escapeHtml(words.weeksLabel)}</label><select id="weeks" name="weeks">${options}</select></div>` +
-    `<button class="button secondary" type="submit">${escapeHtml(words.showDates)}</button></form>`;
-  let dates = '';
-  if (chosen) {
-    const notFree = chosen.filter((date) => !date.free).length;
-    dates =
-      `<h2>${escapeHtml(words.datesTitle(weeks))}</h2>${seriesList(words, chosen)}` +
-      (notFree
-        ? notice(words.someNotFree(notFree, weeks))
-        : `<p>${escapeHtml(words.allFree)}</p><a class="button" href="/book/details?${escapeHtml(query({ ...base, weeks }))}">${escapeHtml(words.continueDates(weeks))}</a>`);
-  }
+    `<button class="button secondary" type="submit">${escapeHtml(words.showDates)}</button></form>`
+  );
+}
+
+/** The dates chosen, each with whether it is free; when every one is, the way on to the details with them. */
+function chosenDates(words: BookWords, base: Record<string, string | number>, chosen: SeriesDate[]): string {
+  const weeks = chosen.length;
+  const notFree = chosen.filter((date) => !date.free).length;
+  return (
+    `<h2>${escapeHtml(words.datesTitle(weeks))}</h2>${seriesList(words, chosen)}` +
+    (notFree
+      ? notice(words.someNotFree(notFree, weeks))
+      : `<p>${escapeHtml(words.allFree)}</p><a class="button" href="/book/details?${escapeHtml(query({ ...base, weeks }))}">${escapeHtml(words.continueDates(weeks))}</a>`)
+  );
+}
+
+/**
+ * A time chosen of a reason offered as a series: book this date only, or choose how many weeks (GET, no script) and
+ * see each date and whether it is free (`chosen`); when every one is, go on to the details with them.
+ */
+export function weeksPage({ view, offer, slot, chosen }: SlotStep & { chosen?: SeriesDate[] }): Page {
+  const words = wordsOf(view);
+  const max = offer.seriesMax ?? 0;
+  const day = slot.local.slice(0, 10);
+  const base = { schedule: offer.scheduleId, reason: offer.reasonId, day, time: slot.local.slice(11, 16) };
+  const weeks = chosen?.length ?? 0;
+  const once = `<a class="button${weeks ? ' secondary' : ''}" href="/book/details?${escapeHtml(query(base))}">${escapeHtml(words.onlyOnce)}</a>`;
+  const form = weeksForm(words, base, max, weeks);
   const back = `<p><a href="/book/times?${escapeHtml(query({ schedule: offer.scheduleId, reason: offer.reasonId, day }))}">${escapeHtml(words.otherTime)}</a></p>`;
   const body = chosen
-    ? `${offerCard(view, offer, slot.local)}${dates}${form}${once}${back}`
+    ? `${offerCard(view, offer, slot.local)}${chosenDates(words, base, chosen)}${form}${once}${back}`
     : `${offerCard(view, offer, slot.local)}<p>${escapeHtml(words.weeksIntro(max))}</p>${once}${form}${back}`;
   return page(view, words.weeksTitle, body);
 }
 
 /**
- * Step 5 of a series (issue 40): every date and whether it is still free, the details, and one button that books them
- * all; when a date is not free (`notice`: the booking found so), no button but the way to another time or fewer weeks.
+ * Step 5 of a series: every date and whether it is still free, the details, and one button that books them all; when
+ * a date is not free (`notice`: the booking found so), no button but the way to another time or fewer weeks.
  */
-function seriesReviewPage(
-  view: BookView,
-  offer: Offer,
-  slot: FreeSlot,
-  fields: FieldDefinition[],
-  values: Record<string, string>,
-  ticket: FormTicket,
-  series: { dates: SeriesDate[]; notice?: string },
-): Page {
+function seriesReviewPage(options: ReviewOptions & { series: NonNullable<ReviewOptions['series']> }): Page {
+  const { view, offer, slot, fields, values, ticket, series } = options;
   const words = wordsOf(view);
   const weeks = series.dates.length;
   const notFree = series.dates.filter((date) => !date.free).length;
@@ -570,7 +533,23 @@ function manageBlock(words: BookWords, booked: BookedView): string {
   return booked.replayed ? `<p>${escapeHtml(words.manageInMail)}</p>` : '';
 }
 
-/** Step 6 of a series (issue 40): every date booked, each date's calendar file, the self-service link. */
+/**
+ * One calendar file per date of a series, each its own booking's invitation, as the confirmation mail attaches them
+ * (one UID per file, so that a later change of one date updates or removes it in place); Google's and Outlook's
+ * links would add one event each, which no later change reaches.
+ */
+function seriesFiles(words: BookWords, series: NonNullable<BookedView['series']>): string {
+  const files = series
+    .map((date, n) =>
+      date.ics
+        ? `<li><a href="${escapeHtml(date.ics)}" download="appointment-${n + 1}.ics">${escapeHtml(words.icsFileOf(slotWords(words, date.local)))}</a></li>`
+        : '',
+    )
+    .join('');
+  return files ? `<h2>${escapeHtml(words.addToCalendar)}</h2><ul class="links">${files}</ul>` : '';
+}
+
+/** Step 6 of a series: every date booked, each date's calendar file, the self-service link. */
 function seriesDonePage(view: BookView, booked: BookedView, series: NonNullable<BookedView['series']>): Page {
   const words = wordsOf(view);
   const pageWords = PAGE_WORDS[view.practice.locale];
@@ -587,25 +566,10 @@ function seriesDonePage(view: BookView, booked: BookedView, series: NonNullable<
         `<li>${escapeHtml(`${slotWords(words, date.local)}${date.status === 'cancelled' ? `: ${pageWords.cancelledStatus}` : ''}`)}</li>`,
     )
     .join('');
-  const phone = practice.phone
-    ? `<p>${escapeHtml(words.phone)}: <a href="${escapeHtml(telHref(practice.phone))}">${escapeHtml(practice.phone)}</a></p>`
-    : '';
-  // One calendar file per date, each its own booking's invitation, as the confirmation mail attaches them (one UID
-  // per file, so that a later change of one date updates or removes it in place); Google's and Outlook's links add
-  // one event each, which no later change reaches.
-  const files = series
-    .map((date, n) =>
-      date.ics
-        ? `<li><a href="${escapeHtml(date.ics)}" download="appointment-${n + 1}.ics">${escapeHtml(words.icsFileOf(slotWords(words, date.local)))}</a></li>`
-        : '',
-    )
-    .join('');
-  const calendar = files ? `<h2>${escapeHtml(words.addToCalendar)}</h2><ul class="links">${files}</ul>` : '';
-  const manage = manageBlock(words, booked);
   const body =
     `${doneNotice(words, booked)}` +
-    `<div class="card">${definitions(rows)}${phone}</div>` +
+    `<div class="card">${definitions(rows)}${phoneLine(words, practice)}</div>` +
     `<h2>${escapeHtml(words.datesTitle(series.length))}</h2><ol class="links">${dates}</ol>` +
-    `${calendar}${manage}<p><a href="/book/">${escapeHtml(words.bookAnother)}</a></p>`;
+    `${seriesFiles(words, series)}${manageBlock(words, booked)}<p><a href="/book/">${escapeHtml(words.bookAnother)}</a></p>`;
   return page(view, words.doneSeriesTitle, body);
 }

@@ -1,12 +1,13 @@
 /**
- * The kit every page is built of (issue 37: apart from the self-service pages, which pages.ts holds, and the booking
- * page's, book-pages.ts): the one style sheet and its CSP hash, the layout with the practice's footer, dates in
- * words, definition lists and hidden fields, the pager of days, and the error pages every door answers. Pure: every
- * value comes in as an argument, and every text goes through `escapeHtml`. Phone first: 18 px text, 48 px buttons,
- * no horizontal scroll at 320 px, WCAG AA colours.
+ * The kit every page of every door is built of (the pages themselves are apart: the self-service page's in pages.ts,
+ * the booking page's in book-pages.ts): the one style sheet and its CSP hash, the layout with the practice's footer,
+ * a page's frame and notes, dates in words, definition lists and hidden fields, the pager of days, the time picker,
+ * the grid of weeks, and the error pages every door answers. Each takes one options object where it takes more than
+ * a few values. Pure: every value comes in as an argument, and every text goes through `escapeHtml`. Phone first:
+ * 18 px text, 48 px buttons, no horizontal scroll at 320 px, WCAG AA colours.
  */
 import { createHash } from 'node:crypto';
-import { escapeHtml } from '../mail/messages.ts';
+import { escapeHtml } from '../domain/html.ts';
 import type { Settings } from '../store/settings.ts';
 import { PAGE_WORDS } from './words.ts';
 
@@ -83,7 +84,7 @@ function footer(practice: Practice): string {
   return `<footer><p>${lines.join('<br>')}</p></footer>`;
 }
 
-/** A practice's own look (the booking page, issue 41): its colour, and the address of its logo. */
+/** A practice's own look on the booking page (`booking-page enable --colour --logo`): its colour, its logo's URL. */
 export interface Brand {
   colour?: string | null;
   logoSrc?: string | null;
@@ -108,7 +109,16 @@ export function brandStyle(colour: string): { css: string; hash: string } {
   return style;
 }
 
-export function layout(practice: Practice, title: string, body: string, brand: Brand = {}): string {
+/** What the layout wraps: the page's `body` in `main`, the tab's `title`, the practice's contact and look. */
+export interface LayoutOptions {
+  practice: Practice;
+  title: string;
+  body: string;
+  brand?: Brand;
+}
+
+/** The document of a page: the one style sheet (and the practice's colour), the logo, `body`, the practice's footer. */
+export function layout({ practice, title, body, brand = {} }: LayoutOptions): string {
   const words = PAGE_WORDS[practice.locale];
   const own = brand.colour ? `<style>${brandStyle(brand.colour).css}</style>` : '';
   // The logo stands for the practice's name, which the page writes next to it: an empty alt, read once.
@@ -119,6 +129,29 @@ export function layout(practice: Practice, title: string, body: string, brand: B
     `<meta name="robots" content="noindex, nofollow"><title>${escapeHtml(title)}</title><style>${CSS}</style>${own}</head>` +
     `<body><main>${logo}${body}</main>${footer(practice)}</body></html>`
   );
+}
+
+/**
+ * A page of a door: its heading with the practice's name under it, then `body`; the tab says `tab` (else the heading).
+ */
+export interface FramedOptions {
+  practice: Practice & { practiceName: string };
+  heading: string;
+  body: string;
+  status?: number;
+  tab?: string;
+  brand?: Brand;
+}
+
+/** Returns the page `options` describe, in the layout (every door's page but the error pages: no practice line). */
+export function framedPage({ practice, heading, body, status = 200, tab = heading, brand }: FramedOptions): Page {
+  const head = `<h1>${escapeHtml(heading)}</h1><p class="practice">${escapeHtml(practice.practiceName)}</p>`;
+  return { status, html: layout({ practice, title: tab, body: head + body, brand }) };
+}
+
+/** A note above a page's content: a change done (read out politely), or an error (read out at once). */
+export function notice(text: string, kind: 'done' | 'error' = 'error'): string {
+  return `<p class="note ${kind}" role="${kind === 'done' ? 'status' : 'alert'}">${escapeHtml(text)}</p>`;
 }
 
 const dayFormats = new Map<string, Record<'short' | 'medium' | 'long', Intl.DateTimeFormat>>();
@@ -184,17 +217,19 @@ export interface DayPages {
   later?: string;
 }
 
-/** The links to the page of days before and after (`[href, text]` each, when there is one), as a `nav`; '' for none. */
-export function dayPager(
-  label: string,
-  earlier: [string, string] | undefined | '',
-  later: [string, string] | undefined | '',
-): string {
+/** A link of the pager: where it leads and what it says. */
+export interface PagerLink {
+  href: string;
+  text: string;
+}
+
+/** The links to the page of days before and after (each when there is one), as a `nav` named `label`; '' for none. */
+export function dayPager({ label, earlier, later }: { label: string; earlier?: PagerLink; later?: PagerLink }): string {
   if (!earlier && !later) return '';
   return (
     `<nav class="pager" aria-label="${escapeHtml(label)}">` +
-    (earlier ? `<a class="button secondary" href="${escapeHtml(earlier[0])}">${escapeHtml(earlier[1])}</a>` : '') +
-    (later ? `<a class="button secondary later" href="${escapeHtml(later[0])}">${escapeHtml(later[1])}</a>` : '') +
+    (earlier ? `<a class="button secondary" href="${escapeHtml(earlier.href)}">${escapeHtml(earlier.text)}</a>` : '') +
+    (later ? `<a class="button secondary later" href="${escapeHtml(later.href)}">${escapeHtml(later.text)}</a>` : '') +
     `</nav>`
   );
 }
@@ -206,16 +241,26 @@ export function partOfDay(time: string): 'morning' | 'afternoon' | 'evening' {
 }
 
 /**
- * The one time picker of the booking page and the self-service page (issue 41): the times of a day grouped by part of
- * the day (morning, afternoon, evening), each group under a heading, each time as `item` writes it (a link, or a
- * button that sends its form: one tap either way).
+ * What the time picker shows: `times` of a day, each as `item` writes it, under headings of `level` named by `parts`.
  */
-export function timePicker<T extends { time: string }>(
-  parts: Readonly<Record<'morning' | 'afternoon' | 'evening', string>>,
-  times: readonly T[],
-  item: (one: T) => string,
-  level: 'h2' | 'h3' = 'h2',
-): string {
+export interface TimePickerOptions<T extends { time: string }> {
+  parts: Readonly<Record<'morning' | 'afternoon' | 'evening', string>>;
+  times: readonly T[];
+  item: (one: T) => string;
+  level?: 'h2' | 'h3';
+}
+
+/**
+ * The one time picker of the booking page and the self-service page: the times of a day grouped by part of the day
+ * (morning, afternoon, evening), each group under a heading, each time as `item` writes it (a link, or a button that
+ * sends its form: one tap either way).
+ */
+export function timePicker<T extends { time: string }>({
+  parts,
+  times,
+  item,
+  level = 'h2',
+}: TimePickerOptions<T>): string {
   return (['morning', 'afternoon', 'evening'] as const)
     .map((part) => ({ part, items: times.filter((one) => partOfDay(one.time) === part) }))
     .filter((group) => group.items.length)
@@ -241,7 +286,7 @@ function addDays(day: string, count: number): string {
 }
 
 /**
- * Pages of free days in whole weeks (the booking page's grid, issue 41): each page takes DAYS_PER_PAGE free days and
+ * Pages of free days in whole weeks (the booking page's grid): each page takes DAYS_PER_PAGE free days and
  * the rest of the last one's week, so a week is never split over two pages. Returns the page that holds the first
  * day on or after `from` (the last when none is; the first without `from`), with the first day of the pages before
  * and after. One pass over `days` (at most the look-ahead's days).
@@ -276,17 +321,8 @@ const weekdayFormats = new Map<
   [short: Intl.DateTimeFormat, long: Intl.DateTimeFormat, month: Intl.DateTimeFormat]
 >();
 
-/**
- * Free days as a grid of weeks, Monday first (the booking page's days, issue 41): each free day a link (`href`)
- * whose name is the day written out, the other days of those weeks shown dimmed, the month named at a week's first
- * day and at each 1st; `first` (the first free day of all) is filled in, and said so in words too. Weeks without a free day are left
- * out. `caption` names the table.
- */
-export function weekGrid(
-  days: readonly string[],
-  options: { dateLocale: string; caption: string; href: (day: string) => string; first?: string; firstWords: string },
-): string {
-  const { dateLocale } = options;
+/** The formats of a week's grid in `dateLocale`: weekday short and long, month short (made once per locale). */
+function weekFormats(dateLocale: string): [Intl.DateTimeFormat, Intl.DateTimeFormat, Intl.DateTimeFormat] {
   let formats = weekdayFormats.get(dateLocale);
   if (!formats) {
     formats = [
@@ -296,30 +332,52 @@ export function weekGrid(
     ];
     weekdayFormats.set(dateLocale, formats);
   }
-  const [short, long, month] = formats;
+  return formats;
+}
+
+/** What the grid of weeks shows and where its days lead (see `weekGrid`). */
+export interface WeekGridOptions {
+  dateLocale: string;
+  caption: string;
+  href: (day: string) => string;
+  first?: string;
+  firstWords: string;
+}
+
+/** One day of the grid (`column` 0 is Monday): a link when it is free (`free`), else its number dimmed. */
+function dayCell(day: string, column: number, free: ReadonlySet<string>, options: WeekGridOptions): string {
+  const [, , month] = weekFormats(options.dateLocale);
+  const date = new Date(`${day}T12:00:00Z`);
+  const monthName =
+    column === 0 || day.endsWith('-01') ? `<span class="month">${escapeHtml(month.format(date))}</span>` : '';
+  const number = String(date.getUTCDate());
+  if (!free.has(day)) return `<td><span class="off" aria-hidden="true">${number}${monthName}</span></td>`;
+  const first = day === options.first;
+  const name = `${dayWords(day, options.dateLocale, 'long')}${first ? `, ${options.firstWords}` : ''}`;
+  return (
+    `<td><a${first ? ' class="first"' : ''} href="${escapeHtml(options.href(day))}">` +
+    `<span aria-hidden="true">${number}${monthName}</span><span class="sr">${escapeHtml(name)}</span></a></td>`
+  );
+}
+
+/**
+ * Free days as a grid of weeks, Monday first (the booking page's days): each free day a link (`href`) whose name is
+ * the day written out, the other days of those weeks shown dimmed, the month named at a week's first day and at
+ * each 1st; `first` (the first free day of all) is filled in, and said so in words too. Weeks without a free day
+ * are left out. `caption` names the table.
+ */
+export function weekGrid(days: readonly string[], options: WeekGridOptions): string {
+  const [short, long] = weekFormats(options.dateLocale);
   const free = new Set(days);
   const weeks = [...new Set(days.map(mondayOf))];
   const head = Array.from({ length: 7 }, (_, index) => {
     const date = new Date(`${addDays('2024-01-01', index)}T12:00:00Z`); // a Monday
     return `<th scope="col"><abbr title="${escapeHtml(long.format(date))}">${escapeHtml(short.format(date))}</abbr></th>`;
   }).join('');
-  const cell = (day: string, column: number) => {
-    const date = new Date(`${day}T12:00:00Z`);
-    const monthName =
-      column === 0 || day.endsWith('-01') ? `<span class="month">${escapeHtml(month.format(date))}</span>` : '';
-    const number = String(date.getUTCDate());
-    if (!free.has(day)) return `<td><span class="off" aria-hidden="true">${number}${monthName}</span></td>`;
-    const first = day === options.first;
-    const name = `${dayWords(day, dateLocale, 'long')}${first ? `, ${options.firstWords}` : ''}`;
-    return (
-      `<td><a${first ? ' class="first"' : ''} href="${escapeHtml(options.href(day))}">` +
-      `<span aria-hidden="true">${number}${monthName}</span><span class="sr">${escapeHtml(name)}</span></a></td>`
-    );
-  };
   const rows = weeks
     .map(
       (monday) =>
-        `<tr>${Array.from({ length: 7 }, (_, column) => cell(addDays(monday, column), column)).join('')}</tr>`,
+        `<tr>${Array.from({ length: 7 }, (_, column) => dayCell(addDays(monday, column), column, free, options)).join('')}</tr>`,
     )
     .join('');
   return `<table class="weeks"><caption>${escapeHtml(options.caption)}</caption><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`;
@@ -327,7 +385,7 @@ export function weekGrid(
 
 /** A page of one heading and one sentence, with its status. */
 function messagePage(practice: Practice, status: number, title: string, text: string): Page {
-  return { status, html: layout(practice, title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>`) };
+  return { status, html: layout({ practice, title, body: `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>` }) };
 }
 
 /** The one page for every link that opens nothing (malformed, unknown, expired, page off, unknown path). */

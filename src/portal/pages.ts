@@ -4,7 +4,7 @@
  * and every text goes through `escapeHtml`.
  */
 import type { FreeSlot } from '../domain/availability.ts';
-import { escapeHtml } from '../mail/messages.ts';
+import { escapeHtml } from '../domain/html.ts';
 import { localWhen } from '../mail/translations.ts';
 import { formatLocal } from '../domain/dates.ts';
 import { NOTE_MAX_LENGTH } from '../domain/checks.ts';
@@ -13,8 +13,9 @@ import {
   dayPager,
   dayWords,
   definitions,
+  framedPage,
   hidden,
-  layout,
+  notice as noteOf,
   timePicker,
   telHref,
   type DayPages,
@@ -27,6 +28,17 @@ export type Notice =
   | { kind: 'done'; what: 'cancelled' | 'cancelled-series' | 'moved' }
   | { kind: 'refused'; why: Refusal | 'forbidden' };
 
+/** What every self-service page is about: the booking a link opened, and the link's path (`/manage/<token>`). */
+export interface ManageView {
+  managed: Managed;
+  base: string;
+}
+
+/** A page of `view`: its heading, the practice under it, `body`; the tab says the heading. */
+function page(view: ManageView, heading: string, body: string, status = 200): Page {
+  return framedPage({ practice: view.managed.settings, heading, body, status });
+}
+
 function wordsOf(managed: Managed): PageWords {
   return PAGE_WORDS[managed.settings.locale];
 }
@@ -37,18 +49,14 @@ function bookedLocal(managed: Managed): { day: string; time: string } {
   return { day: local.slice(0, 10), time: local.slice(11, 16) };
 }
 
+/** The words of a change just made. */
+const DONE = { cancelled: 'doneCancelled', 'cancelled-series': 'doneCancelledSeries', moved: 'doneMoved' } as const;
+
+/** The note of `notice` above the booking ('' for none). */
 function noticeHtml(words: PageWords, notice: Notice | undefined): string {
   if (!notice) return '';
-  if (notice.kind === 'done') {
-    const text =
-      notice.what === 'cancelled'
-        ? words.doneCancelled
-        : notice.what === 'cancelled-series'
-          ? words.doneCancelledSeries
-          : words.doneMoved;
-    return `<p class="note done" role="status">${escapeHtml(text)}</p>`;
-  }
-  return `<p class="note error" role="alert">${escapeHtml(words.refused[notice.why])}</p>`;
+  if (notice.kind === 'done') return noteOf(words[DONE[notice.what]], 'done');
+  return noteOf(words.refused[notice.why]);
 }
 
 /** The booking's facts: what, with whom, when, where, the reference and its status. */
@@ -87,8 +95,8 @@ function bookingLine(managed: Managed): string {
 }
 
 /**
- * The dates of the booking's series (issue 40), by start, each with its status; the booking the page is about marked
- * (`aria-current`). Nothing for a booking made alone.
+ * The dates of the booking's series (a course booked as one), by start, each with its status; the booking the page is
+ * about marked (`aria-current`). Nothing for a booking made alone.
  */
 function seriesDates(managed: Managed): string {
   const { series, booking, settings } = managed;
@@ -106,10 +114,6 @@ function seriesDates(managed: Managed): string {
   return `<section class="card" aria-labelledby="series-dates"><h2 id="series-dates">${escapeHtml(words.seriesTitle(series.dates.length))}</h2><ol class="links">${items}</ol></section>`;
 }
 
-function header(managed: Managed, title: string): string {
-  return `<h1>${escapeHtml(title)}</h1><p class="practice">${escapeHtml(managed.settings.practiceName)}</p>`;
-}
-
 /** How to reach the practice when the page can no longer change the booking: its phone, else a reply to the mail. */
 function reachPractice(managed: Managed): string {
   const words = wordsOf(managed);
@@ -119,8 +123,9 @@ function reachPractice(managed: Managed): string {
 }
 
 /**
- * After a cancellation, the way back to the practice: a new booking on the booking page while it is on (issue 41,
- * item 7), its website and phone, as far as they are given; the first of them is the main button.
+ * After a cancellation, the way back to the practice (a cancelled customer should not be left at a dead end): a new
+ * booking on the booking page while it is on, its website and phone, as far as they are given; the first of them is
+ * the main button.
  */
 function wayBack(managed: Managed): string {
   const words = wordsOf(managed);
@@ -138,76 +143,79 @@ function wayBack(managed: Managed): string {
   );
 }
 
-/** The booking and what its customer may do now. */
-export function overviewPage(managed: Managed, base: string, notice?: Notice, status = 200): Page {
+/** What the customer may do now, in words, and its buttons: change or cancel, call, or book anew. */
+function stateAndActions({ managed, base }: ManageView): { state: string; actions: string } {
   const words = wordsOf(managed);
   const deadline = localWhen(managed.deadline, managed.settings.timeZone, words.dateLocale);
-  let state: string;
-  let actions = '';
-  if (managed.state === 'open') {
-    state = managed.mayMove ? words.until(deadline) : words.untilCancelOnly(deadline);
-    if (managed.mayMove)
-      actions += `<a class="button" href="${escapeHtml(base)}/reschedule">${escapeHtml(words.change)}</a>`;
-    const later = managed.series?.laterBooked ?? 0;
-    // A date of a series with later dates booked: cancel this one, or it and the later ones (issue 40).
-    actions += later
-      ? `<a class="button secondary" href="${escapeHtml(base)}/cancel">${escapeHtml(words.cancelThisDate)}</a>` +
-        `<a class="button secondary" href="${escapeHtml(base)}/cancel?scope=later">${escapeHtml(words.cancelWithLater(later))}</a>`
-      : `<a class="button secondary" href="${escapeHtml(base)}/cancel">${escapeHtml(words.cancel)}</a>`;
-  } else if (managed.state === 'past-deadline') {
-    state = words.pastDeadline(deadline);
-    actions = reachPractice(managed);
-  } else {
-    state = managed.state === 'started' ? words.started : words.cancelled;
-    if (managed.state === 'cancelled') actions = wayBack(managed);
+  if (managed.state === 'past-deadline')
+    return { state: words.pastDeadline(deadline), actions: reachPractice(managed) };
+  if (managed.state !== 'open') {
+    const state = managed.state === 'started' ? words.started : words.cancelled;
+    return { state, actions: managed.state === 'cancelled' ? wayBack(managed) : '' };
   }
-  const body = `${header(managed, words.title)}${noticeHtml(words, notice)}${bookingCard(managed)}<p>${escapeHtml(state)}</p>${actions}${seriesDates(managed)}`;
-  return { status, html: layout(managed.settings, words.title, body) };
+  const change = managed.mayMove
+    ? `<a class="button" href="${escapeHtml(base)}/reschedule">${escapeHtml(words.change)}</a>`
+    : '';
+  const later = managed.series?.laterBooked ?? 0;
+  // A date of a series with later dates booked: cancel this one, or it and the later ones at one go.
+  const cancel = later
+    ? `<a class="button secondary" href="${escapeHtml(base)}/cancel">${escapeHtml(words.cancelThisDate)}</a>` +
+      `<a class="button secondary" href="${escapeHtml(base)}/cancel?scope=later">${escapeHtml(words.cancelWithLater(later))}</a>`
+    : `<a class="button secondary" href="${escapeHtml(base)}/cancel">${escapeHtml(words.cancel)}</a>`;
+  return { state: managed.mayMove ? words.until(deadline) : words.untilCancelOnly(deadline), actions: change + cancel };
+}
+
+/** The booking and what its customer may do now; `notice`: a change just made, or why one was refused. */
+export function overviewPage(options: ManageView & { notice?: Notice; status?: number }): Page {
+  const { managed, notice, status } = options;
+  const words = wordsOf(managed);
+  const { state, actions } = stateAndActions(options);
+  const body = `${noticeHtml(words, notice)}${bookingCard(managed)}<p>${escapeHtml(state)}</p>${actions}${seriesDates(managed)}`;
+  return page(options, words.title, body, status);
 }
 
 /**
- * The confirmation step of a cancellation: an optional reason, then one button. For a date of a series with later
- * dates booked (issue 40), first the choice of this date only or it and the later ones (`later`: that one chosen).
+ * The choice, for a date of a series with `laterBooked` later dates booked, of this one only or it and the later ones.
  */
-export function cancelPage(
-  managed: Managed,
-  base: string,
-  form: Record<string, string>,
-  notice?: Notice,
-  status = 200,
-  later = false,
-): Page {
-  const words = wordsOf(managed);
-  const laterBooked = managed.series?.laterBooked ?? 0;
+function scopeChoice(words: PageWords, laterBooked: number, later: boolean): string {
+  if (!laterBooked) return '';
   const radio = (value: string, text: string, checked: boolean) =>
     `<div class="field check"><input type="radio" id="scope-${value}" name="scope" value="${value}"${checked ? ' checked' : ''}>` +
     `<label for="scope-${value}">${escapeHtml(text)}</label></div>`;
-  const scope = laterBooked
-    ? `<fieldset><legend>${escapeHtml(words.cancelWhich)}</legend>${radio('one', words.cancelOnlyThis, !later)}${radio('later', words.cancelThisAndLater(laterBooked), later)}</fieldset>`
-    : '';
+  return `<fieldset><legend>${escapeHtml(words.cancelWhich)}</legend>${radio('one', words.cancelOnlyThis, !later)}${radio('later', words.cancelThisAndLater(laterBooked), later)}</fieldset>`;
+}
+
+/**
+ * The confirmation step of a cancellation: an optional reason, then one button (`form`: the form's hidden fields).
+ * For a date of a series with later dates booked, first the choice of this date only or it and the later ones
+ * (`later`: that one chosen).
+ */
+export function cancelPage(
+  options: ManageView & { form: Record<string, string>; notice?: Notice; status?: number; later?: boolean },
+): Page {
+  const { managed, base, form, notice, status, later = false } = options;
+  const words = wordsOf(managed);
+  const scope = scopeChoice(words, managed.series?.laterBooked ?? 0, later);
   const body =
-    `${header(managed, words.cancelTitle)}${noticeHtml(words, notice)}${bookingCard(managed)}${seriesDates(managed)}` +
+    `${noticeHtml(words, notice)}${bookingCard(managed)}${seriesDates(managed)}` +
     `<form method="post" action="${escapeHtml(base)}/cancel">${hidden(form)}${scope}` +
     `<label for="reason">${escapeHtml(words.reasonLabel)}</label>` +
     `<textarea id="reason" name="reason" maxlength="${NOTE_MAX_LENGTH}" rows="3"></textarea>` +
     `<p class="hint">${escapeHtml(words.reasonHint)}</p>` +
     `<button class="button danger" type="submit">${escapeHtml(words.confirmCancel)}</button></form>` +
     `<a class="button secondary" href="${escapeHtml(base)}">${escapeHtml(words.keep)}</a>`;
-  return { status, html: layout(managed.settings, words.cancelTitle, body) };
+  return page(options, words.cancelTitle, body, status);
 }
 
-/** The first step of a move: one page of the days with a free time, the booking's own day marked. */
-export function daysPage(
-  managed: Managed,
-  base: string,
-  days: string[],
-  pages: DayPages,
-  chosen = managed.booking.scheduleId,
-): Page {
+/** The days to move to, each a link to its times; the booking's own day marked (`booked`, when it is among them). */
+function dayLinks(
+  { managed, base }: ManageView,
+  days: readonly string[],
+  booked: string | undefined,
+  also: string,
+): string {
   const words = wordsOf(managed);
-  const own = chosen === managed.booking.scheduleId;
-  const booked = own ? bookedLocal(managed).day : undefined;
-  const also = withQuery(managed, chosen);
+  if (!days.length) return `<p>${escapeHtml(words.noDays)}</p>`;
   const dayLink = (day: string) => {
     const current = day === booked;
     return (
@@ -215,16 +223,27 @@ export function daysPage(
       `${escapeHtml(dayWords(day, words.dateLocale))}${current ? `<span class="tag">${escapeHtml(words.yourAppointment)}</span>` : ''}</a></li>`
     );
   };
-  const list = days.length
-    ? `<ul class="choices">${days.map(dayLink).join('')}</ul>`
-    : `<p>${escapeHtml(words.noDays)}</p>`;
-  const pager = dayPager(
-    words.moreDaysLabel,
-    pages.earlier && [`${base}/reschedule?from=${pages.earlier}${also}`, words.earlierDays],
-    pages.later && [`${base}/reschedule?from=${pages.later}${also}`, words.moreDays],
-  );
-  const body = `${header(managed, words.change)}${bookingLine(managed)}<h2>${escapeHtml(words.moveTitle)}</h2>${practitionerPicker(managed, base, chosen)}${list}${pager}<a href="${escapeHtml(base)}">${escapeHtml(words.back)}</a>`;
-  return { status: 200, html: layout(managed.settings, words.change, body) };
+  return `<ul class="choices">${days.map(dayLink).join('')}</ul>`;
+}
+
+/**
+ * The first step of a move: one page of the days with a free time (`pages`: the first days of the pages before and
+ * after), the booking's own day marked; `chosen`, the practitioner whose days they are (default the booking's).
+ */
+export function daysPage(options: ManageView & { days: string[]; pages: DayPages; chosen?: number }): Page {
+  const { managed, base, days, pages, chosen = managed.booking.scheduleId } = options;
+  const words = wordsOf(managed);
+  const booked = chosen === managed.booking.scheduleId ? bookedLocal(managed).day : undefined;
+  const also = withQuery(managed, chosen);
+  const pageAt = (from: string | undefined, text: string) =>
+    from ? { href: `${base}/reschedule?from=${from}${also}`, text } : undefined;
+  const pager = dayPager({
+    label: words.moreDaysLabel,
+    earlier: pageAt(pages.earlier, words.earlierDays),
+    later: pageAt(pages.later, words.moreDays),
+  });
+  const body = `${bookingLine(managed)}<h2>${escapeHtml(words.moveTitle)}</h2>${practitionerPicker(options, chosen)}${dayLinks(options, days, booked, also)}${pager}<a href="${escapeHtml(base)}">${escapeHtml(words.back)}</a>`;
+  return page(options, words.change, body);
 }
 
 /** The query that keeps another practitioner chosen from step to step of a move (none for the booking's own). */
@@ -233,10 +252,10 @@ function withQuery(managed: Managed, chosen: number): string {
 }
 
 /**
- * Where the booking's reason is shared (issue 40): the practitioners who offer it, the chosen one marked, each a link
- * to their free days; none where only the booking's own practitioner offers it.
+ * Where the booking's reason is shared by several practitioners: those who offer it, the chosen one marked, each a
+ * link to their free days; none where only the booking's own practitioner offers it.
  */
-function practitionerPicker(managed: Managed, base: string, chosen: number): string {
+function practitionerPicker({ managed, base }: ManageView, chosen: number): string {
   if (managed.practitioners.length < 2) return '';
   const words = wordsOf(managed);
   const item = ({ id, name }: { id: number; name: string }) =>
@@ -246,48 +265,46 @@ function practitionerPicker(managed: Managed, base: string, chosen: number): str
   return `<nav aria-label="${escapeHtml(words.with)}"><p>${escapeHtml(words.with)}:</p><ul class="choices">${managed.practitioners.map(item).join('')}</ul></nav>`;
 }
 
-/**
- * The second step of a move: the free times of one day by part of the day, each a link to the confirmation step;
- * on the booking's own day its time is shown among them, marked, without a link.
- */
-export function timesPage(
-  managed: Managed,
-  base: string,
-  day: string,
-  slots: FreeSlot[],
-  notice?: Notice,
-  status = 200,
-  chosen = managed.booking.scheduleId,
-): Page {
+/** The times of `day` to move to, each a link to its confirmation step; the booking's own time marked, without one. */
+function timeLinks({ managed, base }: ManageView, day: string, slots: readonly FreeSlot[], also: string): string {
   const words = wordsOf(managed);
-  const title = words.moveTimes(dayWords(day, words.dateLocale, 'long'));
+  if (!slots.length) return `<p>${escapeHtml(words.noTimes)}</p>`;
   const booked = bookedLocal(managed);
-  const also = withQuery(managed, chosen);
   const times = slots.map((slot) => ({ time: slot.local.slice(11, 16), current: false }));
-  if (booked.day === day && slots.length && also === '') times.push({ time: booked.time, current: true });
+  if (booked.day === day && also === '') times.push({ time: booked.time, current: true });
   times.sort((a, b) => a.time.localeCompare(b.time));
   const item = ({ time, current }: { time: string; current: boolean }) =>
     current
       ? `<li><span class="current" aria-current="time">${escapeHtml(time)}<span class="tag">${escapeHtml(words.yourAppointment)}</span></span></li>`
       : `<li><a class="button" href="${escapeHtml(`${base}/reschedule?day=${day}&time=${time}${also}`)}">${escapeHtml(time)}</a></li>`;
-  const groups = timePicker(words.parts, times, item);
-  const list = slots.length
-    ? `<p class="hint">${escapeHtml(words.moveHint)}</p>${groups}`
-    : `<p>${escapeHtml(words.noTimes)}</p>`;
-  const body =
-    `${header(managed, title)}${noticeHtml(words, notice)}${bookingLine(managed)}${list}` +
-    `<a class="button secondary" href="${escapeHtml(`${base}/reschedule?from=${day}${also}`)}">${escapeHtml(words.otherDay)}</a><a href="${escapeHtml(base)}">${escapeHtml(words.back)}</a>`;
-  return { status, html: layout(managed.settings, title, body) };
+  return `<p class="hint">${escapeHtml(words.moveHint)}</p>${timePicker({ parts: words.parts, times, item })}`;
 }
 
-/** The last step of a move: the old and the new time, and one POST form that makes the move. */
-export function confirmMovePage(
-  managed: Managed,
-  base: string,
-  slot: FreeSlot,
-  form: Record<string, string>,
-  chosen = managed.booking.scheduleId,
+/**
+ * The second step of a move: the free times of `day` by part of the day, each a link to the confirmation step; on
+ * the booking's own day its time is shown among them, marked, without a link.
+ */
+export function timesPage(
+  options: ManageView & { day: string; slots: FreeSlot[]; notice?: Notice; status?: number; chosen?: number },
 ): Page {
+  const { managed, base, day, slots, notice, status, chosen = managed.booking.scheduleId } = options;
+  const words = wordsOf(managed);
+  const title = words.moveTimes(dayWords(day, words.dateLocale, 'long'));
+  const also = withQuery(managed, chosen);
+  const body =
+    `${noticeHtml(words, notice)}${bookingLine(managed)}${timeLinks(options, day, slots, also)}` +
+    `<a class="button secondary" href="${escapeHtml(`${base}/reschedule?from=${day}${also}`)}">${escapeHtml(words.otherDay)}</a><a href="${escapeHtml(base)}">${escapeHtml(words.back)}</a>`;
+  return page(options, title, body, status);
+}
+
+/**
+ * The last step of a move: the old and the new time, and one POST form that makes the move (`form`: its hidden
+ * fields; `chosen`: the practitioner moved to, default the booking's).
+ */
+export function confirmMovePage(
+  options: ManageView & { slot: FreeSlot; form: Record<string, string>; chosen?: number },
+): Page {
+  const { managed, base, slot, form, chosen = managed.booking.scheduleId } = options;
   const words = wordsOf(managed);
   const { settings, booking } = managed;
   const also = withQuery(managed, chosen);
@@ -301,11 +318,11 @@ export function confirmMovePage(
     [words.with, practitioner],
   ];
   const body =
-    `${header(managed, title)}<div class="card">${definitions(rows)}</div>` +
+    `<div class="card">${definitions(rows)}</div>` +
     `<form method="post" action="${escapeHtml(base)}/reschedule">${hidden({ ...form, slot: slot.local, ...(also ? { schedule: String(chosen) } : {}) })}` +
     `<p class="hint">${escapeHtml(words.confirmMoveHint)}</p>` +
     (managed.series ? `<p class="hint">${escapeHtml(words.seriesMoveHint)}</p>` : '') +
     `<button class="button" type="submit">${escapeHtml(words.confirmMove)}</button></form>` +
     `<a class="button secondary" href="${escapeHtml(`${base}/reschedule?day=${day}${also}`)}">${escapeHtml(words.otherTime)}</a><a href="${escapeHtml(base)}">${escapeHtml(words.back)}</a>`;
-  return { status: 200, html: layout(settings, title, body) };
+  return page(options, title, body);
 }

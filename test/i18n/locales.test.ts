@@ -11,8 +11,8 @@ import { LANGUAGE_NAMES, LOCALES, type Locale } from '../../src/domain/locales.t
 import { WORDS as ALERT_WORDS } from '../../src/mail/calendar-alert.ts';
 import { type FeedEvent, feedIcs, practitionerEventIcs } from '../../src/mail/calendar.ts';
 import { WORDS } from '../../src/mail/translations.ts';
+import { carry } from '../../src/portal/book-form.ts';
 import {
-  carry,
   choosePage,
   daysPage as bookDaysPage,
   detailsPage,
@@ -175,22 +175,37 @@ function selfServicePages(locale: Locale): [string, string][] {
   const slot = { local: '2026-11-25 10:00:00', startAt: Date.parse('2026-11-25T09:00:00Z') / 1000 };
   const practice = { ...PRACTICE, locale };
   return [
-    ['overview', overviewPage(open, base).html],
-    ['overview, cancel only', overviewPage(managed(locale, 'open', false), base).html],
-    ['overview, past the deadline', overviewPage(managed(locale, 'past-deadline'), base).html],
-    ['overview, begun', overviewPage(managed(locale, 'started'), base).html],
-    ['overview, cancelled', overviewPage(managed(locale, 'cancelled'), base, { kind: 'done', what: 'cancelled' }).html],
-    ['overview, moved', overviewPage(open, base, { kind: 'done', what: 'moved' }).html],
+    ['overview', overviewPage({ managed: open, base }).html],
+    ['overview, cancel only', overviewPage({ managed: managed(locale, 'open', false), base }).html],
+    ['overview, past the deadline', overviewPage({ managed: managed(locale, 'past-deadline'), base }).html],
+    ['overview, begun', overviewPage({ managed: managed(locale, 'started'), base }).html],
+    [
+      'overview, cancelled',
+      overviewPage({ managed: managed(locale, 'cancelled'), base, notice: { kind: 'done', what: 'cancelled' } }).html,
+    ],
+    ['overview, moved', overviewPage({ managed: open, base, notice: { kind: 'done', what: 'moved' } }).html],
     ...REFUSALS.map((why): [string, string] => [
       `overview, refused ${why}`,
-      overviewPage(open, base, { kind: 'refused', why }, 409).html,
+      overviewPage({ managed: open, base, notice: { kind: 'refused', why }, status: 409 }).html,
     ]),
-    ['cancel', cancelPage(open, base, { csrf: 'x' }).html],
-    ['days', daysPage(open, base, ['2026-11-24', '2026-11-25'], { earlier: '2026-11-10', later: '2026-12-08' }).html],
-    ['no days', daysPage(open, base, [], {}).html],
-    ['times', timesPage(open, base, '2026-11-25', [slot, { local: '2026-11-25 18:00:00', startAt: 0 }]).html],
-    ['no times', timesPage(open, base, '2026-11-25', []).html],
-    ['confirm the move', confirmMovePage(open, base, slot, { csrf: 'x' }).html],
+    ['cancel', cancelPage({ managed: open, base, form: { csrf: 'x' } }).html],
+    [
+      'days',
+      daysPage({
+        managed: open,
+        base,
+        days: ['2026-11-24', '2026-11-25'],
+        pages: { earlier: '2026-11-10', later: '2026-12-08' },
+      }).html,
+    ],
+    ['no days', daysPage({ managed: open, base, days: [], pages: {} }).html],
+    [
+      'times',
+      timesPage({ managed: open, base, day: '2026-11-25', slots: [slot, { local: '2026-11-25 18:00:00', startAt: 0 }] })
+        .html,
+    ],
+    ['no times', timesPage({ managed: open, base, day: '2026-11-25', slots: [] }).html],
+    ['confirm the move', confirmMovePage({ managed: open, base, slot, form: { csrf: 'x' } }).html],
     ['not found', notFoundPage(practice).html],
     ['too many', tooManyPage(practice, 30).html],
     ['failed', failedPage(practice).html],
@@ -294,37 +309,54 @@ function bookingPages(locale: Locale): [string, string][] {
   };
   const refusals = Object.entries(words.refusal).map(([why, text]): [string, string] => [
     `refused ${why}`,
-    refusedPage(view, typeof text === 'function' ? text(3) : text, 409).html,
+    refusedPage({ view, text: typeof text === 'function' ? text(3) : text, status: 409 }).html,
   ]);
   return [
-    ['choose', choosePage(view, [offer, { ...offer, reasonId: 2, minutes: 60 }]).html],
-    ['nothing to book', choosePage(view, []).html],
+    ['choose', choosePage({ view, offers: [offer, { ...offer, reasonId: 2, minutes: 60 }] }).html],
+    ['nothing to book', choosePage({ view, offers: [] }).html],
     [
       'days',
-      bookDaysPage(view, offer, ['2026-11-24', '2026-11-25'], { earlier: '2026-11-10', later: '2026-12-08' }).html,
+      bookDaysPage({
+        view,
+        offer,
+        days: ['2026-11-24', '2026-11-25'],
+        pages: { earlier: '2026-11-10', later: '2026-12-08' },
+      }).html,
     ],
-    ['no days', bookDaysPage(view, offer, [], {}).html],
-    ['times', bookTimesPage(view, offer, '2026-11-25', [slot]).html],
+    ['no days', bookDaysPage({ view, offer, days: [], pages: {} }).html],
+    ['times', bookTimesPage({ view, offer, day: '2026-11-25', slots: [slot] }).html],
     [
       'times, a time taken',
-      bookTimesPage(view, offer, '2026-11-25', [slot], {
+      bookTimesPage({
+        view,
+        offer,
+        day: '2026-11-25',
+        slots: [slot],
         carried: carry(offer, slot.local, ticket),
         otherDays: ['2026-11-25', '2026-11-26'],
         notice: words.refusal.taken,
       }).html,
     ],
-    ['no times', bookTimesPage(view, offer, '2026-11-25', [], { notice: words.chooseTime }).html],
-    ['details', detailsPage(view, offer, slot, FIELDS, { values: null, errors: {} }, ticket).html],
-    ['details, errors', detailsPage(view, offer, slot, FIELDS, { values, errors }, ticket, 400).html],
+    ['no times', bookTimesPage({ view, offer, day: '2026-11-25', slots: [], notice: words.chooseTime }).html],
+    ['details', detailsPage({ view, offer, slot, fields: FIELDS, entry: { values: null, errors: {} }, ticket }).html],
+    [
+      'details, errors',
+      detailsPage({ view, offer, slot, fields: FIELDS, entry: { values, errors }, ticket, status: 400 }).html,
+    ],
     [
       'details, one error',
-      detailsPage(view, offer, slot, FIELDS, { values, errors: { email: errors.email! } }, ticket).html,
+      detailsPage({ view, offer, slot, fields: FIELDS, entry: { values, errors: { email: errors.email! } }, ticket })
+        .html,
     ],
-    ['details, more errors', detailsPage(view, offer, slot, FIELDS, { values, errors: moreErrors }, ticket, 400).html],
-    ['review', reviewPage(view, offer, slot, FIELDS, values, ticket).html],
-    ['done', donePage(view, booked).html],
-    ['done, again', donePage(view, { ...booked, manageUrl: undefined, replayed: true }).html],
-    ['done, no e-mail', donePage(view, { ...booked, email: '', manageUrl: undefined }).html],
+    [
+      'details, more errors',
+      detailsPage({ view, offer, slot, fields: FIELDS, entry: { values, errors: moreErrors }, ticket, status: 400 })
+        .html,
+    ],
+    ['review', reviewPage({ view, offer, slot, fields: FIELDS, values, ticket }).html],
+    ['done', donePage({ view, booked }).html],
+    ['done, again', donePage({ view, booked: { ...booked, manageUrl: undefined, replayed: true } }).html],
+    ['done, no e-mail', donePage({ view, booked: { ...booked, email: '', manageUrl: undefined } }).html],
     ...refusals,
     ['off', notOfferedPage({ ...PRACTICE, locale }).html],
     ['off, no phone', notOfferedPage({ ...PRACTICE, phone: '', locale }).html],
@@ -392,7 +424,7 @@ describe('every language has every word (issue 41, item 15)', () => {
 
   it('finds English where it is (the check itself works)', () => {
     expect(ENGLISH.length).toBeGreaterThan(150);
-    expect(englishIn(visible(overviewPage(managed('en', 'open'), '/m').html))).not.toEqual([]);
+    expect(englishIn(visible(overviewPage({ managed: managed('en', 'open'), base: '/m' }).html))).not.toEqual([]);
     expect(englishIn(everyMail('en')[0]!.text)).not.toEqual([]);
   });
 

@@ -5,7 +5,6 @@ import {
   bookingMessages,
   changeMessages,
   customerChangeNotice,
-  escapeHtml,
   MANAGE_MARK,
   manageActionAt,
   reminderMessage,
@@ -16,6 +15,7 @@ import {
   type SendView,
 } from '../../src/mail/messages.ts';
 import type { BookingFacts } from '../../src/mail/facts.ts';
+import { escapeHtml } from '../../src/domain/html.ts';
 import { localWhen } from '../../src/mail/translations.ts';
 
 const STAMP = Date.parse('2026-11-21T12:00:00Z') / 1000;

@@ -91,12 +91,12 @@ describe('the booking page’s days', () => {
 
   it('say the first free day is filled in only on the page that holds it (the first)', () => {
     const days = ['2026-11-26', '2026-11-27'];
-    const first = daysPage(view, offer, days, { later: '2026-12-01' }).html;
+    const first = daysPage({ view, offer, days, pages: { later: '2026-12-01' } }).html;
     expect(first).toContain(
       '<p class="legend">Days with free times can be chosen. The first free day is filled in.</p>',
     );
     expect(first).toContain('<a class="first" href=');
-    const later = daysPage(view, offer, days, { earlier: '2026-11-01' }).html;
+    const later = daysPage({ view, offer, days, pages: { earlier: '2026-11-01' } }).html;
     expect(later).toContain('<p class="legend">Days with free times can be chosen.</p>');
     expect(later).not.toContain('class="first"');
   });

@@ -1,5 +1,5 @@
 /**
- * The public booking page (`/book/`, issue 27): turning it on and off, what it offers, and its bookings. A booking
+ * The public booking page (`/book/`): turning it on and off, what it offers, and its bookings. A booking
  * made there is the API's booking (createBooking: the same transaction, engine, mails, reminders and webhooks),
  * made once per form (actOnce, the form's key as its Idempotency-Key), with the source `page` and the actor `customer`.
  */
@@ -31,6 +31,8 @@ import { readLogo, setLogo, type Logo } from '../../store/booking-logo.ts';
 
 /** Bookings the page takes from one client address in an hour, unless `--per-hour` says otherwise. */
 export const DEFAULT_PER_HOUR = 5;
+/** The hour `--per-hour` counts an address's bookings in: a sliding window, the 429's `RateLimit-Policy` window too. */
+export const PER_HOUR_WINDOW_SECONDS = 3600;
 /** The page books no more for an e-mail address that holds this many future bookings (made anywhere), unless `--per-email` says otherwise. */
 export const DEFAULT_PER_EMAIL = 3;
 /** A form is refused when sent sooner than this after the page made it (a person reads and types; a script does not). */

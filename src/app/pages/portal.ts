@@ -105,18 +105,18 @@ export interface Managed {
   /** True when the page offers a move: `--reschedule on`, the state is open, and the booking's schedule and reason still exist. */
   mayMove: boolean;
   /**
-   * False when the booking's schedule or reason was removed (`remove --force`, issue 23 finding 4): it keeps its
+   * False when the booking's schedule or reason was removed (`remove --force` keeps the bookings): it keeps its
    * time and can be cancelled, but there is nothing to move it to.
    */
   movable: boolean;
   /**
-   * The booking's series (issue 40), when it is one of a course: every date by start, with its status. The page shows
+   * The booking's series, when it is one date of a course: every date by start, with its status. The page shows
    * them, and offers to cancel this date and the later ones still booked (`laterBooked` of them) at one go.
    */
   series?: { reference: string; intervalDays: number; dates: Occurrence[]; laterBooked: number };
   /**
-   * Where the booking's reason is shared (issue 40): every schedule that offers it, the booking's own first, so the
-   * customer may move to another practitioner; empty where only its own schedule offers it (a move keeps it).
+   * Where several practitioners offer the booking's reason: each schedule that does, the booking's own first, so the
+   * customer may move to another; empty where only its own schedule offers it (a move keeps it).
    */
   practitioners: { id: number; name: string }[];
 }
@@ -224,12 +224,12 @@ export function customerCancel(ctx: AppContext, managed: Managed, sequence: numb
 function typedReason(reason: string): string | undefined {
   // A text box sends line breaks as typed: they become spaces (the reason is one line in mails and lists).
   const text = reason.replace(new RegExp(`${LINE_BREAK.source}+`, 'g'), ' ').trim();
-  // Control characters (ESC, BEL, NUL, …) are refused, as in every form value: they drive terminals (issue 23).
+  // Control characters (ESC, BEL, NUL, …) are refused, as in every form value: they would drive a terminal.
   return text !== '' && !isNote(text, true) ? undefined : text;
 }
 
 /**
- * Cancels the booking and every later date of its series still booked, for its customer (issue 40), as `planner
+ * Cancels the booking and every later date of its series still booked, for its customer, as `planner
  * bookings cancel --series` does: one transaction, one mail to the customer with every date, one notice to the
  * practice. The page's deadline is checked for each date under the write lock (cancelSeries): the later dates start
  * later, so they are in time whenever this one is; this one past its deadline refuses the whole change, as a single

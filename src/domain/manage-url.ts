@@ -1,0 +1,6 @@
+/** Where a self-service link leads (pure): one address for the mails, the booking page's confirmation, the page. */
+
+/** The self-service page's address of the link `token`, under `base` (the page's public address; '' for the path). */
+export function manageUrlOf(base: string, token: string): string {
+  return `${base}/manage/${token}`;
+}

@@ -1,0 +1,131 @@
+/**
+ * The routes of the HTML doors and of the calendar feed, outside the `/api` gates: one table of h3 routes, as
+ * routes.ts is the API's. A door's module makes its handlers, by name; this table gives each its method and path.
+ * A door is loaded at the first request to any of its routes (`lazyDoor`): a server that never serves it never loads
+ * its code, which is anonymous memory (docs/performance.md). The last route of a door takes every other path under
+ * it, so that the door answers them itself, as it answers a wrong link (its 404 page, not the API's JSON).
+ */
+import { defineLazyEventHandler, type EventHandler, type H3, type H3Event } from 'h3';
+import type { AppContext } from '../app/context.ts';
+import type { DaysCache } from '../app/bookings/days-cache.ts';
+
+/** What every door is given. */
+export interface DoorOptions {
+  /** The context, its settings following other processes' writes. */
+  ctx: AppContext;
+  nowMs: () => number;
+  /** Where a failure is reported (one line, never a token or secret). */
+  log: (line: string) => void;
+  /** The client's address, for the throttles per address (client-address.ts). */
+  clientAddress: (event: H3Event) => string;
+  /** After a booking or a change: the workers send its mails and webhook events now. */
+  afterBooking: () => void;
+  bodyTimeoutMs: number;
+  /** The cache of free days GET /api/days answers from (the booking page shows the same days). */
+  daysCache: DaysCache;
+  /** The shortest time between a form made and sent (the booking page's; tests of the flow pass 0). */
+  formMinSeconds?: number;
+}
+
+/** Returns `load` made once, at the first call (a door's code and state, loaded when its first request comes). */
+export function atFirstUse<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () => (loaded ??= load());
+}
+
+/** A door's handlers, by name. */
+type DoorHandlers = Record<string, EventHandler>;
+
+/**
+ * Returns `handler(name)`: the door's handler `name`, as an h3 handler that loads the door at its first request
+ * (once for all its routes, which share its state: a throttle, the booking page's counts per address).
+ */
+function lazyDoor<T extends DoorHandlers>(load: () => Promise<T>): (name: keyof T) => EventHandler {
+  const door = atFirstUse(load);
+  return (name) => defineLazyEventHandler(() => door().then((handlers) => handlers[name]!));
+}
+
+/**
+ * The mark of a door's route: the app lets its requests past the `/api` gates (`isDoorRoute`). `within`: only the
+ * paths that begin with it (the router's `/feed/**` takes `/feed` itself too, which is no door's path).
+ */
+const doorRoute = (within?: string) => ({ meta: { door: within ?? true } });
+
+/** True when `event` matched a door's route (the feed, the self-service page, the booking page). */
+export function isDoorRoute(event: H3Event): boolean {
+  const door = (event.context.matchedRoute?.meta as { door?: true | string } | undefined)?.door;
+  return door === true || (door !== undefined && event.url.pathname.startsWith(door));
+}
+
+/** How a door's routes are added: GET (and HEAD), POST, and every method of the paths it takes as a whole. */
+interface DoorRouter {
+  get(path: string, handler: EventHandler): void;
+  post(path: string, handler: EventHandler): void;
+  /** Every method; `within`: only paths that begin with it are the door's (see `doorRoute`). */
+  every(path: string, handler: EventHandler, within?: string): void;
+}
+
+/** The router of the doors on `app`: every route it adds is marked a door's. */
+function doorRouter(app: H3): DoorRouter {
+  return {
+    // RFC 9110 §9.3.2: HEAD answers as GET does, without the body. Said for each route: h3 takes a GET route for HEAD
+    // only when no other route matches, and a door's last route (all methods) would.
+    get(path, handler) {
+      app.get(path, handler, doorRoute()).head(path, handler, doorRoute());
+    },
+    post(path, handler) {
+      app.post(path, handler, doorRoute());
+    },
+    every(path, handler, within) {
+      app.all(path, handler, doorRoute(within));
+    },
+  };
+}
+
+/** The practitioner's calendar feed, keyed by the secret in its address. */
+function feedRoutes({ get, every }: DoorRouter, options: DoorOptions): void {
+  const feed = lazyDoor(() => import('./feed.ts').then(({ createFeedDoor }) => createFeedDoor(options)));
+  get('/feed/:secret.ics', feed('calendar'));
+  every('/feed/**', feed('unknownPath'), '/feed/');
+}
+
+/** The customer's self-service page: a booking opened by its link's token, its cancel and its move. */
+function selfServiceRoutes({ get, post, every }: DoorRouter, options: DoorOptions): void {
+  const manage = lazyDoor(() =>
+    import('./portal.ts').then(({ createPortalDoor }) =>
+      createPortalDoor({ ...options, afterChange: options.afterBooking }),
+    ),
+  );
+  get('/manage/:token', manage('overview'));
+  get('/manage/:token/cancel', manage('cancelStep'));
+  post('/manage/:token/cancel', manage('cancel'));
+  get('/manage/:token/reschedule', manage('moveStep'));
+  post('/manage/:token/reschedule', manage('move'));
+  every('/manage/**', manage('unknownPath'));
+}
+
+/** The public booking page: its steps, the confirmation's calendar file, the practice's logo. */
+function bookingPageRoutes({ get, post, every }: DoorRouter, options: DoorOptions): void {
+  const book = lazyDoor(() =>
+    import('./booking-page.ts').then(({ createBookingPageDoor }) => createBookingPageDoor(options)),
+  );
+  get('/book', book('home'));
+  get('/book/days', book('days'));
+  get('/book/times', book('times'));
+  get('/book/weeks', book('weeks'));
+  get('/book/details', book('details'));
+  post('/book/details', book('detailsAgain'));
+  post('/book/review', book('review'));
+  post('/book/confirm', book('confirm'));
+  get('/book/event/**', book('calendarFile'));
+  get('/book/logo', book('logo'));
+  every('/book/**', book('unknownPath'));
+}
+
+/** Registers every door's routes on `app`: a door is a function of routes, as the next one (the front desk) will be. */
+export function registerDoorRoutes(app: H3, options: DoorOptions): void {
+  const router = doorRouter(app);
+  feedRoutes(router, options);
+  selfServiceRoutes(router, options);
+  bookingPageRoutes(router, options);
+}
