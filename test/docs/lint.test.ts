@@ -5,25 +5,30 @@
  * each is found (a configuration that lost a rule would let its defect through).
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers.ts';
 
 /** Runs Biome (`command`) with the project's rules on one file holding `text`; returns its diagnostics' rule names. */
-function biome(command: 'lint' | 'format', text: string): Promise<{ code: number; rules: string[]; output: string }> {
+function biome(
+  command: 'lint' | 'format',
+  text: string,
+  file = 'probe.ts',
+): Promise<{ code: number; rules: string[]; output: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'planner-lint-'));
+  mkdirSync(join(dir, 'src'));
   const config = JSON.parse(readFileSync(join(ROOT, 'biome.json'), 'utf8'));
   delete config.$schema;
   delete config.vcs; // the probe is no git checkout
   config.files = { includes: ['**'] };
   writeFileSync(join(dir, 'biome.json'), JSON.stringify(config));
-  writeFileSync(join(dir, 'probe.ts'), text);
+  writeFileSync(join(dir, file), text);
   return new Promise((resolve) => {
     execFile(
       join(ROOT, 'node_modules/.bin/biome'),
-      [command, 'probe.ts', '--colors=off'],
+      [command, file, '--colors=off'],
       { cwd: dir },
       (error, stdout, stderr) => {
         rmSync(dir, { recursive: true, force: true });
@@ -38,7 +43,7 @@ function biome(command: 'lint' | 'format', text: string): Promise<{ code: number
   });
 }
 
-describe('the linter and the formatter (issue 37)', () => {
+describe('the linter and the formatter', () => {
   it('finds a floating promise, an unused variable and import, and unreachable code', async () => {
     const probe = [
       "import { readFileSync } from 'node:fs';",
@@ -58,6 +63,20 @@ describe('the linter and the formatter (issue 37)', () => {
     const found = await biome('lint', probe);
     expect(found.code).not.toBe(0);
     expect(found.rules).toEqual(['noFloatingPromises', 'noUnreachable', 'noUnusedImports', 'noUnusedVariables']);
+  });
+
+  it('refuses a function of src/ more complex than 25 (cognitive complexity), and passes one below', async () => {
+    // Each nested `if` costs its depth: four loops of ifs nested five deep cost 4 × (1+2+3+4+5) = 60; one deep, 15.
+    const nested = (depth: number) =>
+      Array.from({ length: depth }, (_, level) => `${'  '.repeat(level + 2)}if (x > ${level}) {`).join('\n') +
+      '\n' +
+      Array.from({ length: depth }, (_, level) => `${'  '.repeat(depth - level + 1)}}`).join('\n');
+    const probe = (blocks: number, depth: number) =>
+      `export function f(x: number): void {\n${Array.from({ length: blocks }, () => `  {\n${nested(depth)}\n  }`).join('\n')}\n}\n`;
+    const complex = await biome('lint', probe(4, 5), 'src/probe.ts');
+    expect(complex.rules).toEqual(['noExcessiveCognitiveComplexity']);
+    expect(complex.output).toMatch(/Excessive complexity of 60 detected \(max: 25\)/);
+    expect((await biome('lint', probe(1, 6), 'src/probe.ts')).rules).toEqual([]); // 21
   });
 
   it('refuses a file that is not formatted, and passes one that is', async () => {
