@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
-import { afterAll } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { checkContract } from './contract.ts';
 import type { Locale } from '../src/domain/locales.ts';
 
@@ -175,6 +175,29 @@ export function snapshot(db: string): Record<string, unknown[]> {
   } finally {
     handle.close();
   }
+}
+
+/**
+ * Runs a command that must be refused, and returns what it said: exit 1, nothing on stdout, one line `planner: …` on
+ * stderr (`message`: that line, or a pattern the stderr matches), and the file unchanged (`snapshot`). `options` as
+ * `cliWith` takes them.
+ */
+export async function refused(
+  db: string,
+  args: string[],
+  message: string | RegExp,
+  options: { input?: string; env?: Record<string, string> } = {},
+): Promise<string> {
+  const before = snapshot(db);
+  const result = await cliWith(db, options, ...args);
+  const said = `planner ${args.join(' ')}: ${result.stderr}`;
+  expect(result.code, said).toBe(1);
+  expect(result.stdout, said).toBe('');
+  expect(result.stderr, said).toMatch(/^planner: [^\n]*\n$/);
+  if (typeof message === 'string') expect(result.stderr, said).toBe(`${message}\n`);
+  else expect(result.stderr, said).toMatch(message);
+  expect(snapshot(db), said).toEqual(before);
+  return result.stderr.slice(0, -1);
 }
 
 export interface ServerProcess {

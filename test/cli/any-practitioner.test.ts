@@ -5,7 +5,7 @@
  * GET /reasons of each schedule listing it with the same id, bookable at either.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, bookableDb, cli, cliJson, cliOk, serve, snapshot, tempDb } from '../helpers.ts';
+import { api, bookableDb, cliJson, cliOk, refused, serve, tempDb } from '../helpers.ts';
 
 const customer = (n: number) => [
   '--field',
@@ -15,16 +15,6 @@ const customer = (n: number) => [
   '--field',
   `email=ada${n}@example.com`,
 ];
-
-async function refused(db: string, args: string[], message: RegExp): Promise<void> {
-  const before = snapshot(db);
-  const result = await cli(db, ...args);
-  expect(result.code, `planner ${args.join(' ')}: ${result.stderr}`).toBe(1);
-  expect(result.stderr).toMatch(/^planner: /);
-  expect(result.stderr).toMatch(message);
-  expect(result.stderr.trim().split('\n')).toHaveLength(1);
-  expect(snapshot(db)).toEqual(before);
-}
 
 interface AnyListed {
   timeZone: string;

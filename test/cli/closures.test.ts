@@ -4,7 +4,7 @@
  * --all-schedules` closes every schedule at once; a closure wholly in the past is refused with nothing changed.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bookableDb, cli, cliJson, cliOk, snapshot, tempDb } from '../helpers.ts';
+import { bookableDb, cliJson, cliOk, refused, tempDb } from '../helpers.ts';
 
 const person = (first: string, phone = '') => [
   '--field',
@@ -15,16 +15,6 @@ const person = (first: string, phone = '') => [
   `email=${first.toLowerCase()}@example.com`,
   ...(phone ? ['--field', `phone=${phone}`] : []),
 ];
-
-/** Runs a command that must fail: exit 1, one line on stderr matching `message`, and the file unchanged. */
-async function refused(db: string, args: string[], message: RegExp): Promise<void> {
-  const before = snapshot(db);
-  const result = await cli(db, ...args);
-  expect(result.code, result.stderr).toBe(1);
-  expect(result.stderr).toMatch(message);
-  expect(result.stderr.trim().split('\n')).toHaveLength(1);
-  expect(snapshot(db)).toEqual(before);
-}
 
 describe('closures and hours that strand booked customers', () => {
   const db = tempDb();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatLocal } from '../../src/domain/dates.ts';
-import { bookableDb, cli, cliJson, cliOk, initDb, snapshot, tempDb } from '../helpers.ts';
+import { bookableDb, cli, cliJson, cliOk, initDb, refused, tempDb } from '../helpers.ts';
 
 /** The local day in Berlin `days` days from now (`YYYY-MM-DD`): the CLI runs on the real clock. */
 function dayAhead(days: number): string {
@@ -45,9 +45,7 @@ describe('planner reminders (CLI subprocess)', () => {
   ])('refuses %j with one line, exit 1, nothing changed', async (value, message) => {
     const db = tempDb();
     await initDb(db);
-    const before = snapshot(db);
-    expect(await cli(db, 'reminders', 'set', value)).toEqual({ code: 1, stdout: '', stderr: `planner: ${message}\n` });
-    expect(snapshot(db)).toEqual(before);
+    await refused(db, ['reminders', 'set', value], `planner: ${message}`);
   });
 
   it('mail queue shows the scheduled reminders apart from the waiting mail; a change of offsets keeps them', async () => {
@@ -159,14 +157,11 @@ describe('planner reminders (CLI subprocess)', () => {
   it('portal enable --cancel-until works without --url once a URL is set (issue 24, item 16); the first time it asks for one', async () => {
     const db = tempDb();
     await initDb(db);
-    const before = snapshot(db);
-    expect(await cli(db, 'portal', 'enable', '--cancel-until', '12')).toEqual({
-      code: 1,
-      stdout: '',
-      stderr:
-        'planner: give the public address the first time: planner portal enable --url https://booking.praxis.example\n',
-    });
-    expect(snapshot(db)).toEqual(before);
+    await refused(
+      db,
+      ['portal', 'enable', '--cancel-until', '12'],
+      'planner: give the public address the first time: planner portal enable --url https://booking.praxis.example',
+    );
     await cliOk(db, 'portal', 'enable', '--url', 'https://booking.example', '--reschedule', 'off');
     expect(await cliOk(db, 'portal', 'enable', '--cancel-until', '12')).toMatch(
       /^Self-service page enabled at https:\/\/booking\.example\/manage\/…: customers may cancel until 12 h before the start\.$/m,

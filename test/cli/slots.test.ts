@@ -4,7 +4,7 @@
  * times, while the API's answer to the same time stays the spec's 404 `Not Found`.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, bookableDb, cli, cliJson, cliOk, serve, snapshot, tempDb } from '../helpers.ts';
+import { api, bookableDb, cli, cliJson, cliOk, refused, serve, tempDb } from '../helpers.ts';
 
 const customer = ['--field', 'first_name=Ada', '--field', 'last_name=Lovelace', '--field', 'email=ada@example.com'];
 
@@ -113,14 +113,8 @@ describe('bookings add and move say why a time is refused, and what is free inst
 
   /** Runs a refused command: exit 1, one line naming the time and why, nothing changed; returns the line. */
   async function refusedLine(args: string[], slot: string, why: RegExp): Promise<string> {
-    const before = snapshot(db);
-    const result = await cli(db, ...args);
-    expect(result.code, result.stderr).toBe(1);
-    const line = result.stderr.trim();
-    expect(line.split('\n')).toHaveLength(1);
-    expect(line).toMatch(new RegExp(`^planner: ${slot}:00 is not a free slot: `));
+    const line = await refused(db, args, new RegExp(`^planner: ${slot}:00 is not a free slot: `));
     expect(line).toMatch(why);
-    expect(snapshot(db)).toEqual(before);
     return line;
   }
 
