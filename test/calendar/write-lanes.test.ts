@@ -65,7 +65,7 @@ describe('one slow calendar never delays another', () => {
     const [anna, ben] = await Promise.all([startRadicale(), startRadicale()]);
     const proxy = await proxyTo(Number(new URL(anna.url).port));
     const db = tempDb();
-    const token = await bookableDb(db, { name: 'Anna' });
+    const token = await bookableDb(db, { schedules: [{ name: 'Anna' }] });
     await cliOk(db, 'schedule', 'add', 'Ben', '--days-ahead', '30', '--notice', '0', '--step', '30');
     await cliOk(db, 'reason', 'add', '2', 'Check-up', '--duration', '30');
     await cliOk(db, 'hours', 'set', '2', 'mon-sun', '08:00-18:00');

@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatLocal } from '../../src/domain/dates.ts';
-import { bookableDb, cli, cliJson, cliOk, initDb, refused, tempDb } from '../helpers.ts';
-
-/** The local day in Berlin `days` days from now (`YYYY-MM-DD`): the CLI runs on the real clock. */
-function dayAhead(days: number): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: 'Europe/Berlin',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(Date.now() + days * 86_400_000);
-}
+import { berlinDay, bookableDb, cli, cliJson, cliOk, initDb, refused, tempDb } from '../helpers.ts';
 
 describe('planner reminders (CLI subprocess)', () => {
   it('a new installation reminds 2d (48 h) ahead; set takes m, h, d or off; show prints them', async () => {
@@ -58,7 +48,7 @@ describe('planner reminders (CLI subprocess)', () => {
       'add',
       '1',
       '1',
-      `${dayAhead(3)} 10:00`,
+      `${berlinDay(3)} 10:00`,
       '--field',
       'first_name=Ada',
       '--field',

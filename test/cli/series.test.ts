@@ -7,18 +7,10 @@ import { DatabaseSync } from 'node:sqlite';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { bookableDb, cli, cliJson, cliOk, refused, ROOT, tempDb } from '../helpers.ts';
+import { berlinDay, bookableDb, cli, cliJson, cliOk, refused, ROOT, tempDb } from '../helpers.ts';
 import { commandsOf, newcomerEnv, readmeBlock } from '../docs/readme.ts';
 
 const run = promisify(execFile);
-
-/** Returns the local day `days` after today in Berlin (the installation's zone), YYYY-MM-DD. */
-function berlinDay(days: number): string {
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(new Date());
-  const date = new Date(`${today}T12:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
-}
 
 const FIELDS = ['--field', 'first_name=Ada', '--field', 'last_name=Lovelace', '--field', 'email=ada@example.com'];
 
