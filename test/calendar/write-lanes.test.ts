@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { connect, createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startLanedLoop, type LanedQueue, type QueueItem } from '../../src/queue/outbox-loop.ts';
-import { api, apiBook, bookableDb, cliOk, cliWith, onCleanup, serve, tempDb } from '../helpers.ts';
+import { api, apiBook, bookableDb, cliWith, onCleanup, serve, tempDb } from '../helpers.ts';
 import { startRadicale, type Radicale } from './radicale.ts';
 
 /** A TCP proxy to `port` that, once `hang` is set, takes new connections and never answers them. */
@@ -65,10 +65,10 @@ describe('one slow calendar never delays another', () => {
     const [anna, ben] = await Promise.all([startRadicale(), startRadicale()]);
     const proxy = await proxyTo(Number(new URL(anna.url).port));
     const db = tempDb();
-    const token = await bookableDb(db, { schedules: [{ name: 'Anna' }] });
-    await cliOk(db, 'schedule', 'add', 'Ben', '--days-ahead', '30', '--notice', '0', '--step', '30');
-    await cliOk(db, 'reason', 'add', '2', 'Check-up', '--duration', '30');
-    await cliOk(db, 'hours', 'set', '2', 'mon-sun', '08:00-18:00');
+    const token = await bookableDb(db, {
+      schedules: [{ name: 'Anna' }, { name: 'Ben' }],
+      reasons: [{}, { schedules: [2] }],
+    });
     await addWriting(db, '1', anna, anna.url.replace(/:\d+\//, `:${proxy.port}/`), 'Anna');
     await addWriting(db, '2', ben, ben.url, 'Ben');
     const server = await serve(db, { PLANNER_CALENDAR_RETRY_SECONDS: '0.2' });

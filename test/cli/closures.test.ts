@@ -21,10 +21,11 @@ describe('closures and hours that strand booked customers', () => {
   let days: string[] = [];
   const ref: Record<string, string> = {};
   beforeAll(async () => {
-    await bookableDb(db); // schedule 1: 08:00-18:00 every day, 30 days ahead, 30-minute step; reason 1: 30 minutes
-    await cliOk(db, 'schedule', 'add', 'Physio', '--days-ahead', '30', '--notice', '0', '--step', '30');
-    await cliOk(db, 'reason', 'add', '2', 'Session', '--duration', '30'); // reason 2
-    await cliOk(db, 'hours', 'set', '2', 'mon-sun', '08:00-18:00');
+    // Schedules 1 and 2: 08:00-18:00 every day, 30 days ahead, 30-minute step; reasons 1 and 2 of 30 minutes.
+    await bookableDb(db, {
+      schedules: [{}, { name: 'Physio' }],
+      reasons: [{}, { name: 'Session', schedules: [2] }],
+    });
     days = (await cliJson(db, 'slots', '1', '1')).days.map((item: { day: string }) => item.day);
     const book = async (name: string, args: string[]) =>
       (ref[name] = (await cliJson(db, 'bookings', 'add', ...args)).reference);

@@ -88,12 +88,10 @@ describe('bookings add and move say why a time is refused, and what is free inst
   let adaReference = '';
   let laterReference = '';
   beforeAll(async () => {
-    token = await bookableDb(db);
-    await cliOk(db, 'reason', 'add', '1', 'Treatment', '--duration', '30', '--buffer-after', '30'); // reason 2
-    // Schedule 2: two days' notice.
-    await cliOk(db, 'schedule', 'add', 'Physio', '--days-ahead', '30', '--notice', '2880', '--step', '30');
-    await cliOk(db, 'reason', 'add', '2', 'Session', '--duration', '30'); // reason 3
-    await cliOk(db, 'hours', 'set', '2', 'mon-sun', '08:00-18:00');
+    token = await bookableDb(db, {
+      schedules: [{}, { name: 'Physio', noticeMinutes: 2880 }], // schedule 2: two days' notice
+      reasons: [{}, { name: 'Treatment', bufferAfterMinutes: 30 }, { name: 'Session', schedules: [2] }],
+    });
     days = (await cliJson<Listed>(db, 'slots', '1', '1')).days.map((item) => item.day);
     await cliOk(db, 'closure', 'add', '1', days[4]!, '--note', 'Training');
     adaReference = (await cliJson(db, 'bookings', 'add', '1', '1', `${days[2]} 10:00`, ...customer)).reference;
