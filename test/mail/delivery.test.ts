@@ -141,8 +141,14 @@ describe('booking e-mails over real SMTP', () => {
     await cliOk(db, 'mail', 'set', `smtp://127.0.0.1:${port}`, '--from', 'desk@practice.example');
     const first = await serve(db, FAST_RETRY);
     const slots = await freeSlots(first.url, token);
+    // Each booking beside a request that sends no mail (the baseline, on the same server in the same run): a machine
+    // busy with other work slows both, and only the booking could wait for the mail server.
     const durations: number[] = [];
+    const baseline: number[] = [];
     for (let i = 0; i < 5; i++) {
+      const asked = performance.now();
+      expect((await api(first.url, '/api/schedules', token)).status).toBe(200);
+      baseline.push(performance.now() - asked);
       const started = performance.now();
       const answer = await book(first.url, token, slots[i * 2]!, {
         first_name: `P${i}`,
@@ -152,7 +158,10 @@ describe('booking e-mails over real SMTP', () => {
       durations.push(performance.now() - started);
       expect(answer.status).toBe(201);
     }
-    expect(Math.max(...durations)).toBeLessThan(1000); // delivery never holds the answer
+    // Delivery never holds the answer: each booking within 1 s, and where the baseline shows a slower machine (its
+    // median over 10 ms; about 5 ms quiet) within 100 times that median (bookings took 1 to 7 times it, also loaded).
+    const typical = [...baseline].sort((a, b) => a - b)[2]!;
+    expect(Math.max(...durations)).toBeLessThan(Math.max(1000, 100 * typical));
     const waiting = await unsent(db);
     expect(waiting).toHaveLength(10);
     expect(waiting.every((entry: any) => entry.status === 'pending')).toBe(true);
