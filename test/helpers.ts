@@ -415,6 +415,11 @@ export async function api(url: string, path: string, token?: string, init: Reque
 /** The customer most tests book: a submission of the default form. */
 export const ADA_SUBMISSION = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
 
+/** `submission` as `planner bookings add` takes it: `--field key=value` for each answer. */
+export function fieldArgs(submission: Record<string, string> = ADA_SUBMISSION): string[] {
+  return Object.entries(submission).flatMap(([key, value]) => ['--field', `${key}=${value}`]);
+}
+
 /** POSTs a booking of `slot` of schedule 1, reason 1 through the API; the answer as `api` reads it (contract checked). */
 export function apiBook(
   url: string,

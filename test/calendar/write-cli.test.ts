@@ -10,7 +10,18 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { bookableDb, cli, cliJson, cliOk, cliOnTerminal, cliWith, onCleanup, refused, tempDb } from '../helpers.ts';
+import {
+  bookableDb,
+  cli,
+  cliJson,
+  cliOk,
+  cliOnTerminal,
+  cliWith,
+  fieldArgs,
+  onCleanup,
+  refused,
+  tempDb,
+} from '../helpers.ts';
 import { startIcsServer } from './ics-server.ts';
 import { addRadicale, startRadicale } from './radicale.ts';
 
@@ -51,12 +62,7 @@ async function bookSome(db: string, count: number): Promise<string[]> {
       '1',
       '1',
       `${day} ${10 + i}:00`,
-      '--field',
-      `first_name=P${i}`,
-      '--field',
-      'last_name=Test',
-      '--field',
-      `email=p${i}@example.com`,
+      ...fieldArgs({ first_name: `P${i}`, last_name: 'Test', email: `p${i}@example.com` }),
       '--json',
     );
     references.push(made.reference as string);
@@ -209,16 +215,13 @@ describe('what a written event tells of the customer (--details)', () => {
       '1',
       '1',
       `${day} 10:00`,
-      '--field',
-      'first_name=Ada',
-      '--field',
-      'last_name=Lovelace',
-      '--field',
-      'email=ada@example.com',
-      '--field',
-      'phone=+49 170 2223334',
-      '--field',
-      'insurance=AOK',
+      ...fieldArgs({
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        email: 'ada@example.com',
+        phone: '+49 170 2223334',
+        insurance: 'AOK',
+      }),
       '--json',
     );
     const added = await addRadicale(db, radicale, '--write-bookings');

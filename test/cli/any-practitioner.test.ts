@@ -5,16 +5,9 @@
  * GET /reasons of each schedule listing it with the same id, bookable at either.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, bookableDb, cliJson, cliOk, refused, serve, tempDb } from '../helpers.ts';
+import { api, bookableDb, cliJson, cliOk, fieldArgs, refused, serve, tempDb } from '../helpers.ts';
 
-const customer = (n: number) => [
-  '--field',
-  'first_name=Ada',
-  '--field',
-  `last_name=L${n}`,
-  '--field',
-  `email=ada${n}@example.com`,
-];
+const customer = (n: number) => fieldArgs({ first_name: 'Ada', last_name: `L${n}`, email: `ada${n}@example.com` });
 
 interface AnyListed {
   timeZone: string;

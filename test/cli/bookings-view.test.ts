@@ -24,6 +24,7 @@ import {
   bookableDb,
   cliJson,
   cliOk,
+  fieldArgs,
   initDb,
   onCleanup,
   refused,
@@ -113,12 +114,7 @@ describe('bookings show: who made each change, and from when a move came', () =>
       '1',
       '1',
       `${day} 9:00`,
-      '--field',
-      'first_name=Ada',
-      '--field',
-      'last_name=Lovelace',
-      '--field',
-      'email=ada@example.com',
+      ...fieldArgs({ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' }),
     );
     await cliOk(db, 'bookings', 'move', booked.reference, `${day} 11:00`, '--no-notify');
     const history = (await cliJson(db, 'bookings', 'show', booked.reference)).history;
@@ -369,12 +365,7 @@ describe('mail queue', () => {
       '1',
       '1',
       `${berlinDay(3)} 10:00`,
-      '--field',
-      'first_name=Ada',
-      '--field',
-      'last_name=Lovelace',
-      '--field',
-      'email=ada@example.com',
+      ...fieldArgs({ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' }),
     );
     const entries = await cliJson<any[]>(db, 'mail', 'queue');
     const waiting = entries.find((entry) => entry.section === 'waiting')!;

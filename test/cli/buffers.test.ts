@@ -4,7 +4,7 @@
  * GET /reasons keeps the spec's fields.
  */
 import { describe, expect, it } from 'vitest';
-import { api, bookableDb, cli, cliJson, cliOk, refused, serve, tempDb } from '../helpers.ts';
+import { api, bookableDb, cli, cliJson, cliOk, fieldArgs, refused, serve, tempDb } from '../helpers.ts';
 
 describe('reason buffers', () => {
   it('are set and listed by the CLI, refused out of range with nothing written, and kept by every way of booking', async () => {
@@ -77,12 +77,7 @@ describe('reason buffers', () => {
       '1',
       '1',
       `${day} 10:30`,
-      '--field',
-      'first_name=G',
-      '--field',
-      'last_name=H',
-      '--field',
-      'email=g@example.com',
+      ...fieldArgs({ first_name: 'G', last_name: 'H', email: 'g@example.com' }),
     );
     expect(add.code).toBe(1);
     expect(add.stderr).toMatch(/is not a free slot/);
@@ -93,12 +88,7 @@ describe('reason buffers', () => {
       '1',
       '1',
       `${day} 12:00`,
-      '--field',
-      'first_name=G',
-      '--field',
-      'last_name=H',
-      '--field',
-      'email=g@example.com',
+      ...fieldArgs({ first_name: 'G', last_name: 'H', email: 'g@example.com' }),
       '--json',
     );
     const move = await cli(db, 'bookings', 'move', other.reference, `${day} 09:30`);

@@ -4,17 +4,15 @@
  * --all-schedules` closes every schedule at once; a closure wholly in the past is refused with nothing changed.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bookableDb, cliJson, cliOk, refused, tempDb } from '../helpers.ts';
+import { bookableDb, cliJson, cliOk, fieldArgs, refused, tempDb } from '../helpers.ts';
 
-const person = (first: string, phone = '') => [
-  '--field',
-  `first_name=${first}`,
-  '--field',
-  'last_name=Tester',
-  '--field',
-  `email=${first.toLowerCase()}@example.com`,
-  ...(phone ? ['--field', `phone=${phone}`] : []),
-];
+const person = (first: string, phone = '') =>
+  fieldArgs({
+    first_name: first,
+    last_name: 'Tester',
+    email: `${first.toLowerCase()}@example.com`,
+    ...(phone ? { phone } : {}),
+  });
 
 describe('closures and hours that strand booked customers', () => {
   const db = tempDb();

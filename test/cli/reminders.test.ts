@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatLocal } from '../../src/domain/dates.ts';
-import { berlinDay, bookableDb, cli, cliJson, cliOk, initDb, refused, tempDb } from '../helpers.ts';
+import { berlinDay, bookableDb, cli, cliJson, cliOk, fieldArgs, initDb, refused, tempDb } from '../helpers.ts';
 
 describe('planner reminders (CLI subprocess)', () => {
   it('a new installation reminds 2d (48 h) ahead; set takes m, h, d or off; show prints them', async () => {
@@ -49,12 +49,7 @@ describe('planner reminders (CLI subprocess)', () => {
       '1',
       '1',
       `${berlinDay(3)} 10:00`,
-      '--field',
-      'first_name=Ada',
-      '--field',
-      'last_name=Lovelace',
-      '--field',
-      'email=ada@example.com',
+      ...fieldArgs({ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' }),
       '--json',
     );
     const queue = await cliJson<any[]>(db, 'mail', 'queue');

@@ -7,12 +7,12 @@ import { DatabaseSync } from 'node:sqlite';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { berlinDay, bookableDb, cli, cliJson, cliOk, refused, ROOT, tempDb } from '../helpers.ts';
+import { berlinDay, bookableDb, cli, cliJson, cliOk, fieldArgs, refused, ROOT, tempDb } from '../helpers.ts';
 import { commandsOf, newcomerEnv, readmeBlock } from '../docs/readme.ts';
 
 const run = promisify(execFile);
 
-const FIELDS = ['--field', 'first_name=Ada', '--field', 'last_name=Lovelace', '--field', 'email=ada@example.com'];
+const FIELDS = fieldArgs();
 
 describe('bookings add --repeat --count (issue 40)', () => {
   const db = tempDb();

@@ -4,9 +4,9 @@
  * times, while the API's answer to the same time stays the spec's 404 `Not Found`.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, bookableDb, cli, cliJson, cliOk, refused, serve, tempDb } from '../helpers.ts';
+import { api, bookableDb, cli, cliJson, cliOk, fieldArgs, refused, serve, tempDb } from '../helpers.ts';
 
-const customer = ['--field', 'first_name=Ada', '--field', 'last_name=Lovelace', '--field', 'email=ada@example.com'];
+const customer = fieldArgs();
 
 interface Listed {
   timeZone: string;

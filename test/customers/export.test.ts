@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { api, bookableDb, cli, cliJson, cliOk, refused, ROOT, tempDb, tempDir } from '../helpers.ts';
+import { api, bookableDb, cli, cliJson, cliOk, fieldArgs, refused, ROOT, tempDb, tempDir } from '../helpers.ts';
 import { commandsOf, newcomerEnv, readmeBlocks } from '../docs/readme.ts';
 import { pageSetup } from '../booking-page/flow.ts';
 
@@ -128,12 +128,7 @@ describe('planner customer find and export', () => {
       '1',
       '1',
       slots[0]!,
-      '--field',
-      'first_name=Erika',
-      '--field',
-      'last_name=Mustermann',
-      '--field',
-      'email=erika@example.com',
+      ...fieldArgs({ first_name: 'Erika', last_name: 'Mustermann', email: 'erika@example.com' }),
     );
     await cliJson(db, 'bookings', 'move', made.reference, slots[2]!);
     const raw = await cliOk(db, 'customer', 'export', 'erika@example.com');

@@ -1,6 +1,6 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { api, bookableDb, cli, cliJson, cliOk, initDb, serve, tempDb } from '../helpers.ts';
+import { api, bookableDb, cli, cliJson, cliOk, fieldArgs, initDb, serve, tempDb } from '../helpers.ts';
 import { freePort, startSmtp } from './smtp.ts';
 
 const FAST_RETRY = { PLANNER_MAIL_RETRY_SECONDS: '0.2' };
@@ -85,12 +85,7 @@ describe('booking e-mails over real SMTP', () => {
       '1',
       '1',
       slot!,
-      '--field',
-      'first_name=Grace',
-      '--field',
-      'last_name=Hopper',
-      '--field',
-      'email=grace@example.com',
+      ...fieldArgs({ first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' }),
     );
     expect(added.reference).toMatch(/^[2-9A-HJ-NP-Z]{16}$/);
     const messages = await smtp.received(2);
@@ -112,12 +107,7 @@ describe('booking e-mails over real SMTP', () => {
       '1',
       '1',
       slot!,
-      '--field',
-      'first_name=A',
-      '--field',
-      'last_name=B',
-      '--field',
-      'email=a@b.example',
+      ...fieldArgs({ first_name: 'A', last_name: 'B', email: 'a@b.example' }),
     );
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/is not a free slot/);

@@ -13,6 +13,7 @@ import {
   cliOk,
   cliOnTerminal,
   cliWith,
+  fieldArgs,
   initDb,
   onCleanup,
   refused,
@@ -167,12 +168,7 @@ describe('SMTP credentials and TLS', () => {
       '1',
       '1',
       `${day} 10:00`,
-      '--field',
-      'first_name=Ada',
-      '--field',
-      'last_name=L',
-      '--field',
-      'email=ada@example.com',
+      ...fieldArgs({ first_name: 'Ada', last_name: 'L', email: 'ada@example.com' }),
     );
     const server = await serve(db);
     await server.waitFor(/mail \d+ \(notice\) failed for good: the server does not offer STARTTLS/);

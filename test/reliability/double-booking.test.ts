@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, bookableDb, cli, ROOT, serve, type ServerProcess, tempDb } from '../helpers.ts';
+import { api, bookableDb, cli, fieldArgs, ROOT, serve, type ServerProcess, tempDb } from '../helpers.ts';
 
 const CLIENT = join(import.meta.dirname, 'post-client.ts');
 
@@ -93,12 +93,7 @@ describe('no double booking: client processes, two servers and the CLI at once',
           String(schedule),
           String(reasons[i % reasons.length]),
           slot,
-          '--field',
-          'first_name=Cli',
-          '--field',
-          `last_name=N${i}`,
-          '--field',
-          `email=cli${schedule}${i}@example.com`,
+          ...fieldArgs({ first_name: 'Cli', last_name: `N${i}`, email: `cli${schedule}${i}@example.com` }),
         ),
       );
       for (const c of clients) c.go();

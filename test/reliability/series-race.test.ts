@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { expect, it } from 'vitest';
 import { localToUnix } from '../../src/domain/zone.ts';
-import { api, bookableDb, cli, ROOT, serve, tempDb } from '../helpers.ts';
+import { api, bookableDb, cli, fieldArgs, ROOT, serve, tempDb } from '../helpers.ts';
 
 const CLIENT = join(import.meta.dirname, 'series-client.ts');
 
@@ -165,12 +165,7 @@ it('20 clients book overlapping series and single bookings at once: no time twic
       one.every,
       '--count',
       String(one.count),
-      '--field',
-      'first_name=C',
-      '--field',
-      `last_name=${index}`,
-      '--field',
-      `email=cli${index}@example.com`,
+      ...fieldArgs({ first_name: 'C', last_name: `${index}`, email: `cli${index}@example.com` }),
       '--json',
     ),
   );

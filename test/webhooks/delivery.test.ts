@@ -8,7 +8,7 @@ import { findWebhook, listDeliveries, webhookHealth } from '../../src/store/webh
 import { emitBookingEvent } from '../../src/webhooks/events.ts';
 import { guardedLookup } from '../../src/outbound/address.ts';
 import { startWebhookWorker } from '../../src/webhooks/worker.ts';
-import { api, bookableDb, cli, cliJson, cliOk, refused, serve, tempDb } from '../helpers.ts';
+import { api, bookableDb, cli, cliJson, cliOk, fieldArgs, refused, serve, tempDb } from '../helpers.ts';
 import { freePort } from '../mail/smtp.ts';
 import { startReceiver, verifySignature } from './receiver.ts';
 
@@ -157,12 +157,7 @@ describe('webhook delivery: at least once, through a receiver outage and a serve
       '1',
       '1',
       slot,
-      '--field',
-      'first_name=A',
-      '--field',
-      'last_name=B',
-      '--field',
-      'email=a@example.com',
+      ...fieldArgs({ first_name: 'A', last_name: 'B', email: 'a@example.com' }),
     );
     await twice; // the same delivery, retried after a 500
     const [delivery] = await cliJson(db, 'webhook', 'deliveries');
