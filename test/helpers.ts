@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
-import { afterAll } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { checkContract } from './contract.ts';
 import type { Locale } from '../src/domain/locales.ts';
 
@@ -94,6 +94,91 @@ export async function cliOk(db: string, ...args: string[]): Promise<string> {
   return result.stdout;
 }
 
+/** A schedule of a test practice: its rules (the tests' defaults, not `addSchedule`'s) and its weekly hours. */
+export interface ScheduleSpec {
+  /** Default 'Dr. Weber'. */
+  name?: string;
+  /** Default 30. */
+  daysAhead?: number;
+  /** Default 0. */
+  noticeMinutes?: number;
+  /** Default 30. */
+  stepMinutes?: number;
+  /** Default 1. */
+  capacity?: number;
+  /** Days to ranges, as `planner hours set` takes them; default `{ 'mon-sun': '08:00-18:00' }`, `{}` for none. */
+  hours?: Record<string, string>;
+}
+
+/** A reason of a test practice. */
+export interface ReasonSpec {
+  /** Default 'Check-up'. */
+  name?: string;
+  /** Default 30. */
+  durationMinutes?: number;
+  bufferBeforeMinutes?: number;
+  bufferAfterMinutes?: number;
+  description?: string;
+  /** The schedules that offer it (ids, in the order the spec lists them from 1); default [1]. */
+  schedules?: number[];
+}
+
+/**
+ * A practice as the tests set it up, whether through the CLI (`bookableDb`) or in the test process (test/practice.ts's
+ * `practice`): by default one schedule open every day 08:00-18:00, 30 days ahead, no notice, 30-minute steps, with
+ * a 30-minute reason, in Europe/Berlin.
+ */
+export interface PracticeSpec {
+  /** Default 'Test Practice'. */
+  practiceName?: string;
+  /** Default 'Europe/Berlin'. */
+  timeZone?: string;
+  /** Default 'desk@practice.example'. */
+  notifyEmail?: string;
+  /** Default 'en'. */
+  locale?: Locale;
+  /** Default one schedule of the defaults; `[]` for none. */
+  schedules?: ScheduleSpec[];
+  /** Default one reason of the defaults, offered by schedule 1; `[]` for none. */
+  reasons?: ReasonSpec[];
+}
+
+/** `spec` with every default filled in. */
+export function practiceSpec(spec: PracticeSpec = {}) {
+  return {
+    practiceName: spec.practiceName ?? 'Test Practice',
+    timeZone: spec.timeZone ?? 'Europe/Berlin',
+    notifyEmail: spec.notifyEmail ?? 'desk@practice.example',
+    locale: spec.locale ?? 'en',
+    schedules: (spec.schedules ?? [{}]).map((schedule) => ({
+      name: schedule.name ?? 'Dr. Weber',
+      daysAhead: schedule.daysAhead ?? 30,
+      noticeMinutes: schedule.noticeMinutes ?? 0,
+      stepMinutes: schedule.stepMinutes ?? 30,
+      capacity: schedule.capacity ?? 1,
+      hours: schedule.hours ?? { 'mon-sun': '08:00-18:00' },
+    })),
+    reasons: (spec.reasons ?? [{}]).map((reason) => ({
+      ...reason,
+      name: reason.name ?? 'Check-up',
+      durationMinutes: reason.durationMinutes ?? 30,
+      schedules: reason.schedules ?? [1],
+    })),
+  } satisfies PracticeSpec;
+}
+
+/**
+ * Returns the local day `days` after today in Berlin (the zone of the tests' installations), YYYY-MM-DD: for tests
+ * of the CLI and the server, which run on the real clock. Counted in calendar days, so a night of a clock change
+ * does not skip or repeat one.
+ */
+export function berlinDay(days: number): string {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format(new Date());
+  const date = new Date(`${today}T12:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}
+
 /** Initialises an installation with fixed answers. */
 export async function initDb(db: string, locale: Locale = 'en'): Promise<void> {
   await cliOk(
@@ -111,28 +196,58 @@ export async function initDb(db: string, locale: Locale = 'en'): Promise<void> {
 }
 
 /**
- * Makes a bookable installation through the CLI: init, one schedule open every day 08:00-18:00 (30 days ahead,
- * no notice, 30-minute step unless given) with a 30-minute reason, the API on. Returns the new token.
+ * Makes the practice of `spec` through the CLI (init, the schedules, their hours, the reasons), with the API on.
+ * Returns a new token.
  */
-export async function bookableDb(
-  db: string,
-  schedule: { name?: string; step?: string; locale?: Locale } = {},
-): Promise<string> {
-  await initDb(db, schedule.locale);
+export async function bookableDb(db: string, spec: PracticeSpec = {}): Promise<string> {
+  const practice = practiceSpec(spec);
   await cliOk(
     db,
-    'schedule',
-    'add',
-    schedule.name ?? 'Dr. Weber',
-    '--days-ahead',
-    '30',
-    '--notice',
-    '0',
-    '--step',
-    schedule.step ?? '30',
+    'init',
+    '--name',
+    practice.practiceName,
+    '--timezone',
+    practice.timeZone,
+    '--notify',
+    practice.notifyEmail,
+    '--locale',
+    practice.locale,
   );
-  await cliOk(db, 'reason', 'add', '1', 'Check-up', '--duration', '30');
-  await cliOk(db, 'hours', 'set', '1', 'mon-sun', '08:00-18:00');
+  for (const [index, schedule] of practice.schedules.entries()) {
+    await cliOk(
+      db,
+      'schedule',
+      'add',
+      schedule.name,
+      '--days-ahead',
+      String(schedule.daysAhead),
+      '--notice',
+      String(schedule.noticeMinutes),
+      '--step',
+      String(schedule.stepMinutes),
+      '--capacity',
+      String(schedule.capacity),
+    );
+    for (const [days, ranges] of Object.entries(schedule.hours))
+      await cliOk(db, 'hours', 'set', String(index + 1), days, ranges);
+  }
+  for (const reason of practice.reasons) {
+    const options = [
+      ...(reason.description === undefined ? [] : ['--description', reason.description]),
+      ...(reason.bufferBeforeMinutes === undefined ? [] : ['--buffer-before', String(reason.bufferBeforeMinutes)]),
+      ...(reason.bufferAfterMinutes === undefined ? [] : ['--buffer-after', String(reason.bufferAfterMinutes)]),
+    ];
+    await cliOk(
+      db,
+      'reason',
+      'add',
+      reason.schedules.join(','),
+      reason.name,
+      '--duration',
+      String(reason.durationMinutes),
+      ...options,
+    );
+  }
   await cliOk(db, 'api', 'enable');
   return (await cliJson(db, 'token', 'new')).token;
 }
@@ -175,6 +290,29 @@ export function snapshot(db: string): Record<string, unknown[]> {
   } finally {
     handle.close();
   }
+}
+
+/**
+ * Runs a command that must be refused, and returns what it said: exit 1, nothing on stdout, one line `planner: …` on
+ * stderr (`message`: that line, or a pattern the stderr matches), and the file unchanged (`snapshot`). `options` as
+ * `cliWith` takes them.
+ */
+export async function refused(
+  db: string,
+  args: string[],
+  message: string | RegExp,
+  options: { input?: string; env?: Record<string, string> } = {},
+): Promise<string> {
+  const before = snapshot(db);
+  const result = await cliWith(db, options, ...args);
+  const said = `planner ${args.join(' ')}: ${result.stderr}`;
+  expect(result.code, said).toBe(1);
+  expect(result.stdout, said).toBe('');
+  expect(result.stderr, said).toMatch(/^planner: [^\n]*\n$/);
+  if (typeof message === 'string') expect(result.stderr, said).toBe(`${message}\n`);
+  else expect(result.stderr, said).toMatch(message);
+  expect(snapshot(db), said).toEqual(before);
+  return result.stderr.slice(0, -1);
 }
 
 export interface ServerProcess {
@@ -276,6 +414,11 @@ export async function api(url: string, path: string, token?: string, init: Reque
 
 /** The customer most tests book: a submission of the default form. */
 export const ADA_SUBMISSION = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
+
+/** `submission` as `planner bookings add` takes it: `--field key=value` for each answer. */
+export function fieldArgs(submission: Record<string, string> = ADA_SUBMISSION): string[] {
+  return Object.entries(submission).flatMap(([key, value]) => ['--field', `${key}=${value}`]);
+}
 
 /** POSTs a booking of `slot` of schedule 1, reason 1 through the API; the answer as `api` reads it (contract checked). */
 export function apiBook(

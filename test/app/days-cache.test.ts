@@ -5,10 +5,8 @@ import { createContext, type AppContext } from '../../src/app/context.ts';
 import { createBooking } from '../../src/app/bookings/create-booking.ts';
 import { createDaysCache, DAYS_CACHE_ENTRIES } from '../../src/app/bookings/days-cache.ts';
 import { addClosure, setHours } from '../../src/app/practice/hours.ts';
-import { initInstallation } from '../../src/app/practice/init.ts';
 import { cancelBooking, moveBooking } from '../../src/app/bookings/lifecycle.ts';
 import { addReason, changeReason } from '../../src/app/practice/reasons.ts';
-import { addSchedule } from '../../src/app/practice/schedules.ts';
 import { AppError } from '../../src/errors.ts';
 import { openStore } from '../../src/store/db.ts';
 import {
@@ -20,7 +18,7 @@ import {
   switchGeneration,
 } from '../../src/store/busy-times.ts';
 import { insertCalendar } from '../../src/store/calendars.ts';
-import { tempDb } from '../helpers.ts';
+import { practice } from '../practice.ts';
 
 const ADA = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
 
@@ -30,20 +28,21 @@ const ADA = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com'
  * Monday to Saturday; reasons 1 (30 min), 2 (60 min with 15 min buffers before and after).
  */
 function installation(now: string) {
-  const clock = { now: new Date(now) };
-  const file = tempDb();
-  const ctx: AppContext = createContext(openStore(file), () => clock.now);
-  initInstallation(ctx, {
-    practiceName: 'Praxis',
-    timeZone: 'Europe/Berlin',
-    notifyEmail: 'desk@test.example',
-    locale: 'en',
+  const { file, ctx, clock } = practice({
+    clock: { now: new Date(now) },
+    schedules: [
+      {
+        daysAhead: 60,
+        noticeMinutes: 120,
+        capacity: 2,
+        hours: { 'mon-fri': '08:00-12:00,13:00-17:00', sat: '09:00-11:00' },
+      },
+    ],
+    reasons: [
+      { name: 'Short', durationMinutes: 30 },
+      { name: 'Long', durationMinutes: 60, bufferBeforeMinutes: 15, bufferAfterMinutes: 15 },
+    ],
   });
-  addSchedule(ctx, { name: 'Dr. A', daysAhead: 60, noticeMinutes: 120, stepMinutes: 30, capacity: 2 });
-  addReason(ctx, 1, { name: 'Short', durationMinutes: 30 });
-  addReason(ctx, 1, { name: 'Long', durationMinutes: 60, bufferBeforeMinutes: 15, bufferAfterMinutes: 15 });
-  setHours(ctx, 1, 'mon-fri', '08:00-12:00,13:00-17:00');
-  setHours(ctx, 1, 'sat', '09:00-11:00');
   const other: AppContext = createContext(openStore(file), () => clock.now);
   return { ctx, other, clock };
 }

@@ -1,7 +1,18 @@
 import ICAL from 'ical.js';
 import { DatabaseSync } from 'node:sqlite';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, bookableDb, cli, cliJson, cliOk, serve, snapshot, tempDb, type ServerProcess } from '../helpers.ts';
+import {
+  api,
+  bookableDb,
+  cli,
+  cliJson,
+  cliOk,
+  fieldArgs,
+  refused,
+  serve,
+  type ServerProcess,
+  tempDb,
+} from '../helpers.ts';
 
 const ADA = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
 
@@ -62,13 +73,12 @@ describe('cancel and move (src/app/bookings/lifecycle.ts): the CLI changes booki
     // Move: to a taken slot is refused and changes nothing; to a free one keeps id and reference.
     const other = await book(second!, { ...ADA, email: 'grace@example.com' });
     expect(other.status).toBe(201);
-    const before = snapshot(db); // no hook and no mail server: nothing else writes meanwhile
-    const refused = await cli(db, 'bookings', 'move', String(created.body.booking_id), second!);
-    expect(refused).toMatchObject({ code: 1, stdout: '' });
-    expect(refused.stderr).toMatch(
+    // No hook and no mail server: nothing else writes meanwhile.
+    await refused(
+      db,
+      ['bookings', 'move', String(created.body.booking_id), second!],
       new RegExp(`^planner: ${second} is not a free slot: it is taken by another booking\\. Next free times: .*\\n$`),
     );
-    expect(snapshot(db)).toEqual(before);
 
     const target = (await slotsOf()).at(-1)!;
     const moved = await cliJson(db, 'bookings', 'move', created.body.booking_details_id, target);
@@ -181,12 +191,7 @@ describe('cancel and move (src/app/bookings/lifecycle.ts): the CLI changes booki
       '1',
       '1',
       slots[6]!,
-      '--field',
-      'first_name=Emmy',
-      '--field',
-      'last_name=Noether',
-      '--field',
-      'email=emmy@example.com',
+      ...fieldArgs({ first_name: 'Emmy', last_name: 'Noether', email: 'emmy@example.com' }),
     );
     await cli(db, 'schedule', 'set', '1', '--notice', '20160'); // two weeks: every slot of `day` is now too soon
     try {
@@ -219,12 +224,7 @@ describe('cancel and move (src/app/bookings/lifecycle.ts): the CLI changes booki
       '1',
       '1',
       slot,
-      '--field',
-      'first_name=Alan',
-      '--field',
-      'last_name=Turing',
-      '--field',
-      'email=alan@example.com',
+      ...fieldArgs({ first_name: 'Alan', last_name: 'Turing', email: 'alan@example.com' }),
     );
     await cliJson(db, 'bookings', 'cancel', made.reference, '--no-notify');
     // No cancellation mail; the reminder is dropped all the same (a cancelled booking gets no more reminders).

@@ -5,49 +5,32 @@
  */
 import { describe, expect, it } from 'vitest';
 import { availableSlots } from '../../src/app/bookings/availability.ts';
-import { createContext } from '../../src/app/context.ts';
 import { createBooking } from '../../src/app/bookings/create-booking.ts';
-import { setHours } from '../../src/app/practice/hours.ts';
-import { initInstallation } from '../../src/app/practice/init.ts';
 import { moveBooking } from '../../src/app/bookings/lifecycle.ts';
-import { addReason } from '../../src/app/practice/reasons.ts';
-import { addSchedule } from '../../src/app/practice/schedules.ts';
 import { AppError } from '../../src/errors.ts';
-import { insertCalendar } from '../../src/store/calendars.ts';
-import { openStore } from '../../src/store/db.ts';
-import { tempDb } from '../helpers.ts';
+import { addTestCalendar, practice } from '../practice.ts';
 
 const NOW = new Date('2026-06-01T06:00:00Z'); // a Monday, 08:00 in Berlin
 
 describe('a move to another practitioner', () => {
   it('changes the schedule, frees the old time, and queues a write for both practitioners’ calendars', () => {
-    const store = openStore(tempDb());
-    const ctx = createContext(store, () => NOW);
-    initInstallation(ctx, {
-      practiceName: 'P',
-      timeZone: 'Europe/Berlin',
-      notifyEmail: 'desk@p.example',
-      locale: 'en',
+    const hours = { 'mon-sun': '08:00-12:00' };
+    const { store, ctx, schedules, reasons } = practice({
+      clock: { now: NOW },
+      schedules: [
+        { name: 'Dr. Weber', hours },
+        { name: 'Dr. Roth', hours },
+        { name: 'Dr. Lang', hours },
+      ],
+      reasons: [{ schedules: [1, 2] }],
     });
-    const rules = { daysAhead: 30, noticeMinutes: 0, stepMinutes: 30, capacity: 1 };
-    const weber = addSchedule(ctx, { name: 'Dr. Weber', ...rules });
-    const roth = addSchedule(ctx, { name: 'Dr. Roth', ...rules });
-    const lang = addSchedule(ctx, { name: 'Dr. Lang', ...rules });
-    for (const schedule of [weber, roth, lang]) setHours(ctx, schedule, 'mon-sun', '08:00-12:00');
-    const checkUp = addReason(ctx, [weber, roth], { name: 'Check-up', durationMinutes: 30 });
+    const [weber, roth, lang] = schedules as [number, number, number];
+    const checkUp = reasons[0]!;
     const calendars = [weber, roth].map((scheduleId) =>
-      insertCalendar(store, {
+      addTestCalendar(store, NOW, {
         scheduleId,
-        label: 'Own',
-        kind: 'caldav',
         url: `https://calendar.example/${scheduleId}/`,
-        user: null,
-        password: null,
         everyMinutes: 15,
-        allowInsecure: false,
-        fetchState: '{}',
-        createdAt: NOW.toISOString(),
-        syncedAt: null,
         writeBookings: true,
       }),
     );

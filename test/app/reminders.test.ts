@@ -1,17 +1,11 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { createContext, type AppContext } from '../../src/app/context.ts';
 import { createBooking } from '../../src/app/bookings/create-booking.ts';
 import { changeField } from '../../src/app/practice/fields.ts';
-import { setHours } from '../../src/app/practice/hours.ts';
-import { initInstallation } from '../../src/app/practice/init.ts';
 import { cancelBooking, moveBooking } from '../../src/app/bookings/lifecycle.ts';
-import { addReason } from '../../src/app/practice/reasons.ts';
 import { setReminders, showReminders } from '../../src/app/messages/reminders.ts';
-import { addSchedule } from '../../src/app/practice/schedules.ts';
-import { openStore } from '../../src/store/db.ts';
 import { messagesOfBooking } from '../../src/store/outbox.ts';
-import { tempDb } from '../helpers.ts';
+import { practice } from '../practice.ts';
 
 const ADA = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
 
@@ -21,23 +15,12 @@ const ADA = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com'
  * item 3: a day before the page's default deadline of 24 h).
  */
 function installation(now: string, locale: 'en' | 'de' = 'en') {
-  const clock = { now: new Date(now) };
-  const ctx: AppContext = createContext(openStore(tempDb()), () => clock.now);
-  initInstallation(ctx, {
+  const { ctx, clock } = practice({
+    clock: { now: new Date(now) },
     practiceName: 'Praxis Weber',
-    timeZone: 'Europe/Berlin',
-    notifyEmail: 'desk@test.example',
     locale,
+    schedules: [{ daysAhead: 365, capacity: 5, hours: { 'mon-sun': '00:00-18:00' } }],
   });
-  const schedule = addSchedule(ctx, {
-    name: 'Dr. Weber',
-    daysAhead: 365,
-    noticeMinutes: 0,
-    stepMinutes: 30,
-    capacity: 5,
-  });
-  addReason(ctx, schedule, { name: 'Check-up', durationMinutes: 30 });
-  setHours(ctx, schedule, 'mon-sun', '00:00-18:00');
   const book = (slot: string, submission: Record<string, string> = ADA) =>
     createBooking(ctx, { scheduleId: 1, reasonId: 1, slot, submission }, 'admin');
   /** The booking's reminders: status, due time (ISO), reason, and the .ics' UID and SEQUENCE. */

@@ -4,33 +4,24 @@
  * the schedules that are not removed, in one transaction.
  */
 import { describe, expect, it } from 'vitest';
-import { createContext, type AppContext } from '../../src/app/context.ts';
 import { createBooking } from '../../src/app/bookings/create-booking.ts';
 import { addClosure, setHours } from '../../src/app/practice/hours.ts';
-import { initInstallation } from '../../src/app/practice/init.ts';
 import { cancelBooking } from '../../src/app/bookings/lifecycle.ts';
-import { addReason } from '../../src/app/practice/reasons.ts';
 import { addSchedule, removeSchedule } from '../../src/app/practice/schedules.ts';
 import { AppError } from '../../src/errors.ts';
-import { openStore } from '../../src/store/db.ts';
-import { snapshot, tempDb } from '../helpers.ts';
+import { snapshot } from '../helpers.ts';
+import { practice } from '../practice.ts';
 
 /** Schedules 1 and 2 (open every day 08:00-18:00, 30-minute steps, no notice) with reasons 1 and 2, in Berlin. */
 function installation(now: string) {
-  const clock = { now: new Date(now) };
-  const file = tempDb();
-  const ctx: AppContext = createContext(openStore(file), () => clock.now);
-  initInstallation(ctx, {
-    practiceName: 'Praxis',
-    timeZone: 'Europe/Berlin',
-    notifyEmail: 'desk@test.example',
-    locale: 'en',
+  const { file, ctx, clock } = practice({
+    clock: { now: new Date(now) },
+    schedules: [{ name: 'Dr. A' }, { name: 'Dr. B' }],
+    reasons: [
+      { name: 'Visit', schedules: [1] },
+      { name: 'Visit', schedules: [2] },
+    ],
   });
-  for (const name of ['Dr. A', 'Dr. B']) {
-    const id = addSchedule(ctx, { name, daysAhead: 30, noticeMinutes: 0, stepMinutes: 30, capacity: 1 });
-    addReason(ctx, id, { name: 'Visit', durationMinutes: 30 });
-    setHours(ctx, id, 'mon-sun', '08:00-18:00');
-  }
   const book = (scheduleId: number, slot: string, first: string, phone?: string) =>
     createBooking(
       ctx,

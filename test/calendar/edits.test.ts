@@ -12,7 +12,7 @@ import { calendars } from '../../src/app/calendars/calendar-views.ts';
 import { createBooking } from '../../src/app/bookings/create-booking.ts';
 import { apiBook, api, bookableDb, cli, cliJson, cliOk, serve, tempDb } from '../helpers.ts';
 import { fakeCalDav } from './fake-caldav.ts';
-import { calendarPractice, writingCalendar } from './practice.ts';
+import { practice, writingCalendar } from '../practice.ts';
 import { addRadicale, startRadicale, type Radicale } from './radicale.ts';
 
 /** Waits (bounded: 15 s) until Radicale holds `count` events. */
@@ -164,7 +164,7 @@ describe('a calendar catching up after an outage', () => {
   it('shows "catching up: N left", not the last error, once a write went through; ok when all are', async () => {
     const caldav = await fakeCalDav();
     const clock = { now: new Date('2026-12-01T08:00:00Z') };
-    const { store, ctx, file } = calendarPractice(clock);
+    const { store, ctx, file } = practice({ clock });
     writingCalendar(store, caldav.url, clock.now);
     const submission = { first_name: 'Ada', last_name: 'L', email: 'ada@example.com' };
     const book = (slot: string) =>

@@ -10,14 +10,9 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { addCalendar, syncCalendars } from '../../src/app/calendars/calendars.ts';
 import { calendars } from '../../src/app/calendars/calendar-views.ts';
-import { createContext } from '../../src/app/context.ts';
-import { initInstallation } from '../../src/app/practice/init.ts';
-import { addSchedule } from '../../src/app/practice/schedules.ts';
-import { openStore } from '../../src/store/db.ts';
 import { unsentMessages } from '../../src/store/outbox.ts';
-import { tempDb } from '../helpers.ts';
 import { startIcsServer } from './ics-server.ts';
-import { calendarPractice } from './practice.ts';
+import { practice } from '../practice.ts';
 
 const CALENDAR = [
   'BEGIN:VCALENDAR',
@@ -39,7 +34,7 @@ describe('a calendar that cannot be read (issue 25)', () => {
     const ics = await startIcsServer();
     ics.set('/anna.ics', CALENDAR);
     const clock = { now: new Date('2026-12-01T08:00:00Z') };
-    const { store, ctx } = calendarPractice(clock);
+    const { store, ctx } = practice({ clock });
     const added = await addCalendar(ctx, 1, `${ics.url}/anna.ics`, { label: 'Anna', allowInsecure: true });
     expect(added).toMatchObject({ state: 'ok', busy: 1 });
     const busyRows = () => store.db.prepare('SELECT start_at, end_at FROM busy_times ORDER BY start_at').all();
@@ -100,7 +95,7 @@ describe('a calendar that cannot be read (issue 25)', () => {
     const [alert] = mails();
     expect(alert).toMatchObject({
       kind: 'notice',
-      recipient: 'desk@praxis.example',
+      recipient: 'desk@practice.example',
       subject: 'Calendar "Anna" cannot be read: new events in it do not block times',
     });
     expect(alert!.text).toContain('Since 2026-12-01 09:05 (Europe/Berlin),');
@@ -145,15 +140,7 @@ describe('a calendar that cannot be read (issue 25)', () => {
     caldav.listen(0, '127.0.0.1');
     await once(caldav, 'listening');
     const clock = { now: new Date('2026-12-01T08:00:00Z') };
-    const store = openStore(tempDb());
-    const ctx = createContext(store, () => clock.now);
-    initInstallation(ctx, {
-      practiceName: 'Praxis',
-      timeZone: 'Europe/Berlin',
-      notifyEmail: 'desk@praxis.example',
-      locale: 'en',
-    });
-    addSchedule(ctx, { name: 'Dr. A', daysAhead: 30, noticeMinutes: 0, stepMinutes: 30, capacity: 1 });
+    const { store, ctx } = practice({ clock, schedules: [{ hours: {} }], reasons: [] });
     const url = `http://127.0.0.1:${(caldav.address() as AddressInfo).port}/cal/`;
     expect(await addCalendar(ctx, 1, url, { label: 'Anna', allowInsecure: true })).toMatchObject({
       kind: 'caldav',

@@ -21,7 +21,7 @@ import { dueCalendars, listCalendars } from '../../src/store/calendars.ts';
 import { openStore } from '../../src/store/db.ts';
 import { api, apiBook, bookableDb, cli, onCleanup, ROOT, serve, tempDb } from '../helpers.ts';
 import { startIcsServer } from './ics-server.ts';
-import { calendarPractice } from './practice.ts';
+import { practice } from '../practice.ts';
 
 const NOW = '2026-12-01T08:00:00Z';
 const DAYS_AHEAD = 60;
@@ -81,7 +81,7 @@ const HOSTILE = {
 /** A file with one schedule (60 days ahead) whose calendar 1 reads `url`, synced once; returns the file. */
 async function fileWithCalendar(url: string): Promise<string> {
   const file = tempDb();
-  const { store, ctx } = calendarPractice({ now: new Date(NOW) }, { file, daysAhead: DAYS_AHEAD });
+  const { store, ctx } = practice({ clock: { now: new Date(NOW) }, file, schedules: [{ daysAhead: DAYS_AHEAD }] });
   expect(await addCalendar(ctx, 1, url, { label: 'Anna', allowInsecure: true })).toMatchObject({ state: 'ok' });
   store.close();
   return file;

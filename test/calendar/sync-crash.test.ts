@@ -33,8 +33,7 @@ describe('calendar sync killed with SIGKILL (issue 25)', () => {
   it('leaves the previous busy times whole, or the new ones whole, never a mix', async () => {
     const ics = await startIcsServer();
     const db = tempDb();
-    await bookableDb(db);
-    await cliOk(db, 'schedule', 'set', '1', '--days-ahead', '500'); // room for 20,000 half-hour steps (417 days)
+    await bookableDb(db, { schedules: [{ daysAhead: 500 }] }); // room for 20,000 half-hour steps (417 days)
     const base = Math.floor(Date.now() / 3_600_000) * 3600; // a whole hour: no event crosses a UTC midnight (one piece each)
     const sets = [calendar(base, 20_000, 0), calendar(base, 20_000, 5)];
     ics.set('/big.ics', sets[0]!);

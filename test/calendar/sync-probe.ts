@@ -12,6 +12,7 @@
 import { syncCalendars } from '../../src/app/calendars/calendars.ts';
 import { createContext } from '../../src/app/context.ts';
 import { openStore } from '../../src/store/db.ts';
+import { watchLoopHold } from '../cpu.ts';
 
 const [file, now, id] = process.argv.slice(2);
 const store = openStore(file!);
@@ -21,23 +22,11 @@ const { warmBusyReader } = await import('../../src/calendar/busy.ts');
 warmBusyReader('Europe/Berlin');
 
 const before = process.memoryUsage.rss();
-let holdCpu = 0;
-let holdWall = 0;
-let lastCpu = process.threadCpuUsage();
-let lastWall = performance.now();
-const tick = setInterval(() => {
-  const cpu = process.threadCpuUsage(lastCpu);
-  const wall = performance.now();
-  holdCpu = Math.max(holdCpu, (cpu.user + cpu.system) / 1000);
-  holdWall = Math.max(holdWall, wall - lastWall);
-  lastCpu = process.threadCpuUsage();
-  lastWall = wall;
-}, 1);
+const hold = watchLoopHold();
 const started = performance.now();
 const [outcome] = await syncCalendars(ctx, Number(id), { conflicts: false });
 const ms = performance.now() - started;
-await new Promise((resolve) => setTimeout(resolve, 5)); // the timer sees the last slice too
-clearInterval(tick);
+const { cpuMs: holdCpu, wallMs: holdWall } = await hold.stop();
 const peakMiB = (process.resourceUsage().maxRSS * 1024 - before) / 2 ** 20;
 const rows = (
   store.db

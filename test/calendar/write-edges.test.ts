@@ -13,7 +13,7 @@ import { createBooking } from '../../src/app/bookings/create-booking.ts';
 import { moveBooking } from '../../src/app/bookings/lifecycle.ts';
 import { bookableDb, onCleanup, snapshot, tempDb, cliWith } from '../helpers.ts';
 import { fakeCalDav } from './fake-caldav.ts';
-import { calendarPractice, writingCalendar } from './practice.ts';
+import { practice, writingCalendar } from '../practice.ts';
 import { startRadicale } from './radicale.ts';
 
 /** An HTTP proxy to `target` (an origin) that answers a request itself when `refuse` returns a status for it. */
@@ -50,7 +50,7 @@ describe('an ETag with bytes above 0x7F', () => {
     // `"été-v1"` in Latin-1: 0xE9 is one byte (obs-text), not UTF-8's two.
     const caldav = await fakeCalDav({ etag: (n) => `"\u00e9t\u00e9-v${n}"` });
     const clock = { now: new Date('2026-12-01T08:00:00Z') };
-    const { store, ctx } = calendarPractice(clock);
+    const { store, ctx } = practice({ clock });
     writingCalendar(store, caldav.url, clock.now);
     const { reference } = createBooking(
       ctx,
@@ -111,7 +111,7 @@ describe('the test event of --write-bookings', () => {
   it('a PUT that gets no answer is followed by its DELETE: nothing is left', async () => {
     const caldav = await fakeCalDav();
     const clock = { now: new Date('2026-12-01T08:00:00Z') };
-    const { store, ctx } = calendarPractice(clock);
+    const { store, ctx } = practice({ clock });
     writingCalendar(store, caldav.url, clock.now, { writeBookings: false });
     caldav.state.dropAfterPut = true; // stores the event, then the connection is lost before the answer
     await expect(setCalendar(ctx, 1, { writeBookings: true })).rejects.toThrow(

@@ -10,13 +10,13 @@ import { calendars } from '../../src/app/calendars/calendar-views.ts';
 import { createBooking } from '../../src/app/bookings/create-booking.ts';
 import { unsentMessages } from '../../src/store/outbox.ts';
 import { fakeCalDav } from './fake-caldav.ts';
-import { calendarPractice, writingCalendar } from './practice.ts';
+import { practice, writingCalendar } from '../practice.ts';
 
 describe('a calendar that cannot be written (issue 38)', () => {
   it('waits and retries, says failing at once and stuck after 48 h, mails the practice once after an hour and once when it writes again', async () => {
     const caldav = await fakeCalDav();
     const clock = { now: new Date('2026-12-01T08:00:00Z') };
-    const { store, ctx } = calendarPractice(clock);
+    const { store, ctx } = practice({ clock });
     writingCalendar(store, caldav.url, clock.now);
     caldav.state.down = true;
     createBooking(

@@ -14,17 +14,14 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { deliverWrites, startCalendarWriter } from '../../src/app/calendars/calendar-writes.ts';
-import { addReason } from '../../src/app/practice/reasons.ts';
-import { addSchedule } from '../../src/app/practice/schedules.ts';
-import { setHours } from '../../src/app/practice/hours.ts';
 import type { Pump } from '../../src/queue/pump.ts';
-import { createContext, type AppContext } from '../../src/app/context.ts';
+import { createContext } from '../../src/app/context.ts';
 import { createBooking } from '../../src/app/bookings/create-booking.ts';
 import { cancelBooking, moveBooking } from '../../src/app/bookings/lifecycle.ts';
 import { openStore, type Store } from '../../src/store/db.ts';
 import { tempDb } from '../helpers.ts';
 import { fakeCalDav, hangingCalDav } from './fake-caldav.ts';
-import { calendarPractice, writingCalendar } from './practice.ts';
+import { practice, writingCalendar } from '../practice.ts';
 
 type Operation =
   | { op: 'book'; slot: number }
@@ -76,24 +73,18 @@ async function healthyWritten(store: Store, at: () => number): Promise<void> {
   }
 }
 
-/** A second practitioner (schedule 2) whose calendar (2) hangs, as `calendar add --write-bookings` would add it. */
-function hangingPractitioner(ctx: AppContext, store: Store, url: string, at: Date): void {
-  addSchedule(ctx, { name: 'Dr. B', daysAhead: 30, noticeMinutes: 0, stepMinutes: 30, capacity: 1 });
-  addReason(ctx, 2, { name: 'Check-up', durationMinutes: 30 });
-  setHours(ctx, 2, 'mon-sun', '08:00-18:00');
-  writingCalendar(store, url, at, { scheduleId: 2, label: 'Ben' });
-}
-
 async function calendarEndsAsBooked(operations: Operation[], options: { hanging: boolean }): Promise<void> {
   const caldav = await fakeCalDav();
   const file = tempDb();
   const clock = { now: new Date('2026-12-01T08:00:00Z') };
-  let { store, ctx } = calendarPractice(clock, { file });
+  // With a hanging calendar, a second practitioner (schedule 2, reason 2) whose calendar (2) it is.
+  const second = { schedules: [{}, { name: 'Dr. B' }], reasons: [{}, { schedules: [2] }] };
+  let { store, ctx } = practice({ clock, file, ...(options.hanging ? second : {}) });
   writingCalendar(store, caldav.url, clock.now);
   const hanging = options.hanging ? await hangingCalDav() : undefined;
   let worker: Pump | undefined;
   if (hanging) {
-    hangingPractitioner(ctx, store, hanging.url, clock.now);
+    writingCalendar(store, hanging.url, clock.now, { scheduleId: 2, label: 'Ben' });
     worker = startCalendarWriter(ctx, { log: () => {}, nowMs: () => clock.now.getTime(), pollMs: 60_000 });
     createBooking(
       ctx,

@@ -6,7 +6,18 @@
  */
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { api, apiBook, bookableDb, cli, cliJson, cliOk, serve, tempDb, type ServerProcess } from '../helpers.ts';
+import {
+  api,
+  apiBook,
+  bookableDb,
+  cli,
+  cliJson,
+  cliOk,
+  fieldArgs,
+  serve,
+  type ServerProcess,
+  tempDb,
+} from '../helpers.ts';
 import { links, pageSetup, post, toReview } from '../booking-page/flow.ts';
 import { formFields, moveForm, offeredSlots, page, postForm } from '../portal/page.ts';
 import { addRadicale, startRadicale, type Radicale } from './radicale.ts';
@@ -150,12 +161,7 @@ describe('every booking in the practitioner’s own calendar (issue 38, Radicale
       '1',
       '1',
       `${day} 14:00`,
-      '--field',
-      'first_name=Grace',
-      '--field',
-      'last_name=Hopper',
-      '--field',
-      'email=grace@example.com',
+      ...fieldArgs({ first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' }),
       '--json',
     );
     const ben = await book(server, token, `${day} 15:00:00`, 'Ben');

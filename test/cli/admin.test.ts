@@ -1,17 +1,6 @@
 import { DatabaseSync } from 'node:sqlite';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cli, cliJson, cliOk, initDb, snapshot, tempDb } from '../helpers.ts';
-
-/** Runs a command that must fail: exit 1, one line on stderr matching `message`, and the file unchanged. */
-async function refused(db: string, args: string[], message: RegExp): Promise<void> {
-  const before = snapshot(db);
-  const result = await cli(db, ...args);
-  expect(result.code, `planner ${args.join(' ')}: ${result.stderr}`).toBe(1);
-  expect(result.stderr).toMatch(/^planner: /);
-  expect(result.stderr).toMatch(message);
-  expect(result.stderr.trim().split('\n')).toHaveLength(1);
-  expect(snapshot(db)).toEqual(before);
-}
+import { cli, cliJson, cliOk, initDb, refused, snapshot, tempDb } from '../helpers.ts';
 
 describe('api and token', () => {
   const db = tempDb();

@@ -5,26 +5,9 @@
  * GET /reasons of each schedule listing it with the same id, bookable at either.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, bookableDb, cli, cliJson, cliOk, serve, snapshot, tempDb } from '../helpers.ts';
+import { api, bookableDb, cliJson, cliOk, fieldArgs, refused, serve, tempDb } from '../helpers.ts';
 
-const customer = (n: number) => [
-  '--field',
-  'first_name=Ada',
-  '--field',
-  `last_name=L${n}`,
-  '--field',
-  `email=ada${n}@example.com`,
-];
-
-async function refused(db: string, args: string[], message: RegExp): Promise<void> {
-  const before = snapshot(db);
-  const result = await cli(db, ...args);
-  expect(result.code, `planner ${args.join(' ')}: ${result.stderr}`).toBe(1);
-  expect(result.stderr).toMatch(/^planner: /);
-  expect(result.stderr).toMatch(message);
-  expect(result.stderr.trim().split('\n')).toHaveLength(1);
-  expect(snapshot(db)).toEqual(before);
-}
+const customer = (n: number) => fieldArgs({ first_name: 'Ada', last_name: `L${n}`, email: `ada${n}@example.com` });
 
 interface AnyListed {
   timeZone: string;
@@ -38,11 +21,10 @@ describe('a practice of three with a shared reason', () => {
   let token = '';
   let days: string[] = [];
   beforeAll(async () => {
-    token = await bookableDb(db); // schedule 1 (Dr. Weber): 08:00-18:00 every day, 30-minute step; reason 1
-    await cliOk(db, 'schedule', 'add', 'Dr. Roth', '--days-ahead', '30', '--notice', '0', '--step', '30');
-    await cliOk(db, 'schedule', 'add', 'Dr. Lang', '--days-ahead', '30', '--notice', '0', '--step', '30');
-    await cliOk(db, 'hours', 'set', '2', 'mon-sun', '08:00-18:00');
-    await cliOk(db, 'hours', 'set', '3', 'mon-sun', '08:00-12:00');
+    // Schedule 1 (Dr. Weber) and 2 (Dr. Roth) 08:00-18:00 every day, 3 (Dr. Lang) 08:00-12:00; reason 1 of schedule 1.
+    token = await bookableDb(db, {
+      schedules: [{}, { name: 'Dr. Roth' }, { name: 'Dr. Lang', hours: { 'mon-sun': '08:00-12:00' } }],
+    });
     days = (await cliJson(db, 'slots', '1', '1')).days.map((day: { day: string }) => day.day);
   }, 60_000);
 
@@ -201,11 +183,11 @@ describe('a practice of three with a shared reason', () => {
 describe('bookings move --schedule: the admin moves a booking to another practitioner of a shared reason', () => {
   it('moves it where that practitioner offers the reason and is free; refuses in one line elsewhere, nothing changed', async () => {
     const db = tempDb();
-    await bookableDb(db);
-    await cliOk(db, 'schedule', 'add', 'Dr. Roth', '--days-ahead', '30', '--notice', '0', '--step', '30');
-    await cliOk(db, 'hours', 'set', '2', 'mon-sun', '10:00-12:00');
-    await cliOk(db, 'schedule', 'add', 'Dr. Lang', '--days-ahead', '30', '--notice', '0', '--step', '30');
-    await cliOk(db, 'reason', 'set', '1', '--schedules', '1,2');
+    // Reason 1 offered by Dr. Weber and Dr. Roth (10:00-12:00), not by Dr. Lang (no hours).
+    await bookableDb(db, {
+      schedules: [{}, { name: 'Dr. Roth', hours: { 'mon-sun': '10:00-12:00' } }, { name: 'Dr. Lang', hours: {} }],
+      reasons: [{ schedules: [1, 2] }],
+    });
     const day = (await cliJson(db, 'slots', '1', '1')).days[2].day as string;
     const booked = await cliJson(db, 'bookings', 'add', '1', '1', `${day} 08:00`, ...customer(1));
     // Dr. Lang does not offer the reason; Dr. Roth has no 08:00.

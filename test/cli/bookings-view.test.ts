@@ -7,14 +7,9 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { DatabaseSync } from 'node:sqlite';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createContext } from '../../src/app/context.ts';
 import { createBooking } from '../../src/app/bookings/create-booking.ts';
-import { setHours } from '../../src/app/practice/hours.ts';
-import { initInstallation } from '../../src/app/practice/init.ts';
 import { enablePortal } from '../../src/app/pages/portal.ts';
-import { addReason } from '../../src/app/practice/reasons.ts';
 import { startRuntime } from '../../src/app/operations/runtime.ts';
-import { addSchedule } from '../../src/app/practice/schedules.ts';
 import { formatLocal } from '../../src/domain/dates.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { cancelBookingRow, insertBooking } from '../../src/store/bookings.ts';
@@ -22,16 +17,18 @@ import { insertCustomer } from '../../src/store/customers.ts';
 import { openStore } from '../../src/store/db.ts';
 import { createManageToken } from '../../src/store/manage-links.ts';
 import { formFields } from '../portal/page.ts';
+import { practice } from '../practice.ts';
 import {
+  berlinDay,
   BIN,
   bookableDb,
-  cli,
   cliJson,
   cliOk,
+  fieldArgs,
   initDb,
   onCleanup,
+  refused,
   ROOT,
-  snapshot,
   tempDb,
   UNDO_MIGRATION_13,
   UNDO_MIGRATION_16,
@@ -39,43 +36,17 @@ import {
   UNDO_MIGRATION_18,
 } from '../helpers.ts';
 
-/** The local day in Berlin `days` days from now (`YYYY-MM-DD`): the CLI runs on the real clock. */
-function dayAhead(days: number): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: 'Europe/Berlin',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(Date.now() + days * 86_400_000);
-}
-
 describe('bookings show: who made each change, and from when a move came', () => {
   it('created by api, moved by the customer on the page, cancelled by the admin: each in local time', async () => {
     // Made and moved in-process on a fixed clock (2026-06-01 08:00 Berlin), as the API and the page make them.
-    const file = tempDb();
-    const store = openStore(file);
-    const clock = { now: new Date('2026-06-01T06:00:00Z') };
-    const ctx = createContext(store, () => clock.now);
-    initInstallation(ctx, {
-      practiceName: 'Praxis Sonne',
-      timeZone: 'Europe/Berlin',
-      notifyEmail: 'desk@sonne.example',
-      locale: 'en',
+    const { file, store, ctx, clock } = practice({
+      schedules: [{ daysAhead: 14, hours: { 'mon-fri': '09:00-12:00' } }],
     });
-    const schedule = addSchedule(ctx, {
-      name: 'Dr. Weber',
-      daysAhead: 14,
-      noticeMinutes: 0,
-      stepMinutes: 30,
-      capacity: 1,
-    });
-    const reason = addReason(ctx, schedule, { name: 'Check-up', durationMinutes: 30 });
-    setHours(ctx, schedule, 'mon-fri', '09:00-12:00');
     const booked = createBooking(
       ctx,
       {
-        scheduleId: schedule,
-        reasonId: reason,
+        scheduleId: 1,
+        reasonId: 1,
         slot: '2026-06-02 10:00:00',
         submission: { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
       },
@@ -135,7 +106,7 @@ describe('bookings show: who made each change, and from when a move came', () =>
   it('a booking added and moved by the admin: created by admin, moved by admin from the old local time', async () => {
     const db = tempDb();
     await bookableDb(db);
-    const day = dayAhead(3);
+    const day = berlinDay(3);
     const booked = await cliJson(
       db,
       'bookings',
@@ -143,12 +114,7 @@ describe('bookings show: who made each change, and from when a move came', () =>
       '1',
       '1',
       `${day} 9:00`,
-      '--field',
-      'first_name=Ada',
-      '--field',
-      'last_name=Lovelace',
-      '--field',
-      'email=ada@example.com',
+      ...fieldArgs({ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' }),
     );
     await cliOk(db, 'bookings', 'move', booked.reference, `${day} 11:00`, '--no-notify');
     const history = (await cliJson(db, 'bookings', 'show', booked.reference)).history;
@@ -383,13 +349,7 @@ describe('bookings list', () => {
     [['--to', '2099-12-31'], 'planner: --to 2099-12-31 is before the first day, 2100-01-01'],
     [['--search', '  '], 'planner: --search needs some text: part of a name, an e-mail, a phone number or a reference'],
   ])('refuses %j in one line', async (args, line) => {
-    const before = snapshot(db);
-    expect(await cli(db, 'bookings', 'list', '--from', '2100-01-01', ...args)).toEqual({
-      code: 1,
-      stdout: '',
-      stderr: `${line}\n`,
-    });
-    expect(snapshot(db)).toEqual(before);
+    await refused(db, ['bookings', 'list', '--from', '2100-01-01', ...args], line);
   });
 });
 
@@ -404,13 +364,8 @@ describe('mail queue', () => {
       'add',
       '1',
       '1',
-      `${dayAhead(3)} 10:00`,
-      '--field',
-      'first_name=Ada',
-      '--field',
-      'last_name=Lovelace',
-      '--field',
-      'email=ada@example.com',
+      `${berlinDay(3)} 10:00`,
+      ...fieldArgs({ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' }),
     );
     const entries = await cliJson<any[]>(db, 'mail', 'queue');
     const waiting = entries.find((entry) => entry.section === 'waiting')!;

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/db.ts';
 import { insertBooking } from '../../src/store/bookings.ts';
 import { insertCustomer } from '../../src/store/customers.ts';
-import { cli, cliJson, cliOk, initDb, snapshot, tempDb } from '../helpers.ts';
+import { cliJson, cliOk, initDb, refused, tempDb } from '../helpers.ts';
 
 /** Seeds bookings directly through the store (the API that makes them is tested elsewhere). */
 function seed(
@@ -113,21 +113,16 @@ describe('planner bookings', () => {
     [['bookings', 'list', '--schedule', '9'], /schedule 9 does not exist/],
     [['bookings', 'list', '--schedule', 'x'], /--schedule must be a whole number/],
   ])('refuses %j', async (args, message) => {
-    const result = await cli(db, ...args);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(message);
+    await refused(db, args, message);
   });
 
   it('schedule and reason remove refuse while future bookings exist, keep the bookings with --force', async () => {
-    const before = snapshot(db);
-    const refusedSchedule = await cli(db, 'schedule', 'remove', '2');
-    expect(refusedSchedule.code).toBe(1);
-    expect(refusedSchedule.stderr).toBe(
-      'planner: schedule 2 has 1 future booking(s); cancel them first or pass --force (the bookings are kept)\n',
+    await refused(
+      db,
+      ['schedule', 'remove', '2'],
+      'planner: schedule 2 has 1 future booking(s); cancel them first or pass --force (the bookings are kept)',
     );
-    const refusedReason = await cli(db, 'reason', 'remove', '1');
-    expect(refusedReason.stderr).toMatch(/reason 1 has 1 future booking\(s\)/);
-    expect(snapshot(db)).toEqual(before);
+    await refused(db, ['reason', 'remove', '1'], /reason 1 has 1 future booking\(s\)/);
     await cliOk(db, 'schedule', 'remove', '2', '--force');
     expect((await cliJson(db, 'schedule', 'list')).map((s: any) => s.id)).toEqual([1]);
     const kept = await cliJson(db, 'bookings', 'show', 'FUT00002');

@@ -4,37 +4,26 @@
  * --all-schedules` closes every schedule at once; a closure wholly in the past is refused with nothing changed.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bookableDb, cli, cliJson, cliOk, snapshot, tempDb } from '../helpers.ts';
+import { bookableDb, cliJson, cliOk, fieldArgs, refused, tempDb } from '../helpers.ts';
 
-const person = (first: string, phone = '') => [
-  '--field',
-  `first_name=${first}`,
-  '--field',
-  'last_name=Tester',
-  '--field',
-  `email=${first.toLowerCase()}@example.com`,
-  ...(phone ? ['--field', `phone=${phone}`] : []),
-];
-
-/** Runs a command that must fail: exit 1, one line on stderr matching `message`, and the file unchanged. */
-async function refused(db: string, args: string[], message: RegExp): Promise<void> {
-  const before = snapshot(db);
-  const result = await cli(db, ...args);
-  expect(result.code, result.stderr).toBe(1);
-  expect(result.stderr).toMatch(message);
-  expect(result.stderr.trim().split('\n')).toHaveLength(1);
-  expect(snapshot(db)).toEqual(before);
-}
+const person = (first: string, phone = '') =>
+  fieldArgs({
+    first_name: first,
+    last_name: 'Tester',
+    email: `${first.toLowerCase()}@example.com`,
+    ...(phone ? { phone } : {}),
+  });
 
 describe('closures and hours that strand booked customers', () => {
   const db = tempDb();
   let days: string[] = [];
   const ref: Record<string, string> = {};
   beforeAll(async () => {
-    await bookableDb(db); // schedule 1: 08:00-18:00 every day, 30 days ahead, 30-minute step; reason 1: 30 minutes
-    await cliOk(db, 'schedule', 'add', 'Physio', '--days-ahead', '30', '--notice', '0', '--step', '30');
-    await cliOk(db, 'reason', 'add', '2', 'Session', '--duration', '30'); // reason 2
-    await cliOk(db, 'hours', 'set', '2', 'mon-sun', '08:00-18:00');
+    // Schedules 1 and 2: 08:00-18:00 every day, 30 days ahead, 30-minute step; reasons 1 and 2 of 30 minutes.
+    await bookableDb(db, {
+      schedules: [{}, { name: 'Physio' }],
+      reasons: [{}, { name: 'Session', schedules: [2] }],
+    });
     days = (await cliJson(db, 'slots', '1', '1')).days.map((item: { day: string }) => item.day);
     const book = async (name: string, args: string[]) =>
       (ref[name] = (await cliJson(db, 'bookings', 'add', ...args)).reference);

@@ -5,16 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/db.ts';
-import { bookableDb, cli, cliJson, cliOk, serve, snapshot, tempDb } from '../helpers.ts';
-
-/** Runs a command that must fail with exactly `line` on stderr, exit 1, and the file unchanged. */
-async function refusedWith(db: string, args: string[], line: string): Promise<void> {
-  const before = snapshot(db);
-  const result = await cli(db, ...args);
-  expect(result.stderr).toBe(`${line}\n`);
-  expect(result.code).toBe(1);
-  expect(snapshot(db)).toEqual(before);
-}
+import { bookableDb, cli, cliJson, cliOk, refused, serve, tempDb } from '../helpers.ts';
 
 describe('error lines name the option as typed and the value', () => {
   const db = tempDb();
@@ -101,7 +92,9 @@ describe('error lines name the option as typed and the value', () => {
     [['schedule', 'add', 'X', '--capacity', '0'], 'planner: --capacity must be a whole number from 1 to 1000 (got 0)'],
     [['api', 'limit', '0'], 'planner: requests-per-minute must be a whole number from 1 to 1000000000 (got 0)'],
     [['serve', '--port', '70000'], 'planner: --port must be from 0 to 65535 (got 70000)'],
-  ])('%j', async (args, line) => refusedWith(db, args, line));
+  ])('%j', async (args, line) => {
+    await refused(db, args, line);
+  });
 
   it('the API keeps the spec’s text for the same select value', async () => {
     const token = (await cliJson(db, 'token', 'new')).token;
@@ -126,12 +119,12 @@ describe('field add', () => {
   beforeAll(() => bookableDb(db));
 
   it('on an existing key says so first, also without --label; a new key without --label asks for it', async () => {
-    await refusedWith(
+    await refused(
       db,
       ['field', 'add', 'email'],
       'planner: field "email" already exists (change it with `planner field set email`)',
     );
-    await refusedWith(
+    await refused(
       db,
       ['field', 'add', 'insurance'],
       'planner: field add needs --label <text>, the label customers see (example: planner field add insurance --label "Insurance number")',

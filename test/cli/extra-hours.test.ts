@@ -7,7 +7,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bookableDb, cli, cliJson, cliOk, ROOT, snapshot, tempDb } from '../helpers.ts';
+import { bookableDb, cli, cliJson, cliOk, fieldArgs, refused, ROOT, tempDb } from '../helpers.ts';
 import { commandsOf, newcomerEnv, readmeBlock } from '../docs/readme.ts';
 
 const run = promisify(execFile);
@@ -30,24 +30,8 @@ function nextWeekday(weekday: number, from = 2): string {
   }
 }
 
-const person = (first: string) => [
-  '--field',
-  `first_name=${first}`,
-  '--field',
-  'last_name=Tester',
-  '--field',
-  `email=${first.toLowerCase()}@example.com`,
-];
-
-/** Runs a command that must fail: exit 1, one line on stderr matching `message`, and the file unchanged. */
-async function refused(db: string, args: string[], message: RegExp): Promise<void> {
-  const before = snapshot(db);
-  const result = await cli(db, ...args);
-  expect(result.code, result.stderr).toBe(1);
-  expect(result.stderr).toMatch(message);
-  expect(result.stderr.trim().split('\n')).toHaveLength(1);
-  expect(snapshot(db)).toEqual(before);
-}
+const person = (first: string) =>
+  fieldArgs({ first_name: first, last_name: 'Tester', email: `${first.toLowerCase()}@example.com` });
 
 /** The free times of one day, `HH:MM`, from `planner slots --json`. */
 async function timesOn(db: string, day: string): Promise<string[]> {

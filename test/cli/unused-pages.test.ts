@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { unusedPagesOnly } from '../../src/app/operations/doctor.ts';
-import { bookableDb, cli, cliJson, cliOk, tempDb, tempDir } from '../helpers.ts';
+import { bookableDb, cli, cliJson, cliOk, fieldArgs, tempDb, tempDir } from '../helpers.ts';
 
 /** Appends `count` empty pages to the closed file `db` and counts them in its header: pages nothing uses. */
 function addUnusedPages(db: string, count: number): void {
@@ -37,12 +37,7 @@ describe('pages used by nothing', () => {
       '1',
       '1',
       slot,
-      '--field',
-      'first_name=Ada',
-      '--field',
-      'last_name=L',
-      '--field',
-      'email=ada@example.com',
+      ...fieldArgs({ first_name: 'Ada', last_name: 'L', email: 'ada@example.com' }),
     );
     const bookings = await cliJson(db, 'bookings', 'list', '--json');
     expect(bookings).toHaveLength(1);

@@ -13,7 +13,7 @@ describe('a TypeScript client generated from the document (openapi-typescript + 
 
   it('runs the six calls against a real server, typed end to end', async () => {
     const db = tempDb();
-    const token = await bookableDb(db, { step: '15' });
+    const token = await bookableDb(db, { schedules: [{ stepMinutes: 15 }] });
     const server = await serve(db);
     const client = createClient<paths>({ baseUrl: `${server.url}/api`, headers: { Authorization: `Bearer ${token}` } });
     // Every answer also goes through the contract check.

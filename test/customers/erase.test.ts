@@ -7,7 +7,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { api, bookableDb, cli, cliJson, cliOk, tempDb } from '../helpers.ts';
+import { api, bookableDb, cli, cliJson, cliOk, fieldArgs, tempDb } from '../helpers.ts';
 import { pageSetup, get } from '../booking-page/flow.ts';
 import { startReceiver, verifySignature } from '../webhooks/receiver.ts';
 
@@ -200,16 +200,12 @@ describe('planner customer erase', () => {
     const db = tempDb();
     await bookableDb(db); // no `mail set`: every mail waits in the outbox, for good
     const slots = (await cliJson(db, 'slots', '1', '1')).days[1].slots as string[];
-    const person = [
-      '--field',
-      'first_name=Nomail',
-      '--field',
-      'last_name=Nowhereova',
-      '--field',
-      'email=no.mail@example.com',
-      '--field',
-      'phone=+49 30 555 0199',
-    ];
+    const person = fieldArgs({
+      first_name: 'Nomail',
+      last_name: 'Nowhereova',
+      email: 'no.mail@example.com',
+      phone: '+49 30 555 0199',
+    });
     const first = await cliJson(db, 'bookings', 'add', '1', '1', slots[0]!, ...person);
     const second = await cliJson(db, 'bookings', 'add', '1', '1', slots[2]!, ...person);
     await cliJson(
@@ -219,12 +215,7 @@ describe('planner customer erase', () => {
       '1',
       '1',
       slots[4]!,
-      '--field',
-      'first_name=Kept',
-      '--field',
-      'last_name=Keepova',
-      '--field',
-      'email=kept@example.com',
+      ...fieldArgs({ first_name: 'Kept', last_name: 'Keepova', email: 'kept@example.com' }),
     );
     const secrets = ['no.mail@example.com', 'Nowhereova', '+49 30 555 0199'];
     for (const value of secrets) expect(rawBytes(db), value).toContain(value);

@@ -13,6 +13,7 @@ import {
   cli,
   cliJson,
   cliOk,
+  fieldArgs,
   tempDb,
   UNDO_MIGRATION_13,
   UNDO_MIGRATION_16,
@@ -40,12 +41,7 @@ describe('planner retention', () => {
       '1',
       '1',
       `${day} 09:00`,
-      '--field',
-      'first_name=Rita',
-      '--field',
-      'last_name=Retainova',
-      '--field',
-      'email=rita.retain@example.com',
+      ...fieldArgs({ first_name: 'Rita', last_name: 'Retainova', email: 'rita.retain@example.com' }),
     );
     expect(rawBytes(db)).toContain('Retainova');
 

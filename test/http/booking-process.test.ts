@@ -1,7 +1,7 @@
 import { Temporal } from 'temporal-polyfill';
 import { DatabaseSync } from 'node:sqlite';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, bookableDb, cliJson, cliOk, initDb, serve, tempDb, type ServerProcess } from '../helpers.ts';
+import { api, bookableDb, cliJson, cliOk, serve, tempDb, type ServerProcess } from '../helpers.ts';
 
 const ADA = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
 
@@ -27,28 +27,13 @@ describe('bookings against real server processes', () => {
   let first: ServerProcess;
   let second: ServerProcess;
   beforeAll(async () => {
-    await initDb(db);
-    await cliOk(db, 'schedule', 'add', 'Single', '--days-ahead', '30', '--notice', '0', '--step', '30');
-    await cliOk(
-      db,
-      'schedule',
-      'add',
-      'Group',
-      '--days-ahead',
-      '30',
-      '--notice',
-      '0',
-      '--step',
-      '30',
-      '--capacity',
-      '3',
-    );
-    await cliOk(db, 'reason', 'add', '1', 'Visit', '--duration', '30');
-    await cliOk(db, 'reason', 'add', '2', 'Class', '--duration', '30');
-    await cliOk(db, 'hours', 'set', '1', 'mon-sun', '08:00-18:00');
-    await cliOk(db, 'hours', 'set', '2', 'mon-sun', '08:00-18:00');
-    await cliOk(db, 'api', 'enable');
-    token = (await cliJson(db, 'token', 'new')).token;
+    token = await bookableDb(db, {
+      schedules: [{ name: 'Single' }, { name: 'Group', capacity: 3 }],
+      reasons: [
+        { name: 'Visit', schedules: [1] },
+        { name: 'Class', schedules: [2] },
+      ],
+    });
     // Two servers on one file: the transaction, not the single event loop, must keep the promise.
     [first, second] = await Promise.all([serve(db), serve(db)]);
   });
@@ -140,7 +125,7 @@ describe('bookings against real server processes', () => {
 describe('error answers of a real server process', () => {
   it('415, 413 and 500 are JSON, nothing is written, and the server keeps serving', async () => {
     const db = tempDb();
-    const token = await bookableDb(db, { name: 'Single', step: '15' });
+    const token = await bookableDb(db, { schedules: [{ name: 'Single', stepMinutes: 15 }] });
     const server = await serve(db);
     const slot = await someFreeSlot(server.url, token, 1, 1);
     const body = JSON.stringify({ schedule: 1, reason: 1, slot, submission: ADA });

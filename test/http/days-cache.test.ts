@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api, bookableDb, cliJson, cliOk, serve, tempDb } from '../helpers.ts';
+import { api, bookableDb, cliJson, cliOk, fieldArgs, serve, tempDb } from '../helpers.ts';
 
 /**
  * Issue 17: GET /days comes from a cache that recomputes only the days a change touched. These are the writes it
@@ -24,12 +24,7 @@ describe('GET /days follows every writer of the file (real servers, real CLI)', 
       '1',
       '1',
       `${day} 08:00`,
-      '--field',
-      'first_name=A',
-      '--field',
-      'last_name=B',
-      '--field',
-      'email=a@b.example',
+      ...fieldArgs({ first_name: 'A', last_name: 'B', email: 'a@b.example' }),
     );
     expect(await days()).toContain(day); // 08:30 is still free
     await cliJson(
@@ -39,12 +34,7 @@ describe('GET /days follows every writer of the file (real servers, real CLI)', 
       '1',
       '1',
       `${day} 08:30`,
-      '--field',
-      'first_name=C',
-      '--field',
-      'last_name=D',
-      '--field',
-      'email=c@d.example',
+      ...fieldArgs({ first_name: 'C', last_name: 'D', email: 'c@d.example' }),
     );
     expect(await days()).toEqual(first.filter((other) => other !== day));
 

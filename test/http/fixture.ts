@@ -1,16 +1,13 @@
-import { createContext, type AppContext } from '../../src/app/context.ts';
 import { addField } from '../../src/app/practice/fields.ts';
-import { addClosure, setHours } from '../../src/app/practice/hours.ts';
+import { addClosure } from '../../src/app/practice/hours.ts';
 import { switchApi } from '../../src/app/practice/api.ts';
-import { initInstallation } from '../../src/app/practice/init.ts';
-import { addReason } from '../../src/app/practice/reasons.ts';
 import { startRuntime } from '../../src/app/operations/runtime.ts';
-import { addSchedule } from '../../src/app/practice/schedules.ts';
+import { SCHEDULE_DEFAULTS } from '../../src/app/practice/schedules.ts';
 import { rotateToken } from '../../src/app/practice/token.ts';
 import { createHttpApp } from '../../src/http/app.ts';
-import { openStore } from '../../src/store/db.ts';
 import { checkContract } from '../contract.ts';
-import { readAnswer, tempDb } from '../helpers.ts';
+import { readAnswer } from '../helpers.ts';
+import { practice } from '../practice.ts';
 
 /** Monday 2026-06-01, 08:00 in Berlin (06:00Z). */
 export const NOW = new Date('2026-06-01T06:00:00Z');
@@ -22,25 +19,23 @@ export const NOW = new Date('2026-06-01T06:00:00Z');
  * schedule 3 without reasons; and a select field `insurance` (optional).
  */
 export async function apiFixture(now: Date = NOW) {
-  const file = tempDb();
-  const store = openStore(file);
-  const ctx: AppContext = createContext(store, () => now);
-  initInstallation(ctx, {
+  const { file, store, ctx } = practice({
+    clock: { now },
     practiceName: 'Test',
-    timeZone: 'Europe/Berlin',
     notifyEmail: 'desk@test.example',
-    locale: 'en',
+    schedules: [
+      { name: 'Dr. Weber', daysAhead: 14, stepMinutes: 15, hours: { 'mon-fri': '09:00-12:00' } },
+      { name: 'Physio', daysAhead: 14, capacity: 3, hours: { mon: '09:00-10:00' } },
+      { name: 'Empty', ...SCHEDULE_DEFAULTS, hours: {} },
+    ],
+    reasons: [
+      { name: 'Consultation', schedules: [1] },
+      { name: 'Long visit', durationMinutes: 60, description: 'Take your time.', schedules: [1] },
+      { name: 'Session', schedules: [2] },
+    ],
   });
-  const weber = addSchedule(ctx, { name: 'Dr. Weber', daysAhead: 14, noticeMinutes: 0, stepMinutes: 15, capacity: 1 });
-  addReason(ctx, weber, { name: 'Consultation', durationMinutes: 30 });
-  addReason(ctx, weber, { name: 'Long visit', durationMinutes: 60, description: 'Take your time.' });
-  setHours(ctx, weber, 'mon-fri', '09:00-12:00');
   // Added on the default clock: a fixture on a later clock (winter) keeps it as a past closure, which it may no longer add.
-  addClosure({ ...ctx, now: () => NOW }, weber, '2026-06-03', undefined, 'training');
-  const physio = addSchedule(ctx, { name: 'Physio', daysAhead: 14, noticeMinutes: 0, stepMinutes: 30, capacity: 3 });
-  addReason(ctx, physio, { name: 'Session', durationMinutes: 30 });
-  setHours(ctx, physio, 'mon', '09:00-10:00');
-  addSchedule(ctx, { name: 'Empty' });
+  addClosure({ ...ctx, now: () => NOW }, 1, '2026-06-03', undefined, 'training');
   addField(ctx, 'insurance', { label: 'Insurance', formType: 'select', options: ['public', 'private'] });
   switchApi(ctx, true);
   const token = await rotateToken(ctx);

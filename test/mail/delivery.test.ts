@@ -1,6 +1,6 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { api, bookableDb, cli, cliJson, cliOk, initDb, serve, tempDb } from '../helpers.ts';
+import { api, bookableDb, cli, cliJson, cliOk, fieldArgs, initDb, serve, tempDb } from '../helpers.ts';
 import { freePort, startSmtp } from './smtp.ts';
 
 const FAST_RETRY = { PLANNER_MAIL_RETRY_SECONDS: '0.2' };
@@ -85,12 +85,7 @@ describe('booking e-mails over real SMTP', () => {
       '1',
       '1',
       slot!,
-      '--field',
-      'first_name=Grace',
-      '--field',
-      'last_name=Hopper',
-      '--field',
-      'email=grace@example.com',
+      ...fieldArgs({ first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' }),
     );
     expect(added.reference).toMatch(/^[2-9A-HJ-NP-Z]{16}$/);
     const messages = await smtp.received(2);
@@ -112,12 +107,7 @@ describe('booking e-mails over real SMTP', () => {
       '1',
       '1',
       slot!,
-      '--field',
-      'first_name=A',
-      '--field',
-      'last_name=B',
-      '--field',
-      'email=a@b.example',
+      ...fieldArgs({ first_name: 'A', last_name: 'B', email: 'a@b.example' }),
     );
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/is not a free slot/);
@@ -141,8 +131,14 @@ describe('booking e-mails over real SMTP', () => {
     await cliOk(db, 'mail', 'set', `smtp://127.0.0.1:${port}`, '--from', 'desk@practice.example');
     const first = await serve(db, FAST_RETRY);
     const slots = await freeSlots(first.url, token);
+    // Each booking beside a request that sends no mail (the baseline, on the same server in the same run): a machine
+    // busy with other work slows both, and only the booking could wait for the mail server.
     const durations: number[] = [];
+    const baseline: number[] = [];
     for (let i = 0; i < 5; i++) {
+      const asked = performance.now();
+      expect((await api(first.url, '/api/schedules', token)).status).toBe(200);
+      baseline.push(performance.now() - asked);
       const started = performance.now();
       const answer = await book(first.url, token, slots[i * 2]!, {
         first_name: `P${i}`,
@@ -152,7 +148,10 @@ describe('booking e-mails over real SMTP', () => {
       durations.push(performance.now() - started);
       expect(answer.status).toBe(201);
     }
-    expect(Math.max(...durations)).toBeLessThan(1000); // delivery never holds the answer
+    // Delivery never holds the answer: each booking within 1 s, and where the baseline shows a slower machine (its
+    // median over 10 ms; about 5 ms quiet) within 100 times that median (bookings took 1 to 7 times it, also loaded).
+    const typical = [...baseline].sort((a, b) => a - b)[2]!;
+    expect(Math.max(...durations)).toBeLessThan(Math.max(1000, 100 * typical));
     const waiting = await unsent(db);
     expect(waiting).toHaveLength(10);
     expect(waiting.every((entry: any) => entry.status === 'pending')).toBe(true);

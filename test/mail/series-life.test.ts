@@ -9,7 +9,7 @@
 import ICAL from 'ical.js';
 import { expect, it } from 'vitest';
 import { localToUnix } from '../../src/domain/zone.ts';
-import { api, cliJson, cliOk, initDb, serve, tempDb } from '../helpers.ts';
+import { api, bookableDb, cliOk, serve, tempDb } from '../helpers.ts';
 import { mimeParts, startSmtp } from './smtp.ts';
 
 /** Returns the day `offset` days after `day` (YYYY-MM-DD). */
@@ -76,13 +76,11 @@ function apply(calendar: Map<string, Held>, raw: string): string[] {
 it("a series' whole life: every customer mail updates or removes its dates in place, one REQUEST or CANCEL per date", async () => {
   const smtp = await startSmtp();
   const db = tempDb();
-  await initDb(db);
-  await cliOk(db, 'schedule', 'add', 'Physio', '--days-ahead', '60', '--notice', '0', '--step', '30');
-  await cliOk(db, 'reason', 'add', '1', 'Session', '--duration', '45');
-  await cliOk(db, 'hours', 'set', '1', 'mon-sun', '08:00-18:00');
+  const token = await bookableDb(db, {
+    schedules: [{ name: 'Physio', daysAhead: 60 }],
+    reasons: [{ name: 'Session', durationMinutes: 45 }],
+  });
   await cliOk(db, 'reminders', 'set', 'off');
-  await cliOk(db, 'api', 'enable');
-  const token = (await cliJson(db, 'token', 'new')).token as string;
   await cliOk(db, 'mail', 'set', smtp.url, '--from', 'Test Practice <desk@practice.example>');
   const server = await serve(db, { PLANNER_MAIL_RETRY_SECONDS: '0.2' });
   const days = (await api(server.url, '/api/days?schedule=1&reason=1', token)).body.data as string[];

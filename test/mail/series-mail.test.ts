@@ -10,7 +10,7 @@ import ICAL from 'ical.js';
 import type { ParsedMail } from 'mailparser';
 import { expect, it } from 'vitest';
 import { localToUnix } from '../../src/domain/zone.ts';
-import { api, cliJson, cliOk, initDb, serve, tempDb } from '../helpers.ts';
+import { api, bookableDb, cliJson, cliOk, serve, tempDb } from '../helpers.ts';
 import { startSmtp } from './smtp.ts';
 
 /** Returns the day `offset` days after `day` (YYYY-MM-DD). */
@@ -57,12 +57,10 @@ const written = (day: string, time: string) =>
 it('6 weekly dates: one confirmation and one notice with every date, a calendar file per date for the customer; a reminder each; cancel --series from the 3rd: one mail cancelling 4', async () => {
   const smtp = await startSmtp();
   const db = tempDb();
-  await initDb(db);
-  await cliOk(db, 'schedule', 'add', 'Physio', '--days-ahead', '60', '--notice', '0', '--step', '30');
-  await cliOk(db, 'reason', 'add', '1', 'Session', '--duration', '45');
-  await cliOk(db, 'hours', 'set', '1', 'mon-sun', '08:00-18:00');
-  await cliOk(db, 'api', 'enable');
-  const token = (await cliJson(db, 'token', 'new')).token as string;
+  const token = await bookableDb(db, {
+    schedules: [{ name: 'Physio', daysAhead: 60 }],
+    reasons: [{ name: 'Session', durationMinutes: 45 }],
+  });
   await cliOk(db, 'mail', 'set', smtp.url, '--from', 'Test Practice <desk@practice.example>');
   const server = await serve(db, { PLANNER_MAIL_RETRY_SECONDS: '0.2' });
   // The first date at least three days ahead on the real clock (every date beyond the 48-hour reminder's window).

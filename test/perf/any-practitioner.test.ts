@@ -6,12 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { freeTimesAny, createAnyBooking } from '../../src/app/bookings/any-practitioner.ts';
 import { createContext } from '../../src/app/context.ts';
-import { setHours } from '../../src/app/practice/hours.ts';
-import { initInstallation } from '../../src/app/practice/init.ts';
-import { addReason } from '../../src/app/practice/reasons.ts';
-import { addSchedule } from '../../src/app/practice/schedules.ts';
-import { openStore, type Store } from '../../src/store/db.ts';
-import { tempDb } from '../helpers.ts';
+import { type Store } from '../../src/store/db.ts';
+import { practice } from '../practice.ts';
 
 const NOW = new Date('2026-06-01T06:00:00Z'); // a Monday, 08:00 in Berlin
 
@@ -43,15 +39,18 @@ function counting(store: Store) {
 
 describe('the shape of slots any and bookings add any (guards against per-day or per-booking queries)', () => {
   it('ten schedules over 30 days take as many statements as over one day; the choice reads minutes once', () => {
-    const raw = openStore(tempDb());
-    const setup = createContext(raw, () => NOW);
-    initInstallation(setup, { practiceName: 'P', timeZone: 'Europe/Berlin', notifyEmail: 'd@p.example', locale: 'en' });
-    const ids = Array.from({ length: 10 }, (_, i) => {
-      const id = addSchedule(setup, { name: `S${i}`, daysAhead: 60, noticeMinutes: 0, stepMinutes: 15 });
-      setHours(setup, id, 'mon-sun', '08:00-18:00');
-      return id;
+    const ten = Array.from({ length: 10 }, (_, i) => i + 1);
+    const {
+      store: raw,
+      ctx: setup,
+      schedules: ids,
+      reasons,
+    } = practice({
+      clock: { now: NOW },
+      schedules: ten.map((n) => ({ name: `S${n}`, daysAhead: 60, stepMinutes: 15 })),
+      reasons: [{ schedules: ten }],
     });
-    const reason = addReason(setup, ids, { name: 'Check-up', durationMinutes: 30 });
+    const reason = reasons[0]!;
     const { store, count, texts, reset } = counting(raw);
     const ctx = createContext(store, () => NOW);
 

@@ -4,7 +4,7 @@ import { api, bookableDb, cli, cliOk, serve, tempDb } from '../helpers.ts';
 describe('admin while serving', () => {
   it('CLI writes during a load run never give API clients a 500 or SQLITE_BUSY, and each is seen at the next request', async () => {
     const db = tempDb();
-    let token = await bookableDb(db, { step: '5' });
+    let token = await bookableDb(db, { schedules: [{ stepMinutes: 5 }] });
     await cliOk(db, 'api', 'limit', '100000');
     const server = await serve(db, {}, ['--log', 'off']);
     const days = (await api(server.url, '/api/days?schedule=1&reason=1', token)).body.data as string[];

@@ -10,20 +10,12 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { anySlotsOfDay, createAnyBooking, NoPractitionerFree } from '../../src/app/bookings/any-practitioner.ts';
 import { availableSlots } from '../../src/app/bookings/availability.ts';
-import { createContext } from '../../src/app/context.ts';
 import { createBooking } from '../../src/app/bookings/create-booking.ts';
-import { setHours } from '../../src/app/practice/hours.ts';
-import { initInstallation } from '../../src/app/practice/init.ts';
 import { cancelBooking } from '../../src/app/bookings/lifecycle.ts';
-import { addReason } from '../../src/app/practice/reasons.ts';
-import { addSchedule } from '../../src/app/practice/schedules.ts';
 import { localDay } from '../../src/domain/dates.ts';
 import { dayNumber, dayText } from '../../src/domain/days.ts';
 import { AppError } from '../../src/errors.ts';
-import { busyPieces, replaceBusy } from '../../src/store/busy-times.ts';
-import { insertCalendar } from '../../src/store/calendars.ts';
-import { openStore } from '../../src/store/db.ts';
-import { tempDb } from '../helpers.ts';
+import { busyCalendar, practice } from '../practice.ts';
 
 const NOW = new Date('2026-03-27T07:00:00Z'); // a Friday: the look-ahead crosses Berlin's spring-forward night
 const hhmm = (minutes: number) =>
@@ -40,7 +32,7 @@ const schedule = fc.record({
   }),
 });
 
-const practice = fc.record({
+const randomPractice = fc.record({
   zone: fc.constantFrom('Europe/Berlin', 'America/New_York', 'Asia/Kolkata'),
   schedules: fc.array(schedule, { minLength: 2, maxLength: 4 }),
   /** Which schedules offer the shared reason (indexes; at least one). */
@@ -75,54 +67,52 @@ let decidedByMinutes = 0;
 let refused = 0;
 
 describe('any practitioner (property)', () => {
-  test.prop([practice], { numRuns: 80 })(
+  test.prop([randomPractice], { numRuns: 80 })(
     'the schedule chosen was free at that instant and has the fewest booked minutes that day, then the lowest id',
     (p) => {
-      const store = openStore(tempDb());
+      const count = p.schedules.length;
+      const offering = [...new Set(p.offeredBy.map((index) => (index % count) + 1))].sort((a, b) => a - b);
+      // Two other reasons per schedule, 15 and 45 minutes: earlier bookings of different lengths.
+      const LENGTHS = [15, 45];
+      const {
+        store,
+        ctx,
+        schedules: ids,
+        reasons,
+      } = practice({
+        clock: { now: NOW },
+        timeZone: p.zone,
+        schedules: p.schedules.map((s) => ({
+          daysAhead: 3,
+          stepMinutes: s.step,
+          capacity: s.capacity,
+          hours: { 'mon-sun': `${hhmm(s.open * 15)}-${hhmm(Math.min(s.open + s.length, 95) * 15)}` },
+        })),
+        reasons: [
+          {
+            schedules: offering,
+            durationMinutes: p.duration,
+            bufferBeforeMinutes: p.buffer,
+            bufferAfterMinutes: p.buffer,
+          },
+          ...p.schedules.flatMap((_, i) =>
+            LENGTHS.map((minutes) => ({ name: `Other ${minutes}`, durationMinutes: minutes, schedules: [i + 1] })),
+          ),
+        ],
+      });
       try {
-        const ctx = createContext(store, () => NOW);
-        initInstallation(ctx, { practiceName: 'P', timeZone: p.zone, notifyEmail: 'desk@p.example', locale: 'en' });
-        const ids = p.schedules.map((s, i) => {
-          const id = addSchedule(ctx, {
-            name: `S${i}`,
-            daysAhead: 3,
-            noticeMinutes: 0,
-            stepMinutes: s.step,
-            capacity: s.capacity,
-          });
-          setHours(ctx, id, 'mon-sun', `${hhmm(s.open * 15)}-${hhmm(Math.min(s.open + s.length, 95) * 15)}`);
-          const calendar = insertCalendar(store, {
-            scheduleId: id,
-            label: 'Own',
-            kind: 'ics',
-            url: 'https://calendar.example/own.ics',
-            user: null,
-            password: null,
-            everyMinutes: 5,
-            allowInsecure: false,
-            fetchState: '{}',
-            createdAt: NOW.toISOString(),
-            syncedAt: null,
-          });
-          const busy = s.busy.map((mark, n) => {
-            const startAt = NOW.getTime() / 1000 + mark.at * 900;
-            return { startAt, endAt: startAt + mark.quarters * 900, uidHash: `event-${n}` };
-          });
-          replaceBusy(store, { id: calendar, scheduleId: id, generation: 0 }, busyPieces(busy));
-          return id;
-        });
-        const offering = [...new Set(p.offeredBy.map((index) => ids[index % ids.length]!))].sort((a, b) => a - b);
-        const shared = addReason(ctx, offering, {
-          name: 'Check-up',
-          durationMinutes: p.duration,
-          bufferBeforeMinutes: p.buffer,
-          bufferAfterMinutes: p.buffer,
-        });
-        // Two other reasons per schedule, 15 and 45 minutes: earlier bookings of different lengths.
-        const LENGTHS = [15, 45];
-        const others = ids.map((id) =>
-          LENGTHS.map((minutes) => addReason(ctx, id, { name: `Other ${minutes}`, durationMinutes: minutes })),
-        );
+        const shared = reasons[0]!;
+        const others = ids.map((_, i) => reasons.slice(1 + i * LENGTHS.length, 1 + (i + 1) * LENGTHS.length));
+        for (const [i, s] of p.schedules.entries())
+          busyCalendar(
+            store,
+            ids[i]!,
+            NOW,
+            s.busy.map((mark) => {
+              const startAt = NOW.getTime() / 1000 + mark.at * 900;
+              return { startAt, endAt: startAt + mark.quarters * 900 };
+            }),
+          );
         const today = dayNumber(localDay(NOW, p.zone));
         // What the test itself knows was booked: schedule, local day, minutes (buffers are not booked minutes).
         const bookings: { scheduleId: number; day: string; minutes: number }[] = [];

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, cliJson, cliOk, initDb, ROOT, serve, tempDb, type ServerProcess } from '../helpers.ts';
+import { api, bookableDb, ROOT, serve, type ServerProcess, tempDb } from '../helpers.ts';
 
 const CLIENT = join(import.meta.dirname, 'post-client.ts');
 
@@ -36,14 +36,10 @@ describe('any practitioner: 20 concurrent bookings of one time with three practi
   let token: string;
   let servers: ServerProcess[];
   beforeAll(async () => {
-    await initDb(db);
-    for (const name of ['Dr. A', 'Dr. B', 'Dr. C']) {
-      await cliOk(db, 'schedule', 'add', name, '--days-ahead', '30', '--notice', '0', '--step', '30');
-    }
-    await cliOk(db, 'reason', 'add', '1,2,3', 'Check-up', '--duration', '30');
-    for (const schedule of ['1', '2', '3']) await cliOk(db, 'hours', 'set', schedule, 'mon-sun', '08:00-18:00');
-    await cliOk(db, 'api', 'enable');
-    token = (await cliJson(db, 'token', 'new')).token;
+    token = await bookableDb(db, {
+      schedules: [{ name: 'Dr. A' }, { name: 'Dr. B' }, { name: 'Dr. C' }],
+      reasons: [{ schedules: [1, 2, 3] }],
+    });
     servers = await Promise.all([serve(db, {}, ['--log', 'off']), serve(db, {}, ['--log', 'off'])]);
   });
 

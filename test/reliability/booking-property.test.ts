@@ -1,24 +1,16 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { availableDays, availableSlots } from '../../src/app/bookings/availability.ts';
-import { createContext } from '../../src/app/context.ts';
 import { createBooking } from '../../src/app/bookings/create-booking.ts';
-import { setHours } from '../../src/app/practice/hours.ts';
-import { initInstallation } from '../../src/app/practice/init.ts';
-import { addReason } from '../../src/app/practice/reasons.ts';
-import { addSchedule } from '../../src/app/practice/schedules.ts';
 import { AppError } from '../../src/errors.ts';
-import { openStore } from '../../src/store/db.ts';
-import { busyPieces, replaceBusy } from '../../src/store/busy-times.ts';
-import { insertCalendar } from '../../src/store/calendars.ts';
-import { tempDb } from '../helpers.ts';
+import { busyCalendar, practice } from '../practice.ts';
 
 const NOW = new Date('2026-03-27T07:00:00Z'); // a Friday: the look-ahead crosses Berlin's spring-forward night
 const hhmm = (minutes: number) =>
   `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 
 /** A random practice: grid, capacity, reasons of random lengths, one or two opening ranges a day. */
-const practice = fc.record({
+const randomPractice = fc.record({
   zone: fc.constantFrom('Europe/Berlin', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe'),
   step: fc.constantFrom(5, 10, 15, 20, 30, 45, 60),
   capacity: fc.integer({ min: 1, max: 3 }),
@@ -69,53 +61,35 @@ let acceptedInAll = 0;
 let busyOffered = 0;
 
 describe('no double booking (property)', () => {
-  test.prop([practice, fc.array(attempt, { minLength: 1, maxLength: 30 }), busyTimes], { numRuns: 150 })(
+  test.prop([randomPractice, fc.array(attempt, { minLength: 1, maxLength: 30 }), busyTimes], { numRuns: 150 })(
     'accepted bookings (buffers included) never exceed capacity at any instant nor meet a busy time, and every offered slot can be booked',
     (p, attempts, busyMarks) => {
-      const store = openStore(tempDb());
+      const firstEnd = Math.min(p.open + p.length, 287);
+      const ranges = [`${hhmm(p.open * 5)}-${hhmm(firstEnd * 5)}`];
+      const secondStart = firstEnd + p.gap;
+      if (p.second > 0 && secondStart + p.second <= 287)
+        ranges.push(`${hhmm(secondStart * 5)}-${hhmm((secondStart + p.second) * 5)}`);
+      const { store, ctx, schedules, reasons } = practice({
+        clock: { now: NOW },
+        timeZone: p.zone,
+        schedules: [
+          { daysAhead: 3, stepMinutes: p.step, capacity: p.capacity, hours: { 'mon-sun': ranges.join(',') } },
+        ],
+        reasons: p.durations.map((minutes, i) => ({
+          name: `R${i}`,
+          durationMinutes: minutes,
+          bufferBeforeMinutes: p.buffers[i]!.before,
+          bufferAfterMinutes: p.buffers[i]!.after,
+        })),
+      });
       try {
-        const ctx = createContext(store, () => NOW);
-        initInstallation(ctx, { practiceName: 'P', timeZone: p.zone, notifyEmail: 'desk@p.example', locale: 'en' });
-        const schedule = addSchedule(ctx, {
-          name: 'S',
-          daysAhead: 3,
-          noticeMinutes: 0,
-          stepMinutes: p.step,
-          capacity: p.capacity,
-        });
-        const reasons = p.durations.map((minutes, i) =>
-          addReason(ctx, schedule, {
-            name: `R${i}`,
-            durationMinutes: minutes,
-            bufferBeforeMinutes: p.buffers[i]!.before,
-            bufferAfterMinutes: p.buffers[i]!.after,
-          }),
-        );
-        const firstEnd = Math.min(p.open + p.length, 287);
-        const ranges = [`${hhmm(p.open * 5)}-${hhmm(firstEnd * 5)}`];
-        const secondStart = firstEnd + p.gap;
-        if (p.second > 0 && secondStart + p.second <= 287)
-          ranges.push(`${hhmm(secondStart * 5)}-${hhmm((secondStart + p.second) * 5)}`);
-        setHours(ctx, schedule, 'mon-sun', ranges.join(','));
+        const schedule = schedules[0]!;
         // The practitioner's calendar, written as a sync writes it (busy times take every place of the capacity).
-        const busy = busyMarks.map((mark, i) => {
+        const busy = busyMarks.map((mark) => {
           const startAt = NOW.getTime() / 1000 + mark.at * 300;
-          return { startAt, endAt: startAt + mark.minutes * 60, uidHash: `event-${i}` };
+          return { startAt, endAt: startAt + mark.minutes * 60 };
         });
-        const calendar = insertCalendar(store, {
-          scheduleId: schedule,
-          label: 'Own',
-          kind: 'ics',
-          url: 'https://calendar.example/own.ics',
-          user: null,
-          password: null,
-          everyMinutes: 5,
-          allowInsecure: false,
-          fetchState: '{}',
-          createdAt: NOW.toISOString(),
-          syncedAt: null,
-        });
-        replaceBusy(store, { id: calendar, scheduleId: schedule, generation: 0 }, busyPieces(busy));
+        busyCalendar(store, schedule, NOW, busy);
         const meetsBusy = (from: number, to: number) => busy.some((time) => time.startAt < to && from < time.endAt);
 
         const accepted: { startAt: number; endAt: number }[] = [];

@@ -7,8 +7,7 @@ import { startSmtp } from '../mail/smtp.ts';
 describe('crash safety: kill -9 while a client streams bookings', () => {
   it('keeps every booking whose 201 arrived, with its customer and its mails; nothing half-written', async () => {
     const db = tempDb();
-    const token = await bookableDb(db, { step: '5' });
-    await cliOk(db, 'schedule', 'set', '1', '--capacity', '4');
+    const token = await bookableDb(db, { schedules: [{ stepMinutes: 5, capacity: 4 }] });
     const smtp = await startSmtp();
     await cliOk(db, 'mail', 'set', smtp.url, '--from', 'Practice <desk@practice.example>');
 

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, cli, cliJson, cliOk, initDb, ROOT, serve, tempDb, type ServerProcess } from '../helpers.ts';
+import { api, bookableDb, cli, fieldArgs, ROOT, serve, type ServerProcess, tempDb } from '../helpers.ts';
 
 const CLIENT = join(import.meta.dirname, 'post-client.ts');
 
@@ -48,30 +48,18 @@ describe('no double booking: client processes, two servers and the CLI at once',
   let token: string;
   let servers: ServerProcess[];
   beforeAll(async () => {
-    await initDb(db);
-    await cliOk(db, 'schedule', 'add', 'Single', '--days-ahead', '30', '--notice', '0', '--step', '15');
-    await cliOk(
-      db,
-      'schedule',
-      'add',
-      'Group',
-      '--days-ahead',
-      '30',
-      '--notice',
-      '0',
-      '--step',
-      '15',
-      '--capacity',
-      '3',
-    );
-    // Two reasons of different length on the single schedule: overlapping bookings, not only equal slots, compete.
-    await cliOk(db, 'reason', 'add', '1', 'Short', '--duration', '30');
-    await cliOk(db, 'reason', 'add', '1', 'Long', '--duration', '60');
-    await cliOk(db, 'reason', 'add', '2', 'Class', '--duration', '45');
-    await cliOk(db, 'hours', 'set', '1', 'mon-sun', '08:00-18:00');
-    await cliOk(db, 'hours', 'set', '2', 'mon-sun', '08:00-18:00');
-    await cliOk(db, 'api', 'enable');
-    token = (await cliJson(db, 'token', 'new')).token;
+    token = await bookableDb(db, {
+      schedules: [
+        { name: 'Single', stepMinutes: 15 },
+        { name: 'Group', stepMinutes: 15, capacity: 3 },
+      ],
+      // Two reasons of different length on the single schedule: overlapping bookings, not only equal slots, compete.
+      reasons: [
+        { name: 'Short', durationMinutes: 30 },
+        { name: 'Long', durationMinutes: 60 },
+        { name: 'Class', durationMinutes: 45, schedules: [2] },
+      ],
+    });
     servers = await Promise.all([serve(db, {}, ['--log', 'off']), serve(db, {}, ['--log', 'off'])]);
   });
 
@@ -105,12 +93,7 @@ describe('no double booking: client processes, two servers and the CLI at once',
           String(schedule),
           String(reasons[i % reasons.length]),
           slot,
-          '--field',
-          'first_name=Cli',
-          '--field',
-          `last_name=N${i}`,
-          '--field',
-          `email=cli${schedule}${i}@example.com`,
+          ...fieldArgs({ first_name: 'Cli', last_name: `N${i}`, email: `cli${schedule}${i}@example.com` }),
         ),
       );
       for (const c of clients) c.go();

@@ -6,20 +6,14 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
 import { availableSlots } from '../../src/app/bookings/availability.ts';
-import { createContext } from '../../src/app/context.ts';
 import { createBooking } from '../../src/app/bookings/create-booking.ts';
-import { addClosure, setHours } from '../../src/app/practice/hours.ts';
-import { initInstallation } from '../../src/app/practice/init.ts';
-import { addReason } from '../../src/app/practice/reasons.ts';
-import { addSchedule } from '../../src/app/practice/schedules.ts';
+import { addClosure } from '../../src/app/practice/hours.ts';
 import { createSeries, SeriesNotFree } from '../../src/app/bookings/series.ts';
 import { dayNumber, dayText } from '../../src/domain/days.ts';
 import { occurrenceSlots } from '../../src/domain/series.ts';
 import { AppError } from '../../src/errors.ts';
-import { busyPieces, replaceBusy } from '../../src/store/busy-times.ts';
-import { insertCalendar } from '../../src/store/calendars.ts';
-import { openStore, type Store } from '../../src/store/db.ts';
-import { tempDb } from '../helpers.ts';
+import { type Store } from '../../src/store/db.ts';
+import { busyCalendar, practice } from '../practice.ts';
 
 const NOW = new Date('2026-03-02T06:00:00Z'); // a Monday, 07:00 in Berlin; the look-ahead crosses the spring-forward night
 const TODAY = dayNumber('2026-03-02');
@@ -60,29 +54,13 @@ describe('series (property)', () => {
   test.prop([scenario], { numRuns: 120 })(
     'books every date exactly when all are free; else nothing, or with skipTaken exactly the free ones',
     (s) => {
-      const store = openStore(tempDb());
+      const { store, ctx, schedules, reasons } = practice({
+        clock: { now: NOW },
+        schedules: [{ daysAhead: 40, noticeMinutes: 60, capacity: s.capacity, hours: { 'mon-fri': '08:00-12:00' } }],
+        reasons: [{ name: 'Physio', durationMinutes: s.duration, bufferAfterMinutes: s.bufferAfter }],
+      });
       try {
-        const ctx = createContext(store, () => NOW);
-        initInstallation(ctx, {
-          practiceName: 'P',
-          timeZone: 'Europe/Berlin',
-          notifyEmail: 'desk@p.example',
-          locale: 'en',
-        });
-        const schedule = addSchedule(ctx, {
-          name: 'S',
-          daysAhead: 40,
-          noticeMinutes: 60,
-          stepMinutes: 30,
-          capacity: s.capacity,
-        });
-        const reason = addReason(ctx, schedule, {
-          name: 'Physio',
-          durationMinutes: s.duration,
-          bufferBeforeMinutes: 0,
-          bufferAfterMinutes: s.bufferAfter,
-        });
-        setHours(ctx, schedule, 'mon-fri', '08:00-12:00');
+        const [schedule, reason] = [schedules[0]!, reasons[0]!];
         for (const closure of s.closures)
           addClosure(
             ctx,
@@ -91,25 +69,12 @@ describe('series (property)', () => {
             dayText(TODAY + closure.day + closure.length - 1),
             '',
           );
-        const calendar = insertCalendar(store, {
-          scheduleId: schedule,
-          label: 'Own',
-          kind: 'ics',
-          url: 'https://calendar.example/own.ics',
-          user: null,
-          password: null,
-          everyMinutes: 5,
-          allowInsecure: false,
-          fetchState: '{}',
-          createdAt: NOW.toISOString(),
-          syncedAt: null,
-        });
-        const busy = s.busy.map((time, i) => {
+        const busy = s.busy.map((time) => {
           // 08:00 Berlin is 07:00 UTC before the spring-forward night, 06:00 after: a busy time is an instant.
           const startAt = (TODAY + time.day) * 86400 + 7 * 3600 + time.minute * 1800;
-          return { startAt, endAt: startAt + time.length * 1800, uidHash: `event-${i}` };
+          return { startAt, endAt: startAt + time.length * 1800 };
         });
-        replaceBusy(store, { id: calendar, scheduleId: schedule, generation: 0 }, busyPieces(busy));
+        busyCalendar(store, schedule, NOW, busy);
         for (const [n, b] of s.bookings.entries()) {
           const slot = `${dayText(TODAY + b.day)} ${hhmm(480 + b.minute * 30)}:00`;
           try {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { expect, it } from 'vitest';
 import { localToUnix } from '../../src/domain/zone.ts';
-import { api, cli, cliJson, cliOk, initDb, ROOT, serve, tempDb } from '../helpers.ts';
+import { api, bookableDb, cli, fieldArgs, ROOT, serve, tempDb } from '../helpers.ts';
 
 const CLIENT = join(import.meta.dirname, 'series-client.ts');
 
@@ -87,13 +87,13 @@ const SINGLES = [
 
 it('20 clients book overlapping series and single bookings at once: no time twice, each series whole or absent', async () => {
   const db = tempDb();
-  await initDb(db);
-  await cliOk(db, 'schedule', 'add', 'Physio', '--days-ahead', '60', '--notice', '0', '--step', '30');
-  await cliOk(db, 'reason', 'add', '1', 'Session', '--duration', '30');
-  await cliOk(db, 'reason', 'add', '1', 'Long session', '--duration', '60');
-  await cliOk(db, 'hours', 'set', '1', 'mon-sun', '08:00-18:00');
-  await cliOk(db, 'api', 'enable');
-  const token = (await cliJson(db, 'token', 'new')).token as string;
+  const token = await bookableDb(db, {
+    schedules: [{ name: 'Physio', daysAhead: 60 }],
+    reasons: [
+      { name: 'Session', durationMinutes: 30 },
+      { name: 'Long session', durationMinutes: 60 },
+    ],
+  });
   const servers = await Promise.all([serve(db, {}, ['--log', 'off']), serve(db, {}, ['--log', 'off'])]);
   // The first day: tomorrow or later on the real clock (every day is open, so the others follow it).
   const days = (await api(servers[0]!.url, '/api/days?schedule=1&reason=2', token)).body.data as string[];
@@ -165,12 +165,7 @@ it('20 clients book overlapping series and single bookings at once: no time twic
       one.every,
       '--count',
       String(one.count),
-      '--field',
-      'first_name=C',
-      '--field',
-      `last_name=${index}`,
-      '--field',
-      `email=cli${index}@example.com`,
+      ...fieldArgs({ first_name: 'C', last_name: `${index}`, email: `cli${index}@example.com` }),
       '--json',
     ),
   );

@@ -40,8 +40,7 @@ interface Acknowledged {
 describe('replication with Litestream: the server and its disk die', () => {
   it('restores every booking acknowledged more than a second before the kill, from SFTP and from a folder, and goes on', async () => {
     const db = tempDb();
-    const token = await bookableDb(db, { step: '5' });
-    await cliOk(db, 'schedule', 'set', '1', '--capacity', '1000');
+    const token = await bookableDb(db, { schedules: [{ stepMinutes: 5, capacity: 1000 }] });
     await cliOk(db, 'api', 'limit', '1000000'); // a steady stream for seconds: more than the default 300 a minute
     // The mail server is elsewhere: it lives through the disaster.
     const smtp = await startSmtp();

@@ -33,8 +33,7 @@ const ERASED = ['Erika', 'Jonas', 'Mira'].map((name) => ({
 describe('customer erase while Litestream replicates', () => {
   it('keeps every other booking whole in both replicas, Litestream in one generation, and the erased data restorable from before the erase only', async () => {
     const db = tempDb();
-    const token = await bookableDb(db, { step: '5' });
-    await cliOk(db, 'schedule', 'set', '1', '--capacity', '1000');
+    const token = await bookableDb(db, { schedules: [{ stepMinutes: 5, capacity: 1000 }] });
     await cliOk(db, 'api', 'limit', '1000000');
     const sftp = await startSftp();
     const folder = join(tempDir(), 'replica');

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, bookableDb, cliJson, serve, tempDb, type ServerProcess } from '../helpers.ts';
+import { api, bookableDb, cliJson, fieldArgs, serve, type ServerProcess, tempDb } from '../helpers.ts';
 import { readmeVerifier, startReceiver, verifySignature } from './receiver.ts';
 
 const ADA = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
@@ -127,12 +127,7 @@ describe('booking life-cycle events reach a real receiver, from a real server', 
       '1',
       '1',
       slot,
-      '--field',
-      'first_name=Alan',
-      '--field',
-      'last_name=Turing',
-      '--field',
-      'email=alan@example.com',
+      ...fieldArgs({ first_name: 'Alan', last_name: 'Turing', email: 'alan@example.com' }),
     );
     await cliJson(db, 'bookings', 'cancel', made.reference, '--no-notify');
     // The server picks the CLI's events up at its next poll (within a second).
