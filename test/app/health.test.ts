@@ -10,7 +10,10 @@ import {
   calendarEditsVerdict,
   calendarVerdict,
   calendarWriteVerdict,
+  mailTransportVerdict,
   mailVerdict,
+  REPLICA_LAG_LIMIT_SECONDS,
+  replicationVerdict,
   webhookVerdict,
 } from '../../src/app/operations/health.ts';
 import type { OutboxCounts } from '../../src/store/outbox.ts';
@@ -140,5 +143,40 @@ describe('bookingPageVerdict', () => {
     ['on, the self-service page off: not served', page, null, { health: 'fail', why: 'not-served' }],
   ])('%s', (_name, bookingPage, portalSettings, verdict) => {
     expect(bookingPageVerdict({ bookingPage, portal: portalSettings })).toEqual(verdict);
+  });
+});
+
+describe('mailTransportVerdict', () => {
+  it.each<[string, string | null, ReturnType<typeof mailTransportVerdict>]>([
+    ['mail not set up', null, undefined],
+    ['smtps://, a login', 'smtps://planner:pw@mail.example:465', { health: 'ok', why: 'ok' }],
+    ['smtp:// with STARTTLS required', 'smtp://planner:pw@mail.example:587', { health: 'ok', why: 'ok' }],
+    [
+      'the password allowed in clear',
+      'smtp://planner:pw@mail.example:25?insecure_password_in_clear=yes',
+      { health: 'fail', why: 'password-in-clear' },
+    ],
+  ])('%s', (_name, url, verdict) => {
+    expect(mailTransportVerdict(url)).toEqual(verdict);
+  });
+});
+
+describe('replicationVerdict', () => {
+  const replica = (lagSeconds: number) => ({ lagSeconds });
+  it.each<[string, Parameters<typeof replicationVerdict>[0], ReturnType<typeof replicationVerdict>]>([
+    ['off: a choice', { state: 'off' }, { health: 'ok', why: 'off' }],
+    ['its replica cannot be read', { state: 'unreadable' }, { health: 'fail', why: 'unreadable' }],
+    [
+      'on, within the limit',
+      { state: 'on', replicas: [replica(0), replica(REPLICA_LAG_LIMIT_SECONDS)] },
+      { health: 'ok', why: 'ok' },
+    ],
+    [
+      'one replica a second past the limit',
+      { state: 'on', replicas: [replica(1), replica(REPLICA_LAG_LIMIT_SECONDS + 1)] },
+      { health: 'fail', why: 'behind' },
+    ],
+  ])('%s', (_name, replication, verdict) => {
+    expect(replicationVerdict(replication)).toEqual(verdict);
   });
 });
