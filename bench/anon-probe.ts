@@ -2,6 +2,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
+
 const target = process.argv[2]!;
 const dir = mkdtempSync('/tmp/anon-probe');
 const db = `${dir}/p.db`;

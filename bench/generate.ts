@@ -5,15 +5,15 @@
  * The same seed gives the same data, laid out from the day the benchmark runs.
  */
 import { createContext } from '../src/app/context.ts';
-import { addClosure, setHours } from '../src/app/practice/hours.ts';
 import { switchApi } from '../src/app/practice/api.ts';
+import { addClosure, setHours } from '../src/app/practice/hours.ts';
 import { initInstallation } from '../src/app/practice/init.ts';
 import { addReason } from '../src/app/practice/reasons.ts';
 import { addSchedule } from '../src/app/practice/schedules.ts';
 import { dayText, isoWeekday, SECONDS_PER_DAY } from '../src/domain/days.ts';
 import { parseRanges } from '../src/domain/hours.ts';
-import { valueOrInvalid } from '../src/errors.ts';
 import { offsetAt, offsetTable, wallToUnix } from '../src/domain/zone.ts';
+import { valueOrInvalid } from '../src/errors.ts';
 import { openStore } from '../src/store/db.ts';
 
 export const ZONE = 'Europe/Berlin';

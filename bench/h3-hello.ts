@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { H3 } from 'h3';
 import { toNodeHandler } from 'h3/node';
 import { FastResponse } from 'srvx/node';
+
 const { body, headers } = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as {
   body: string;
   headers: Record<string, string>;

@@ -4,16 +4,17 @@
  * side by side with their floor, Server-Timing, memory figures of a process, and the free slots and bookings the
  * load scenarios post. bench/run.ts runs the scenarios in order on one BenchRun.
  */
-import autocannon from 'autocannon';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { type generate, ZONE } from './generate.ts';
-import { SECONDS_PER_DAY } from '../src/domain/days.ts';
+import autocannon from 'autocannon';
 import { lookAhead } from '../src/domain/availability.ts';
+import { SECONDS_PER_DAY } from '../src/domain/days.ts';
+import { type generate, ZONE } from './generate.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const BIN = join(ROOT, 'bin/planner.js');

@@ -6,13 +6,14 @@
  * server's main thread (self time, from `--cpu-prof`) and where the profile is. What issue 39 used to find the cost
  * of the access log; quicker than `BENCH_SERVER_FLAGS=--cpu-prof npm run bench` when one call is in question.
  */
-import autocannon from 'autocannon';
+
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
 import { generate } from './generate.ts';
 
 const { values } = parseArgs({

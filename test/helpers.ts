@@ -1,13 +1,13 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { once } from 'node:events';
-import { connect, type Socket } from 'node:net';
 import { afterAll, expect } from 'vitest';
-import { checkContract } from './contract.ts';
 import type { Locale } from '../src/domain/locales.ts';
+import { checkContract } from './contract.ts';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const BIN = join(ROOT, 'bin/planner.js');

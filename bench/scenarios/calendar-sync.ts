@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { generate } from '../generate.ts';
 import { SECONDS_PER_DAY } from '../../src/domain/days.ts';
+import { generate } from '../generate.ts';
 import { type BenchRun, cli, median, serverTime, startServer, work } from '../harness.ts';
 
 /**

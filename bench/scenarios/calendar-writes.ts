@@ -3,8 +3,8 @@ import { once } from 'node:events';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { generate, ZONE } from '../generate.ts';
 import { SECONDS_PER_DAY } from '../../src/domain/days.ts';
+import { generate, ZONE } from '../generate.ts';
 import { type BenchRun, BIN, children, cli, load, log, median, startServer, token, work } from '../harness.ts';
 
 /**

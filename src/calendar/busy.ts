@@ -34,10 +34,10 @@
 import { createHash } from 'node:crypto';
 import ICAL from 'ical.js';
 import { Temporal } from 'temporal-polyfill';
-import { byBusyOrder, type BusySpan } from '../domain/blocking.ts';
+import { type BusySpan, byBusyOrder } from '../domain/blocking.ts';
 import { SECONDS_PER_DAY } from '../domain/days.ts';
 import { isPlannerUid, referenceOfUid } from '../domain/event-uid.ts';
-import { isTimeZone, MAX_UTC_OFFSET, offsetTable, wallToUnixCompatible, type OffsetTable } from '../domain/zone.ts';
+import { isTimeZone, MAX_UTC_OFFSET, type OffsetTable, offsetTable, wallToUnixCompatible } from '../domain/zone.ts';
 import { WINDOWS_ZONES } from './windows-zones.ts';
 
 /** The fields of a wall time (seconds as if UTC): what Temporal and ical.js build a local time from. */

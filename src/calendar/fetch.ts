@@ -14,14 +14,14 @@
  */
 import {
   failureLine,
-  OutboundError,
-  openSession,
-  send as sendOutbound,
   type OutboundAnswer,
+  OutboundError,
   type OutboundLimits,
   type OutboundSession,
+  openSession,
+  send as sendOutbound,
 } from '../outbound/request.ts';
-import { readMultistatus, type DavResponse } from './multistatus.ts';
+import { type DavResponse, readMultistatus } from './multistatus.ts';
 import { checkCalendarUrl } from './url.ts';
 
 export type CalendarKind = 'ics' | 'caldav';

@@ -8,16 +8,16 @@
  * (mail/calendar.ts).
  */
 import { randomBytes } from 'node:crypto';
-import {
-  failureLine,
-  OutboundError,
-  openSession,
-  send,
-  type OutboundAnswer,
-  type OutboundTarget,
-} from '../outbound/request.ts';
 import { localWithZone } from '../domain/dates.ts';
 import { checkEventUid } from '../domain/event-uid.ts';
+import {
+  failureLine,
+  type OutboundAnswer,
+  OutboundError,
+  type OutboundTarget,
+  openSession,
+  send,
+} from '../outbound/request.ts';
 import { checkCalendarUrl } from './url.ts';
 
 /** The whole of one write (a PUT, and the GET and PUT again of a 412), and how much of an answer is read. */

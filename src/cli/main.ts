@@ -1,9 +1,13 @@
 import { Command, CommanderError } from 'commander';
+import packageJson from '../../package.json' with { type: 'json' };
 import { AppError, invalid } from '../errors.ts';
 import { registerApi } from './commands/api.ts';
 import { registerBackup } from './commands/backup.ts';
+import { registerBookingPage } from './commands/booking-page.ts';
 import { registerBookings } from './commands/bookings.ts';
+import { registerCalendar } from './commands/calendar.ts';
 import { registerClosure } from './commands/closure.ts';
+import { registerCustomer } from './commands/customer.ts';
 import { registerDemo } from './commands/demo.ts';
 import { registerDoctor } from './commands/doctor.ts';
 import { registerFeed } from './commands/feed.ts';
@@ -17,17 +21,13 @@ import { registerPractice } from './commands/practice.ts';
 import { registerProxy } from './commands/proxy.ts';
 import { registerReason } from './commands/reason.ts';
 import { registerReminders } from './commands/reminders.ts';
+import { registerAudit, registerRetention } from './commands/retention.ts';
 import { registerSchedule } from './commands/schedule.ts';
 import { registerServe } from './commands/serve.ts';
 import { registerSlots } from './commands/slots.ts';
 import { registerStatus } from './commands/status.ts';
 import { registerToken } from './commands/token.ts';
 import { registerWebhook } from './commands/webhook.ts';
-import { registerCalendar } from './commands/calendar.ts';
-import { registerBookingPage } from './commands/booking-page.ts';
-import { registerCustomer } from './commands/customer.ts';
-import { registerAudit, registerRetention } from './commands/retention.ts';
-import packageJson from '../../package.json' with { type: 'json' };
 import { visible } from './terminal.ts';
 
 /** Returns the `planner` program with every command registered. */

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
-import { auditCommand } from '../app/customers/audit.ts';
 import type { AppContext } from '../app/context.ts';
+import { auditCommand } from '../app/customers/audit.ts';
 import { openContext, resolveDbPath } from '../app/operations/runtime.ts';
-import { invalid } from '../errors.ts';
 import { parsePlainInt } from '../domain/checks.ts';
 import { formatLocal } from '../domain/dates.ts';
 import { utcText } from '../domain/days.ts';
-import { durationIn, type BareUnit } from '../domain/durations.ts';
+import { type BareUnit, durationIn } from '../domain/durations.ts';
+import { invalid } from '../errors.ts';
 import { terminalJson, visible } from './terminal.ts';
 
 /** Returns the database path of this invocation: `--db`, else `PLANNER_DB`, else `data/planner.db`. */

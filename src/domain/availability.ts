@@ -3,9 +3,9 @@
  * Pure: the caller passes the clock, the zone, the opening hours, closures and the bookings of the window.
  */
 import { blockedSpan, buffersOf } from './blocking.ts';
-import { mergeRanges, type MinuteRange } from './hours.ts';
 import { dayNumber, dayText, isoWeekday, SECONDS_PER_DAY } from './days.ts';
-import { MAX_UTC_OFFSET, offsetAt, offsetTable, wallToUnix, wallToUnixCompatible, type OffsetTable } from './zone.ts';
+import { type MinuteRange, mergeRanges } from './hours.ts';
+import { MAX_UTC_OFFSET, type OffsetTable, offsetAt, offsetTable, wallToUnix, wallToUnixCompatible } from './zone.ts';
 
 export interface ScheduleRules {
   daysAhead: number;

@@ -8,7 +8,7 @@
  */
 import { BUFFER_MAX_MINUTES, DURATION_MAX_MINUTES } from './checks.ts';
 import { SECONDS_PER_DAY } from './days.ts';
-import { MAX_UTC_OFFSET, offsetAt, type OffsetTable } from './zone.ts';
+import { MAX_UTC_OFFSET, type OffsetTable, offsetAt } from './zone.ts';
 
 /** Seconds a booking keeps free before and after its appointment. */
 export interface Buffers {

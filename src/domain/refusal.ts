@@ -5,6 +5,8 @@
  * it again with rules set aside one at a time.
  */
 import {
+  type AvailabilityInput,
+  type BookedInterval,
   closureOn,
   daySlots,
   EVERY_PLACE,
@@ -14,8 +16,6 @@ import {
   lookAhead,
   openRanges,
   rangeInstants,
-  type AvailabilityInput,
-  type BookedInterval,
 } from './availability.ts';
 import { slotMinute } from './dates.ts';
 import { dayNumber, dayText, SECONDS_PER_DAY } from './days.ts';

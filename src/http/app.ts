@@ -1,9 +1,9 @@
-import { H3, type HTTPError, type H3Event, type Middleware } from 'h3';
+import { H3, type H3Event, type HTTPError, type Middleware } from 'h3';
 import { createDaysCache, type DaysCache } from '../app/bookings/days-cache.ts';
 import type { Runtime } from '../app/operations/runtime.ts';
-import { answerForHttpError, errorResponse, HTTP_ERRORS } from './errors.ts';
 import { createClientAddress } from './client-address.ts';
 import { atFirstUse, isDoorRoute, registerDoorRoutes } from './door-routes.ts';
+import { answerForHttpError, errorResponse, HTTP_ERRORS } from './errors.ts';
 import { createGates } from './gates.ts';
 import { isCanonicalPath } from './handle.ts';
 import { loggedPath } from './logged-path.ts';

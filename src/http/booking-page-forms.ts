@@ -14,27 +14,27 @@ import {
   fieldsOf,
   formProblem,
   freeSlot,
+  type LimitRefusal,
   limitProblem,
+  type Offer,
+  type PageForm,
+  type PageRefusal,
+  type PageSeriesBooking,
   seriesDates,
   slotsOf,
   submissionOf,
   trapProblem,
   weeksOf,
-  type LimitRefusal,
-  type Offer,
-  type PageForm,
-  type PageRefusal,
-  type PageSeriesBooking,
 } from '../app/pages/page-booking.ts';
 import { confirmation } from '../app/pages/page-confirmation.ts';
 import type { FreeSlot } from '../domain/availability.ts';
 import { isDay } from '../domain/dates.ts';
 import type { FieldDefinition } from '../domain/form.ts';
+import { type Entry, type FormTicket, fieldName, TRAP_NAME, typedFields } from '../portal/book-form.ts';
+import { detailsPage, donePage, type LimitNotice, reviewPage, timesPage } from '../portal/book-pages.ts';
 import { fieldError } from '../portal/book-words.ts';
-import { detailsPage, donePage, reviewPage, timesPage, type LimitNotice } from '../portal/book-pages.ts';
-import { fieldName, TRAP_NAME, typedFields, type Entry, type FormTicket } from '../portal/book-form.ts';
 import type { Page } from '../portal/kit.ts';
-import { daysNear, offerOf, refuse, show, type PageVisit } from './booking-page-visit.ts';
+import { daysNear, offerOf, type PageVisit, refuse, show } from './booking-page-visit.ts';
 import { tooManyRequests } from './errors.ts';
 import { formToken, isFormToken, readPageForm } from './form-guard.ts';
 import { pageHeaders } from './page-answer.ts';

@@ -4,14 +4,14 @@
  * headers, the frames it allows, the page's own time), and the offers' free days from the days cache.
  */
 import type { H3Event } from 'h3';
-import type { AppContext } from '../app/context.ts';
 import type { DaysCache } from '../app/bookings/days-cache.ts';
-import { offersOf, type Offer, type PageBooker } from '../app/pages/page-booking.ts';
+import type { AppContext } from '../app/context.ts';
+import { type Offer, offersOf, type PageBooker } from '../app/pages/page-booking.ts';
 import { parsePlainInt } from '../domain/checks.ts';
-import type { Settings } from '../store/settings.ts';
+import { type BookView, daysPage, notOfferedPage, refusedPage } from '../portal/book-pages.ts';
 import { BOOK_WORDS, type BookWords } from '../portal/book-words.ts';
-import { daysPage, notOfferedPage, refusedPage, type BookView } from '../portal/book-pages.ts';
-import { failedPage, notFoundPage, pageOfWeeks, type Page } from '../portal/kit.ts';
+import { failedPage, notFoundPage, type Page, pageOfWeeks } from '../portal/kit.ts';
+import type { Settings } from '../store/settings.ts';
 import { isCanonicalPath } from './handle.ts';
 import { loggedPath } from './logged-path.ts';
 import { pageAnswer, pageHeaders } from './page-answer.ts';

@@ -23,17 +23,17 @@ import { notFoundPage } from '../portal/kit.ts';
 import { confirm, detailsAgain, review, ticketFor } from './booking-page-forms.ts';
 import {
   answer,
+  type BookingDoor,
+  type BookingPageDoorOptions,
   daysOf,
   gone,
   offerOf,
   openPage,
-  shutAnswer,
-  show,
-  timed,
-  type BookingDoor,
-  type BookingPageDoorOptions,
   type PageRoute,
   type PageVisit,
+  show,
+  shutAnswer,
+  timed,
 } from './booking-page-visit.ts';
 import { isFormToken } from './form-guard.ts';
 import { pageHeaders } from './page-answer.ts';

@@ -5,7 +5,7 @@
  * proxy is trusted, so a client on the same host cannot pick its own address with a header.
  */
 import { getRequestIP, type H3Event } from 'h3';
-import { clientAddressOf, trustedProxiesOf, type TrustedProxies } from '../domain/proxies.ts';
+import { clientAddressOf, type TrustedProxies, trustedProxiesOf } from '../domain/proxies.ts';
 import type { Settings } from '../store/settings.ts';
 
 /** Returns `clientAddress(event)`, reading the trusted proxies from `settings()` (parsed again only when they change). */

@@ -6,8 +6,8 @@
  * it, so that the door answers them itself, as it answers a wrong link (its 404 page, not the API's JSON).
  */
 import { defineLazyEventHandler, type EventHandler, type H3, type H3Event } from 'h3';
-import type { AppContext } from '../app/context.ts';
 import type { DaysCache } from '../app/bookings/days-cache.ts';
+import type { AppContext } from '../app/context.ts';
 
 /** What every door is given. */
 export interface DoorOptions {

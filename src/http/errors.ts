@@ -6,7 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import { AppError, type ErrorCode } from '../errors.ts';
 import { ERROR_MAX_LENGTH } from '../schemas/api.ts';
 import { WINDOW_SECONDS } from './rate-limit.ts';
-import { errorBody, json, type ExtraHeaders } from './respond.ts';
+import { type ExtraHeaders, errorBody, json } from './respond.ts';
 
 /** A limit that counts calls in a window (a minute, unless `windowSeconds` says otherwise), as the rate-limit fields describe it. */
 export interface RatePolicy {

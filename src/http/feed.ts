@@ -5,12 +5,12 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { getRouterParam, type H3Event } from 'h3';
-import { feedOf, type Feed } from '../app/calendars/feed.ts';
+import { type Feed, feedOf } from '../app/calendars/feed.ts';
 import type { AppContext } from '../app/context.ts';
+import { createDoorGuard } from './door-guard.ts';
 import { HTTP_ERRORS, plainErrorResponse, tooManyRequests } from './errors.ts';
 import { isCanonicalPath } from './handle.ts';
 import { loggedPath } from './logged-path.ts';
-import { createDoorGuard } from './door-guard.ts';
 
 const HEADERS = { 'referrer-policy': 'no-referrer', 'x-content-type-options': 'nosniff' };
 /** The headers of the feed's error answers (plain text, the texts of src/http/errors.ts). */

@@ -6,8 +6,8 @@
 import { getQuery, type H3Event } from 'h3';
 import * as v from 'valibot';
 import { AppError, notFound } from '../errors.ts';
-import { answerFor, HTTP_ERRORS, type ErrorAnswer } from './errors.ts';
-import { jsonText, type ExtraHeaders } from './respond.ts';
+import { answerFor, type ErrorAnswer, HTTP_ERRORS } from './errors.ts';
+import { type ExtraHeaders, jsonText } from './respond.ts';
 
 /** An answer of a route: its status and its JSON text (serialized once, also when cached). */
 export interface Reply {

@@ -3,7 +3,7 @@
  * every answer, also the 404, the 429 and the redirect after a form (Post/Redirect/Get).
  */
 import { STATUS_CODES } from 'node:http';
-import { brandStyle, STYLE_HASH, type Page } from '../portal/kit.ts';
+import { brandStyle, type Page, STYLE_HASH } from '../portal/kit.ts';
 
 /** The headers of every page answer: no cache, no referrer, no script, no frame; the one style sheet by its hash. */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {

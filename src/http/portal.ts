@@ -13,24 +13,24 @@ import {
   customerCancelSeries,
   customerMove,
   daysToMoveTo,
+  type Managed,
   mayMoveTo,
+  type Outcome,
   openManaged,
   slotsToMoveTo,
-  type Managed,
-  type Outcome,
 } from '../app/pages/portal.ts';
 import { parsePlainInt } from '../domain/checks.ts';
 import { formatLocal, isDay, isSlotText } from '../domain/dates.ts';
 import { manageUrlOf } from '../domain/manage-url.ts';
-import { failedPage, notFoundPage, pageOfDays, tooManyPage, type Page } from '../portal/kit.ts';
+import { failedPage, notFoundPage, type Page, pageOfDays, tooManyPage } from '../portal/kit.ts';
 import {
   cancelPage,
   confirmMovePage,
   daysPage,
-  overviewPage,
-  timesPage,
   type ManageView,
   type Notice,
+  overviewPage,
+  timesPage,
 } from '../portal/pages.ts';
 import { createDoorGuard } from './door-guard.ts';
 import { tooManyRequests } from './errors.ts';

@@ -7,53 +7,53 @@ import {
   bookingFormFields,
   requireFreeSlot,
 } from '../app/bookings/availability.ts';
-import type { AppContext } from '../app/context.ts';
 import { createCommitGroup } from '../app/bookings/commit-group.ts';
+import { type CreatedBooking, createBooking } from '../app/bookings/create-booking.ts';
 import { createDaysCache, type DaysCache } from '../app/bookings/days-cache.ts';
-import { createBooking, type CreatedBooking } from '../app/bookings/create-booking.ts';
-import { createSeries, SeriesNotFree, type CreatedSeries, type NotFreeDate } from '../app/bookings/series.ts';
 import {
   actOnce,
   fingerprintOf,
   IDEMPOTENCY_KEY,
-  keepRefusal,
   KEY_REUSED,
-  keptFor,
   type KeyedAnswer,
+  keepRefusal,
+  keptFor,
 } from '../app/bookings/idempotency.ts';
-import { AppError, invalid } from '../errors.ts';
+import { type CreatedSeries, createSeries, type NotFreeDate, SeriesNotFree } from '../app/bookings/series.ts';
+import type { AppContext } from '../app/context.ts';
 import { utcText } from '../domain/days.ts';
+import { AppError, invalid } from '../errors.ts';
 import {
-  AnySlotsQuery,
-  anyBookingRequestProblem,
-  BODY_LIMIT,
-  bookingRequestProblem,
   type AnyBookingRequest,
   type AnyBookingResponse,
+  AnySlotsQuery,
   type AnySlotsResponse,
-  formsData,
-  DaysQuery,
-  FormsQuery,
-  ReasonsQuery,
-  SlotsQuery,
+  anyBookingRequestProblem,
+  BODY_LIMIT,
   type BookingRequest,
   type BookingResponse,
+  bookingRequestProblem,
+  DaysQuery,
   type DaysResponse,
+  FormsQuery,
   type FormsResponse,
+  formsData,
+  ReasonsQuery,
   type ReasonsResponse,
   type SchedulesResponse,
+  SlotsQuery,
   type SlotsResponse,
 } from '../schemas/api.ts';
 import {
-  seriesOrder,
-  seriesRequestProblem,
   type SeriesRefusal,
   type SeriesRequest,
   type SeriesResponse,
+  seriesOrder,
+  seriesRequestProblem,
 } from '../schemas/series.ts';
 import { readJsonBody } from './body.ts';
 import { answerFor, errorAnswer, HTTP_ERRORS } from './errors.ts';
-import { createHandler, createReplyCache, failure, query, reply, type Reply } from './handle.ts';
+import { createHandler, createReplyCache, failure, query, type Reply, reply } from './handle.ts';
 
 /** A booking as the API answers it (spec §2 BookingResponse). */
 function bookingResponse(created: CreatedBooking): BookingResponse {

@@ -1,10 +1,10 @@
-import { createServer, STATUS_CODES, type Server } from 'node:http';
+import { createServer, type Server, STATUS_CODES } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { toNodeHandler } from 'h3/node';
-import { AppError } from '../errors.ts';
 import type { Runtime } from '../app/operations/runtime.ts';
-import { createHttpApp, type AccessEntry } from './app.ts';
-import { answerForClientError, HTTP_ERRORS, type ErrorAnswer } from './errors.ts';
+import { AppError } from '../errors.ts';
+import { type AccessEntry, createHttpApp } from './app.ts';
+import { answerForClientError, type ErrorAnswer, HTTP_ERRORS } from './errors.ts';
 
 export interface RunningServer {
   /** Base address, e.g. `http://127.0.0.1:3000`. */

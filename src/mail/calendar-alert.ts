@@ -7,7 +7,7 @@ import { formatLocal } from '../domain/dates.ts';
 import type { Locale, Translation } from '../domain/locales.ts';
 import type { OutgoingMessage } from '../store/outbox.ts';
 import type { Settings } from '../store/settings.ts';
-import { htmlMail, textMail, type MailContent } from './layout.ts';
+import { htmlMail, type MailContent, textMail } from './layout.ts';
 
 export interface CalendarAlertFacts {
   settings: Pick<Settings, 'practiceName' | 'timeZone' | 'locale' | 'notifyEmail'>;

@@ -7,8 +7,8 @@ import { changeDeadline, deadlineState } from '../domain/deadline.ts';
 import type { OutboxKind, OutgoingMessage } from '../store/outbox.ts';
 import type { Locale, PortalSettings } from '../store/settings.ts';
 import { bookingIcs, bookingsIcs, eventLocation } from './calendar.ts';
-import { htmlMail, MANAGE_MARK, manageHtml, plain, textMail, type MailContent, type Row } from './layout.ts';
 import type { BookingFacts } from './facts.ts';
+import { htmlMail, MANAGE_MARK, type MailContent, manageHtml, plain, type Row, textMail } from './layout.ts';
 import { localWhen, WORDS } from './translations.ts';
 
 export { MANAGE_MARK } from './layout.ts';

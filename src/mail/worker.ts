@@ -1,15 +1,15 @@
-import type { Store } from '../store/db.ts';
-import { claim, dueMessages, markDropped, markFailed, markRetry, markSent, type DueMessage } from '../store/outbox.ts';
-import { truncateWal } from '../store/personal-data.ts';
-import type { Settings } from '../store/settings.ts';
 import { addressOf } from '../domain/checks.ts';
-import { DROPPED } from '../domain/reminders.ts';
 import { manageUrlOf } from '../domain/manage-url.ts';
-import { createManageToken } from '../store/manage-links.ts';
-import { LINKED_KINDS, MANAGE_MARK, manageActionAt, withManageLink } from './messages.ts';
-import { createMailer, describeFailure, smtpCodeOf, type Mailer } from './sender.ts';
+import { DROPPED } from '../domain/reminders.ts';
 import { startOutboxLoop } from '../queue/outbox-loop.ts';
 import type { AttemptOutcome, RetrySettings } from '../queue/retry-policy.ts';
+import type { Store } from '../store/db.ts';
+import { createManageToken } from '../store/manage-links.ts';
+import { claim, type DueMessage, dueMessages, markDropped, markFailed, markRetry, markSent } from '../store/outbox.ts';
+import { truncateWal } from '../store/personal-data.ts';
+import type { Settings } from '../store/settings.ts';
+import { LINKED_KINDS, MANAGE_MARK, manageActionAt, withManageLink } from './messages.ts';
+import { createMailer, describeFailure, type Mailer, smtpCodeOf } from './sender.ts';
 
 /** A sender holds a message this long; if it dies meanwhile, another may send it. */
 const LEASE_SECONDS = 120;

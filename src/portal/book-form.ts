@@ -4,8 +4,8 @@
  * to step. Pure: every value comes in as an argument, and every text goes through `escapeHtml`.
  */
 import type { Offer } from '../app/pages/page-booking.ts';
-import { escapeHtml } from '../domain/html.ts';
 import type { FieldDefinition } from '../domain/form.ts';
+import { escapeHtml } from '../domain/html.ts';
 import type { BookWords } from './book-words.ts';
 
 /** The form's own fields, made by the page and checked when it comes back (src/http/booking-page.ts). */

@@ -11,8 +11,11 @@ import type { FreeSlot } from '../domain/availability.ts';
 import type { FieldDefinition } from '../domain/form.ts';
 import { escapeHtml } from '../domain/html.ts';
 import { WORDS } from '../mail/translations.ts';
-import { carry, fieldsHtml, typedFields, typedRows, type Entry, type FormTicket } from './book-form.ts';
+import { carry, type Entry, type FormTicket, fieldsHtml, typedFields, typedRows } from './book-form.ts';
+import { BOOK_WORDS, type BookWords, durationWords } from './book-words.ts';
 import {
+  type Brand,
+  type DayPages,
   dayPager,
   dayWords,
   definitions,
@@ -20,16 +23,13 @@ import {
   hidden,
   layout,
   notice,
+  type Page,
+  type Practice,
   telHref,
   timePicker,
   weekGrid,
-  type Brand,
-  type DayPages,
-  type Page,
-  type Practice,
 } from './kit.ts';
 import { PAGE_WORDS } from './words.ts';
-import { BOOK_WORDS, durationWords, type BookWords } from './book-words.ts';
 
 /** What every page of the booking page needs: the practice as pages show it, and its words. */
 export interface BookView {

@@ -3,23 +3,24 @@
  * kit (kit.ts: the style sheet, the layout, the pager, the error pages). Pure: every value comes in as an argument,
  * and every text goes through `escapeHtml`.
  */
+
+import type { Managed, Refusal } from '../app/pages/portal.ts';
 import type { FreeSlot } from '../domain/availability.ts';
+import { NOTE_MAX_LENGTH } from '../domain/checks.ts';
+import { formatLocal } from '../domain/dates.ts';
 import { escapeHtml } from '../domain/html.ts';
 import { localWhen } from '../mail/translations.ts';
-import { formatLocal } from '../domain/dates.ts';
-import { NOTE_MAX_LENGTH } from '../domain/checks.ts';
-import type { Managed, Refusal } from '../app/pages/portal.ts';
 import {
+  type DayPages,
   dayPager,
   dayWords,
   definitions,
   framedPage,
   hidden,
   notice as noteOf,
-  timePicker,
-  telHref,
-  type DayPages,
   type Page,
+  telHref,
+  timePicker,
 } from './kit.ts';
 import { PAGE_WORDS, type PageWords } from './words.ts';
 

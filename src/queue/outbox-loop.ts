@@ -8,11 +8,11 @@
  * only its own items (`startLanedLoop`).
  * A worker that does not send queued items with retries (one that fetches on a timer) uses the pump (pump.ts) alone.
  */
-import { startPump, type Pump } from './pump.ts';
+import { type Pump, startPump } from './pump.ts';
 import {
-  decideRetry,
-  DEFAULT_RETRY,
   type AttemptOutcome,
+  DEFAULT_RETRY,
+  decideRetry,
   type RetryDecision,
   type RetrySettings,
 } from './retry-policy.ts';

@@ -12,7 +12,7 @@ import {
   STEP_MIN_MINUTES,
 } from '../domain/checks.ts';
 import { isDay, isSlotText, SLOT } from '../domain/dates.ts';
-import { FIELD_KEY, FORM_TYPES, INPUT_TYPES, type FieldDefinition } from '../domain/form.ts';
+import { FIELD_KEY, type FieldDefinition, FORM_TYPES, INPUT_TYPES } from '../domain/form.ts';
 import { VALUE_MAX_LENGTH } from '../domain/submission.ts';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -2,7 +2,7 @@
  * The OpenAPI 3.1 document of the booking API (spec §9), built from the table of operations (operations.ts) and the
  * valibot schemas in api.ts: the same objects that validate requests and type responses.
  */
-import { toJsonSchema, type ConversionConfig, type JsonSchema } from '@valibot/to-json-schema';
+import { type ConversionConfig, type JsonSchema, toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import packageJson from '../../package.json' with { type: 'json' };
 import { VALUE_MAX_LENGTH } from '../domain/submission.ts';
@@ -20,23 +20,23 @@ import {
   FormField,
   FormsResponse,
   PlainObject,
-  SubmissionRecord,
   Reason,
   ReasonsResponse,
   Schedule,
   SchedulesResponse,
   SlotsResponse,
+  SubmissionRecord,
 } from './api.ts';
-import { NotFreeDate, SeriesRefusal, SeriesRequest, SeriesResponse } from './series.ts';
 import {
   ANY_OPERATIONS,
   ERROR_ANSWERS,
   HEADERS,
   OPERATIONS,
+  type Operation,
   RATE_HEADERS,
   REPLAYED,
-  type Operation,
 } from './operations.ts';
+import { NotFreeDate, SeriesRefusal, SeriesRequest, SeriesResponse } from './series.ts';
 
 type AnySchema = v.GenericSchema;
 type Json = Record<string, unknown>;

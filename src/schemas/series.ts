@@ -4,16 +4,16 @@
  * 404, 415, Idempotency-Key), with every booking made, or on a 404 for dates that are not free, each such date.
  */
 import * as v from 'valibot';
-import { repeatDays, SERIES_COUNT } from '../domain/series.ts';
-import { REFUSAL_REASONS } from '../domain/refusal.ts';
 import type { SeriesOrder } from '../app/bookings/series.ts';
+import { REFUSAL_REASONS } from '../domain/refusal.ts';
+import { repeatDays, SERIES_COUNT } from '../domain/series.ts';
 import {
-  BodyId,
   BOOKING_FIELD_ERRORS,
+  BodyId,
   BookingResponse,
   intFormat,
-  requestProblem,
   REFERENCE,
+  requestProblem,
   SlotText,
   Submission,
 } from './api.ts';

@@ -9,11 +9,12 @@
  * The busy times of the practitioner's own calendars (busy-times.ts) join them here, each taking every
  * place of the capacity: so every reader of bookings (the API, the page, the CLI, the cache of free days) counts them.
  */
+
+import { type BookedInterval, EVERY_PLACE, withBusy } from '../domain/availability.ts';
 import { BUFFER_MAX_SECONDS, LONGEST_BLOCK_SECONDS } from '../domain/blocking.ts';
-import { EVERY_PLACE, withBusy, type BookedInterval } from '../domain/availability.ts';
 import type { BookedTime } from '../domain/refusal.ts';
-import type { Store } from './db.ts';
 import { busyIntervals } from './busy-times.ts';
+import type { Store } from './db.ts';
 
 /**
  * Which bookings of a schedule can reach the window [from, to): those that block time within a buffer of it. No

@@ -4,10 +4,11 @@
  * have modules of their own: the availability window (booked-times.ts), the practitioner's feed (feed-rows.ts) and
  * the log of changes the cache of free days follows (booking-changes.ts).
  */
-import { phoneDigits, searchText, type Store } from './db.ts';
+
 import type { Buffers } from '../domain/blocking.ts';
 import { asciiLower } from '../domain/checks.ts';
 import { submittedCustomer } from '../domain/submission.ts';
+import { phoneDigits, type Store, searchText } from './db.ts';
 
 /** Which door made a booking: the API, the admin (`bookings add`), the booking page (migration 14). */
 export type BookingSource = 'api' | 'admin' | 'page';

@@ -7,7 +7,7 @@
  * generation it then switches to (app/calendars/calendars.ts). The triggers of migration 10 log each change that counts in
  * booking_changes, and a server's cache of free days forgets only the days it touches.
  */
-import { byBusyOrder, LONGEST_BLOCK_SECONDS, type BusySpan } from '../domain/blocking.ts';
+import { type BusySpan, byBusyOrder, LONGEST_BLOCK_SECONDS } from '../domain/blocking.ts';
 import { SECONDS_PER_DAY } from '../domain/days.ts';
 import type { Store } from './db.ts';
 

@@ -1,10 +1,10 @@
-import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { accessSync, chmodSync, closeSync, constants, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { pathToFileURL } from 'node:url';
+import { asciiLower } from '../domain/checks.ts';
 import { AppError } from '../errors.ts';
 import { migrations } from './migrations.ts';
-import { asciiLower } from '../domain/checks.ts';
 
 /** How long a writer waits for another process's write lock before SQLITE_BUSY. */
 export const BUSY_TIMEOUT_MS = 5000;

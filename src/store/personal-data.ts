@@ -5,7 +5,7 @@
  * their bookings' Idempotency-Keys and their self-service links go. The file's connections run with
  * `secure_delete`, so what is overwritten is zeroed; the caller checkpoints the WAL afterwards (`truncateWal`).
  */
-import { bookingSearch, BOOKING_MATCHES } from './bookings.ts';
+import { BOOKING_MATCHES, bookingSearch } from './bookings.ts';
 import { BUSY_TIMEOUT_MS, type Store } from './db.ts';
 
 /** What replaces an erased text where one must stay (a mail's recipient and subject, a name). */

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { utcText } from '../domain/days.ts';
-import type { Store } from '../store/db.ts';
 import type { BookingStatus } from '../store/bookings.ts';
-import { enqueueDelivery, listWebhooks, type EventType } from '../store/webhooks.ts';
+import type { Store } from '../store/db.ts';
+import { type EventType, enqueueDelivery, listWebhooks } from '../store/webhooks.ts';
 
 /** Who made a change: the customer on the self-service page, the admin with the CLI, or an integrator's API call. */
 export type Actor = 'customer' | 'admin' | 'api';

@@ -1,15 +1,15 @@
-import type { Store } from '../store/db.ts';
 import { startOutboxLoop } from '../queue/outbox-loop.ts';
 import type { Pump } from '../queue/pump.ts';
 import type { AttemptOutcome, RetrySettings } from '../queue/retry-policy.ts';
+import type { Store } from '../store/db.ts';
 import {
   claimDelivery,
+  type Delivery,
   dueDeliveries,
   findWebhook,
   markDelivered,
   markDeliveryFailed,
   markDeliveryRetry,
-  type Delivery,
 } from '../store/webhooks.ts';
 import { postWebhook } from './sender.ts';
 

@@ -1,14 +1,13 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { availableDays, availableSlots } from '../../src/app/bookings/availability.ts';
-import { createContext, type AppContext } from '../../src/app/context.ts';
 import { createBooking } from '../../src/app/bookings/create-booking.ts';
 import { createDaysCache, DAYS_CACHE_ENTRIES } from '../../src/app/bookings/days-cache.ts';
-import { addClosure, setHours } from '../../src/app/practice/hours.ts';
 import { cancelBooking, moveBooking } from '../../src/app/bookings/lifecycle.ts';
+import { type AppContext, createContext } from '../../src/app/context.ts';
+import { addClosure, setHours } from '../../src/app/practice/hours.ts';
 import { addReason, changeReason } from '../../src/app/practice/reasons.ts';
 import { AppError } from '../../src/errors.ts';
-import { openStore } from '../../src/store/db.ts';
 import {
   applyBusyChanges,
   busyPieces,
@@ -18,6 +17,7 @@ import {
   switchGeneration,
 } from '../../src/store/busy-times.ts';
 import { insertCalendar } from '../../src/store/calendars.ts';
+import { openStore } from '../../src/store/db.ts';
 import { practice } from '../practice.ts';
 
 const ADA = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };

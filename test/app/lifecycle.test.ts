@@ -1,5 +1,5 @@
-import ICAL from 'ical.js';
 import { DatabaseSync } from 'node:sqlite';
+import ICAL from 'ical.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   api,
@@ -9,8 +9,8 @@ import {
   cliOk,
   fieldArgs,
   refused,
-  serve,
   type ServerProcess,
+  serve,
   tempDb,
 } from '../helpers.ts';
 

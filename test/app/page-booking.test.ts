@@ -3,8 +3,8 @@
  * what it offers, the abuse rules in their order, the booking once per form, a series, and the confirmation.
  */
 import { describe, expect, it } from 'vitest';
-import { createContext } from '../../src/app/context.ts';
 import { createBooking } from '../../src/app/bookings/create-booking.ts';
+import { createContext } from '../../src/app/context.ts';
 import { enableBookingPage, FORM_MAX_SECONDS, PER_HOUR_WINDOW_SECONDS } from '../../src/app/pages/booking-page.ts';
 import {
   book,
@@ -15,13 +15,13 @@ import {
   formProblem,
   freeSlot,
   limitProblem,
+  type Offer,
   offersOf,
+  type PageForm,
   seriesDates,
   submissionOf,
   trapProblem,
   weeksOf,
-  type Offer,
-  type PageForm,
 } from '../../src/app/pages/page-booking.ts';
 import { confirmation, eventFile } from '../../src/app/pages/page-confirmation.ts';
 import { enablePortal } from '../../src/app/pages/portal.ts';

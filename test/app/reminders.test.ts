@@ -1,9 +1,9 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { createBooking } from '../../src/app/bookings/create-booking.ts';
-import { changeField } from '../../src/app/practice/fields.ts';
 import { cancelBooking, moveBooking } from '../../src/app/bookings/lifecycle.ts';
 import { setReminders, showReminders } from '../../src/app/messages/reminders.ts';
+import { changeField } from '../../src/app/practice/fields.ts';
 import { messagesOfBooking } from '../../src/store/outbox.ts';
 import { practice } from '../practice.ts';
 

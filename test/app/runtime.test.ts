@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../../src/app/context.ts';
+import { openContext, openRuntime, readRuntimeSettings } from '../../src/app/operations/runtime.ts';
 import { switchApi } from '../../src/app/practice/api.ts';
 import { initInstallation } from '../../src/app/practice/init.ts';
-import { openContext, openRuntime, readRuntimeSettings } from '../../src/app/operations/runtime.ts';
 import { tempDb } from '../helpers.ts';
 
 const NOW = new Date('2026-06-01T06:00:00Z');

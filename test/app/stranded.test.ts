@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createBooking } from '../../src/app/bookings/create-booking.ts';
-import { addClosure, setHours } from '../../src/app/practice/hours.ts';
 import { cancelBooking } from '../../src/app/bookings/lifecycle.ts';
+import { addClosure, setHours } from '../../src/app/practice/hours.ts';
 import { addSchedule, removeSchedule } from '../../src/app/practice/schedules.ts';
 import { AppError } from '../../src/errors.ts';
 import { snapshot } from '../helpers.ts';

@@ -2,7 +2,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import { crc32, deflateSync } from 'node:zlib';
 import { expect } from 'vitest';
-import { cliOk, initDb, serve, tempDb, type ServerProcess } from '../helpers.ts';
+import { cliOk, initDb, type ServerProcess, serve, tempDb } from '../helpers.ts';
 import { startSmtp, type TestSmtp } from '../mail/smtp.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
 

@@ -11,13 +11,13 @@ import {
   get,
   hiddenFields,
   MARIA,
+  type PageSetup,
   pageSetup,
   post,
   times,
   toReview,
   wholeDay,
   written,
-  type PageSetup,
 } from './flow.ts';
 
 /** The details form's own fields (choice and ticket) of a fresh form for the `pick`-th time of a whole day. */

@@ -6,7 +6,7 @@
 import { createHmac } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { api, cli, cliJson, cliOk, serve, snapshot, tempDb, initDb } from '../helpers.ts';
+import { api, cli, cliJson, cliOk, initDb, serve, snapshot, tempDb } from '../helpers.ts';
 import { expectThrottled } from '../http/throttled.ts';
 import {
   get,

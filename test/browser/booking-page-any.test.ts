@@ -7,8 +7,8 @@
 import { DatabaseSync } from 'node:sqlite';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { cliOk } from '../helpers.ts';
 import { pageSetup } from '../booking-page/flow.ts';
+import { cliOk } from '../helpers.ts';
 import { expectReadable, launchChromium, phonePage } from './chromium.ts';
 
 declare const document: any;

@@ -13,10 +13,10 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { cliOk, onCleanup, ROOT, tempDir } from '../helpers.ts';
 import { longDay, pageSetup, pngOf, written } from '../booking-page/flow.ts';
-import { axeViolations, checkPage, expectReadable, launchChromium, phonePage } from './chromium.ts';
 import { readmeBlocks } from '../docs/readme.ts';
+import { cliOk, onCleanup, ROOT, tempDir } from '../helpers.ts';
+import { axeViolations, checkPage, expectReadable, launchChromium, phonePage } from './chromium.ts';
 
 declare const document: any;
 declare const getComputedStyle: any;

@@ -15,8 +15,8 @@ import {
   changeMessages,
   customerChangeNotice,
   reminderMessage,
-  withManageLink,
   type SendView,
+  withManageLink,
 } from '../../src/mail/messages.ts';
 import { cliOk, ROOT } from '../helpers.ts';
 import { bookWithLink, setup, slotsOf } from '../portal/page.ts';

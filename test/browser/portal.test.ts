@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { cliJson, cliOk, ROOT } from '../helpers.ts';
 import { book, bookingState, bookWithLink, confirmUrl, icsOf, setup, slotsOf } from '../portal/page.ts';
-import { axeViolations, checkPage, expectReadable, launchChromium, phonePage, type PageReport } from './chromium.ts';
+import { axeViolations, checkPage, expectReadable, launchChromium, type PageReport, phonePage } from './chromium.ts';
 
 // The page's globals, as the checks below use them inside the browser (not compiled with the DOM library).
 declare const document: any;

@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import type { ParsedMail } from 'mailparser';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { cli, cliJson, cliOk, ROOT, snapshot } from '../helpers.ts';
 import { pageSetup, written } from '../booking-page/flow.ts';
+import { cli, cliJson, cliOk, ROOT, snapshot } from '../helpers.ts';
 import { bookingState, linkIn, setup, slotsOf } from '../portal/page.ts';
 import { expectReadable, launchChromium, phonePage } from './chromium.ts';
 

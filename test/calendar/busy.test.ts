@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  type BusyOptions,
+  type BusyTime,
   busySteps,
   busyTimesOf,
   busyTimesSliced,
@@ -15,8 +17,6 @@ import {
   MAX_BUSY_TIMES,
   SERIES_CAP,
   uidHash,
-  type BusyOptions,
-  type BusyTime,
 } from '../../src/calendar/busy.ts';
 import { cpuStopwatch, watchLoopHold } from '../cpu.ts';
 

@@ -7,13 +7,13 @@
  */
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { deliverWrites } from '../../src/app/calendars/calendar-writes.ts';
-import { calendars } from '../../src/app/calendars/calendar-views.ts';
 import { createBooking } from '../../src/app/bookings/create-booking.ts';
-import { apiBook, api, bookableDb, cli, cliJson, cliOk, serve, tempDb } from '../helpers.ts';
-import { fakeCalDav } from './fake-caldav.ts';
+import { calendars } from '../../src/app/calendars/calendar-views.ts';
+import { deliverWrites } from '../../src/app/calendars/calendar-writes.ts';
+import { api, apiBook, bookableDb, cli, cliJson, cliOk, serve, tempDb } from '../helpers.ts';
 import { practice, writingCalendar } from '../practice.ts';
-import { addRadicale, startRadicale, type Radicale } from './radicale.ts';
+import { fakeCalDav } from './fake-caldav.ts';
+import { addRadicale, type Radicale, startRadicale } from './radicale.ts';
 
 /** Waits (bounded: 15 s) until Radicale holds `count` events. */
 async function eventsOf(radicale: Radicale, count: number) {

@@ -8,11 +8,11 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { addCalendar, syncCalendars } from '../../src/app/calendars/calendars.ts';
 import { calendars } from '../../src/app/calendars/calendar-views.ts';
+import { addCalendar, syncCalendars } from '../../src/app/calendars/calendars.ts';
 import { unsentMessages } from '../../src/store/outbox.ts';
-import { startIcsServer } from './ics-server.ts';
 import { practice } from '../practice.ts';
+import { startIcsServer } from './ics-server.ts';
 
 const CALENDAR = [
   'BEGIN:VCALENDAR',

@@ -20,8 +20,8 @@ import { addCalendar } from '../../src/app/calendars/calendars.ts';
 import { dueCalendars, listCalendars } from '../../src/store/calendars.ts';
 import { openStore } from '../../src/store/db.ts';
 import { api, apiBook, bookableDb, cli, onCleanup, ROOT, serve, tempDb } from '../helpers.ts';
-import { startIcsServer } from './ics-server.ts';
 import { practice } from '../practice.ts';
+import { startIcsServer } from './ics-server.ts';
 
 const NOW = '2026-12-01T08:00:00Z';
 const DAYS_AHEAD = 60;

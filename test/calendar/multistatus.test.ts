@@ -4,7 +4,7 @@
  * expansion), elements nested without end, text never closed, and 10 MiB read in linear time, in slices.
  */
 import { describe, expect, it } from 'vitest';
-import { readMultistatus, type DavResponse } from '../../src/calendar/multistatus.ts';
+import { type DavResponse, readMultistatus } from '../../src/calendar/multistatus.ts';
 import { cpuStopwatch } from '../cpu.ts';
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -3,12 +3,12 @@
  * started per test on a free 127.0.0.1 port with its own configuration, users file and storage in a temporary folder,
  * one calendar collection made with MKCALENDAR. Stopped after the test file, also when the test fails.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { cliWith, onCleanup, tempDir, watchOutput, type CliResult } from '../helpers.ts';
+import { type CliResult, cliWith, onCleanup, tempDir, watchOutput } from '../helpers.ts';
 
 export interface Radicale {
   /** The calendar collection's URL, ending in `/`. */

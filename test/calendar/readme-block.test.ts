@@ -7,8 +7,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { bookableDb, cliJson, ROOT, tempDb } from '../helpers.ts';
 import { commandsOf, newcomerEnv, readmeBlock } from '../docs/readme.ts';
+import { bookableDb, cliJson, ROOT, tempDb } from '../helpers.ts';
 import { startIcsServer } from './ics-server.ts';
 import { startRadicale } from './radicale.ts';
 

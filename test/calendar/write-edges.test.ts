@@ -7,13 +7,13 @@ import { once } from 'node:events';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { deliverWrites } from '../../src/app/calendars/calendar-writes.ts';
-import { setCalendar } from '../../src/app/calendars/calendars.ts';
 import { createBooking } from '../../src/app/bookings/create-booking.ts';
 import { moveBooking } from '../../src/app/bookings/lifecycle.ts';
-import { bookableDb, onCleanup, snapshot, tempDb, cliWith } from '../helpers.ts';
-import { fakeCalDav } from './fake-caldav.ts';
+import { deliverWrites } from '../../src/app/calendars/calendar-writes.ts';
+import { setCalendar } from '../../src/app/calendars/calendars.ts';
+import { bookableDb, cliWith, onCleanup, snapshot, tempDb } from '../helpers.ts';
 import { practice, writingCalendar } from '../practice.ts';
+import { fakeCalDav } from './fake-caldav.ts';
 import { startRadicale } from './radicale.ts';
 
 /** An HTTP proxy to `target` (an origin) that answers a request itself when `refuse` returns a status for it. */

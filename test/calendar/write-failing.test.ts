@@ -5,12 +5,12 @@
  * when the calendar takes the writes again. The calendar is the test's CalDAV server; the writes are planner's code.
  */
 import { describe, expect, it } from 'vitest';
-import { alertWriteFailures, deliverWrites } from '../../src/app/calendars/calendar-writes.ts';
-import { calendars } from '../../src/app/calendars/calendar-views.ts';
 import { createBooking } from '../../src/app/bookings/create-booking.ts';
+import { calendars } from '../../src/app/calendars/calendar-views.ts';
+import { alertWriteFailures, deliverWrites } from '../../src/app/calendars/calendar-writes.ts';
 import { unsentMessages } from '../../src/store/outbox.ts';
-import { fakeCalDav } from './fake-caldav.ts';
 import { practice, writingCalendar } from '../practice.ts';
+import { fakeCalDav } from './fake-caldav.ts';
 
 describe('a calendar that cannot be written (issue 38)', () => {
   it('waits and retries, says failing at once and stuck after 48 h, mails the practice once after an hour and once when it writes again', async () => {

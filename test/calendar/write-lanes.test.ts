@@ -7,9 +7,9 @@
 import { once } from 'node:events';
 import { connect, createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { startLanedLoop, type LanedQueue, type QueueItem } from '../../src/queue/outbox-loop.ts';
+import { type LanedQueue, type QueueItem, startLanedLoop } from '../../src/queue/outbox-loop.ts';
 import { api, apiBook, bookableDb, cliWith, onCleanup, serve, tempDb } from '../helpers.ts';
-import { startRadicale, type Radicale } from './radicale.ts';
+import { type Radicale, startRadicale } from './radicale.ts';
 
 /**
  * A TCP proxy to `port` that, once `hang` is set, takes new connections and never answers them: `held` counts them,

@@ -13,15 +13,15 @@
  */
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { deliverWrites, startCalendarWriter } from '../../src/app/calendars/calendar-writes.ts';
-import type { Pump } from '../../src/queue/pump.ts';
-import { createContext } from '../../src/app/context.ts';
 import { createBooking } from '../../src/app/bookings/create-booking.ts';
 import { cancelBooking, moveBooking } from '../../src/app/bookings/lifecycle.ts';
+import { deliverWrites, startCalendarWriter } from '../../src/app/calendars/calendar-writes.ts';
+import { createContext } from '../../src/app/context.ts';
+import type { Pump } from '../../src/queue/pump.ts';
 import { openStore, type Store } from '../../src/store/db.ts';
 import { tempDb } from '../helpers.ts';
-import { fakeCalDav, hangingCalDav } from './fake-caldav.ts';
 import { practice, writingCalendar } from '../practice.ts';
+import { fakeCalDav, hangingCalDav } from './fake-caldav.ts';
 
 type Operation =
   | { op: 'book'; slot: number }

@@ -6,6 +6,7 @@
  */
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
+import { links, pageSetup, post, toReview } from '../booking-page/flow.ts';
 import {
   api,
   apiBook,
@@ -14,13 +15,12 @@ import {
   cliJson,
   cliOk,
   fieldArgs,
-  serve,
   type ServerProcess,
+  serve,
   tempDb,
 } from '../helpers.ts';
-import { links, pageSetup, post, toReview } from '../booking-page/flow.ts';
 import { formFields, moveForm, offeredSlots, page, postForm } from '../portal/page.ts';
-import { addRadicale, startRadicale, type Radicale } from './radicale.ts';
+import { addRadicale, type Radicale, startRadicale } from './radicale.ts';
 
 /** An event of the calendar as a person's app would show it. */
 interface Shown {

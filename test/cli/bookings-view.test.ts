@@ -8,33 +8,33 @@ import { once } from 'node:events';
 import { DatabaseSync } from 'node:sqlite';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createBooking } from '../../src/app/bookings/create-booking.ts';
-import { enablePortal } from '../../src/app/pages/portal.ts';
 import { startRuntime } from '../../src/app/operations/runtime.ts';
+import { enablePortal } from '../../src/app/pages/portal.ts';
 import { formatLocal } from '../../src/domain/dates.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { cancelBookingRow, insertBooking } from '../../src/store/bookings.ts';
 import { insertCustomer } from '../../src/store/customers.ts';
 import { openStore } from '../../src/store/db.ts';
 import { createManageToken } from '../../src/store/manage-links.ts';
-import { formFields } from '../portal/page.ts';
-import { practice } from '../practice.ts';
 import {
-  berlinDay,
   BIN,
+  berlinDay,
   bookableDb,
   cliJson,
   cliOk,
   fieldArgs,
   initDb,
   onCleanup,
-  refused,
   ROOT,
+  refused,
   tempDb,
   UNDO_MIGRATION_13,
   UNDO_MIGRATION_16,
   UNDO_MIGRATION_17,
   UNDO_MIGRATION_18,
 } from '../helpers.ts';
+import { formFields } from '../portal/page.ts';
+import { practice } from '../practice.ts';
 
 describe('bookings show: who made each change, and from when a move came', () => {
   it('created by api, moved by the customer on the page, cancelled by the admin: each in local time', async () => {

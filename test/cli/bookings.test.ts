@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/store/db.ts';
 import { insertBooking } from '../../src/store/bookings.ts';
 import { insertCustomer } from '../../src/store/customers.ts';
+import { openStore } from '../../src/store/db.ts';
 import { cliJson, cliOk, initDb, refused, tempDb } from '../helpers.ts';
 
 /** Seeds bookings directly through the store (the API that makes them is tested elsewhere). */

@@ -1,6 +1,6 @@
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { api, cli, cliJson, onCleanup, refused, serve, tempDb } from '../helpers.ts';
 

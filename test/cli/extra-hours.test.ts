@@ -7,8 +7,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bookableDb, cli, cliJson, cliOk, fieldArgs, refused, ROOT, tempDb } from '../helpers.ts';
 import { commandsOf, newcomerEnv, readmeBlock } from '../docs/readme.ts';
+import { bookableDb, cli, cliJson, cliOk, fieldArgs, ROOT, refused, tempDb } from '../helpers.ts';
 
 const run = promisify(execFile);
 

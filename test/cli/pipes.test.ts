@@ -4,9 +4,9 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/store/db.ts';
 import { insertBooking } from '../../src/store/bookings.ts';
 import { insertCustomer } from '../../src/store/customers.ts';
+import { openStore } from '../../src/store/db.ts';
 import { BIN, cliOk, initDb, ROOT, tempDb } from '../helpers.ts';
 
 /** Enough rows that the listing (some 400 KB) is far larger than a pipe holds (64 KB): the writer must wait for the reader. */

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { openStore } from '../../src/store/db.ts';
 import { insertBooking } from '../../src/store/bookings.ts';
 import { insertCustomer } from '../../src/store/customers.ts';
+import { openStore } from '../../src/store/db.ts';
 import { cli, cliJson, cliOk, initDb, refused, tempDb } from '../helpers.ts';
 
 /** Seeds booked appointments at fixed instants (far past and far future: the test does not depend on today). */

@@ -10,7 +10,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { migrations } from '../../src/store/migrations.ts';
-import { BIN, cli, cliOk, initDb, onCleanup, ROOT, tempDb, tempDir, type CliResult } from '../helpers.ts';
+import { BIN, type CliResult, cli, cliOk, initDb, onCleanup, ROOT, tempDb, tempDir } from '../helpers.ts';
 
 const run = promisify(execFile);
 

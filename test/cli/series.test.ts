@@ -3,12 +3,13 @@
  * none (a refusal lists each date, why and the nearest free times that day); `bookings show` lists the series;
  * `bookings cancel --series` cancels a date and the later ones with one mail. The real CLI on a real file.
  */
-import { DatabaseSync } from 'node:sqlite';
-import { beforeAll, describe, expect, it } from 'vitest';
+
 import { execFile } from 'node:child_process';
+import { DatabaseSync } from 'node:sqlite';
 import { promisify } from 'node:util';
-import { berlinDay, bookableDb, cli, cliJson, cliOk, fieldArgs, refused, ROOT, tempDb } from '../helpers.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { commandsOf, newcomerEnv, readmeBlock } from '../docs/readme.ts';
+import { berlinDay, bookableDb, cli, cliJson, cliOk, fieldArgs, ROOT, refused, tempDb } from '../helpers.ts';
 
 const run = promisify(execFile);
 

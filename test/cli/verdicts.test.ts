@@ -6,8 +6,8 @@
  */
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { bookableDb, cli, cliJson, cliOk, tempDb } from '../helpers.ts';
 import { startIcsServer } from '../calendar/ics-server.ts';
+import { bookableDb, cli, cliJson, cliOk, tempDb } from '../helpers.ts';
 
 const CALENDAR = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//t//EN', 'END:VCALENDAR', ''].join('\r\n');
 

@@ -1,8 +1,8 @@
-import createClient from 'openapi-fetch';
 import { readFileSync } from 'node:fs';
+import createClient from 'openapi-fetch';
 import { describe, expect, it } from 'vitest';
-import { bookableDb, serve, tempDb } from '../helpers.ts';
 import { checkContract } from '../contract.ts';
+import { bookableDb, serve, tempDb } from '../helpers.ts';
 import { clientTypes } from './generate.ts';
 import type { paths } from './planner-api.d.ts';
 

@@ -4,11 +4,11 @@
  * its WAL; the other customer's stay. The self-service link is revoked, `bookings show` and the export show no
  * personal data, `customer.erased` is signed, and the audit log names the erase without personal data.
  */
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
+import { get, pageSetup } from '../booking-page/flow.ts';
 import { api, bookableDb, cli, cliJson, cliOk, fieldArgs, tempDb } from '../helpers.ts';
-import { pageSetup, get } from '../booking-page/flow.ts';
 import { startReceiver, verifySignature } from '../webhooks/receiver.ts';
 
 /** Every byte of the database file and its WAL, as Latin-1 text (to search for UTF-8 strings as bytes). */

@@ -3,14 +3,15 @@
  * webhook receiver: the export holds every value submitted, every mail, the webhook deliveries, the self-service
  * links and the changes.
  */
-import { describe, expect, it } from 'vitest';
+
 import { execFile } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { api, bookableDb, cli, cliJson, cliOk, fieldArgs, refused, ROOT, tempDb, tempDir } from '../helpers.ts';
-import { commandsOf, newcomerEnv, readmeBlocks } from '../docs/readme.ts';
+import { describe, expect, it } from 'vitest';
 import { pageSetup } from '../booking-page/flow.ts';
+import { commandsOf, newcomerEnv, readmeBlocks } from '../docs/readme.ts';
+import { api, bookableDb, cli, cliJson, cliOk, fieldArgs, ROOT, refused, tempDb, tempDir } from '../helpers.ts';
 
 describe('planner customer find and export', () => {
   it('an export holds every value submitted and every mail; find finds by name, phone, e-mail and reference', async () => {

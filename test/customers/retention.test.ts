@@ -5,8 +5,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { applyRetention } from '../../src/app/customers/erase.ts';
 import { createContext } from '../../src/app/context.ts';
+import { applyRetention } from '../../src/app/customers/erase.ts';
 import { openStore } from '../../src/store/db.ts';
 import {
   bookableDb,

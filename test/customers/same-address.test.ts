@@ -7,11 +7,11 @@
  * digits, an address only by its ASCII case).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { futureBookingsOf } from '../../src/app/pages/booking-page.ts';
 import { exportCustomer, findCustomers } from '../../src/app/customers/customers.ts';
+import { futureBookingsOf } from '../../src/app/pages/booking-page.ts';
 import { AppError } from '../../src/errors.ts';
-import { apiFixture } from '../http/fixture.ts';
 import { bookableDb, cliJson, cliOk, refused, tempDb } from '../helpers.ts';
+import { apiFixture } from '../http/fixture.ts';
 
 /** The real addresses the table's lookalikes imitate. */
 const REAL = { kdq: 'kdq7781@example.org', cafe: 'cafe@example.org', effect: 'effect@example.org' } as const;

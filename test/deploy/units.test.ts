@@ -21,8 +21,8 @@ import {
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
-import { api, BIN, bookableDb, onCleanup, ROOT, tempDir, watchOutput } from '../helpers.ts';
 import { commandsOf, readmeBlock } from '../docs/readme.ts';
+import { api, BIN, bookableDb, onCleanup, ROOT, tempDir, watchOutput } from '../helpers.ts';
 import { freePort } from '../mail/smtp.ts';
 import { killed, LITESTREAM, restore, startSftp } from '../replication/parts.ts';
 

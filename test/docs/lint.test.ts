@@ -13,7 +13,7 @@ import { ROOT } from '../helpers.ts';
 
 /** Runs Biome (`command`) with the project's rules on one file holding `text`; returns its diagnostics' rule names. */
 function biome(
-  command: 'lint' | 'format',
+  command: 'lint' | 'format' | 'check',
   text: string,
   file = 'probe.ts',
 ): Promise<{ code: number; rules: string[]; output: string }> {
@@ -77,6 +77,15 @@ describe('the linter and the formatter', () => {
     expect(complex.rules).toEqual(['noExcessiveCognitiveComplexity']);
     expect(complex.output).toMatch(/Excessive complexity of 60 detected \(max: 25\)/);
     expect((await biome('lint', probe(1, 6), 'src/probe.ts')).rules).toEqual([]); // 21
+  });
+
+  it('refuses imports out of order (import organising is on), and passes them sorted', async () => {
+    const imports = (first: string, second: string) =>
+      `import { ${first} } from 'node:${first === 'join' ? 'path' : 'fs'}';\nimport { ${second} } from 'node:${second === 'join' ? 'path' : 'fs'}';\n\nexport const a = [${first}, ${second}];\n`;
+    const unsorted = await biome('check', imports('join', 'readFileSync'));
+    expect(unsorted.code).not.toBe(0);
+    expect(unsorted.output).toMatch(/organizeImports/);
+    expect((await biome('check', imports('readFileSync', 'join'))).code).toBe(0);
   });
 
   it('refuses a file that is not formatted, and passes one that is', async () => {

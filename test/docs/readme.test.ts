@@ -6,20 +6,20 @@
  *   answers with the token the block made.
  */
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
-import { connect, createServer as createNetServer, type AddressInfo } from 'node:net';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, connect, createServer as createNetServer } from 'node:net';
+import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { pathToFileURL } from 'node:url';
-import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { checkContract } from '../contract.ts';
 import packageJson from '../../package.json' with { type: 'json' };
+import { pngOf } from '../booking-page/flow.ts';
+import { checkContract } from '../contract.ts';
 import { bookableDb, cliJson, cliOk, initDb, onCleanup, ROOT, serve, tempDb, tempDir } from '../helpers.ts';
 import { freePort, startSmtp } from '../mail/smtp.ts';
 import { commandsOf, newcomerEnv, readmeBlock, readmeBlocks, shell } from './readme.ts';
-import { pngOf } from '../booking-page/flow.ts';
 
 const run = promisify(execFile);
 

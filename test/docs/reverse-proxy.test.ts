@@ -6,9 +6,9 @@
  * ok).
  */
 import { spawn } from 'node:child_process';
-import { get as httpGet } from 'node:http';
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DOORS } from '../../src/app/operations/doctor.ts';

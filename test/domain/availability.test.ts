@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { freeDays, freeSlots, lookAhead, type BookedInterval } from '../../src/domain/availability.ts';
-import { at, engineInput, week, type Overrides } from './engine-input.ts';
+import { type BookedInterval, freeDays, freeSlots, lookAhead } from '../../src/domain/availability.ts';
+import { at, engineInput, type Overrides, week } from './engine-input.ts';
 
 const input = engineInput;
 

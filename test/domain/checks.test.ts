@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import { fc } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
 import {
   emailKey,
   emailProblem,

@@ -1,6 +1,6 @@
 /** The engine's input for the domain tests of availability.ts and refusal.ts: a week in Berlin, seen at a fixed now. */
 import type { AvailabilityInput } from '../../src/domain/availability.ts';
-import { parseRanges, type MinuteRange } from '../../src/domain/hours.ts';
+import { type MinuteRange, parseRanges } from '../../src/domain/hours.ts';
 import { valueOrInvalid } from '../../src/errors.ts';
 
 export const at = (iso: string) => Date.parse(iso) / 1000;

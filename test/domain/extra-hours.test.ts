@@ -6,14 +6,14 @@
 import { fc, test as property } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import {
+  type AvailabilityInput,
+  type ExtraHours,
   freeDays,
   freeSlots,
   lookAhead,
-  type AvailabilityInput,
-  type ExtraHours,
 } from '../../src/domain/availability.ts';
 import { dayNumber, dayText, isoWeekday } from '../../src/domain/days.ts';
-import { mergeRanges, type MinuteRange } from '../../src/domain/hours.ts';
+import { type MinuteRange, mergeRanges } from '../../src/domain/hours.ts';
 import { whyNotFree } from '../../src/domain/refusal.ts';
 import { at, engineInput, week } from './engine-input.ts';
 

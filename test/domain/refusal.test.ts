@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
 import { fc, test as property } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
 import { freeSlots, freeSlotsByDay, lookAhead, nextFreeSlots, nextWindow } from '../../src/domain/availability.ts';
-import { strandedBookings, whyNotFree, type BookedTime } from '../../src/domain/refusal.ts';
-import { at, engineInput, MONDAY_8, week, type Overrides } from './engine-input.ts';
+import { type BookedTime, strandedBookings, whyNotFree } from '../../src/domain/refusal.ts';
+import { at, engineInput, MONDAY_8, type Overrides, week } from './engine-input.ts';
 
 /** Mon and Tue 09:00-12:00, 15-minute step, 30-minute appointments, 14 days ahead, capacity 1, no notice. */
 const input = (overrides: Overrides = {}) => engineInput(overrides, { 1: '09:00-12:00', 2: '09:00-12:00' });

@@ -2,9 +2,9 @@ import { Temporal } from 'temporal-polyfill';
 import { describe, expect, it } from 'vitest';
 import {
   isTimeZone,
-  timeZoneProblem,
   localToUnix,
   offsetTable,
+  timeZoneProblem,
   wallToUnix,
   wallToUnixCompatible,
 } from '../../src/domain/zone.ts';

@@ -3,8 +3,9 @@
  * (`/MANAGE/<token>`, `//feed/<secret>.ics`, …). A table of variants through a real server's access log, and the
  * masking rule in-process.
  */
-import { request } from 'node:http';
+
 import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { loggedPath } from '../../src/http/logged-path.ts';
 import { bookableDb, cliOk, serve, tempDb } from '../helpers.ts';

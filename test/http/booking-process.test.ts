@@ -1,7 +1,7 @@
-import { Temporal } from 'temporal-polyfill';
 import { DatabaseSync } from 'node:sqlite';
+import { Temporal } from 'temporal-polyfill';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, bookableDb, cliJson, cliOk, serve, tempDb, type ServerProcess } from '../helpers.ts';
+import { api, bookableDb, cliJson, cliOk, type ServerProcess, serve, tempDb } from '../helpers.ts';
 
 const ADA = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };
 

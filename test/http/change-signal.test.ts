@@ -3,7 +3,7 @@
  * (the WAL index header, store/settings-watch.ts): on ONE keep-alive connection, a setting changed by another
  * process between two requests is seen by the second, every time; by the CLI, and by a bare SQLite connection.
  */
-import { request, Agent } from 'node:http';
+import { Agent, request } from 'node:http';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { bookableDb, cliOk, serve, tempDb } from '../helpers.ts';

@@ -5,9 +5,9 @@
  * socket sends, are test/http/paths.test.ts's and test/http/access-log.test.ts's.
  */
 import { describe, expect, it } from 'vitest';
-import { createContext } from '../../src/app/context.ts';
 import { createBooking } from '../../src/app/bookings/create-booking.ts';
 import { makeFeedUrl } from '../../src/app/calendars/feed.ts';
+import { createContext } from '../../src/app/context.ts';
 import { startRuntime } from '../../src/app/operations/runtime.ts';
 import { enableBookingPage } from '../../src/app/pages/booking-page.ts';
 import { enablePortal } from '../../src/app/pages/portal.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError, invalid, notFound, type ErrorCode } from '../../src/errors.ts';
+import { AppError, type ErrorCode, invalid, notFound } from '../../src/errors.ts';
 import {
   answerFor,
   answerForClientError,
@@ -9,8 +9,9 @@ import {
   errorAnswer,
   errorResponse,
   HTTP_ERRORS,
+  rateLimitHeaders,
+  tooManyRequests,
 } from '../../src/http/errors.ts';
-import { rateLimitHeaders, tooManyRequests } from '../../src/http/errors.ts';
 import { ERROR_MAX_LENGTH } from '../../src/schemas/api.ts';
 
 describe('the error table', () => {

@@ -4,13 +4,13 @@
  * and `If-None-Match: *` is answered 304 (RFC 9110 §13.1.2). test/http/feed.test.ts has the real server.
  */
 import { describe, expect, it } from 'vitest';
-import { createContext } from '../../src/app/context.ts';
 import { createBooking } from '../../src/app/bookings/create-booking.ts';
 import { makeFeedUrl } from '../../src/app/calendars/feed.ts';
+import { createContext } from '../../src/app/context.ts';
+import { startRuntime } from '../../src/app/operations/runtime.ts';
 import { setHours } from '../../src/app/practice/hours.ts';
 import { initInstallation } from '../../src/app/practice/init.ts';
 import { addReason, changeReason } from '../../src/app/practice/reasons.ts';
-import { startRuntime } from '../../src/app/operations/runtime.ts';
 import { addSchedule, changeSchedule } from '../../src/app/practice/schedules.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { openStore } from '../../src/store/db.ts';

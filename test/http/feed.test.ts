@@ -3,9 +3,10 @@
  * RFC 5545 that ical.js and node-ical both read, cancelled appointments as STATUS:CANCELLED with the mails' UID and
  * SEQUENCE, 304 on ETag and Last-Modified, 404 for a wrong or replaced secret, and a throttle of wrong ones.
  */
+
+import { DatabaseSync } from 'node:sqlite';
 import ICAL from 'ical.js';
 import nodeIcal from 'node-ical';
-import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { api, bookableDb, cli, cliOk, serve, snapshot, tempDb } from '../helpers.ts';
 import { expectThrottled } from './throttled.ts';

@@ -1,7 +1,7 @@
+import { startRuntime } from '../../src/app/operations/runtime.ts';
+import { switchApi } from '../../src/app/practice/api.ts';
 import { addField } from '../../src/app/practice/fields.ts';
 import { addClosure } from '../../src/app/practice/hours.ts';
-import { switchApi } from '../../src/app/practice/api.ts';
-import { startRuntime } from '../../src/app/operations/runtime.ts';
 import { SCHEDULE_DEFAULTS } from '../../src/app/practice/schedules.ts';
 import { rotateToken } from '../../src/app/practice/token.ts';
 import { createHttpApp } from '../../src/http/app.ts';

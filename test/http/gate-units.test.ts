@@ -1,10 +1,9 @@
-import { hash } from '@node-rs/argon2';
+import { hash, verify } from '@node-rs/argon2';
 import { describe, expect, it } from 'vitest';
 import { ARGON2_OPTIONS, generateToken } from '../../src/app/practice/token.ts';
 import { looksLikeToken } from '../../src/domain/token.ts';
 import { createRateLimiter } from '../../src/http/rate-limit.ts';
 import { createTokenGate } from '../../src/http/token-gate.ts';
-import { verify } from '@node-rs/argon2';
 
 describe('token gate', () => {
   it('runs argon2 until the token is known, then compares SHA-256 digests; a new hash needs a new verify', async () => {

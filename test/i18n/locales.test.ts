@@ -8,21 +8,21 @@ import { describe, expect, it } from 'vitest';
 import type { Managed, Refusal } from '../../src/app/pages/portal.ts';
 import { DEFAULT_LABELS, type FieldDefinition } from '../../src/domain/form.ts';
 import { LANGUAGE_NAMES, LOCALES, type Locale } from '../../src/domain/locales.ts';
-import { WORDS as ALERT_WORDS } from '../../src/mail/calendar-alert.ts';
 import { type FeedEvent, feedIcs, practitionerEventIcs } from '../../src/mail/calendar.ts';
+import { WORDS as ALERT_WORDS } from '../../src/mail/calendar-alert.ts';
 import { WORDS } from '../../src/mail/translations.ts';
 import { carry } from '../../src/portal/book-form.ts';
 import {
-  choosePage,
+  type BookView,
   daysPage as bookDaysPage,
+  timesPage as bookTimesPage,
+  choosePage,
   detailsPage,
   donePage,
   notOfferedPage,
+  type Offer,
   refusedPage,
   reviewPage,
-  timesPage as bookTimesPage,
-  type BookView,
-  type Offer,
 } from '../../src/portal/book-pages.ts';
 import { BOOK_WORDS, fieldError } from '../../src/portal/book-words.ts';
 import { failedPage, notFoundPage, tooManyPage } from '../../src/portal/kit.ts';

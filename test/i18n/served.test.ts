@@ -10,7 +10,7 @@ import { WORDS } from '../../src/mail/translations.ts';
 import { BOOK_WORDS } from '../../src/portal/book-words.ts';
 import { PAGE_WORDS } from '../../src/portal/words.ts';
 import { cliJson, cliOk } from '../helpers.ts';
-import { book, linkIn, page, setup, slotsOf, type Setup } from '../portal/page.ts';
+import { book, linkIn, page, type Setup, setup, slotsOf } from '../portal/page.ts';
 
 /** Books the next free time and returns the customer's confirmation once it has arrived, and its reference. */
 async function bookAndMail(s: Setup, day: string): Promise<{ mail: ParsedMail; reference: string }> {

@@ -6,11 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBooking } from '../../src/app/bookings/create-booking.ts';
-import { createContext } from '../../src/app/context.ts';
 import { moveBooking } from '../../src/app/bookings/lifecycle.ts';
+import { createContext } from '../../src/app/context.ts';
 import { setMail } from '../../src/app/messages/mail.ts';
 import { changePractice } from '../../src/app/practice/practice.ts';
-import { startOutboxWorker, type OutboxWorker } from '../../src/mail/worker.ts';
+import { type OutboxWorker, startOutboxWorker } from '../../src/mail/worker.ts';
 import { openStore } from '../../src/store/db.ts';
 import { readSettings, setPortal } from '../../src/store/settings.ts';
 import { ADA, apiFixture, NOW } from '../http/fixture.ts';

@@ -12,11 +12,11 @@ import {
   changeMessages,
   customerChangeNotice,
   keptMessage,
+  type ManageAction,
   reminderMessage,
   seriesCancellationMessages,
   seriesMessages,
   withManageLink,
-  type ManageAction,
 } from '../../src/mail/messages.ts';
 import { WORDS } from '../../src/mail/translations.ts';
 import type { OutgoingMessage } from '../../src/store/outbox.ts';

@@ -1,21 +1,21 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
+import { escapeHtml } from '../../src/domain/html.ts';
 import { feedIcs } from '../../src/mail/calendar.ts';
+import type { BookingFacts } from '../../src/mail/facts.ts';
 import {
   bookingMessages,
   changeMessages,
   customerChangeNotice,
   MANAGE_MARK,
+  type ManageAction,
   manageActionAt,
   reminderMessage,
+  type SendView,
   seriesCancellationNotice,
   seriesMessages,
   withManageLink,
-  type ManageAction,
-  type SendView,
 } from '../../src/mail/messages.ts';
-import type { BookingFacts } from '../../src/mail/facts.ts';
-import { escapeHtml } from '../../src/domain/html.ts';
 import { localWhen } from '../../src/mail/translations.ts';
 
 const STAMP = Date.parse('2026-11-21T12:00:00Z') / 1000;

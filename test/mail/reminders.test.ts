@@ -1,11 +1,11 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
-import { mailQueue, setMail } from '../../src/app/messages/mail.ts';
 import { createContext } from '../../src/app/context.ts';
-import { changePractice } from '../../src/app/practice/practice.ts';
-import { openStore } from '../../src/store/db.ts';
+import { mailQueue, setMail } from '../../src/app/messages/mail.ts';
 import { setReminders } from '../../src/app/messages/reminders.ts';
+import { changePractice } from '../../src/app/practice/practice.ts';
 import { startOutboxWorker } from '../../src/mail/worker.ts';
+import { openStore } from '../../src/store/db.ts';
 import { messagesOfBooking } from '../../src/store/outbox.ts';
 import { readSettings, setPortal } from '../../src/store/settings.ts';
 import { ADA, apiFixture, NOW } from '../http/fixture.ts';

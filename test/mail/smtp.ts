@@ -1,6 +1,6 @@
 import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
-import { simpleParser, type ParsedMail } from 'mailparser';
+import { type AddressInfo, createServer } from 'node:net';
+import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { onCleanup } from '../helpers.ts';
 

@@ -4,8 +4,9 @@
  * TCP recorder in front of it that keeps every byte the client sent.
  */
 import { once } from 'node:events';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, connect, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { parseMailUrl } from '../../src/mail/sender.ts';
 import {
   bookableDb,
   cli,
@@ -21,7 +22,6 @@ import {
   snapshot,
   tempDb,
 } from '../helpers.ts';
-import { parseMailUrl } from '../../src/mail/sender.ts';
 import { startSmtp } from './smtp.ts';
 
 /** A TCP relay to `port` that records what clients send; `sent()` is all of it as text. */

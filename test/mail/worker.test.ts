@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { setMail } from '../../src/app/messages/mail.ts';
 import { createContext } from '../../src/app/context.ts';
+import { setMail } from '../../src/app/messages/mail.ts';
 import { setReminders } from '../../src/app/messages/reminders.ts';
-import { openStore } from '../../src/store/db.ts';
 import { smtpCodeOf } from '../../src/mail/sender.ts';
 import { startOutboxWorker } from '../../src/mail/worker.ts';
 import { decideRetry } from '../../src/queue/retry-policy.ts';
-import { unsentMessages, messagesOfBooking } from '../../src/store/outbox.ts';
+import { openStore } from '../../src/store/db.ts';
+import { messagesOfBooking, unsentMessages } from '../../src/store/outbox.ts';
 import { readSettings } from '../../src/store/settings.ts';
 import { ADA, apiFixture } from '../http/fixture.ts';
 import { freePort, startSmtp } from './smtp.ts';

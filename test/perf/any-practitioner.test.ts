@@ -4,7 +4,7 @@
  * practitioner reads the booked minutes of every candidate in one statement, whatever the bookings.
  */
 import { describe, expect, it } from 'vitest';
-import { freeTimesAny, createAnyBooking } from '../../src/app/bookings/any-practitioner.ts';
+import { createAnyBooking, freeTimesAny } from '../../src/app/bookings/any-practitioner.ts';
 import { createContext } from '../../src/app/context.ts';
 import { type Store } from '../../src/store/db.ts';
 import { practice } from '../practice.ts';

@@ -6,7 +6,7 @@
 import type { ParsedMail } from 'mailparser';
 import { describe, expect, it } from 'vitest';
 import { cliOk } from '../helpers.ts';
-import { bookWithLink, formFields, page, postForm, setup, slotsOf, textOf, type Setup } from './page.ts';
+import { bookWithLink, formFields, page, postForm, type Setup, setup, slotsOf, textOf } from './page.ts';
 
 /** Cancels the booking of `link` on the page; returns the page after it and the customer's cancellation mail. */
 async function cancelOnPage(s: Setup, link: string, reference: string): Promise<{ html: string; mail: ParsedMail }> {

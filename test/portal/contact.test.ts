@@ -13,10 +13,10 @@ import {
   offeredSlots,
   page,
   postForm,
+  type Setup,
   setup,
   slotsOf,
   textOf,
-  type Setup,
 } from './page.ts';
 
 /** An address with markup and quotes: the page shows it as text. */

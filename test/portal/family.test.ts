@@ -14,10 +14,10 @@ import {
   offeredSlots,
   page,
   postForm,
+  type Setup,
   setup,
   slotsOf,
   textOf,
-  type Setup,
 } from './page.ts';
 
 const ANNA = { first_name: 'Anna', last_name: 'Family', email: 'family@example.com', phone: '+49 30 1111111' };

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, cliJson, cliOk } from '../helpers.ts';
-import { bookingState, bookWithLink, formFields, page, postForm, setup, slotsOf, textOf, type Setup } from './page.ts';
+import { bookingState, bookWithLink, formFields, page, postForm, type Setup, setup, slotsOf, textOf } from './page.ts';
 
 describe('moving to another practitioner where the reason is shared (real server)', () => {
   let s: Setup;

@@ -14,10 +14,10 @@ import {
   offeredSlots,
   page,
   postForm,
+  type Setup,
   setup,
   slotsOf,
   textOf,
-  type Setup,
 } from './page.ts';
 
 /** The days a days page offers, in order. */

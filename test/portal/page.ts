@@ -2,10 +2,10 @@
 import ICAL from 'ical.js';
 import type { ParsedMail } from 'mailparser';
 import { expect } from 'vitest';
-import { api, apiBook, bookableDb, cliOk, serve, snapshot, tempDb, type ServerProcess } from '../helpers.ts';
+import type { Locale } from '../../src/domain/locales.ts';
+import { api, apiBook, bookableDb, cliOk, type ServerProcess, serve, snapshot, tempDb } from '../helpers.ts';
 import { startSmtp, type TestSmtp } from '../mail/smtp.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
-import type { Locale } from '../../src/domain/locales.ts';
 
 /** The link to the page in a mail's text (`<url>/manage/<token>`), or undefined. */
 export function linkIn(mail: ParsedMail): string | undefined {

@@ -18,10 +18,10 @@ import {
   offeredSlots,
   page,
   postForm,
+  type Setup,
   setup,
   slotsOf,
   textOf,
-  type Setup,
 } from './page.ts';
 
 describe('the self-service page, as a customer uses it (real server, SMTP and webhook receiver)', () => {

@@ -3,13 +3,13 @@
  * "one line": a few words, at most 500 characters, in the installation's language.
  */
 import { describe, expect, it } from 'vitest';
-import { createContext } from '../../src/app/context.ts';
 import { createBooking } from '../../src/app/bookings/create-booking.ts';
+import { createContext } from '../../src/app/context.ts';
+import { startRuntime } from '../../src/app/operations/runtime.ts';
+import { enablePortal } from '../../src/app/pages/portal.ts';
 import { setHours } from '../../src/app/practice/hours.ts';
 import { initInstallation } from '../../src/app/practice/init.ts';
-import { enablePortal } from '../../src/app/pages/portal.ts';
 import { addReason } from '../../src/app/practice/reasons.ts';
-import { startRuntime } from '../../src/app/operations/runtime.ts';
 import { addSchedule } from '../../src/app/practice/schedules.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { openStore } from '../../src/store/db.ts';

@@ -4,17 +4,17 @@
  * the appointment's end, and the page speaks the installation's language.
  */
 import { describe, expect, it } from 'vitest';
-import { createContext } from '../../src/app/context.ts';
-import { createBooking } from '../../src/app/bookings/create-booking.ts';
-import { initInstallation } from '../../src/app/practice/init.ts';
-import { setHours } from '../../src/app/practice/hours.ts';
-import { addSchedule } from '../../src/app/practice/schedules.ts';
-import { cancelBooking } from '../../src/app/bookings/lifecycle.ts';
-import { addReason, changeReason } from '../../src/app/practice/reasons.ts';
 import { availableSlots } from '../../src/app/bookings/availability.ts';
-import { enablePortal } from '../../src/app/pages/portal.ts';
-import { changePractice } from '../../src/app/practice/practice.ts';
+import { createBooking } from '../../src/app/bookings/create-booking.ts';
+import { cancelBooking } from '../../src/app/bookings/lifecycle.ts';
+import { createContext } from '../../src/app/context.ts';
 import { startRuntime } from '../../src/app/operations/runtime.ts';
+import { enablePortal } from '../../src/app/pages/portal.ts';
+import { setHours } from '../../src/app/practice/hours.ts';
+import { initInstallation } from '../../src/app/practice/init.ts';
+import { changePractice } from '../../src/app/practice/practice.ts';
+import { addReason, changeReason } from '../../src/app/practice/reasons.ts';
+import { addSchedule } from '../../src/app/practice/schedules.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { openStore } from '../../src/store/db.ts';
 import { createManageToken } from '../../src/store/manage-links.ts';

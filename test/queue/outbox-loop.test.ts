@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startOutboxLoop, type OutboxQueue, type QueueItem } from '../../src/queue/outbox-loop.ts';
+import { type OutboxQueue, type QueueItem, startOutboxLoop } from '../../src/queue/outbox-loop.ts';
 
 describe('the outbox loop (mail, webhooks, calendar writes)', () => {
   it('leases each item from the moment it is taken, not from the start of the pass', async () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  type AttemptOutcome,
   BASE_SECONDS,
   decideRetry,
   GIVE_UP_AFTER_SECONDS,
   MAX_DELAY_SECONDS,
-  type AttemptOutcome,
   type RetryDecision,
 } from '../../src/queue/retry-policy.ts';
 

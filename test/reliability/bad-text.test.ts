@@ -5,8 +5,8 @@
 import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { nameProblem } from '../../src/domain/checks.ts';
+import { BIN, bookableDb, type CliResult, cli, ROOT, snapshot, tempDb } from '../helpers.ts';
 import { ADA, apiFixture } from '../http/fixture.ts';
-import { BIN, bookableDb, cli, type CliResult, ROOT, snapshot, tempDb } from '../helpers.ts';
 
 /** Runs the CLI with raw bytes as arguments, as a shell passes `$'bad\xff'`. */
 function cliBytes(db: string, ...args: (string | Buffer)[]): Promise<CliResult> {

@@ -1,5 +1,5 @@
-import { DatabaseSync } from 'node:sqlite';
 import { once } from 'node:events';
+import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { api, bookableDb, cliOk, serve, tempDb } from '../helpers.ts';
 import { startSmtp } from '../mail/smtp.ts';

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, bookableDb, cli, fieldArgs, ROOT, serve, type ServerProcess, tempDb } from '../helpers.ts';
+import { api, bookableDb, cli, fieldArgs, ROOT, type ServerProcess, serve, tempDb } from '../helpers.ts';
 
 const CLIENT = join(import.meta.dirname, 'post-client.ts');
 

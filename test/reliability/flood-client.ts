@@ -4,8 +4,9 @@
  * `addresses` source addresses (127.0.<a>.<b>, all on loopback), and prints the statuses it got as JSON. It says
  * `flooding` on stderr at its first answer, from when the test counts valid requests as sent under the flood.
  */
-import { request } from 'node:http';
+
 import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
 
 const [url, countText, concurrencyText, addressesText] = process.argv.slice(2);
 const { hostname, port } = new URL(url!);

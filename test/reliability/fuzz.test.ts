@@ -2,20 +2,20 @@ import { fc } from '@fast-check/vitest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../src/app/context.ts';
 import { changeRateLimit } from '../../src/app/practice/api.ts';
-import { openStore } from '../../src/store/db.ts';
 import { BODY_LIMIT } from '../../src/schemas/api.ts';
-import { apiFixture } from '../http/fixture.ts';
+import { openStore } from '../../src/store/db.ts';
 import {
   api,
   bookableDb,
   cli,
   rawSocket,
+  type ServerProcess,
   serve,
   snapshot,
   socketClosed,
   tempDb,
-  type ServerProcess,
 } from '../helpers.ts';
+import { apiFixture } from '../http/fixture.ts';
 
 /** Values an attacker or a buggy client puts in a query string or a JSON field. */
 const nasty = fc.oneof(

@@ -3,8 +3,9 @@
  * the request was sent, twenty requests with one key at once over two servers, a replay after a restart, another
  * body under the key; and a property over random interleavings, in-process.
  */
-import { fc, test } from '@fast-check/vitest';
+
 import { DatabaseSync } from 'node:sqlite';
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { api, bookableDb, cliOk, rawSocket, serve, tempDb } from '../helpers.ts';
 import { ADA, apiFixture } from '../http/fixture.ts';

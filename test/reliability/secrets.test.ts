@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { DatabaseSync } from 'node:sqlite';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createTokenGate } from '../../src/http/token-gate.ts';
 import { api, BIN, bookableDb, cli, cliOk, ROOT, serve, tempDir } from '../helpers.ts';

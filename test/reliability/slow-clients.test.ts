@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, bookableDb, rawSocket, serve, socketClosed, tempDb, type ServerProcess } from '../helpers.ts';
+import { api, bookableDb, rawSocket, type ServerProcess, serve, socketClosed, tempDb } from '../helpers.ts';
 
 /** Writes `text` one character every `everyMs` until the socket closes or the text ends (bounded by its length). */
 async function drip(socket: Socket, text: string, everyMs: number): Promise<void> {

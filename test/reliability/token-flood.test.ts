@@ -5,7 +5,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createAuthThrottle, FAILED_ATTEMPTS_PER_MINUTE } from '../../src/http/auth-throttle.ts';
-import { bookableDb, cliJson, cliOk, serve, tempDb, watchOutput, type ServerProcess } from '../helpers.ts';
+import { bookableDb, cliJson, cliOk, type ServerProcess, serve, tempDb, watchOutput } from '../helpers.ts';
 
 /** GET `path` from the source address `from` (any 127.x.y.z is loopback); resolves with status, Retry-After and ms. */
 function get(

@@ -6,15 +6,15 @@
  */
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { setTimeout as delay } from 'node:timers/promises';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { api, bookableDb, BIN, cliOk, serve, tempDb, tempDir } from '../helpers.ts';
+import { commandsOf, readmeBlock } from '../docs/readme.ts';
+import { api, BIN, bookableDb, cliOk, serve, tempDb, tempDir } from '../helpers.ts';
 import { startSmtp } from '../mail/smtp.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
-import { commandsOf, readmeBlock } from '../docs/readme.ts';
 import {
   expectRestoredWhole,
   LITESTREAM,

@@ -6,8 +6,8 @@ import { spawn } from 'node:child_process';
 import { readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliOk, cliWith, initDb, onCleanup, tempDb, tempDir, watchOutput } from '../helpers.ts';
 import { goDurationSeconds } from '../../src/app/operations/replication.ts';
+import { cliOk, cliWith, initDb, onCleanup, tempDb, tempDir, watchOutput } from '../helpers.ts';
 import { killed, LITESTREAM, litestreamConfig } from './parts.ts';
 
 /** Every file below `folder`. */

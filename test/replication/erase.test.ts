@@ -17,11 +17,11 @@ import {
   killed,
   LITESTREAM,
   litestreamConfig,
+  type Replicated,
   removeNewestWalFile,
   restore,
   serveReplicated,
   startSftp,
-  type Replicated,
 } from './parts.ts';
 
 const ERASED = ['Erika', 'Jonas', 'Mira'].map((name) => ({

@@ -3,14 +3,14 @@
  * own configuration, host key and client key in a temporary folder (key authentication only), and real Litestream
  * (the binary of the devDependency @flydotio/litestream-linux-x64) running `planner serve` under `-exec`.
  */
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { freePort } from '../mail/smtp.ts';
 import { BIN, onCleanup, ROOT, tempDir, watchOutput } from '../helpers.ts';
+import { freePort } from '../mail/smtp.ts';
 
 export const LITESTREAM = join(ROOT, 'node_modules/@flydotio/litestream-linux-x64/litestream');
 const SSHD = '/usr/sbin/sshd';

@@ -1,12 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { createContext } from '../../src/app/context.ts';
-import { initInstallation } from '../../src/app/practice/init.ts';
 import { addWebhook } from '../../src/app/messages/webhooks.ts';
+import { initInstallation } from '../../src/app/practice/init.ts';
+import { guardedLookup } from '../../src/outbound/address.ts';
 import { openStore } from '../../src/store/db.ts';
 import { findWebhook, listDeliveries, webhookHealth } from '../../src/store/webhooks.ts';
 import { emitBookingEvent } from '../../src/webhooks/events.ts';
-import { guardedLookup } from '../../src/outbound/address.ts';
 import { startWebhookWorker } from '../../src/webhooks/worker.ts';
 import { api, bookableDb, cli, cliJson, cliOk, fieldArgs, refused, serve, tempDb } from '../helpers.ts';
 import { freePort } from '../mail/smtp.ts';

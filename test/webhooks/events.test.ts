@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, bookableDb, cliJson, fieldArgs, serve, type ServerProcess, tempDb } from '../helpers.ts';
+import { api, bookableDb, cliJson, fieldArgs, type ServerProcess, serve, tempDb } from '../helpers.ts';
 import { readmeVerifier, startReceiver, verifySignature } from './receiver.ts';
 
 const ADA = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' };

@@ -1,7 +1,7 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { once } from 'node:events';
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { readmeBlock } from '../docs/readme.ts';

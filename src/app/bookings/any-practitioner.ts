@@ -16,6 +16,8 @@ import type { BookingSource } from '../../store/bookings.ts';
 import { listFields } from '../../store/fields.ts';
 import { findReason, type Reason } from '../../store/reasons.ts';
 import type { Schedule } from '../../store/schedules.ts';
+import type { AppContext } from '../context.ts';
+import { requireConfigured } from '../practice/configured.ts';
 import {
   availabilityOf,
   availableSlots,
@@ -23,12 +25,10 @@ import {
   explainRefusal,
   findFreeSlot,
   freeTimes,
-  SlotNotFree,
   type RefusalAdvice,
+  SlotNotFree,
 } from './availability.ts';
-import type { AppContext } from '../context.ts';
-import { requireConfigured } from '../practice/configured.ts';
-import { createBooking, inBookingTransaction, type CreatedBooking } from './create-booking.ts';
+import { type CreatedBooking, createBooking, inBookingTransaction } from './create-booking.ts';
 
 /** A free time and the schedules free then, in id order. */
 export interface AnySlot extends FreeSlot {

@@ -1,26 +1,26 @@
 import {
+  type AvailabilityInput,
+  dayWindow,
+  type FreeSlot,
   freeDays,
   freeSlots,
   freeSlotsByDay,
   lookAhead,
-  dayWindow,
   nextFreeSlots,
   nextWindow,
-  type AvailabilityInput,
-  type FreeSlot,
 } from '../../domain/availability.ts';
 import { localDay, slotMinute } from '../../domain/dates.ts';
 import { dayNumber, dayText } from '../../domain/days.ts';
-import { whyNotFree, type Refusal } from '../../domain/refusal.ts';
+import { type Refusal, whyNotFree } from '../../domain/refusal.ts';
 import { localToUnix } from '../../domain/zone.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { bookedIntervals, bookedTimes } from '../../store/booked-times.ts';
-import { listClosures, type Closure } from '../../store/closures.ts';
-import { listFields, type FormField } from '../../store/fields.ts';
+import { type Closure, listClosures } from '../../store/closures.ts';
+import { type FormField, listFields } from '../../store/fields.ts';
 import { readExtraHours, readWeeklyHours } from '../../store/hours.ts';
 import { findReason, listReasons, type Reason } from '../../store/reasons.ts';
 import { findSchedule, listSchedules, type Schedule } from '../../store/schedules.ts';
-import { unixSeconds, type AppContext } from '../context.ts';
+import { type AppContext, unixSeconds } from '../context.ts';
 import { requireConfigured } from '../practice/configured.ts';
 
 /** Returns the schedules customers can book. */

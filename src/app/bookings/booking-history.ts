@@ -4,7 +4,7 @@
  */
 import { formatLocal } from '../../domain/dates.ts';
 import { utcText } from '../../domain/days.ts';
-import { bookingEvents, type BookingActor, type BookingEventKind } from '../../store/booking-events.ts';
+import { type BookingActor, type BookingEventKind, bookingEvents } from '../../store/booking-events.ts';
 import type { Booking } from '../../store/bookings.ts';
 import type { AppContext } from '../context.ts';
 

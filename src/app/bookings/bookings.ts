@@ -1,17 +1,17 @@
-import { AppError, invalid, notFound } from '../../errors.ts';
-import { listFields, type FormField } from '../../store/fields.ts';
-import { createBooking, type CreatedBooking } from './create-booking.ts';
-import { createSeries, type CreatedSeries, type SeriesOrder } from './series.ts';
-import { createAnyBooking, type AnyBooking } from './any-practitioner.ts';
 import { isIdText } from '../../domain/checks.ts';
 import { isDay, localDay } from '../../domain/dates.ts';
-import { localToUnix } from '../../domain/zone.ts';
-import { findBooking, listBookings, type Booking, type BookingStatus } from '../../store/bookings.ts';
-import { findSeriesByReference } from '../../store/series.ts';
 import { dayNumber, dayText } from '../../domain/days.ts';
+import { localToUnix } from '../../domain/zone.ts';
+import { AppError, invalid, notFound } from '../../errors.ts';
+import { type Booking, type BookingStatus, findBooking, listBookings } from '../../store/bookings.ts';
+import { type FormField, listFields } from '../../store/fields.ts';
+import { findSeriesByReference } from '../../store/series.ts';
 import type { AppContext } from '../context.ts';
 import { requireConfigured } from '../practice/configured.ts';
 import { getSchedule } from '../practice/schedules.ts';
+import { type AnyBooking, createAnyBooking } from './any-practitioner.ts';
+import { type CreatedBooking, createBooking } from './create-booking.ts';
+import { type CreatedSeries, createSeries, type SeriesOrder } from './series.ts';
 
 /** What `planner bookings list` filters by (options as typed). */
 export interface BookingListFilter {

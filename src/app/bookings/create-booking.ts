@@ -1,23 +1,23 @@
 import { randomInt } from 'node:crypto';
+import type { FreeSlot } from '../../domain/availability.ts';
 import { appointmentEnd, buffersOf } from '../../domain/blocking.ts';
 import { checkSubmission, type SubmissionValue } from '../../domain/submission.ts';
 import { asAppError, invalid } from '../../errors.ts';
-import { findBooking, insertBooking, type BookingSource } from '../../store/bookings.ts';
-import { insertBookingEvent, type BookingActor } from '../../store/booking-events.ts';
-import { findCustomerIdByEmail, insertCustomer } from '../../store/customers.ts';
-import { listFields, type FormField } from '../../store/fields.ts';
-import type { Reason } from '../../store/reasons.ts';
-import type { FreeSlot } from '../../domain/availability.ts';
 import type { BookingFacts } from '../../mail/facts.ts';
 import { bookingMessages } from '../../mail/messages.ts';
-import { emitBookingEvent } from '../../webhooks/events.ts';
+import { type BookingActor, insertBookingEvent } from '../../store/booking-events.ts';
+import { type BookingSource, findBooking, insertBooking } from '../../store/bookings.ts';
+import { findCustomerIdByEmail, insertCustomer } from '../../store/customers.ts';
+import { type FormField, listFields } from '../../store/fields.ts';
 import { enqueue } from '../../store/outbox.ts';
-import { unixSeconds, type AppContext } from '../context.ts';
-import { requireConfigured } from '../practice/configured.ts';
-import { availabilityOf, findFreeSlot, scheduleAndReason, type EngineInput } from './availability.ts';
-import { bookingFacts, eventFacts } from './booking-facts.ts';
-import { EMAIL_FIELD } from '../practice/fields.ts';
+import type { Reason } from '../../store/reasons.ts';
+import { emitBookingEvent } from '../../webhooks/events.ts';
+import { type AppContext, unixSeconds } from '../context.ts';
 import { scheduleReminders } from '../messages/reminders.ts';
+import { requireConfigured } from '../practice/configured.ts';
+import { EMAIL_FIELD } from '../practice/fields.ts';
+import { availabilityOf, type EngineInput, findFreeSlot, scheduleAndReason } from './availability.ts';
+import { bookingFacts, eventFacts } from './booking-facts.ts';
 
 export interface BookingOrder {
   scheduleId: number;

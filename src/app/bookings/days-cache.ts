@@ -6,14 +6,14 @@
  * with it the entry. Days whose answer depends on the clock (those within the schedule's notice of now) are computed
  * afresh on every call and never kept.
  */
-import { dayFreedom, dayWindow, lookAhead, type AvailabilityInput, type Window } from '../../domain/availability.ts';
+import { type AvailabilityInput, dayFreedom, dayWindow, lookAhead, type Window } from '../../domain/availability.ts';
 import { daysTouchedBy, type KnownOffsets } from '../../domain/blocking.ts';
 import { dayText, SECONDS_PER_DAY } from '../../domain/days.ts';
 import { MAX_UTC_OFFSET, offsetTable } from '../../domain/zone.ts';
-import { bookingChangesSince, lastBookingChange, type BookingChange } from '../../store/booking-changes.ts';
 import { bookedIntervals } from '../../store/booked-times.ts';
-import { availabilityInput } from './availability.ts';
+import { type BookingChange, bookingChangesSince, lastBookingChange } from '../../store/booking-changes.ts';
 import type { AppContext } from '../context.ts';
+import { availabilityInput } from './availability.ts';
 
 /** How many (schedule, reason) pairs are kept; the least recently asked goes first. */
 export const DAYS_CACHE_ENTRIES = 256;

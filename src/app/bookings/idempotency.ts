@@ -5,8 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { AppError } from '../../errors.ts';
-import { keepAnswer, keptAnswer, type KeptAnswer } from '../../store/idempotency.ts';
-import { unixSeconds, type AppContext } from '../context.ts';
+import { type KeptAnswer, keepAnswer, keptAnswer } from '../../store/idempotency.ts';
+import { type AppContext, unixSeconds } from '../context.ts';
 
 /** How long an answer is kept: a repeat after this is a new request. */
 export const KEY_LIFETIME_SECONDS = 24 * 3600;

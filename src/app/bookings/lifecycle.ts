@@ -1,34 +1,34 @@
-import { deadlineState } from '../../domain/deadline.ts';
 import { appointmentEnd, buffersOf } from '../../domain/blocking.ts';
 import { isNote, NOTE_MAX_LENGTH } from '../../domain/checks.ts';
+import { deadlineState } from '../../domain/deadline.ts';
 import { AppError, invalid } from '../../errors.ts';
 import type { BookingFacts } from '../../mail/facts.ts';
 import {
   changeMessages,
   customerChangeNotice,
+  type BookingChange as MailChange,
   seriesCancellationMessages,
   seriesCancellationNotice,
-  type BookingChange as MailChange,
 } from '../../mail/messages.ts';
-import { listFields } from '../../store/fields.ts';
-import { findReason } from '../../store/reasons.ts';
+import { insertBookingEvent } from '../../store/booking-events.ts';
 import {
+  type Booking,
   cancelBookingRow,
   findBooking,
   listSeriesBookings,
   moveBookingRow,
-  type Booking,
 } from '../../store/bookings.ts';
-import { insertBookingEvent } from '../../store/booking-events.ts';
+import { listFields } from '../../store/fields.ts';
 import { enqueue } from '../../store/outbox.ts';
-import { emitBookingEvent, type Actor } from '../../webhooks/events.ts';
+import { findReason } from '../../store/reasons.ts';
+import { type Actor, emitBookingEvent } from '../../webhooks/events.ts';
+import { type AppContext, unixSeconds } from '../context.ts';
+import { dropBookingReminders, scheduleReminders } from '../messages/reminders.ts';
+import { type ConfiguredSettings, requireConfigured } from '../practice/configured.ts';
 import { availabilityOf, findFreeSlot } from './availability.ts';
 import { bookingFacts, eventFacts } from './booking-facts.ts';
 import { requireBooking } from './bookings.ts';
 import { inBookingTransaction } from './create-booking.ts';
-import { unixSeconds, type AppContext } from '../context.ts';
-import { requireConfigured, type ConfiguredSettings } from '../practice/configured.ts';
-import { dropBookingReminders, scheduleReminders } from '../messages/reminders.ts';
 
 /** The facts of the mails of a change, as the booking stands now (the reason's description: none once it was removed). */
 function factsOf(ctx: AppContext, settings: ConfiguredSettings, booking: Booking): BookingFacts {

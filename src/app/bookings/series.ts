@@ -5,13 +5,13 @@
  * its own (reference, reminders, manage link, webhook event, calendar event) that names its series; the customer
  * gets one confirmation with every date and each date's own .ics.
  */
-import { dayWindow, freeSlots, type BookedInterval, type FreeSlot } from '../../domain/availability.ts';
-import { blockedSpan, BUFFER_MAX_SECONDS, buffersOf, LONGEST_BLOCK_SECONDS } from '../../domain/blocking.ts';
+import { type BookedInterval, dayWindow, type FreeSlot, freeSlots } from '../../domain/availability.ts';
+import { BUFFER_MAX_SECONDS, blockedSpan, buffersOf, LONGEST_BLOCK_SECONDS } from '../../domain/blocking.ts';
 import { slotMinute } from '../../domain/dates.ts';
 import { dayNumber, dayText } from '../../domain/days.ts';
-import { whyNotFree, type BookedTime, type Refusal } from '../../domain/refusal.ts';
-import { localToUnix } from '../../domain/zone.ts';
+import { type BookedTime, type Refusal, whyNotFree } from '../../domain/refusal.ts';
 import { occurrenceSlots, SERIES_COUNT, SERIES_INTERVAL_DAYS } from '../../domain/series.ts';
+import { localToUnix } from '../../domain/zone.ts';
 import { AppError, invalid } from '../../errors.ts';
 import { seriesMessages } from '../../mail/messages.ts';
 import { bookedTimes } from '../../store/booked-times.ts';
@@ -19,17 +19,17 @@ import type { BookingActor } from '../../store/booking-events.ts';
 import type { Booking, BookingSource } from '../../store/bookings.ts';
 import type { Closure } from '../../store/closures.ts';
 import { enqueue } from '../../store/outbox.ts';
-import { findSeries, insertSeries, seriesOccurrences, type Occurrence, type Series } from '../../store/series.ts';
+import { findSeries, insertSeries, type Occurrence, type Series, seriesOccurrences } from '../../store/series.ts';
+import { type AppContext, unixSeconds } from '../context.ts';
 import { availabilityOf, type EngineInput } from './availability.ts';
-import { unixSeconds, type AppContext } from '../context.ts';
 import {
+  type BookingOrder,
+  type CreatedBooking,
   checkOrder,
   customerOf,
   inBookingTransaction,
   newReference,
   writeBooking,
-  type BookingOrder,
-  type CreatedBooking,
 } from './create-booking.ts';
 
 export interface SeriesOrder extends BookingOrder {

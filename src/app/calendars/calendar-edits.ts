@@ -9,7 +9,7 @@
 import type { PlannerEvent } from '../../calendar/busy.ts';
 import { formatLocal } from '../../domain/dates.ts';
 import { calendarEditsAlert } from '../../mail/calendar-alert.ts';
-import { markEditsMailed, setEdit, writtenEvents, type EventEdit, type SeenEdit } from '../../store/calendar-writes.ts';
+import { type EventEdit, markEditsMailed, type SeenEdit, setEdit, writtenEvents } from '../../store/calendar-writes.ts';
 import type { CalendarRow } from '../../store/calendars.ts';
 import { enqueue } from '../../store/outbox.ts';
 import { findSchedule } from '../../store/schedules.ts';

@@ -7,13 +7,13 @@ import { formatLocal } from '../../domain/dates.ts';
 import { dayNumber, dayText, SECONDS_PER_DAY } from '../../domain/days.ts';
 import { localToUnix } from '../../domain/zone.ts';
 import { notFound } from '../../errors.ts';
-import { busyConflicts, busyOfSchedule, countBusy, type BusyConflict } from '../../store/busy-times.ts';
-import { seenEdits, writeCounts, type SeenEdit, type WriteCounts } from '../../store/calendar-writes.ts';
-import { listCalendars, type CalendarDetails, type CalendarRow } from '../../store/calendars.ts';
+import { type BusyConflict, busyConflicts, busyOfSchedule, countBusy } from '../../store/busy-times.ts';
+import { type SeenEdit, seenEdits, type WriteCounts, writeCounts } from '../../store/calendar-writes.ts';
+import { type CalendarDetails, type CalendarRow, listCalendars } from '../../store/calendars.ts';
 import { findSchedule, type Schedule } from '../../store/schedules.ts';
-import { editView, type EditView } from './calendar-edits.ts';
+import { type AppContext, unixSeconds } from '../context.ts';
 import { requireConfigured } from '../practice/configured.ts';
-import { unixSeconds, type AppContext } from '../context.ts';
+import { type EditView, editView } from './calendar-edits.ts';
 
 /**
  * The instants a schedule's calendars must cover: a day before now to a day after the look-ahead's last day (a sync

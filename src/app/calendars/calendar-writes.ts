@@ -11,16 +11,17 @@
  */
 import { CalendarWriteError, deleteEvent, eventHref, putEvent } from '../../calendar/write.ts';
 import { submittedFields, submittedText } from '../../domain/submission.ts';
-import { practitionerEventIcs, type FeedEvent } from '../../mail/calendar.ts';
-import { calendarAlert } from '../../mail/calendar-alert.ts';
-import { startLanedLoop, type LanedQueue } from '../../queue/outbox-loop.ts';
-import type { Pump } from '../../queue/pump.ts';
-import { BASE_SECONDS, decideRetry, type AttemptOutcome, type RetrySettings } from '../../queue/retry-policy.ts';
 import { invalid, notFound } from '../../errors.ts';
+import { type FeedEvent, practitionerEventIcs } from '../../mail/calendar.ts';
+import { calendarAlert } from '../../mail/calendar-alert.ts';
+import { type LanedQueue, startLanedLoop } from '../../queue/outbox-loop.ts';
+import type { Pump } from '../../queue/pump.ts';
+import { type AttemptOutcome, BASE_SECONDS, decideRetry, type RetrySettings } from '../../queue/retry-policy.ts';
 import {
   catchUp,
   claimWrite,
   countEvents,
+  type DueWrite,
   dueWrites,
   forgetEvent,
   markWriteFailed,
@@ -32,24 +33,23 @@ import {
   seenEdits,
   writeCounts,
   writtenSince,
-  type DueWrite,
 } from '../../store/calendar-writes.ts';
 import {
+  type CalendarRow,
   findCalendar,
   listCalendars,
   markWriteAlerted,
   markWriteOutcome,
   updateCalendar,
-  type CalendarRow,
 } from '../../store/calendars.ts';
-import { feedBookingById, type FeedRow } from '../../store/feed-rows.ts';
+import { type FeedRow, feedBookingById } from '../../store/feed-rows.ts';
 import { listFields } from '../../store/fields.ts';
 import { enqueue } from '../../store/outbox.ts';
 import { findSchedule } from '../../store/schedules.ts';
-import { editView, localSpan, overwriteLine, overwrittenLine, type EditView } from './calendar-edits.ts';
-import { ALERT_AFTER_SECONDS, failureLine, syncCalendar, type SyncOptions } from './calendars.ts';
+import { type AppContext, unixSeconds } from '../context.ts';
 import { isConfigured, requireConfigured } from '../practice/configured.ts';
-import { unixSeconds, type AppContext } from '../context.ts';
+import { type EditView, editView, localSpan, overwriteLine, overwrittenLine } from './calendar-edits.ts';
+import { ALERT_AFTER_SECONDS, failureLine, type SyncOptions, syncCalendar } from './calendars.ts';
 
 /** A worker holds a write this long (a write takes at most 20 s: calendar/write.ts); if it dies, another takes it. */
 const LEASE_SECONDS = 120;

@@ -6,26 +6,32 @@
  * busy time. After an hour of failing, the practice is mailed once, and once more when the calendar reads again.
  */
 import type { PlannerEvent } from '../../calendar/busy.ts';
-import { fetchCalendar, type FetchLimits, type FetchState } from '../../calendar/fetch.ts';
+import { type FetchLimits, type FetchState, fetchCalendar } from '../../calendar/fetch.ts';
 import { checkCalendarUrl } from '../../calendar/url.ts';
-import { SECONDS_PER_DAY } from '../../domain/days.ts';
 import { nameMessage, nameProblem, SYNC_EVERY_DEFAULT_MINUTES, SYNC_EVERY_MAX_MINUTES } from '../../domain/checks.ts';
+import { SECONDS_PER_DAY } from '../../domain/days.ts';
 import { AppError, invalid, notFound } from '../../errors.ts';
+import { calendarAlert } from '../../mail/calendar-alert.ts';
+import { type Pump, startPump } from '../../queue/pump.ts';
 import {
   applyBusyChanges,
   BUSY_PAGE_ROWS,
   BUSY_WRITE_ROWS,
+  type BusyChanges,
+  type BusySpan,
   busyChanges,
   busyPieces,
+  countGeneration,
   deleteBusy,
   dropUncounted,
   storedBusyPage,
   switchGeneration,
-  countGeneration,
-  type BusyChanges,
-  type BusySpan,
 } from '../../store/busy-times.ts';
+import { dropWrites, queueUpcoming, queueWritten } from '../../store/calendar-writes.ts';
 import {
+  type CalendarDetails,
+  type CalendarKind,
+  type CalendarRow,
   deleteCalendar,
   dueCalendars,
   findCalendar,
@@ -36,26 +42,20 @@ import {
   markSynced,
   markTried,
   updateCalendar,
-  type CalendarDetails,
-  type CalendarKind,
-  type CalendarRow,
 } from '../../store/calendars.ts';
 import { enqueue } from '../../store/outbox.ts';
-import { dropWrites, queueUpcoming, queueWritten } from '../../store/calendar-writes.ts';
 import type { Schedule } from '../../store/schedules.ts';
+import { type AppContext, unixSeconds } from '../context.ts';
+import { requireConfigured } from '../practice/configured.ts';
+import { noticeEdits } from './calendar-edits.ts';
 import {
   busyWindow,
+  type CalendarView,
+  type ConflictView,
   calendarConflicts,
   scheduleOf,
   viewOf,
-  type CalendarView,
-  type ConflictView,
 } from './calendar-views.ts';
-import { noticeEdits } from './calendar-edits.ts';
-import { requireConfigured } from '../practice/configured.ts';
-import { unixSeconds, type AppContext } from '../context.ts';
-import { calendarAlert } from '../../mail/calendar-alert.ts';
-import { startPump, type Pump } from '../../queue/pump.ts';
 
 /** How long a calendar fails before the practice is mailed. */
 export const ALERT_AFTER_SECONDS = 3600;

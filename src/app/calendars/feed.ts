@@ -5,17 +5,17 @@
 import { createHash } from 'node:crypto';
 import { lookAhead } from '../../domain/availability.ts';
 import { localWithZone } from '../../domain/dates.ts';
+import { submittedFields } from '../../domain/submission.ts';
 import { AppError, invalid } from '../../errors.ts';
 import { feedIcs } from '../../mail/calendar.ts';
 import { feedBookings } from '../../store/feed-rows.ts';
-import { listFields } from '../../store/fields.ts';
-import { submittedFields } from '../../domain/submission.ts';
 import { feedMadeAt, markFeedServed, openFeed, rotateFeedSecret } from '../../store/feeds.ts';
+import { listFields } from '../../store/fields.ts';
 import { findSchedule } from '../../store/schedules.ts';
-import { getSchedule } from '../practice/schedules.ts';
-import { unixSeconds, type AppContext } from '../context.ts';
+import { type AppContext, unixSeconds } from '../context.ts';
 import { requireConfigured } from '../practice/configured.ts';
 import { checkPublicUrl } from '../practice/public-url.ts';
+import { getSchedule } from '../practice/schedules.ts';
 
 /** How far back the feed reaches: 30 days of past appointments. */
 export const FEED_PAST_DAYS = 30;

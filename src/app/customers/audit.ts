@@ -6,9 +6,9 @@
  * only, never personal data; a command's arguments (which may hold it) are never recorded.
  */
 import { localToUnix } from '../../domain/zone.ts';
-import { auditLog, insertAudit, osUser, type AuditActor, type AuditEntry } from '../../store/audit.ts';
-import { requireConfigured } from '../practice/configured.ts';
+import { type AuditActor, type AuditEntry, auditLog, insertAudit, osUser } from '../../store/audit.ts';
 import type { AppContext } from '../context.ts';
+import { requireConfigured } from '../practice/configured.ts';
 
 export type { AuditEntry } from '../../store/audit.ts';
 

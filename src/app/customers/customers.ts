@@ -3,8 +3,11 @@
  * them, for an access request (GDPR art. 15). A customer is the record that groups bookings by e-mail address
  * (store/customers.ts); what each booking submitted is kept on the booking.
  */
-import { AppError, invalid } from '../../errors.ts';
+
 import { emailProblem } from '../../domain/checks.ts';
+import { formatLocal } from '../../domain/dates.ts';
+import { AppError, invalid } from '../../errors.ts';
+import { keptMessage } from '../../mail/messages.ts';
 import { findCustomerIdByEmail } from '../../store/customers.ts';
 import {
   changesOfBookings,
@@ -16,10 +19,8 @@ import {
   linksOfBookings,
   mailsOfBookings,
 } from '../../store/personal-data.ts';
-import { requireConfigured } from '../practice/configured.ts';
 import type { AppContext } from '../context.ts';
-import { formatLocal } from '../../domain/dates.ts';
-import { keptMessage } from '../../mail/messages.ts';
+import { requireConfigured } from '../practice/configured.ts';
 
 /** One person found by `customer find`: their record, the names and phones their bookings carry, and the bookings. */
 export interface CustomerMatch {

@@ -3,8 +3,12 @@
  * server anonymises bookings that ended more than `retention` months ago). Both keep each booking's skeleton, so
  * that counts and statistics stay true, and leave an audit entry that names bookings by id and reference only.
  */
+
+import { parsePlainInt } from '../../domain/checks.ts';
+import { localWithZone } from '../../domain/dates.ts';
 import { invalid } from '../../errors.ts';
-import { startPump, type Pump } from '../../queue/pump.ts';
+import { type Pump, startPump } from '../../queue/pump.ts';
+import { BUSY_TIMEOUT_MS } from '../../store/db.ts';
 import {
   bookingsToAnonymise,
   eraseBookings,
@@ -15,16 +19,13 @@ import {
   unerasedBookingsOf,
   type WalOutcome,
 } from '../../store/personal-data.ts';
-import { BUSY_TIMEOUT_MS } from '../../store/db.ts';
 import { setRetention } from '../../store/settings.ts';
 import { emitCustomerErased } from '../../webhooks/events.ts';
-import { parsePlainInt } from '../../domain/checks.ts';
-import { localWithZone } from '../../domain/dates.ts';
-import { unixSeconds, type AppContext } from '../context.ts';
-import { recordAudit } from './audit.ts';
-import { requireConfigured } from '../practice/configured.ts';
-import { customerOf } from './customers.ts';
 import { cancelBooking } from '../bookings/lifecycle.ts';
+import { type AppContext, unixSeconds } from '../context.ts';
+import { requireConfigured } from '../practice/configured.ts';
+import { recordAudit } from './audit.ts';
+import { customerOf } from './customers.ts';
 
 export interface Erased {
   customerId: number;

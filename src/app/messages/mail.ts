@@ -1,12 +1,12 @@
-import { invalid } from '../../errors.ts';
 import { addressOf, isEmail } from '../../domain/checks.ts';
-import { createMailer, describeFailure, maskUrl, parseMailUrl, PASSWORD_IN_CLEAR } from '../../mail/sender.ts';
-import { WORDS } from '../../mail/translations.ts';
-import { DROPPED_BY_CHANGE } from '../../domain/reminders.ts';
 import { formatLocal } from '../../domain/dates.ts';
-import { queueMessages, requeueFailed, type QueueEntry } from '../../store/outbox.ts';
+import { DROPPED_BY_CHANGE } from '../../domain/reminders.ts';
+import { invalid } from '../../errors.ts';
+import { createMailer, describeFailure, maskUrl, PASSWORD_IN_CLEAR, parseMailUrl } from '../../mail/sender.ts';
+import { WORDS } from '../../mail/translations.ts';
+import { type QueueEntry, queueMessages, requeueFailed } from '../../store/outbox.ts';
 import { setMailSettings } from '../../store/settings.ts';
-import { unixSeconds, type AppContext } from '../context.ts';
+import { type AppContext, unixSeconds } from '../context.ts';
 import { requireConfigured } from '../practice/configured.ts';
 
 /**

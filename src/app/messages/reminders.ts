@@ -18,7 +18,7 @@ import type { BookingFacts } from '../../mail/facts.ts';
 import { reminderMessage } from '../../mail/messages.ts';
 import { countScheduledReminders, dropReminders, enqueue, messagesOfBooking } from '../../store/outbox.ts';
 import { setReminderOffsets } from '../../store/settings.ts';
-import { unixSeconds, type AppContext } from '../context.ts';
+import { type AppContext, unixSeconds } from '../context.ts';
 import { requireConfigured } from '../practice/configured.ts';
 
 /**

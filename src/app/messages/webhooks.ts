@@ -1,8 +1,10 @@
 import { invalid, notFound } from '../../errors.ts';
 import {
   DEFAULT_EVENTS,
+  type Delivery,
   deleteWebhook,
   EVENT_TYPES,
+  type EventType,
   findDelivery,
   findWebhook,
   insertWebhook,
@@ -10,15 +12,13 @@ import {
   listWebhooks,
   requeueDelivery,
   webhookHealth,
-  type Delivery,
-  type EventType,
 } from '../../store/webhooks.ts';
-import { newEventId, type EventPayload } from '../../webhooks/events.ts';
+import { type EventPayload, newEventId } from '../../webhooks/events.ts';
 import { postWebhook } from '../../webhooks/sender.ts';
 import { newWebhookSecret } from '../../webhooks/sign.ts';
 import { checkWebhookUrl } from '../../webhooks/url.ts';
 import { WEBHOOK_TIMEOUT_MS } from '../../webhooks/worker.ts';
-import { unixSeconds, type AppContext } from '../context.ts';
+import { type AppContext, unixSeconds } from '../context.ts';
 import { requireConfigured } from '../practice/configured.ts';
 
 /** Parses `--events a,b` (default: the three booking events; `customer.erased` is opt-in), refusing unknown names. */

@@ -1,31 +1,31 @@
 import { randomBytes } from 'node:crypto';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
-import { describeFailure, createMailer, maskUrl, parseMailUrl } from '../../mail/sender.ts';
 import { localWithZone } from '../../domain/dates.ts';
+import { looksLikeToken } from '../../domain/token.ts';
 import { isTimeZone, timeZoneProblem } from '../../domain/zone.ts';
+import { createMailer, describeFailure, maskUrl, parseMailUrl } from '../../mail/sender.ts';
+import { countFeeds } from '../../store/feeds.ts';
 import { migrations } from '../../store/migrations.ts';
 import { outboxCounts } from '../../store/outbox.ts';
 import { webhookHealth } from '../../store/webhooks.ts';
-import { countFeeds } from '../../store/feeds.ts';
-import { unixSeconds, type AppContext } from '../context.ts';
+import { editsLine } from '../calendars/calendar-edits.ts';
+import { calendars, everyConflict, STUCK_AFTER_SECONDS } from '../calendars/calendar-views.ts';
+import { type AppContext, unixSeconds } from '../context.ts';
+import { reminderDeadlineWarning } from '../messages/reminders.ts';
+import { bookingLogoProblem } from '../pages/booking-page.ts';
+import { pageRules } from '../pages/portal.ts';
 import { isConfigured, requireConfigured } from '../practice/configured.ts';
+import { loadArgon2 } from '../practice/token.ts';
 import {
   bookingPageVerdict,
-  calendarVerdict,
   calendarEditsVerdict,
+  calendarVerdict,
   calendarWriteVerdict,
   mailTransportVerdict,
   mailVerdict,
   webhookVerdict,
 } from './health.ts';
-import { pageRules } from '../pages/portal.ts';
-import { bookingLogoProblem } from '../pages/booking-page.ts';
-import { editsLine } from '../calendars/calendar-edits.ts';
-import { calendars, everyConflict, STUCK_AFTER_SECONDS } from '../calendars/calendar-views.ts';
 import { readReplication, replicationSummary } from './replication.ts';
-import { reminderDeadlineWarning } from '../messages/reminders.ts';
-import { looksLikeToken } from '../../domain/token.ts';
-import { loadArgon2 } from '../practice/token.ts';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 

@@ -2,8 +2,8 @@ import { resolve } from 'node:path';
 import { invalid } from '../../errors.ts';
 import { BASE_SECONDS, type RetrySettings } from '../../queue/retry-policy.ts';
 import { openStore, type Store } from '../../store/db.ts';
-import { watchStore, type StoreWatch } from '../../store/settings-watch.ts';
-import { createContext, type AppContext } from '../context.ts';
+import { type StoreWatch, watchStore } from '../../store/settings-watch.ts';
+import { type AppContext, createContext } from '../context.ts';
 import { FORM_MIN_SECONDS } from '../pages/booking-page.ts';
 
 /** Returns the database path from `--db`, else `PLANNER_DB`, else `data/planner.db` (relative to the working directory). */

@@ -3,15 +3,16 @@
  * counts of what the installation holds. `planner api status` shows its `api` part; the words are
  * src/cli/commands/status.ts's.
  */
-import type { BookingPageSettings, PortalSettings, Settings } from '../../store/settings.ts';
-import { webhookHealth } from '../../store/webhooks.ts';
-import { mailTransportVerdict } from './health.ts';
-import { countRows, type Counts } from '../../store/stats.ts';
+
 import { countFeeds } from '../../store/feeds.ts';
-import { outboxCounts, type OutboxCounts } from '../../store/outbox.ts';
-import { unixSeconds, type AppContext } from '../context.ts';
+import { type OutboxCounts, outboxCounts } from '../../store/outbox.ts';
+import type { BookingPageSettings, PortalSettings, Settings } from '../../store/settings.ts';
+import { type Counts, countRows } from '../../store/stats.ts';
+import { webhookHealth } from '../../store/webhooks.ts';
+import { type CalendarView, calendars } from '../calendars/calendar-views.ts';
+import { type AppContext, unixSeconds } from '../context.ts';
 import { isConfigured } from '../practice/configured.ts';
-import { calendars, type CalendarView } from '../calendars/calendar-views.ts';
+import { mailTransportVerdict } from './health.ts';
 
 /** What `planner status` shows. Never contains the token. */
 export interface Status

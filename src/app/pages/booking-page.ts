@@ -3,18 +3,7 @@
  * made there is the API's booking (createBooking: the same transaction, engine, mails, reminders and webhooks),
  * made once per form (actOnce, the form's key as its Idempotency-Key), with the source `page` and the actor `customer`.
  */
-import { AppError, invalid } from '../../errors.ts';
-import { setBookingPage, type BookingPageSettings } from '../../store/settings.ts';
-import { listAllReasons, type Reason } from '../../store/reasons.ts';
-import type { Schedule } from '../../store/schedules.ts';
-import { bookableSchedules } from '../bookings/availability.ts';
-import { unixSeconds, type AppContext } from '../context.ts';
-import { requireConfigured } from '../practice/configured.ts';
-import { checkPublicUrl } from '../practice/public-url.ts';
-import { parsePlainInt } from '../../domain/checks.ts';
-import { findSchedule } from '../../store/schedules.ts';
-import { countFutureBookingsOfKey } from '../../store/bookings.ts';
-import { emailKey } from '../../domain/checks.ts';
+
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import {
@@ -26,8 +15,19 @@ import {
   logoType,
   MIN_CONTRAST,
 } from '../../domain/brand.ts';
+import { emailKey, parsePlainInt } from '../../domain/checks.ts';
 import { imageSize } from '../../domain/image-size.ts';
-import { readLogo, setLogo, type Logo } from '../../store/booking-logo.ts';
+import { AppError, invalid } from '../../errors.ts';
+import { type Logo, readLogo, setLogo } from '../../store/booking-logo.ts';
+import { countFutureBookingsOfKey } from '../../store/bookings.ts';
+import { listAllReasons, type Reason } from '../../store/reasons.ts';
+import type { Schedule } from '../../store/schedules.ts';
+import { findSchedule } from '../../store/schedules.ts';
+import { type BookingPageSettings, setBookingPage } from '../../store/settings.ts';
+import { bookableSchedules } from '../bookings/availability.ts';
+import { type AppContext, unixSeconds } from '../context.ts';
+import { requireConfigured } from '../practice/configured.ts';
+import { checkPublicUrl } from '../practice/public-url.ts';
 
 /** Bookings the page takes from one client address in an hour, unless `--per-hour` says otherwise. */
 export const DEFAULT_PER_HOUR = 5;

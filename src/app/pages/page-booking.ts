@@ -18,20 +18,19 @@
 import type { FreeSlot } from '../../domain/availability.ts';
 import { isSlotText } from '../../domain/dates.ts';
 import type { FieldDefinition } from '../../domain/form.ts';
+import { occurrenceSlots } from '../../domain/series.ts';
 import { checkSubmission } from '../../domain/submission.ts';
 import { listFields } from '../../store/fields.ts';
 import { keptAnswer } from '../../store/idempotency.ts';
 import type { BookingPageSettings } from '../../store/settings.ts';
-import { availableSlots, SlotNotFree } from '../bookings/availability.ts';
-import { FORM_MAX_SECONDS, futureBookingsOf, pageOffers, PER_HOUR_WINDOW_SECONDS } from './booking-page.ts';
-import { unixSeconds, type AppContext } from '../context.ts';
-import { EMAIL_FIELD } from '../practice/fields.ts';
-import { actOnce, fingerprintOf, KEY_LIFETIME_SECONDS } from '../bookings/idempotency.ts';
-import { createBooking } from '../bookings/create-booking.ts';
 import { anySlotsOfDay, createAnyBooking, NoPractitionerFree } from '../bookings/any-practitioner.ts';
-import { availabilityOf } from '../bookings/availability.ts';
+import { availabilityOf, availableSlots, SlotNotFree } from '../bookings/availability.ts';
+import { createBooking } from '../bookings/create-booking.ts';
+import { actOnce, fingerprintOf, KEY_LIFETIME_SECONDS } from '../bookings/idempotency.ts';
 import { createSeries, planSeries, SeriesNotFree } from '../bookings/series.ts';
-import { occurrenceSlots } from '../../domain/series.ts';
+import { type AppContext, unixSeconds } from '../context.ts';
+import { EMAIL_FIELD } from '../practice/fields.ts';
+import { FORM_MAX_SECONDS, futureBookingsOf, PER_HOUR_WINDOW_SECONDS, pageOffers } from './booking-page.ts';
 
 /** The schedule id of an "any practitioner" offer: none (ids start at 1). */
 export const ANY_SCHEDULE = 0;

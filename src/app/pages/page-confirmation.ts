@@ -5,17 +5,17 @@
  */
 import { formatLocal } from '../../domain/dates.ts';
 import { manageUrlOf } from '../../domain/manage-url.ts';
-import type { BookingFacts } from '../../mail/facts.ts';
 import { bookingIcs, eventDetails, eventLocation } from '../../mail/calendar.ts';
+import type { BookingFacts } from '../../mail/facts.ts';
 import { manageActionAt } from '../../mail/messages.ts';
-import { findBooking, type Booking } from '../../store/bookings.ts';
+import { type Booking, findBooking } from '../../store/bookings.ts';
 import { listFields } from '../../store/fields.ts';
 import { createManageToken } from '../../store/manage-links.ts';
 import { findReason } from '../../store/reasons.ts';
 import type { Settings } from '../../store/settings.ts';
 import { bookingFacts } from '../bookings/booking-facts.ts';
 import { seriesOfBooking } from '../bookings/series.ts';
-import { unixSeconds, type AppContext } from '../context.ts';
+import { type AppContext, unixSeconds } from '../context.ts';
 import { requireConfigured } from '../practice/configured.ts';
 import { emailOf, type Offer } from './page-booking.ts';
 

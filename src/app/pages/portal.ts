@@ -4,26 +4,27 @@
  * transaction, rules, mails and webhooks as `planner bookings cancel|move`), with the actor `customer` and the
  * booking's sequence as the customer saw it, so a form sent twice makes one change.
  */
-import { changeDeadline, deadlineState } from '../../domain/deadline.ts';
+
 import { randomBytes } from 'node:crypto';
-import { isSlotText } from '../../domain/dates.ts';
-import { AppError, invalid, valueOrInvalid } from '../../errors.ts';
-import { durationIn } from '../../domain/durations.ts';
 import type { FreeSlot } from '../../domain/availability.ts';
-import { findBooking, type Booking } from '../../store/bookings.ts';
+import { isNote, LINE_BREAK } from '../../domain/checks.ts';
+import { isSlotText } from '../../domain/dates.ts';
+import { changeDeadline, deadlineState } from '../../domain/deadline.ts';
+import { durationIn } from '../../domain/durations.ts';
+import { AppError, invalid, valueOrInvalid } from '../../errors.ts';
+import { type Booking, findBooking } from '../../store/bookings.ts';
+import { bookingOfManageToken } from '../../store/manage-links.ts';
 import { findReason } from '../../store/reasons.ts';
 import { findSchedule, listSchedules } from '../../store/schedules.ts';
-import { bookingOfManageToken } from '../../store/manage-links.ts';
-import { setPortal, type PortalSettings } from '../../store/settings.ts';
+import type { Occurrence } from '../../store/series.ts';
+import { type PortalSettings, setPortal } from '../../store/settings.ts';
 import { availableDays, availableSlots, SlotNotFree } from '../bookings/availability.ts';
-import { unixSeconds, type AppContext } from '../context.ts';
-import { requireConfigured, type ConfiguredSettings } from '../practice/configured.ts';
 import { cancelBooking, cancelSeries, moveBooking, TooLate } from '../bookings/lifecycle.ts';
 import { seriesOfBooking } from '../bookings/series.ts';
-import type { Occurrence } from '../../store/series.ts';
+import { type AppContext, unixSeconds } from '../context.ts';
+import { type ConfiguredSettings, requireConfigured } from '../practice/configured.ts';
 import { checkProxyList, trustProxies } from '../practice/proxies.ts';
 import { checkPublicUrl } from '../practice/public-url.ts';
-import { isNote, LINE_BREAK } from '../../domain/checks.ts';
 
 /** Hours before the start until which a customer may cancel or move, unless `--cancel-until` says otherwise. */
 export const DEFAULT_CANCEL_UNTIL_HOURS = 24;

@@ -1,7 +1,7 @@
 import { DEMO } from '../../domain/demo.ts';
 import type { AppContext } from '../context.ts';
-import { setHours } from './hours.ts';
 import { switchApi } from './api.ts';
+import { setHours } from './hours.ts';
 import { initInstallation } from './init.ts';
 import { addReason } from './reasons.ts';
 import { addSchedule } from './schedules.ts';

@@ -1,16 +1,16 @@
-import { AppError, invalid, notFound } from '../../errors.ts';
 import { fitsInputType, nameMessage, nameProblem } from '../../domain/checks.ts';
-import { FIELD_KEY, FORM_TYPES, INPUT_TYPES, type FormType, type InputType } from '../../domain/form.ts';
+import { FIELD_KEY, FORM_TYPES, type FormType, INPUT_TYPES, type InputType } from '../../domain/form.ts';
 import { moveTo } from '../../domain/lists.ts';
 import { VALUE_MAX_LENGTH } from '../../domain/submission.ts';
+import { AppError, invalid, notFound } from '../../errors.ts';
 import {
   deleteField,
+  type FormField,
   findField,
   insertField,
   listFields,
   updateField,
   writeFieldOrder,
-  type FormField,
 } from '../../store/fields.ts';
 import type { AppContext } from '../context.ts';
 import { requireConfigured } from './configured.ts';

@@ -1,12 +1,12 @@
-import { invalid, notFound, valueOrInvalid } from '../../errors.ts';
-import { extraByDay, openRanges, type ExtraHours } from '../../domain/availability.ts';
-import { dayNumber } from '../../domain/days.ts';
-import { parseDays, parseRanges, type MinuteRange } from '../../domain/hours.ts';
+import { type ExtraHours, extraByDay, openRanges } from '../../domain/availability.ts';
 import { isNote } from '../../domain/checks.ts';
 import { isDay, localDay } from '../../domain/dates.ts';
-import { strandedBookings, type Stranding } from '../../domain/refusal.ts';
-import { listBookings, type Booking } from '../../store/bookings.ts';
-import { deleteClosure, findClosure, insertClosure, listClosures, type Closure } from '../../store/closures.ts';
+import { dayNumber } from '../../domain/days.ts';
+import { type MinuteRange, parseDays, parseRanges } from '../../domain/hours.ts';
+import { type Stranding, strandedBookings } from '../../domain/refusal.ts';
+import { invalid, notFound, valueOrInvalid } from '../../errors.ts';
+import { type Booking, listBookings } from '../../store/bookings.ts';
+import { type Closure, deleteClosure, findClosure, insertClosure, listClosures } from '../../store/closures.ts';
 import {
   readExtraHours,
   readWeeklyHours,
@@ -15,7 +15,7 @@ import {
   type WeeklyHours,
 } from '../../store/hours.ts';
 import { listSchedules } from '../../store/schedules.ts';
-import { unixSeconds, type AppContext } from '../context.ts';
+import { type AppContext, unixSeconds } from '../context.ts';
 import { requireConfigured } from './configured.ts';
 import { getSchedule } from './schedules.ts';
 

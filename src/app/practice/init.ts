@@ -2,15 +2,16 @@
  * `planner init`: what its answers may be (shared by its flags, its prompts and `planner practice set`), the defaults
  * of a new installation, and the one transaction that completes it.
  */
-import { AppError, invalid } from '../../errors.ts';
+
 import { isEmail, isPhone, nameMessage, nameProblem } from '../../domain/checks.ts';
 import { DEFAULT_FIELDS, DEFAULT_LABELS } from '../../domain/form.ts';
 import { LOCALES } from '../../domain/locales.ts';
 import { timeZoneProblem } from '../../domain/zone.ts';
-import { markConfigured, type Locale } from '../../store/settings.ts';
+import { AppError, invalid } from '../../errors.ts';
 import { insertField } from '../../store/fields.ts';
+import { type Locale, markConfigured } from '../../store/settings.ts';
 import type { AppContext } from '../context.ts';
-import { isConfigured, requireConfigured, type ConfiguredSettings } from './configured.ts';
+import { type ConfiguredSettings, isConfigured, requireConfigured } from './configured.ts';
 
 /** The languages of the mails, the pages, the feed and the form's default labels (for init's flags and prompt). */
 export { LOCALES };

@@ -2,11 +2,12 @@
  * The practice's own settings after `init`: name, time zone, language, the notices' address, and where
  * customers find and reach the practice. `planner practice set` changes them with the checks `init` makes.
  */
-import { invalid } from '../../errors.ts';
+
 import { offsetAt, offsetTable } from '../../domain/zone.ts';
+import { invalid } from '../../errors.ts';
 import { upcomingStarts } from '../../store/bookings.ts';
-import { setPractice, type Locale, type PracticeSettings } from '../../store/settings.ts';
-import { unixSeconds, type AppContext } from '../context.ts';
+import { type Locale, type PracticeSettings, setPractice } from '../../store/settings.ts';
+import { type AppContext, unixSeconds } from '../context.ts';
 import { requireConfigured } from './configured.ts';
 import { checkInitAnswer } from './init.ts';
 

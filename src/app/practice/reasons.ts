@@ -1,5 +1,3 @@
-import { AppError, invalid, notFound } from '../../errors.ts';
-import { countFutureBookings } from '../../store/bookings.ts';
 import {
   BUFFER_MAX_MINUTES,
   CONTROL,
@@ -9,20 +7,22 @@ import {
   nameMessage,
 } from '../../domain/checks.ts';
 import { moveTo } from '../../domain/lists.ts';
+import { AppError, invalid, notFound } from '../../errors.ts';
+import { countFutureBookings } from '../../store/bookings.ts';
 import {
   findReason,
   futureBookingsBySchedule,
   insertReason,
   listReasons,
   markReasonRemoved,
+  type Reason,
+  type ReasonValues,
   setReasonSeriesMax,
   updateReason,
   writeReasonOrder,
   writeReasonSchedules,
-  type Reason,
-  type ReasonValues,
 } from '../../store/reasons.ts';
-import { unixSeconds, type AppContext } from '../context.ts';
+import { type AppContext, unixSeconds } from '../context.ts';
 import { requireConfigured } from './configured.ts';
 import { checkName, checkWhole, getSchedule } from './schedules.ts';
 

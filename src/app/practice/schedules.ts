@@ -1,24 +1,24 @@
-import { AppError, invalid, notFound } from '../../errors.ts';
 import {
   CAPACITY_MAX,
   DAYS_AHEAD_MAX,
+  NOTICE_MAX_MINUTES,
   nameMessage,
   nameProblem,
-  NOTICE_MAX_MINUTES,
   STEP_MAX_MINUTES,
   STEP_MIN_MINUTES,
 } from '../../domain/checks.ts';
+import { AppError, invalid, notFound } from '../../errors.ts';
 import { countFutureBookings } from '../../store/bookings.ts';
 import {
   findSchedule,
   insertSchedule,
   listSchedules,
   markScheduleRemoved,
-  updateSchedule,
   type Schedule,
   type ScheduleValues,
+  updateSchedule,
 } from '../../store/schedules.ts';
-import { unixSeconds, type AppContext } from '../context.ts';
+import { type AppContext, unixSeconds } from '../context.ts';
 import { requireConfigured } from './configured.ts';
 
 /** Defaults of a new schedule (documented in the README). */

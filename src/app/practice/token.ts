@@ -2,8 +2,8 @@ import { randomInt } from 'node:crypto';
 import { TOKEN_BODY_LENGTH, TOKEN_PREFIX } from '../../domain/token.ts';
 import { AppError } from '../../errors.ts';
 import { setTokenHash } from '../../store/settings.ts';
-import { requireConfigured } from './configured.ts';
 import type { AppContext } from '../context.ts';
+import { requireConfigured } from './configured.ts';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 

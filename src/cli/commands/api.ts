@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { changeRateLimit, DEFAULT_RATE_LIMIT, switchApi } from '../../app/practice/api.ts';
 import { getStatus } from '../../app/operations/status.ts';
+import { changeRateLimit, DEFAULT_RATE_LIMIT, switchApi } from '../../app/practice/api.ts';
 import { print, printJson, readContext, whole, withContext } from '../shared.ts';
 
 export function registerApi(program: Command): void {

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import {
+  type BookingPageOptions,
+  type BookingPageStatus,
   bookingPageStatus,
   disableBookingPage,
   enableBookingPage,
-  type BookingPageOptions,
-  type BookingPageStatus,
 } from '../../app/pages/booking-page.ts';
 import type { BookingPageSettings } from '../../store/settings.ts';
 import { print, printJson, readContext, withContext } from '../shared.ts';

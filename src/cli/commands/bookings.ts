@@ -1,15 +1,15 @@
 import type { Command } from 'commander';
+import { type BookingHistory, bookingHistory, localOfStored } from '../../app/bookings/booking-history.ts';
 import { addAnyBooking, addBooking, addSeries, listBookingsFrom, requireBooking } from '../../app/bookings/bookings.ts';
 import type { CreatedBooking } from '../../app/bookings/create-booking.ts';
-import { SeriesNotFree, seriesOfBooking, type CreatedSeries, type NotFreeDate } from '../../app/bookings/series.ts';
-import { repeatDays, SERIES_COUNT } from '../../domain/series.ts';
 import { cancelBooking, cancelSeries, moveBooking } from '../../app/bookings/lifecycle.ts';
+import { type CreatedSeries, type NotFreeDate, SeriesNotFree, seriesOfBooking } from '../../app/bookings/series.ts';
 import { bookingReminders } from '../../app/messages/reminders.ts';
-import { bookingHistory, localOfStored, type BookingHistory } from '../../app/bookings/booking-history.ts';
-import { AppError, invalid } from '../../errors.ts';
 import { requireConfigured } from '../../app/practice/configured.ts';
-import { utcText } from '../../domain/days.ts';
 import { formatLocal, isSlotText } from '../../domain/dates.ts';
+import { utcText } from '../../domain/days.ts';
+import { repeatDays, SERIES_COUNT } from '../../domain/series.ts';
+import { AppError, invalid } from '../../errors.ts';
 import { bookingJson, id, print, printJson, printTable, readContext, whole, withContext } from '../shared.ts';
 import { explainingRefusal, reasonText } from './slots.ts';
 

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import type { EditView } from '../../app/calendars/calendar-edits.ts';
-import type { CalendarSet, CalendarSettingsChange } from '../../app/calendars/calendars.ts';
 import {
   busyTimesOfSchedule,
+  type ConflictView,
   calendars,
   everyConflict,
-  type ConflictView,
 } from '../../app/calendars/calendar-views.ts';
+import type { CalendarSet, CalendarSettingsChange } from '../../app/calendars/calendars.ts';
 import { requireConfigured } from '../../app/practice/configured.ts';
 import { SYNC_EVERY_DEFAULT_MINUTES, SYNC_EVERY_MAX_MINUTES } from '../../domain/checks.ts';
 import { formatLocal, isDay } from '../../domain/dates.ts';

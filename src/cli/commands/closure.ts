@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { addClosure, closuresOf, removeClosure, type StrandedBooking } from '../../app/practice/hours.ts';
 import { requireConfigured } from '../../app/practice/configured.ts';
+import { addClosure, closuresOf, removeClosure, type StrandedBooking } from '../../app/practice/hours.ts';
 import { formatLocal } from '../../domain/dates.ts';
 import { invalid } from '../../errors.ts';
 import { bookingJson, id, print, printJson, printTable, readContext, withContext } from '../shared.ts';

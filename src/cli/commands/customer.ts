@@ -4,8 +4,8 @@ import type { Command } from 'commander';
 import { exportCustomer, findCustomers } from '../../app/customers/customers.ts';
 import { eraseCustomer } from '../../app/customers/erase.ts';
 import { AppError, invalid } from '../../errors.ts';
-import { visible } from '../terminal.ts';
 import { print, printJson, readContext, withContext } from '../shared.ts';
+import { visible } from '../terminal.ts';
 
 export function registerCustomer(program: Command): void {
   const customer = program

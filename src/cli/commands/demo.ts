@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { availableDays, availableSlots } from '../../app/bookings/availability.ts';
 import type { AppContext } from '../../app/context.ts';
-import { createDemo } from '../../app/practice/demo.ts';
 import { isConfigured } from '../../app/practice/configured.ts';
+import { createDemo } from '../../app/practice/demo.ts';
 import { AppError } from '../../errors.ts';
 import { print, whole, withContext } from '../shared.ts';
-import { serve, type ServeOptions } from './serve.ts';
+import { type ServeOptions, serve } from './serve.ts';
 
 /**
  * Returns ready-to-paste curl calls for the six API calls against `base`, with real values: the first free day of

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { addField, changeField, fields, removeField, type FieldChanges } from '../../app/practice/fields.ts';
+import { addField, changeField, type FieldChanges, fields, removeField } from '../../app/practice/fields.ts';
 import { invalid } from '../../errors.ts';
 import type { FormField } from '../../store/fields.ts';
 import { print, printJson, printTable, readContext, whole, withContext } from '../shared.ts';

@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
+import { requireConfigured } from '../../app/practice/configured.ts';
 import {
+  type ExtraHoursChange,
   extraHoursOf,
   hoursOf,
   removeExtraHours,
   setExtraHours,
   setHours,
-  type ExtraHoursChange,
 } from '../../app/practice/hours.ts';
-import { requireConfigured } from '../../app/practice/configured.ts';
 import type { ExtraHours } from '../../domain/availability.ts';
 import { isDay } from '../../domain/dates.ts';
 import { dayNumber, isoWeekday } from '../../domain/days.ts';

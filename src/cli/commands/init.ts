@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import {
   checkInitAnswer,
+  type InitAnswers,
   initInstallation,
   LOCALES,
   refuseInitialised,
-  type InitAnswers,
 } from '../../app/practice/init.ts';
 import { LANGUAGE_NAMES } from '../../domain/locales.ts';
 import { AppError, invalid } from '../../errors.ts';

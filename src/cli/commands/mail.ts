@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import {
+  type MailQueueEntry,
   mailQueue,
   mailSettings,
   retryMail,
   sendTestMail,
   setMail,
   userWithoutPassword,
-  type MailQueueEntry,
 } from '../../app/messages/mail.ts';
 import { requireConfigured } from '../../app/practice/configured.ts';
 import { id, print, printJson, printTable, readContext, secretInput, withContext } from '../shared.ts';

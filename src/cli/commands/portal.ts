@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { checkCancelUntil, disablePortal, enablePortal, pageRules, portalStatus } from '../../app/pages/portal.ts';
 import { reminderDeadlineWarning } from '../../app/messages/reminders.ts';
-import { visible } from '../terminal.ts';
+import { checkCancelUntil, disablePortal, enablePortal, pageRules, portalStatus } from '../../app/pages/portal.ts';
 import { invalid } from '../../errors.ts';
 import { print, printJson, readContext, withContext } from '../shared.ts';
+import { visible } from '../terminal.ts';
 import { proxyLine } from './proxy.ts';
 
 function onOff(text: string): boolean {

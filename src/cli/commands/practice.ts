@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { changePractice, showPractice, type PracticeSettings } from '../../app/practice/practice.ts';
 import { checkInitAnswer, LOCALES } from '../../app/practice/init.ts';
+import { changePractice, type PracticeSettings, showPractice } from '../../app/practice/practice.ts';
 import { invalid } from '../../errors.ts';
 import { print, printJson, readContext, withContext } from '../shared.ts';
 

@@ -6,9 +6,9 @@ import {
   reasonsOf,
   removeReason,
 } from '../../app/practice/reasons.ts';
-import type { ReasonValues } from '../../store/reasons.ts';
 import { BUFFER_MAX_MINUTES, DURATION_MAX_MINUTES } from '../../domain/checks.ts';
 import { invalid } from '../../errors.ts';
+import type { ReasonValues } from '../../store/reasons.ts';
 import { id, minutes, print, printJson, printTable, readContext, whole, withContext } from '../shared.ts';
 
 interface ReasonOptions {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { reminderDeadlineWarning, setReminders, showReminders } from '../../app/messages/reminders.ts';
-import { visible } from '../terminal.ts';
 import { print, printJson, readContext, withContext } from '../shared.ts';
+import { visible } from '../terminal.ts';
 
 export function registerReminders(program: Command): void {
   const reminders = program

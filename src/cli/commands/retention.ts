@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { changeRetention, checkRetention } from '../../app/customers/erase.ts';
 import { readAudit } from '../../app/customers/audit.ts';
-import { invalid } from '../../errors.ts';
+import { changeRetention, checkRetention } from '../../app/customers/erase.ts';
 import { formatLocal, isDay } from '../../domain/dates.ts';
+import { invalid } from '../../errors.ts';
 import { print, printJson, printTable, readContext, withContext } from '../shared.ts';
 
 export function registerRetention(program: Command): void {

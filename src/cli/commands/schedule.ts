@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { addSchedule, changeSchedule, removeSchedule, schedules } from '../../app/practice/schedules.ts';
-import type { Schedule, ScheduleValues } from '../../store/schedules.ts';
 import { NOTICE_MAX_MINUTES, STEP_MAX_MINUTES, STEP_MIN_MINUTES } from '../../domain/checks.ts';
+import type { Schedule, ScheduleValues } from '../../store/schedules.ts';
 import { id, minutes, print, printJson, printTable, readContext, whole, withContext } from '../shared.ts';
 
 interface ScheduleOptions {

@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
-import { visible } from '../terminal.ts';
-import { invalid } from '../../errors.ts';
-import { loadArgon2 } from '../../app/practice/token.ts';
-import { isConfigured } from '../../app/practice/configured.ts';
 import { openRuntime } from '../../app/operations/runtime.ts';
 import { openDoors } from '../../app/operations/status.ts';
+import { isConfigured } from '../../app/practice/configured.ts';
+import { loadArgon2 } from '../../app/practice/token.ts';
+import { invalid } from '../../errors.ts';
 import type { AccessEntry } from '../../http/app.ts';
 import { openAccessLog } from '../access-log.ts';
 import { dbPath, print, whole } from '../shared.ts';
+import { visible } from '../terminal.ts';
 
 export interface ServeOptions {
   host: string;

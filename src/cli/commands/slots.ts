@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { explainRefusal, freeTimes, SlotNotFree, type RefusalAdvice } from '../../app/bookings/availability.ts';
-import type { AppContext } from '../../app/context.ts';
 import { explainAnyRefusal, freeTimesAny, NoPractitionerFree } from '../../app/bookings/any-practitioner.ts';
+import { explainRefusal, freeTimes, type RefusalAdvice, SlotNotFree } from '../../app/bookings/availability.ts';
+import type { AppContext } from '../../app/context.ts';
+import { extraByDay, openRanges } from '../../domain/availability.ts';
 import { formatLocal, isDay } from '../../domain/dates.ts';
 import { dayNumber, isoWeekday } from '../../domain/days.ts';
-import { extraByDay, openRanges } from '../../domain/availability.ts';
 import { formatRange, type MinuteRange, WEEKDAYS } from '../../domain/hours.ts';
 import { AppError, invalid } from '../../errors.ts';
 import { id, print, printJson, readContext, whole } from '../shared.ts';

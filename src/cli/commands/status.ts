@@ -10,12 +10,12 @@ import {
   mailVerdict,
   webhookVerdict,
 } from '../../app/operations/health.ts';
+import { readReplication, replicationSummary } from '../../app/operations/replication.ts';
 import { getStatus, type Status } from '../../app/operations/status.ts';
 import { pageRules } from '../../app/pages/portal.ts';
-import { readReplication, replicationSummary } from '../../app/operations/replication.ts';
 import { localWithZone } from '../../domain/dates.ts';
-import { AppError } from '../../errors.ts';
 import { formatOffsets } from '../../domain/reminders.ts';
+import { AppError } from '../../errors.ts';
 import { dbPath, print, printJson, readContext } from '../shared.ts';
 
 /** One line per hook; a hook with retries or failures says so, with its last error and where to look. */
