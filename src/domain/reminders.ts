@@ -84,5 +84,19 @@ export const DROPPED = {
   cancelledAtDue: 'the booking was cancelled when the reminder came due',
 } as const;
 
+/**
+ * Why a due reminder is not sent after all (its booking was cancelled, or its appointment has begun), or undefined:
+ * send it. Asked by the mail worker of every due message, with its booking as it is when it is due.
+ */
+export function reminderTooLate(
+  message: { kind: string; booking: { startAt: number; cancelled: boolean } | null },
+  now: number,
+): string | undefined {
+  if (message.kind !== 'reminder' || message.booking === null) return undefined;
+  if (message.booking.cancelled) return DROPPED.cancelledAtDue;
+  if (message.booking.startAt <= now) return DROPPED.begun;
+  return undefined;
+}
+
 /** The reasons of reminders dropped by a change to their booking, not by the sender (`planner mail queue` leaves them out). */
 export const DROPPED_BY_CHANGE: readonly string[] = [DROPPED.cancelled, DROPPED.moved];

@@ -1,6 +1,6 @@
 import { addressOf } from '../domain/checks.ts';
 import { manageUrlOf } from '../domain/manage-url.ts';
-import { DROPPED } from '../domain/reminders.ts';
+import { reminderTooLate } from '../domain/reminders.ts';
 import { startOutboxLoop } from '../queue/outbox-loop.ts';
 import type { AttemptOutcome, RetrySettings } from '../queue/retry-policy.ts';
 import type { Store } from '../store/db.ts';
@@ -13,14 +13,6 @@ import { createMailer, describeFailure, type Mailer, smtpCodeOf } from './sender
 
 /** A sender holds a message this long; if it dies meanwhile, another may send it. */
 const LEASE_SECONDS = 120;
-
-/** Why a due reminder is not sent (its booking was cancelled, or its appointment has begun), or undefined: send it. */
-export function reminderTooLate(entry: DueMessage, now: number): string | undefined {
-  if (entry.kind !== 'reminder' || entry.booking === null) return undefined;
-  if (entry.booking.cancelled) return DROPPED.cancelledAtDue;
-  if (entry.booking.startAt <= now) return DROPPED.begun;
-  return undefined;
-}
 
 export interface OutboxWorkerOptions {
   store: Store;

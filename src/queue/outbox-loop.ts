@@ -128,20 +128,17 @@ export interface LanedQueue<Item extends QueueItem> extends OutboxQueue<Item> {
   due(now: number, limit: number, lanes?: { only?: number; except?: readonly number[] }): Item[];
 }
 
-/** The longest a lane waits after its receiver did not answer: a new item of it is tried within a minute. */
-export const LANE_PAUSE_SECONDS = 60;
-
 /**
  * Starts draining a queue of many receivers in lanes: each receiver's items one at a time, oldest first, and at most
  * `lanes` receivers at once, so that a receiver that hangs holds only its own lane. An attempt the receiver did not
- * answer (`blocksLane`: a time-out) pauses its lane until that item's retry, at most LANE_PAUSE_SECONDS, since its
+ * answer (`blocksLane`: a time-out) pauses its lane until that item's retry, at most `pauseSeconds`, since its
  * other items would hang the same way and hold a lane each time; a failure that was answered (one event refused, a
  * 503) does not pause it. Every `pollMs`, when kicked, and when a lane ends, free lanes take the receivers with the
  * oldest due items.
  */
 export function startLanedLoop<Item extends QueueItem>(
   queue: LanedQueue<Item>,
-  options: LoopOptions & { lanes: number },
+  options: LoopOptions & { lanes: number; pauseSeconds: number },
 ): Pump {
   const record = recorder(queue, options);
   const seconds = () => Math.floor(options.nowMs() / 1000);
@@ -154,7 +151,7 @@ export function startLanedLoop<Item extends QueueItem>(
       if (!queue.settle?.(item, seconds())) {
         const tried = await tryOnce(queue, item, options, record);
         if (tried && !tried.outcome.delivered && tried.outcome.blocksLane && tried.decision.kind === 'retry') {
-          paused.set(lane, Math.min(tried.decision.at, seconds() + LANE_PAUSE_SECONDS));
+          paused.set(lane, Math.min(tried.decision.at, seconds() + options.pauseSeconds));
           return;
         }
       }

@@ -183,7 +183,13 @@ describe('the lanes (startLanedLoop)', () => {
       { id: 6, lane: 4, attempts: 0, retryFrom: 1_000_000 },
     ];
     const { queue, attempts, attemptsMade, pending } = lanedQueue(items);
-    const pump = startLanedLoop(queue, { log: () => {}, nowMs: () => 1_000_000_000, pollMs: 60_000, lanes: 3 });
+    const pump = startLanedLoop(queue, {
+      log: () => {},
+      nowMs: () => 1_000_000_000,
+      pollMs: 60_000,
+      lanes: 3,
+      pauseSeconds: 60,
+    });
     await attemptsMade(3);
 
     expect(attempts.map((attempt) => attempt.id)).toEqual([1, 3, 4]); // three lanes: 1, 2, 3; lane 4 waits
@@ -209,7 +215,13 @@ describe('the lanes (startLanedLoop)', () => {
       { id: 2, lane: 1, attempts: 0, retryFrom: 1_000_000 },
     ];
     const { queue, attempts, attemptsMade } = lanedQueue(items);
-    const pump = startLanedLoop(queue, { log: () => {}, nowMs: () => 1_000_000_000, pollMs: 60_000, lanes: 2 });
+    const pump = startLanedLoop(queue, {
+      log: () => {},
+      nowMs: () => 1_000_000_000,
+      pollMs: 60_000,
+      lanes: 2,
+      pauseSeconds: 60,
+    });
     await attemptsMade(1);
     attempts[0]!.answer({ delivered: false });
     await attemptsMade(2);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { formatOffsets, offsetsAfterDeadline, parseOffsets, reminderTimes } from '../../src/domain/reminders.ts';
+import {
+  DROPPED,
+  formatOffsets,
+  offsetsAfterDeadline,
+  parseOffsets,
+  reminderTimes,
+  reminderTooLate,
+} from '../../src/domain/reminders.ts';
 
 describe('parseOffsets (planner reminders set)', () => {
   it.each([
@@ -87,4 +94,27 @@ describe('offsetsAfterDeadline (issue 24, item 3)', () => {
   ])('%j with --cancel-until %d: %j', (offsets, hours, late) =>
     expect(offsetsAfterDeadline(offsets, hours)).toEqual(late),
   );
+});
+
+describe('reminderTooLate (the sender asks it of every due message)', () => {
+  const start = 1_900_000_000;
+  it('sends a reminder of a booked appointment up to the second before it begins', () => {
+    expect(
+      reminderTooLate({ kind: 'reminder', booking: { startAt: start, cancelled: false } }, start - 1),
+    ).toBeUndefined();
+  });
+  it('drops it from the second the appointment begins, and when its booking was cancelled', () => {
+    expect(reminderTooLate({ kind: 'reminder', booking: { startAt: start, cancelled: false } }, start)).toBe(
+      DROPPED.begun,
+    );
+    expect(reminderTooLate({ kind: 'reminder', booking: { startAt: start, cancelled: true } }, start - 3600)).toBe(
+      DROPPED.cancelledAtDue,
+    );
+  });
+  it('never drops another mail, nor a reminder whose booking is gone (erased mails are scrubbed elsewhere)', () => {
+    expect(
+      reminderTooLate({ kind: 'confirmation', booking: { startAt: start, cancelled: true } }, start + 1),
+    ).toBeUndefined();
+    expect(reminderTooLate({ kind: 'reminder', booking: null }, start + 1)).toBeUndefined();
+  });
 });

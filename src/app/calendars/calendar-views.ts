@@ -14,6 +14,7 @@ import { findSchedule, type Schedule } from '../../store/schedules.ts';
 import { type AppContext, unixSeconds } from '../context.ts';
 import { requireConfigured } from '../practice/configured.ts';
 import { type EditView, editView } from './calendar-edits.ts';
+import { STUCK_AFTER_SECONDS } from './policy.ts';
 
 /**
  * The instants a schedule's calendars must cover: a day before now to a day after the look-ahead's last day (a sync
@@ -58,9 +59,6 @@ export interface WritingView {
   lastError: string | null;
   stuck: boolean;
 }
-
-/** After this long failing, a calendar's writes are `stuck`: the practitioner's calendar lacks bookings for days. */
-export const STUCK_AFTER_SECONDS = 48 * 3600;
 
 /** A booked appointment that a busy time overlaps: the admin moves or cancels it. */
 export interface ConflictView {

@@ -16,7 +16,7 @@ import { type FeedEvent, practitionerEventIcs } from '../../mail/calendar.ts';
 import { calendarAlert } from '../../mail/calendar-alert.ts';
 import { type LanedQueue, startLanedLoop } from '../../queue/outbox-loop.ts';
 import type { Pump } from '../../queue/pump.ts';
-import { type AttemptOutcome, BASE_SECONDS, decideRetry, type RetrySettings } from '../../queue/retry-policy.ts';
+import { type AttemptOutcome, decideRetry, type RetrySettings } from '../../queue/retry-policy.ts';
 import {
   catchUp,
   claimWrite,
@@ -49,23 +49,11 @@ import { findSchedule } from '../../store/schedules.ts';
 import { type AppContext, unixSeconds } from '../context.ts';
 import { isConfigured, requireConfigured } from '../practice/configured.ts';
 import { type EditView, editView, localSpan, overwriteLine, overwrittenLine } from './calendar-edits.ts';
-import { ALERT_AFTER_SECONDS, failureLine, type SyncOptions, syncCalendar } from './calendars.ts';
+import { failureLine, type SyncOptions, syncCalendar } from './calendars.ts';
+import { ALERT_AFTER_SECONDS, ALERT_CHECK_MS, LANE_PAUSE_SECONDS, NEVER, WRITE_LANES, WRITE_RETRY } from './policy.ts';
 
 /** A worker holds a write this long (a write takes at most 20 s: calendar/write.ts); if it dies, another takes it. */
 const LEASE_SECONDS = 120;
-/** Calendar writes are never given up: a late one is still right. */
-const NEVER = Number.POSITIVE_INFINITY;
-/** How often the worker looks whether a calendar has failed long enough to mail the practice, or writes again. */
-const ALERT_CHECK_MS = 60_000;
-/**
- * How many calendars are written at once, each its own writes one at a time: a calendar that hangs holds one of them
- * for at most a write's time-out (20 s), then waits without one (at most a minute: queue/outbox-loop.ts), so the
- * others' writes go on.
- */
-export const WRITE_LANES = 4;
-/** The retry policy of calendar writes: a 30 s base doubling up to an hour, never given up (a late write is still right). */
-const WRITE_RETRY: RetrySettings = { baseSeconds: BASE_SECONDS, giveUpAfterSeconds: NEVER };
-
 export interface CalendarWriterOptions {
   log: (line: string) => void;
   nowMs?: () => number;
@@ -252,6 +240,7 @@ export function startCalendarWriter(ctx: AppContext, options: CalendarWriterOpti
       retry: { ...WRITE_RETRY, ...options.retry, giveUpAfterSeconds: NEVER },
       pollMs: options.pollMs,
       lanes: WRITE_LANES,
+      pauseSeconds: LANE_PAUSE_SECONDS,
     },
   );
 }

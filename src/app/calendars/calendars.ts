@@ -56,9 +56,7 @@ import {
   scheduleOf,
   viewOf,
 } from './calendar-views.ts';
-
-/** How long a calendar fails before the practice is mailed. */
-export const ALERT_AFTER_SECONDS = 3600;
+import { ALERT_AFTER_SECONDS } from './policy.ts';
 
 /** What a sync may be given instead of the defaults: the limits (tests make the time-out short). */
 export interface SyncOptions {

@@ -7,6 +7,7 @@ import {
   nameMessage,
 } from '../../domain/checks.ts';
 import { moveTo } from '../../domain/lists.ts';
+import { SERIES_COUNT } from '../../domain/series.ts';
 import { AppError, invalid, notFound } from '../../errors.ts';
 import { countFutureBookings } from '../../store/bookings.ts';
 import {
@@ -38,8 +39,8 @@ function checkDescription(value: string): string {
   return value.trim();
 }
 
-/** The most weekly dates the booking page may offer for a reason as a series (`reason set --series`). */
-export const SERIES_MAX = { min: 2, max: 52 } as const;
+/** The most weekly dates the booking page may offer for a reason as a series (`reason set --series`): a series' own bounds. */
+export const SERIES_MAX = SERIES_COUNT;
 
 /**
  * Returns `--series <max>` as kept: 0 (off) for `0` or `off`, else a whole number of weekly dates from 2 to 52 the

@@ -1,7 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { editsLine } from '../../app/calendars/calendar-edits.ts';
-import { everyConflict, STUCK_AFTER_SECONDS } from '../../app/calendars/calendar-views.ts';
+import { everyConflict } from '../../app/calendars/calendar-views.ts';
+import { STUCK_AFTER_SECONDS } from '../../app/calendars/policy.ts';
 import {
   bookingPageVerdict,
   calendarEditsVerdict,
