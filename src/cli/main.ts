@@ -1,37 +1,14 @@
 import { Command, CommanderError } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
 import { AppError, invalid } from '../errors.ts';
-import { registerApi } from './commands/api.ts';
-import { registerBackup } from './commands/backup.ts';
-import { registerBookingPage } from './commands/booking-page.ts';
-import { registerBookings } from './commands/bookings.ts';
-import { registerCalendar } from './commands/calendar.ts';
-import { registerClosure } from './commands/closure.ts';
-import { registerCustomer } from './commands/customer.ts';
-import { registerDemo } from './commands/demo.ts';
-import { registerDoctor } from './commands/doctor.ts';
-import { registerFeed } from './commands/feed.ts';
-import { registerField } from './commands/field.ts';
-import { registerHours } from './commands/hours.ts';
-import { registerInit } from './commands/init.ts';
-import { registerMail } from './commands/mail.ts';
-import { registerOpenApi } from './commands/openapi.ts';
-import { registerPortal } from './commands/portal.ts';
-import { registerPractice } from './commands/practice.ts';
-import { registerProxy } from './commands/proxy.ts';
-import { registerReason } from './commands/reason.ts';
-import { registerReminders } from './commands/reminders.ts';
-import { registerAudit, registerRetention } from './commands/retention.ts';
-import { registerSchedule } from './commands/schedule.ts';
-import { registerServe } from './commands/serve.ts';
-import { registerSlots } from './commands/slots.ts';
-import { registerStatus } from './commands/status.ts';
-import { registerToken } from './commands/token.ts';
-import { registerWebhook } from './commands/webhook.ts';
+import { registerCommands } from './commands.ts';
 import { visible } from './terminal.ts';
 
-/** Returns the `planner` program with every command registered. */
-export function createProgram(): Command {
+/**
+ * Returns the `planner` program with the commands `argv` needs registered: the one it runs (`registerCommands`: a
+ * command loads only its own code), or all of them for the help and for a word that is no command.
+ */
+export async function createProgram(argv: string[]): Promise<Command> {
   const program = new Command('planner')
     .description('Self-hosted appointment booking: admin commands and the booking API server.')
     .version(packageJson.version, '-v, --version')
@@ -50,38 +27,7 @@ export function createProgram(): Command {
         ),
     })
     .exitOverride();
-  for (const register of [
-    registerInit,
-    registerStatus,
-    registerPractice,
-    registerApi,
-    registerToken,
-    registerSchedule,
-    registerReason,
-    registerHours,
-    registerClosure,
-    registerField,
-    registerSlots,
-    registerBookings,
-    registerMail,
-    registerReminders,
-    registerWebhook,
-    registerCalendar,
-    registerPortal,
-    registerBookingPage,
-    registerCustomer,
-    registerRetention,
-    registerAudit,
-    registerProxy,
-    registerFeed,
-    registerDemo,
-    registerOpenApi,
-    registerServe,
-    registerBackup,
-    registerDoctor,
-  ]) {
-    register(program);
-  }
+  await registerCommands(program, argv.slice(2));
   return program;
 }
 
@@ -158,9 +104,9 @@ function helpArguments(program: Command, argv: string[]): string[] {
 async function main(argv: string[]): Promise<number> {
   quietWhenReaderLeaves(process.stdout);
   quietWhenReaderLeaves(process.stderr);
-  const program = createProgram();
   try {
     checkArguments(argv.slice(2));
+    const program = await createProgram(argv);
     await program.parseAsync(helpArguments(program, argv));
     return 0;
   } catch (failure) {
