@@ -1,7 +1,8 @@
 /**
  * Which module registers each top-level command. A command loads only its own module and what that imports, not
- * every command's: `planner status` starts in about 0.10 s of CPU instead of 0.17 s (161 modules to 95), which every
- * admin's command and every CLI call of the tests gain. The help, a `help` word, and a word that is no command
+ * every command's (`planner status` loads 95 of the CLI's 161 modules): on the demo file `status` took 166 → 143 ms,
+ * `slots` 205 → 133 ms, `bookings list` 199 → 150 ms and `--version` 155 → 51 ms, which every admin's command and
+ * every CLI call of the tests gain. The help, a `help` word, and a word that is no command
  * register them all, in the help's order, so the help lists every command and a typo gets its suggestion.
  */
 import type { Command } from 'commander';
