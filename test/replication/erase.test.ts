@@ -115,9 +115,9 @@ describe('customer erase while Litestream replicates', () => {
     // Where a name stands in a file, by page (4 KiB), to tell a failure's where: the live file's bytes too.
     const pagesWith = (text: string, name: string) =>
       [...text.matchAll(new RegExp(name, 'g'))].map((match) => Math.floor(match.index / 4096) + 1);
-    const liveBytes = ['', '-wal']
-      .map((suffix) => (existsSync(`${truth}${suffix}`) ? readFileSync(`${truth}${suffix}`).toString('latin1') : ''))
-      .join('');
+    const [liveFile, liveWal] = ['', '-wal'].map((suffix) =>
+      existsSync(`${truth}${suffix}`) ? readFileSync(`${truth}${suffix}`).toString('latin1') : '',
+    );
     for (const replica of ['sftp', 'file'] as const) {
       const restored = join(tempDir(), 'planner.db');
       let removedWal: string | undefined;
@@ -147,11 +147,25 @@ describe('customer erase while Litestream replicates', () => {
       // Every booking of the others whole, the erased ones erased, every table as the file had it.
       expect(ours(snapshot(restored)), replica).toEqual(ours(expected));
       const bytes = readFileSync(restored).toString('latin1');
-      for (const person of ERASED)
+      // What owns a page (dbstat: a table's or an index's, and its type; a free page is in none).
+      const ownerOf = (page: number) => {
+        const owner = new DatabaseSync(restored, { readOnly: true });
+        try {
+          const row = owner.prepare('SELECT name, pagetype FROM dbstat WHERE pageno = ?').get(page) as
+            | { name: string; pagetype: string }
+            | undefined;
+          return row ? `${row.name} ${row.pagetype}` : 'free';
+        } finally {
+          owner.close();
+        }
+      };
+      for (const person of ERASED) {
+        const pages = pagesWith(bytes, person.last_name);
         expect(
-          pagesWith(bytes, person.last_name),
-          `${person.last_name} in the file restored from ${replica} (pages listed; in the live file and its WAL: ${pagesWith(liveBytes, person.last_name).length} time(s); newest WAL file removed first: ${removedWal ?? 'no'})`,
+          pages.map((page) => `page ${page}: ${ownerOf(page)}`),
+          `${person.last_name} in the file restored from ${replica} (the live file: pages ${pagesWith(liveFile!, person.last_name).join(', ') || 'none'}, its WAL ${pagesWith(liveWal!, person.last_name).length} time(s); newest WAL file removed first: ${removedWal ?? 'no'})`,
         ).toEqual([]);
+      }
       expect(bytes).toContain('Keeper0');
     }
 

@@ -15,6 +15,7 @@ import {
   eraseCustomersWithoutData,
   futureReferencesOf,
   lastErasedAt,
+  rewriteFile,
   truncateWal,
   unerasedBookingsOf,
   type WalOutcome,
@@ -41,6 +42,11 @@ export interface Erased {
    * the server empties it); 'replicated' when Litestream replicates the file (the WAL is Litestream's to rewrite).
    */
   wal: WalOutcome;
+  /**
+   * Whether the file was rewritten, so that no copy of the erased data stays in its unused space (`rewriteFile`);
+   * false when another process's write held it (the server's hourly pass rewrites it).
+   */
+  rewritten: boolean;
 }
 
 /**
@@ -75,7 +81,8 @@ export function eraseCustomer(ctx: AppContext, key: string, options: { notify: b
     );
     return { customerId, cancelled: future, erased, told };
   });
-  return { ...result, wal: truncateWal(ctx.store, BUSY_TIMEOUT_MS) };
+  const rewritten = rewriteFile(ctx.store, BUSY_TIMEOUT_MS);
+  return { ...result, rewritten, wal: truncateWal(ctx.store, BUSY_TIMEOUT_MS) };
 }
 
 /** Returns `retention set`'s months (1 to 600), or null for `off`; else a clear error. */
@@ -128,7 +135,9 @@ export function applyRetention(ctx: AppContext, limit = RETENTION_BATCH): number
       detail: `${erased.length} booking(s) anonymised, ended before ${localWithZone(new Date(before * 1000), settings.timeZone ?? 'UTC')}: ${erased.join(', ')}`,
     });
   });
-  truncateWal(ctx.store); // if another process reads now, the server's next hourly pass empties it
+  // If another process writes or reads now, the server's next hourly pass rewrites the file and empties the WAL.
+  rewriteFile(ctx.store);
+  truncateWal(ctx.store);
   return rows.length;
 }
 
@@ -162,7 +171,7 @@ export function startRetention(
         if (!more) retainedAt = ctx.now().getTime();
       }
       const erasedAt = lastErasedAt(ctx.store);
-      if (erasedAt > emptiedFor && truncateWal(ctx.store) !== 'busy') emptiedFor = erasedAt;
+      if (erasedAt > emptiedFor && rewriteFile(ctx.store) && truncateWal(ctx.store) !== 'busy') emptiedFor = erasedAt;
       return more;
     },
     { pollMs: PERSONAL_DATA_POLL_MS, log: options.log, what: 'retention' },
