@@ -114,16 +114,17 @@ export function truncateWal(store: Store, waitMs = 0): WalOutcome {
  * Rewrites the file page by page (VACUUM) so that no copy of erased data stays outside the rows. `secure_delete`
  * zeroes the bytes a row gives up, but a page that SQLite rebuilt when it split or merged keeps earlier bytes of its
  * cells in its unused space, where no later delete reaches (a CI run of test/replication/erase.test.ts found an erased
- * surname there, in a bookings leaf page). About 0.1 s for 50,000 bookings. Returns false when another connection's
- * write held the file for `waitMs` (the server's hourly pass tries again).
+ * surname there, in a bookings leaf page). About 0.1 s for 50,000 bookings. Returns undefined when done, else why not
+ * (another connection's write held the file for `waitMs`, or the disk lacked the room for the copy): the server's
+ * hourly pass tries again.
  */
-export function rewriteFile(store: Store, waitMs = 0): boolean {
+export function rewriteFile(store: Store, waitMs = 0): string | undefined {
   store.db.exec(`PRAGMA busy_timeout = ${waitMs}`);
   try {
     store.db.exec('VACUUM');
-    return true;
-  } catch {
-    return false;
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
   } finally {
     store.db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   }

@@ -43,10 +43,10 @@ export interface Erased {
    */
   wal: WalOutcome;
   /**
-   * Whether the file was rewritten, so that no copy of the erased data stays in its unused space (`rewriteFile`);
-   * false when another process's write held it (the server's hourly pass rewrites it).
+   * Why the file could not be rewritten now (`rewriteFile`: another process's write held it, or the disk was full),
+   * so that a copy of the erased data may stay in its unused space until the server's hourly pass; undefined: done.
    */
-  rewritten: boolean;
+  notRewritten: string | undefined;
 }
 
 /**
@@ -81,8 +81,8 @@ export function eraseCustomer(ctx: AppContext, key: string, options: { notify: b
     );
     return { customerId, cancelled: future, erased, told };
   });
-  const rewritten = rewriteFile(ctx.store, BUSY_TIMEOUT_MS);
-  return { ...result, rewritten, wal: truncateWal(ctx.store, BUSY_TIMEOUT_MS) };
+  const notRewritten = rewriteFile(ctx.store, BUSY_TIMEOUT_MS);
+  return { ...result, notRewritten, wal: truncateWal(ctx.store, BUSY_TIMEOUT_MS) };
 }
 
 /** Returns `retention set`'s months (1 to 600), or null for `off`; else a clear error. */
@@ -171,7 +171,8 @@ export function startRetention(
         if (!more) retainedAt = ctx.now().getTime();
       }
       const erasedAt = lastErasedAt(ctx.store);
-      if (erasedAt > emptiedFor && rewriteFile(ctx.store) && truncateWal(ctx.store) !== 'busy') emptiedFor = erasedAt;
+      if (erasedAt > emptiedFor && rewriteFile(ctx.store) === undefined && truncateWal(ctx.store) !== 'busy')
+        emptiedFor = erasedAt;
       return more;
     },
     { pollMs: PERSONAL_DATA_POLL_MS, log: options.log, what: 'retention' },

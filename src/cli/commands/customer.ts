@@ -87,9 +87,9 @@ export function registerCustomer(program: Command): void {
           'Litestream replicates this file (its table _litestream_seq is in it): its replica and the WAL keep the erased data until Litestream replaces them (README: "Personal data (GDPR)").',
         );
       }
-      if (!erased.rewritten) {
+      if (erased.notRewritten !== undefined) {
         process.stderr.write(
-          'planner: warning: another process was writing the file, so its unused space may still hold a copy of the erased data; planner serve rewrites it within the hour, or run this erase again\n',
+          `planner: warning: the file could not be rewritten now (${visible(erased.notRewritten)}), so its unused space may still hold a copy of the erased data; planner serve rewrites it within the hour, or run this erase again\n`,
         );
       }
       if (erased.wal === 'busy') {
