@@ -4,14 +4,13 @@
  * headers, the frames it allows, the page's own time), and the offers' free days from the days cache.
  */
 import type { H3Event } from 'h3';
-import type { DaysCache } from '../app/bookings/days-cache.ts';
-import type { AppContext } from '../app/context.ts';
 import { type Offer, offersOf, type PageBooker } from '../app/pages/page-booking.ts';
 import { parsePlainInt } from '../domain/checks.ts';
 import { type BookView, daysPage, notOfferedPage, refusedPage } from '../portal/book-pages.ts';
 import { BOOK_WORDS, type BookWords } from '../portal/book-words.ts';
 import { failedPage, notFoundPage, type Page, pageOfWeeks } from '../portal/kit.ts';
 import type { Settings } from '../store/settings.ts';
+import type { DoorOptions } from './door-options.ts';
 import { isCanonicalPath } from './handle.ts';
 import { loggedPath } from './logged-path.ts';
 import { pageAnswer, pageHeaders } from './page-answer.ts';
@@ -19,23 +18,8 @@ import { pageAnswer, pageHeaders } from './page-answer.ts';
 /** How many free days "another day" offers after a time was taken: a week before the day, and on to a month. */
 const OTHER_DAYS = 31;
 
-export interface BookingPageDoorOptions {
-  ctx: AppContext;
-  nowMs: () => number;
-  /** After a booking: the workers send its mails and webhook events now. */
-  afterBooking: () => void;
-  bodyTimeoutMs: number;
-  log: (line: string) => void;
-  /** The client's address, for the bookings per hour (src/http/client-address.ts). */
-  clientAddress: (event: H3Event) => string;
-  /** The cache of free days GET /api/days answers from (the same days). */
-  daysCache: DaysCache;
-  /** The shortest time between a form made and sent (default FORM_MIN_SECONDS; tests of the flow pass 0). */
-  formMinSeconds?: number;
-}
-
 /** The door of one server process: its options, and the booking page's state (its counts per address). */
-export interface BookingDoor extends BookingPageDoorOptions {
+export interface BookingDoor extends DoorOptions {
   booker: PageBooker;
 }
 

@@ -24,7 +24,6 @@ import { confirm, detailsAgain, review, ticketFor } from './booking-page-forms.t
 import {
   answer,
   type BookingDoor,
-  type BookingPageDoorOptions,
   daysOf,
   gone,
   offerOf,
@@ -35,11 +34,12 @@ import {
   shutAnswer,
   timed,
 } from './booking-page-visit.ts';
+import type { DoorOptions } from './door-options.ts';
 import { isFormToken } from './form-guard.ts';
 import { pageHeaders } from './page-answer.ts';
 
 /** Returns the booking page's handlers, by route (door-routes.ts gives their paths). */
-export function createBookingPageDoor(options: BookingPageDoorOptions) {
+export function createBookingPageDoor(options: DoorOptions) {
   const formMinSeconds = options.formMinSeconds ?? FORM_MIN_SECONDS;
   const door: BookingDoor = {
     ...options,

@@ -6,26 +6,7 @@
  * it, so that the door answers them itself, as it answers a wrong link (its 404 page, not the API's JSON).
  */
 import { defineLazyEventHandler, type EventHandler, type H3, type H3Event } from 'h3';
-import type { DaysCache } from '../app/bookings/days-cache.ts';
-import type { AppContext } from '../app/context.ts';
-
-/** What every door is given. */
-export interface DoorOptions {
-  /** The context, its settings following other processes' writes. */
-  ctx: AppContext;
-  nowMs: () => number;
-  /** Where a failure is reported (one line, never a token or secret). */
-  log: (line: string) => void;
-  /** The client's address, for the throttles per address (client-address.ts). */
-  clientAddress: (event: H3Event) => string;
-  /** After a booking or a change: the workers send its mails and webhook events now. */
-  afterBooking: () => void;
-  bodyTimeoutMs: number;
-  /** The cache of free days GET /api/days answers from (the booking page shows the same days). */
-  daysCache: DaysCache;
-  /** The shortest time between a form made and sent (the booking page's; tests of the flow pass 0). */
-  formMinSeconds?: number;
-}
+import type { DoorOptions } from './door-options.ts';
 
 /** Returns `load` made once, at the first call (a door's code and state, loaded when its first request comes). */
 export function atFirstUse<T>(load: () => Promise<T>): () => Promise<T> {
@@ -91,11 +72,7 @@ function feedRoutes({ get, every }: DoorRouter, options: DoorOptions): void {
 
 /** The customer's self-service page: a booking opened by its link's token, its cancel and its move. */
 function selfServiceRoutes({ get, post, every }: DoorRouter, options: DoorOptions): void {
-  const manage = lazyDoor(() =>
-    import('./portal.ts').then(({ createPortalDoor }) =>
-      createPortalDoor({ ...options, afterChange: options.afterBooking }),
-    ),
-  );
+  const manage = lazyDoor(() => import('./portal.ts').then(({ createPortalDoor }) => createPortalDoor(options)));
   get('/manage/:token', manage('overview'));
   get('/manage/:token/cancel', manage('cancelStep'));
   post('/manage/:token/cancel', manage('cancel'));

@@ -6,8 +6,8 @@
 import { STATUS_CODES } from 'node:http';
 import { getRouterParam, type H3Event } from 'h3';
 import { type Feed, feedOf } from '../app/calendars/feed.ts';
-import type { AppContext } from '../app/context.ts';
 import { createDoorGuard } from './door-guard.ts';
+import type { FeedDoorOptions } from './door-options.ts';
 import { HTTP_ERRORS, plainErrorResponse, tooManyRequests } from './errors.ts';
 import { isCanonicalPath } from './handle.ts';
 import { loggedPath } from './logged-path.ts';
@@ -27,14 +27,6 @@ function isFresh(request: Headers, etag: string, lastModified: Date | undefined)
     return noneMatch.split(',').some((tag) => tag.trim() === '*' || tag.trim().replace(/^W\//, '') === etag);
   const since = Date.parse(request.get('if-modified-since') ?? '');
   return lastModified !== undefined && !Number.isNaN(since) && since >= lastModified.getTime();
-}
-
-/** What the feed's door is given (door-routes.ts). */
-export interface FeedDoorOptions {
-  ctx: AppContext;
-  nowMs: () => number;
-  log: (line: string) => void;
-  clientAddress: (event: H3Event) => string;
 }
 
 /** The feed's answer to `feed`: the calendar, or 304 when the client's copy is current. */

@@ -7,7 +7,6 @@
  * query, or the posted form through `readChangeForm`), calls one use case of app/pages/portal.ts, and answers one page.
  */
 import { getQuery, getRouterParam, type H3Event } from 'h3';
-import type { AppContext } from '../app/context.ts';
 import {
   customerCancel,
   customerCancelSeries,
@@ -33,6 +32,7 @@ import {
   timesPage,
 } from '../portal/pages.ts';
 import { createDoorGuard } from './door-guard.ts';
+import type { PortalDoorOptions } from './door-options.ts';
 import { tooManyRequests } from './errors.ts';
 import { formToken, isFormToken, readPageForm } from './form-guard.ts';
 import { isCanonicalPath } from './handle.ts';
@@ -41,18 +41,6 @@ import { PAGE_HEADERS, pageAnswer, seeOther } from './page-answer.ts';
 
 /** Largest form body: a reason of NOTE_MAX_LENGTH (500) characters, percent-encoded, and the hidden fields. */
 const FORM_LIMIT = 8192;
-
-export interface PortalDoorOptions {
-  ctx: AppContext;
-  nowMs: () => number;
-  /** After a change: the workers send its mails and webhook events now. */
-  afterChange: () => void;
-  bodyTimeoutMs: number;
-  /** Where a failure is reported (one line, never the token). */
-  log: (line: string) => void;
-  /** The client's address, for the throttle of unknown links (src/http/client-address.ts). */
-  clientAddress: (event: H3Event) => string;
-}
 
 /** The door of one server process: its options, and the throttle of unknown links. */
 interface PortalDoor extends PortalDoorOptions {
@@ -239,7 +227,7 @@ async function readChangeForm(
 
 /** After a change: the workers send its mails now, and the browser goes to the overview that says so (303). */
 function changed(door: PortalDoor, visit: LinkVisit, done: 'cancelled' | 'cancelled-series' | 'moved'): Response {
-  door.afterChange();
+  door.afterBooking();
   return seeOther(`${visit.base}?done=${done}`);
 }
 
