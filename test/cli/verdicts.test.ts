@@ -7,7 +7,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { startIcsServer } from '../calendar/ics-server.ts';
-import { bookableDb, cli, cliJson, cliOk, tempDb } from '../helpers.ts';
+import { bookableDb, cli, cliJson, cliOk, fieldArgs, tempDb } from '../helpers.ts';
 
 const CALENDAR = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//t//EN', 'END:VCALENDAR', ''].join('\r\n');
 
@@ -54,12 +54,7 @@ describe('status and doctor print the same verdicts', () => {
       '1',
       '1',
       day.slots[0],
-      '--field',
-      'first_name=Ada',
-      '--field',
-      'last_name=L',
-      '--field',
-      'email=ada@example.com',
+      ...fieldArgs({ first_name: 'Ada', last_name: 'L', email: 'ada@example.com' }),
     );
     let doctor = JSON.parse((await cli(db, 'doctor', '--json')).stdout) as Check[];
     expect(doctor.find((check) => check.name === 'webhook 1')).toEqual({
