@@ -623,5 +623,61 @@ export const migrations: readonly string[] = [
   ALTER TABLE calendar_events ADD COLUMN edit TEXT;
   ALTER TABLE calendar_events ADD COLUMN edit_seen_at INTEGER;
   ALTER TABLE calendar_events ADD COLUMN edit_mailed INTEGER NOT NULL DEFAULT 0 CHECK (edit_mailed IN (0, 1));
+  `,  // 19: the front desk: staff who log in with a password and a second factor, and their sessions.
+  // - `desk_url`: the public base of /desk/ (NULL: the desk is off); sessions end after `desk_idle_minutes` without a
+  //   request and `desk_max_minutes` after login.
+  // - `staff`: a person at the desk, by e-mail address (ASCII lower case). Until they enrol, no password nor second
+  //   factor: only an enrolment link (`staff_enrolments`, its token's SHA-256, 24 hours, once). `password_hash` is
+  //   Argon2id's PHC string; `totp_secret` the TOTP key (RFC 6238), `totp_last_step` the step of the last code
+  //   accepted (a code is never accepted twice). `failures`, `locked_until` (Unix seconds) and `lockouts`: the
+  //   account's lockout. `removed_at`: a removed person keeps their row, so the history still names who did what.
+  // - `staff_schedules`: a practitioner's schedules. `staff_recovery_codes`: ten per enrolment, their SHA-256, each
+  //   used once. `staff_sessions`: the SHA-256 of a session's identifier (the cookie holds the identifier), its
+  //   form token, and when it began and was last seen.
+  `
+  ALTER TABLE settings ADD COLUMN desk_url TEXT;
+  ALTER TABLE settings ADD COLUMN desk_idle_minutes INTEGER NOT NULL DEFAULT 60 CHECK (desk_idle_minutes BETWEEN 5 AND 1440);
+  ALTER TABLE settings ADD COLUMN desk_max_minutes INTEGER NOT NULL DEFAULT 720 CHECK (desk_max_minutes BETWEEN 5 AND 10080);
+  CREATE TABLE staff (
+    id             INTEGER PRIMARY KEY,
+    email          TEXT NOT NULL UNIQUE,
+    name           TEXT NOT NULL,
+    role           TEXT NOT NULL CHECK (role IN ('admin', 'reception', 'practitioner')),
+    password_hash  TEXT,
+    totp_secret    BLOB,
+    totp_last_step INTEGER,
+    enrolled_at    TEXT,
+    failures       INTEGER NOT NULL DEFAULT 0,
+    locked_until   INTEGER,
+    lockouts       INTEGER NOT NULL DEFAULT 0,
+    created_at     TEXT NOT NULL,
+    removed_at     TEXT
+  ) STRICT;
+  CREATE TABLE staff_schedules (
+    staff_id    INTEGER NOT NULL REFERENCES staff (id),
+    schedule_id INTEGER NOT NULL REFERENCES schedules (id),
+    PRIMARY KEY (staff_id, schedule_id)
+  ) STRICT, WITHOUT ROWID;
+  CREATE TABLE staff_enrolments (
+    token_hash TEXT PRIMARY KEY,
+    staff_id   INTEGER NOT NULL REFERENCES staff (id),
+    expires_at INTEGER NOT NULL,
+    used_at    INTEGER
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX staff_enrolments_by_staff ON staff_enrolments (staff_id);
+  CREATE TABLE staff_recovery_codes (
+    staff_id  INTEGER NOT NULL REFERENCES staff (id),
+    code_hash TEXT NOT NULL,
+    used_at   INTEGER,
+    PRIMARY KEY (staff_id, code_hash)
+  ) STRICT, WITHOUT ROWID;
+  CREATE TABLE staff_sessions (
+    id_hash    TEXT PRIMARY KEY,
+    staff_id   INTEGER NOT NULL REFERENCES staff (id),
+    form_token TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    seen_at    INTEGER NOT NULL
+  ) STRICT, WITHOUT ROWID;
+  CREATE INDEX staff_sessions_by_staff ON staff_sessions (staff_id);
   `,
 ];
