@@ -29,6 +29,8 @@ export const COMMANDS: ReadonlyArray<readonly [name: string, load: () => Promise
   ['calendar', () => import('./commands/calendar.ts').then((module) => module.registerCalendar)],
   ['portal', () => import('./commands/portal.ts').then((module) => module.registerPortal)],
   ['booking-page', () => import('./commands/booking-page.ts').then((module) => module.registerBookingPage)],
+  ['desk', () => import('./commands/desk.ts').then((module) => module.registerDesk)],
+  ['staff', () => import('./commands/staff.ts').then((module) => module.registerStaff)],
   ['customer', () => import('./commands/customer.ts').then((module) => module.registerCustomer)],
   ['retention', () => import('./commands/retention.ts').then((module) => module.registerRetention)],
   ['audit', () => import('./commands/retention.ts').then((module) => module.registerAudit)],

@@ -623,7 +623,7 @@ export const migrations: readonly string[] = [
   ALTER TABLE calendar_events ADD COLUMN edit TEXT;
   ALTER TABLE calendar_events ADD COLUMN edit_seen_at INTEGER;
   ALTER TABLE calendar_events ADD COLUMN edit_mailed INTEGER NOT NULL DEFAULT 0 CHECK (edit_mailed IN (0, 1));
-  `,  // 19: the front desk: staff who log in with a password and a second factor, and their sessions.
+  `, // 19: the front desk: staff who log in with a password and a second factor, and their sessions.
   // - `desk_url`: the public base of /desk/ (NULL: the desk is off); sessions end after `desk_idle_minutes` without a
   //   request and `desk_max_minutes` after login.
   // - `staff`: a person at the desk, by e-mail address (ASCII lower case). Until they enrol, no password nor second

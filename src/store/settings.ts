@@ -37,6 +37,17 @@ export interface Settings {
   bookingPage: BookingPageSettings | null;
   /** Months after its end that the server anonymises a booking (`planner retention set`); null: off. */
   retentionMonths: number | null;
+  /** The front desk (`planner desk enable`): null while it is off. */
+  desk: DeskSettings | null;
+  /** How long a desk session lasts without a request, and in all (minutes), kept while the desk is off too. */
+  deskSessions: { idleMinutes: number; maxMinutes: number };
+}
+
+/** The front desk's settings: its public base, and how long a session lasts idle and in all (minutes). */
+export interface DeskSettings {
+  url: string;
+  idleMinutes: number;
+  maxMinutes: number;
 }
 
 /** The public booking page's settings, kept as JSON in `settings.booking_page`. */
@@ -90,6 +101,9 @@ interface SettingsRow {
   trusted_proxies: string;
   booking_page: string | null;
   retention_months: number | null;
+  desk_url: string | null;
+  desk_idle_minutes: number;
+  desk_max_minutes: number;
 }
 
 /** Returns the settings row. */
@@ -119,7 +133,24 @@ export function readSettings(store: Store): Settings {
     trustedProxies: row.trusted_proxies,
     bookingPage: row.booking_page === null ? null : (JSON.parse(row.booking_page) as BookingPageSettings),
     retentionMonths: row.retention_months,
+    desk:
+      row.desk_url === null
+        ? null
+        : { url: row.desk_url, idleMinutes: row.desk_idle_minutes, maxMinutes: row.desk_max_minutes },
+    deskSessions: { idleMinutes: row.desk_idle_minutes, maxMinutes: row.desk_max_minutes },
   };
+}
+
+/** Turns the front desk on at `url`, or off (null); the session lengths are kept either way. */
+export function setDeskUrl(store: Store, url: string | null): void {
+  store.sql('UPDATE settings SET desk_url = ? WHERE id = 1').run(url);
+}
+
+/** Sets how long a desk session lasts without a request, and in all (minutes). */
+export function setDeskSessions(store: Store, idleMinutes: number, maxMinutes: number): void {
+  store
+    .sql('UPDATE settings SET desk_idle_minutes = ?, desk_max_minutes = ? WHERE id = 1')
+    .run(idleMinutes, maxMinutes);
 }
 
 /** Sets the months after which bookings are anonymised, or turns it off (null). */

@@ -1,0 +1,136 @@
+/**
+ * The people at the front desk (migration 19): who they are, their schedules, their enrolment links and sessions.
+ * Every secret is stored as a hash: an enrolment token's and a session identifier's SHA-256 (256 random bits each, so
+ * a fast hash suffices), a password's Argon2id (app/staff/).
+ */
+import { createHash } from 'node:crypto';
+import type { StaffRole } from '../domain/staff.ts';
+import type { Store } from './db.ts';
+
+export interface StaffRow {
+  id: number;
+  email: string;
+  name: string;
+  role: StaffRole;
+  /** Set once they have enrolled (a password and a second factor). */
+  enrolledAt: string | null;
+  createdAt: string;
+  /** The practitioner's schedules (none for the other roles). */
+  schedules: number[];
+  /** Sessions open now (not ended; the server ends expired ones when it sees them). */
+  sessions: number;
+}
+
+/** The SHA-256 of a token or session identifier, as stored. */
+export function secretHash(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+interface Row {
+  id: number;
+  email: string;
+  name: string;
+  role: StaffRole;
+  enrolled_at: string | null;
+  created_at: string;
+  schedules: string | null;
+  sessions: number;
+}
+
+const STAFF_SELECT = `
+  SELECT s.id, s.email, s.name, s.role, s.enrolled_at, s.created_at,
+    (SELECT group_concat(schedule_id) FROM (SELECT schedule_id FROM staff_schedules WHERE staff_id = s.id ORDER BY schedule_id)) AS schedules,
+    (SELECT count(*) FROM staff_sessions WHERE staff_id = s.id) AS sessions
+  FROM staff s WHERE s.removed_at IS NULL`;
+
+function staffOf(row: Row): StaffRow {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    enrolledAt: row.enrolled_at,
+    createdAt: row.created_at,
+    schedules: row.schedules === null ? [] : row.schedules.split(',').map(Number),
+    sessions: row.sessions,
+  };
+}
+
+/** Every person at the desk (not removed), by name. */
+export function listStaff(store: Store): StaffRow[] {
+  return (store.sql(`${STAFF_SELECT} ORDER BY s.name, s.id`).all() as unknown as Row[]).map(staffOf);
+}
+
+/** The person with `email` (ASCII lower case), unless removed. */
+export function findStaff(store: Store, email: string): StaffRow | undefined {
+  const row = store.sql(`${STAFF_SELECT} AND s.email = ?`).get(email) as unknown as Row | undefined;
+  return row && staffOf(row);
+}
+
+/**
+ * Adds a person, or takes back one removed before with the same address (a new name, role and schedules; their
+ * old password and second factor are gone), and returns their id.
+ */
+export function upsertStaff(
+  store: Store,
+  person: { email: string; name: string; role: StaffRole; schedules: readonly number[] },
+  createdAt: string,
+): number {
+  const { id } = store
+    .sql(
+      `INSERT INTO staff (email, name, role, created_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (email) DO UPDATE SET name = excluded.name, role = excluded.role, created_at = excluded.created_at,
+         removed_at = NULL, password_hash = NULL, totp_secret = NULL, totp_last_step = NULL, enrolled_at = NULL,
+         failures = 0, locked_until = NULL, lockouts = 0
+       WHERE staff.removed_at IS NOT NULL
+       RETURNING id`,
+    )
+    .get(person.email, person.name, person.role, createdAt) as { id: number };
+  store.sql('DELETE FROM staff_schedules WHERE staff_id = ?').run(id);
+  for (const schedule of person.schedules)
+    store.sql('INSERT INTO staff_schedules (staff_id, schedule_id) VALUES (?, ?)').run(id, schedule);
+  return id;
+}
+
+/**
+ * Stores an enrolment link's token (its hash) for `staffId`, valid until `expiresAt` (Unix seconds); every earlier
+ * link of theirs stops working.
+ */
+export function insertEnrolment(store: Store, staffId: number, token: string, expiresAt: number): void {
+  store.sql('DELETE FROM staff_enrolments WHERE staff_id = ?').run(staffId);
+  store
+    .sql('INSERT INTO staff_enrolments (token_hash, staff_id, expires_at) VALUES (?, ?, ?)')
+    .run(secretHash(token), staffId, expiresAt);
+}
+
+/**
+ * Forgets how `staffId` logs in (password, second factor, recovery codes), ends their sessions and links: `staff
+ * reset` (then a new link), and `staff remove` (then `removed_at`).
+ */
+export function forgetLogin(store: Store, staffId: number): void {
+  store
+    .sql(
+      `UPDATE staff SET password_hash = NULL, totp_secret = NULL, totp_last_step = NULL, enrolled_at = NULL,
+         failures = 0, locked_until = NULL, lockouts = 0 WHERE id = ?`,
+    )
+    .run(staffId);
+  store.sql('DELETE FROM staff_recovery_codes WHERE staff_id = ?').run(staffId);
+  store.sql('DELETE FROM staff_enrolments WHERE staff_id = ?').run(staffId);
+  endSessions(store, staffId);
+}
+
+/** Marks `staffId` removed (the history keeps their name); their schedules are let go. */
+export function markRemoved(store: Store, staffId: number, removedAt: string): void {
+  forgetLogin(store, staffId);
+  store.sql('DELETE FROM staff_schedules WHERE staff_id = ?').run(staffId);
+  store.sql('UPDATE staff SET removed_at = ? WHERE id = ?').run(removedAt, staffId);
+}
+
+/** Ends the sessions of `staffId`, or of everyone (undefined); returns how many. */
+export function endSessions(store: Store, staffId?: number): number {
+  const result =
+    staffId === undefined
+      ? store.sql('DELETE FROM staff_sessions').run()
+      : store.sql('DELETE FROM staff_sessions WHERE staff_id = ?').run(staffId);
+  return Number(result.changes);
+}
