@@ -134,3 +134,56 @@ export function endSessions(store: Store, staffId?: number): number {
       : store.sql('DELETE FROM staff_sessions WHERE staff_id = ?').run(staffId);
   return Number(result.changes);
 }
+
+/** An enrolment link as the page opens it: whose, until when, and how far they came. */
+export interface EnrolmentRow {
+  staffId: number;
+  email: string;
+  name: string;
+  expiresAt: number;
+  usedAt: number | null;
+  passwordHash: string | null;
+  totpSecret: Uint8Array | null;
+}
+
+/** The enrolment of `token` (by its hash), of a person not removed; undefined for a token never made or replaced. */
+export function findEnrolment(store: Store, token: string): EnrolmentRow | undefined {
+  const row = store
+    .sql(
+      `SELECT e.staff_id AS staffId, s.email, s.name, e.expires_at AS expiresAt, e.used_at AS usedAt,
+         s.password_hash AS passwordHash, s.totp_secret AS totpSecret
+       FROM staff_enrolments e JOIN staff s ON s.id = e.staff_id
+       WHERE e.token_hash = ? AND s.removed_at IS NULL`,
+    )
+    .get(secretHash(token)) as unknown as EnrolmentRow | undefined;
+  return row;
+}
+
+/** Keeps a chosen password's hash and a new TOTP secret for `staffId`, not yet confirmed by a code. */
+export function setCredentials(store: Store, staffId: number, passwordHash: string, totpSecret: Uint8Array): void {
+  store
+    .sql(
+      'UPDATE staff SET password_hash = ?, totp_secret = ?, totp_last_step = NULL WHERE id = ? AND enrolled_at IS NULL',
+    )
+    .run(passwordHash, totpSecret, staffId);
+}
+
+/**
+ * Completes an enrolment: the person is enrolled at `at` (their first code's step kept, so it is never accepted
+ * again), the link is used, and the recovery codes (their hashes) replace any earlier ones.
+ */
+export function completeEnrolment(
+  store: Store,
+  enrolment: { staffId: number; token: string },
+  firstStep: number,
+  recoveryHashes: readonly string[],
+  at: { iso: string; unix: number },
+): void {
+  store
+    .sql('UPDATE staff SET enrolled_at = ?, totp_last_step = ? WHERE id = ?')
+    .run(at.iso, firstStep, enrolment.staffId);
+  store.sql('UPDATE staff_enrolments SET used_at = ? WHERE token_hash = ?').run(at.unix, secretHash(enrolment.token));
+  store.sql('DELETE FROM staff_recovery_codes WHERE staff_id = ?').run(enrolment.staffId);
+  for (const hash of recoveryHashes)
+    store.sql('INSERT INTO staff_recovery_codes (staff_id, code_hash) VALUES (?, ?)').run(enrolment.staffId, hash);
+}
