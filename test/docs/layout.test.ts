@@ -95,7 +95,14 @@ describe('the layout of src/ (CONTRIBUTING "Layout")', () => {
 
   it('app/ is in rooms, each importing only the rooms on the floors below it', () => {
     // Top down; rooms on one floor do not import each other. context.ts, what every use case is given, is the ground.
-    const FLOORS = [['operations'], ['calendars'], ['desk', 'pages', 'customers'], ['bookings'], ['messages'], ['practice']];
+    const FLOORS = [
+      ['operations'],
+      ['calendars'],
+      ['desk', 'pages', 'customers'],
+      ['bookings'],
+      ['messages'],
+      ['practice'],
+    ];
     const floorOf = new Map(FLOORS.flatMap((rooms, floor) => rooms.map((room) => [room, floor])));
     const roomOf = (path: string) => path.split('/')[1]!;
     const flat = [...graph.keys()].filter((path) => /^app\/[^/]+$/.test(path) && path !== 'app/context.ts');
