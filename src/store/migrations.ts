@@ -633,7 +633,8 @@ export const migrations: readonly string[] = [
   //   account's lockout. `removed_at`: a removed person keeps their row, so the history still names who did what.
   // - `staff_schedules`: a practitioner's schedules. `staff_recovery_codes`: ten per enrolment, their SHA-256, each
   //   used once. `staff_sessions`: the SHA-256 of a session's identifier (the cookie holds the identifier), its
-  //   form token, and when it began and was last seen.
+  //   form token, whether its second factor was confirmed (`verified` 0: a password given, a code awaited, for
+  //   minutes), and when it began and was last seen.
   `
   ALTER TABLE settings ADD COLUMN desk_url TEXT;
   ALTER TABLE settings ADD COLUMN desk_idle_minutes INTEGER NOT NULL DEFAULT 60 CHECK (desk_idle_minutes BETWEEN 5 AND 1440);
@@ -675,6 +676,7 @@ export const migrations: readonly string[] = [
     id_hash    TEXT PRIMARY KEY,
     staff_id   INTEGER NOT NULL REFERENCES staff (id),
     form_token TEXT NOT NULL,
+    verified   INTEGER NOT NULL DEFAULT 0 CHECK (verified IN (0, 1)),
     created_at INTEGER NOT NULL,
     seen_at    INTEGER NOT NULL
   ) STRICT, WITHOUT ROWID;

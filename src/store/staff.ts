@@ -40,7 +40,7 @@ interface Row {
 const STAFF_SELECT = `
   SELECT s.id, s.email, s.name, s.role, s.enrolled_at, s.created_at,
     (SELECT group_concat(schedule_id) FROM (SELECT schedule_id FROM staff_schedules WHERE staff_id = s.id ORDER BY schedule_id)) AS schedules,
-    (SELECT count(*) FROM staff_sessions WHERE staff_id = s.id) AS sessions
+    (SELECT count(*) FROM staff_sessions WHERE staff_id = s.id AND verified = 1) AS sessions
   FROM staff s WHERE s.removed_at IS NULL`;
 
 function staffOf(row: Row): StaffRow {
@@ -186,4 +186,115 @@ export function completeEnrolment(
   store.sql('DELETE FROM staff_recovery_codes WHERE staff_id = ?').run(enrolment.staffId);
   for (const hash of recoveryHashes)
     store.sql('INSERT INTO staff_recovery_codes (staff_id, code_hash) VALUES (?, ?)').run(enrolment.staffId, hash);
+}
+
+/** What a login reads of the person with an address: how they log in, and their lockout. */
+export interface LoginRow {
+  id: number;
+  passwordHash: string | null;
+  totpSecret: Uint8Array | null;
+  totpLastStep: number | null;
+  lockedUntil: number | null;
+}
+
+/** The enrolled person with `email`, unless removed. */
+export function loginRowOf(store: Store, email: string): LoginRow | undefined {
+  return store
+    .sql(
+      `SELECT id, password_hash AS passwordHash, totp_secret AS totpSecret, totp_last_step AS totpLastStep,
+         locked_until AS lockedUntil
+       FROM staff WHERE email = ? AND removed_at IS NULL AND enrolled_at IS NOT NULL`,
+    )
+    .get(email) as unknown as LoginRow | undefined;
+}
+
+/** The person a session of `id` belongs to, with how they log in; `verified` 0 rows only (a code awaited). */
+export function pendingLoginOf(store: Store, id: string, since: number): LoginRow | undefined {
+  return store
+    .sql(
+      `SELECT s.id, s.password_hash AS passwordHash, s.totp_secret AS totpSecret, s.totp_last_step AS totpLastStep,
+         s.locked_until AS lockedUntil
+       FROM staff_sessions x JOIN staff s ON s.id = x.staff_id
+       WHERE x.id_hash = ? AND x.verified = 0 AND x.created_at > ? AND s.removed_at IS NULL`,
+    )
+    .get(secretHash(id), since) as unknown as LoginRow | undefined;
+}
+
+/**
+ * Counts a failed login of `staffId` at `now`: after `limit` failures in a row the account is locked for
+ * `lockSeconds(lockouts)` (the lockouts so far), and the count starts again.
+ */
+export function recordLoginFailure(
+  store: Store,
+  staffId: number,
+  now: number,
+  limit: number,
+  lockSeconds: (lockouts: number) => number,
+): void {
+  const row = store
+    .sql('UPDATE staff SET failures = failures + 1 WHERE id = ? RETURNING failures, lockouts')
+    .get(staffId) as { failures: number; lockouts: number };
+  if (row.failures >= limit)
+    store
+      .sql('UPDATE staff SET failures = 0, lockouts = lockouts + 1, locked_until = ? WHERE id = ?')
+      .run(now + lockSeconds(row.lockouts), staffId);
+}
+
+/** Opens a session row (`verified` 0 for a login awaiting its code), stored by the identifier's hash. */
+export function insertSession(
+  store: Store,
+  session: { id: string; staffId: number; formToken: string; verified: boolean },
+  now: number,
+): void {
+  store
+    .sql(
+      'INSERT INTO staff_sessions (id_hash, staff_id, form_token, verified, created_at, seen_at) VALUES (?, ?, ?, ?, ?, ?)',
+    )
+    .run(secretHash(session.id), session.staffId, session.formToken, session.verified ? 1 : 0, now, now);
+}
+
+/** Ends the one session of `id`. */
+export function deleteSession(store: Store, id: string): void {
+  store.sql('DELETE FROM staff_sessions WHERE id_hash = ?').run(secretHash(id));
+}
+
+/** A login that succeeded: its code's step kept (never accepted again), the failures and lockouts forgotten. */
+export function recordLoginSuccess(store: Store, staffId: number, step: number | null): void {
+  store
+    .sql(
+      'UPDATE staff SET failures = 0, lockouts = 0, locked_until = NULL, totp_last_step = coalesce(?, totp_last_step) WHERE id = ?',
+    )
+    .run(step, staffId);
+}
+
+/** Uses up the recovery code of `hash` of `staffId`, when it is theirs and unused; returns whether it was. */
+export function useRecoveryCode(store: Store, staffId: number, hash: string, now: number): boolean {
+  return (
+    store
+      .sql('UPDATE staff_recovery_codes SET used_at = ? WHERE staff_id = ? AND code_hash = ? AND used_at IS NULL')
+      .run(now, staffId, hash).changes === 1
+  );
+}
+
+/** A verified session by its identifier: whose, its form token, when it began and was last seen. */
+export interface SessionRow {
+  staffId: number;
+  formToken: string;
+  createdAt: number;
+  seenAt: number;
+}
+
+export function sessionOf(store: Store, id: string): SessionRow | undefined {
+  return store
+    .sql(
+      `SELECT x.staff_id AS staffId, x.form_token AS formToken, x.created_at AS createdAt, x.seen_at AS seenAt
+       FROM staff_sessions x JOIN staff s ON s.id = x.staff_id
+       WHERE x.id_hash = ? AND x.verified = 1 AND s.removed_at IS NULL`,
+    )
+    .get(secretHash(id)) as unknown as SessionRow | undefined;
+}
+
+/** Marks a session seen at `now`. */
+export function touchSession(store: Store, id: string, now: number): void {
+  store.sql('UPDATE staff_sessions SET seen_at = ? WHERE id_hash = ?').run(now, secretHash(id));
 }
