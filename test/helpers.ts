@@ -256,6 +256,12 @@ export async function bookableDb(db: string, spec: PracticeSpec = {}): Promise<s
 export const UNDO_MIGRATION_16 = 'DROP TABLE booking_logo; ';
 
 /** SQL that takes a current file back to what migration 17 left: migration 18's columns out. */
+/** SQL that takes a current file back to what migration 18 left: migration 19's desk tables and settings out. */
+export const UNDO_MIGRATION_19 =
+  'DROP TABLE staff_sessions; DROP TABLE staff_recovery_codes; DROP TABLE staff_enrolments; ' +
+  'DROP TABLE staff_schedules; DROP TABLE staff; ALTER TABLE settings DROP COLUMN desk_url; ' +
+  'ALTER TABLE settings DROP COLUMN desk_idle_minutes; ALTER TABLE settings DROP COLUMN desk_max_minutes; ';
+
 export const UNDO_MIGRATION_18 =
   'ALTER TABLE calendars DROP COLUMN details; ALTER TABLE calendars DROP COLUMN write_last_ok; ' +
   'ALTER TABLE calendar_events DROP COLUMN written_at; ' +

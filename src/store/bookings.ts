@@ -8,7 +8,7 @@
 import type { Buffers } from '../domain/blocking.ts';
 import { asciiLower } from '../domain/checks.ts';
 import { submittedCustomer } from '../domain/submission.ts';
-import { phoneDigits, type Store, searchText } from './db.ts';
+import { nameSearchText, phoneDigits, type Store, searchText } from './db.ts';
 
 /** Which door made a booking: the API, the admin (`bookings add`), the booking page (migration 14). */
 export type BookingSource = 'api' | 'admin' | 'page';
@@ -118,22 +118,28 @@ export interface BookingFilter {
 
 /**
  * The one search rule (`bookings list --search`, `customer find`), as a condition on the booking `b` with the
- * parameters of `bookingSearch`: its reference, its name (first and last together) or its phone holds the text folded
- * as `searchText` folds both (case, Unicode compatibility forms: `müller` finds `Müller`); its phone's digits hold the
+ * parameters of `bookingSearch`: its reference or its phone holds the text folded as `searchText` folds both (case,
+ * Unicode compatibility forms); its name (first and last together) holds it folded as `nameSearchText` folds both
+ * (accents and umlaut spellings too: `mueller` and `muller` find `Müller`); its phone's digits hold the
  * text's digits when the text is written like a phone number (`040123456` finds `040 123 456`); or its e-mail address
  * holds the text with A-Z lower-cased only (`asciiLower`, as `emailKey` compares addresses: no folding makes a
  * lookalike letter find an address).
  */
 export const BOOKING_MATCHES = `(instr(planner_search(b.reference), :search) > 0
-  OR instr(planner_search(concat_ws(' ', b.submission ->> '$.first_name', b.submission ->> '$.last_name')), :search) > 0
+  OR instr(planner_name(concat_ws(' ', b.submission ->> '$.first_name', b.submission ->> '$.last_name')), :name) > 0
   OR instr(planner_search(b.submission ->> '$.phone'), :search) > 0
   OR (:digits <> '' AND instr(planner_digits(b.submission ->> '$.phone'), :digits) > 0)
   OR instr(planner_email(b.submission ->> '$.email'), :email) > 0)`;
 
 /** Returns the parameters of `BOOKING_MATCHES` for a search text (trimmed). */
-export function bookingSearch(text: string): { search: string; digits: string; email: string } {
+export function bookingSearch(text: string): { search: string; name: string; digits: string; email: string } {
   const needle = text.trim();
-  return { search: searchText(needle), digits: phoneDigits(needle), email: asciiLower(needle) };
+  return {
+    search: searchText(needle),
+    name: nameSearchText(needle),
+    digits: phoneDigits(needle),
+    email: asciiLower(needle),
+  };
 }
 
 /**
@@ -141,7 +147,8 @@ export function bookingSearch(text: string): { search: string; digits: string; e
  * (a range of bookings_by_start; the other conditions are checked on its rows). The search is `BOOKING_MATCHES`.
  */
 export function listBookings(store: Store, filter: BookingFilter): Booking[] {
-  const search = filter.search === undefined ? { search: null, digits: '', email: '' } : bookingSearch(filter.search);
+  const search =
+    filter.search === undefined ? { search: null, name: '', digits: '', email: '' } : bookingSearch(filter.search);
   const rows = store
     .sql(
       `${SELECT}

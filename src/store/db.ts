@@ -39,6 +39,20 @@ export function searchText(text: string): string {
 }
 
 /**
+ * Returns a name as people search for it: folded as `searchText`, then without accents (`é` as `e`, `ü` as `u`), `ß`
+ * as `ss`, and the German spellings of umlauts without them (`ae`, `oe`, `ue` as `a`, `o`, `u`), so that `mueller`,
+ * `muller` and `Müller` all find Müller (and Mueller). Applied to both the stored name and the text searched for, it
+ * may find a little more than was meant (`Manuel` for `manul`), never less.
+ */
+export function nameSearchText(text: string): string {
+  return searchText(text)
+    .replace(/ß/g, 'ss')
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/([aou])e/g, '$1');
+}
+
+/**
  * Returns the digits of a text that is written like a phone number (digits, spaces, + - / . and parentheses, at
  * least three digits), so that `30 1234567` finds `+49 30-123 45 67`; else ''.
  */
@@ -143,6 +157,9 @@ function connectWriting(file: string): DatabaseSync {
  */
 function registerFunctions(db: DatabaseSync): void {
   db.function('planner_search', { deterministic: true }, (value) => (value === null ? '' : searchText(String(value))));
+  db.function('planner_name', { deterministic: true }, (value) =>
+    value === null ? '' : nameSearchText(String(value)),
+  );
   db.function('planner_digits', { deterministic: true }, (value) => (value === null ? '' : phoneDigits(String(value))));
   db.function('planner_email', { deterministic: true }, (value) => (value === null ? '' : asciiLower(String(value))));
 }
