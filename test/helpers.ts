@@ -255,13 +255,23 @@ export async function bookableDb(db: string, spec: PracticeSpec = {}): Promise<s
 /** What migration 16 made (the booking page's logo, issue 41): a file taken back before it lacks it. */
 export const UNDO_MIGRATION_16 = 'DROP TABLE booking_logo; ';
 
-/** SQL that takes a current file back to what migration 17 left: migration 18's columns out. */
-/** SQL that takes a current file back to what migration 18 left: migration 19's desk tables and settings out. */
+/**
+ * SQL that takes a current file back to what migration 18 left: migration 19's desk tables, settings and columns out
+ * (the history and the audit log rebuilt without their staff; the bookings' wider `source` CHECK stays).
+ */
 export const UNDO_MIGRATION_19 =
+  'ALTER TABLE bookings DROP COLUMN attendance; ALTER TABLE bookings DROP COLUMN staff_note; ' +
+  "CREATE TABLE be_18 (id INTEGER PRIMARY KEY, booking_id INTEGER NOT NULL REFERENCES bookings (id), at TEXT NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('created', 'moved', 'cancelled')), actor TEXT CHECK (actor IN ('admin', 'customer', 'api')), previous_start INTEGER) STRICT; " +
+  'INSERT INTO be_18 SELECT id, booking_id, at, kind, actor, previous_start FROM booking_events; DROP TABLE booking_events; ' +
+  'ALTER TABLE be_18 RENAME TO booking_events; CREATE INDEX booking_events_by_booking ON booking_events (booking_id, id); ' +
+  "CREATE TABLE al_18 (id INTEGER PRIMARY KEY, at TEXT NOT NULL, actor TEXT NOT NULL CHECK (actor IN ('admin', 'api', 'customer', 'server')), os_user TEXT, action TEXT NOT NULL, booking_id INTEGER, reference TEXT, detail TEXT NOT NULL DEFAULT '') STRICT; " +
+  'INSERT INTO al_18 SELECT id, at, actor, os_user, action, booking_id, reference, detail FROM audit_log; DROP TABLE audit_log; ' +
+  'ALTER TABLE al_18 RENAME TO audit_log; CREATE INDEX audit_log_by_time ON audit_log (at); ' +
   'DROP TABLE staff_sessions; DROP TABLE staff_recovery_codes; DROP TABLE staff_enrolments; ' +
   'DROP TABLE staff_schedules; DROP TABLE staff; ALTER TABLE settings DROP COLUMN desk_url; ' +
   'ALTER TABLE settings DROP COLUMN desk_idle_minutes; ALTER TABLE settings DROP COLUMN desk_max_minutes; ';
 
+/** SQL that takes a current file back to what migration 17 left: migration 18's columns out. */
 export const UNDO_MIGRATION_18 =
   'ALTER TABLE calendars DROP COLUMN details; ALTER TABLE calendars DROP COLUMN write_last_ok; ' +
   'ALTER TABLE calendar_events DROP COLUMN written_at; ' +

@@ -681,5 +681,100 @@ export const migrations: readonly string[] = [
     seen_at    INTEGER NOT NULL
   ) STRICT, WITHOUT ROWID;
   CREATE INDEX staff_sessions_by_staff ON staff_sessions (staff_id);
+  -- The desk's bookings and changes (a rebuild of bookings, booking_events and audit_log: SQLite cannot widen a CHECK):
+  -- - bookings: source 'desk' (made at the front desk); attendance (NULL, 'arrived' or 'no_show', set at the
+  --   desk); staff_note, the staff's private note ('' for none: never in a mail, webhook, feed or calendar).
+  -- - booking_events: the desk's kinds (attendance marked or undone, the note changed, the confirmation sent again)
+  --   and actor 'staff' with the person (staff_id; staff rows are never deleted, so the history keeps the name).
+  -- - audit_log: actor 'staff', with the person.
+  CREATE TABLE bookings_19 (
+    id            INTEGER PRIMARY KEY,
+    reference     TEXT NOT NULL UNIQUE,
+    schedule_id   INTEGER NOT NULL REFERENCES schedules (id),
+    reason_id     INTEGER NOT NULL REFERENCES reasons (id),
+    customer_id   INTEGER NOT NULL REFERENCES customers (id),
+    start_at      INTEGER NOT NULL,
+    end_at        INTEGER NOT NULL CHECK (end_at > start_at),
+    submission    TEXT NOT NULL DEFAULT '{}',
+    source        TEXT NOT NULL CHECK (source IN ('api', 'admin', 'page', 'desk')), -- BookingSource (store/bookings.ts)
+    created_at    TEXT NOT NULL,
+    status        TEXT NOT NULL DEFAULT 'booked' CHECK (status IN ('booked', 'cancelled')),
+    sequence      INTEGER NOT NULL DEFAULT 0,
+    changed_at    TEXT,
+    cancel_reason TEXT,
+    buffer_before INTEGER NOT NULL DEFAULT 0 CHECK (buffer_before BETWEEN 0 AND 14400), -- seconds: BUFFER_MAX_SECONDS
+    buffer_after  INTEGER NOT NULL DEFAULT 0 CHECK (buffer_after BETWEEN 0 AND 14400), -- seconds: BUFFER_MAX_SECONDS
+    keeps_from    INTEGER GENERATED ALWAYS AS (start_at - buffer_before) VIRTUAL,
+    erased_at     TEXT,
+    series_id     INTEGER REFERENCES series (id),
+    attendance    TEXT CHECK (attendance IN ('arrived', 'no_show')),
+    staff_note    TEXT NOT NULL DEFAULT ''
+  ) STRICT;
+  INSERT INTO bookings_19 (id, reference, schedule_id, reason_id, customer_id, start_at, end_at, submission, source,
+      created_at, status, sequence, changed_at, cancel_reason, buffer_before, buffer_after, erased_at, series_id)
+    SELECT id, reference, schedule_id, reason_id, customer_id, start_at, end_at, submission, source,
+      created_at, status, sequence, changed_at, cancel_reason, buffer_before, buffer_after, erased_at, series_id
+    FROM bookings ORDER BY id;
+  DROP TABLE bookings;
+  ALTER TABLE bookings_19 RENAME TO bookings;
+  CREATE INDEX bookings_by_schedule_start ON bookings (schedule_id, start_at);
+  CREATE INDEX bookings_by_start ON bookings (start_at);
+  CREATE INDEX bookings_by_schedule_keeps ON bookings (schedule_id, keeps_from);
+  CREATE INDEX bookings_by_customer ON bookings (customer_id, start_at);
+  CREATE INDEX bookings_to_anonymise ON bookings (end_at) WHERE erased_at IS NULL;
+  CREATE INDEX bookings_by_series ON bookings (series_id, start_at) WHERE series_id IS NOT NULL;
+  CREATE TRIGGER booking_changes_on_insert AFTER INSERT ON bookings BEGIN
+    INSERT INTO booking_changes (schedule_id, from_at, to_at) VALUES (new.schedule_id, new.keeps_from, new.end_at + new.buffer_after);
+  END;
+  CREATE TRIGGER booking_changes_on_update AFTER UPDATE OF schedule_id, start_at, end_at, buffer_before, buffer_after, status ON bookings BEGIN
+    INSERT INTO booking_changes (schedule_id, from_at, to_at) VALUES (old.schedule_id, old.keeps_from, old.end_at + old.buffer_after);
+    INSERT INTO booking_changes (schedule_id, from_at, to_at)
+      SELECT new.schedule_id, new.keeps_from, new.end_at + new.buffer_after
+      WHERE new.schedule_id <> old.schedule_id OR new.keeps_from <> old.keeps_from OR new.end_at + new.buffer_after <> old.end_at + old.buffer_after;
+  END;
+  CREATE TRIGGER booking_changes_on_delete AFTER DELETE ON bookings BEGIN
+    INSERT INTO booking_changes (schedule_id, from_at, to_at) VALUES (old.schedule_id, old.keeps_from, old.end_at + old.buffer_after);
+  END;
+  CREATE TRIGGER calendar_writes_on_insert AFTER INSERT ON bookings BEGIN
+    INSERT INTO calendar_writes (calendar_id, booking_id, created_at)
+      SELECT id, new.id, strftime('%Y-%m-%dT%H:%M:%fZ') FROM calendars WHERE schedule_id = new.schedule_id AND write_bookings = 1
+      ON CONFLICT (calendar_id, booking_id) WHERE status = 'pending' DO UPDATE SET version = version + 1;
+  END;
+  CREATE TRIGGER calendar_writes_on_update AFTER UPDATE OF schedule_id, start_at, end_at, status, erased_at, sequence ON bookings BEGIN
+    INSERT INTO calendar_writes (calendar_id, booking_id, created_at)
+      SELECT id, new.id, strftime('%Y-%m-%dT%H:%M:%fZ') FROM calendars
+      WHERE schedule_id IN (new.schedule_id, old.schedule_id) AND write_bookings = 1
+      ON CONFLICT (calendar_id, booking_id) WHERE status = 'pending' DO UPDATE SET version = version + 1;
+  END;
+  CREATE TABLE booking_events_19 (
+    id             INTEGER PRIMARY KEY,
+    booking_id     INTEGER NOT NULL REFERENCES bookings (id),
+    at             TEXT NOT NULL, -- ISO instant of the change
+    kind           TEXT NOT NULL CHECK (kind IN ('created', 'moved', 'cancelled', 'arrived', 'no_show', 'attendance_undone', 'noted', 'confirmation_sent')),
+    actor          TEXT CHECK (actor IN ('admin', 'customer', 'api', 'staff')), -- NULL: before planner recorded it
+    previous_start INTEGER, -- a move: the start it had before (Unix seconds)
+    staff_id       INTEGER REFERENCES staff (id) CHECK ((staff_id IS NOT NULL) = (actor IS 'staff'))
+  ) STRICT;
+  INSERT INTO booking_events_19 (id, booking_id, at, kind, actor, previous_start)
+    SELECT id, booking_id, at, kind, actor, previous_start FROM booking_events ORDER BY id;
+  DROP TABLE booking_events;
+  ALTER TABLE booking_events_19 RENAME TO booking_events;
+  CREATE INDEX booking_events_by_booking ON booking_events (booking_id, id);
+  CREATE TABLE audit_log_19 (
+    id         INTEGER PRIMARY KEY,
+    at         TEXT NOT NULL,
+    actor      TEXT NOT NULL CHECK (actor IN ('admin', 'api', 'customer', 'server', 'staff')),
+    os_user    TEXT, -- the command's operating-system user (admin), else NULL
+    action     TEXT NOT NULL, -- e.g. 'bookings cancel', 'customer export', 'customer erase', 'retention'
+    booking_id INTEGER,
+    reference  TEXT,
+    detail     TEXT NOT NULL DEFAULT '', -- never personal data
+    staff_id   INTEGER REFERENCES staff (id) CHECK ((staff_id IS NOT NULL) = (actor = 'staff'))
+  ) STRICT;
+  INSERT INTO audit_log_19 (id, at, actor, os_user, action, booking_id, reference, detail)
+    SELECT id, at, actor, os_user, action, booking_id, reference, detail FROM audit_log ORDER BY id;
+  DROP TABLE audit_log;
+  ALTER TABLE audit_log_19 RENAME TO audit_log;
+  CREATE INDEX audit_log_by_time ON audit_log (at);
   `,
 ];
