@@ -4,6 +4,7 @@
  * (src/app/bookings/booking-facts.ts); a file of its own so that the builders (messages.ts, calendar.ts, translations.ts)
  * import it without importing each other.
  */
+import type { BookingSource } from '../store/bookings.ts';
 import type { Locale } from '../store/settings.ts';
 
 export interface BookingFacts {
@@ -23,7 +24,7 @@ export interface BookingFacts {
   reference: string;
   startAt: number;
   endAt: number;
-  source: 'api' | 'admin' | 'page';
+  source: BookingSource;
   /** The customer's e-mail (the submitted value of the `email` field), if any. */
   customerEmail: string | null;
   customerName: string;

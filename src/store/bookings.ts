@@ -10,8 +10,10 @@ import { asciiLower } from '../domain/checks.ts';
 import { submittedCustomer } from '../domain/submission.ts';
 import { nameSearchText, phoneDigits, type Store, searchText } from './db.ts';
 
-/** Which door made a booking: the API, the admin (`bookings add`), the booking page (migration 14). */
-export type BookingSource = 'api' | 'admin' | 'page';
+/** Which door made a booking: the API, the admin (`bookings add`), the booking page (migration 14), the front desk (19). */
+export type BookingSource = 'api' | 'admin' | 'page' | 'desk';
+/** Whether the customer came, as the desk marked it (migration 19); null: not marked. */
+export type Attendance = 'arrived' | 'no_show';
 export type BookingStatus = 'booked' | 'cancelled';
 
 /** A booking as the admin sees it, with the names it refers to. Times are UTC instants in Unix seconds. */
@@ -41,6 +43,10 @@ export interface Booking {
   cancelReason: string | null;
   /** The series it was booked in (`bookings add --repeat`), or null. */
   seriesId: number | null;
+  /** Whether the customer came (the desk marks it), or null. */
+  attendance: Attendance | null;
+  /** The staff's private note ('' for none): never in a mail, webhook, feed or calendar. */
+  staffNote: string;
 }
 
 interface BookingRow {
@@ -61,6 +67,8 @@ interface BookingRow {
   changed_at: string | null;
   cancel_reason: string | null;
   series_id: number | null;
+  attendance: Attendance | null;
+  staff_note: string;
 }
 
 /** Returns the start instants of the bookings still on (booked) that start at `fromAt` or later. */
@@ -93,13 +101,15 @@ function toBooking(row: BookingRow): Booking {
     changedAt: row.changed_at,
     cancelReason: row.cancel_reason,
     seriesId: row.series_id,
+    attendance: row.attendance,
+    staffNote: row.staff_note,
   };
 }
 
 const SELECT = `
   SELECT b.id, b.reference, b.schedule_id, s.name AS schedule_name, b.reason_id, r.name AS reason_name,
          b.customer_id, b.start_at, b.end_at, b.submission, b.source, b.created_at,
-         b.status, b.sequence, b.changed_at, b.cancel_reason, b.series_id
+         b.status, b.sequence, b.changed_at, b.cancel_reason, b.series_id, b.attendance, b.staff_note
   FROM bookings b
   JOIN schedules s ON s.id = b.schedule_id
   JOIN reasons r ON r.id = b.reason_id`;

@@ -4,8 +4,11 @@ import type { BookingStatus } from '../store/bookings.ts';
 import type { Store } from '../store/db.ts';
 import { type EventType, enqueueDelivery, listWebhooks } from '../store/webhooks.ts';
 
-/** Who made a change: the customer on the self-service page, the admin with the CLI, or an integrator's API call. */
-export type Actor = 'customer' | 'admin' | 'api';
+/**
+ * Who made a change: the customer on the self-service page, the admin with the CLI, an integrator's API call, or a
+ * person at the front desk.
+ */
+export type Actor = 'customer' | 'admin' | 'api' | 'staff';
 
 /** What an event says of a booking. Times are Unix seconds. */
 export interface BookingEventFacts {

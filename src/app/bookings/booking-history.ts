@@ -1,6 +1,6 @@
 /**
- * A booking's history as `planner bookings show` tells it: each change, who made it (admin, customer,
- * api) and, for a move, the time it had before; all in the installation's local time.
+ * A booking's history as `planner bookings show` and the desk tell it: each change, who made it (admin, customer,
+ * api, or a person at the desk by name and role) and, for a move, the time it had before; all in the installation's local time.
  */
 import { formatLocal } from '../../domain/dates.ts';
 import { utcText } from '../../domain/days.ts';
@@ -19,6 +19,8 @@ export interface HistoryEntry {
   /** A move: the start it had before (ISO UTC, and local); else null. */
   previousStart: string | null;
   previousLocalStart: string | null;
+  /** Actor 'staff': the person at the desk, by name and role. */
+  staff?: { name: string; role: string };
 }
 
 /** A booking's history: its recorded changes, oldest first, and how many earlier changes left no record. */
@@ -47,9 +49,11 @@ export function bookingHistory(ctx: AppContext, booking: Booking, zone: string):
       by: event.actor,
       previousStart: event.previousStartAt === null ? null : utcText(event.previousStartAt),
       previousLocalStart: event.previousStartAt === null ? null : local(event.previousStartAt),
+      ...(event.staff ? { staff: event.staff } : {}),
     };
   });
-  // Every move and the cancellation raised the sequence by one; those without an entry came before the record.
-  const changes = entries.filter((entry) => entry.kind !== 'created').length;
+  // Every move and the cancellation raised the sequence by one; those without an entry came before the record (the
+  // desk's marks and notes leave the sequence as it is).
+  const changes = entries.filter((entry) => entry.kind === 'moved' || entry.kind === 'cancelled').length;
   return { entries, unrecorded: Math.max(0, booking.sequence - changes) };
 }

@@ -155,6 +155,11 @@ export function writeBooking(
   return { created: { bookingId, reference, customerId, startAt: placed.slot.startAt, endAt }, facts };
 }
 
+/** Who made a booking of `source`: the booking page's are the customer's, the desk's a person at the desk's. */
+export function actorOf(source: BookingSource): BookingActor {
+  return source === 'page' ? 'customer' : source === 'desk' ? 'staff' : source;
+}
+
 /**
  * Books a slot: in one `BEGIN IMMEDIATE` transaction it checks that the slot is still free (capacity included),
  * finds the customer by e-mail or creates one, inserts the booking and puts its e-mails in the outbox. Two requests
@@ -165,7 +170,7 @@ export function createBooking(
   ctx: AppContext,
   order: BookingOrder,
   source: BookingSource,
-  actor: BookingActor = source === 'page' ? 'customer' : source, // the page's bookings are the customer's
+  actor: BookingActor = actorOf(source),
 ): CreatedBooking {
   const checked = checkOrder(ctx, order);
   // The transaction rolls back on any error: nothing half-written.

@@ -23,6 +23,7 @@ import { findSeries, insertSeries, type Occurrence, type Series, seriesOccurrenc
 import { type AppContext, unixSeconds } from '../context.ts';
 import { availabilityOf, type EngineInput } from './availability.ts';
 import {
+  actorOf,
   type BookingOrder,
   type CreatedBooking,
   checkOrder,
@@ -166,7 +167,7 @@ export function createSeries(
   ctx: AppContext,
   order: SeriesOrder,
   source: BookingSource,
-  actor: BookingActor = source === 'page' ? 'customer' : source,
+  actor: BookingActor = actorOf(source),
 ): CreatedSeries {
   checkSeriesShape(order.intervalDays, order.count);
   const checked = checkOrder(ctx, order);

@@ -24,7 +24,12 @@ function slotArgument(text: string): string {
 /** The lines of a booking's history: `  history   2026-01-05 10:12 moved by customer from 2026-01-20 09:00`. */
 function historyLines(history: BookingHistory): string[] {
   const lines = history.entries.map((entry) => {
-    const by = entry.by === null ? 'by someone not recorded (before planner kept a history)' : `by ${entry.by}`;
+    const by =
+      entry.by === null
+        ? 'by someone not recorded (before planner kept a history)'
+        : entry.staff
+          ? `by ${entry.staff.name} (${entry.staff.role}, front desk)`
+          : `by ${entry.by}`;
     return `${entry.localAt} ${entry.kind} ${by}${entry.previousLocalStart === null ? '' : ` from ${entry.previousLocalStart}`}`;
   });
   if (history.unrecorded > 0) lines.push(`${history.unrecorded} earlier change(s) made before planner kept a history`);
