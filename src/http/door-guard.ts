@@ -16,7 +16,7 @@ import { createAuthThrottle, FAILED_ATTEMPTS_PER_MINUTE } from './auth-throttle.
 import type { RatePolicy } from './errors.ts';
 
 /** Returns the guard of one door; `policy` names its 429 (`RateLimit-Policy`). */
-export function createDoorGuard(policy: 'failed-token' | 'unknown-link', nowMs: () => number) {
+export function createDoorGuard(policy: 'failed-token' | 'unknown-link' | 'failed-login', nowMs: () => number) {
   const throttle = createAuthThrottle();
   const refusal = (address: string): RatePolicy | undefined => {
     const blockedFor = throttle.blockedFor(address, nowMs());

@@ -99,10 +99,32 @@ function bookingPageRoutes({ get, post, every }: DoorRouter, options: DoorOption
   every('/book/**', book('unknownPath'));
 }
 
-/** Registers every door's routes on `app`: a door is a function of routes, as the next one (the front desk) will be. */
+/** The front desk: login, enrolment, the day, one booking and its changes. */
+function deskRoutes({ get, post, every }: DoorRouter, options: DoorOptions): void {
+  const desk = lazyDoor(() => import('./desk.ts').then(({ createDeskDoor }) => createDeskDoor(options)));
+  get('/desk', desk('home'));
+  get('/desk/', desk('home'));
+  get('/desk/login', desk('loginForm'));
+  post('/desk/login', desk('login'));
+  get('/desk/login/code', desk('codeForm'));
+  post('/desk/login/code', desk('code'));
+  post('/desk/logout', desk('logout'));
+  get('/desk/enrol/:token', desk('enrolStep'));
+  post('/desk/enrol/:token/password', desk('enrolPassword'));
+  post('/desk/enrol/:token/code', desk('enrolCode'));
+  get('/desk/day', desk('day'));
+  get('/desk/day/:date', desk('day'));
+  get('/desk/bookings/:reference', desk('booking'));
+  post('/desk/bookings/:reference/attendance', desk('attendance'));
+  post('/desk/bookings/:reference/note', desk('note'));
+  every('/desk/**', desk('unknownPath'), '/desk/');
+}
+
+/** Registers every door's routes on `app`: a door is a function of routes. */
 export function registerDoorRoutes(app: H3, options: DoorOptions): void {
   const router = doorRouter(app);
   feedRoutes(router, options);
   selfServiceRoutes(router, options);
   bookingPageRoutes(router, options);
+  deskRoutes(router, options);
 }

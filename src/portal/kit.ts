@@ -115,12 +115,15 @@ export interface LayoutOptions {
   title: string;
   body: string;
   brand?: Brand;
+  /** A door's own second style sheet (the desk's: its CSP hash is in that door's headers). */
+  sheet?: string;
 }
 
 /** The document of a page: the one style sheet (and the practice's colour), the logo, `body`, the practice's footer. */
-export function layout({ practice, title, body, brand = {} }: LayoutOptions): string {
+export function layout({ practice, title, body, brand = {}, sheet }: LayoutOptions): string {
   const words = PAGE_WORDS[practice.locale];
-  const own = brand.colour ? `<style>${brandStyle(brand.colour).css}</style>` : '';
+  const own =
+    (brand.colour ? `<style>${brandStyle(brand.colour).css}</style>` : '') + (sheet ? `<style>${sheet}</style>` : '');
   // The logo stands for the practice's name, which the page writes next to it: an empty alt, read once.
   const logo = brand.logoSrc ? `<img class="logo" src="${escapeHtml(brand.logoSrc)}" alt="">` : '';
   return (
@@ -141,12 +144,22 @@ export interface FramedOptions {
   status?: number;
   tab?: string;
   brand?: Brand;
+  /** A door's own second style sheet (LayoutOptions.sheet). */
+  sheet?: string;
 }
 
 /** Returns the page `options` describe, in the layout (every door's page but the error pages: no practice line). */
-export function framedPage({ practice, heading, body, status = 200, tab = heading, brand }: FramedOptions): Page {
+export function framedPage({
+  practice,
+  heading,
+  body,
+  status = 200,
+  tab = heading,
+  brand,
+  sheet,
+}: FramedOptions): Page {
   const head = `<h1>${escapeHtml(heading)}</h1><p class="practice">${escapeHtml(practice.practiceName)}</p>`;
-  return { status, html: layout({ practice, title: tab, body: head + body, brand }) };
+  return { status, html: layout({ practice, title: tab, body: head + body, brand, sheet }) };
 }
 
 /** A note above a page's content: a change done (read out politely), or an error (read out at once). */

@@ -61,6 +61,8 @@ export function bookingEvents(store: Store, bookingId: number): BookingEventShow
     kind: row.kind,
     actor: row.actor,
     previousStartAt: row.previous_start,
-    ...(row.staff_id === null ? {} : { staffId: row.staff_id, staff: { name: row.staff_name!, role: row.staff_role! } }),
+    ...(row.staff_id === null
+      ? {}
+      : { staffId: row.staff_id, staff: { name: row.staff_name!, role: row.staff_role! } }),
   }));
 }

@@ -187,6 +187,20 @@ export function findBooking(store: Store, idOrReference: number | string): Booki
   return row ? toBooking(row as unknown as BookingRow) : undefined;
 }
 
+/**
+ * Returns the bookings (booked and cancelled) of `scheduleIds` that start in [from, to), by start: the desk's day and
+ * week (one range of bookings_by_start, whatever the number of schedules).
+ */
+export function bookingsOfSchedules(store: Store, scheduleIds: readonly number[], from: number, to: number): Booking[] {
+  const rows = store
+    .sql(
+      `${SELECT} WHERE b.start_at >= ? AND b.start_at < ? AND b.schedule_id IN (SELECT value FROM json_each(?))
+       ORDER BY b.start_at, b.id`,
+    )
+    .all(from, to, JSON.stringify(scheduleIds)) as unknown as BookingRow[];
+  return rows.map(toBooking);
+}
+
 /** Returns every booking of a series, by start: one range of the index bookings_by_series. */
 export function listSeriesBookings(store: Store, seriesId: number): Booking[] {
   const rows = store.sql(`${SELECT} WHERE b.series_id = ? ORDER BY b.start_at, b.id`).all(seriesId);
@@ -286,4 +300,14 @@ export function countFutureBookingsOfKey(store: Store, key: string, now: number)
     )
     .get(key, now) as { n: number };
   return row.n;
+}
+
+/** Sets whether the customer came (the desk's mark), or clears it (null). Not a change of the booking: no sequence. */
+export function setAttendance(store: Store, id: number, attendance: Attendance | null): void {
+  store.sql('UPDATE bookings SET attendance = ? WHERE id = ?').run(attendance, id);
+}
+
+/** Sets the staff's private note of a booking ('' for none). */
+export function setStaffNote(store: Store, id: number, note: string): void {
+  store.sql('UPDATE bookings SET staff_note = ? WHERE id = ?').run(note, id);
 }

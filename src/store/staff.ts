@@ -67,6 +67,12 @@ export function findStaff(store: Store, email: string): StaffRow | undefined {
   return row && staffOf(row);
 }
 
+/** The person of `id`, unless removed. */
+export function staffById(store: Store, id: number): StaffRow | undefined {
+  const row = store.sql(`${STAFF_SELECT} AND s.id = ?`).get(id) as unknown as Row | undefined;
+  return row && staffOf(row);
+}
+
 /**
  * Adds a person, or takes back one removed before with the same address (a new name, role and schedules; their
  * old password and second factor are gone), and returns their id.

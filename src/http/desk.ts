@@ -1,0 +1,498 @@
+/**
+ * The front desk's door: `/desk/` (routes in door-routes.ts), outside the `/api` gates, while the desk is on. HTML
+ * only, no script; every answer carries the pages' security headers with the desk's style sheet (page-answer.ts).
+ *
+ * - Logging in (app/desk/login.ts): the address and password, then the app's code or a recovery code; a short-lived
+ *   cookie carries the login between the two steps, and the session begins with a new identifier in its own cookie
+ *   (desk-session.ts). Failed logins are throttled per client address with the door's own guard (door-guard.ts),
+ *   never the API's or the pages'.
+ * - Enrolment (app/desk/enrol.ts): `/desk/enrol/<token>`, the password, the second factor, ten recovery codes.
+ * - Every other page needs a session (`signedIn`); without one, the login. Every POST carries the session's form
+ *   token and comes from the desk's own origin (`readDeskForm`). A booking a person may not see answers 404, as one
+ *   that does not exist (app/desk/agenda.ts).
+ */
+import { getQuery, getRouterParam, type H3Event } from 'h3';
+import { renderSVG } from 'uqr';
+import { bookingHistory } from '../app/bookings/booking-history.ts';
+import {
+  type AgendaColumn,
+  agenda,
+  type DeskPerson,
+  dayPlus,
+  deskBooking,
+  deskPerson,
+  visibleSchedules,
+} from '../app/desk/agenda.ts';
+import { choosePassword, confirmCode, enrolmentState } from '../app/desk/enrol.ts';
+import { checkCode, checkPassword, endSession, openSession } from '../app/desk/login.ts';
+import { markAttendance, noteBooking } from '../app/desk/marks.ts';
+import { type ConfiguredSettings, requireConfigured } from '../app/practice/configured.ts';
+import { formatLocal, isDay, localDay } from '../domain/dates.ts';
+import { submittedFields } from '../domain/submission.ts';
+import { AppError } from '../errors.ts';
+import {
+  bookingPage,
+  codePage,
+  DESK_STYLE_HASH,
+  dayPage,
+  deskMessagePage,
+  enrolCodePage,
+  enrolDonePage,
+  enrolPasswordPage,
+  loginPage,
+  type Signed,
+} from '../portal/desk-pages.ts';
+import { deskWords } from '../portal/desk-words.ts';
+import { type Page, STYLE_HASH } from '../portal/kit.ts';
+import type { Booking } from '../store/bookings.ts';
+import { listFields } from '../store/fields.ts';
+import {
+  clearedCookie,
+  cookieValue,
+  DESK_COOKIE,
+  DESK_PENDING_COOKIE,
+  isSessionFormToken,
+  sessionCookie,
+} from './desk-session.ts';
+import { createDoorGuard } from './door-guard.ts';
+import type { DoorOptions } from './door-options.ts';
+import { tooManyRequests } from './errors.ts';
+import { readPageForm } from './form-guard.ts';
+import { loggedPath } from './logged-path.ts';
+import { PAGE_HEADERS, pageAnswer } from './page-answer.ts';
+
+/** What the desk is given. */
+export type DeskDoorOptions = Pick<
+  DoorOptions,
+  'ctx' | 'nowMs' | 'log' | 'clientAddress' | 'afterBooking' | 'bodyTimeoutMs'
+>;
+
+/** Where the desk is served. */
+const BASE = '/desk';
+/** Largest form body: a note of 2,000 characters percent-encoded (up to 9 bytes each in UTF-8) and the hidden fields. */
+const FORM_LIMIT = 32 * 1024;
+/** The pending login's cookie lives as long as the code may come. */
+const PENDING_SECONDS = 300;
+
+/** The headers of every desk answer: the pages' own, the desk's style sheet allowed beside the kit's. */
+const DESK_HEADERS: Readonly<Record<string, string>> = {
+  ...PAGE_HEADERS,
+  'content-security-policy': PAGE_HEADERS['content-security-policy']!.replace(
+    `style-src ${STYLE_HASH}`,
+    `style-src ${STYLE_HASH} ${DESK_STYLE_HASH}`,
+  ),
+};
+
+interface DeskDoor extends DeskDoorOptions {
+  guard: ReturnType<typeof createDoorGuard>;
+}
+
+/** A request with its session: the person, their session's form token, and the settings read once. */
+interface Visit {
+  person: DeskPerson;
+  settings: ConfiguredSettings;
+  signed: Signed;
+}
+
+type Route = (door: DeskDoor, event: H3Event, settings: ConfiguredSettings) => Response | Promise<Response>;
+type SignedRoute = (door: DeskDoor, event: H3Event, visit: Visit) => Response | Promise<Response>;
+
+/** Returns the desk's handlers, by route (door-routes.ts gives their paths). */
+export function createDeskDoor(options: DeskDoorOptions) {
+  const door: DeskDoor = { ...options, guard: createDoorGuard('failed-login', options.nowMs) };
+  const open = (route: Route) => guarded(door, route);
+  const signed = (route: SignedRoute) => guarded(door, (d, event, settings) => withSession(d, event, settings, route));
+  return {
+    home: signed(home),
+    day: signed(dayRoute),
+    booking: signed(bookingRoute),
+    attendance: signed(attendance),
+    note: signed(note),
+    logout: signed(logout),
+    loginForm: open(loginForm),
+    login: open(login),
+    codeForm: open(codeForm),
+    code: open(code),
+    enrolStep: open(enrolStep),
+    enrolPassword: open(enrolPassword),
+    enrolCode: open(enrolCode),
+    /** Any other path or method under `/desk`: the desk's 404. */
+    unknownPath: open((_door, _event, settings) => answer(notFound(settings))),
+  };
+}
+
+/** Answers `page` with the desk's headers (and `extra`). */
+function answer(page: Page, extra: Record<string, string> = {}): Response {
+  return pageAnswer(page, extra, DESK_HEADERS);
+}
+
+/** A 303 to `location` with the desk's headers (and cookies). */
+function seeOther(location: string, cookies: string[] = []): Response {
+  const headers = new Headers({ ...DESK_HEADERS, location });
+  for (const cookie of cookies) headers.append('set-cookie', cookie);
+  return new Response(null, { status: 303, headers });
+}
+
+const practiceOf = (settings: ConfiguredSettings) => settings;
+
+function notFound(settings: ConfiguredSettings): Page {
+  const words = deskWords(settings.locale);
+  return deskMessagePage(practiceOf(settings), 404, words.notFoundTitle, words.notFound);
+}
+
+/**
+ * Answers with `route` while the desk is on (else its 404), or with the failure page (the failure logged by path,
+ * never a token) when it throws.
+ */
+function guarded(door: DeskDoor, route: Route) {
+  return async (event: H3Event): Promise<Response> => {
+    try {
+      const settings = door.ctx.settings();
+      if (!settings.practiceName) return pageAnswer({ status: 404, html: 'Not Found' });
+      if (!settings.desk) return answer(notFound(settings as ConfiguredSettings));
+      return await route(door, event, settings as ConfiguredSettings);
+    } catch (error) {
+      door.log(`planner: ${event.req.method} ${loggedPath(event.url.pathname)} failed: ${(error as Error).message}`);
+      const settings = requireConfigured(door.ctx);
+      const words = deskWords(settings.locale);
+      return answer(deskMessagePage(settings, 500, words.failedTitle, words.failed));
+    }
+  };
+}
+
+/** The desk's origin (forms must come from it). */
+function originOf(settings: ConfiguredSettings): string {
+  return new URL(settings.desk!.url).origin;
+}
+
+/**
+ * Opens the request's session and answers with `route`; without a session (none, ended, its person removed), the
+ * login (a GET) or a 403 (a POST: nothing done), the stale cookie cleared.
+ */
+function withSession(door: DeskDoor, event: H3Event, settings: ConfiguredSettings, route: SignedRoute) {
+  const id = cookieValue(event.req.headers.get('cookie'), DESK_COOKIE);
+  const session = id === undefined ? undefined : openSession(door.ctx, id);
+  const person = session && deskPerson(door.ctx, session.staffId);
+  if (!session || !person) {
+    const cleared = id === undefined ? [] : [clearedCookie(DESK_COOKIE)];
+    if (event.req.method === 'POST') {
+      const words = deskWords(settings.locale);
+      return answer(deskMessagePage(settings, 403, words.forbidden, words.forbidden), {});
+    }
+    return seeOther(`${BASE}/login`, cleared);
+  }
+  const signed: Signed = { practice: settings, person, csrf: session.formToken, base: BASE };
+  return route(door, event, { person, settings, signed });
+}
+
+/**
+ * Reads a posted form of a signed-in page: from the desk's own origin, a form, and with the session's form token.
+ * Returns its fields, or the 403/400 answer (nothing done).
+ */
+async function readDeskForm(door: DeskDoor, event: H3Event, visit: Visit): Promise<URLSearchParams | Response> {
+  const form = await readForm(door, event, visit.settings);
+  if (form instanceof Response) return form;
+  if (!isSessionFormToken(visit.signed.csrf, form.get('csrf'))) return forbidden(visit.settings);
+  return form;
+}
+
+function forbidden(settings: ConfiguredSettings): Response {
+  const words = deskWords(settings.locale);
+  return answer(deskMessagePage(settings, 403, words.forbidden, words.forbidden));
+}
+
+/** Reads a posted form from the desk's own origin; else the 403 (another site) or 400 (not a form, too large). */
+async function readForm(
+  door: DeskDoor,
+  event: H3Event,
+  settings: ConfiguredSettings,
+): Promise<URLSearchParams | Response> {
+  const form = await readPageForm(event, {
+    origin: originOf(settings),
+    limit: FORM_LIMIT,
+    deadlineMs: door.bodyTimeoutMs,
+  });
+  if (!('why' in form)) return form;
+  if (form.why === 'cross-site') return forbidden(settings);
+  const words = deskWords(settings.locale);
+  return answer(deskMessagePage(settings, 400, words.forbidden, words.forbidden), { connection: 'close' });
+}
+
+// --- Login -------------------------------------------------------------------------------------------------------
+
+/** GET /desk/login: the address and password (a signed-in person goes to today). */
+function loginForm(door: DeskDoor, event: H3Event, settings: ConfiguredSettings): Response {
+  const id = cookieValue(event.req.headers.get('cookie'), DESK_COOKIE);
+  if (id !== undefined && openSession(door.ctx, id)) return seeOther(`${BASE}/`);
+  const expired = getQuery(event).expired === '1';
+  return answer(loginPage({ practice: settings, base: BASE, failed: expired ? 'expired' : undefined }));
+}
+
+/** The 429 of an address that failed too many logins this minute. */
+function throttled(door: DeskDoor, event: H3Event, settings: ConfiguredSettings): Response | undefined {
+  const refused = door.guard.refusal(door.clientAddress(event));
+  if (!refused) return undefined;
+  const words = deskWords(settings.locale);
+  const page = deskMessagePage(settings, 429, words.tooManyTitle, words.tooMany(refused.resetSeconds));
+  return tooManyRequests(refused, { content: page.html, headers: { ...DESK_HEADERS, 'x-planner-page': 'page' } });
+}
+
+/** POST /desk/login: the password checked (one answer for every failure); on, to the code with a pending cookie. */
+async function login(door: DeskDoor, event: H3Event, settings: ConfiguredSettings): Promise<Response> {
+  const refused = throttled(door, event, settings);
+  if (refused) return refused;
+  const form = await readForm(door, event, settings);
+  if (form instanceof Response) return form;
+  const email = (form.get('email') ?? '').slice(0, 320);
+  const pending = await checkPassword(door.ctx, email, (form.get('password') ?? '').slice(0, 1024));
+  if (pending === undefined) {
+    door.guard.fail(door.clientAddress(event));
+    return answer(loginPage({ practice: settings, base: BASE, email, failed: 'failed', status: 401 }));
+  }
+  return seeOther(`${BASE}/login/code`, [sessionCookie(DESK_PENDING_COOKIE, pending, PENDING_SECONDS)]);
+}
+
+/** GET /desk/login/code: the code's form, while a login awaits it. */
+function codeForm(_door: DeskDoor, event: H3Event, settings: ConfiguredSettings): Response {
+  if (cookieValue(event.req.headers.get('cookie'), DESK_PENDING_COOKIE) === undefined)
+    return seeOther(`${BASE}/login?expired=1`);
+  return answer(codePage({ practice: settings, base: BASE }));
+}
+
+/**
+ * POST /desk/login/code: the app's code or a recovery code; the session begins with a new identifier (the pending
+ * one is used up either way). A failure goes back to the first step.
+ */
+async function code(door: DeskDoor, event: H3Event, settings: ConfiguredSettings): Promise<Response> {
+  const refused = throttled(door, event, settings);
+  if (refused) return refused;
+  const pending = cookieValue(event.req.headers.get('cookie'), DESK_PENDING_COOKIE);
+  const form = await readForm(door, event, settings);
+  if (form instanceof Response) return form;
+  if (pending === undefined) return seeOther(`${BASE}/login?expired=1`);
+  const session = checkCode(door.ctx, pending, (form.get('code') ?? '').slice(0, 64));
+  const clearPending = clearedCookie(DESK_PENDING_COOKIE);
+  if (!session) {
+    door.guard.fail(door.clientAddress(event));
+    const page = loginPage({ practice: settings, base: BASE, failed: 'failed', status: 401 });
+    return answer(page, { 'set-cookie': clearPending });
+  }
+  return seeOther(`${BASE}/`, [clearPending, sessionCookie(DESK_COOKIE, session.session)]);
+}
+
+/** POST /desk/logout: the session ends and its cookie goes. */
+async function logout(door: DeskDoor, event: H3Event, visit: Visit): Promise<Response> {
+  const form = await readDeskForm(door, event, visit);
+  if (form instanceof Response) return form;
+  const id = cookieValue(event.req.headers.get('cookie'), DESK_COOKIE);
+  if (id !== undefined) endSession(door.ctx, id);
+  return seeOther(`${BASE}/login`, [clearedCookie(DESK_COOKIE)]);
+}
+
+// --- Enrolment ---------------------------------------------------------------------------------------------------
+
+const enrolPath = (token: string) => `${BASE}/enrol/${token}`;
+
+/** The page of an enrolment that is past its link. */
+function gone(settings: ConfiguredSettings): Response {
+  const words = deskWords(settings.locale);
+  return answer(deskMessagePage(settings, 404, words.goneTitle, words.gone));
+}
+
+/** The second factor's step of an enrolment (`wrong`: a code that was not the app's). */
+function factorStep(
+  settings: ConfiguredSettings,
+  token: string,
+  state: { uri: string; secret: string },
+  wrong = false,
+): Response {
+  const qrSvg = renderSVG(state.uri, { border: 2, pixelSize: 6 });
+  const page = enrolCodePage({
+    practice: settings,
+    action: `${enrolPath(token)}/code`,
+    uri: state.uri,
+    secret: state.secret,
+    qrSvg,
+    wrong,
+    status: wrong ? 400 : 200,
+  });
+  return answer(page);
+}
+
+/** GET /desk/enrol/:token: where the enrolment stands (its password, or its second factor), or gone. */
+function enrolStep(door: DeskDoor, event: H3Event, settings: ConfiguredSettings): Response {
+  const token = getRouterParam(event, 'token') ?? '';
+  const state = enrolmentState(door.ctx, token);
+  if (state.step === 'gone') return gone(settings);
+  if (state.step === 'code') return factorStep(settings, token, state);
+  return answer(enrolPasswordPage({ practice: settings, action: `${enrolPath(token)}/password`, ...state }));
+}
+
+/** POST /desk/enrol/:token/password: the password by the rule, then the second factor. */
+async function enrolPassword(door: DeskDoor, event: H3Event, settings: ConfiguredSettings): Promise<Response> {
+  const token = getRouterParam(event, 'token') ?? '';
+  const form = await readForm(door, event, settings);
+  if (form instanceof Response) return form;
+  const before = enrolmentState(door.ctx, token);
+  if (before.step === 'gone') return gone(settings);
+  const state = await choosePassword(door.ctx, token, (form.get('password') ?? '').slice(0, 1024));
+  if (state.step === 'gone') return gone(settings);
+  if ('problem' in state)
+    return answer(
+      enrolPasswordPage({
+        practice: settings,
+        action: `${enrolPath(token)}/password`,
+        email: before.email,
+        name: before.name,
+        problem: state.problem,
+        status: 400,
+      }),
+    );
+  return seeOther(enrolPath(token));
+}
+
+/** POST /desk/enrol/:token/code: one code of the app confirms the second factor; the recovery codes, once. */
+async function enrolCode(door: DeskDoor, event: H3Event, settings: ConfiguredSettings): Promise<Response> {
+  const token = getRouterParam(event, 'token') ?? '';
+  const form = await readForm(door, event, settings);
+  if (form instanceof Response) return form;
+  const result = confirmCode(door.ctx, token, (form.get('code') ?? '').slice(0, 64));
+  if (result.step === 'gone') return gone(settings);
+  if (result.step === 'wrong') {
+    const state = enrolmentState(door.ctx, token);
+    return state.step === 'code' ? factorStep(settings, token, state, true) : gone(settings);
+  }
+  return answer(enrolDonePage({ practice: settings, base: BASE, codes: result.recoveryCodes }));
+}
+
+// --- The day and one booking -------------------------------------------------------------------------------------
+
+/** `HH:MM` of an instant in the practice's zone. */
+function clockOf(zone: string) {
+  return (unix: number) => formatLocal(new Date(unix * 1000), zone).slice(11, 16);
+}
+
+/** GET /desk/ (or /desk): today. */
+function home(door: DeskDoor, event: H3Event, visit: Visit): Response {
+  if (event.url.pathname === BASE) return seeOther(`${BASE}/`);
+  return dayAnswer(door, visit, localDay(new Date(door.nowMs()), visit.settings.timeZone));
+}
+
+/** GET /desk/day/:date, and /desk/day?date= (the date form). */
+function dayRoute(door: DeskDoor, event: H3Event, visit: Visit): Response {
+  const param = getRouterParam(event, 'date');
+  if (param === undefined) {
+    const asked = getQuery(event).date;
+    return typeof asked === 'string' && isDay(asked)
+      ? seeOther(`${BASE}/day/${asked}`)
+      : answer(notFound(visit.settings));
+  }
+  if (!isDay(param)) return answer(notFound(visit.settings));
+  return dayAnswer(door, visit, param);
+}
+
+/** The day page of `day`: every schedule the person sees; refreshed each minute (a viewing page, no input lost). */
+function dayAnswer(door: DeskDoor, visit: Visit, day: string): Response {
+  const zone = visit.settings.timeZone;
+  const columns: AgendaColumn[] = agenda(door.ctx, visibleSchedules(door.ctx, visit.person), day, 1);
+  const page = dayPage({
+    signed: visit.signed,
+    day,
+    previous: dayPlus(day, -1),
+    next: dayPlus(day, 1),
+    asOf: clockOf(zone)(Math.floor(door.nowMs() / 1000)),
+    columns: columns.map((column) => ({ name: column.schedule.name, ...column.days[0]! })),
+    clock: clockOf(zone),
+  });
+  return answer(page, { refresh: '60' });
+}
+
+/** The booking of the route's reference that the person may see, or undefined (then 404). */
+function routeBooking(door: DeskDoor, event: H3Event, visit: Visit): Booking | undefined {
+  return deskBooking(door.ctx, visit.person, getRouterParam(event, 'reference') ?? '');
+}
+
+/** The page of one booking, with a notice of what was just done (`done`) or an error. */
+function bookingAnswer(
+  door: DeskDoor,
+  visit: Visit,
+  booking: Booking,
+  extra: { done?: 'arrived' | 'no_show' | 'undone' | 'noted'; error?: string; status?: number } = {},
+): Response {
+  const zone = visit.settings.timeZone;
+  const history = bookingHistory(door.ctx, booking, zone);
+  const fields = listFields(door.ctx.store);
+  const submitted = submittedFields(fields, booking.submission).map((row) => ({
+    label: row.label,
+    value: typeof row.value === 'boolean' ? (row.value ? '✓' : '–') : row.value,
+  }));
+  const now = Math.floor(door.nowMs() / 1000);
+  const start = formatLocal(new Date(booking.startAt * 1000), zone);
+  const page = bookingPage({
+    signed: visit.signed,
+    booking,
+    when: `${start}–${clockOf(zone)(booking.endAt)}`,
+    day: start.slice(0, 10),
+    submitted,
+    history: history.entries.map((entry) => ({
+      localAt: entry.localAt,
+      kind: entry.kind,
+      by: entry.by,
+      staff: entry.staff,
+      previousLocalStart: entry.previousLocalStart,
+    })),
+    mayMarkArrived: start.slice(0, 10) <= localDay(new Date(door.nowMs()), zone),
+    mayMarkNoShow: booking.startAt <= now,
+    ...extra,
+  });
+  return answer(page);
+}
+
+/** GET /desk/bookings/:reference: one booking (404 when the person may not see it, as when it does not exist). */
+function bookingRoute(door: DeskDoor, event: H3Event, visit: Visit): Response {
+  const booking = routeBooking(door, event, visit);
+  if (!booking) return answer(notFound(visit.settings));
+  const done = getQuery(event).done;
+  const shown = done === 'arrived' || done === 'no_show' || done === 'undone' || done === 'noted' ? done : undefined;
+  return bookingAnswer(door, visit, booking, { done: shown });
+}
+
+/** Runs a desk change of the route's booking from its posted form; then back to the booking (303) with `done`. */
+async function changeBooking(
+  door: DeskDoor,
+  event: H3Event,
+  visit: Visit,
+  change: (form: URLSearchParams, reference: string) => string | undefined,
+): Promise<Response> {
+  const booking = routeBooking(door, event, visit);
+  if (!booking) return answer(notFound(visit.settings));
+  const form = await readDeskForm(door, event, visit);
+  if (form instanceof Response) return form;
+  try {
+    const done = change(form, booking.reference);
+    if (done === undefined) return answer(notFound(visit.settings));
+    return seeOther(`${BASE}/bookings/${booking.reference}?done=${done}`);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code === 'storage') throw error;
+    const now = routeBooking(door, event, visit) ?? booking;
+    return bookingAnswer(door, visit, now, { error: error.message, status: error.code === 'invalid' ? 400 : 409 });
+  }
+}
+
+/** POST /desk/bookings/:reference/attendance: arrived, no-show, or the mark undone (`mark=none`). */
+function attendance(door: DeskDoor, event: H3Event, visit: Visit): Promise<Response> {
+  return changeBooking(door, event, visit, (form, reference) => {
+    const mark = form.get('mark');
+    if (mark !== 'arrived' && mark !== 'no_show' && mark !== 'none') return undefined;
+    markAttendance(door.ctx, visit.person, reference, mark === 'none' ? null : mark);
+    return mark === 'none' ? 'undone' : mark;
+  });
+}
+
+/** POST /desk/bookings/:reference/note: the staff's private note. */
+function note(door: DeskDoor, event: H3Event, visit: Visit): Promise<Response> {
+  return changeBooking(door, event, visit, (form, reference) => {
+    noteBooking(door.ctx, visit.person, reference, form.get('note') ?? '');
+    return 'noted';
+  });
+}

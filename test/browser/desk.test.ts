@@ -1,0 +1,201 @@
+/**
+ * The front desk (issue 46) in a real Chromium with JavaScript off, against the real server: a receptionist enrols
+ * from the link `planner staff add` printed (the TOTP code computed here from the URI the page shows, as an app
+ * does), keeps her ten recovery codes, logs in with the next code, sees a day of three practitioners, marks one
+ * customer arrived and another a no-show (each in the booking's history under her name), and logs out. Every page
+ * and state passes the readability checks at 320 and 360 px and axe-core with no violation. With
+ * PLANNER_SCREENSHOTS=1 it writes docs/desk/ (360 and 1280 px).
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import * as OTPAuth from 'otpauth';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { berlinDay, bookableDb, cliJson, cliOk, fieldArgs, ROOT, serve, tempDb } from '../helpers.ts';
+import { expectReadable, launchChromium, phonePage } from './chromium.ts';
+
+declare const document: any;
+
+const SHOTS = process.env.PLANNER_SCREENSHOTS === '1' ? join(ROOT, 'docs/desk') : undefined;
+
+/** Checks the page as it is now (one h1, no script, readable, axe); saves its screenshots when asked. */
+async function look(page: Page, name: string): Promise<void> {
+  expect(await page.locator('h1').count(), `${name}: one h1`).toBe(1);
+  expect(await page.evaluate(() => document.scripts.length)).toBe(0);
+  await expectReadable(page, name, async () => {
+    if (!SHOTS) return;
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: join(SHOTS, `${name}-360.png`), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.screenshot({ path: join(SHOTS, `${name}-1280.png`), fullPage: true });
+  });
+}
+
+/** Runs `action` (a click that loads a new page) and resolves once that page has loaded. */
+async function loads(page: Page, action: () => Promise<unknown>): Promise<void> {
+  await Promise.all([page.waitForEvent('framenavigated'), action()]);
+  await page.waitForLoadState('load');
+}
+
+/** Moves booking `id` to have begun an hour ago (the server books only what is ahead; the desk marks what came). */
+function begunAnHourAgo(db: string, id: number): void {
+  const handle = new DatabaseSync(db);
+  try {
+    const now = Math.floor(Date.now() / 1000);
+    handle.prepare('UPDATE bookings SET start_at = ?, end_at = ? WHERE id = ?').run(now - 3600, now - 1800, id);
+  } finally {
+    handle.close();
+  }
+}
+
+describe('the front desk (Chromium, JavaScript off)', { timeout: 300_000 }, () => {
+  it('enrols, logs in with a second factor, shows a day of three practitioners, marks arrived and no-show, logs out', async () => {
+    const db = tempDb();
+    await bookableDb(db, {
+      schedules: [{ name: 'Dr. Weber' }, { name: 'Dr. Roth' }, { name: 'Dr. Kaya' }],
+      reasons: [{ schedules: [1, 2, 3] }],
+    });
+    const day = berlinDay(1);
+    const customers = [
+      ['Jana', 'Müller', '0170 2223334'],
+      ['Ole', 'Berg', '+49 171 5556667'],
+      ['Eva', '<b>Kaya</b>', '030 1234567'],
+    ];
+    for (const [index, [first, last, phone]] of customers.entries())
+      await cliOk(
+        db,
+        'bookings',
+        'add',
+        String(index + 1),
+        '1',
+        `${day} 09:00`,
+        ...fieldArgs({ first_name: first!, last_name: last!, email: `c${index}@example.com`, phone: phone! }),
+      );
+    await cliOk(
+      db,
+      'bookings',
+      'add',
+      '1',
+      '1',
+      `${day} 10:00`,
+      ...fieldArgs({ first_name: 'Tom', last_name: 'Late', email: 't@example.com', phone: '0170 1' }),
+    );
+    const server = await serve(db);
+    await cliOk(db, 'desk', 'enable', '--url', server.url);
+    const added = await cliJson<{ id: number; enrol_url: string }>(
+      db,
+      'staff',
+      'add',
+      'rita@praxis.example',
+      '--name',
+      'Rita Reception',
+      '--role',
+      'reception',
+      '--json',
+    );
+    expect(added.enrol_url).toMatch(new RegExp(`^${server.url}/desk/enrol/[A-Za-z0-9_-]{43}$`));
+
+    const browser = await launchChromium();
+    const page = await phonePage(browser);
+
+    // Enrolment: the password, the second factor, the recovery codes.
+    await page.goto(added.enrol_url);
+    expect(await page.locator('h1').innerText()).toBe('Front desk: Set up your login');
+    expect(await page.locator('#f-email').getAttribute('autocomplete')).toBe('username');
+    expect(await page.locator('#f-password').getAttribute('autocomplete')).toBe('new-password');
+    await look(page, 'enrol-1-password');
+    await page.locator('#f-password').fill('short');
+    await page.evaluate(() => document.querySelector('form').setAttribute('novalidate', ''));
+    await loads(page, () => page.getByRole('button', { name: 'Continue' }).click());
+    expect(await page.locator('.field-error').innerText()).toBe(
+      'The password is too short: use at least 12 characters.',
+    );
+    await look(page, 'enrol-1-password-error');
+    await page.locator('#f-password').fill('correct horse battery staple');
+    await loads(page, () => page.getByRole('button', { name: 'Continue' }).click());
+    expect(await page.locator('h1').innerText()).toBe('Front desk: Set up your second factor');
+    expect(await page.locator('svg.qr').getAttribute('aria-label')).toBe('QR code of your second factor');
+    const uri = await page.locator('dd.mono').nth(1).innerText();
+    expect(uri).toMatch(/^otpauth:\/\/totp\//);
+    const totp = OTPAuth.URI.parse(uri) as OTPAuth.TOTP;
+    expect(await page.locator('#f-code').getAttribute('autocomplete')).toBe('one-time-code');
+    await look(page, 'enrol-2-factor');
+    await page.locator('#f-code').fill('000000' === totp.generate() ? '111111' : '000000');
+    await loads(page, () => page.getByRole('button', { name: 'Confirm' }).click());
+    expect(await page.locator('.field-error').innerText()).toBe(
+      'That code is not right. Type the code your app shows now.',
+    );
+    await page.locator('#f-code').fill(totp.generate());
+    await loads(page, () => page.getByRole('button', { name: 'Confirm' }).click());
+    expect(await page.locator('h1').innerText()).toBe('Front desk: Your recovery codes');
+    const codes = await page.locator('ol.codes li').allInnerTexts();
+    expect(codes).toHaveLength(10);
+    for (const code of codes) expect(code).toMatch(/^[a-km-np-z2-9]{4}-[a-km-np-z2-9]{4}-[a-km-np-z2-9]{4}$/);
+    await look(page, 'enrol-3-codes');
+    // The link is used up.
+    await page.goto(added.enrol_url);
+    expect(await page.locator('h1').innerText()).toBe('Link no longer valid');
+
+    // Login: the address and password, then the app's next code (the one confirmed is never taken again).
+    await page.goto(`${server.url}/desk/`);
+    expect(new URL(page.url()).pathname).toBe('/desk/login');
+    expect(await page.locator('#f-password').getAttribute('autocomplete')).toBe('current-password');
+    await look(page, 'login-1');
+    await page.locator('#f-email').fill('rita@praxis.example');
+    await page.locator('#f-password').fill('correct horse battery staple');
+    await loads(page, () => page.getByRole('button', { name: 'Continue' }).click());
+    expect(await page.locator('h1').innerText()).toBe('Front desk: Your code');
+    await look(page, 'login-2-code');
+    await page.locator('#f-code').fill(totp.generate({ timestamp: Date.now() + 30_000 }));
+    await loads(page, () => page.getByRole('button', { name: 'Log in' }).click());
+    expect(new URL(page.url()).pathname).toBe('/desk/');
+    const cookies = await page.context().cookies();
+    const session = cookies.find((cookie) => cookie.name === '__Host-planner-desk');
+    expect(session).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax', path: '/' });
+
+    // The day of three practitioners: each a column, the customer's phone a tel: link, HTML in a name shown as text.
+    begunAnHourAgo(db, 2); // Ole Berg with Dr. Roth: today, an hour ago
+    begunAnHourAgo(db, 4); // Tom Late with Dr. Weber: today, an hour ago
+    await page.goto(`${server.url}/desk/day/${day}`);
+    expect(await page.locator('main h2').allInnerTexts()).toEqual(['Dr. Weber', 'Dr. Roth', 'Dr. Kaya']);
+    const main = await page.locator('main').innerText();
+    expect(main).toContain('Jana Müller');
+    expect(main).toContain('Eva <b>Kaya</b>');
+    expect(await page.locator('a[href="tel:01702223334"]').count()).toBe(1);
+    expect(main).toMatch(/Free 09:30–18:00/);
+    await look(page, 'day');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const tops = await page
+      .locator('main section.card')
+      .evaluateAll((sections: any[]) => sections.map((section) => Math.round(section.getBoundingClientRect().top)));
+    expect(new Set(tops).size, 'three columns side by side at 1280 px').toBe(1);
+    await page.setViewportSize({ width: 320, height: 640 });
+
+    // Today: Ole arrived, Tom did not come.
+    await page.goto(`${server.url}/desk/`);
+    await loads(page, () => page.getByRole('link', { name: 'Ole Berg' }).click());
+    await look(page, 'booking');
+    await loads(page, () => page.getByRole('button', { name: 'Arrived' }).click());
+    expect(await page.locator('p.note.done').innerText()).toBe('Marked as arrived.');
+    expect(await page.locator('main').innerText()).toMatch(/marked arrived · Rita Reception \(reception\)/);
+    await look(page, 'booking-arrived');
+    await page.goto(`${server.url}/desk/`);
+    await loads(page, () => page.getByRole('link', { name: 'Tom Late' }).click());
+    await loads(page, () => page.getByRole('button', { name: 'No-show' }).click());
+    expect(await page.locator('p.note.done').innerText()).toBe('Marked as a no-show.');
+    await page.goto(`${server.url}/desk/`);
+    expect(await page.locator('li.no_show .state').innerText()).toBe('no-show');
+    expect(await page.locator('li.arrived .state').innerText()).toBe('arrived');
+    await look(page, 'today-marked');
+    const history = await cliOk(db, 'bookings', 'show', '2');
+    expect(history).toMatch(/arrived by Rita Reception \(reception, front desk\)/);
+
+    // Logout: the session ends; the desk asks for the login again.
+    await loads(page, () => page.getByRole('button', { name: 'Log out' }).click());
+    expect(new URL(page.url()).pathname).toBe('/desk/login');
+    await page.goto(`${server.url}/desk/`);
+    expect(new URL(page.url()).pathname).toBe('/desk/login');
+    expect(await cliJson(db, 'desk', 'status')).toMatchObject({ sessions: 0 });
+  });
+});
