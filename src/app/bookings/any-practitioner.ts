@@ -28,7 +28,7 @@ import {
   type RefusalAdvice,
   SlotNotFree,
 } from './availability.ts';
-import { type CreatedBooking, createBooking, inBookingTransaction } from './create-booking.ts';
+import { type BookingOptions, type CreatedBooking, createBooking, inBookingTransaction } from './create-booking.ts';
 
 /** A free time and the schedules free then, in id order. */
 export interface AnySlot extends FreeSlot {
@@ -240,15 +240,16 @@ export function createAnyBooking(
   order: AnyBookingOrder,
   source: BookingSource,
   actor?: BookingActor,
+  options: BookingOptions = {},
 ): AnyBooking {
   // The same cheap checks, in the same order, as a single booking: the unknown reason (404), then the form (400).
   offeringSchedules(ctx, order.reasonId, order.among);
-  const checked = checkSubmission(listFields(ctx.store), order.submission);
+  const checked = checkSubmission(options.fields ?? listFields(ctx.store), order.submission);
   if (!checked.ok) throw invalid(checked.error, checked.field);
   return inBookingTransaction(ctx, 'the booking could not be saved', () => {
     const schedule = practitionerFor(ctx, order.reasonId, order.slot, order.among);
     const { reasonId, slot, submission } = order;
-    const created = createBooking(ctx, { scheduleId: schedule.id, reasonId, slot, submission }, source, actor);
+    const created = createBooking(ctx, { scheduleId: schedule.id, reasonId, slot, submission }, source, actor, options);
     return { ...created, scheduleId: schedule.id, scheduleName: schedule.name };
   });
 }

@@ -158,6 +158,33 @@ export function findFreeSlot(
   return found;
 }
 
+/** The grid of a time booked outside the rules (`setAsideHours`): any five minutes. */
+const OUTSIDE_STEP_MINUTES = 5;
+
+/**
+ * The engine's input for a time the desk books outside the rules (reception's choice, after a warning): the whole
+ * local day of `slot` open, its closures set aside, no minimum notice, no look-ahead, any five minutes. What still
+ * holds: the past, the capacity, every other booking with its buffers, and the practitioner's busy times, all counted
+ * by the engine as for any booking, so such a time never doubles a booking.
+ */
+export function setAsideHours(input: EngineInput, slot: string): EngineInput {
+  const day = slot.slice(0, 10);
+  const number = dayNumber(day);
+  return {
+    ...input,
+    rules: {
+      ...input.rules,
+      noticeMinutes: 0,
+      daysAhead: Math.max(input.rules.daysAhead, 3660),
+      stepMinutes: OUTSIDE_STEP_MINUTES,
+    },
+    extra: [...input.extra, { day, ranges: [{ start: 0, end: 1440 }] }],
+    closures: input.closures.filter(
+      (closure: Closure) => !(dayNumber(closure.fromDay) <= number && number <= dayNumber(closure.toDay)),
+    ),
+  };
+}
+
 /** Why a time was refused, and the first free times after it. */
 export interface RefusalAdvice {
   refusal: Refusal<Closure>;

@@ -16,7 +16,7 @@ import { type AppContext, unixSeconds } from '../context.ts';
 import { scheduleReminders } from '../messages/reminders.ts';
 import { requireConfigured } from '../practice/configured.ts';
 import { EMAIL_FIELD } from '../practice/fields.ts';
-import { availabilityOf, type EngineInput, findFreeSlot, scheduleAndReason } from './availability.ts';
+import { availabilityOf, type EngineInput, findFreeSlot, scheduleAndReason, setAsideHours } from './availability.ts';
 import { bookingFacts, eventFacts } from './booking-facts.ts';
 
 export interface BookingOrder {
@@ -78,9 +78,10 @@ export interface CheckedOrder {
 export function checkOrder(
   ctx: AppContext,
   order: { scheduleId: number; reasonId: number; submission: Record<string, unknown> },
+  form: FormField[] = listFields(ctx.store),
 ): CheckedOrder {
   scheduleAndReason(ctx, order.scheduleId, order.reasonId);
-  const fields = listFields(ctx.store);
+  const fields = form;
   const checked = checkSubmission(fields, order.submission);
   if (!checked.ok) throw invalid(checked.error, checked.field);
   const now = ctx.now();
@@ -102,6 +103,21 @@ export function customerOf(ctx: AppContext, checked: CheckedOrder): number {
   );
 }
 
+/**
+ * How a door books beyond the API's defaults (the front desk's): the person at the desk (actor 'staff'); the form it
+ * checks against (the desk's: an e-mail address optional, a phone then required); whether the customer gets a
+ * confirmation (`confirmation` false: none, though they have an address; their reminders still come); and, for
+ * reception, a time outside the hours, on a closed day, within the notice or past the look-ahead (`outsideHours`:
+ * never beyond the capacity, over another booking or a busy time, or in the past: app/bookings/availability.ts's
+ * `setAsideHours`).
+ */
+export interface BookingOptions {
+  staffId?: number;
+  fields?: FormField[];
+  confirmation?: boolean;
+  outsideHours?: boolean;
+}
+
 /** Where a checked order is written: the schedule and reason, their engine input, and the free slot found. */
 export interface Placement {
   scheduleId: number;
@@ -121,7 +137,7 @@ export function writeBooking(
   checked: CheckedOrder,
   customerId: number,
   placed: Placement,
-  by: { source: BookingSource; actor: BookingActor; seriesId?: number; mails?: boolean },
+  by: { source: BookingSource; actor: BookingActor; seriesId?: number; mails?: boolean } & BookingOptions,
 ): { created: CreatedBooking; facts: BookingFacts } {
   const { at, now } = checked;
   const endAt = appointmentEnd(placed.slot.startAt, placed.input);
@@ -139,7 +155,13 @@ export function writeBooking(
     buffers: buffersOf(placed.reason),
     seriesId: by.seriesId ?? null,
   });
-  insertBookingEvent(ctx.store, bookingId, { at, kind: 'created', actor: by.actor, previousStartAt: null }); // its history (bookings show)
+  insertBookingEvent(ctx.store, bookingId, {
+    at,
+    kind: 'created',
+    actor: by.actor,
+    previousStartAt: null,
+    ...(by.staffId === undefined ? {} : { staffId: by.staffId }),
+  }); // its history (bookings show)
   const settings = requireConfigured(ctx);
   // Read back as a change reads it: the mails and the event say what the store holds (app/bookings/booking-facts.ts).
   const booking = findBooking(ctx.store, bookingId)!;
@@ -147,7 +169,8 @@ export function writeBooking(
   // The mails are written with the booking: if one is written, so is the other.
   if (by.mails !== false)
     for (const message of bookingMessages(facts, unixSeconds(now)))
-      enqueue(ctx.store, bookingId, message, unixSeconds(now), at);
+      if (message.kind !== 'confirmation' || by.confirmation !== false)
+        enqueue(ctx.store, bookingId, message, unixSeconds(now), at);
   // And its reminders, each due at its time before the start.
   scheduleReminders(ctx, facts, { id: bookingId, sequence: 0 }, settings.reminderOffsets, now);
   // So is the webhook event: every hook that asked for new bookings gets one delivery of it.
@@ -171,14 +194,16 @@ export function createBooking(
   order: BookingOrder,
   source: BookingSource,
   actor: BookingActor = actorOf(source),
+  options: BookingOptions = {},
 ): CreatedBooking {
-  const checked = checkOrder(ctx, order);
+  const checked = checkOrder(ctx, order, options.fields);
   // The transaction rolls back on any error: nothing half-written.
   return inBookingTransaction(ctx, 'the booking could not be saved', () => {
     // Read again under the write lock: another process may have booked, or changed hours, meanwhile.
     const { input, reason } = availabilityOf(ctx, order.scheduleId, order.reasonId);
-    const slot = findFreeSlot(ctx, input, order, order.slot);
+    const rules = options.outsideHours ? setAsideHours(input, order.slot) : input;
+    const slot = findFreeSlot(ctx, rules, order, order.slot);
     const placed = { scheduleId: order.scheduleId, reasonId: order.reasonId, input, reason, slot };
-    return writeBooking(ctx, checked, customerOf(ctx, checked), placed, { source, actor }).created;
+    return writeBooking(ctx, checked, customerOf(ctx, checked), placed, { source, actor, ...options }).created;
   });
 }

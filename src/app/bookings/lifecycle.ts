@@ -25,7 +25,7 @@ import { type Actor, emitBookingEvent } from '../../webhooks/events.ts';
 import { type AppContext, unixSeconds } from '../context.ts';
 import { dropBookingReminders, scheduleReminders } from '../messages/reminders.ts';
 import { type ConfiguredSettings, requireConfigured } from '../practice/configured.ts';
-import { availabilityOf, findFreeSlot } from './availability.ts';
+import { availabilityOf, findFreeSlot, setAsideHours } from './availability.ts';
 import { bookingFacts, eventFacts } from './booking-facts.ts';
 import { requireBooking } from './bookings.ts';
 import { inBookingTransaction } from './create-booking.ts';
@@ -44,6 +44,8 @@ function factsOf(ctx: AppContext, settings: ConfiguredSettings, booking: Booking
 export interface ChangeBy {
   /** Who acts (in the webhook payload); default admin. */
   actor?: Actor;
+  /** The person at the desk (actor 'staff'), named in the history. */
+  staffId?: number;
   /**
    * The booking's `sequence` when the change was asked for (the self-service page's forms carry it): when the
    * booking has changed since, nothing is done and a `conflict` is thrown, so a form sent twice (two tabs, the
@@ -57,6 +59,9 @@ export interface ChangeBy {
    */
   untilHoursBefore?: number;
 }
+
+/** The history's person of a change made at the desk, else nothing. */
+const staffOf = (by: ChangeBy) => (by.staffId === undefined ? {} : { staffId: by.staffId });
 
 /** Thrown when a change comes after the page's deadline or the start: nothing was changed. */
 export class TooLate extends AppError {
@@ -169,7 +174,13 @@ function cancelOne(
 ): { cancelled: Booking; facts: BookingFacts } {
   const at = now.toISOString();
   cancelBookingRow(ctx.store, found.id, reason, at);
-  insertBookingEvent(ctx.store, found.id, { at, kind: 'cancelled', actor: by.actor ?? 'admin', previousStartAt: null });
+  insertBookingEvent(ctx.store, found.id, {
+    at,
+    kind: 'cancelled',
+    actor: by.actor ?? 'admin',
+    previousStartAt: null,
+    ...staffOf(by),
+  });
   const cancelled = findBooking(ctx.store, found.id)!;
   dropBookingReminders(ctx, cancelled.id, 'cancelled'); // a cancelled booking gets no more reminders
   return { cancelled, facts: factsOf(ctx, settings, cancelled) };
@@ -205,7 +216,13 @@ export function cancelSeries(
     const actor = options.actor ?? 'admin';
     for (const booking of later) {
       cancelBookingRow(ctx.store, booking.id, reason, at);
-      insertBookingEvent(ctx.store, booking.id, { at, kind: 'cancelled', actor, previousStartAt: null });
+      insertBookingEvent(ctx.store, booking.id, {
+        at,
+        kind: 'cancelled',
+        actor,
+        previousStartAt: null,
+        ...staffOf(options),
+      });
       dropBookingReminders(ctx, booking.id, 'cancelled');
     }
     const ids = new Set(later.map((booking) => booking.id));
@@ -249,7 +266,7 @@ export function moveBooking(
   ctx: AppContext,
   idOrReference: string,
   slot: string,
-  options: { notify: boolean; force: boolean; scheduleId?: number } & ChangeBy,
+  options: { notify: boolean; force: boolean; scheduleId?: number; outsideHours?: boolean } & ChangeBy,
 ): Booking {
   const settings = requireConfigured(ctx);
   return changeBooking(ctx, 'the booking could not be moved', idOrReference, options, (found, now) => {
@@ -259,8 +276,10 @@ export function moveBooking(
     // Another practitioner only where they offer the reason too (availabilityOf: not_found else).
     const scheduleId = options.scheduleId ?? found.scheduleId;
     const { input, reason } = availabilityOf(ctx, scheduleId, found.reasonId);
-    const rules = options.force ? { ...input.rules, noticeMinutes: 0 } : input.rules;
-    const free = findFreeSlot(ctx, { ...input, rules }, { scheduleId, reasonId: found.reasonId }, slot, found.id);
+    // Reception at the desk may move outside the hours (after a warning): setAsideHours keeps what must hold.
+    const allowed = options.outsideHours ? setAsideHours(input, slot) : input;
+    const rules = options.force ? { ...allowed.rules, noticeMinutes: 0 } : allowed.rules;
+    const free = findFreeSlot(ctx, { ...allowed, rules }, { scheduleId, reasonId: found.reasonId }, slot, found.id);
     if (free.startAt === found.startAt && scheduleId === found.scheduleId)
       throw invalid(`booking ${found.reference} is already at ${slot}`);
     const to = {
@@ -275,6 +294,7 @@ export function moveBooking(
       kind: 'moved',
       actor: options.actor ?? 'admin',
       previousStartAt: found.startAt,
+      ...staffOf(options),
     });
     const moved = findBooking(ctx.store, found.id)!;
     // The reminders follow the new time: those of the old time go (with those already due), new ones are written.

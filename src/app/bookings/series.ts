@@ -24,6 +24,7 @@ import { type AppContext, unixSeconds } from '../context.ts';
 import { availabilityOf, type EngineInput } from './availability.ts';
 import {
   actorOf,
+  type BookingOptions,
   type BookingOrder,
   type CreatedBooking,
   checkOrder,
@@ -168,9 +169,10 @@ export function createSeries(
   order: SeriesOrder,
   source: BookingSource,
   actor: BookingActor = actorOf(source),
+  options: Omit<BookingOptions, 'outsideHours'> = {},
 ): CreatedSeries {
   checkSeriesShape(order.intervalDays, order.count);
-  const checked = checkOrder(ctx, order);
+  const checked = checkOrder(ctx, order, options.fields);
   const slots = occurrenceSlots(order.slot, order.intervalDays, order.count);
   return inBookingTransaction(ctx, 'the series could not be saved', () => {
     const { input, reason } = availabilityOf(ctx, order.scheduleId, order.reasonId);
@@ -190,7 +192,7 @@ export function createSeries(
         checked,
         customerId,
         { scheduleId: order.scheduleId, reasonId: order.reasonId, input, reason, slot },
-        { source, actor, seriesId, mails: false },
+        { source, actor, seriesId, mails: false, ...options },
       ),
     );
     // One confirmation and one notice for the whole series, kept with its first occurrence (whose page shows all).
@@ -199,7 +201,8 @@ export function createSeries(
       written.map((one) => one.facts),
       stamp,
     ))
-      enqueue(ctx.store, written[0]!.created.bookingId, message, stamp, checked.at);
+      if (message.kind !== 'confirmation' || options.confirmation !== false)
+        enqueue(ctx.store, written[0]!.created.bookingId, message, stamp, checked.at);
     return {
       seriesId,
       reference,
