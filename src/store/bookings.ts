@@ -7,8 +7,9 @@
 
 import type { Buffers } from '../domain/blocking.ts';
 import { asciiLower } from '../domain/checks.ts';
+import { nationalDigits } from '../domain/phone.ts';
 import { submittedCustomer } from '../domain/submission.ts';
-import { nameSearchText, phoneDigits, type Store, searchText } from './db.ts';
+import { nameSearchText, type Store, searchText } from './db.ts';
 
 /** Which door made a booking: the API, the admin (`bookings add`), the booking page (migration 14), the front desk (19). */
 export type BookingSource = 'api' | 'admin' | 'page' | 'desk';
@@ -124,30 +125,50 @@ export interface BookingFilter {
   status?: BookingStatus;
   /** Part of the name (first and last), e-mail, phone or reference (`BOOKING_MATCHES`). */
   search?: string;
+  /** The practice's calling code, for phone numbers in the search (domain/phone.ts). */
+  callingCode?: string;
 }
 
 /**
  * The one search rule (`bookings list --search`, `customer find`), as a condition on the booking `b` with the
  * parameters of `bookingSearch`: its reference or its phone holds the text folded as `searchText` folds both (case,
  * Unicode compatibility forms); its name (first and last together) holds it folded as `nameSearchText` folds both
- * (accents and umlaut spellings too: `mueller` and `muller` find `Müller`); its phone's digits hold the
- * text's digits when the text is written like a phone number (`040123456` finds `040 123 456`); or its e-mail address
+ * (accents and umlaut spellings too: `mueller` and `muller` find `Müller`); its phone's national number holds the
+ * text's when the text is written like a phone number, in the practice's country (`0170 2223334`, `+49 170 2223334`
+ * and `01702223334` find one another: domain/phone.ts), or its digits hold the text's digits as typed (`040123456`
+ * finds `040 123 456`, `4930 555` finds `+49 30 555`); or its e-mail address
  * holds the text with A-Z lower-cased only (`asciiLower`, as `emailKey` compares addresses: no folding makes a
  * lookalike letter find an address).
  */
 export const BOOKING_MATCHES = `(instr(planner_search(b.reference), :search) > 0
   OR instr(planner_name(concat_ws(' ', b.submission ->> '$.first_name', b.submission ->> '$.last_name')), :name) > 0
   OR instr(planner_search(b.submission ->> '$.phone'), :search) > 0
-  OR (:digits <> '' AND instr(planner_digits(b.submission ->> '$.phone'), :digits) > 0)
+  OR (:digits <> '' AND instr(planner_phone(b.submission ->> '$.phone', ''), :digits) > 0)
+  OR (:national <> '' AND instr(planner_phone(b.submission ->> '$.phone', :cc), :national) > 0)
   OR instr(planner_email(b.submission ->> '$.email'), :email) > 0)`;
 
-/** Returns the parameters of `BOOKING_MATCHES` for a search text (trimmed). */
-export function bookingSearch(text: string): { search: string; name: string; digits: string; email: string } {
+/** The parameters of `BOOKING_MATCHES`. */
+export interface SearchParameters {
+  search: string | null;
+  name: string;
+  digits: string;
+  national: string;
+  cc: string;
+  email: string;
+}
+
+/**
+ * Returns the parameters of `BOOKING_MATCHES` for a search text (trimmed), phone numbers read in the country of
+ * `callingCode` (domain/phone.ts: `0170 2223334` and `+49 170 2223334` are one number in Germany).
+ */
+export function bookingSearch(text: string, callingCode: string): SearchParameters {
   const needle = text.trim();
   return {
     search: searchText(needle),
     name: nameSearchText(needle),
-    digits: phoneDigits(needle),
+    digits: nationalDigits(needle, ''),
+    national: nationalDigits(needle, callingCode),
+    cc: callingCode,
     email: asciiLower(needle),
   };
 }
@@ -157,8 +178,10 @@ export function bookingSearch(text: string): { search: string; name: string; dig
  * (a range of bookings_by_start; the other conditions are checked on its rows). The search is `BOOKING_MATCHES`.
  */
 export function listBookings(store: Store, filter: BookingFilter): Booking[] {
-  const search =
-    filter.search === undefined ? { search: null, name: '', digits: '', email: '' } : bookingSearch(filter.search);
+  const search: SearchParameters =
+    filter.search === undefined
+      ? { search: null, name: '', digits: '', national: '', cc: '', email: '' }
+      : bookingSearch(filter.search, filter.callingCode ?? '');
   const rows = store
     .sql(
       `${SELECT}

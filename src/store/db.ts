@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { pathToFileURL } from 'node:url';
 import { asciiLower } from '../domain/checks.ts';
+import { nationalDigits } from '../domain/phone.ts';
 import { AppError } from '../errors.ts';
 import { migrations } from './migrations.ts';
 
@@ -50,15 +51,6 @@ export function nameSearchText(text: string): string {
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
     .replace(/([aou])e/g, '$1');
-}
-
-/**
- * Returns the digits of a text that is written like a phone number (digits, spaces, + - / . and parentheses, at
- * least three digits), so that `30 1234567` finds `+49 30-123 45 67`; else ''.
- */
-export function phoneDigits(text: string): string {
-  const digits = text.replace(/\D/g, '');
-  return /^[\d\s+\-/.()]+$/.test(text.trim()) && digits.length >= 3 ? digits : '';
 }
 
 /** What one member of `Store.group` came to: its result, or what it threw. */
@@ -160,7 +152,9 @@ function registerFunctions(db: DatabaseSync): void {
   db.function('planner_name', { deterministic: true }, (value) =>
     value === null ? '' : nameSearchText(String(value)),
   );
-  db.function('planner_digits', { deterministic: true }, (value) => (value === null ? '' : phoneDigits(String(value))));
+  db.function('planner_phone', { deterministic: true }, (value, code) =>
+    value === null ? '' : nationalDigits(String(value), String(code ?? '')),
+  );
   db.function('planner_email', { deterministic: true }, (value) => (value === null ? '' : asciiLower(String(value))));
 }
 

@@ -139,6 +139,7 @@ export function lastErasedAt(store: Store): string {
 export function customerRowsMatching(
   store: Store,
   needle: string,
+  callingCode: string,
 ): { customerId: number; email: string | null; reference: string; submission: string }[] {
   return store
     .sql(
@@ -147,7 +148,7 @@ export function customerRowsMatching(
        WHERE c.id IN (SELECT b.customer_id FROM bookings b WHERE ${BOOKING_MATCHES})
        ORDER BY c.id, b.id`,
     )
-    .all(bookingSearch(needle)) as {
+    .all({ ...bookingSearch(needle, callingCode) }) as {
     customerId: number;
     email: string | null;
     reference: string;

@@ -1,6 +1,7 @@
 import { isIdText } from '../../domain/checks.ts';
 import { isDay, localDay } from '../../domain/dates.ts';
 import { dayNumber, dayText } from '../../domain/days.ts';
+import { callingCodeOf } from '../../domain/phone.ts';
 import { localToUnix } from '../../domain/zone.ts';
 import { AppError, invalid, notFound } from '../../errors.ts';
 import { type Booking, type BookingStatus, findBooking, listBookings } from '../../store/bookings.ts';
@@ -59,6 +60,7 @@ export function listBookingsFrom(ctx: AppContext, filter: BookingListFilter): Bo
     scheduleId: filter.scheduleId,
     status: filter.status as BookingStatus | undefined,
     search,
+    callingCode: callingCodeOf(settings.timeZone, settings.phone),
   });
 }
 

@@ -6,6 +6,7 @@
 
 import { emailProblem } from '../../domain/checks.ts';
 import { formatLocal } from '../../domain/dates.ts';
+import { callingCodeOf } from '../../domain/phone.ts';
 import { AppError, invalid } from '../../errors.ts';
 import { keptMessage } from '../../mail/messages.ts';
 import { findCustomerIdByEmail } from '../../store/customers.ts';
@@ -45,7 +46,8 @@ export function findCustomers(ctx: AppContext, text: string): CustomerMatch[] {
     throw invalid(
       'give at least 2 characters to look for (a name, an e-mail address, a phone number or a booking reference)',
     );
-  const rows = customerRowsMatching(ctx.store, needle);
+  const settings = requireConfigured(ctx);
+  const rows = customerRowsMatching(ctx.store, needle, callingCodeOf(settings.timeZone, settings.phone));
   const found = new Map<number, CustomerMatch>();
   for (const row of rows) {
     let match = found.get(row.customerId);
