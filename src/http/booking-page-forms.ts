@@ -30,7 +30,7 @@ import { confirmation } from '../app/pages/page-confirmation.ts';
 import type { FreeSlot } from '../domain/availability.ts';
 import { isDay } from '../domain/dates.ts';
 import type { FieldDefinition } from '../domain/form.ts';
-import { type Entry, type FormTicket, fieldName, TRAP_NAME, typedFields } from '../portal/book-form.ts';
+import { type Entry, type FormTicket, TRAP_NAME, typedFields, typedIn } from '../portal/book-form.ts';
 import { detailsPage, donePage, type LimitNotice, reviewPage, timesPage } from '../portal/book-pages.ts';
 import { fieldError } from '../portal/book-words.ts';
 import type { Page } from '../portal/kit.ts';
@@ -76,13 +76,6 @@ function ticketIn(secret: string, form: URLSearchParams): FormTicket | undefined
     isFormToken(secret, ['book', ticket.key, ticket.issued], ticket.sig)
     ? ticket
     : undefined;
-}
-
-/** What was typed, by field key, from a posted form (a checkbox: 'on' or absent). */
-function typedIn(fields: FieldDefinition[], form: URLSearchParams): Record<string, string> {
-  return Object.fromEntries(
-    fields.flatMap((field) => (form.has(fieldName(field.key)) ? [[field.key, form.get(fieldName(field.key))!]] : [])),
-  );
 }
 
 /**

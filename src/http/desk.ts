@@ -14,88 +14,59 @@
 import { getQuery, getRouterParam, type H3Event } from 'h3';
 import { renderSVG } from 'uqr';
 import { bookingHistory } from '../app/bookings/booking-history.ts';
-import {
-  type AgendaColumn,
-  agenda,
-  type DeskPerson,
-  dayPlus,
-  deskBooking,
-  deskPerson,
-  visibleSchedules,
-} from '../app/desk/agenda.ts';
+import { type AgendaColumn, agenda, dayPlus, visibleSchedules } from '../app/desk/agenda.ts';
+import { mayChange } from '../app/desk/book.ts';
 import { choosePassword, confirmCode, enrolmentState } from '../app/desk/enrol.ts';
 import { checkCode, checkPassword, endSession, openSession } from '../app/desk/login.ts';
 import { markAttendance, noteBooking } from '../app/desk/marks.ts';
-import { type ConfiguredSettings, requireConfigured } from '../app/practice/configured.ts';
+import type { ConfiguredSettings } from '../app/practice/configured.ts';
 import { formatLocal, isDay, localDay } from '../domain/dates.ts';
 import { submittedFields } from '../domain/submission.ts';
 import { AppError } from '../errors.ts';
 import {
   bookingPage,
   codePage,
-  DESK_STYLE_HASH,
   dayPage,
   deskMessagePage,
   enrolCodePage,
   enrolDonePage,
   enrolPasswordPage,
   loginPage,
-  type Signed,
 } from '../portal/desk-pages.ts';
 import { deskWords } from '../portal/desk-words.ts';
-import { type Page, STYLE_HASH } from '../portal/kit.ts';
 import type { Booking } from '../store/bookings.ts';
 import { listFields } from '../store/fields.ts';
+import * as book from './desk-book.ts';
+import { clearedCookie, cookieValue, DESK_COOKIE, DESK_PENDING_COOKIE, sessionCookie } from './desk-session.ts';
 import {
-  clearedCookie,
-  cookieValue,
-  DESK_COOKIE,
-  DESK_PENDING_COOKIE,
-  isSessionFormToken,
-  sessionCookie,
-} from './desk-session.ts';
+  answer,
+  BASE,
+  clockOf,
+  DESK_HEADERS,
+  type DeskDoor,
+  type DeskDoorOptions,
+  guarded,
+  notFound,
+  type Route,
+  readDeskForm,
+  readForm,
+  routeBooking,
+  type SignedRoute,
+  seeOther,
+  type Visit,
+  withSession,
+} from './desk-visit.ts';
 import { createDoorGuard } from './door-guard.ts';
-import type { DoorOptions } from './door-options.ts';
 import { tooManyRequests } from './errors.ts';
-import { readPageForm } from './form-guard.ts';
-import { loggedPath } from './logged-path.ts';
-import { PAGE_HEADERS, pageAnswer } from './page-answer.ts';
 
-/** What the desk is given. */
-export type DeskDoorOptions = Pick<
-  DoorOptions,
-  'ctx' | 'nowMs' | 'log' | 'clientAddress' | 'afterBooking' | 'bodyTimeoutMs'
->;
+/** What a booking's page says was just done (`?done=`, after a change: Post/Redirect/Get). */
+const DONE = ['arrived', 'no_show', 'undone', 'noted', 'booked', 'series', 'moved', 'cancelled', 'resent'] as const;
+type Done = (typeof DONE)[number];
 
-/** Where the desk is served. */
-const BASE = '/desk';
-/** Largest form body: a note of 2,000 characters percent-encoded (up to 9 bytes each in UTF-8) and the hidden fields. */
-const FORM_LIMIT = 32 * 1024;
 /** The pending login's cookie lives as long as the code may come. */
 const PENDING_SECONDS = 300;
 
-/** The headers of every desk answer: the pages' own, the desk's style sheet allowed beside the kit's. */
-const DESK_HEADERS: Readonly<Record<string, string>> = {
-  ...PAGE_HEADERS,
-  'content-security-policy': PAGE_HEADERS['content-security-policy']!.replace(
-    `style-src ${STYLE_HASH}`,
-    `style-src ${STYLE_HASH} ${DESK_STYLE_HASH}`,
-  ),
-};
-
-interface DeskDoor extends DeskDoorOptions {
-  guard: ReturnType<typeof createDoorGuard>;
-}
-
-/** A request with its session: the person, their session's form token, and the settings read once. */
-interface Visit {
-  person: DeskPerson;
-  settings: ConfiguredSettings;
-  signed: Signed;
-}
-
-type Route = (door: DeskDoor, event: H3Event, settings: ConfiguredSettings) => Response | Promise<Response>;
-type SignedRoute = (door: DeskDoor, event: H3Event, visit: Visit) => Response | Promise<Response>;
+export type { DeskDoorOptions };
 
 /** Returns the desk's handlers, by route (door-routes.ts gives their paths). */
 export function createDeskDoor(options: DeskDoorOptions) {
@@ -109,6 +80,16 @@ export function createDeskDoor(options: DeskDoorOptions) {
     attendance: signed(attendance),
     note: signed(note),
     logout: signed(logout),
+    customers: signed(book.customers),
+    customer: signed(book.customer),
+    times: signed(book.times),
+    bookStep: signed(book.bookStep),
+    bookPost: signed(book.bookPost),
+    moveStep: signed(book.moveStep),
+    move: signed(book.move),
+    cancelStep: signed(book.cancelStep),
+    cancel: signed(book.cancel),
+    resend: signed(book.resend),
     loginForm: open(loginForm),
     login: open(login),
     codeForm: open(codeForm),
@@ -119,103 +100,6 @@ export function createDeskDoor(options: DeskDoorOptions) {
     /** Any other path or method under `/desk`: the desk's 404. */
     unknownPath: open((_door, _event, settings) => answer(notFound(settings))),
   };
-}
-
-/** Answers `page` with the desk's headers (and `extra`). */
-function answer(page: Page, extra: Record<string, string> = {}): Response {
-  return pageAnswer(page, extra, DESK_HEADERS);
-}
-
-/** A 303 to `location` with the desk's headers (and cookies). */
-function seeOther(location: string, cookies: string[] = []): Response {
-  const headers = new Headers({ ...DESK_HEADERS, location });
-  for (const cookie of cookies) headers.append('set-cookie', cookie);
-  return new Response(null, { status: 303, headers });
-}
-
-const practiceOf = (settings: ConfiguredSettings) => settings;
-
-function notFound(settings: ConfiguredSettings): Page {
-  const words = deskWords(settings.locale);
-  return deskMessagePage(practiceOf(settings), 404, words.notFoundTitle, words.notFound);
-}
-
-/**
- * Answers with `route` while the desk is on (else its 404), or with the failure page (the failure logged by path,
- * never a token) when it throws.
- */
-function guarded(door: DeskDoor, route: Route) {
-  return async (event: H3Event): Promise<Response> => {
-    try {
-      const settings = door.ctx.settings();
-      if (!settings.practiceName) return pageAnswer({ status: 404, html: 'Not Found' });
-      if (!settings.desk) return answer(notFound(settings as ConfiguredSettings));
-      return await route(door, event, settings as ConfiguredSettings);
-    } catch (error) {
-      door.log(`planner: ${event.req.method} ${loggedPath(event.url.pathname)} failed: ${(error as Error).message}`);
-      const settings = requireConfigured(door.ctx);
-      const words = deskWords(settings.locale);
-      return answer(deskMessagePage(settings, 500, words.failedTitle, words.failed));
-    }
-  };
-}
-
-/** The desk's origin (forms must come from it). */
-function originOf(settings: ConfiguredSettings): string {
-  return new URL(settings.desk!.url).origin;
-}
-
-/**
- * Opens the request's session and answers with `route`; without a session (none, ended, its person removed), the
- * login (a GET) or a 403 (a POST: nothing done), the stale cookie cleared.
- */
-function withSession(door: DeskDoor, event: H3Event, settings: ConfiguredSettings, route: SignedRoute) {
-  const id = cookieValue(event.req.headers.get('cookie'), DESK_COOKIE);
-  const session = id === undefined ? undefined : openSession(door.ctx, id);
-  const person = session && deskPerson(door.ctx, session.staffId);
-  if (!session || !person) {
-    const cleared = id === undefined ? [] : [clearedCookie(DESK_COOKIE)];
-    if (event.req.method === 'POST') {
-      const words = deskWords(settings.locale);
-      return answer(deskMessagePage(settings, 403, words.forbidden, words.forbidden), {});
-    }
-    return seeOther(`${BASE}/login`, cleared);
-  }
-  const signed: Signed = { practice: settings, person, csrf: session.formToken, base: BASE };
-  return route(door, event, { person, settings, signed });
-}
-
-/**
- * Reads a posted form of a signed-in page: from the desk's own origin, a form, and with the session's form token.
- * Returns its fields, or the 403/400 answer (nothing done).
- */
-async function readDeskForm(door: DeskDoor, event: H3Event, visit: Visit): Promise<URLSearchParams | Response> {
-  const form = await readForm(door, event, visit.settings);
-  if (form instanceof Response) return form;
-  if (!isSessionFormToken(visit.signed.csrf, form.get('csrf'))) return forbidden(visit.settings);
-  return form;
-}
-
-function forbidden(settings: ConfiguredSettings): Response {
-  const words = deskWords(settings.locale);
-  return answer(deskMessagePage(settings, 403, words.forbidden, words.forbidden));
-}
-
-/** Reads a posted form from the desk's own origin; else the 403 (another site) or 400 (not a form, too large). */
-async function readForm(
-  door: DeskDoor,
-  event: H3Event,
-  settings: ConfiguredSettings,
-): Promise<URLSearchParams | Response> {
-  const form = await readPageForm(event, {
-    origin: originOf(settings),
-    limit: FORM_LIMIT,
-    deadlineMs: door.bodyTimeoutMs,
-  });
-  if (!('why' in form)) return form;
-  if (form.why === 'cross-site') return forbidden(settings);
-  const words = deskWords(settings.locale);
-  return answer(deskMessagePage(settings, 400, words.forbidden, words.forbidden), { connection: 'close' });
 }
 
 // --- Login -------------------------------------------------------------------------------------------------------
@@ -367,11 +251,6 @@ async function enrolCode(door: DeskDoor, event: H3Event, settings: ConfiguredSet
 
 // --- The day and one booking -------------------------------------------------------------------------------------
 
-/** `HH:MM` of an instant in the practice's zone. */
-function clockOf(zone: string) {
-  return (unix: number) => formatLocal(new Date(unix * 1000), zone).slice(11, 16);
-}
-
 /** GET /desk/ (or /desk): today. */
 function home(door: DeskDoor, event: H3Event, visit: Visit): Response {
   if (event.url.pathname === BASE) return seeOther(`${BASE}/`);
@@ -407,17 +286,12 @@ function dayAnswer(door: DeskDoor, visit: Visit, day: string): Response {
   return answer(page, { refresh: '60' });
 }
 
-/** The booking of the route's reference that the person may see, or undefined (then 404). */
-function routeBooking(door: DeskDoor, event: H3Event, visit: Visit): Booking | undefined {
-  return deskBooking(door.ctx, visit.person, getRouterParam(event, 'reference') ?? '');
-}
-
 /** The page of one booking, with a notice of what was just done (`done`) or an error. */
 function bookingAnswer(
   door: DeskDoor,
   visit: Visit,
   booking: Booking,
-  extra: { done?: 'arrived' | 'no_show' | 'undone' | 'noted'; error?: string; status?: number } = {},
+  extra: { done?: Done; error?: string; status?: number } = {},
 ): Response {
   const zone = visit.settings.timeZone;
   const history = bookingHistory(door.ctx, booking, zone);
@@ -443,6 +317,7 @@ function bookingAnswer(
     })),
     mayMarkArrived: start.slice(0, 10) <= localDay(new Date(door.nowMs()), zone),
     mayMarkNoShow: booking.startAt <= now,
+    mayChange: mayChange(visit.person),
     ...extra,
   });
   return answer(page);
@@ -453,7 +328,7 @@ function bookingRoute(door: DeskDoor, event: H3Event, visit: Visit): Response {
   const booking = routeBooking(door, event, visit);
   if (!booking) return answer(notFound(visit.settings));
   const done = getQuery(event).done;
-  const shown = done === 'arrived' || done === 'no_show' || done === 'undone' || done === 'noted' ? done : undefined;
+  const shown = typeof done === 'string' && (DONE as readonly string[]).includes(done) ? (done as Done) : undefined;
   return bookingAnswer(door, visit, booking, { done: shown });
 }
 

@@ -99,7 +99,7 @@ function bookingPageRoutes({ get, post, every }: DoorRouter, options: DoorOption
   every('/book/**', book('unknownPath'));
 }
 
-/** The front desk: login, enrolment, the day, one booking and its changes. */
+/** The front desk: login, enrolment, the day, one booking and its changes, customers, free times, booking a caller. */
 function deskRoutes({ get, post, every }: DoorRouter, options: DoorOptions): void {
   const desk = lazyDoor(() => import('./desk.ts').then(({ createDeskDoor }) => createDeskDoor(options)));
   get('/desk', desk('home'));
@@ -117,6 +117,16 @@ function deskRoutes({ get, post, every }: DoorRouter, options: DoorOptions): voi
   get('/desk/bookings/:reference', desk('booking'));
   post('/desk/bookings/:reference/attendance', desk('attendance'));
   post('/desk/bookings/:reference/note', desk('note'));
+  get('/desk/bookings/:reference/move', desk('moveStep'));
+  post('/desk/bookings/:reference/move', desk('move'));
+  get('/desk/bookings/:reference/cancel', desk('cancelStep'));
+  post('/desk/bookings/:reference/cancel', desk('cancel'));
+  post('/desk/bookings/:reference/resend', desk('resend'));
+  get('/desk/customers', desk('customers'));
+  get('/desk/customers/:id', desk('customer'));
+  get('/desk/times', desk('times'));
+  get('/desk/book', desk('bookStep'));
+  post('/desk/book', desk('bookPost'));
   every('/desk/**', desk('unknownPath'), '/desk/');
 }
 

@@ -139,3 +139,10 @@ export function typedRows(
       field.formType === 'checkbox' ? (values[field.key] === 'on' ? words.yes : words.no) : values[field.key]!,
     ]);
 }
+
+/** What was typed, by field key, from a posted form (a checkbox: 'on' or absent). */
+export function typedIn(fields: FieldDefinition[], form: URLSearchParams): Record<string, string> {
+  return Object.fromEntries(
+    fields.flatMap((field) => (form.has(fieldName(field.key)) ? [[field.key, form.get(fieldName(field.key))!]] : [])),
+  );
+}

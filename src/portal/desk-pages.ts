@@ -40,7 +40,12 @@ export function shown(text: string): string {
 }
 
 /** A page of the desk: the kit's frame with the desk's sheet. */
-function deskPage(practice: Practice & { practiceName: string }, heading: string, body: string, status = 200): Page {
+export function deskPage(
+  practice: Practice & { practiceName: string },
+  heading: string,
+  body: string,
+  status = 200,
+): Page {
   return framedPage({ practice, heading, body, status, sheet: DESK_CSS });
 }
 
@@ -53,10 +58,13 @@ export interface Signed {
   base: string;
 }
 
-function navigation(signed: Signed, words: DeskWords): string {
+/** The desk's links, who is logged in, and logout. */
+export function navigation(signed: Signed, words: DeskWords): string {
   return (
     `<nav class="desk" aria-label="${escapeHtml(words.navigation)}">` +
     `<a href="${signed.base}/">${escapeHtml(words.today)}</a>` +
+    `<a href="${signed.base}/customers">${escapeHtml(signed.person.role === 'practitioner' ? words.customers : words.bookCaller)}</a>` +
+    `<a href="${signed.base}/times">${escapeHtml(words.freeTimes)}</a>` +
     `<span class="who">${shown(words.signedIn(signed.person.name, words.roles[signed.person.role]))}</span>` +
     `<form method="post" action="${signed.base}/logout">${hidden({ csrf: signed.csrf })}` +
     `<button class="link-button" type="submit">${escapeHtml(words.logout)}</button></form></nav>`
@@ -224,7 +232,7 @@ export function deskMessagePage(
 export type Clock = (unix: number) => string;
 
 /** The state of a booking as the desk names it: cancelled, else its attendance, else booked. */
-function stateOf(booking: Booking): 'booked' | 'arrived' | 'no_show' | 'cancelled' {
+export function stateOf(booking: Booking): 'booked' | 'arrived' | 'no_show' | 'cancelled' {
   return booking.status === 'cancelled' ? 'cancelled' : (booking.attendance ?? 'booked');
 }
 
@@ -315,6 +323,8 @@ export function bookingPage(options: {
   status?: number;
   mayMarkArrived: boolean;
   mayMarkNoShow: boolean;
+  /** Reception and admin: move, cancel, the confirmation again. */
+  mayChange: boolean;
 }): Page {
   const { signed, booking } = options;
   const words = deskWords(signed.practice.locale);
@@ -346,6 +356,14 @@ export function bookingPage(options: {
         (booking.attendance ? form('attendance', words.undo, 'secondary', { mark: 'none' }) : '') +
         `</div></section>`
       : '';
+  const changes =
+    options.mayChange && booking.status === 'booked'
+      ? `<section class="card" aria-labelledby="h-change"><h2 id="h-change">${escapeHtml(words.actionsTitle)}</h2><div class="actions">` +
+        `<a class="button secondary" href="${signed.base}/times?move=${booking.reference}&amp;reason=${booking.reasonId}&amp;schedule=${booking.scheduleId}">${escapeHtml(words.moveTitle)}</a>` +
+        `<a class="button secondary" href="${base}/cancel">${escapeHtml(words.cancelTitle)}</a>` +
+        (booking.customerEmail ? form('resend', words.resend) : '') +
+        `</div></section>`
+      : '';
   const submitted = options.submitted.length
     ? `<section class="card" aria-labelledby="h-submitted"><h2 id="h-submitted">${escapeHtml(words.submitted)}</h2><dl>` +
       options.submitted.map((row) => `<dt>${shown(row.label)}</dt><dd>${shown(row.value)}</dd>`).join('') +
@@ -373,7 +391,7 @@ export function bookingPage(options: {
     navigation(signed, words) +
     (options.done ? notice(words.done[options.done], 'done') : '') +
     (options.error ? notice(options.error) : '') +
-    `<section class="card">${facts}</section>${marks}${submitted}${note}${history}` +
+    `<section class="card">${facts}</section>${marks}${changes}${submitted}${note}${history}` +
     `<a class="button secondary" href="${signed.base}/day/${options.day}">${escapeHtml(words.back)}</a>`;
   return deskPage(
     signed.practice,

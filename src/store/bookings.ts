@@ -210,6 +210,12 @@ export function findBooking(store: Store, idOrReference: number | string): Booki
   return row ? toBooking(row as unknown as BookingRow) : undefined;
 }
 
+/** Returns the bookings of one customer record, by start (one range of bookings_by_customer). */
+export function bookingsOfCustomer(store: Store, customerId: number): Booking[] {
+  const rows = store.sql(`${SELECT} WHERE b.customer_id = ? ORDER BY b.start_at, b.id`).all(customerId);
+  return (rows as unknown as BookingRow[]).map(toBooking);
+}
+
 /**
  * Returns the bookings (booked and cancelled) of `scheduleIds` that start in [from, to), by start: the desk's day and
  * week (one range of bookings_by_start, whatever the number of schedules).

@@ -140,10 +140,11 @@ export function customerRowsMatching(
   store: Store,
   needle: string,
   callingCode: string,
-): { customerId: number; email: string | null; reference: string; submission: string }[] {
+): { customerId: number; email: string | null; reference: string; submission: string; scheduleId: number }[] {
   return store
     .sql(
-      `SELECT c.id AS customerId, c.email AS email, b.reference AS reference, b.submission AS submission
+      `SELECT c.id AS customerId, c.email AS email, b.reference AS reference, b.submission AS submission,
+         b.schedule_id AS scheduleId
        FROM customers c JOIN bookings b ON b.customer_id = c.id
        WHERE c.id IN (SELECT b.customer_id FROM bookings b WHERE ${BOOKING_MATCHES})
        ORDER BY c.id, b.id`,
@@ -153,6 +154,7 @@ export function customerRowsMatching(
     email: string | null;
     reference: string;
     submission: string;
+    scheduleId: number;
   }[];
 }
 
