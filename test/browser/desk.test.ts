@@ -49,6 +49,51 @@ function begunAnHourAgo(db: string, id: number): void {
   }
 }
 
+/** The outbox's messages of booking `id` (kind and recipient), in order: what its mails will be. */
+function mailsOf(db: string, id: number): string[] {
+  const handle = new DatabaseSync(db, { readOnly: true });
+  try {
+    return handle
+      .prepare('SELECT kind FROM outbox WHERE booking_id = ? ORDER BY id')
+      .all(id)
+      .map((row) => String((row as { kind: string }).kind));
+  } finally {
+    handle.close();
+  }
+}
+
+/**
+ * Adds `email` at the desk with `role`, enrols them through the page (password, the code computed from the page's
+ * URI) and logs them in with the app's next code. Returns the app (for later codes).
+ */
+async function enrolAndLogIn(page: Page, db: string, base: string, email: string, role: string): Promise<OTPAuth.TOTP> {
+  const { enrol_url } = await cliJson<{ enrol_url: string }>(
+    db,
+    'staff',
+    'add',
+    email,
+    '--name',
+    'Rita Reception',
+    '--role',
+    role,
+    '--json',
+  );
+  await page.goto(enrol_url);
+  await page.locator('#f-password').fill('correct horse battery staple');
+  await loads(page, () => page.locator('form button[type=submit]').click());
+  const totp = OTPAuth.URI.parse(await page.locator('dd.mono').nth(1).innerText()) as OTPAuth.TOTP;
+  await page.locator('#f-code').fill(totp.generate());
+  await loads(page, () => page.locator('form button[type=submit]').click());
+  await page.goto(`${base}/desk/login`);
+  await page.locator('#f-email').fill(email);
+  await page.locator('#f-password').fill('correct horse battery staple');
+  await loads(page, () => page.locator('main form button[type=submit]').click());
+  await page.locator('#f-code').fill(totp.generate({ timestamp: Date.now() + 30_000 }));
+  await loads(page, () => page.locator('main form button[type=submit]').click());
+  expect(new URL(page.url()).pathname).toBe('/desk/');
+  return totp;
+}
+
 describe('the front desk (Chromium, JavaScript off)', { timeout: 300_000 }, () => {
   it('enrols, logs in with a second factor, shows a day of three practitioners, marks arrived and no-show, logs out', async () => {
     const db = tempDb();
@@ -197,5 +242,121 @@ describe('the front desk (Chromium, JavaScript off)', { timeout: 300_000 }, () =
     await page.goto(`${server.url}/desk/`);
     expect(new URL(page.url()).pathname).toBe('/desk/login');
     expect(await cliJson(db, 'desk', 'status')).toMatchObject({ sessions: 0 });
+  });
+  it('books a caller without an e-mail, a series, moves outside the hours with the warning, cancels without a mail, finds customers', async () => {
+    const db = tempDb();
+    await bookableDb(db, {
+      schedules: [{ name: 'Dr. Weber', hours: { 'mon-sun': '08:00-12:00' } }, { name: 'Dr. Roth' }],
+      reasons: [{ schedules: [1, 2] }],
+    });
+    const day = berlinDay(2);
+    await cliOk(
+      db,
+      'bookings',
+      'add',
+      '2',
+      '1',
+      `${day} 09:00`,
+      ...fieldArgs({ first_name: 'Jana', last_name: 'Müller', email: 'jana@example.com', phone: '0170 2223334' }),
+    );
+    const server = await serve(db);
+    await cliOk(db, 'desk', 'enable', '--url', server.url);
+    const browser = await launchChromium();
+    const page = await phonePage(browser);
+    await enrolAndLogIn(page, db, server.url, 'rita@praxis.example', 'reception');
+
+    // A customer found by the phone as typed and by a name in another spelling.
+    await page.goto(`${server.url}/desk/customers`);
+    await page.locator('#f-q').fill('0170 2223334');
+    await loads(page, () => page.getByRole('button', { name: 'Search' }).click());
+    expect(await page.locator('ul.results li').count()).toBe(1);
+    expect(await page.locator('ul.results').innerText()).toContain('Jana Müller');
+    await look(page, 'customers-found');
+    await page.locator('#f-q').fill('mueller');
+    await loads(page, () => page.getByRole('button', { name: 'Search' }).click());
+    expect(await page.locator('ul.results').innerText()).toContain('Jana Müller');
+    await loads(page, () => page.getByRole('link', { name: 'Jana Müller', exact: true }).click());
+    expect(await page.locator('h1').innerText()).toBe('Customer: Jana Müller');
+    await look(page, 'customer');
+
+    // A new caller booked without an e-mail address: the phone is required instead, and no mail goes out.
+    await page.goto(`${server.url}/desk/times?reason=1&schedule=1&from=${day}`);
+    await look(page, 'times');
+    await loads(page, () => page.getByRole('link', { name: '10:00' }).first().click());
+    expect(await page.locator('h1').innerText()).toBe('Book a caller');
+    await page.locator('#f-first_name').fill('Paul');
+    await page.locator('#f-last_name').fill('Kraus');
+    await page.evaluate(() =>
+      document.querySelector('main form[method=post][action="/desk/book"]').setAttribute('novalidate', ''),
+    );
+    await loads(page, () => page.getByRole('button', { name: 'Review' }).click());
+    expect(await page.locator('#e-phone').innerText()).toBe('Without an e-mail address, a phone number is required.');
+    await look(page, 'book-phone-required');
+    await page.locator('#f-phone').fill('0151 1112223');
+    await loads(page, () => page.getByRole('button', { name: 'Review' }).click());
+    expect(await page.locator('h1').innerText()).toBe('Check and book');
+    await look(page, 'book-review');
+    await loads(page, () => page.getByRole('button', { name: 'Book', exact: true }).click());
+    expect(await page.locator('p.note.done').innerText()).toBe('Booked.');
+    const paul = new URL(page.url()).pathname.split('/')[3]!;
+    expect(await cliOk(db, 'bookings', 'show', paul)).toMatch(/created by Rita Reception \(reception, front desk\)/);
+    const paulId = (await cliJson<{ id: number }>(db, 'bookings', 'show', paul, '--json')).id;
+    expect(mailsOf(db, paulId)).toEqual(['notice']); // the practice's notice; nothing to the customer
+
+    // A weekly series of three for Jana (her details filled from her booking).
+    await page.goto(`${server.url}/desk/customers?q=mueller`);
+    await loads(page, () => page.getByRole('link', { name: 'Book for Jana Müller' }).click());
+    await page.selectOption('#f-schedule', '1');
+    await loads(page, () => page.getByRole('button', { name: 'Show free times' }).click());
+    await loads(page, () => page.getByRole('link', { name: '11:00' }).nth(1).click());
+    expect(await page.locator('#f-last_name').inputValue()).toBe('Müller');
+    await page.selectOption('#f-weeks', '3');
+    await loads(page, () => page.getByRole('button', { name: 'Review' }).click());
+    await loads(page, () => page.getByRole('button', { name: 'Book', exact: true }).click());
+    expect(await page.locator('p.note.done').innerText()).toBe('The series is booked.');
+    const series = await cliJson<{ customerLastName: string; seriesId: number | null }[]>(
+      db,
+      'bookings',
+      'list',
+      '--search',
+      'mueller',
+      '--schedule',
+      '1',
+    );
+    expect(series).toHaveLength(3);
+    expect(new Set(series.map((one) => one.seriesId)).size).toBe(1);
+
+    // Paul moved outside Dr. Weber's hours (08:00–12:00): the warning, then the tick it needs.
+    await page.goto(`${server.url}/desk/bookings/${paul}`);
+    await loads(page, () => page.getByRole('link', { name: 'Move the appointment' }).click());
+    await page.locator('#f-day').fill(day);
+    await page.locator('#f-time').fill('17:30');
+    await loads(page, () => page.getByRole('button', { name: 'Use this time' }).click());
+    expect(await page.locator('[role=alert]').innerText()).toContain('This time is outside the practitioner’s hours.');
+    await look(page, 'move-outside-warning');
+    await page.evaluate(() => document.querySelector('form[action$="/move"]').setAttribute('novalidate', ''));
+    await loads(page, () => page.getByRole('button', { name: 'Move', exact: true }).click());
+    // Not moved without the tick: the warning again.
+    expect(await page.locator('[role=alert]').innerText()).toContain('This time is outside the practitioner’s hours.');
+    expect(await cliJson<{ localStart: string }>(db, 'bookings', 'show', paul, '--json')).toMatchObject({
+      localStart: `${day} 10:00`,
+    });
+    await page.locator('#f-outside').check();
+    await loads(page, () => page.getByRole('button', { name: 'Move', exact: true }).click());
+    expect(await page.locator('p.note.done').innerText()).toBe('Moved.');
+    expect(await cliJson<{ localStart: string }>(db, 'bookings', 'show', paul, '--json')).toMatchObject({
+      localStart: `${day} 17:30`,
+    });
+
+    // Jana's first date cancelled without telling her: no cancellation mail.
+    const first = series[0] as unknown as { reference: string; id: number };
+    const before = mailsOf(db, first.id).length;
+    await page.goto(`${server.url}/desk/bookings/${first.reference}/cancel`);
+    await look(page, 'cancel');
+    await page.locator('#f-notify').uncheck();
+    await loads(page, () => page.getByRole('button', { name: 'Cancel the appointment' }).click());
+    expect(await page.locator('p.note.done').innerText()).toBe('Cancelled.');
+    expect(mailsOf(db, first.id).slice(before)).toEqual([]);
+    expect(mailsOf(db, first.id)).not.toContain('cancellation');
   });
 });
