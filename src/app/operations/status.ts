@@ -81,13 +81,15 @@ export function getStatus(ctx: AppContext): Status {
 
 /**
  * The doors besides the API that are on, as `planner serve` names them at its start: the
- * self-service page's public address (null while off), whether the booking page is served there, and how many
- * schedules have a feed (their addresses hold a secret planner does not keep: never shown).
+ * self-service page's public address (null while off), whether the booking page is served there, how many
+ * schedules have a feed (their addresses hold a secret planner does not keep: never shown), and the front desk's
+ * public address (null while off: it has its own, which may differ from the page's).
  */
 export interface OpenDoors {
   portalUrl: string | null;
   bookingPage: boolean;
   feeds: number;
+  deskUrl: string | null;
 }
 
 /** Returns the doors that are on besides the API. */
@@ -97,5 +99,6 @@ export function openDoors(ctx: AppContext): OpenDoors {
     portalUrl: settings.portal?.url ?? null,
     bookingPage: settings.portal !== null && settings.bookingPage !== null,
     feeds: isConfigured(settings) ? countFeeds(ctx.store) : 0,
+    deskUrl: settings.desk?.url ?? null,
   };
 }
