@@ -11,6 +11,7 @@ import { type Counts, countRows } from '../../store/stats.ts';
 import { webhookHealth } from '../../store/webhooks.ts';
 import { type CalendarView, calendars } from '../calendars/calendar-views.ts';
 import { type AppContext, unixSeconds } from '../context.ts';
+import { type DeskStatus, deskStatus } from '../desk/desk.ts';
 import { isConfigured } from '../practice/configured.ts';
 import { mailTransportVerdict } from './health.ts';
 
@@ -30,6 +31,11 @@ export interface Status
   portal: PortalSettings | null;
   /** The public booking page (null while off). */
   bookingPage: BookingPageSettings | null;
+  /**
+   * The front desk as `planner desk status` tells it: on or off, its address, how many staff (and of them enrolled),
+   * how many sessions are open. Null before `planner init`, when there is no desk to tell of.
+   */
+  desk: DeskStatus | null;
   /** Months after its end that a booking is anonymised (null: off). */
   retentionMonths: number | null;
   reminderOffsets: number[];
@@ -70,6 +76,7 @@ export function getStatus(ctx: AppContext): Status {
     },
     portal: settings.portal,
     bookingPage: settings.bookingPage,
+    desk: isConfigured(settings) ? deskStatus(ctx) : null,
     retentionMonths: settings.retentionMonths,
     reminderOffsets: settings.reminderOffsets,
     trustedProxies: settings.trustedProxies === '' ? [] : settings.trustedProxies.split(','),
