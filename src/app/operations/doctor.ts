@@ -264,7 +264,10 @@ function pageChecks(ctx: AppContext): Check[] {
   ];
 }
 
-/** `--url`: the API with the token, then each other door that is on, at the public address its links carry. */
+/**
+ * `--url`: the API with the token, then each other door that is on, at the public address its links carry (the
+ * front desk at its own).
+ */
 async function liveChecks(ctx: AppContext, url: string, token: string | undefined): Promise<Check[]> {
   const settings = requireConfigured(ctx);
   const portal = settings.portal;
@@ -306,6 +309,21 @@ async function liveChecks(ctx: AppContext, url: string, token: string | undefine
         'calendar apps can fetch the feeds',
         'calendar apps cannot fetch the feeds',
         probe,
+      ),
+    );
+  }
+  if (settings.desk) {
+    // The login page: the one desk page planner answers without a session (`/desk/` itself sends a stranger there
+    // with a 303, which is not a page). At the desk's own address, which may be another host than the page's.
+    checks.push(
+      await doorCheck(
+        'desk-live',
+        settings.desk.url,
+        '/desk/',
+        'page',
+        'staff can log in at the front desk',
+        'staff cannot log in at the front desk',
+        'login',
       ),
     );
   }
