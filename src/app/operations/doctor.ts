@@ -32,10 +32,11 @@ export type CheckStatus = 'ok' | 'warn' | 'fail';
 
 /**
  * The doors of `planner serve`, by the path a reverse proxy must route to it: the API, the self-service page, the
- * booking page, the calendar feed. `doctor --url` calls each one that is on; the README's proxy snippets route every
- * one (test/docs/reverse-proxy.test.ts holds them to this list and runs them in nginx, Caddy and Apache).
+ * booking page, the calendar feed, the front desk. `doctor --url` calls each one that is on; the README's proxy
+ * snippets route every one (test/docs/reverse-proxy.test.ts holds them to this list and runs them in nginx, Caddy
+ * and Apache).
  */
-export const DOORS = ['/api/', '/manage/', '/book/', '/feed/'] as const;
+export const DOORS = ['/api/', '/manage/', '/book/', '/feed/', '/desk/'] as const;
 
 /** One finding of `planner doctor`: what was checked, how it stands, and what to do. */
 export interface Check {
