@@ -1,7 +1,8 @@
 /**
  * `planner doctor --url` checks every door that is on through the reverse proxy (issue 36, item 12): a proxy that
  * routes the API and the self-service page but not the booking page or the feed (the README's snippets before) made
- * the booking page unreachable while doctor said ok.
+ * the booking page unreachable while doctor said ok. The front desk (issue 46) is checked the same way, at its own
+ * address, by its login page.
  */
 import { once } from 'node:events';
 import { createServer, request as httpRequest, type Server } from 'node:http';
@@ -42,19 +43,20 @@ async function prefixProxy(upstream: string, prefixes: string[]): Promise<{ url:
 }
 
 describe('planner doctor --url checks each door that is on', () => {
-  it('fails with one clear line for the booking page and the feed when the proxy does not route them, ok when it does', async () => {
+  it('fails with one clear line for the booking page, the feed and the desk when the proxy does not route them, ok when it does', async () => {
     const db = tempDb();
     const token = await bookableDb(db);
     const server = await serve(db);
     const partial = await prefixProxy(server.url, ['/api/', '/manage/']);
-    const full = await prefixProxy(server.url, ['/api/', '/manage/', '/book/', '/feed/']);
+    const full = await prefixProxy(server.url, ['/api/', '/manage/', '/book/', '/feed/', '/desk/']);
 
     // The public address is the proxy's, as in production; every door on.
     await cliOk(db, 'portal', 'enable', '--url', partial.url);
     await cliOk(db, 'booking-page', 'enable');
     await cliOk(db, 'feed', 'url', '1');
+    await cliOk(db, 'desk', 'enable', '--url', partial.url);
     const broken = await cli(db, 'doctor', '--url', `${partial.url}/api`, '--token', token);
-    process.stderr.write(`doctor through a proxy without /book/ and /feed/:\n${broken.stdout}${broken.stderr}`);
+    process.stderr.write(`doctor through a proxy without /book/, /feed/ and /desk/:\n${broken.stdout}${broken.stderr}`);
     expect(broken.stdout).toMatch(/^ok +live +.*answers 200: the Authorization header arrives/m);
     expect(broken.stdout).toMatch(/^ok +portal-live +.*\/manage\/ reaches planner/m);
     expect(broken.stdout).toMatch(
@@ -63,16 +65,21 @@ describe('planner doctor --url checks each door that is on', () => {
     expect(broken.stdout).toMatch(
       /^fail +feed-live +http:\/\/127\.0\.0\.1:\d+\/feed\/ answers 404 without planner's page: route \/feed\/ to planner in the proxy/m,
     );
+    expect(broken.stdout).toMatch(
+      /^fail +desk-live +http:\/\/127\.0\.0\.1:\d+\/desk\/ answers 404 without planner's page: route \/desk\/ to planner in the proxy \(README: "Reverse proxy"\); until then staff cannot log in at the front desk$/m,
+    );
     expect(broken.code).toBe(1);
-    expect(broken.stderr).toBe('planner: doctor found 2 problem(s) to fix (marked fail above)\n');
+    expect(broken.stderr).toBe('planner: doctor found 3 problem(s) to fix (marked fail above)\n');
 
     // Through a proxy that routes every door: each one is checked, and doctor is content.
     await cliOk(db, 'portal', 'enable', '--url', full.url);
+    await cliOk(db, 'desk', 'enable', '--url', full.url);
     const good = await cli(db, 'doctor', '--url', `${full.url}/api`, '--token', token);
     for (const [name, door] of [
       ['portal-live', 'manage'],
       ['book-live', 'book'],
       ['feed-live', 'feed'],
+      ['desk-live', 'desk'],
     ]) {
       expect(good.stdout).toMatch(
         new RegExp(`^ok +${name} +http://127\\.0\\.0\\.1:\\d+/${door}/ reaches planner`, 'm'),
@@ -80,17 +87,19 @@ describe('planner doctor --url checks each door that is on', () => {
     }
     expect(good.code).toBe(0);
 
-    // A door that is off is not called: the booking page off, the proxy without /book/ is no problem.
+    // A door that is off is not called: the booking page and the desk off, the proxy without /book/ and /desk/ is no
+    // problem.
     await cliOk(db, 'booking-page', 'disable');
+    await cliOk(db, 'desk', 'disable');
     await cliOk(db, 'portal', 'enable', '--url', partial.url);
     const pageOff = await cli(db, 'doctor', '--url', `${partial.url}/api`, '--token', token);
     expect(pageOff.stdout).toMatch(/^ok +book +booking page off/m);
-    expect(pageOff.stdout).not.toMatch(/book-live/);
+    expect(pageOff.stdout).not.toMatch(/book-live|desk-live/);
     expect(pageOff.stdout).toMatch(/^fail +feed-live /m);
     expect(pageOff.code).toBe(1);
   });
 
-  it("checks the feed at the API's public address when the self-service page is off, and names a booking page that is on but not served", async () => {
+  it("checks the feed at the API's public address when the self-service page is off, the desk at its own, and names a booking page that is on but not served", async () => {
     const db = tempDb();
     const token = await bookableDb(db);
     const server = await serve(db);
@@ -99,6 +108,9 @@ describe('planner doctor --url checks each door that is on', () => {
     await cliOk(db, 'booking-page', 'enable');
     await cliOk(db, 'feed', 'url', '1');
     await cliOk(db, 'portal', 'disable');
+    // The desk at another address than the API's, a proxy that routes only /desk/: checked there, not at --url's.
+    const desk = await prefixProxy(server.url, ['/desk/']);
+    await cliOk(db, 'desk', 'enable', '--url', desk.url);
     const result = await cli(db, 'doctor', '--url', `${partial.url}/api`, '--token', token);
     expect(result.stdout).toMatch(
       /^fail +book +the booking page is on but not served: it lives at the self-service page's address, which is off/m,
@@ -106,6 +118,12 @@ describe('planner doctor --url checks each door that is on', () => {
     expect(result.stdout).toMatch(
       new RegExp(
         `^fail +feed-live +${partial.url.replace(/\./g, '\\.')}/feed/ answers 404 without planner's page`,
+        'm',
+      ),
+    );
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `^ok +desk-live +${desk.url.replace(/\./g, '\\.')}/desk/ reaches planner: staff can log in at the front desk$`,
         'm',
       ),
     );

@@ -1,7 +1,7 @@
 /**
  * `planner desk` and `planner staff`: the admin turns the front desk on and gives each person a one-time enrolment
- * link; removing or resetting someone ends their sessions at once. Real CLI on a real file; no secret is stored or
- * listed in the clear.
+ * link; removing or resetting someone ends their sessions at once; `planner status` tells the desk, its staff and
+ * open sessions. Real CLI on a real file; no secret is stored or listed in the clear.
  */
 
 import { readFileSync } from 'node:fs';
@@ -20,6 +20,16 @@ function openSession(db: string, email: string, id: string): void {
         "INSERT INTO staff_sessions (id_hash, staff_id, form_token, verified, created_at, seen_at) SELECT ?, id, 'f', 1, 0, 0 FROM staff WHERE email = ?",
       )
       .run(id, email);
+  } finally {
+    handle.close();
+  }
+}
+
+/** Marks `email` enrolled as enrolment's last step does (its pages are tested with the door). */
+function markEnrolled(db: string, email: string): void {
+  const handle = new DatabaseSync(db);
+  try {
+    handle.prepare("UPDATE staff SET enrolled_at = '2026-01-05T09:00:00.000Z' WHERE email = ?").run(email);
   } finally {
     handle.close();
   }
@@ -249,5 +259,48 @@ describe('planner staff', () => {
     ]);
     openSession(db, 'anna@praxis.example', 'a5');
     expect(await cliOk(db, 'desk', 'disable')).toBe('Front desk disabled; 1 session(s) ended.\n');
+  });
+});
+
+describe('planner status', () => {
+  it('shows the desk: off, then on at its address with its staff (enrolled of all) and open sessions; --json the same', async () => {
+    const db = tempDb();
+    await bookableDb(db, { schedules: [{}, { name: 'Dr Ben' }] });
+    const deskLine = async () => (await cliOk(db, 'status')).split('\n').filter((line) => line.startsWith('desk '));
+    expect(await deskLine()).toEqual(['desk         off (planner desk enable)']);
+    expect((await cliJson(db, 'status')).desk).toEqual({
+      enabled: false,
+      url: null,
+      idleMinutes: 60,
+      maxMinutes: 720,
+      staff: 0,
+      enrolled: 0,
+      sessions: 0,
+    });
+
+    await cliOk(db, 'desk', 'enable', '--url', DESK);
+    await cliOk(db, 'staff', 'add', 'anna@praxis.example', '--name', 'Anna', '--role', 'reception');
+    await cliOk(db, 'staff', 'add', 'ben@praxis.example', '--name', 'Ben', '--role', 'practitioner', '--schedule', '2');
+    await cliOk(db, 'staff', 'add', 'cleo@praxis.example', '--name', 'Cleo', '--role', 'admin');
+    markEnrolled(db, 'anna@praxis.example');
+    markEnrolled(db, 'ben@praxis.example');
+    openSession(db, 'anna@praxis.example', 'a1');
+    openSession(db, 'anna@praxis.example', 'a2');
+    openSession(db, 'ben@praxis.example', 'b1');
+    expect(await deskLine()).toEqual([`desk         on at ${DESK}/desk/ · 2 of 3 staff enrolled · 3 session(s) open`]);
+    expect((await cliJson(db, 'status')).desk).toEqual({
+      enabled: true,
+      url: `${DESK}/desk/`,
+      idleMinutes: 60,
+      maxMinutes: 720,
+      staff: 3,
+      enrolled: 2,
+      sessions: 3,
+    });
+
+    // Off again: every session ended, the staff kept and still told.
+    await cliOk(db, 'desk', 'disable');
+    expect(await deskLine()).toEqual(['desk         off (planner desk enable) · 2 of 3 staff enrolled']);
+    expect((await cliJson(db, 'status')).desk).toMatchObject({ enabled: false, url: null, staff: 3, sessions: 0 });
   });
 });

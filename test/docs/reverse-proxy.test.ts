@@ -3,7 +3,7 @@
  * (nginx-light, caddy, apache2: installed by scripts/test-packages.sh) in front of a real `planner serve`:
  * `planner doctor --url` through each finds the Authorization header arriving and every door planner has reaching it
  * (issue 36, item 12: the snippets lacked /book/, so the booking page was unreachable in production while doctor said
- * ok).
+ * ok). The front desk's door too (issue 46): its login page, `/desk/login`, through each.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -145,12 +145,14 @@ describe("README's reverse-proxy snippets", () => {
       await cliOk(db, 'portal', 'enable', '--url', address);
       await cliOk(db, 'booking-page', 'enable');
       await cliOk(db, 'feed', 'url', '1');
+      await cliOk(db, 'desk', 'enable', '--url', address);
       const doctor = await cli(db, 'doctor', '--url', `${address}/api`, '--token', token);
       expect(doctor.stdout).toMatch(/^ok +live +.*answers 200: the Authorization header arrives/m);
       for (const [name, door] of [
         ['portal-live', 'manage'],
         ['book-live', 'book'],
         ['feed-live', 'feed'],
+        ['desk-live', 'desk'], // GET /desk/login, answered by planner's own page
       ]) {
         expect(doctor.stdout).toMatch(new RegExp(`^ok +${name} +${address}/${door}/ reaches planner`, 'm'));
       }

@@ -32,10 +32,11 @@ export type CheckStatus = 'ok' | 'warn' | 'fail';
 
 /**
  * The doors of `planner serve`, by the path a reverse proxy must route to it: the API, the self-service page, the
- * booking page, the calendar feed. `doctor --url` calls each one that is on; the README's proxy snippets route every
- * one (test/docs/reverse-proxy.test.ts holds them to this list and runs them in nginx, Caddy and Apache).
+ * booking page, the calendar feed, the front desk. `doctor --url` calls each one that is on; the README's proxy
+ * snippets route every one (test/docs/reverse-proxy.test.ts holds them to this list and runs them in nginx, Caddy
+ * and Apache).
  */
-export const DOORS = ['/api/', '/manage/', '/book/', '/feed/'] as const;
+export const DOORS = ['/api/', '/manage/', '/book/', '/feed/', '/desk/'] as const;
 
 /** One finding of `planner doctor`: what was checked, how it stands, and what to do. */
 export interface Check {
@@ -264,7 +265,10 @@ function pageChecks(ctx: AppContext): Check[] {
   ];
 }
 
-/** `--url`: the API with the token, then each other door that is on, at the public address its links carry. */
+/**
+ * `--url`: the API with the token, then each other door that is on, at the public address its links carry (the
+ * front desk at its own).
+ */
 async function liveChecks(ctx: AppContext, url: string, token: string | undefined): Promise<Check[]> {
   const settings = requireConfigured(ctx);
   const portal = settings.portal;
@@ -306,6 +310,21 @@ async function liveChecks(ctx: AppContext, url: string, token: string | undefine
         'calendar apps can fetch the feeds',
         'calendar apps cannot fetch the feeds',
         probe,
+      ),
+    );
+  }
+  if (settings.desk) {
+    // The login page: the one desk page planner answers without a session (`/desk/` itself sends a stranger there
+    // with a 303, which is not a page). At the desk's own address, which may be another host than the page's.
+    checks.push(
+      await doorCheck(
+        'desk-live',
+        settings.desk.url,
+        '/desk/',
+        'page',
+        'staff can log in at the front desk',
+        'staff cannot log in at the front desk',
+        'login',
       ),
     );
   }

@@ -11,6 +11,7 @@ import { type Counts, countRows } from '../../store/stats.ts';
 import { webhookHealth } from '../../store/webhooks.ts';
 import { type CalendarView, calendars } from '../calendars/calendar-views.ts';
 import { type AppContext, unixSeconds } from '../context.ts';
+import { type DeskStatus, deskStatus } from '../desk/desk.ts';
 import { isConfigured } from '../practice/configured.ts';
 import { mailTransportVerdict } from './health.ts';
 
@@ -30,6 +31,11 @@ export interface Status
   portal: PortalSettings | null;
   /** The public booking page (null while off). */
   bookingPage: BookingPageSettings | null;
+  /**
+   * The front desk as `planner desk status` tells it: on or off, its address, how many staff (and of them enrolled),
+   * how many sessions are open. Null before `planner init`, when there is no desk to tell of.
+   */
+  desk: DeskStatus | null;
   /** Months after its end that a booking is anonymised (null: off). */
   retentionMonths: number | null;
   reminderOffsets: number[];
@@ -70,6 +76,7 @@ export function getStatus(ctx: AppContext): Status {
     },
     portal: settings.portal,
     bookingPage: settings.bookingPage,
+    desk: isConfigured(settings) ? deskStatus(ctx) : null,
     retentionMonths: settings.retentionMonths,
     reminderOffsets: settings.reminderOffsets,
     trustedProxies: settings.trustedProxies === '' ? [] : settings.trustedProxies.split(','),
@@ -81,13 +88,15 @@ export function getStatus(ctx: AppContext): Status {
 
 /**
  * The doors besides the API that are on, as `planner serve` names them at its start: the
- * self-service page's public address (null while off), whether the booking page is served there, and how many
- * schedules have a feed (their addresses hold a secret planner does not keep: never shown).
+ * self-service page's public address (null while off), whether the booking page is served there, how many
+ * schedules have a feed (their addresses hold a secret planner does not keep: never shown), and the front desk's
+ * public address (null while off: it has its own, which may differ from the page's).
  */
 export interface OpenDoors {
   portalUrl: string | null;
   bookingPage: boolean;
   feeds: number;
+  deskUrl: string | null;
 }
 
 /** Returns the doors that are on besides the API. */
@@ -97,5 +106,6 @@ export function openDoors(ctx: AppContext): OpenDoors {
     portalUrl: settings.portal?.url ?? null,
     bookingPage: settings.portal !== null && settings.bookingPage !== null,
     feeds: isConfigured(settings) ? countFeeds(ctx.store) : 0,
+    deskUrl: settings.desk?.url ?? null,
   };
 }

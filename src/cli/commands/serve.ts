@@ -75,6 +75,7 @@ export async function serve(command: Command, options: ServeOptions): Promise<vo
           // Not a public address: a feed may have been made at another one (`feed url --url`), and planner keeps none.
           '(its whole address, at the public address it was made for, is shown only when made: planner feed url <schedule-id> --rotate makes a new one)',
       );
+    if (doors.deskUrl) print(`planner: front desk on at ${server.url}/desk/ (public address: ${doors.deskUrl}/desk/)`);
     await new Promise<void>((resolve) => {
       const stop = () => {
         process.off('SIGINT', stop);

@@ -91,6 +91,14 @@ function bookingPageLine(status: Status): string {
   return `on at ${status.portal!.url}/book/ · at most ${status.bookingPage!.perHour}/h per address, ${status.bookingPage!.perEmail} per e-mail`;
 }
 
+/** The front desk: off, or on at its address; its staff (enrolled of all) and open sessions (`deskStatus`). */
+function deskLine(desk: NonNullable<Status['desk']>): string {
+  const staff = `${desk.enrolled} of ${desk.staff} staff enrolled`;
+  // A desk turned off keeps its staff (their sessions end with it): told, so that none is forgotten there.
+  if (!desk.enabled) return `off (planner desk enable)${desk.staff > 0 ? ` · ${staff}` : ''}`;
+  return `on at ${desk.url} · ${staff} · ${desk.sessions} session(s) open`;
+}
+
 /** Where customers find and reach the practice, or what is missing. */
 function contactLine(status: Status): string {
   const given = [status.address, status.phone, status.website].filter(Boolean);
@@ -133,6 +141,7 @@ function statusLines(status: Status, replication: string, nowMs: number): string
     `reminders    ${reminders}`,
     `page         ${page}`,
     `booking page ${bookingPageLine(status)}`,
+    ...(status.desk ? [`desk         ${deskLine(status.desk)}`] : []),
     `retention    ${retention}`,
     `proxies      ${proxies}`,
     ...webhookLines(status.webhooks),
