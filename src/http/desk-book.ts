@@ -15,6 +15,7 @@ import {
   deskFields,
   deskMove,
   mayChange,
+  offeredReasons,
   PHONE_FIELD,
   phoneProblem,
   resendConfirmation,
@@ -44,7 +45,6 @@ import { deskWords } from '../portal/desk-words.ts';
 import { dayWords } from '../portal/kit.ts';
 import type { Booking } from '../store/bookings.ts';
 import type { FormField } from '../store/fields.ts';
-import { listAllReasons } from '../store/reasons.ts';
 import {
   answer,
   BASE,
@@ -93,7 +93,7 @@ export function customer(door: DeskDoor, event: H3Event, visit: Visit): Response
 function choices(door: DeskDoor, visit: Visit, reasonId: number | undefined) {
   const schedules = visibleSchedules(door.ctx, visit.person);
   const seen = new Set(schedules.map((schedule) => schedule.id));
-  const reasons = listAllReasons(door.ctx.store).filter((reason) => reason.scheduleIds.some((id) => seen.has(id)));
+  const reasons = offeredReasons(door.ctx).filter((reason) => reason.scheduleIds.some((id) => seen.has(id)));
   const reason = reasons.find((one) => one.id === reasonId) ?? reasons[0];
   const offering = reason ? schedules.filter((schedule) => reason.scheduleIds.includes(schedule.id)) : [];
   return { reasons, reason, offering };
@@ -174,7 +174,7 @@ function choiceOf(read: (name: string) => string): Choice | undefined {
 /** What is booked, in words: the reason, with whom, the day and time. */
 function whatOf(door: DeskDoor, visit: Visit, choice: Choice): string {
   const words = deskWords(visit.settings.locale);
-  const reason = listAllReasons(door.ctx.store).find((one) => one.id === choice.reasonId)?.name ?? '';
+  const reason = offeredReasons(door.ctx).find((one) => one.id === choice.reasonId)?.name ?? '';
   const who =
     choice.schedule === 'any'
       ? words.anyPractitioner

@@ -15,7 +15,7 @@ import { getQuery, getRouterParam, type H3Event } from 'h3';
 import { renderSVG } from 'uqr';
 import { bookingHistory } from '../app/bookings/booking-history.ts';
 import { type AgendaColumn, agenda, dayPlus, visibleSchedules } from '../app/desk/agenda.ts';
-import { mayChange } from '../app/desk/book.ts';
+import { mayChange, practiceFields } from '../app/desk/book.ts';
 import { choosePassword, confirmCode, enrolmentState } from '../app/desk/enrol.ts';
 import { checkCode, checkPassword, endSession, openSession } from '../app/desk/login.ts';
 import { markAttendance, noteBooking } from '../app/desk/marks.ts';
@@ -35,7 +35,6 @@ import {
 } from '../portal/desk-pages.ts';
 import { deskWords } from '../portal/desk-words.ts';
 import type { Booking } from '../store/bookings.ts';
-import { listFields } from '../store/fields.ts';
 import * as book from './desk-book.ts';
 import { clearedCookie, cookieValue, DESK_COOKIE, DESK_PENDING_COOKIE, sessionCookie } from './desk-session.ts';
 import {
@@ -295,7 +294,7 @@ function bookingAnswer(
 ): Response {
   const zone = visit.settings.timeZone;
   const history = bookingHistory(door.ctx, booking, zone);
-  const fields = listFields(door.ctx.store);
+  const fields = practiceFields(door.ctx);
   const submitted = submittedFields(fields, booking.submission).map((row) => ({
     label: row.label,
     value: typeof row.value === 'boolean' ? (row.value ? '✓' : '–') : row.value,

@@ -17,7 +17,7 @@ export interface StaffRow {
   createdAt: string;
   /** The practitioner's schedules (none for the other roles). */
   schedules: number[];
-  /** Sessions open now (not ended; the server ends expired ones when it sees them). */
+  /** Sessions open now: logged in, neither idle nor in all longer than the desk allows (by the database's clock). */
   sessions: number;
 }
 
@@ -40,7 +40,8 @@ interface Row {
 const STAFF_SELECT = `
   SELECT s.id, s.email, s.name, s.role, s.enrolled_at, s.created_at,
     (SELECT group_concat(schedule_id) FROM (SELECT schedule_id FROM staff_schedules WHERE staff_id = s.id ORDER BY schedule_id)) AS schedules,
-    (SELECT count(*) FROM staff_sessions WHERE staff_id = s.id AND verified = 1) AS sessions
+    (SELECT count(*) FROM staff_sessions x, settings g WHERE x.staff_id = s.id AND x.verified = 1 AND g.id = 1
+       AND x.seen_at > unixepoch() - g.desk_idle_minutes * 60 AND x.created_at > unixepoch() - g.desk_max_minutes * 60) AS sessions
   FROM staff s WHERE s.removed_at IS NULL`;
 
 function staffOf(row: Row): StaffRow {

@@ -17,7 +17,7 @@ function openSession(db: string, email: string, id: string): void {
   try {
     handle
       .prepare(
-        "INSERT INTO staff_sessions (id_hash, staff_id, form_token, verified, created_at, seen_at) SELECT ?, id, 'f', 1, 0, 0 FROM staff WHERE email = ?",
+        "INSERT INTO staff_sessions (id_hash, staff_id, form_token, verified, created_at, seen_at) SELECT ?, id, 'f', 1, unixepoch(), unixepoch() FROM staff WHERE email = ?",
       )
       .run(id, email);
   } finally {

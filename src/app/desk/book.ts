@@ -18,7 +18,7 @@ import type { Booking } from '../../store/bookings.ts';
 import type { Closure } from '../../store/closures.ts';
 import { type FormField, listFields } from '../../store/fields.ts';
 import { enqueue } from '../../store/outbox.ts';
-import { findReason } from '../../store/reasons.ts';
+import { findReason, listAllReasons, type Reason } from '../../store/reasons.ts';
 import { createAnyBooking } from '../bookings/any-practitioner.ts';
 import { availabilityOf, explainRefusal, findFreeSlot, SlotNotFree, setAsideHours } from '../bookings/availability.ts';
 import { bookingFacts } from '../bookings/booking-facts.ts';
@@ -61,6 +61,16 @@ export function deskFields(ctx: AppContext, phoneLabel: string): FormField[] {
       position,
     },
   ];
+}
+
+/** The practice's form as every booking shows what was submitted (labels in form order). */
+export function practiceFields(ctx: AppContext): FormField[] {
+  return listFields(ctx.store);
+}
+
+/** Every reason offered (not removed), in display order: the desk's choice of reasons. */
+export function offeredReasons(ctx: AppContext): Reason[] {
+  return listAllReasons(ctx.store);
 }
 
 /** The desk's own rule on a submission: without an e-mail address, a phone number (the field's error, or none). */
