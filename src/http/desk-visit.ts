@@ -111,7 +111,8 @@ export function withSession(door: DeskDoor, event: H3Event, settings: Configured
     const cleared = id === undefined ? [] : [clearedCookie(DESK_COOKIE)];
     if (event.req.method === 'POST') {
       const words = deskWords(settings.locale);
-      return answer(deskMessagePage(settings, 403, words.forbidden, words.forbidden), {});
+      const clear: Record<string, string> = id === undefined ? {} : { 'set-cookie': clearedCookie(DESK_COOKIE) };
+      return answer(deskMessagePage(settings, 403, words.forbidden, words.forbidden), clear);
     }
     return seeOther(`${BASE}/login`, cleared);
   }
