@@ -46,7 +46,7 @@ export function registerAudit(program: Command): void {
   program
     .command('audit')
     .description(
-      'who changed what: commands (with the system user), changes of bookings by the API, the page and the CLI, exports and erasures',
+      'who changed what: commands (with the system user), changes of bookings by the API, the page, the CLI and the front desk (by name), exports and erasures',
     )
     .option('--from <day>', 'from this local day on (YYYY-MM-DD, in the practice time zone; default: the last 30 days)')
     .option('--json', 'print JSON')
@@ -60,7 +60,9 @@ export function registerAudit(program: Command): void {
         [`AT (${timeZone})`, 'BY', 'WHAT'],
         entries.map((entry) => [
           formatLocal(new Date(entry.at), timeZone, true),
-          `${entry.actor}${entry.osUser ? ` (${entry.osUser})` : ''}`,
+          entry.staffName
+            ? `${entry.staffName} (${entry.staffRole}, front desk)`
+            : `${entry.actor}${entry.osUser ? ` (${entry.osUser})` : ''}`,
           `${entry.action}${entry.reference ? ` ${entry.bookingId} ${entry.reference}` : ''}${entry.detail ? `: ${entry.detail}` : ''}`,
         ]),
         'No entries.',
