@@ -14,12 +14,15 @@
 import { getQuery, getRouterParam, type H3Event } from 'h3';
 import { renderSVG } from 'uqr';
 import { bookingHistory } from '../app/bookings/booking-history.ts';
+import { readAudit } from '../app/customers/audit.ts';
+import { addAbsence, deskAbsences } from '../app/desk/absences.ts';
 import { type AgendaColumn, agenda, dayPlus, visibleSchedules } from '../app/desk/agenda.ts';
 import { mayChange, practiceFields } from '../app/desk/book.ts';
 import { choosePassword, confirmCode, enrolmentState } from '../app/desk/enrol.ts';
 import { checkCode, checkPassword, endSession, openSession } from '../app/desk/login.ts';
 import { markAttendance, noteBooking } from '../app/desk/marks.ts';
 import type { ConfiguredSettings } from '../app/practice/configured.ts';
+import { parsePlainInt } from '../domain/checks.ts';
 import { formatLocal, isDay, localDay } from '../domain/dates.ts';
 import { submittedFields } from '../domain/submission.ts';
 import { AppError } from '../errors.ts';
@@ -33,6 +36,7 @@ import {
   enrolPasswordPage,
   loginPage,
 } from '../portal/desk-pages.ts';
+import { absencesPage, auditPage, weekPage } from '../portal/desk-views.ts';
 import { deskWords } from '../portal/desk-words.ts';
 import type { Booking } from '../store/bookings.ts';
 import * as book from './desk-book.ts';
@@ -89,6 +93,10 @@ export function createDeskDoor(options: DeskDoorOptions) {
     cancelStep: signed(book.cancelStep),
     cancel: signed(book.cancel),
     resend: signed(book.resend),
+    week: signed(week),
+    absences: signed(absences),
+    addAbsence: signed(addAbsenceRoute),
+    audit: signed(audit),
     loginForm: open(loginForm),
     login: open(login),
     codeForm: open(codeForm),
@@ -279,7 +287,11 @@ function dayAnswer(door: DeskDoor, visit: Visit, day: string): Response {
     previous: dayPlus(day, -1),
     next: dayPlus(day, 1),
     asOf: clockOf(zone)(Math.floor(door.nowMs() / 1000)),
-    columns: columns.map((column) => ({ name: column.schedule.name, ...column.days[0]! })),
+    columns: columns.map((column) => ({
+      name: column.schedule.name,
+      scheduleId: column.schedule.id,
+      ...column.days[0]!,
+    })),
     clock: clockOf(zone),
   });
   return answer(page, { refresh: '60' });
@@ -369,4 +381,97 @@ function note(door: DeskDoor, event: H3Event, visit: Visit): Promise<Response> {
     noteBooking(door.ctx, visit.person, reference, form.get('note') ?? '');
     return 'noted';
   });
+}
+
+// --- The week, absences, the audit log ---------------------------------------------------------------------------
+
+/** The Monday of `day`'s week. */
+function mondayOf(day: string): string {
+  const weekday = (new Date(`${day}T12:00:00Z`).getUTCDay() + 6) % 7;
+  return dayPlus(day, -weekday);
+}
+
+/** GET /desk/week/:schedule/:date: one practitioner's week (Monday to Sunday) around the date. */
+function week(door: DeskDoor, event: H3Event, visit: Visit): Response {
+  const id = parsePlainInt(getRouterParam(event, 'schedule') ?? '');
+  const date = getRouterParam(event, 'date') ?? '';
+  const schedule = visibleSchedules(door.ctx, visit.person).find((one) => one.id === id);
+  if (!schedule || !isDay(date)) return answer(notFound(visit.settings));
+  const monday = mondayOf(date);
+  const [column] = agenda(door.ctx, [schedule], monday, 7);
+  return answer(
+    weekPage({
+      signed: visit.signed,
+      name: schedule.name,
+      scheduleId: schedule.id,
+      monday,
+      previous: dayPlus(monday, -7),
+      next: dayPlus(monday, 7),
+      days: column!.days,
+      clock: clockOf(visit.settings.timeZone),
+    }),
+    { refresh: '60' },
+  );
+}
+
+/** The absences page, with what was just done or what was wrong. */
+function absencesAnswer(door: DeskDoor, visit: Visit, extra: { done?: boolean; error?: string; status?: number } = {}) {
+  const { schedules, stranded } = deskAbsences(door.ctx, visit.person);
+  const zone = visit.settings.timeZone;
+  return answer(
+    absencesPage({
+      signed: visit.signed,
+      schedules,
+      stranded,
+      when: (unix) => formatLocal(new Date(unix * 1000), zone),
+      today: localDay(new Date(door.nowMs()), zone),
+      ...extra,
+    }),
+  );
+}
+
+/** GET /desk/absences: the absences from today on, and the bookings they strand. */
+function absences(door: DeskDoor, event: H3Event, visit: Visit): Response {
+  return absencesAnswer(door, visit, { done: getQuery(event).done === 'added' });
+}
+
+/** POST /desk/absences: an absence added (a practitioner: their own), as `planner closure add`. */
+async function addAbsenceRoute(door: DeskDoor, event: H3Event, visit: Visit): Promise<Response> {
+  const form = await readDeskForm(door, event, visit);
+  if (form instanceof Response) return form;
+  const scheduleId = parsePlainInt(form.get('schedule') ?? '');
+  if (scheduleId === undefined) return answer(notFound(visit.settings));
+  try {
+    addAbsence(door.ctx, visit.person, {
+      scheduleId,
+      fromDay: form.get('from') ?? '',
+      toDay: form.get('to') ?? '',
+      note: form.get('note') ?? '',
+    });
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'invalid')
+      return absencesAnswer(door, visit, { error: error.message, status: 400 });
+    if (error instanceof AppError && error.code === 'not_found') return answer(notFound(visit.settings));
+    throw error;
+  }
+  door.afterBooking();
+  return seeOther(`${BASE}/absences?done=added`);
+}
+
+/** GET /desk/audit (admin): the last 30 days of the audit log, newest first, in local time. */
+function audit(door: DeskDoor, _event: H3Event, visit: Visit): Response {
+  if (visit.person.role !== 'admin') return answer(notFound(visit.settings));
+  const { entries, timeZone } = readAudit(door.ctx);
+  const rows = entries
+    .slice(-500)
+    .reverse()
+    .map((entry) => ({
+      at: formatLocal(new Date(entry.at), timeZone, true),
+      actor: entry.actor,
+      ...(entry.staffName ? { staff: `${entry.staffName} (${entry.staffRole})` } : {}),
+      action: entry.action,
+      reference: entry.reference,
+      detail: entry.detail,
+    }));
+  return answer(auditPage({ signed: visit.signed, rows, zone: timeZone }));
 }

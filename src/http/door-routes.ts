@@ -127,6 +127,10 @@ function deskRoutes({ get, post, every }: DoorRouter, options: DoorOptions): voi
   get('/desk/times', desk('times'));
   get('/desk/book', desk('bookStep'));
   post('/desk/book', desk('bookPost'));
+  get('/desk/week/:schedule/:date', desk('week'));
+  get('/desk/absences', desk('absences'));
+  post('/desk/absences', desk('addAbsence'));
+  get('/desk/audit', desk('audit'));
   every('/desk/**', desk('unknownPath'), '/desk/');
 }
 

@@ -27,7 +27,9 @@ ol.day{list-style:none;padding:0;margin:0}ol.day li{border-top:1px solid #c9ccd1
 .asof{font-size:16px;color:#3d3d3d;margin:0 0 12px}.codes{font:20px/1.6 ui-monospace,monospace;columns:2}
 .qr{display:block;width:100%;max-width:270px;height:auto;margin:0 0 12px}.mono{font-family:ui-monospace,monospace;overflow-wrap:anywhere}
 .actions{display:flex;flex-wrap:wrap;gap:8px}.actions form{flex:1 1 10rem}.actions .button{margin:0}
-.pre{white-space:pre-line;overflow-wrap:anywhere}
+.pre{white-space:pre-line;overflow-wrap:anywhere}.scroll{overflow-x:auto}
+table.audit{border-collapse:collapse;width:100%;font-size:16px}table.audit th,table.audit td{text-align:left;padding:4px 8px;border-bottom:1px solid #c9ccd1;vertical-align:top}
+h2 .week{font-size:16px;font-weight:400;margin-left:8px}
 @media print{nav.desk,.daynav,.actions,footer,form{display:none}body{background:#fff;font-size:12pt}.card{border:0;padding:0}
 .columns{display:block}.columns>section{break-inside:avoid;margin:0 0 12pt}main{max-width:none;padding:0}}`;
 
@@ -65,6 +67,8 @@ export function navigation(signed: Signed, words: DeskWords): string {
     `<a href="${signed.base}/">${escapeHtml(words.today)}</a>` +
     `<a href="${signed.base}/customers">${escapeHtml(signed.person.role === 'practitioner' ? words.customers : words.bookCaller)}</a>` +
     `<a href="${signed.base}/times">${escapeHtml(words.freeTimes)}</a>` +
+    `<a href="${signed.base}/absences">${escapeHtml(words.absences)}</a>` +
+    (signed.person.role === 'admin' ? `<a href="${signed.base}/audit">${escapeHtml(words.audit)}</a>` : '') +
     `<span class="who">${shown(words.signedIn(signed.person.name, words.roles[signed.person.role]))}</span>` +
     `<form method="post" action="${signed.base}/logout">${hidden({ csrf: signed.csrf })}` +
     `<button class="link-button" type="submit">${escapeHtml(words.logout)}</button></form></nav>`
@@ -254,6 +258,7 @@ function appointmentRow(booking: Booking, words: DeskWords, clock: Clock, base: 
 /** What the day shows: per practitioner its appointments and free gaps. */
 export interface DayColumn {
   name: string;
+  scheduleId: number;
   closed: boolean;
   items: ({ kind: 'booking'; booking: Booking } | { kind: 'free'; startAt: number; endAt: number })[];
 }
@@ -282,7 +287,8 @@ export function dayPage(options: {
         .join('');
       const empty = column.closed ? words.closed : words.nothing;
       return (
-        `<section class="card" aria-labelledby="c${index}"><h2 id="c${index}">${shown(column.name)}</h2>` +
+        `<section class="card" aria-labelledby="c${index}"><h2 id="c${index}">${shown(column.name)}` +
+        `<a class="week" href="${signed.base}/week/${column.scheduleId}/${options.day}">${escapeHtml(words.week)}</a></h2>` +
         (column.closed ? `<p>${escapeHtml(words.closed)}</p>` : '') +
         (rows ? `<ol class="day">${rows}</ol>` : column.closed ? '' : `<p>${escapeHtml(empty)}</p>`) +
         `</section>`

@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { longDay, pageSetup, pngOf, written } from '../booking-page/flow.ts';
 import { readmeBlocks } from '../docs/readme.ts';
 import { cliOk, onCleanup, ROOT, tempDir } from '../helpers.ts';
-import { axeViolations, checkPage, expectReadable, launchChromium, phonePage } from './chromium.ts';
+import { axeViolations, checkPage, expectReadable, launchChromium, phonePage, tabTo } from './chromium.ts';
 
 declare const document: any;
 declare const getComputedStyle: any;
@@ -41,20 +41,6 @@ async function loads(page: Page | Frame, action: () => Promise<unknown>): Promis
   const target = 'page' in page ? page.page() : page;
   await Promise.all([target.waitForEvent('framenavigated'), action()]);
   await page.waitForLoadState('load');
-}
-
-/** Presses Tab until the focused element's text, label or value is `text`; returns how many presses that took. */
-async function tabTo(page: Page, text: string | RegExp): Promise<number> {
-  for (let presses = 1; presses <= 80; presses++) {
-    await page.keyboard.press('Tab');
-    const focused = await page.evaluate(() => {
-      const element = document.activeElement;
-      return `${(element?.innerText ?? '').trim()}|${element?.labels?.[0]?.innerText?.trim() ?? ''}|${element?.id ?? ''}`;
-    });
-    if (focused.split('|').some((part: string) => (typeof text === 'string' ? part === text : text.test(part))))
-      return presses;
-  }
-  throw new Error(`no element "${text}" reached with Tab`);
 }
 
 const WORDS = {

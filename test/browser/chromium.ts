@@ -174,3 +174,17 @@ export async function expectReadable(page: Page, name: string, atWide?: () => Pr
   await page.setViewportSize(size);
   return report;
 }
+
+/** Presses Tab until the focused element's text, label or value is `text`; returns how many presses that took. */
+export async function tabTo(page: Page, text: string | RegExp): Promise<number> {
+  for (let presses = 1; presses <= 80; presses++) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => {
+      const element = document.activeElement;
+      return `${(element?.innerText ?? '').trim()}|${element?.labels?.[0]?.innerText?.trim() ?? ''}|${element?.id ?? ''}`;
+    });
+    if (focused.split('|').some((part: string) => (typeof text === 'string' ? part === text : text.test(part))))
+      return presses;
+  }
+  throw new Error(`no element "${text}" reached with Tab`);
+}

@@ -13,7 +13,7 @@ import * as OTPAuth from 'otpauth';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { berlinDay, bookableDb, cliJson, cliOk, fieldArgs, ROOT, serve, tempDb } from '../helpers.ts';
-import { expectReadable, launchChromium, phonePage } from './chromium.ts';
+import { expectReadable, launchChromium, phonePage, tabTo } from './chromium.ts';
 
 declare const document: any;
 
@@ -66,16 +66,24 @@ function mailsOf(db: string, id: number): string[] {
  * Adds `email` at the desk with `role`, enrols them through the page (password, the code computed from the page's
  * URI) and logs them in with the app's next code. Returns the app (for later codes).
  */
-async function enrolAndLogIn(page: Page, db: string, base: string, email: string, role: string): Promise<OTPAuth.TOTP> {
+async function enrolAndLogIn(
+  page: Page,
+  db: string,
+  base: string,
+  email: string,
+  role: string,
+  more: string[] = [],
+): Promise<OTPAuth.TOTP> {
   const { enrol_url } = await cliJson<{ enrol_url: string }>(
     db,
     'staff',
     'add',
     email,
     '--name',
-    'Rita Reception',
+    role === 'reception' ? 'Rita Reception' : role === 'admin' ? 'Ada Admin' : 'Dr. Roth',
     '--role',
     role,
+    ...more,
     '--json',
   );
   await page.goto(enrol_url);
@@ -358,5 +366,102 @@ describe('the front desk (Chromium, JavaScript off)', { timeout: 300_000 }, () =
     expect(await page.locator('p.note.done').innerText()).toBe('Cancelled.');
     expect(mailsOf(db, first.id).slice(before)).toEqual([]);
     expect(mailsOf(db, first.id)).not.toContain('cancellation');
+  });
+  it('by keyboard alone: logs in and marks a customer arrived; a practitioner sees their own schedule; an admin the week, absences and the audit log', async () => {
+    const db = tempDb();
+    await bookableDb(db, {
+      schedules: [{ name: 'Dr. Weber' }, { name: 'Dr. Roth' }],
+      reasons: [{ schedules: [1, 2] }],
+    });
+    const day = berlinDay(3);
+    for (const [schedule, first] of [
+      ['1', 'Lena'],
+      ['2', 'Mats'],
+    ] as const)
+      await cliOk(
+        db,
+        'bookings',
+        'add',
+        schedule,
+        '1',
+        `${day} 09:00`,
+        ...fieldArgs({ first_name: first, last_name: 'Sommer', email: `${first}@example.com`, phone: '0170 1112223' }),
+      );
+    begunAnHourAgo(db, 1); // Lena with Dr. Weber: today
+    const server = await serve(db);
+    await cliOk(db, 'desk', 'enable', '--url', server.url);
+    const browser = await launchChromium();
+
+    // Keyboard alone: the login's two steps, the booking, "Arrived".
+    const keys = await phonePage(browser);
+    const { enrol_url } = await cliJson<{ enrol_url: string }>(
+      db,
+      'staff',
+      'add',
+      'kim@praxis.example',
+      '--name',
+      'Kim Key',
+      '--role',
+      'reception',
+      '--json',
+    );
+    await keys.goto(enrol_url);
+    await tabTo(keys, 'New password');
+    await keys.keyboard.type('correct horse battery staple');
+    await loads(keys, () => keys.keyboard.press('Enter'));
+    const totp = OTPAuth.URI.parse(await keys.locator('dd.mono').nth(1).innerText()) as OTPAuth.TOTP;
+    await tabTo(keys, 'Code from your authenticator app');
+    await keys.keyboard.type(totp.generate());
+    await loads(keys, () => keys.keyboard.press('Enter'));
+    await keys.goto(`${server.url}/desk/login`);
+    await tabTo(keys, 'E-mail address');
+    await keys.keyboard.type('kim@praxis.example');
+    await keys.keyboard.press('Tab');
+    await keys.keyboard.type('correct horse battery staple');
+    await loads(keys, () => keys.keyboard.press('Enter'));
+    await tabTo(keys, 'Code from your authenticator app');
+    await keys.keyboard.type(totp.generate({ timestamp: Date.now() + 30_000 }));
+    await loads(keys, () => keys.keyboard.press('Enter'));
+    expect(new URL(keys.url()).pathname).toBe('/desk/');
+    await tabTo(keys, 'Lena Sommer');
+    await loads(keys, () => keys.keyboard.press('Enter'));
+    await tabTo(keys, 'Arrived');
+    await loads(keys, () => keys.keyboard.press('Enter'));
+    expect(await keys.locator('p.note.done').innerText()).toBe('Marked as arrived.');
+
+    // A practitioner sees their own schedule only; another's booking is not found.
+    const roth = await phonePage(browser);
+    await enrolAndLogIn(roth, db, server.url, 'roth@praxis.example', 'practitioner', ['--schedule', '2']);
+    await roth.goto(`${server.url}/desk/day/${day}`);
+    expect(await roth.locator('main h2').allInnerTexts()).toEqual(['Dr. RothWeek']);
+    expect(await roth.locator('nav.desk').innerText()).not.toContain('Audit log');
+    const lena = (await cliJson<{ reference: string }>(db, 'bookings', 'show', '1', '--json')).reference;
+    const other = await roth.goto(`${server.url}/desk/bookings/${lena}`);
+    expect(other?.status()).toBe(404);
+    await look(roth, 'practitioner-not-found');
+
+    // An admin: the week, an absence on the booked day (the booking shown as stranded), the audit log.
+    const admin = await phonePage(browser);
+    await enrolAndLogIn(admin, db, server.url, 'ada@praxis.example', 'admin');
+    await admin.goto(`${server.url}/desk/week/2/${day}`);
+    expect(await admin.locator('h1').innerText()).toMatch(/^Dr\. Roth: week of /);
+    expect(await admin.locator('main').innerText()).toContain('Mats Sommer');
+    await look(admin, 'week');
+    await admin.goto(`${server.url}/desk/absences`);
+    await admin.selectOption('#f-schedule', '2');
+    await admin.locator('#f-from').fill(day);
+    await admin.locator('#f-to').fill(day);
+    await admin.locator('#f-note').fill('Conference');
+    await loads(admin, () => admin.getByRole('button', { name: 'Add', exact: true }).click());
+    expect(await admin.locator('p.note.done').innerText()).toBe('The absence is added.');
+    expect(await admin.locator('#h-stranded').count()).toBe(1);
+    expect(await admin.locator('main').innerText()).toContain('Mats Sommer');
+    await look(admin, 'absences');
+    await admin.goto(`${server.url}/desk/audit`);
+    const log = await admin.locator('table.audit').innerText();
+    expect(log).toMatch(/Kim Key \(reception\)\s+booking arrived/);
+    expect(log).toMatch(/Ada Admin \(admin\)\s+closure add/);
+    await look(admin, 'audit');
+    expect(await cliOk(db, 'audit')).toMatch(/Kim Key \(reception, front desk\)\s+booking arrived/);
   });
 });

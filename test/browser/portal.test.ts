@@ -12,7 +12,15 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { cliJson, cliOk, ROOT } from '../helpers.ts';
 import { book, bookingState, bookWithLink, confirmUrl, icsOf, setup, slotsOf } from '../portal/page.ts';
-import { axeViolations, checkPage, expectReadable, launchChromium, type PageReport, phonePage } from './chromium.ts';
+import {
+  axeViolations,
+  checkPage,
+  expectReadable,
+  launchChromium,
+  type PageReport,
+  phonePage,
+  tabTo,
+} from './chromium.ts';
 
 // The page's globals, as the checks below use them inside the browser (not compiled with the DOM library).
 declare const document: any;
@@ -81,16 +89,6 @@ async function choicesOnFirstScreen(page: Page): Promise<void> {
     ]);
   expect(height).toBeLessThan(line! * 1.5);
   expect(await bottomOfChoice(page, 6)).toBeLessThanOrEqual(640);
-}
-
-/** Presses Tab until the focused element's text (or value) is `text`; returns how many presses that took. */
-async function tabTo(page: Page, text: string): Promise<number> {
-  for (let presses = 1; presses <= 60; presses++) {
-    await page.keyboard.press('Tab');
-    const focused = await page.evaluate(() => (document.activeElement?.innerText ?? '').trim());
-    if (focused === text) return presses;
-  }
-  throw new Error(`no element "${text}" reached with Tab`);
 }
 
 /** The day `YYYY-MM-DD` as the confirmation step's title writes it (`Wednesday 3 June`, `Mittwoch, 3. Juni`). */

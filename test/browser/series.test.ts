@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { pageSetup, written } from '../booking-page/flow.ts';
 import { cli, cliJson, cliOk, ROOT, snapshot } from '../helpers.ts';
 import { bookingState, linkIn, setup, slotsOf } from '../portal/page.ts';
-import { expectReadable, launchChromium, phonePage } from './chromium.ts';
+import { expectReadable, launchChromium, phonePage, tabTo } from './chromium.ts';
 
 declare const document: any;
 
@@ -36,19 +36,6 @@ async function look(page: Page, name: string): Promise<void> {
 async function loads(page: Page, action: () => Promise<unknown>): Promise<void> {
   await Promise.all([page.waitForEvent('framenavigated'), action()]);
   await page.waitForLoadState('load');
-}
-
-/** Presses Tab until the focused element's text (or its label's) is `text`. */
-async function tabTo(page: Page, text: string): Promise<void> {
-  for (let presses = 1; presses <= 60; presses++) {
-    await page.keyboard.press('Tab');
-    const focused = await page.evaluate(() => {
-      const element = document.activeElement;
-      return [(element?.innerText ?? '').trim(), element?.labels?.[0]?.innerText?.trim() ?? ''];
-    });
-    if (focused.includes(text)) return;
-  }
-  throw new Error(`no element "${text}" reached with Tab`);
 }
 
 /** `YYYY-MM-DD` `weeks` weeks after `day`. */
