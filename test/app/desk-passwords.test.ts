@@ -1,6 +1,6 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { hashPassword, passwordMatches } from '../../src/app/desk/passwords.ts';
+import { HASH_LANES, HASH_QUEUE_MAX, HashesBusy, hashPassword, passwordMatches } from '../../src/app/desk/passwords.ts';
 
 describe('staff passwords (Argon2id, off the event loop)', () => {
   it('hashes with Argon2id at OWASP’s settings, and verifies only the password it was made of', async () => {
@@ -31,5 +31,20 @@ describe('staff passwords (Argon2id, off the event loop)', () => {
     // On the event loop, eight hashes would block it for eight hashes' time; off it, timers keep firing meanwhile.
     expect(ticks.length).toBeGreaterThan(3);
     expect(delay.max / 1e6).toBeLessThan(Math.max(oneHash * 2, 50));
+  });
+
+  it('hashes one at a time, the others waiting in order; beyond the queue a login is refused at once', async () => {
+    const hashed = await hashPassword('correct horse battery');
+    const extra = 5;
+    const settled = await Promise.allSettled(
+      Array.from({ length: HASH_LANES + HASH_QUEUE_MAX + extra }, () => passwordMatches(hashed, 'wrong password here')),
+    );
+    const refused = settled.filter((one) => one.status === 'rejected');
+    expect(refused).toHaveLength(extra);
+    for (const one of refused) expect((one as PromiseRejectedResult).reason).toBeInstanceOf(HashesBusy);
+    expect(settled.filter((one) => one.status === 'fulfilled' && one.value === false)).toHaveLength(
+      HASH_LANES + HASH_QUEUE_MAX,
+    );
+    expect(await passwordMatches(hashed, 'correct horse battery')).toBe(true); // the lanes are free again
   });
 });

@@ -24,7 +24,7 @@ import {
 } from '../../store/staff.ts';
 import { type AppContext, unixSeconds } from '../context.ts';
 import { requireConfigured } from '../practice/configured.ts';
-import { passwordMatches } from './passwords.ts';
+import { HashesBusy, passwordMatches } from './passwords.ts';
 import { checkStaffEmail } from './staff.ts';
 
 /** Failures in a row that lock an account, and the first lock's length (then 30, 60 … minutes, at most a day). */
@@ -54,7 +54,13 @@ export async function checkPassword(ctx: AppContext, email: string, password: st
   requireConfigured(ctx);
   const address = addressOf(email);
   const person = address === undefined ? undefined : loginRowOf(ctx.store, address);
-  const matches = await passwordMatches(person?.passwordHash, password);
+  let matches: boolean;
+  try {
+    matches = await passwordMatches(person?.passwordHash, password);
+  } catch (error) {
+    if (error instanceof HashesBusy) return undefined; // refused at once, counted against no one
+    throw error;
+  }
   if (!person) return undefined;
   const now = unixSeconds(ctx.now());
   return ctx.store.tx(() => {

@@ -5,13 +5,47 @@
  * hash made once of a random password, so it takes the time a real one takes (OWASP's Authentication Cheat Sheet:
  * "the application should respond with a generic error message regardless of whether the user ID or password was
  * incorrect", and in the same time).
+ *
+ * One hash at a time (`HASH_LANES`), the others waiting in order, at most HASH_QUEUE_MAX of them: a flood of logins
+ * from many addresses (each address is throttled by the door) then takes one core at most, and the server's other
+ * work keeps the rest; beyond the queue a login fails at once (`HashesBusy`) instead of holding memory and time.
  */
 import { randomBytes } from 'node:crypto';
 import { ARGON2_OPTIONS, loadArgon2 } from '../practice/token.ts';
 
+/** Hashes at once, and logins that may wait for one. */
+export const HASH_LANES = 1;
+export const HASH_QUEUE_MAX = 64;
+
+/** Thrown when HASH_QUEUE_MAX logins wait already: this one is refused at once, as a failure that counts against no one. */
+export class HashesBusy extends Error {
+  constructor() {
+    super('too many logins at once: try again in a moment');
+  }
+}
+
+let running = 0;
+const waiting: (() => void)[] = [];
+
+/** Runs `work` (one hash) in its turn: at most HASH_LANES at once, the rest in order. */
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= HASH_LANES) {
+    if (waiting.length >= HASH_QUEUE_MAX) throw new HashesBusy();
+    await new Promise<void>((resolve) => waiting.push(resolve)); // the lane is handed over, already counted
+  } else running++;
+  try {
+    return await work();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
 /** Returns the Argon2id hash (PHC string) of `password`. */
 export async function hashPassword(password: string): Promise<string> {
-  return (await loadArgon2()).hash(password, ARGON2_OPTIONS);
+  const argon2 = await loadArgon2();
+  return inTurn(() => argon2.hash(password, ARGON2_OPTIONS));
 }
 
 let standIn: Promise<string> | undefined;
@@ -22,12 +56,8 @@ let standIn: Promise<string> | undefined;
  */
 export async function passwordMatches(hashed: string | null | undefined, password: string): Promise<boolean> {
   const argon2 = await loadArgon2();
-  standIn ??= hashPassword(randomBytes(24).toString('base64url'));
+  standIn ??= argon2.hash(randomBytes(24).toString('base64url'), ARGON2_OPTIONS);
   const against = hashed ?? (await standIn);
-  try {
-    const matches = await argon2.verify(against, password);
-    return matches && hashed !== undefined && hashed !== null;
-  } catch {
-    return false; // a hash of another shape never matches
-  }
+  const matches = await inTurn(() => argon2.verify(against, password).catch(() => false)); // another shape: no match
+  return matches && hashed !== undefined && hashed !== null;
 }
