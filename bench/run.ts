@@ -15,6 +15,7 @@ import { bookings } from './scenarios/bookings.ts';
 import { calendarSync } from './scenarios/calendar-sync.ts';
 import { calendarWrites } from './scenarios/calendar-writes.ts';
 import { days } from './scenarios/days.ts';
+import { desk } from './scenarios/desk.ts';
 import { executable } from './scenarios/executable.ts';
 import { feed } from './scenarios/feed.ts';
 import { growth } from './scenarios/growth.ts';
@@ -71,6 +72,7 @@ for (const scenario of [
   feed,
   bookings,
   bookingPage,
+  desk,
   memory, // stops the default server
   executable,
   replication,

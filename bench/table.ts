@@ -138,6 +138,35 @@ export function benchTable(results: Record<string, any>): string {
         ],
       ];
     })(),
+    ...(() => {
+      const desk = r.desk;
+      return [
+        [
+          '16. Front desk: the day of three practitioners (issue 46)',
+          `${f2(desk.dayServerMs)} ms server time, ${f1(desk.dayBytes / 1024)} KB (${desk.appointments.join(' + ')} appointments and the free gaps)`,
+          '',
+          '',
+          'day page ≤ 5 ms and ≤ 40 KB',
+          verdict(desk.dayServerMs <= 5 && desk.dayBytes <= 40 * 1024),
+        ],
+        [
+          '16. Front desk: a customer search',
+          `by a name's other spelling (mueller) ${f2(desk.searchNameMs)} ms (${desk.searchNameFound} customers); by a phone as typed ${f2(desk.searchPhoneMs)} ms (${desk.searchPhoneFound})`,
+          `over ${desk.bookings} bookings`,
+          '',
+          'a search over 50,000 bookings ≤ 10 ms',
+          verdict(Math.max(desk.searchNameMs, desk.searchPhoneMs) <= 10),
+        ],
+        [
+          '16. GET /slots during a flood of desk logins',
+          `median ${f2(desk.slotsDuringP50)} ms (${Math.round(desk.loginsPerSecond)} logins/s, each one Argon2 hash)`,
+          `${f2(desk.slotsAloneP50)} ms alone`,
+          f2(desk.slotsRatio),
+          'within 10 % of alone',
+          verdict(desk.slotsRatio <= 1.1),
+        ],
+      ];
+    })(),
     [
       '5. /days by look-ahead',
       r.growth.byWindow.map((g: any) => `${g.daysAhead} d: ${f2(g.serverMs)} ms (${g.windowRows} rows)`).join('; '),

@@ -261,6 +261,7 @@ export const UNDO_MIGRATION_16 = 'DROP TABLE booking_logo; ';
  */
 export const UNDO_MIGRATION_19 =
   'ALTER TABLE bookings DROP COLUMN attendance; ALTER TABLE bookings DROP COLUMN staff_note; ' +
+  'DROP INDEX bookings_unsearched; ALTER TABLE bookings DROP COLUMN searched; DROP TABLE booking_search; ' +
   "CREATE TABLE be_18 (id INTEGER PRIMARY KEY, booking_id INTEGER NOT NULL REFERENCES bookings (id), at TEXT NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('created', 'moved', 'cancelled')), actor TEXT CHECK (actor IN ('admin', 'customer', 'api')), previous_start INTEGER) STRICT; " +
   'INSERT INTO be_18 SELECT id, booking_id, at, kind, actor, previous_start FROM booking_events; DROP TABLE booking_events; ' +
   'ALTER TABLE be_18 RENAME TO booking_events; CREATE INDEX booking_events_by_booking ON booking_events (booking_id, id); ' +

@@ -123,15 +123,16 @@ export interface BookingFilter {
   toAt?: number;
   scheduleId?: number;
   status?: BookingStatus;
-  /** Part of the name (first and last), e-mail, phone or reference (`BOOKING_MATCHES`). */
+  /** Part of the name (first and last), e-mail, phone or reference (`bookingMatches`). */
   search?: string;
   /** The practice's calling code, for phone numbers in the search (domain/phone.ts). */
   callingCode?: string;
 }
 
 /**
- * The one search rule (`bookings list --search`, `customer find`), as a condition on the booking `b` with the
- * parameters of `bookingSearch`: its reference or its phone holds the text folded as `searchText` folds both (case,
+ * The one search rule (`bookings list --search`, `customer find`, the desk), as a condition on the booking `b` and its
+ * parameters, for the parameters of `bookingSearch` (through the search's index, booking_search; a row not in it is
+ * folded when searched, FOLDED_MATCHES): its reference or its phone holds the text folded as `searchText` folds both (case,
  * Unicode compatibility forms); its name (first and last together) holds it folded as `nameSearchText` folds both
  * (accents and umlaut spellings too: `mueller` and `muller` find `Müller`); its phone's national number holds the
  * text's when the text is written like a phone number, in the practice's country (`0170 2223334`, `+49 170 2223334`
@@ -140,30 +141,82 @@ export interface BookingFilter {
  * holds the text with A-Z lower-cased only (`asciiLower`, as `emailKey` compares addresses: no folding makes a
  * lookalike letter find an address).
  */
-export const BOOKING_MATCHES = `(instr(planner_search(b.reference), :search) > 0
-  OR instr(planner_name(concat_ws(' ', b.submission ->> '$.first_name', b.submission ->> '$.last_name')), :name) > 0
-  OR instr(planner_search(b.submission ->> '$.phone'), :search) > 0
-  OR (:digits <> '' AND instr(planner_phone(b.submission ->> '$.phone', ''), :digits) > 0)
-  OR (:national <> '' AND instr(planner_phone(b.submission ->> '$.phone', :cc), :national) > 0)
-  OR instr(planner_email(b.submission ->> '$.email'), :email) > 0)`;
+/** The rule of `bookingMatches` on booking `u` folded when searched: for a row without its index entry (`searched` NULL). */
+const FOLDED_MATCHES = `(instr(planner_search(u.reference), :search) > 0
+  OR instr(planner_name(concat_ws(' ', u.submission ->> '$.first_name', u.submission ->> '$.last_name')), :name) > 0
+  OR instr(planner_search(u.submission ->> '$.phone'), :search) > 0
+  OR (:digits <> '' AND instr(planner_phone(u.submission ->> '$.phone', ''), :digits) > 0)
+  OR (:national <> '' AND instr(planner_phone(u.submission ->> '$.phone', :cc), :national) > 0)
+  OR instr(planner_email(u.submission ->> '$.email'), :email) > 0)`;
 
-/** The parameters of `BOOKING_MATCHES`. */
+export function bookingMatches(search: SearchParameters): { sql: string; params: Record<string, string | null> } {
+  const unions: string[] = [];
+  const params: Record<string, string | null> = {
+    search: search.search,
+    name: search.name,
+    digits: search.digits,
+    national: search.national,
+    cc: search.cc,
+    email: search.email,
+  };
+  const through = (column: string, name: string, glob: string | null) => {
+    if (glob === null) return; // nothing to find: not asked (an empty pattern would scan the whole index)
+    unions.push(`SELECT rowid FROM booking_search WHERE ${column} GLOB :${name}`);
+    params[name] = glob;
+  };
+  through('name', 'nameGlob', search.nameGlob);
+  through('other', 'searchGlob', search.searchGlob);
+  through('email', 'emailGlob', search.emailGlob);
+  through('digits', 'digitsGlob', search.digitsGlob);
+  through('digits', 'nationalGlob', search.nationalGlob);
+  unions.push(`SELECT id FROM bookings u WHERE u.searched IS NULL AND ${FOLDED_MATCHES}`);
+  return { sql: `b.id IN (${unions.join(' UNION ')})`, params };
+}
+
+/** A GLOB pattern that finds `text` anywhere (its `*`, `?` and `[` taken as themselves); null for '' (finds nothing). */
+function anywhere(text: string): string | null {
+  return text === '' ? null : `*${text.replace(/[*?[]/g, (char) => `[${char}]`)}*`;
+}
+
+/**
+ * The folded forms the search compares, kept in its index with a booking when it is written (`insertBooking`;
+ * migration 19): its name as `nameSearchText` folds it, its reference and phone as `searchText` does, its phone's
+ * digits (a number in any of its forms holds the practice's national number: domain/phone.ts), its address as
+ * `asciiLower`. A row without them (written by another program) is folded when searched, by the same rule.
+ */
+export function searchKeys(reference: string, submission: Record<string, unknown>): string[] {
+  const text = (key: string) => (typeof submission[key] === 'string' ? (submission[key] as string) : '');
+  const name = [text('first_name'), text('last_name')].filter((part) => part !== '').join(' ');
+  return [
+    nameSearchText(name),
+    `${searchText(reference)}\n${searchText(text('phone'))}`,
+    nationalDigits(text('phone'), ''),
+    asciiLower(text('email')),
+  ];
+}
+
+/** The parameters of the search (`bookingMatches`). */
 export interface SearchParameters {
-  search: string | null;
+  search: string;
   name: string;
   digits: string;
   national: string;
   cc: string;
   email: string;
+  nameGlob: string | null;
+  searchGlob: string | null;
+  emailGlob: string | null;
+  digitsGlob: string | null;
+  nationalGlob: string | null;
 }
 
 /**
- * Returns the parameters of `BOOKING_MATCHES` for a search text (trimmed), phone numbers read in the country of
+ * Returns the parameters of the search (`bookingMatches`) for a search text (trimmed), phone numbers read in the country of
  * `callingCode` (domain/phone.ts: `0170 2223334` and `+49 170 2223334` are one number in Germany).
  */
 export function bookingSearch(text: string, callingCode: string): SearchParameters {
   const needle = text.trim();
-  return {
+  const folded = {
     search: searchText(needle),
     name: nameSearchText(needle),
     digits: nationalDigits(needle, ''),
@@ -171,24 +224,32 @@ export function bookingSearch(text: string, callingCode: string): SearchParamete
     cc: callingCode,
     email: asciiLower(needle),
   };
+  return {
+    ...folded,
+    nameGlob: anywhere(folded.name),
+    searchGlob: anywhere(folded.search),
+    emailGlob: anywhere(folded.email),
+    digitsGlob: anywhere(folded.digits),
+    nationalGlob: anywhere(folded.national),
+  };
 }
 
 /**
  * Returns the bookings that start in the filter's range, by start: one statement for every combination of filters
- * (a range of bookings_by_start; the other conditions are checked on its rows). The search is `BOOKING_MATCHES`.
+ * (a range of bookings_by_start; the other conditions are checked on its rows). The search is `bookingMatches`.
  */
 export function listBookings(store: Store, filter: BookingFilter): Booking[] {
-  const search: SearchParameters =
+  const search =
     filter.search === undefined
-      ? { search: null, name: '', digits: '', national: '', cc: '', email: '' }
-      : bookingSearch(filter.search, filter.callingCode ?? '');
+      ? { sql: '1', params: {} }
+      : bookingMatches(bookingSearch(filter.search, filter.callingCode ?? ''));
   const rows = store
     .sql(
       `${SELECT}
        WHERE b.start_at >= :from AND b.start_at < :to
          AND (:schedule IS NULL OR b.schedule_id = :schedule)
          AND (:status IS NULL OR b.status = :status)
-         AND (:search IS NULL OR ${BOOKING_MATCHES})
+         AND ${search.sql}
        ORDER BY b.start_at, b.id`,
     )
     .all({
@@ -196,7 +257,7 @@ export function listBookings(store: Store, filter: BookingFilter): Booking[] {
       to: filter.toAt ?? Number.MAX_SAFE_INTEGER,
       schedule: filter.scheduleId ?? null,
       status: filter.status ?? null,
-      ...search,
+      ...search.params,
     });
   return (rows as unknown as BookingRow[]).map(toBooking);
 }
@@ -274,8 +335,8 @@ export function insertBooking(
 ): number {
   const result = store
     .sql(
-      `INSERT INTO bookings (reference, schedule_id, reason_id, customer_id, start_at, end_at, submission, source, created_at, buffer_before, buffer_after, series_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO bookings (reference, schedule_id, reason_id, customer_id, start_at, end_at, submission, source, created_at, buffer_before, buffer_after, series_id, searched)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
     )
     .run(
       booking.reference,
@@ -291,7 +352,11 @@ export function insertBooking(
       booking.buffers.after,
       booking.seriesId ?? null,
     );
-  return Number(result.lastInsertRowid);
+  const id = Number(result.lastInsertRowid);
+  store
+    .sql('INSERT INTO booking_search (rowid, name, other, digits, email) VALUES (?, ?, ?, ?, ?)')
+    .run(id, ...searchKeys(booking.reference, booking.submission));
+  return id;
 }
 
 /** Marks a booking cancelled (with the admin's reason) and counts the change in its sequence. */

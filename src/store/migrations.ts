@@ -2,6 +2,19 @@
  * Forward-only schema migrations. Index i holds the SQL that takes the file from version i to i + 1;
  * the version lives in `PRAGMA user_version`. Never edit a shipped entry: append a new one.
  */
+/**
+ * Fills the customer search's index with the folded forms of every booking not erased (migration 19;
+ * store/bookings.ts `searchKeys` writes the same in JavaScript with each new booking), by the search's SQL functions
+ * (store/db.ts), and marks each booking indexed (1) or erased (0).
+ */
+export const FILL_SEARCH_KEYS = `DELETE FROM booking_search;
+  INSERT INTO booking_search (rowid, name, other, digits, email)
+    SELECT id, planner_name(concat_ws(' ', submission ->> '$.first_name', submission ->> '$.last_name')),
+      planner_search(reference) || char(10) || planner_search(coalesce(submission ->> '$.phone', '')),
+      planner_phone(submission ->> '$.phone', ''), planner_email(submission ->> '$.email')
+    FROM bookings WHERE erased_at IS NULL;
+  UPDATE bookings SET searched = erased_at IS NULL;`;
+
 export const migrations: readonly string[] = [
   // 1: the installation, its schedules and forms, customers and bookings.
   `
@@ -683,7 +696,12 @@ export const migrations: readonly string[] = [
   CREATE INDEX staff_sessions_by_staff ON staff_sessions (staff_id);
   -- The desk's bookings and changes (a rebuild of bookings, booking_events and audit_log: SQLite cannot widen a CHECK):
   -- - bookings: source 'desk' (made at the front desk); attendance (NULL, 'arrived' or 'no_show', set at the
-  --   desk); staff_note, the staff's private note ('' for none: never in a mail, webhook, feed or calendar).
+  --   desk); staff_note, the staff's private note ('' for none: never in a mail, webhook, feed or calendar);
+  --   searched: whether its folded forms are in booking_search (1), erased (0), or not (NULL: a row another program
+  --   wrote, folded when searched; bookings_unsearched finds them, usually none).
+  -- - booking_search: the customer search's index (FTS5 trigrams: any part of a name, reference, phone or address
+  --   found through the index, 50,000 bookings in a millisecond), one row per booking not erased, by its id; an
+  --   erase deletes the row and merges the index, so no trigram of the name stays in it.
   -- - booking_events: the desk's kinds (attendance marked or undone, the note changed, the confirmation sent again)
   --   and actor 'staff' with the person (staff_id; staff rows are never deleted, so the history keeps the name).
   -- - audit_log: actor 'staff', with the person.
@@ -708,7 +726,8 @@ export const migrations: readonly string[] = [
     erased_at     TEXT,
     series_id     INTEGER REFERENCES series (id),
     attendance    TEXT CHECK (attendance IN ('arrived', 'no_show')),
-    staff_note    TEXT NOT NULL DEFAULT ''
+    staff_note    TEXT NOT NULL DEFAULT '',
+    searched      INTEGER CHECK (searched IN (0, 1)) -- 1: in booking_search; 0: erased; NULL: folded when searched
   ) STRICT;
   INSERT INTO bookings_19 (id, reference, schedule_id, reason_id, customer_id, start_at, end_at, submission, source,
       created_at, status, sequence, changed_at, cancel_reason, buffer_before, buffer_after, erased_at, series_id)
@@ -717,6 +736,9 @@ export const migrations: readonly string[] = [
     FROM bookings ORDER BY id;
   DROP TABLE bookings;
   ALTER TABLE bookings_19 RENAME TO bookings;
+  CREATE INDEX bookings_unsearched ON bookings (id) WHERE searched IS NULL;
+  CREATE VIRTUAL TABLE booking_search USING fts5 (name, other, digits, email, tokenize = 'trigram', detail = 'none');
+  ${FILL_SEARCH_KEYS}
   CREATE INDEX bookings_by_schedule_start ON bookings (schedule_id, start_at);
   CREATE INDEX bookings_by_start ON bookings (start_at);
   CREATE INDEX bookings_by_schedule_keeps ON bookings (schedule_id, keeps_from);

@@ -5,7 +5,7 @@
  * their bookings' Idempotency-Keys and their self-service links go. The file's connections run with
  * `secure_delete`, so what is overwritten is zeroed; the caller checkpoints the WAL afterwards (`truncateWal`).
  */
-import { BOOKING_MATCHES, bookingSearch } from './bookings.ts';
+import { bookingMatches, bookingSearch } from './bookings.ts';
 import { BUSY_TIMEOUT_MS, type Store } from './db.ts';
 
 /** What replaces an erased text where one must stay (a mail's recipient and subject, a name). */
@@ -39,9 +39,13 @@ export function eraseBookings(store: Store, bookingIds: readonly number[], at: s
   ).map((row) => row.reference);
   store
     .sql(
-      `UPDATE bookings SET submission = '{}', cancel_reason = NULL, erased_at = ? WHERE id IN (SELECT value FROM json_each(?))`,
+      `UPDATE bookings SET submission = '{}', cancel_reason = NULL, erased_at = ?, searched = 0
+       WHERE id IN (SELECT value FROM json_each(?))`,
     )
     .run(at, ids);
+  // Out of the search's index, which is merged at once: no trigram of a name stays in a segment of it.
+  store.sql('DELETE FROM booking_search WHERE rowid IN (SELECT value FROM json_each(?))').run(ids);
+  store.sql("INSERT INTO booking_search (booking_search) VALUES ('optimize')").run();
   // Mails: those that waited are dropped, unless the erase itself wrote them (its cancellation); the others scrubbed.
   store
     .sql(
@@ -141,15 +145,16 @@ export function customerRowsMatching(
   needle: string,
   callingCode: string,
 ): { customerId: number; email: string | null; reference: string; submission: string; scheduleId: number }[] {
+  const search = bookingMatches(bookingSearch(needle, callingCode));
   return store
     .sql(
       `SELECT c.id AS customerId, c.email AS email, b.reference AS reference, b.submission AS submission,
          b.schedule_id AS scheduleId
        FROM customers c JOIN bookings b ON b.customer_id = c.id
-       WHERE c.id IN (SELECT b.customer_id FROM bookings b WHERE ${BOOKING_MATCHES})
+       WHERE c.id IN (SELECT b.customer_id FROM bookings b WHERE ${search.sql})
        ORDER BY c.id, b.id`,
     )
-    .all({ ...bookingSearch(needle, callingCode) }) as {
+    .all(search.params) as {
     customerId: number;
     email: string | null;
     reference: string;

@@ -34,6 +34,9 @@ const LOCK_MAX_SECONDS = 24 * 3600;
 /** How long the code may come after the password. */
 export const CODE_WITHIN_SECONDS = 300;
 
+/** How often a session's last request is written down. */
+const SEEN_EVERY_SECONDS = 60;
+
 const lockSeconds = (lockouts: number) => Math.min(LOCK_MINUTES * 60 * 2 ** lockouts, LOCK_MAX_SECONDS);
 const newSecret = () => randomBytes(32).toString('base64url');
 
@@ -131,7 +134,8 @@ export function openSession(ctx: AppContext, id: string): { staffId: number; for
     deleteSession(ctx.store, id);
     return undefined;
   }
-  touchSession(ctx.store, id, now);
+  // Marked seen at most once a minute: a page view is then a read, not a write (the idle end is to the minute).
+  if (now - session.seenAt >= SEEN_EVERY_SECONDS) touchSession(ctx.store, id, now);
   return { staffId: session.staffId, formToken: session.formToken };
 }
 
