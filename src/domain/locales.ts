@@ -1,7 +1,7 @@
 /**
  * The languages an installation speaks (`init --locale`, `practice set --locale`): its mails, pages, feed and the
  * default form labels. Each word table (mail/translations.ts, portal/words.ts, portal/book-words.ts,
- * mail/calendar-alert.ts, domain/form.ts) has one entry per locale with English's keys. Pure.
+ * portal/desk-words.ts, mail/calendar-alert.ts, domain/form.ts) has one entry per locale with English's keys. Pure.
  */
 export const LOCALES = ['en', 'de', 'fr', 'it', 'es', 'nl'] as const;
 

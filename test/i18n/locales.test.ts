@@ -25,6 +25,7 @@ import {
   reviewPage,
 } from '../../src/portal/book-pages.ts';
 import { BOOK_WORDS, fieldError } from '../../src/portal/book-words.ts';
+import { DESK_WORDS } from '../../src/portal/desk-words.ts';
 import { failedPage, notFoundPage, tooManyPage } from '../../src/portal/kit.ts';
 import { cancelPage, confirmMovePage, daysPage, overviewPage, timesPage } from '../../src/portal/pages.ts';
 import { PAGE_WORDS } from '../../src/portal/words.ts';
@@ -35,6 +36,7 @@ const TABLES = {
   'mail/calendar-alert.ts': ALERT_WORDS,
   'portal/words.ts': PAGE_WORDS,
   'portal/book-words.ts': BOOK_WORDS,
+  'portal/desk-words.ts': DESK_WORDS,
   'domain/form.ts': DEFAULT_LABELS,
 } as Record<string, Record<Locale, unknown>>;
 
@@ -53,6 +55,7 @@ function leaves(table: unknown, path = ''): [string, unknown][] {
  */
 const SAME_AS_ENGLISH = new Set([
   ...OTHERS.flatMap((locale) => [`${locale}:portal/book-words.ts:outlook`]),
+  ...OTHERS.flatMap((locale) => [`${locale}:portal/desk-words.ts:auditActors.server`]), // planner, the product
   ...['fr', 'it', 'nl'].flatMap((locale) => [`${locale}:portal/book-words.ts:email`, `${locale}:domain/form.ts:email`]),
   'de:portal/words.ts:name',
   'de:portal/words.ts:status',
@@ -64,6 +67,13 @@ const SAME_AS_ENGLISH = new Set([
   'it:mail/translations.ts:no',
   'es:mail/translations.ts:no',
   'fr:mail/translations.ts:dates', // French writes "Dates" too (issue 40's series mail)
+  'fr:portal/desk-words.ts:date',
+  'fr:portal/desk-words.ts:absences',
+  'it:portal/desk-words.ts:password',
+  'it:portal/desk-words.ts:roles.reception', // as the mails' "la reception"
+  'nl:portal/desk-words.ts:week',
+  'nl:portal/desk-words.ts:sources.api', // website
+  'nl:portal/desk-words.ts:auditActors.api', // website (API)
 ]);
 
 /** A mark that stands for every argument of a phrase, so its own words can be told from what is put in. */
@@ -419,6 +429,7 @@ describe('every language has every word (issue 41, item 15)', () => {
       expect(WORDS[locale].dateLocale.startsWith(`${locale}-`)).toBe(true);
       expect(PAGE_WORDS[locale].lang).toBe(locale);
       expect(BOOK_WORDS[locale].lang).toBe(locale);
+      expect(DESK_WORDS[locale].lang).toBe(locale);
     }
   });
 
