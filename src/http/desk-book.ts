@@ -274,7 +274,8 @@ export async function bookPost(door: DeskDoor, event: H3Event, visit: Visit): Pr
   if (!choice) return answer(notFound(visit.settings));
   const fields = fieldsOf(door, visit);
   const typed = typedIn(fields, form);
-  const confirmation = form.get('confirm') === 'on';
+  // A confirmation goes only where there is an address (the review says so).
+  const confirmation = form.get('confirm') === 'on' && (typed.email ?? '').trim() !== '';
   const weeks = Math.min(Math.max(parsePlainInt(form.get('weeks') ?? '') ?? 1, 1), SERIES_COUNT.max);
   const bookWords = BOOK_WORDS[visit.settings.locale];
   const { submission, errors } = submissionOf(fields, typed);

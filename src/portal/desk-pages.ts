@@ -23,13 +23,13 @@ ol.day{list-style:none;padding:0;margin:0}ol.day li{border-top:1px solid #c9ccd1
 .state.arrived{border-color:#1e6b34;color:#1e6b34}.state.no_show{border-color:#a4261d;color:#a4261d}
 .cancelled .what{text-decoration:line-through;color:#54585f}.no_show .what{text-decoration:line-through;text-decoration-color:#a4261d}
 .meta{font-size:16px;color:#454a52}.daynav{display:flex;flex-wrap:wrap;gap:8px;align-items:end;margin:0 0 16px}
-.daynav .button{width:auto;margin:0}.daynav form{display:flex;gap:8px;align-items:end}.daynav input{min-height:48px;font:inherit}
+.daynav .button{width:auto;margin:0}.daynav form{display:flex;flex-wrap:wrap;gap:8px;align-items:end}.daynav input{max-width:100%}.daynav input{min-height:48px;font:inherit}
 .asof{font-size:16px;color:#3d3d3d;margin:0 0 12px}.codes{font:20px/1.6 ui-monospace,monospace;columns:2}
 .qr{display:block;width:100%;max-width:270px;height:auto;margin:0 0 12px}.mono{font-family:ui-monospace,monospace;overflow-wrap:anywhere}
 .actions{display:flex;flex-wrap:wrap;gap:8px}.actions form{flex:1 1 10rem}.actions .button{margin:0}
 .pre{white-space:pre-line;overflow-wrap:anywhere}.scroll{overflow-x:auto}
 table.audit{border-collapse:collapse;width:100%;font-size:16px}table.audit th,table.audit td{text-align:left;padding:4px 8px;border-bottom:1px solid #c9ccd1;vertical-align:top}
-h2 .week{font-size:16px;font-weight:400;margin-left:8px}
+p.week{font-size:16px;margin:-8px 0 8px}
 @media print{nav.desk,.daynav,.actions,footer,form{display:none}body{background:#fff;font-size:12pt}.card{border:0;padding:0}
 .columns{display:block}.columns>section{break-inside:avoid;margin:0 0 12pt}main{max-width:none;padding:0}}`;
 
@@ -287,8 +287,8 @@ export function dayPage(options: {
         .join('');
       const empty = column.closed ? words.closed : words.nothing;
       return (
-        `<section class="card" aria-labelledby="c${index}"><h2 id="c${index}">${shown(column.name)}` +
-        `<a class="week" href="${signed.base}/week/${column.scheduleId}/${options.day}">${escapeHtml(words.week)}</a></h2>` +
+        `<section class="card" aria-labelledby="c${index}"><h2 id="c${index}">${shown(column.name)}</h2>` +
+        `<p class="week"><a href="${signed.base}/week/${column.scheduleId}/${options.day}">${escapeHtml(words.week)}</a></p>` +
         (column.closed ? `<p>${escapeHtml(words.closed)}</p>` : '') +
         (rows ? `<ol class="day">${rows}</ol>` : column.closed ? '' : `<p>${escapeHtml(empty)}</p>`) +
         `</section>`
