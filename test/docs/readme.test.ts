@@ -248,6 +248,41 @@ describe('README admin guide: reminders, the self-service page, the booking page
   }, 180_000);
 });
 
+describe('README admin guide: the front desk (issue 46)', () => {
+  it('its block runs as written: the desk on, a receptionist and a practitioner each given a link, the sessions set', async () => {
+    const db = tempDb();
+    await bookableDb(db, { schedules: [{}, { name: 'Dr. Roth' }] });
+    const env = newcomerEnv({ PLANNER_DB: db });
+    const outputs: string[] = [];
+    for (const line of commandsOf(readmeBlock('The front desk', 'sh'))) {
+      const result = await run('sh', ['-c', line], { cwd: ROOT, env }).catch((error: { stderr: string }) => {
+        throw new Error(`README line failed: ${line}\n${error.stderr}`);
+      });
+      outputs.push(result.stdout);
+    }
+    for (const added of [outputs[1], outputs[2]])
+      expect(added).toMatch(/^https:\/\/booking\.praxis\.example\/desk\/enrol\/[A-Za-z0-9_-]{43}$/m);
+    expect(await cliJson(db, 'desk', 'status', '--json')).toMatchObject({
+      enabled: true,
+      url: 'https://booking.praxis.example/desk/',
+      idleMinutes: 30,
+      maxMinutes: 480,
+      staff: 2,
+      enrolled: 0,
+      sessions: 0,
+    });
+    const staff = (await cliJson(db, 'staff', 'list', '--json')) as {
+      email: string;
+      role: string;
+      schedules: number[];
+    }[];
+    expect(staff.map(({ email, role, schedules }) => ({ email, role, schedules }))).toEqual([
+      { email: 'anna@praxis.example', role: 'reception', schedules: [] },
+      { email: 'roth@praxis.example', role: 'practitioner', schedules: [2] },
+    ]);
+  });
+});
+
 describe('README: a practice of three with a shared reason (issue 40)', () => {
   const SECTION = 'A practice of several: shared reasons and any practitioner';
   /** The first Tuesday at least three days from now in Berlin: within the default look-ahead, past the notice. */

@@ -67,7 +67,7 @@ export function registerStaff(program: Command): void {
           person.name,
           person.role,
           person.schedules.join(',') || '-',
-          person.enrolledAt === null ? 'no (link sent)' : 'yes',
+          person.enrolledAt === null ? 'no (link given)' : 'yes',
           String(person.sessions),
         ]),
       );
