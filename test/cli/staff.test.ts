@@ -11,7 +11,7 @@ import { bookableDb, cli, cliJson, cliOk, refused, tempDb } from '../helpers.ts'
 
 const DESK = 'http://127.0.0.1:3000';
 
-/** Opens a session row for `email` as a login will (the desk's login comes with the door). */
+/** Opens a session row for `email` as a login does (a fixture: the login itself is test/http/desk-security.test.ts). */
 function openSession(db: string, email: string, id: string): void {
   const handle = new DatabaseSync(db);
   try {
