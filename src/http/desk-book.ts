@@ -262,6 +262,22 @@ function detailsPage(
 }
 
 /**
+ * What a posted booking form holds: the desk's fields, what was typed, the confirmation (only where there is an
+ * address: the review says so), the weeks of a series, the submission and each field's problem (the practice's
+ * checks, and a phone without an e-mail address).
+ */
+function postedBooking(door: DeskDoor, visit: Visit, form: URLSearchParams) {
+  const fields = fieldsOf(door, visit);
+  const typed = typedIn(fields, form);
+  const confirmation = form.get('confirm') === 'on' && (typed.email ?? '').trim() !== '';
+  const weeks = Math.min(Math.max(parsePlainInt(form.get('weeks') ?? '') ?? 1, 1), SERIES_COUNT.max);
+  const { submission, errors } = submissionOf(fields, typed);
+  if (phoneProblem(submission) && !errors[PHONE_FIELD])
+    errors[PHONE_FIELD] = deskWords(visit.settings.locale).phoneRequired;
+  return { fields, typed, confirmation, weeks, submission, errors };
+}
+
+/**
  * POST /desk/book: `step=review` checks the form (the practice's checks, and a phone without an e-mail address) and
  * shows the review, with the warning of a time outside the rules; `step=edit` goes back to the form; `step=confirm`
  * books (outside the rules only when ticked). A time taken meanwhile: the form again, as typed, with the next free times.
@@ -272,15 +288,8 @@ export async function bookPost(door: DeskDoor, event: H3Event, visit: Visit): Pr
   if (form instanceof Response) return form;
   const choice = choiceOf((name) => form.get(name) ?? '');
   if (!choice) return answer(notFound(visit.settings));
-  const fields = fieldsOf(door, visit);
-  const typed = typedIn(fields, form);
-  // A confirmation goes only where there is an address (the review says so).
-  const confirmation = form.get('confirm') === 'on' && (typed.email ?? '').trim() !== '';
-  const weeks = Math.min(Math.max(parsePlainInt(form.get('weeks') ?? '') ?? 1, 1), SERIES_COUNT.max);
+  const { fields, typed, confirmation, weeks, submission, errors } = postedBooking(door, visit, form);
   const bookWords = BOOK_WORDS[visit.settings.locale];
-  const { submission, errors } = submissionOf(fields, typed);
-  const phone = phoneProblem(submission);
-  if (phone && !errors[PHONE_FIELD]) errors[PHONE_FIELD] = deskWords(visit.settings.locale).phoneRequired;
   const shownErrors = Object.fromEntries(
     Object.entries(errors).map(([key, error]) => [key, fieldError(bookWords, error)]),
   );

@@ -5,6 +5,7 @@
  * script; pure; every value escaped (`shown` for stored text).
  */
 
+import type { DeskCustomer } from '../app/desk/customers.ts';
 import type { FieldDefinition } from '../domain/form.ts';
 import { escapeHtml } from '../domain/html.ts';
 import type { Booking } from '../store/bookings.ts';
@@ -15,15 +16,7 @@ import { type DeskWords, deskWords } from './desk-words.ts';
 import { dayWords, hidden, notice, type Page, telHref } from './kit.ts';
 
 /** A customer as the search lists them. */
-export interface CustomerRow {
-  id: number;
-  names: string[];
-  phones: string[];
-  email: string | null;
-  bookings: number;
-  /** Their latest booking's reference (the form is filled from it when booking for them). */
-  latest: string;
-}
+export type CustomerRow = DeskCustomer;
 
 /** Customers: the search, its matches (each with a link to them and to book for them), a new customer. */
 export function customersPage(options: { signed: Signed; q: string; matches?: CustomerRow[]; mayBook: boolean }): Page {
@@ -299,6 +292,11 @@ export function bookDetailsPage(options: {
   return deskPage(signed.practice, words.detailsTitle, body, options.status);
 }
 
+/** The tick a time outside the rules needs before it is booked (the form refuses it unticked, and so does the door). */
+function outsideTick(words: DeskWords): string {
+  return `<div class="field"><div class="check"><input type="checkbox" id="f-outside" name="outside" value="on" required><label for="f-outside">${escapeHtml(words.outsideOk)}</label></div></div>`;
+}
+
 /** The carried choice as hidden fields. */
 function carryFields(carry: BookCarry): Record<string, string> {
   return { schedule: carry.schedule, reason: carry.reason, slot: carry.slot, ...(carry.for ? { for: carry.for } : {}) };
@@ -326,9 +324,7 @@ export function bookReviewPage(options: {
     ...(options.confirmation ? { confirm: 'on' } : {}),
     weeks: String(options.weeks),
   };
-  const outside = options.note?.warn
-    ? `<div class="field"><div class="check"><input type="checkbox" id="f-outside" name="outside" value="on" required><label for="f-outside">${escapeHtml(words.outsideOk)}</label></div></div>`
-    : '';
+  const outside = options.note?.warn ? outsideTick(words) : '';
   const rows = [
     ...options.rows,
     [
@@ -364,9 +360,7 @@ export function moveConfirmPage(options: {
   const { signed, booking } = options;
   const words = deskWords(signed.practice.locale);
   const base = `${signed.base}/bookings/${booking.reference}`;
-  const outside = options.note?.warn
-    ? `<div class="field"><div class="check"><input type="checkbox" id="f-outside" name="outside" value="on" required><label for="f-outside">${escapeHtml(words.outsideOk)}</label></div></div>`
-    : '';
+  const outside = options.note?.warn ? outsideTick(words) : '';
   const form = options.note?.refused
     ? ''
     : `<form class="card" method="post" action="${base}/move">` +

@@ -37,10 +37,14 @@ const REFERENCE = /^[23456789A-HJ-NP-Z]{16}$/;
 
 /**
  * Returns the people with a booking that holds `text` by the search rule of `bookings list --search` (its name, e-mail
- * address, phone or reference: `BOOKING_MATCHES` in store/bookings.ts), each with all their bookings counted. One
- * query.
+ * address, phone or reference: `bookingMatches` in store/bookings.ts), each with all their bookings counted (only
+ * those of the schedules `seen` keeps: the desk's practitioner sees their own). One query.
  */
-export function findCustomers(ctx: AppContext, text: string): CustomerMatch[] {
+export function findCustomers(
+  ctx: AppContext,
+  text: string,
+  seen: (scheduleId: number) => boolean = () => true,
+): CustomerMatch[] {
   const needle = text.trim();
   if (needle.length < 2)
     throw invalid(
@@ -50,6 +54,7 @@ export function findCustomers(ctx: AppContext, text: string): CustomerMatch[] {
   const rows = customerRowsMatching(ctx.store, needle, callingCodeOf(settings.timeZone, settings.phone));
   const found = new Map<number, CustomerMatch>();
   for (const row of rows) {
+    if (!seen(row.scheduleId)) continue;
     let match = found.get(row.customerId);
     if (!match) {
       match = { customerId: row.customerId, email: row.email, names: [], phones: [], bookings: 0, references: [] };

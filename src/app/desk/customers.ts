@@ -5,12 +5,10 @@
  * only those bookings.
  */
 
-import { callingCodeOf } from '../../domain/phone.ts';
 import { invalid } from '../../errors.ts';
 import { type Booking, bookingsOfCustomer } from '../../store/bookings.ts';
-import { customerRowsMatching } from '../../store/personal-data.ts';
 import { type AppContext, unixSeconds } from '../context.ts';
-import { requireConfigured } from '../practice/configured.ts';
+import { findCustomers } from '../customers/customers.ts';
 import { type DeskPerson, seesSchedule } from './agenda.ts';
 
 /** The most customers one search lists. */
@@ -27,32 +25,22 @@ export interface DeskCustomer {
   latest: string;
 }
 
-/** The customers with a booking that matches `text` (at least 2 characters), those `person` sees; at most CUSTOMERS_LISTED. */
+/**
+ * The customers with a booking that matches `text` (2 to 200 characters) by the one search rule (`findCustomers`, as
+ * `customer find`), with only the bookings `person` sees; at most CUSTOMERS_LISTED.
+ */
 export function deskCustomers(ctx: AppContext, person: DeskPerson, text: string): DeskCustomer[] {
-  const needle = text.trim();
-  if (needle.length < 2 || needle.length > 200) throw invalid('give 2 to 200 characters to look for', 'q');
-  const settings = requireConfigured(ctx);
-  const rows = customerRowsMatching(ctx.store, needle, callingCodeOf(settings.timeZone, settings.phone));
-  const found = new Map<number, DeskCustomer>();
-  for (const row of rows) {
-    if (!seesSchedule(person, row.scheduleId)) continue;
-    let customer = found.get(row.customerId);
-    if (!customer) {
-      if (found.size >= CUSTOMERS_LISTED) continue;
-      customer = { id: row.customerId, names: [], phones: [], email: row.email, bookings: 0, latest: row.reference };
-      found.set(row.customerId, customer);
-    }
-    const submission = JSON.parse(row.submission) as Record<string, unknown>;
-    const name = [submission.first_name, submission.last_name]
-      .filter((part) => typeof part === 'string' && part !== '')
-      .join(' ');
-    if (name && !customer.names.includes(name)) customer.names.unshift(name);
-    if (typeof submission.phone === 'string' && submission.phone !== '' && !customer.phones.includes(submission.phone))
-      customer.phones.unshift(submission.phone);
-    customer.bookings++;
-    customer.latest = row.reference; // rows come by booking id: the last one is the latest made
-  }
-  return [...found.values()];
+  if (text.trim().length > 200) throw invalid('give 2 to 200 characters to look for', 'q');
+  return findCustomers(ctx, text, (scheduleId) => seesSchedule(person, scheduleId))
+    .slice(0, CUSTOMERS_LISTED)
+    .map((match) => ({
+      id: match.customerId,
+      names: match.names,
+      phones: match.phones,
+      email: match.email,
+      bookings: match.bookings,
+      latest: match.references.at(-1)!, // rows come by booking id: the last one is the latest made
+    }));
 }
 
 /** One customer as the desk shows them: their bookings `person` sees, upcoming and past, and their no-shows. */
