@@ -132,7 +132,12 @@ export function times(door: DeskDoor, event: H3Event, visit: Visit): Response {
   if (!reason) return answer(timesPage({ ...base, reasonId: 0, schedule, days: [] }));
   const found =
     schedule === 'any'
-      ? freeTimesAny(door.ctx, reason.id, { fromDay: from, days: TIMES_DAYS })
+      ? freeTimesAny(
+          door.ctx,
+          reason.id,
+          { fromDay: from, days: TIMES_DAYS },
+          offering.map((one) => one.id),
+        )
       : freeTimes(door.ctx, schedule, reason.id, { fromDay: from, days: TIMES_DAYS });
   const next = dayPlus(from, TIMES_DAYS);
   return answer(
@@ -201,6 +206,12 @@ function noteOf(door: DeskDoor, visit: Visit, choice: Choice, except = 0): TimeN
     refused: known as TimeNote['refused'],
     next: checked.next.map((slot) => ({ text: `${slot.slice(0, 10)} ${slot.slice(11, 16)}`, href: query(slot) })),
   };
+}
+
+/** The record of the customer picked (`for`: a booking of theirs the person sees), for a booking without an address. */
+function customerPicked(door: DeskDoor, visit: Visit, choice: Choice): { customerId?: number } {
+  const from = choice.carry.for ? deskBooking(door.ctx, visit.person, choice.carry.for) : undefined;
+  return from ? { customerId: from.customerId } : {};
 }
 
 /** The fields of the desk's form, in the practice's locale. */
@@ -339,6 +350,7 @@ export async function bookPost(door: DeskDoor, event: H3Event, visit: Visit): Pr
         confirmation,
         outsideHours: outside,
         ...(weeks > 1 && !outside && choice.schedule !== 'any' ? { weeks } : {}),
+        ...customerPicked(door, visit, choice),
       },
       fields,
     );
@@ -363,7 +375,15 @@ function changeable(door: DeskDoor, event: H3Event, visit: Visit): Booking | und
 }
 
 /** The move page of `booking` to `slot` with `schedule`, with the engine's word on the time. */
-function movePage(door: DeskDoor, visit: Visit, booking: Booking, slot: string, schedule: number, status?: number) {
+function movePage(
+  door: DeskDoor,
+  visit: Visit,
+  booking: Booking,
+  slot: string,
+  schedule: number,
+  status?: number,
+  error?: string,
+) {
   const choice: Choice = {
     carry: { schedule: String(schedule), reason: String(booking.reasonId), slot },
     schedule,
@@ -392,6 +412,7 @@ function movePage(door: DeskDoor, visit: Visit, booking: Booking, slot: string, 
     hasEmail: booking.customerEmail !== null,
     ...(moveNote ? { note: moveNote } : {}),
     ...(status ? { status } : {}),
+    ...(error ? { error } : {}),
   });
 }
 
@@ -427,6 +448,11 @@ export async function move(door: DeskDoor, event: H3Event, visit: Visit): Promis
     });
   } catch (error) {
     if (error instanceof SlotNotFree) return answer(movePage(door, visit, booking, slot, schedule, 409));
+    // Changed meanwhile (a form sent twice, another desk, the API), or already at that time: said on the page.
+    if (error instanceof AppError && error.code !== 'storage')
+      return answer(
+        movePage(door, visit, booking, slot, schedule, error.code === 'invalid' ? 400 : 409, error.message),
+      );
     throw error;
   }
   door.afterBooking();
@@ -458,10 +484,11 @@ export async function cancel(door: DeskDoor, event: H3Event, visit: Visit): Prom
       sequence,
     });
   } catch (error) {
-    if (!(error instanceof AppError) || error.code !== 'invalid') throw error;
+    if (!(error instanceof AppError) || error.code === 'storage') throw error;
     const clock = clockOf(visit.settings.timeZone);
     const when = `${localOf(visit, booking.startAt)}–${clock(booking.endAt)}`;
-    return answer(cancelPage({ signed: visit.signed, booking, when, error: error.message, status: 400 }));
+    const status = error.code === 'invalid' ? 400 : 409;
+    return answer(cancelPage({ signed: visit.signed, booking, when, error: error.message, status }));
   }
   door.afterBooking();
   return seeOther(`${BASE}/bookings/${booking.reference}?done=cancelled`);

@@ -5,7 +5,7 @@
  * reading of its posted forms (origin and form token).
  */
 import type { H3Event } from 'h3';
-import { getRouterParam } from 'h3';
+import { getQuery, getRouterParam } from 'h3';
 import { type DeskPerson, deskBooking, deskPerson } from '../app/desk/agenda.ts';
 import { openSession } from '../app/desk/login.ts';
 import { type ConfiguredSettings, requireConfigured } from '../app/practice/configured.ts';
@@ -67,11 +67,9 @@ export function seeOther(location: string, cookies: string[] = []): Response {
   return new Response(null, { status: 303, headers });
 }
 
-const practiceOf = (settings: ConfiguredSettings) => settings;
-
 export function notFound(settings: ConfiguredSettings): Page {
   const words = deskWords(settings.locale);
-  return deskMessagePage(practiceOf(settings), 404, words.notFoundTitle, words.notFound);
+  return deskMessagePage(settings, 404, words.notFoundTitle, words.notFound);
 }
 
 /**
@@ -116,7 +114,9 @@ function originOf(settings: ConfiguredSettings): string {
  */
 export function withSession(door: DeskDoor, event: H3Event, settings: ConfiguredSettings, route: SignedRoute) {
   const id = cookieValue(event.req.headers.get('cookie'), DESK_COOKIE);
-  const session = id === undefined ? undefined : openSession(door.ctx, id);
+  // A page's own refresh (`?auto=1`, the day's and the week's) is no one at the desk: the idle end still comes.
+  const auto = event.req.method === 'GET' && getQuery(event).auto === '1';
+  const session = id === undefined ? undefined : openSession(door.ctx, id, { seen: !auto });
   const person = session && deskPerson(door.ctx, session.staffId);
   if (!session || !person) {
     const cleared = id === undefined ? [] : [clearedCookie(DESK_COOKIE)];
@@ -171,4 +171,9 @@ export function clockOf(zone: string) {
 /** The booking of the route's reference that the person may see, or undefined (then 404). */
 export function routeBooking(door: DeskDoor, event: H3Event, visit: Visit): Booking | undefined {
   return deskBooking(door.ctx, visit.person, getRouterParam(event, 'reference') ?? '');
+}
+
+/** The `Refresh` header of a page that refreshes itself each minute while looked at: marked as no one's request. */
+export function refreshOf(path: string): Record<string, string> {
+  return { refresh: `60; url=${path}?auto=1` };
 }

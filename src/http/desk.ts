@@ -19,7 +19,7 @@ import { addAbsence, deskAbsences } from '../app/desk/absences.ts';
 import { type AgendaColumn, agenda, dayPlus, visibleSchedules } from '../app/desk/agenda.ts';
 import { mayChange, practiceFields } from '../app/desk/book.ts';
 import { choosePassword, confirmCode, enrolmentState } from '../app/desk/enrol.ts';
-import { checkCode, checkPassword, endSession, openSession } from '../app/desk/login.ts';
+import { CODE_WITHIN_SECONDS, checkCode, checkPassword, endSession, openSession } from '../app/desk/login.ts';
 import { markAttendance, noteBooking } from '../app/desk/marks.ts';
 import type { ConfiguredSettings } from '../app/practice/configured.ts';
 import { parsePlainInt } from '../domain/checks.ts';
@@ -53,6 +53,7 @@ import {
   type Route,
   readDeskForm,
   readForm,
+  refreshOf,
   routeBooking,
   type SignedRoute,
   seeOther,
@@ -65,9 +66,6 @@ import { tooManyRequests } from './errors.ts';
 /** What a booking's page says was just done (`?done=`, after a change: Post/Redirect/Get). */
 const DONE = ['arrived', 'no_show', 'undone', 'noted', 'booked', 'series', 'moved', 'cancelled', 'resent'] as const;
 type Done = (typeof DONE)[number];
-
-/** The pending login's cookie lives as long as the code may come. */
-const PENDING_SECONDS = 300;
 
 export type { DeskDoorOptions };
 
@@ -140,7 +138,7 @@ async function login(door: DeskDoor, event: H3Event, settings: ConfiguredSetting
     door.guard.fail(door.clientAddress(event));
     return answer(loginPage({ practice: settings, base: BASE, email, failed: 'failed', status: 401 }));
   }
-  return seeOther(`${BASE}/login/code`, [sessionCookie(DESK_PENDING_COOKIE, pending, PENDING_SECONDS)]);
+  return seeOther(`${BASE}/login/code`, [sessionCookie(DESK_PENDING_COOKIE, pending, CODE_WITHIN_SECONDS)]);
 }
 
 /** GET /desk/login/code: the code's form, while a login awaits it. */
@@ -261,7 +259,7 @@ async function enrolCode(door: DeskDoor, event: H3Event, settings: ConfiguredSet
 /** GET /desk/ (or /desk): today. */
 function home(door: DeskDoor, event: H3Event, visit: Visit): Response {
   if (event.url.pathname === BASE) return seeOther(`${BASE}/`);
-  return dayAnswer(door, visit, localDay(new Date(door.nowMs()), visit.settings.timeZone));
+  return dayAnswer(door, visit, localDay(new Date(door.nowMs()), visit.settings.timeZone), `${BASE}/`);
 }
 
 /** GET /desk/day/:date, and /desk/day?date= (the date form). */
@@ -278,7 +276,7 @@ function dayRoute(door: DeskDoor, event: H3Event, visit: Visit): Response {
 }
 
 /** The day page of `day`: every schedule the person sees; refreshed each minute (a viewing page, no input lost). */
-function dayAnswer(door: DeskDoor, visit: Visit, day: string): Response {
+function dayAnswer(door: DeskDoor, visit: Visit, day: string, path = `${BASE}/day/${day}`): Response {
   const zone = visit.settings.timeZone;
   const columns: AgendaColumn[] = agenda(door.ctx, visibleSchedules(door.ctx, visit.person), day, 1);
   const page = dayPage({
@@ -294,7 +292,7 @@ function dayAnswer(door: DeskDoor, visit: Visit, day: string): Response {
     })),
     clock: clockOf(zone),
   });
-  return answer(page, { refresh: '60' });
+  return answer(page, refreshOf(path)); // today's page stays today's after midnight
 }
 
 /** The page of one booking, with a notice of what was just done (`done`) or an error. */
@@ -410,7 +408,7 @@ function week(door: DeskDoor, event: H3Event, visit: Visit): Response {
       days: column!.days,
       clock: clockOf(visit.settings.timeZone),
     }),
-    { refresh: '60' },
+    refreshOf(`${BASE}/week/${schedule.id}/${date}`),
   );
 }
 

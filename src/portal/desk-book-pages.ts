@@ -356,6 +356,7 @@ export function moveConfirmPage(options: {
   note?: TimeNote;
   hasEmail: boolean;
   status?: number;
+  error?: string;
 }): Page {
   const { signed, booking } = options;
   const words = deskWords(signed.practice.locale);
@@ -377,6 +378,7 @@ export function moveConfirmPage(options: {
       `<button class="button" type="submit">${escapeHtml(words.confirmMove)}</button></form>`;
   const body =
     navigation(signed, words) +
+    (options.error ? notice(options.error) : '') +
     timeNote(words, options.note) +
     `<section class="card"><dl><dt>${escapeHtml(words.customer)}</dt><dd>${shown(booking.customerName || booking.reference)}</dd>` +
     `<dt>${escapeHtml(words.when)}</dt><dd>${escapeHtml(options.from)}</dd><dt>${escapeHtml(words.moveTo)}</dt><dd>${escapeHtml(options.to)}</dd></dl></section>` +

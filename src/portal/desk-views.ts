@@ -130,7 +130,7 @@ export function auditPage(options: { signed: Signed; rows: AuditRow[]; zone: str
     .map(
       (row) =>
         `<tr><td>${escapeHtml(row.at)}</td><td>${row.staff ? shown(row.staff) : escapeHtml(words.auditActors[row.actor])}</td>` +
-        `<td>${escapeHtml(row.action)}${row.reference ? ` <a href="${signed.base}/bookings/${row.reference}">${escapeHtml(row.reference)}</a>` : ''}${row.detail ? `: ${shown(row.detail)}` : ''}</td></tr>`,
+        `<td>${escapeHtml(row.action)}${row.reference ? ` <a href="${signed.base}/bookings/${escapeHtml(row.reference)}">${escapeHtml(row.reference)}</a>` : ''}${row.detail ? `: ${shown(row.detail)}` : ''}</td></tr>`,
     )
     .join('');
   const body =

@@ -39,7 +39,7 @@ export function eraseBookings(store: Store, bookingIds: readonly number[], at: s
   ).map((row) => row.reference);
   store
     .sql(
-      `UPDATE bookings SET submission = '{}', cancel_reason = NULL, erased_at = ?, searched = 0
+      `UPDATE bookings SET submission = '{}', cancel_reason = NULL, staff_note = '', erased_at = ?, searched = 0
        WHERE id IN (SELECT value FROM json_each(?))`,
     )
     .run(at, ids);
@@ -139,11 +139,15 @@ export function lastErasedAt(store: Store): string {
   return (store.sql("SELECT coalesce(max(erased_at), '') AS at FROM bookings").get() as { at: string }).at;
 }
 
-/** The rows `customer find` groups: every booking of each customer who has a booking that matches `needle`. */
+/**
+ * The rows `customer find` groups: every booking of each customer who has a booking that matches `needle` (among
+ * `scheduleIds` only, when given: the desk's practitioner finds a customer by their own bookings alone).
+ */
 export function customerRowsMatching(
   store: Store,
   needle: string,
   callingCode: string,
+  scheduleIds?: readonly number[],
 ): { customerId: number; email: string | null; reference: string; submission: string; scheduleId: number }[] {
   const search = bookingMatches(bookingSearch(needle, callingCode));
   return store
@@ -151,10 +155,11 @@ export function customerRowsMatching(
       `SELECT c.id AS customerId, c.email AS email, b.reference AS reference, b.submission AS submission,
          b.schedule_id AS scheduleId
        FROM customers c JOIN bookings b ON b.customer_id = c.id
-       WHERE c.id IN (SELECT b.customer_id FROM bookings b WHERE ${search.sql})
+       WHERE c.id IN (SELECT b.customer_id FROM bookings b WHERE ${search.sql}
+         AND (:schedules IS NULL OR b.schedule_id IN (SELECT value FROM json_each(:schedules))))
        ORDER BY c.id, b.id`,
     )
-    .all(search.params) as {
+    .all({ ...search.params, schedules: scheduleIds === undefined ? null : JSON.stringify(scheduleIds) }) as {
     customerId: number;
     email: string | null;
     reference: string;
@@ -191,6 +196,10 @@ export interface CustomerBookingRow {
   createdAt: string;
   cancelReason: string | null;
   submission: string;
+  /** Whether the customer came (the desk's mark), or null. */
+  attendance: string | null;
+  /** The staff's private note at the desk ('' for none): the customer's data too (GDPR Art. 15). */
+  staffNote: string;
 }
 
 /** Returns every booking of customer `id`, by id. */
@@ -198,7 +207,8 @@ export function customerBookings(store: Store, id: number): CustomerBookingRow[]
   return store
     .sql(
       `SELECT b.id, b.reference, s.name AS schedule, r.name AS reason, b.start_at AS startAt, b.status, b.source,
-              b.created_at AS createdAt, b.cancel_reason AS cancelReason, b.submission
+              b.created_at AS createdAt, b.cancel_reason AS cancelReason, b.submission, b.attendance,
+              b.staff_note AS staffNote
        FROM bookings b JOIN schedules s ON s.id = b.schedule_id JOIN reasons r ON r.id = b.reason_id
        WHERE b.customer_id = ? ORDER BY b.id`,
     )

@@ -260,6 +260,25 @@ export function insertSession(
     .run(secretHash(session.id), session.staffId, session.formToken, session.verified ? 1 : 0, now, now);
 }
 
+/**
+ * Deletes the sessions of `staffId` that have ended (idle, in all) and the logins that never got their code: a login
+ * clears its person's old rows, so the table holds what is open and little more.
+ */
+export function pruneSessions(
+  store: Store,
+  staffId: number,
+  now: number,
+  lengths: { idleMinutes: number; maxMinutes: number },
+  pendingSeconds: number,
+): void {
+  store
+    .sql(
+      `DELETE FROM staff_sessions WHERE staff_id = ? AND ((verified = 0 AND created_at <= ?)
+         OR (verified = 1 AND (seen_at <= ? OR created_at <= ?)))`,
+    )
+    .run(staffId, now - pendingSeconds, now - lengths.idleMinutes * 60, now - lengths.maxMinutes * 60);
+}
+
 /** Ends the one session of `id`. */
 export function deleteSession(store: Store, id: string): void {
   store.sql('DELETE FROM staff_sessions WHERE id_hash = ?').run(secretHash(id));

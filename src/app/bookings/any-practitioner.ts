@@ -99,15 +99,16 @@ export interface AnyFreeTimes {
 /**
  * Returns the free times of `days` local days from `fromDay` (default today) over every schedule that offers the
  * reason: each schedule's input and the bookings of the whole range read once (`freeTimes`), the engine run per
- * schedule, the times merged. No query per day.
+ * schedule, the times merged (only those of `among`, when given: the desk's practitioner's own). No query per day.
  */
 export function freeTimesAny(
   ctx: AppContext,
   reasonId: number,
   range: { fromDay?: string; days: number },
+  among?: readonly number[],
 ): AnyFreeTimes {
   const settings = requireConfigured(ctx);
-  const { reason, schedules } = offeringSchedules(ctx, reasonId);
+  const { reason, schedules } = offeringSchedules(ctx, reasonId, among);
   const each = schedules.map((schedule) => freeTimes(ctx, schedule.id, reasonId, range));
   const byDay = new Map<string, { scheduleId: number; slots: FreeSlot[] }[]>();
   each.forEach((times, index) => {

@@ -94,11 +94,12 @@ export function checkOrder(
   };
 }
 
-/** Returns the customer record of the order's e-mail, made now when there is none. Call inside the booking's transaction. */
-export function customerOf(ctx: AppContext, checked: CheckedOrder): number {
-  // The record groups bookings by address; the booking keeps what was submitted (store/customers.ts).
+/** Returns the customer record of the order's e-mail (or `without`'s), made now when there is none. Call inside the booking's transaction. */
+export function customerOf(ctx: AppContext, checked: CheckedOrder, without?: number): number {
+  // The record groups bookings by address; the booking keeps what was submitted (store/customers.ts). Without an
+  // address, the record `without` names (the desk's customer picked), else a new one.
   return (
-    (checked.email === null ? undefined : findCustomerIdByEmail(ctx.store, checked.email)) ??
+    (checked.email === null ? without : findCustomerIdByEmail(ctx.store, checked.email)) ??
     insertCustomer(ctx.store, checked.email, checked.at)
   );
 }
@@ -113,6 +114,11 @@ export function customerOf(ctx: AppContext, checked: CheckedOrder): number {
  */
 export interface BookingOptions {
   staffId?: number;
+  /**
+   * The customer record a booking without an e-mail address joins (the desk's caller picked from the customers);
+   * without it, such a booking makes a record of its own. An address always decides by itself.
+   */
+  customerId?: number;
   fields?: FormField[];
   confirmation?: boolean;
   outsideHours?: boolean;
@@ -204,6 +210,10 @@ export function createBooking(
     const rules = options.outsideHours ? setAsideHours(input, order.slot) : input;
     const slot = findFreeSlot(ctx, rules, order, order.slot);
     const placed = { scheduleId: order.scheduleId, reasonId: order.reasonId, input, reason, slot };
-    return writeBooking(ctx, checked, customerOf(ctx, checked), placed, { source, actor, ...options }).created;
+    return writeBooking(ctx, checked, customerOf(ctx, checked, options.customerId), placed, {
+      source,
+      actor,
+      ...options,
+    }).created;
   });
 }

@@ -185,7 +185,7 @@ export function createSeries(
       intervalDays: order.intervalDays,
       createdAt: checked.at,
     });
-    const customerId = customerOf(ctx, checked);
+    const customerId = customerOf(ctx, checked, options.customerId);
     const written = plan.free.map((slot) =>
       writeBooking(
         ctx,

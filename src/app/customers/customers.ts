@@ -37,24 +37,21 @@ const REFERENCE = /^[23456789A-HJ-NP-Z]{16}$/;
 
 /**
  * Returns the people with a booking that holds `text` by the search rule of `bookings list --search` (its name, e-mail
- * address, phone or reference: `bookingMatches` in store/bookings.ts), each with all their bookings counted (only
- * those of the schedules `seen` keeps: the desk's practitioner sees their own). One query.
+ * address, phone or reference: `bookingMatches` in store/bookings.ts), each with all their bookings counted; with
+ * `scheduleIds`, found by and counted with those schedules' bookings only (the desk's practitioner: their own). One
+ * query.
  */
-export function findCustomers(
-  ctx: AppContext,
-  text: string,
-  seen: (scheduleId: number) => boolean = () => true,
-): CustomerMatch[] {
+export function findCustomers(ctx: AppContext, text: string, scheduleIds?: readonly number[]): CustomerMatch[] {
   const needle = text.trim();
   if (needle.length < 2)
     throw invalid(
       'give at least 2 characters to look for (a name, an e-mail address, a phone number or a booking reference)',
     );
   const settings = requireConfigured(ctx);
-  const rows = customerRowsMatching(ctx.store, needle, callingCodeOf(settings.timeZone, settings.phone));
+  const rows = customerRowsMatching(ctx.store, needle, callingCodeOf(settings.timeZone, settings.phone), scheduleIds);
   const found = new Map<number, CustomerMatch>();
   for (const row of rows) {
-    if (!seen(row.scheduleId)) continue;
+    if (scheduleIds !== undefined && !scheduleIds.includes(row.scheduleId)) continue;
     let match = found.get(row.customerId);
     if (!match) {
       match = { customerId: row.customerId, email: row.email, names: [], phones: [], bookings: 0, references: [] };

@@ -40,11 +40,12 @@ export function mayChange(person: DeskPerson): boolean {
 
 /**
  * The practice's form as the desk fills it: in its order, with its checks, but the e-mail address optional; and a
- * phone field (the form's own, else one added at its end), required by `deskSubmission` when no address is given.
+ * phone field (the form's own, as the practice set it, else one added at its end), required by `phoneProblem` when no
+ * address is given.
  */
 export function deskFields(ctx: AppContext, phoneLabel: string): FormField[] {
   const fields = listFields(ctx.store).map((field) =>
-    field.key === EMAIL_FIELD || field.key === PHONE_FIELD ? { ...field, required: false } : field,
+    field.key === EMAIL_FIELD ? { ...field, required: false } : field,
   );
   if (fields.some((field) => field.key === PHONE_FIELD)) return fields;
   const position = (fields.at(-1)?.position ?? 0) + 1;
@@ -135,6 +136,8 @@ export interface DeskOrder {
   outsideHours: boolean;
   /** A weekly series of this many dates (2 or more), or one booking. */
   weeks?: number;
+  /** The customer picked (their record), which a booking without an e-mail address joins. */
+  customerId?: number;
 }
 
 /**
@@ -151,7 +154,12 @@ export function deskBook(
   requireChanger(person);
   const problem = phoneProblem(order.submission);
   if (problem) throw invalid(problem, PHONE_FIELD);
-  const options = { staffId: person.id, fields, confirmation: order.confirmation };
+  const options = {
+    staffId: person.id,
+    fields,
+    confirmation: order.confirmation,
+    ...(order.customerId === undefined ? {} : { customerId: order.customerId }),
+  };
   const { reasonId, slot, submission } = order;
   if (order.schedule === 'any') {
     if (order.outsideHours) throw invalid('a time outside the hours needs a practitioner, not "any"');

@@ -31,7 +31,8 @@ export interface DeskCustomer {
  */
 export function deskCustomers(ctx: AppContext, person: DeskPerson, text: string): DeskCustomer[] {
   if (text.trim().length > 200) throw invalid('give 2 to 200 characters to look for', 'q');
-  return findCustomers(ctx, text, (scheduleId) => seesSchedule(person, scheduleId))
+  const seen = person.role === 'practitioner' ? person.schedules : undefined;
+  return findCustomers(ctx, text, seen)
     .slice(0, CUSTOMERS_LISTED)
     .map((match) => ({
       id: match.customerId,

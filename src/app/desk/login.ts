@@ -16,6 +16,7 @@ import {
   type LoginRow,
   loginRowOf,
   pendingLoginOf,
+  pruneSessions,
   recordLoginFailure,
   recordLoginSuccess,
   sessionOf,
@@ -67,11 +68,16 @@ export async function checkPassword(ctx: AppContext, email: string, password: st
   if (!person) return undefined;
   const now = unixSeconds(ctx.now());
   return ctx.store.tx(() => {
-    if (person.lockedUntil !== null && person.lockedUntil > now) return undefined; // not counted while locked
+    // Read again under the write lock: other logins may have locked the account (or a reset changed the password)
+    // while this one waited for its hash.
+    const current = loginRowOf(ctx.store, address!);
+    if (!current || current.passwordHash !== person.passwordHash) return undefined;
+    if (current.lockedUntil !== null && current.lockedUntil > now) return undefined; // not counted while locked
     if (!matches) {
       recordLoginFailure(ctx.store, person.id, now, LOCK_AFTER_FAILURES, lockSeconds);
       return undefined;
     }
+    pruneSessions(ctx.store, person.id, now, requireConfigured(ctx).deskSessions, CODE_WITHIN_SECONDS);
     const pending = newSecret();
     insertSession(ctx.store, { id: pending, staffId: person.id, formToken: newSecret(), verified: false }, now);
     return pending;
@@ -118,10 +124,15 @@ export function checkCode(
 }
 
 /**
- * The session of identifier `id` while it lasts (`desk set --idle/--max`), marked seen now; undefined once it has
- * ended (then it is deleted), was never made, or its person was removed.
+ * The session of identifier `id` while it lasts (`desk set --idle/--max`), marked seen now (unless `seen` is false:
+ * a page's own refresh, which is no one at the desk); undefined once it has ended (then it is deleted), was never
+ * made, or its person was removed.
  */
-export function openSession(ctx: AppContext, id: string): { staffId: number; formToken: string } | undefined {
+export function openSession(
+  ctx: AppContext,
+  id: string,
+  { seen = true }: { seen?: boolean } = {},
+): { staffId: number; formToken: string } | undefined {
   if (!/^[A-Za-z0-9_-]{43}$/.test(id)) return undefined;
   const { deskSessions } = requireConfigured(ctx);
   const now = unixSeconds(ctx.now());
@@ -135,7 +146,7 @@ export function openSession(ctx: AppContext, id: string): { staffId: number; for
     return undefined;
   }
   // Marked seen at most once a minute: a page view is then a read, not a write (the idle end is to the minute).
-  if (now - session.seenAt >= SEEN_EVERY_SECONDS) touchSession(ctx.store, id, now);
+  if (seen && now - session.seenAt >= SEEN_EVERY_SECONDS) touchSession(ctx.store, id, now);
   return { staffId: session.staffId, formToken: session.formToken };
 }
 
