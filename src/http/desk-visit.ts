@@ -10,6 +10,7 @@ import { type DeskPerson, deskBooking, deskPerson } from '../app/desk/agenda.ts'
 import { openSession } from '../app/desk/login.ts';
 import { type ConfiguredSettings, requireConfigured } from '../app/practice/configured.ts';
 import { formatLocal } from '../domain/dates.ts';
+import { offsetAt, offsetTable } from '../domain/zone.ts';
 import { DESK_STYLE_HASH, deskMessagePage, type Signed } from '../portal/desk-pages.ts';
 import { deskWords } from '../portal/desk-words.ts';
 import { type Page, STYLE_HASH } from '../portal/kit.ts';
@@ -165,8 +166,16 @@ export async function readForm(
 }
 
 /** `HH:MM` of an instant in the practice's zone. */
-export function clockOf(zone: string) {
-  return (unix: number) => formatLocal(new Date(unix * 1000), zone).slice(11, 16);
+export function clockOf(zone: string, around?: { from: number; to: number }) {
+  if (!around) return (unix: number) => formatLocal(new Date(unix * 1000), zone).slice(11, 16);
+  // A page of a day or a week writes hundreds of times: the zone's offsets read once for its span (their changes
+  // included), then plain arithmetic; Intl's formatting of each would be most of the day page's time.
+  const table = offsetTable(zone, around.from - 86_400, around.to + 86_400);
+  return (unix: number) => {
+    const minutes = Math.floor((unix + offsetAt(table, unix)) / 60);
+    const minute = ((minutes % 1440) + 1440) % 1440;
+    return `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
+  };
 }
 /** The booking of the route's reference that the person may see, or undefined (then 404). */
 export function routeBooking(door: DeskDoor, event: H3Event, visit: Visit): Booking | undefined {

@@ -25,6 +25,7 @@ import type { ConfiguredSettings } from '../app/practice/configured.ts';
 import { parsePlainInt } from '../domain/checks.ts';
 import { formatLocal, isDay, localDay } from '../domain/dates.ts';
 import { submittedFields } from '../domain/submission.ts';
+import { localToUnix } from '../domain/zone.ts';
 import { AppError } from '../errors.ts';
 import {
   bookingPage,
@@ -290,7 +291,7 @@ function dayAnswer(door: DeskDoor, visit: Visit, day: string, path = `${BASE}/da
       scheduleId: column.schedule.id,
       ...column.days[0]!,
     })),
-    clock: clockOf(zone),
+    clock: clockOf(zone, { from: localToUnix(day, 0, zone), to: localToUnix(day, 1440, zone) }),
   });
   return answer(page, refreshOf(path)); // today's page stays today's after midnight
 }
@@ -406,7 +407,10 @@ function week(door: DeskDoor, event: H3Event, visit: Visit): Response {
       previous: dayPlus(monday, -7),
       next: dayPlus(monday, 7),
       days: column!.days,
-      clock: clockOf(visit.settings.timeZone),
+      clock: clockOf(visit.settings.timeZone, {
+        from: localToUnix(monday, 0, visit.settings.timeZone),
+        to: localToUnix(dayPlus(monday, 7), 0, visit.settings.timeZone),
+      }),
     }),
     refreshOf(`${BASE}/week/${schedule.id}/${date}`),
   );
