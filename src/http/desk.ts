@@ -7,9 +7,9 @@
  *   (desk-session.ts). Failed logins are throttled per client address with the door's own guard (door-guard.ts),
  *   never the API's or the pages'.
  * - Enrolment (app/desk/enrol.ts): `/desk/enrol/<token>`, the password, the second factor, ten recovery codes.
- * - Every other page needs a session (`signedIn`); without one, the login. Every POST carries the session's form
- *   token and comes from the desk's own origin (`readDeskForm`). A booking a person may not see answers 404, as one
- *   that does not exist (app/desk/agenda.ts).
+ * - Every other page needs a session (`withSession`, desk-visit.ts); without one, the login. Every POST carries the
+ *   session's form token and comes from the desk's own origin (`readDeskForm`). A booking a person may not see
+ *   answers 404, as one that does not exist (app/desk/agenda.ts).
  */
 import { getQuery, getRouterParam, type H3Event } from 'h3';
 import { renderSVG } from 'uqr';
