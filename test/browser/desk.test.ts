@@ -58,12 +58,17 @@ async function loads(page: Page, action: () => Promise<unknown>): Promise<void> 
   await page.waitForLoadState('load');
 }
 
-/** Moves booking `id` to have begun an hour ago (the server books only what is ahead; the desk marks what came). */
-function begunAnHourAgo(db: string, id: number): void {
+/**
+ * Moves booking `id` to have begun an hour ago (the server books only what is ahead; the desk marks what came), and
+ * returns its local day in Berlin: today, or yesterday in the first hour after midnight (no test here may depend on
+ * the time of day: the pages are opened at that day, not at "today").
+ */
+function begunAnHourAgo(db: string, id: number): string {
   const handle = new DatabaseSync(db);
   try {
     const now = Math.floor(Date.now() / 1000);
     handle.prepare('UPDATE bookings SET start_at = ?, end_at = ? WHERE id = ?').run(now - 3600, now - 1800, id);
+    return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Berlin' }).format((now - 3600) * 1000);
   } finally {
     handle.close();
   }
@@ -228,8 +233,8 @@ describe('the front desk (Chromium, JavaScript off)', { timeout: 300_000 }, () =
     expect(session).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax', path: '/' });
 
     // The day of three practitioners: each a column, the customer's phone a tel: link, HTML in a name shown as text.
-    begunAnHourAgo(db, 2); // Ole Berg with Dr. Roth: today, an hour ago
-    begunAnHourAgo(db, 4); // Tom Late with Dr. Weber: today, an hour ago
+    const begun = begunAnHourAgo(db, 2); // Ole Berg with Dr. Roth, an hour ago
+    begunAnHourAgo(db, 4); // Tom Late with Dr. Weber, an hour ago
     await page.goto(`${server.url}/desk/day/${day}`);
     expect(await page.locator('main h2').allInnerTexts()).toEqual(['Dr. Weber', 'Dr. Roth', 'Dr. Kaya']);
     const main = await page.locator('main').innerText();
@@ -245,19 +250,19 @@ describe('the front desk (Chromium, JavaScript off)', { timeout: 300_000 }, () =
     expect(new Set(tops).size, 'three columns side by side at 1280 px').toBe(1);
     await page.setViewportSize({ width: 320, height: 640 });
 
-    // Today: Ole arrived, Tom did not come.
-    await page.goto(`${server.url}/desk/`);
+    // Their day (today but in the first hour after midnight): Ole arrived, Tom did not come.
+    await page.goto(`${server.url}/desk/day/${begun}`);
     await loads(page, () => page.getByRole('link', { name: 'Ole Berg' }).click());
     await look(page, 'booking');
     await loads(page, () => page.getByRole('button', { name: 'Arrived' }).click());
     expect(await page.locator('p.note.done').innerText()).toBe('Marked as arrived.');
     expect(await page.locator('main').innerText()).toMatch(/marked arrived · Rita Reception \(reception\)/);
     await look(page, 'booking-arrived');
-    await page.goto(`${server.url}/desk/`);
+    await page.goto(`${server.url}/desk/day/${begun}`);
     await loads(page, () => page.getByRole('link', { name: 'Tom Late' }).click());
     await loads(page, () => page.getByRole('button', { name: 'No-show' }).click());
     expect(await page.locator('p.note.done').innerText()).toBe('Marked as a no-show.');
-    await page.goto(`${server.url}/desk/`);
+    await page.goto(`${server.url}/desk/day/${begun}`);
     expect(await page.locator('li.no_show .state').innerText()).toBe('no-show');
     expect(await page.locator('li.arrived .state').innerText()).toBe('arrived');
     await look(page, 'today-marked');
@@ -407,7 +412,7 @@ describe('the front desk (Chromium, JavaScript off)', { timeout: 300_000 }, () =
         `${day} 09:00`,
         ...fieldArgs({ first_name: first, last_name: 'Sommer', email: `${first}@example.com`, phone: '0170 1112223' }),
       );
-    begunAnHourAgo(db, 1); // Lena with Dr. Weber: today
+    const begun = begunAnHourAgo(db, 1); // Lena with Dr. Weber, an hour ago
     const server = await serve(db);
     await cliOk(db, 'desk', 'enable', '--url', server.url);
     const browser = await launchChromium();
@@ -443,6 +448,7 @@ describe('the front desk (Chromium, JavaScript off)', { timeout: 300_000 }, () =
     await keys.keyboard.type(totp.generate({ timestamp: Date.now() + 30_000 }));
     await loads(keys, () => keys.keyboard.press('Enter'));
     expect(new URL(keys.url()).pathname).toBe('/desk/');
+    await keys.goto(`${server.url}/desk/day/${begun}`); // her day, typed as an address
     await tabTo(keys, 'Lena Sommer');
     await loads(keys, () => keys.keyboard.press('Enter'));
     await tabTo(keys, 'Arrived');
