@@ -122,9 +122,9 @@ export function withSession(door: DeskDoor, event: H3Event, settings: Configured
   if (!session || !person) {
     const cleared = id === undefined ? [] : [clearedCookie(DESK_COOKIE)];
     if (event.req.method === 'POST') {
-      const words = deskWords(settings.locale);
-      const clear: Record<string, string> = id === undefined ? {} : { 'set-cookie': clearedCookie(DESK_COOKIE) };
-      return answer(deskMessagePage(settings, 403, words.forbidden, words.forbidden), clear);
+      const refused = forbidden(settings);
+      for (const cookie of cleared) refused.headers.append('set-cookie', cookie);
+      return refused;
     }
     return seeOther(`${BASE}/login`, cleared);
   }

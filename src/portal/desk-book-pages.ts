@@ -5,7 +5,7 @@
  * script; pure; every value escaped (`shown` for stored text).
  */
 
-import type { DeskCustomer } from '../app/desk/customers.ts';
+import type { DeskCustomer, DeskCustomerView } from '../app/desk/customers.ts';
 import type { FieldDefinition } from '../domain/form.ts';
 import { escapeHtml } from '../domain/html.ts';
 import type { Booking } from '../store/bookings.ts';
@@ -71,18 +71,13 @@ function bookingList(bookings: Booking[], words: DeskWords, base: string, when: 
 }
 
 /** One customer: their bookings upcoming and past (those the person sees), their no-shows, book for them. */
-export function customerPage(options: {
-  signed: Signed;
-  name: string;
-  email: string | null;
-  phones: string[];
-  upcoming: Booking[];
-  past: Booking[];
-  noShows: number;
-  latest: string;
-  mayBook: boolean;
-  when: (booking: Booking) => string;
-}): Page {
+export function customerPage(
+  options: DeskCustomerView & {
+    signed: Signed;
+    mayBook: boolean;
+    when: (booking: Booking) => string;
+  },
+): Page {
   const { signed } = options;
   const words = deskWords(signed.practice.locale);
   const contact = [
@@ -286,15 +281,24 @@ export function bookDetailsPage(options: {
     hidden({ csrf: signed.csrf, step: 'review', ...carryFields(options.carry) }) +
     fieldsHtml(bookWords, options.fields, options.entry) +
     `<p class="hint">${escapeHtml(words.noEmailHint)}</p>` +
-    `<div class="field"><div class="check"><input type="checkbox" id="f-confirm" name="confirm" value="on"${options.confirmation ? ' checked' : ''}><label for="f-confirm">${escapeHtml(words.sendConfirmation)}</label></div></div>` +
+    tick('confirm', words.sendConfirmation, { checked: options.confirmation }) +
     series +
     `<button class="button" type="submit">${escapeHtml(words.review)}</button></form>`;
   return deskPage(signed.practice, words.detailsTitle, body, options.status);
 }
 
+/** A checkbox `name` of the desk's forms (`on` when ticked) with its label. */
+function tick(name: string, label: string, state: { checked?: boolean; required?: boolean } = {}): string {
+  return (
+    `<div class="field"><div class="check"><input type="checkbox" id="f-${name}" name="${name}" value="on"` +
+    `${state.checked ? ' checked' : ''}${state.required ? ' required' : ''}>` +
+    `<label for="f-${name}">${escapeHtml(label)}</label></div></div>`
+  );
+}
+
 /** The tick a time outside the rules needs before it is booked (the form refuses it unticked, and so does the door). */
 function outsideTick(words: DeskWords): string {
-  return `<div class="field"><div class="check"><input type="checkbox" id="f-outside" name="outside" value="on" required><label for="f-outside">${escapeHtml(words.outsideOk)}</label></div></div>`;
+  return tick('outside', words.outsideOk, { required: true });
 }
 
 /** The carried choice as hidden fields. */
@@ -372,9 +376,7 @@ export function moveConfirmPage(options: {
         sequence: String(booking.sequence),
       }) +
       outside +
-      (options.hasEmail
-        ? `<div class="field"><div class="check"><input type="checkbox" id="f-notify" name="notify" value="on" checked><label for="f-notify">${escapeHtml(words.tellCustomer)}</label></div></div>`
-        : '') +
+      (options.hasEmail ? tick('notify', words.tellCustomer, { checked: true }) : '') +
       `<button class="button" type="submit">${escapeHtml(words.confirmMove)}</button></form>`;
   const body =
     navigation(signed, words) +
@@ -406,12 +408,8 @@ export function cancelPage(options: {
     `<form class="card" method="post" action="${base}/cancel">` +
     hidden({ csrf: signed.csrf, sequence: String(booking.sequence) }) +
     `<label for="f-reason">${escapeHtml(words.cancelReason)}</label><textarea id="f-reason" name="reason" maxlength="500"></textarea>` +
-    (booking.customerEmail
-      ? `<div class="field"><div class="check"><input type="checkbox" id="f-notify" name="notify" value="on" checked><label for="f-notify">${escapeHtml(words.tellCustomer)}</label></div></div>`
-      : '') +
-    (booking.seriesId !== null
-      ? `<div class="field"><div class="check"><input type="checkbox" id="f-later" name="later" value="on"><label for="f-later">${escapeHtml(words.cancelLater)}</label></div></div>`
-      : '') +
+    (booking.customerEmail ? tick('notify', words.tellCustomer, { checked: true }) : '') +
+    (booking.seriesId !== null ? tick('later', words.cancelLater) : '') +
     `<button class="button danger" type="submit">${escapeHtml(words.confirmCancel)}</button></form>` +
     `<a class="button secondary" href="${base}">${escapeHtml(words.back)}</a>`;
   return deskPage(signed.practice, words.cancelTitle, body, options.status);
