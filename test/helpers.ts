@@ -255,6 +255,12 @@ export async function bookableDb(db: string, spec: PracticeSpec = {}): Promise<s
 /** What migration 16 made (the booking page's logo, issue 41): a file taken back before it lacks it. */
 export const UNDO_MIGRATION_16 = 'DROP TABLE booking_logo; ';
 
+/** SQL that takes a current file back to what migration 19 left: migration 20's language columns out. */
+export const UNDO_MIGRATION_20 =
+  'ALTER TABLE settings DROP COLUMN languages; ALTER TABLE bookings DROP COLUMN locale; ' +
+  'ALTER TABLE form_fields DROP COLUMN labels; ALTER TABLE reasons DROP COLUMN names; ' +
+  'ALTER TABLE reasons DROP COLUMN descriptions; ';
+
 /**
  * SQL that takes a current file back to what migration 18 left: migration 19's desk tables, settings and columns out
  * (the history and the audit log rebuilt without their staff; the bookings' wider `source` CHECK stays).

@@ -6,6 +6,7 @@ import { parsePlainInt } from '../domain/checks.ts';
 import { formatLocal } from '../domain/dates.ts';
 import { utcText } from '../domain/days.ts';
 import { type BareUnit, durationIn } from '../domain/durations.ts';
+import { isLocale, type LocalTexts } from '../domain/languages.ts';
 import { invalid } from '../errors.ts';
 import { terminalJson, visible } from './terminal.ts';
 
@@ -191,4 +192,39 @@ export async function secretInput(fromStdin: boolean, env: string, question: str
   if (!interactive()) return undefined;
   const { password } = await import('@inquirer/prompts');
   return password({ message: question, mask: '*' });
+}
+
+/** Collects a repeated option's values (`--label Vorname --label fr=Prénom`). */
+export function collect(value: string, before: string[] | undefined): string[] {
+  return [...(before ?? []), value];
+}
+
+/**
+ * Splits a repeated text option into the practice's own text (a value without a language) and its texts in other
+ * languages (`fr=Prénom`; `fr=` removes French's), or throws naming the option: two own texts, or a language twice.
+ */
+export function textsByLanguage(values: string[] | undefined, option: string): { own?: string; texts?: LocalTexts } {
+  if (values === undefined) return {};
+  const own: string[] = [];
+  const texts: LocalTexts = {};
+  for (const value of values) {
+    const match = /^([a-z]{2})=([\s\S]*)$/.exec(value);
+    if (!match || !isLocale(match[1])) {
+      own.push(value);
+      continue;
+    }
+    if (texts[match[1]] !== undefined) throw invalid(`${option} ${match[1]}=… is given twice: give each language once`);
+    texts[match[1]] = match[2]!;
+  }
+  if (own.length > 1)
+    throw invalid(
+      `${option} is given ${own.length} times without a language: give the practice's own once, others as ${option} fr=…`,
+    );
+  return { ...(own.length ? { own: own[0] } : {}), ...(Object.keys(texts).length ? { texts } : {}) };
+}
+
+/** ` (fr "Prénom", it "Nome")`: a text's versions in other languages, as the commands print them ('' when none). */
+export function languagesText(texts: LocalTexts): string {
+  const given = Object.entries(texts).map(([locale, text]) => `${locale} "${text}"`);
+  return given.length ? ` (${given.join(', ')})` : '';
 }

@@ -7,6 +7,8 @@
 
 import type { Buffers } from '../domain/blocking.ts';
 import { asciiLower } from '../domain/checks.ts';
+import { type LocalTexts, parseLocalTexts } from '../domain/languages.ts';
+import type { Locale } from '../domain/locales.ts';
 import { nationalDigits } from '../domain/phone.ts';
 import { submittedCustomer } from '../domain/submission.ts';
 import { nameSearchText, type Store, searchText } from './db.ts';
@@ -48,6 +50,10 @@ export interface Booking {
   attendance: Attendance | null;
   /** The staff's private note ('' for none): never in a mail, webhook, feed or calendar. */
   staffNote: string;
+  /** The language its customer is served in (migration 20); null: the practice's own, as it is now. */
+  locale: Locale | null;
+  /** Its reason's name in other languages (`reason set --name fr=…`). */
+  reasonNames: LocalTexts;
 }
 
 interface BookingRow {
@@ -70,6 +76,8 @@ interface BookingRow {
   series_id: number | null;
   attendance: Attendance | null;
   staff_note: string;
+  locale: Locale | null;
+  reason_names: string;
 }
 
 /** Returns the start instants of the bookings still on (booked) that start at `fromAt` or later. */
@@ -104,13 +112,16 @@ function toBooking(row: BookingRow): Booking {
     seriesId: row.series_id,
     attendance: row.attendance,
     staffNote: row.staff_note,
+    locale: row.locale,
+    reasonNames: parseLocalTexts(row.reason_names),
   };
 }
 
 const SELECT = `
   SELECT b.id, b.reference, b.schedule_id, s.name AS schedule_name, b.reason_id, r.name AS reason_name,
          b.customer_id, b.start_at, b.end_at, b.submission, b.source, b.created_at,
-         b.status, b.sequence, b.changed_at, b.cancel_reason, b.series_id, b.attendance, b.staff_note
+         b.status, b.sequence, b.changed_at, b.cancel_reason, b.series_id, b.attendance, b.staff_note, b.locale,
+         r.names AS reason_names
   FROM bookings b
   JOIN schedules s ON s.id = b.schedule_id
   JOIN reasons r ON r.id = b.reason_id`;
@@ -331,12 +342,14 @@ export function insertBooking(
     buffers: Buffers;
     /** The series it belongs to, if any. */
     seriesId?: number | null;
+    /** The customer's language; null or absent: the practice's own. */
+    locale?: Locale | null;
   },
 ): number {
   const result = store
     .sql(
-      `INSERT INTO bookings (reference, schedule_id, reason_id, customer_id, start_at, end_at, submission, source, created_at, buffer_before, buffer_after, series_id, searched)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
+      `INSERT INTO bookings (reference, schedule_id, reason_id, customer_id, start_at, end_at, submission, source, created_at, buffer_before, buffer_after, series_id, locale, searched)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
     )
     .run(
       booking.reference,
@@ -351,6 +364,7 @@ export function insertBooking(
       booking.buffers.before,
       booking.buffers.after,
       booking.seriesId ?? null,
+      booking.locale ?? null,
     );
   const id = Number(result.lastInsertRowid);
   store

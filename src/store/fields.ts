@@ -1,9 +1,12 @@
 import type { FieldDefinition, FormType, InputType } from '../domain/form.ts';
+import { type LocalTexts, parseLocalTexts } from '../domain/languages.ts';
 import type { Store } from './db.ts';
 
 /** A field of the booking form (spec §2 FormField), in form order. */
 export interface FormField extends FieldDefinition {
   position: number;
+  /** Its label in other languages than the practice's own (`field set <key> --label fr=…`). */
+  labels: LocalTexts;
 }
 
 interface FieldRow {
@@ -15,6 +18,7 @@ interface FieldRow {
   default_value: string;
   options: string;
   position: number;
+  labels: string;
 }
 
 function toField(row: FieldRow): FormField {
@@ -27,13 +31,14 @@ function toField(row: FieldRow): FormField {
     defaultValue: row.default_value,
     options: JSON.parse(row.options) as string[],
     position: row.position,
+    labels: parseLocalTexts(row.labels),
   };
 }
 
-const COLUMNS = 'key, form_type, input_type, label, required, default_value, options, position';
+const COLUMNS = 'key, form_type, input_type, label, required, default_value, options, position, labels';
 
 /** Returns form_type, input_type, label, required, default_value, options as stored. */
-function columnValues(field: Omit<FormField, 'key' | 'position'>): [string, string, string, number, string, string] {
+function columnValues(field: Omit<FormField, 'key' | 'position' | 'labels'>): [string, string, string, number, string, string] {
   return [
     field.formType,
     field.inputType,
@@ -57,7 +62,7 @@ export function findField(store: Store, key: string): FormField | undefined {
 }
 
 /** Inserts a field at the end of the form. */
-export function insertField(store: Store, field: Omit<FormField, 'position'>): void {
+export function insertField(store: Store, field: Omit<FormField, 'position' | 'labels'>): void {
   store
     .sql(
       `INSERT INTO form_fields (key, form_type, input_type, label, required, default_value, options, position)
@@ -67,13 +72,18 @@ export function insertField(store: Store, field: Omit<FormField, 'position'>): v
 }
 
 /** Writes the values of the field named `field.key` (its place is set by `writeFieldOrder`). */
-export function updateField(store: Store, field: Omit<FormField, 'position'>): void {
+export function updateField(store: Store, field: Omit<FormField, 'position' | 'labels'>): void {
   store
     .sql(
       `UPDATE form_fields SET form_type = ?, input_type = ?, label = ?, required = ?, default_value = ?, options = ?
        WHERE key = ?`,
     )
     .run(...columnValues(field), field.key);
+}
+
+/** Writes a field's labels in other languages (`{}` for none). */
+export function setFieldLabels(store: Store, key: string, labels: LocalTexts): void {
+  store.sql('UPDATE form_fields SET labels = ? WHERE key = ?').run(JSON.stringify(labels), key);
 }
 
 /** Numbers the fields 1, 2, 3 … in the order of `keys`. Call inside a transaction. */

@@ -799,4 +799,15 @@ export const migrations: readonly string[] = [
   ALTER TABLE audit_log_19 RENAME TO audit_log;
   CREATE INDEX audit_log_by_time ON audit_log (at);
   `,
+  // 20: customers in their own language (issue 47). The languages the practice offers besides its own (`locale`),
+  // comma-separated in the order `practice set --languages` gave them; the language each booking's customer chose
+  // (NULL: the practice's own, as every booking made before spoke it); and the practice's texts per language: a
+  // field's label, a reason's name and description, each a JSON object from locale to text ('{}': none given).
+  `
+  ALTER TABLE settings ADD COLUMN languages TEXT NOT NULL DEFAULT '';
+  ALTER TABLE bookings ADD COLUMN locale TEXT CHECK (locale IN ('en', 'de', 'fr', 'it', 'es', 'nl'));
+  ALTER TABLE form_fields ADD COLUMN labels TEXT NOT NULL DEFAULT '{}';
+  ALTER TABLE reasons ADD COLUMN names TEXT NOT NULL DEFAULT '{}';
+  ALTER TABLE reasons ADD COLUMN descriptions TEXT NOT NULL DEFAULT '{}';
+  `,
 ];

@@ -1,3 +1,4 @@
+import { type LocalTexts, parseLocalTexts } from '../domain/languages.ts';
 import type { Store } from './db.ts';
 
 /** A service offered by one or more schedules, with the length of its appointments. */
@@ -16,6 +17,9 @@ export interface Reason {
   position: number;
   /** The most weekly dates the booking page offers for it as a series; 0: no series there. */
   seriesMax: number;
+  /** Its name and description in other languages than the practice's own (`reason set --name fr=…`). */
+  names: LocalTexts;
+  descriptions: LocalTexts;
 }
 
 export type ReasonValues = Pick<
@@ -35,6 +39,8 @@ interface ReasonRow {
   series_max: number;
   /** The offering schedules' ids, comma-separated (NULL: none left). */
   schedule_ids: string | null;
+  names: string;
+  descriptions: string;
 }
 
 function toReason(row: ReasonRow): Reason {
@@ -49,6 +55,8 @@ function toReason(row: ReasonRow): Reason {
     bufferAfterMinutes: row.buffer_after_minutes,
     position: row.position,
     seriesMax: row.series_max,
+    names: parseLocalTexts(row.names),
+    descriptions: parseLocalTexts(row.descriptions),
   };
 }
 
@@ -57,7 +65,7 @@ const SCHEDULE_IDS = `(SELECT group_concat(o.schedule_id, ',' ORDER BY o.schedul
     JOIN schedules s ON s.id = o.schedule_id AND s.removed_at IS NULL WHERE o.reason_id = r.id) AS schedule_ids`;
 
 const COLUMNS = `r.id, r.schedule_id, r.name, r.description, r.duration_minutes, r.buffer_before_minutes,
-  r.buffer_after_minutes, r.position, r.series_max, ${SCHEDULE_IDS}`;
+  r.buffer_after_minutes, r.position, r.series_max, r.names, r.descriptions, ${SCHEDULE_IDS}`;
 
 /** Returns the reasons a schedule offers (its own and those shared with it) in display order. */
 export function listReasons(store: Store, scheduleId: number): Reason[] {
@@ -150,6 +158,13 @@ export function writeReasonOrder(store: Store, ids: readonly number[]): void {
 /** Marks a reason removed; bookings that name it keep it. */
 export function markReasonRemoved(store: Store, id: number, at: string): void {
   store.sql('UPDATE reasons SET removed_at = ? WHERE id = ?').run(at, id);
+}
+
+/** Writes a reason's name and description in other languages (each `{}` for none). */
+export function setReasonTexts(store: Store, id: number, names: LocalTexts, descriptions: LocalTexts): void {
+  store
+    .sql('UPDATE reasons SET names = ?, descriptions = ? WHERE id = ?')
+    .run(JSON.stringify(names), JSON.stringify(descriptions), id);
 }
 
 /** Sets the most weekly dates the booking page offers for a reason as a series (0: none). */

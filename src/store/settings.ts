@@ -1,3 +1,4 @@
+import { offeredLanguages } from '../domain/languages.ts';
 import type { Locale } from '../domain/locales.ts';
 import type { Store } from './db.ts';
 
@@ -8,6 +9,8 @@ export interface Settings {
   practiceName: string | null;
   timeZone: string | null;
   locale: Locale;
+  /** The languages customers are served in: the practice's own (`locale`) first, then the others it offers. */
+  languages: Locale[];
   notifyEmail: string | null;
   /** Where the practice is, one line ('' when not given): mails, the .ics LOCATION, the page. */
   address: string;
@@ -82,6 +85,7 @@ interface SettingsRow {
   practice_name: string | null;
   time_zone: string | null;
   locale: Locale;
+  languages: string;
   notify_email: string | null;
   address: string;
   phone: string;
@@ -113,6 +117,7 @@ export function readSettings(store: Store): Settings {
     practiceName: row.practice_name,
     timeZone: row.time_zone,
     locale: row.locale,
+    languages: offeredLanguages(row.locale, row.languages === '' ? [] : (row.languages.split(',') as Locale[])),
     notifyEmail: row.notify_email,
     address: row.address,
     phone: row.phone,
@@ -168,6 +173,8 @@ export interface PracticeSettings {
   practiceName: string;
   timeZone: string;
   locale: Locale;
+  /** The languages offered to customers, `locale` first (init: that one alone). */
+  languages: Locale[];
   notifyEmail: string;
   address: string;
   phone: string;
@@ -176,8 +183,9 @@ export interface PracticeSettings {
 
 /** The practice's settings in the order of the columns both writes below name. */
 function practiceValues(values: PracticeSettings): string[] {
-  const { practiceName, timeZone, locale, notifyEmail, address, phone, website } = values;
-  return [practiceName, timeZone, locale, notifyEmail, address, phone, website];
+  const { practiceName, timeZone, locale, languages, notifyEmail, address, phone, website } = values;
+  const others = languages.filter((one) => one !== locale).join(',');
+  return [practiceName, timeZone, locale, others, notifyEmail, address, phone, website];
 }
 
 /** Records the answers of `planner init`; returns false when the installation was already configured. */
@@ -187,8 +195,8 @@ export function markConfigured(
 ): boolean {
   const result = store
     .sql(
-      `UPDATE settings SET practice_name = ?, time_zone = ?, locale = ?, notify_email = ?, address = ?, phone = ?, website = ?,
-         reminder_offsets = ?, configured_at = ?
+      `UPDATE settings SET practice_name = ?, time_zone = ?, locale = ?, languages = ?, notify_email = ?, address = ?, phone = ?,
+         website = ?, reminder_offsets = ?, configured_at = ?
        WHERE id = 1 AND configured_at IS NULL`,
     )
     .run(...practiceValues(values), values.reminderOffsets.join(','), values.at);
@@ -199,7 +207,7 @@ export function markConfigured(
 export function setPractice(store: Store, values: PracticeSettings): void {
   store
     .sql(
-      'UPDATE settings SET practice_name = ?, time_zone = ?, locale = ?, notify_email = ?, address = ?, phone = ?, website = ? WHERE id = 1',
+      'UPDATE settings SET practice_name = ?, time_zone = ?, locale = ?, languages = ?, notify_email = ?, address = ?, phone = ?, website = ? WHERE id = 1',
     )
     .run(...practiceValues(values));
 }

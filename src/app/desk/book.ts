@@ -56,6 +56,7 @@ export function deskFields(ctx: AppContext, phoneLabel: string): FormField[] {
       formType: 'textbox',
       inputType: 'tel',
       label: phoneLabel,
+      labels: {},
       required: false,
       defaultValue: '',
       options: [],

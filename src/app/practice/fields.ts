@@ -1,5 +1,6 @@
 import { fitsInputType, nameMessage, nameProblem } from '../../domain/checks.ts';
 import { FIELD_KEY, FORM_TYPES, type FormType, INPUT_TYPES, type InputType } from '../../domain/form.ts';
+import type { LocalTexts } from '../../domain/languages.ts';
 import { moveTo } from '../../domain/lists.ts';
 import { VALUE_MAX_LENGTH } from '../../domain/submission.ts';
 import { AppError, invalid, notFound } from '../../errors.ts';
@@ -9,11 +10,13 @@ import {
   findField,
   insertField,
   listFields,
+  setFieldLabels,
   updateField,
   writeFieldOrder,
 } from '../../store/fields.ts';
 import type { AppContext } from '../context.ts';
 import { requireConfigured } from './configured.ts';
+import { mergedTexts } from './local-texts.ts';
 import { checkWhole } from './schedules.ts';
 
 /** The field that identifies customers and receives their confirmation. */
@@ -21,6 +24,8 @@ export const EMAIL_FIELD = 'email';
 
 export interface FieldChanges {
   label?: string;
+  /** Its label in other languages (`--label fr=Prénom`); '' removes that language's. */
+  labels?: LocalTexts;
   inputType?: string;
   formType?: string;
   options?: string[];
@@ -42,7 +47,10 @@ function checkKey(key: string): string {
   return key;
 }
 
-type UncheckedField = Omit<FormField, 'formType' | 'inputType' | 'position'> & { formType: string; inputType: string };
+type UncheckedField = Omit<FormField, 'formType' | 'inputType' | 'position' | 'labels'> & {
+  formType: string;
+  inputType: string;
+};
 
 /** Returns what a default of this field may be, for the message that refuses one. */
 function defaultHint(field: UncheckedField, options: string[]): string {
@@ -51,17 +59,22 @@ function defaultHint(field: UncheckedField, options: string[]): string {
   return `give a value of input type ${field.inputType}`;
 }
 
+/** Returns a label trimmed (one line, not empty, at most 200 characters), or throws naming `option`. */
+function checkLabel(text: string, option: string): string {
+  const problem = nameProblem(text);
+  if (problem) throw invalid(nameMessage(option, problem), 'label');
+  return text.trim();
+}
+
 /** Returns the field with its values checked together (types, options, default), or throws `invalid`. */
-function checkField(field: UncheckedField): Omit<FormField, 'position'> {
+function checkField(field: UncheckedField): Omit<FormField, 'position' | 'labels'> {
   if (!(FORM_TYPES as readonly string[]).includes(field.formType)) {
     throw invalid(`--form must be one of ${FORM_TYPES.join(', ')} (got "${field.formType}")`, 'form');
   }
   if (!(INPUT_TYPES as readonly string[]).includes(field.inputType)) {
     throw invalid(`--input must be one of ${INPUT_TYPES.join(', ')} (got "${field.inputType}")`, 'input');
   }
-  const labelProblem = nameProblem(field.label);
-  if (labelProblem) throw invalid(nameMessage('--label', labelProblem), 'label');
-  const label = field.label.trim();
+  const label = checkLabel(field.label, '--label');
   const options = field.options.map((option) => option.trim());
   if (field.formType === 'select') {
     if (options.length === 0 || options.some((option) => option === '')) {
@@ -139,6 +152,7 @@ export function addField(ctx: AppContext, key: string, values: FieldChanges): Fo
       defaultValue: values.defaultValue ?? '',
     });
     insertField(ctx.store, checked);
+    if (values.labels) setFieldLabels(ctx.store, key, mergedTexts({}, values.labels, (text, locale) => checkLabel(text, `--label ${locale}=…`)));
     placeField(ctx, key, values.position);
     return getField(ctx, key);
   });
@@ -155,7 +169,8 @@ export function changeField(ctx: AppContext, key: string, changes: FieldChanges)
   requireConfigured(ctx);
   return ctx.store.tx(() => {
     const current = getField(ctx, key);
-    const next = { ...current, ...changes };
+    const { labels, ...own } = changes;
+    const next = { ...current, ...own };
     if (key === EMAIL_FIELD && next.inputType !== 'email') {
       throw invalid(`the "${EMAIL_FIELD}" field identifies customers, so its input type stays email`, 'input');
     }
@@ -163,6 +178,7 @@ export function changeField(ctx: AppContext, key: string, changes: FieldChanges)
     if (changes.formType !== undefined && changes.formType !== 'select' && changes.options === undefined)
       next.options = [];
     updateField(ctx.store, checkField(next));
+    if (labels) setFieldLabels(ctx.store, key, mergedTexts(current.labels, labels, (text, locale) => checkLabel(text, `--label ${locale}=…`)));
     placeField(ctx, key, changes.position);
     return getField(ctx, key);
   });

@@ -102,6 +102,7 @@ export function initInstallation(ctx: AppContext, answers: InitAnswers): Configu
       practiceName: answers.practiceName.trim(),
       timeZone: answers.timeZone,
       locale: answers.locale as Locale,
+      languages: [answers.locale as Locale],
       notifyEmail: answers.notifyEmail,
       address: (answers.address ?? '').trim(),
       phone: (answers.phone ?? '').trim(),

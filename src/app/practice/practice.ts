@@ -3,6 +3,8 @@
  * customers find and reach the practice. `planner practice set` changes them with the checks `init` makes.
  */
 
+import { isLocale, offeredLanguages } from '../../domain/languages.ts';
+import { LOCALES } from '../../domain/locales.ts';
 import { offsetAt, offsetTable } from '../../domain/zone.ts';
 import { invalid } from '../../errors.ts';
 import { upcomingStarts } from '../../store/bookings.ts';
@@ -15,8 +17,38 @@ export type { PracticeSettings };
 
 /** Returns the practice's settings. */
 export function showPractice(ctx: AppContext): PracticeSettings {
-  const { practiceName, timeZone, locale, notifyEmail, address, phone, website } = requireConfigured(ctx);
-  return { practiceName, timeZone, locale, notifyEmail, address, phone, website };
+  const { practiceName, timeZone, locale, languages, notifyEmail, address, phone, website } = requireConfigured(ctx);
+  return { practiceName, timeZone, locale, languages, notifyEmail, address, phone, website };
+}
+
+/**
+ * Returns the languages `--languages` names (`de,fr`: the practice's own first), or throws naming what is wrong: a
+ * language planner does not speak, one named twice, or none.
+ */
+export function checkLanguages(text: string): Locale[] {
+  const names = text.split(',').map((one) => one.trim().toLowerCase());
+  const unknown = names.find((one) => !isLocale(one));
+  if (names.every((one) => one === '')) throw invalid('--languages names none: give e.g. --languages de,fr', 'languages');
+  if (unknown !== undefined)
+    throw invalid(
+      `--languages: "${unknown}" is not one of ${LOCALES.join(', ')} (example: --languages de,fr, the practice's own first)`,
+      'languages',
+    );
+  const twice = names.find((one, at) => names.indexOf(one) !== at);
+  if (twice !== undefined) throw invalid(`--languages names "${twice}" twice: name each language once`, 'languages');
+  return names as Locale[];
+}
+
+/**
+ * The offered languages after a change: `--languages` as given; a new own language (`--locale`) first, the others
+ * kept (the old own one among them while it stays offered: it is kept when the new one was already offered, replaced
+ * when it was not).
+ */
+function languagesAfter(before: PracticeSettings, locale: Locale | undefined, languages: Locale[] | undefined): Locale[] {
+  if (languages) return languages;
+  if (locale === undefined || locale === before.locale) return before.languages;
+  const others = before.languages.includes(locale) ? before.languages : before.languages.slice(1);
+  return offeredLanguages(locale, others);
 }
 
 export interface PracticeChange {
@@ -33,29 +65,38 @@ export interface PracticeChange {
  */
 export function changePractice(
   ctx: AppContext,
-  changes: Partial<Record<keyof PracticeSettings, string>>,
+  input: Partial<Record<keyof PracticeSettings, string>>,
 ): PracticeChange {
-  for (const [name, value] of Object.entries(changes) as [keyof PracticeSettings, string | undefined][]) {
+  const { languages: languagesText, ...changes } = input;
+  for (const [name, value] of Object.entries(changes) as [Exclude<keyof PracticeSettings, 'languages'>, string | undefined][]) {
     const problem = value === undefined ? undefined : checkInitAnswer(name, value);
     if (problem) throw invalid(problem, name);
   }
-  if (Object.values(changes).every((value) => value === undefined)) {
+  const languages = languagesText === undefined ? undefined : checkLanguages(languagesText);
+  if (languages && changes.locale !== undefined && changes.locale !== languages[0])
     throw invalid(
-      'nothing to change: give at least one of --name, --timezone, --notify, --locale, --address, --phone, --website',
+      `--locale ${changes.locale} and --languages ${languages.join(',')} disagree: the first of --languages is the practice's own`,
+      'languages',
+    );
+  if (Object.values(input).every((value) => value === undefined)) {
+    throw invalid(
+      'nothing to change: give at least one of --name, --timezone, --notify, --locale, --languages, --address, --phone, --website',
     );
   }
   return ctx.store.tx(() => {
     const before = showPractice(ctx);
     const given = Object.fromEntries(
       Object.entries(changes).filter(([, value]) => value !== undefined),
-    ) as Partial<PracticeSettings>;
+    ) as Partial<Omit<PracticeSettings, 'languages'>>;
+    const offered = languagesAfter(before, given.locale, languages);
     const after: PracticeSettings = {
       ...before,
       ...given,
       practiceName: (given.practiceName ?? before.practiceName).trim(),
       address: (given.address ?? before.address).trim(),
       phone: (given.phone ?? before.phone).trim(),
-      locale: (given.locale ?? before.locale) as Locale,
+      locale: offered[0]!,
+      languages: offered,
     };
     setPractice(ctx.store, after);
     const shiftedBookings = after.timeZone === before.timeZone ? 0 : countShifted(ctx, before.timeZone, after.timeZone);

@@ -6,6 +6,7 @@ import {
   DURATION_MAX_MINUTES,
   nameMessage,
 } from '../../domain/checks.ts';
+import type { LocalTexts } from '../../domain/languages.ts';
 import { moveTo } from '../../domain/lists.ts';
 import { SERIES_COUNT } from '../../domain/series.ts';
 import { AppError, invalid, notFound } from '../../errors.ts';
@@ -19,12 +20,14 @@ import {
   type Reason,
   type ReasonValues,
   setReasonSeriesMax,
+  setReasonTexts,
   updateReason,
   writeReasonOrder,
   writeReasonSchedules,
 } from '../../store/reasons.ts';
 import { type AppContext, unixSeconds } from '../context.ts';
 import { requireConfigured } from './configured.ts';
+import { mergedTexts } from './local-texts.ts';
 import { checkName, checkWhole, getSchedule } from './schedules.ts';
 
 function checkDescription(value: string): string {
@@ -37,6 +40,12 @@ function checkDescription(value: string): string {
   if (CONTROL.test(value))
     throw invalid('--description must not contain control characters (line breaks and tabs are fine)', 'description');
   return value.trim();
+}
+
+/** A reason's name and description in other languages (`--name fr=…`, `--description fr=…`; '' removes one). */
+export interface ReasonTexts {
+  names?: LocalTexts;
+  descriptions?: LocalTexts;
 }
 
 /** The most weekly dates the booking page may offer for a reason as a series (`reason set --series`): a series' own bounds. */
@@ -115,12 +124,13 @@ export function reasonsOf(ctx: AppContext, scheduleId: number): Reason[] {
 export function changeReason(
   ctx: AppContext,
   id: number,
-  changes: Partial<ReasonValues> & { seriesMax?: number },
+  changes: Partial<ReasonValues> & ReasonTexts & { seriesMax?: number },
 ): Reason {
   requireConfigured(ctx);
   return ctx.store.tx(() => {
     const current = getReason(ctx, id);
-    const next = { ...current, ...changes };
+    const { names, descriptions, ...own } = changes;
+    const next = { ...current, ...own };
     updateReason(ctx.store, id, {
       name: checkName(next.name),
       durationMinutes: checkWhole(next.durationMinutes, '--duration', 1, DURATION_MAX_MINUTES),
@@ -133,6 +143,13 @@ export function changeReason(
       writeReasonOrder(ctx.store, moveTo(ids, id, checkWhole(changes.position, '--position', 1, 1_000_000)));
     }
     if (changes.seriesMax !== undefined) setReasonSeriesMax(ctx.store, id, changes.seriesMax);
+    if (names || descriptions)
+      setReasonTexts(
+        ctx.store,
+        id,
+        mergedTexts(current.names, names ?? {}, (text, locale) => checkName(text, `--name ${locale}=…`)),
+        mergedTexts(current.descriptions, descriptions ?? {}, checkDescription),
+      );
     return getReason(ctx, id);
   });
 }
@@ -170,7 +187,7 @@ export function setReasonSchedules(ctx: AppContext, id: number, scheduleIds: rea
 export function changeReasonAndSchedules(
   ctx: AppContext,
   id: number,
-  changes: Partial<ReasonValues> & { seriesMax?: number },
+  changes: Partial<ReasonValues> & ReasonTexts & { seriesMax?: number },
   scheduleIds: readonly number[] | undefined,
 ): ReasonSchedulesChange {
   requireConfigured(ctx);

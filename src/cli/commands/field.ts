@@ -2,10 +2,20 @@ import type { Command } from 'commander';
 import { addField, changeField, type FieldChanges, fields, removeField } from '../../app/practice/fields.ts';
 import { invalid } from '../../errors.ts';
 import type { FormField } from '../../store/fields.ts';
-import { print, printJson, printTable, readContext, whole, withContext } from '../shared.ts';
+import {
+  collect,
+  languagesText,
+  print,
+  printJson,
+  printTable,
+  readContext,
+  textsByLanguage,
+  whole,
+  withContext,
+} from '../shared.ts';
 
 interface FieldOptions {
-  label?: string;
+  label?: string[];
   input?: string;
   form?: string;
   options?: string;
@@ -20,7 +30,9 @@ interface FieldOptions {
 function fieldChanges(options: FieldOptions): FieldChanges {
   if (options.required && options.optional) throw invalid('give either --required or --optional, not both');
   const changes: FieldChanges = {};
-  if (options.label !== undefined) changes.label = options.label;
+  const { own, texts } = textsByLanguage(options.label, '--label');
+  if (own !== undefined) changes.label = own;
+  if (texts !== undefined) changes.labels = texts;
   if (options.input !== undefined) changes.inputType = options.input;
   if (options.form !== undefined) changes.formType = options.form;
   if (options.options !== undefined) changes.options = options.options.split(',');
@@ -32,7 +44,7 @@ function fieldChanges(options: FieldOptions): FieldChanges {
 }
 
 function describeField(field: FormField): string {
-  return `field ${field.key} "${field.label}": ${field.formType}/${field.inputType}, ${field.required ? 'required' : 'optional'}, position ${field.position}`;
+  return `field ${field.key} "${field.label}"${languagesText(field.labels)}: ${field.formType}/${field.inputType}, ${field.required ? 'required' : 'optional'}, position ${field.position}`;
 }
 
 function withFieldOptions(command: Command): Command {
@@ -54,7 +66,11 @@ export function registerField(program: Command): void {
       .description('add a form field')
       .argument('<key>', 'name used in submissions, e.g. insurance_number'),
   )
-    .option('--label <text>', 'label shown to customers (required)')
+    .option(
+      '--label <text>',
+      'label shown to customers (required); again as --label fr=<text> for a language customers may choose',
+      collect,
+    )
     .action(async (key: string, options: FieldOptions, command: Command) => {
       const changes = fieldChanges(options);
       const added = await withContext(command, (ctx) => addField(ctx, key, changes));
@@ -84,7 +100,7 @@ export function registerField(program: Command): void {
         );
     });
   withFieldOptions(field.command('set').description('change a form field').argument('<key>'))
-    .option('--label <text>', 'new label')
+    .option('--label <text>', 'new label; --label fr=<text> sets it in one language (fr= alone removes it)', collect)
     .option('--optional', 'need not be filled')
     .action(async (key: string, options: FieldOptions, command: Command) => {
       const changes = fieldChanges(options);

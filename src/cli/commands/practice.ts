@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { checkInitAnswer, LOCALES } from '../../app/practice/init.ts';
-import { changePractice, type PracticeSettings, showPractice } from '../../app/practice/practice.ts';
+import { changePractice, checkLanguages, type PracticeSettings, showPractice } from '../../app/practice/practice.ts';
 import { invalid } from '../../errors.ts';
 import { print, printJson, readContext, withContext } from '../shared.ts';
 
@@ -10,6 +10,7 @@ export interface PracticeOptions {
   timezone?: string;
   notify?: string;
   locale?: string;
+  languages?: string;
   address?: string;
   phone?: string;
   website?: string;
@@ -21,6 +22,7 @@ export const FLAGS: Record<keyof PracticeSettings, string> = {
   timeZone: '--timezone <IANA zone>',
   notifyEmail: '--notify <email>',
   locale: `--locale ${LOCALES.join('|')}`,
+  languages: '--languages <list>',
   address: '--address <text>',
   phone: '--phone <number>',
   website: '--website <url>',
@@ -36,12 +38,14 @@ export function givenSettings(options: PracticeOptions): Partial<Record<keyof Pr
     timeZone: options.timezone,
     notifyEmail: options.notify,
     locale: options.locale,
+    languages: options.languages,
     address: options.address,
     phone: options.phone,
     website: options.website,
   };
+  if (given.languages !== undefined) checkLanguages(given.languages);
   for (const [name, value] of Object.entries(given) as [keyof PracticeSettings, string | undefined][]) {
-    const problem = value === undefined ? undefined : checkInitAnswer(name, value);
+    const problem = value === undefined || name === 'languages' ? undefined : checkInitAnswer(name, value);
     if (problem) throw invalid(`${FLAGS[name].split(' ')[0]}: ${problem}`);
   }
   return given;
@@ -53,7 +57,7 @@ function practiceLines(practice: PracticeSettings): string[] {
   return [
     `name         ${practice.practiceName}`,
     `time zone    ${practice.timeZone}`,
-    `language     ${practice.locale}`,
+    `language     ${practice.locale}${practice.languages.length > 1 ? ` (its own); customers also in ${practice.languages.slice(1).join(', ')}` : ''}`,
     `notices to   ${practice.notifyEmail}`,
     `address      ${none(practice.address, '--address')}`,
     `phone        ${none(practice.phone, '--phone')}`,
@@ -91,7 +95,11 @@ export function registerPractice(program: Command): void {
       .option('--name <practice>', 'practice name')
       .option('--timezone <zone>', 'IANA time zone, e.g. Europe/Berlin: bookings keep their instant, hours stay local')
       .option('--notify <email>', 'address that receives booking notices')
-      .option('--locale <locale>', `language of mails, the pages and the feed: ${LOCALES.join(', ')}`),
+      .option('--locale <locale>', `the practice's own language (its notices, the feed, the desk): ${LOCALES.join(', ')}`)
+      .option(
+        '--languages <list>',
+        "the languages customers are served in, the practice's own first, e.g. de,fr (each customer gets theirs)",
+      ),
   ).action(async (options: PracticeOptions, command: Command) => {
     const changes = givenSettings(options);
     const change = await withContext(command, (ctx) => changePractice(ctx, changes));
@@ -106,7 +114,12 @@ export function registerPractice(program: Command): void {
     }
     if (after.locale !== before.locale) {
       lines.push(
-        `Mails, the page and the feed now speak ${after.locale}; the form's labels keep their words (they may be your own): planner field set <key> --label … changes one.`,
+        `The practice's notices, the feed and the desk now speak ${after.locale}, as do customers who asked for no offered language; the form's labels keep their words (they may be your own): planner field set <key> --label … changes one.`,
+      );
+    }
+    if (after.languages.join(',') !== before.languages.join(',') && after.languages.length > 1) {
+      lines.push(
+        `Customers now get ${after.languages.join(', ')}: their browser's language, or the one they pick on the pages, kept with their booking. planner doctor names the labels and reasons without a text in ${after.languages.slice(1).join(', ')}.`,
       );
     }
     print('Saved.', ...lines);

@@ -9,14 +9,26 @@ import {
 import { BUFFER_MAX_MINUTES, DURATION_MAX_MINUTES } from '../../domain/checks.ts';
 import { invalid } from '../../errors.ts';
 import type { ReasonValues } from '../../store/reasons.ts';
-import { id, minutes, print, printJson, printTable, readContext, whole, withContext } from '../shared.ts';
+import {
+  collect,
+  id,
+  languagesText,
+  minutes,
+  print,
+  printJson,
+  printTable,
+  readContext,
+  textsByLanguage,
+  whole,
+  withContext,
+} from '../shared.ts';
 
 interface ReasonOptions {
-  name?: string;
+  name?: string[];
   duration?: string;
   bufferBefore?: string;
   bufferAfter?: string;
-  description?: string;
+  description?: string[];
   position?: string;
   series?: string;
   schedules?: string;
@@ -83,7 +95,7 @@ export function registerReason(program: Command): void {
       'time kept free after each appointment: 10, 10m or 1h, 0 to 4h (default 0); may lie outside the opening hours',
     )
     .option('--json', 'print {"id": …}')
-    .action(async (scheduleText: string, name: string, options: ReasonOptions, command: Command) => {
+    .action(async (scheduleText: string, name: string, options: Omit<ReasonOptions, 'description'> & { description?: string }, command: Command) => {
       const ids = [...new Set(scheduleIds(scheduleText, 'schedule-id'))];
       const durationMinutes = minutes(options.duration!, '--duration', DURATION);
       const buffers = buffersOf(options);
@@ -125,9 +137,13 @@ export function registerReason(program: Command): void {
     .command('set')
     .description('change a reason')
     .argument('<id>')
-    .option('--name <name>', 'new name')
+    .option('--name <name>', 'new name; --name fr=<name> sets it in one language (fr= alone removes it)', collect)
     .option('--duration <duration>', 'new duration: 45, 45m, 1h30m (a bare number counts minutes)')
-    .option('--description <text>', 'new description ("" clears it)')
+    .option(
+      '--description <text>',
+      'new description ("" clears it); --description fr=<text> sets it in one language',
+      collect,
+    )
     .option(
       '--buffer-before <duration>',
       'new buffer before, 0 to 4h, e.g. 10 or 10m (applies to bookings made or moved from now on)',
@@ -149,9 +165,11 @@ export function registerReason(program: Command): void {
     .action(async (idText: string, options: ReasonOptions, command: Command) => {
       const reasonId = id(idText, 'reason id');
       const changes: Partial<ReasonValues> = {};
-      if (options.name !== undefined) changes.name = options.name;
+      const name = textsByLanguage(options.name, '--name');
+      const description = textsByLanguage(options.description, '--description');
+      if (name.own !== undefined) changes.name = name.own;
       if (options.duration !== undefined) changes.durationMinutes = minutes(options.duration, '--duration', DURATION);
-      if (options.description !== undefined) changes.description = options.description;
+      if (description.own !== undefined) changes.description = description.own;
       if (options.position !== undefined) changes.position = whole(options.position, '--position');
       Object.assign(changes, buffersOf(options));
       const seriesMax = options.series === undefined ? undefined : checkSeriesMax(options.series);
@@ -160,14 +178,19 @@ export function registerReason(program: Command): void {
         changeReasonAndSchedules(
           ctx,
           reasonId,
-          { ...changes, ...(seriesMax === undefined ? {} : { seriesMax }) },
+          {
+            ...changes,
+            ...(seriesMax === undefined ? {} : { seriesMax }),
+            ...(name.texts ? { names: name.texts } : {}),
+            ...(description.texts ? { descriptions: description.texts } : {}),
+          },
           schedules,
         ),
       );
       if (options.json) printJson(changed);
       else
         print(
-          `reason ${changed.id} "${changed.name}": ${changed.durationMinutes} min${bufferText(changed.bufferBeforeMinutes, changed.bufferAfterMinutes)}, position ${changed.position}${schedules === undefined ? '' : `, offered by ${schedulesText(changed.scheduleIds)}`}${changed.seriesMax ? `, series up to ${changed.seriesMax} weekly dates on the booking page` : seriesMax === 0 ? ', single bookings only on the booking page (no series)' : ''}`,
+          `reason ${changed.id} "${changed.name}"${languagesText(changed.names)}: ${changed.durationMinutes} min${bufferText(changed.bufferBeforeMinutes, changed.bufferAfterMinutes)}, position ${changed.position}${schedules === undefined ? '' : `, offered by ${schedulesText(changed.scheduleIds)}`}${changed.seriesMax ? `, series up to ${changed.seriesMax} weekly dates on the booking page` : seriesMax === 0 ? ', single bookings only on the booking page (no series)' : ''}`,
           ...kept.map(
             (item) =>
               `Schedule ${item.scheduleId} no longer offers it; its ${item.bookings} future booking(s) of it are kept (they can be cancelled, not moved).`,
