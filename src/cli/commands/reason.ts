@@ -54,7 +54,7 @@ const DURATION = { min: 1, max: DURATION_MAX_MINUTES };
 const BUFFER = { min: 0, max: BUFFER_MAX_MINUTES };
 
 /** The buffers given as options (only those given). */
-function buffersOf(options: ReasonOptions): { bufferBeforeMinutes?: number; bufferAfterMinutes?: number } {
+function buffersOf(options: Pick<ReasonOptions, 'bufferBefore' | 'bufferAfter'>): { bufferBeforeMinutes?: number; bufferAfterMinutes?: number } {
   return {
     ...(options.bufferBefore === undefined
       ? {}
