@@ -10,6 +10,7 @@ import type { Locale } from '../store/settings.ts';
 export interface BookingFacts {
   practiceName: string;
   notifyEmail: string;
+  /** The customer's language (the booking's, else the practice's own): their mails and calendar files. */
   locale: Locale;
   timeZone: string;
   /** Where the practice is, one line ('' when not given): the mails' "Where" and the .ics LOCATION. */
@@ -18,9 +19,12 @@ export interface BookingFacts {
   phone: string;
   /** The practitioner: the schedule's name. */
   scheduleName: string;
+  /** The reason's name in the customer's language. */
   reasonName: string;
-  /** The reason's description ("what to bring"; '' when none). */
+  /** The reason's description ("what to bring"; '' when none), in the customer's language. */
   reasonDescription: string;
+  /** What the practice's own notices say instead: its language, and the reason in it. */
+  practice: { locale: Locale; reasonName: string; reasonDescription: string };
   reference: string;
   startAt: number;
   endAt: number;
@@ -30,4 +34,9 @@ export interface BookingFacts {
   customerName: string;
   /** What was submitted, with each field's label, in form order. */
   fields: { label: string; value: string | boolean }[];
+}
+
+/** The facts as the practice's notices tell them: in its own language, the reason in its own words. */
+export function forPractice(facts: BookingFacts): BookingFacts {
+  return { ...facts, ...facts.practice };
 }

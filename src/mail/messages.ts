@@ -7,7 +7,7 @@ import { changeDeadline, deadlineState } from '../domain/deadline.ts';
 import type { OutboxKind, OutgoingMessage } from '../store/outbox.ts';
 import type { Locale, PortalSettings } from '../store/settings.ts';
 import { bookingIcs, bookingsIcs, eventLocation } from './calendar.ts';
-import type { BookingFacts } from './facts.ts';
+import { type BookingFacts, forPractice } from './facts.ts';
 import { htmlMail, MANAGE_MARK, type MailContent, manageHtml, plain, type Row, textMail } from './layout.ts';
 import { localWhen, WORDS } from './translations.ts';
 
@@ -228,6 +228,14 @@ export function bookingMessages(facts: BookingFacts, stamp: number): OutgoingMes
       ics,
     });
   }
+  messages.push(bookingNotice(forPractice(facts), minutes));
+  return messages;
+}
+
+/** The practice's notice of a new booking (Reply-To the customer), in its own words (`forPractice`). */
+function bookingNotice(facts: BookingFacts, minutes: number): OutgoingMessage {
+  const words = WORDS[facts.locale];
+  const when = localWhen(facts.startAt, facts.timeZone, words.dateLocale);
   const subject = oneLine(words.noticeSubject(facts, when));
   const details: Row[] = [
     [words.with, facts.scheduleName],
@@ -238,15 +246,14 @@ export function bookingMessages(facts: BookingFacts, stamp: number): OutgoingMes
     [words.source, words.sources[facts.source]],
     ...fieldRows(facts),
   ];
-  messages.push({
+  return {
     kind: 'notice',
     recipient: facts.notifyEmail,
     subject,
     ...render(noticeContent(facts, subject, [words.noticeIntro], details)),
     ics: NO_CALENDAR_FILE,
     ...(facts.customerEmail ? { replyTo: facts.customerEmail } : {}),
-  });
-  return messages;
+  };
 }
 
 /**
@@ -292,25 +299,33 @@ export function seriesMessages(all: readonly BookingFacts[], stamp: number): Out
       ics,
     });
   }
+  messages.push(seriesNotice(all.map(forPractice), minutes));
+  return messages;
+}
+
+/** The practice's one notice of a new series (Reply-To the customer), in its own words (`forPractice`). */
+function seriesNotice(all: readonly BookingFacts[], minutes: number): OutgoingMessage {
+  const first = all[0]!;
+  const words = WORDS[first.locale];
+  const whenOf = (facts: BookingFacts) => localWhen(facts.startAt, facts.timeZone, words.dateLocale);
   const subject = oneLine(words.seriesNoticeSubject(first, all.length, whenOf(first)));
   const details: Row[] = [
     [words.with, first.scheduleName],
     [words.what, first.reasonName],
-    ...dates,
+    ...dateRows(words.dates, all.map(whenOf)),
     [words.duration, words.minutes(minutes)],
     [words.reference, all.map((facts) => facts.reference).join(', ')],
     [words.source, words.sources[first.source]],
     ...fieldRows(first),
   ];
-  messages.push({
+  return {
     kind: 'notice',
     recipient: first.notifyEmail,
     subject,
     ...render(noticeContent(first, subject, [words.seriesNoticeIntro(all.length)], details)),
     ics: NO_CALENDAR_FILE,
     ...(first.customerEmail ? { replyTo: first.customerEmail } : {}),
-  });
-  return messages;
+  };
 }
 
 /**
@@ -461,7 +476,8 @@ export function changeMessages(facts: BookingFacts, stamp: number, change: Booki
 }
 
 /**
- * Returns the practice's notice of a change the customer made on the self-service page: what,
+ * Returns the practice's notice of a change the customer made on the self-service page (`facts` as the practice
+ * tells them: `forPractice`): what,
  * with whom, the old and the new time (or the cancellation and its reason), who, and the form's answers; Reply-To
  * the customer, so that answering reaches them.
  */

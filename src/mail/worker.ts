@@ -80,8 +80,9 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
         entry.text.includes(MANAGE_MARK)
           ? manageUrlOf(settings.portal.url, createManageToken(store, entry.bookingId, new Date(nowMs()).toISOString()))
           : undefined;
+      // In the customer's language: the booking's, else the practice's.
       const view = {
-        locale: settings.locale,
+        locale: entry.booking?.locale ?? settings.locale,
         timeZone: settings.timeZone ?? 'UTC',
         practiceName: settings.practiceName ?? '',
         phone: settings.phone,

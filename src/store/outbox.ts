@@ -1,3 +1,4 @@
+import type { Locale } from '../domain/locales.ts';
 import type { Store } from './db.ts';
 import { scrubIfErased } from './personal-data.ts';
 import { dueCondition, queueStates } from './queue.ts';
@@ -107,7 +108,8 @@ export function enqueue(
 
 /** A due message with what the worker needs to know of its booking (none for a message without one). */
 export interface DueMessage extends OutboxEntry {
-  booking: { startAt: number; cancelled: boolean } | null;
+  /** Its booking as it stands: its start, whether it is cancelled, its customer's language (null: the practice's). */
+  booking: { startAt: number; cancelled: boolean; locale: Locale | null } | null;
 }
 
 /**
@@ -118,20 +120,25 @@ export interface DueMessage extends OutboxEntry {
 export function dueMessages(store: Store, nowAt: number, limit: number): DueMessage[] {
   const rows = store
     .sql(
-      `SELECT ${O_COLUMNS}, b.start_at AS booking_start_at, b.status AS booking_status
+      `SELECT ${O_COLUMNS}, b.start_at AS booking_start_at, b.status AS booking_status, b.locale AS booking_locale
        FROM outbox o LEFT JOIN bookings b ON b.id = o.booking_id
        WHERE ${dueCondition('o')} ORDER BY o.id LIMIT ?`,
     )
     .all(nowAt, nowAt, limit) as unknown as (OutboxRow & {
     booking_start_at: number | null;
     booking_status: string | null;
+    booking_locale: Locale | null;
   })[];
   return rows.map((row) => ({
     ...toEntry(row),
     booking:
       row.booking_start_at === null
         ? null
-        : { startAt: row.booking_start_at, cancelled: row.booking_status === 'cancelled' },
+        : {
+            startAt: row.booking_start_at,
+            cancelled: row.booking_status === 'cancelled',
+            locale: row.booking_locale,
+          },
   }));
 }
 

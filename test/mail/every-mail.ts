@@ -36,6 +36,7 @@ export function factsIn(locale: Locale): BookingFacts {
     scheduleName: 'Dr. Weber',
     reasonName: 'Check-up',
     reasonDescription: 'Versichertenkarte',
+    practice: { locale, reasonName: 'Check-up', reasonDescription: 'Versichertenkarte' },
     reference: 'ABCDEFGH23456789',
     startAt: Date.parse('2026-11-24T08:30:00Z') / 1000,
     endAt: Date.parse('2026-11-24T09:00:00Z') / 1000,

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { FreeSlot } from '../../domain/availability.ts';
+import type { Locale } from '../../domain/locales.ts';
 import { appointmentEnd, buffersOf } from '../../domain/blocking.ts';
 import { checkSubmission, type SubmissionValue } from '../../domain/submission.ts';
 import { asAppError, invalid } from '../../errors.ts';
@@ -119,6 +120,8 @@ export interface BookingOptions {
    * without it, such a booking makes a record of its own. An address always decides by itself.
    */
   customerId?: number;
+  /** The customer's language (the page's or the API's `Accept-Language`); absent: the practice's own. */
+  locale?: Locale;
   fields?: FormField[];
   confirmation?: boolean;
   outsideHours?: boolean;
@@ -160,6 +163,7 @@ export function writeBooking(
     createdAt: at,
     buffers: buffersOf(placed.reason),
     seriesId: by.seriesId ?? null,
+    locale: by.locale ?? null,
   });
   insertBookingEvent(ctx.store, bookingId, {
     at,
@@ -171,7 +175,7 @@ export function writeBooking(
   const settings = requireConfigured(ctx);
   // Read back as a change reads it: the mails and the event say what the store holds (app/bookings/booking-facts.ts).
   const booking = findBooking(ctx.store, bookingId)!;
-  const facts = bookingFacts(settings, booking, placed.reason.description, checked.fields);
+  const facts = bookingFacts(settings, booking, placed.reason, checked.fields);
   // The mails are written with the booking: if one is written, so is the other.
   if (by.mails !== false)
     for (const message of bookingMessages(facts, unixSeconds(now)))

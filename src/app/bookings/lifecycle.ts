@@ -2,7 +2,7 @@ import { appointmentEnd, buffersOf } from '../../domain/blocking.ts';
 import { isNote, NOTE_MAX_LENGTH } from '../../domain/checks.ts';
 import { deadlineState } from '../../domain/deadline.ts';
 import { AppError, invalid } from '../../errors.ts';
-import type { BookingFacts } from '../../mail/facts.ts';
+import { type BookingFacts, forPractice } from '../../mail/facts.ts';
 import {
   changeMessages,
   customerChangeNotice,
@@ -32,12 +32,7 @@ import { inBookingTransaction } from './create-booking.ts';
 
 /** The facts of the mails of a change, as the booking stands now (the reason's description: none once it was removed). */
 function factsOf(ctx: AppContext, settings: ConfiguredSettings, booking: Booking): BookingFacts {
-  return bookingFacts(
-    settings,
-    booking,
-    findReason(ctx.store, booking.reasonId)?.description ?? '',
-    listFields(ctx.store),
-  );
+  return bookingFacts(settings, booking, findReason(ctx.store, booking.reasonId), listFields(ctx.store));
 }
 
 /** Who changes a booking, and (from a form the customer saw) the version they saw. */
@@ -126,7 +121,7 @@ function tellChange(
   if (by.notify) {
     for (const message of changeMessages(facts, stamp, change)) enqueue(ctx.store, changed.id, message, stamp, at);
   }
-  if (by.actor === 'customer') enqueue(ctx.store, changed.id, customerChangeNotice(facts, change), stamp, at);
+  if (by.actor === 'customer') enqueue(ctx.store, changed.id, customerChangeNotice(forPractice(facts), change), stamp, at);
   const event = eventFacts(changed, by.actor ?? 'admin', change.kind === 'update' ? change.previousStartAt : undefined);
   emitBookingEvent(ctx.store, change.kind === 'update' ? 'booking.changed' : 'booking.cancelled', event, stamp, at);
 }
@@ -227,18 +222,21 @@ export function cancelSeries(
     }
     const ids = new Set(later.map((booking) => booking.id));
     const cancelledNow = listSeriesBookings(ctx.store, found.seriesId).filter((one) => ids.has(one.id));
-    const description = findReason(ctx.store, found.reasonId)?.description ?? '';
+    const reasonOf = findReason(ctx.store, found.reasonId);
     const fields = listFields(ctx.store);
     const done = cancelledNow.map((cancelled) => {
       emitBookingEvent(ctx.store, 'booking.cancelled', eventFacts(cancelled, actor), stamp, at);
-      return { cancelled, facts: bookingFacts(settings, cancelled, description, fields) };
+      return { cancelled, facts: bookingFacts(settings, cancelled, reasonOf, fields) };
     });
     const all = done.map(({ cancelled, facts }) => ({ facts, sequence: cancelled.sequence }));
     const first = done[0]!.cancelled.id;
     if (options.notify)
       for (const message of seriesCancellationMessages(all, stamp, { reason, ...bookAgain(settings) }))
         enqueue(ctx.store, first, message, stamp, at);
-    if (options.actor === 'customer') enqueue(ctx.store, first, seriesCancellationNotice(all, reason), stamp, at);
+    if (options.actor === 'customer') enqueue(ctx.store, first, seriesCancellationNotice(
+        all.map((one) => ({ ...one, facts: forPractice(one.facts) })),
+        reason,
+      ), stamp, at);
     return done.map(({ cancelled }) => cancelled);
   });
 }

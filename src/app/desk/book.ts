@@ -238,12 +238,7 @@ export function resendConfirmation(ctx: AppContext, person: DeskPerson, referenc
     if (booking.status !== 'booked') throw new AppError('conflict', `booking ${reference} is cancelled`);
     if (!booking.customerEmail) throw new AppError('conflict', `booking ${reference} has no e-mail address`);
     const now = ctx.now();
-    const facts = bookingFacts(
-      settings,
-      booking,
-      findReason(ctx.store, booking.reasonId)?.description ?? '',
-      listFields(ctx.store),
-    );
+    const facts = bookingFacts(settings, booking, findReason(ctx.store, booking.reasonId), listFields(ctx.store));
     const stamp = unixSeconds(now);
     for (const message of bookingMessages(facts, stamp))
       if (message.kind === 'confirmation') enqueue(ctx.store, booking.id, message, stamp, now.toISOString());

@@ -41,8 +41,7 @@ export interface PageConfirmation {
 
 /** What the mails of `booking` are written from, as it stands (its reason's description: '' once removed). */
 function factsOf(ctx: AppContext, booking: Booking): BookingFacts {
-  const description = findReason(ctx.store, booking.reasonId)?.description ?? '';
-  return bookingFacts(requireConfigured(ctx), booking, description, listFields(ctx.store));
+  return bookingFacts(requireConfigured(ctx), booking, findReason(ctx.store, booking.reasonId), listFields(ctx.store));
 }
 
 /** `YYYYMMDDTHHMMSSZ` of Unix seconds, as Google's link takes it. */
