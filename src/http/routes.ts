@@ -22,6 +22,8 @@ import {
 import { type CreatedSeries, createSeries, type NotFreeDate, SeriesNotFree } from '../app/bookings/series.ts';
 import type { AppContext } from '../app/context.ts';
 import { utcText } from '../domain/days.ts';
+import { preferredLanguage } from '../domain/languages.ts';
+import type { Locale } from '../domain/locales.ts';
 import { AppError, invalid } from '../errors.ts';
 import {
   type AnyBookingRequest,
@@ -148,7 +150,8 @@ export function registerRoutes(
 
   interface WriteSpec<T> {
     problemOf: (json: unknown) => { error: string; field?: string } | undefined;
-    act: (json: unknown) => T;
+    /** Books from the checked body, for a customer of `locale` (their `Accept-Language`, when the practice offers it). */
+    act: (json: unknown, locale?: Locale) => T;
     answered: (made: T) => Reply;
     refused?: (error: unknown) => Reply | undefined;
   }
@@ -209,14 +212,17 @@ export function registerRoutes(
       const body = await readJsonBody(event, BODY_LIMIT, hooks.bodyTimeoutMs);
       if (!('json' in body)) return body;
       const problem = spec.problemOf(body.json);
-      return key === null ? writeOnce(spec, body.json, problem) : writeKeyed(spec, key, body, problem);
+      // The customer's language: an offered one their Accept-Language asks for; else none (the practice's own).
+      const locale = preferredLanguage(event.req.headers.get('accept-language'), ctx.settings().languages);
+      const spoken = { ...spec, act: (json: unknown) => spec.act(json, locale) };
+      return key === null ? writeOnce(spoken, body.json, problem) : writeKeyed(spoken, key, body, problem);
     });
 
   app.post(
     '/api/bookings',
     write({
       problemOf: bookingRequestProblem,
-      act: (json) => {
+      act: (json, locale) => {
         const request = json as BookingRequest; // checked: no problem
         return createBooking(
           ctx,
@@ -227,6 +233,8 @@ export function registerRoutes(
             submission: request.submission,
           },
           'api',
+          'api',
+          { locale },
         );
       },
       answered: (created: CreatedBooking) => reply<BookingResponse>(bookingResponse(created), 201),
@@ -238,7 +246,7 @@ export function registerRoutes(
     '/api/series',
     write({
       problemOf: seriesRequestProblem,
-      act: (json) => createSeries(ctx, seriesOrder(json as SeriesRequest), 'api'),
+      act: (json, locale) => createSeries(ctx, seriesOrder(json as SeriesRequest), 'api', 'api', { locale }),
       answered: (made: CreatedSeries) =>
         reply<SeriesResponse>(
           {
@@ -270,12 +278,14 @@ export function registerRoutes(
     '/api/bookings/any',
     write({
       problemOf: anyBookingRequestProblem,
-      act: (json) => {
+      act: (json, locale) => {
         const request = json as AnyBookingRequest; // checked: no problem
         return createAnyBooking(
           ctx,
           { reasonId: request.reason, slot: request.slot, submission: request.submission },
           'api',
+          'api',
+          { locale },
         );
       },
       answered: (created) =>

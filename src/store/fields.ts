@@ -38,7 +38,9 @@ function toField(row: FieldRow): FormField {
 const COLUMNS = 'key, form_type, input_type, label, required, default_value, options, position, labels';
 
 /** Returns form_type, input_type, label, required, default_value, options as stored. */
-function columnValues(field: Omit<FormField, 'key' | 'position' | 'labels'>): [string, string, string, number, string, string] {
+function columnValues(
+  field: Omit<FormField, 'key' | 'position' | 'labels'>,
+): [string, string, string, number, string, string] {
   return [
     field.formType,
     field.inputType,

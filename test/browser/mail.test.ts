@@ -105,7 +105,11 @@ describe('the mails in Chromium at 360 and 1280 px', () => {
       reasonName: 'Vorsorgeuntersuchung (Check-up 35) mit Blutabnahme',
       reasonDescription:
         'Please come fasting (no food for 12 hours) and bring your insurance card, your vaccination record and https://example.com/a-very-long-link-to-a-form-you-should-fill-in-before-your-appointment.pdf',
-      practice: { locale: 'en', reasonName: 'Vorsorgeuntersuchung (Check-up 35) mit Blutabnahme', reasonDescription: '' },
+      practice: {
+        locale: 'en',
+        reasonName: 'Vorsorgeuntersuchung (Check-up 35) mit Blutabnahme',
+        reasonDescription: '',
+      },
       reference: 'ABCDEFGH23456789',
       startAt: Date.parse('2026-11-24T08:30:00Z') / 1000,
       endAt: Date.parse('2026-11-24T09:00:00Z') / 1000,

@@ -137,7 +137,7 @@ describe('bookings show: who made each change, and from when a move came', () =>
     // the personal-data columns, triggers and audit log)
     raw.exec(
       UNDO_MIGRATION_20 +
-      UNDO_MIGRATION_19 +
+        UNDO_MIGRATION_19 +
         UNDO_MIGRATION_18 +
         UNDO_MIGRATION_17 +
         UNDO_MIGRATION_16 +

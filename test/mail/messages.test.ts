@@ -30,7 +30,11 @@ const FACTS: BookingFacts = {
   scheduleName: 'Dr. Weber',
   reasonName: 'Check-up',
   reasonDescription: 'Please bring your insurance card.\nNo food 2 h before.',
-  practice: { locale: 'en', reasonName: 'Check-up', reasonDescription: 'Please bring your insurance card.\nNo food 2 h before.' },
+  practice: {
+    locale: 'en',
+    reasonName: 'Check-up',
+    reasonDescription: 'Please bring your insurance card.\nNo food 2 h before.',
+  },
   reference: 'ABCDEFGH23456789',
   startAt: Date.parse('2026-11-24T08:30:00Z') / 1000,
   endAt: Date.parse('2026-11-24T09:00:00Z') / 1000,

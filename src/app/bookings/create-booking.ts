@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { FreeSlot } from '../../domain/availability.ts';
-import type { Locale } from '../../domain/locales.ts';
 import { appointmentEnd, buffersOf } from '../../domain/blocking.ts';
+import type { Locale } from '../../domain/locales.ts';
 import { checkSubmission, type SubmissionValue } from '../../domain/submission.ts';
 import { asAppError, invalid } from '../../errors.ts';
 import type { BookingFacts } from '../../mail/facts.ts';

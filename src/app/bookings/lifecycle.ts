@@ -121,7 +121,8 @@ function tellChange(
   if (by.notify) {
     for (const message of changeMessages(facts, stamp, change)) enqueue(ctx.store, changed.id, message, stamp, at);
   }
-  if (by.actor === 'customer') enqueue(ctx.store, changed.id, customerChangeNotice(forPractice(facts), change), stamp, at);
+  if (by.actor === 'customer')
+    enqueue(ctx.store, changed.id, customerChangeNotice(forPractice(facts), change), stamp, at);
   const event = eventFacts(changed, by.actor ?? 'admin', change.kind === 'update' ? change.previousStartAt : undefined);
   emitBookingEvent(ctx.store, change.kind === 'update' ? 'booking.changed' : 'booking.cancelled', event, stamp, at);
 }
@@ -233,10 +234,17 @@ export function cancelSeries(
     if (options.notify)
       for (const message of seriesCancellationMessages(all, stamp, { reason, ...bookAgain(settings) }))
         enqueue(ctx.store, first, message, stamp, at);
-    if (options.actor === 'customer') enqueue(ctx.store, first, seriesCancellationNotice(
-        all.map((one) => ({ ...one, facts: forPractice(one.facts) })),
-        reason,
-      ), stamp, at);
+    if (options.actor === 'customer')
+      enqueue(
+        ctx.store,
+        first,
+        seriesCancellationNotice(
+          all.map((one) => ({ ...one, facts: forPractice(one.facts) })),
+          reason,
+        ),
+        stamp,
+        at,
+      );
     return done.map(({ cancelled }) => cancelled);
   });
 }

@@ -152,7 +152,12 @@ export function addField(ctx: AppContext, key: string, values: FieldChanges): Fo
       defaultValue: values.defaultValue ?? '',
     });
     insertField(ctx.store, checked);
-    if (values.labels) setFieldLabels(ctx.store, key, mergedTexts({}, values.labels, (text, locale) => checkLabel(text, `--label ${locale}=…`)));
+    if (values.labels)
+      setFieldLabels(
+        ctx.store,
+        key,
+        mergedTexts({}, values.labels, (text, locale) => checkLabel(text, `--label ${locale}=…`)),
+      );
     placeField(ctx, key, values.position);
     return getField(ctx, key);
   });
@@ -178,7 +183,12 @@ export function changeField(ctx: AppContext, key: string, changes: FieldChanges)
     if (changes.formType !== undefined && changes.formType !== 'select' && changes.options === undefined)
       next.options = [];
     updateField(ctx.store, checkField(next));
-    if (labels) setFieldLabels(ctx.store, key, mergedTexts(current.labels, labels, (text, locale) => checkLabel(text, `--label ${locale}=…`)));
+    if (labels)
+      setFieldLabels(
+        ctx.store,
+        key,
+        mergedTexts(current.labels, labels, (text, locale) => checkLabel(text, `--label ${locale}=…`)),
+      );
     placeField(ctx, key, changes.position);
     return getField(ctx, key);
   });

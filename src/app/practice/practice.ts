@@ -28,7 +28,8 @@ export function showPractice(ctx: AppContext): PracticeSettings {
 export function checkLanguages(text: string): Locale[] {
   const names = text.split(',').map((one) => one.trim().toLowerCase());
   const unknown = names.find((one) => !isLocale(one));
-  if (names.every((one) => one === '')) throw invalid('--languages names none: give e.g. --languages de,fr', 'languages');
+  if (names.every((one) => one === ''))
+    throw invalid('--languages names none: give e.g. --languages de,fr', 'languages');
   if (unknown !== undefined)
     throw invalid(
       `--languages: "${unknown}" is not one of ${LOCALES.join(', ')} (example: --languages de,fr, the practice's own first)`,
@@ -44,7 +45,11 @@ export function checkLanguages(text: string): Locale[] {
  * kept (the old own one among them while it stays offered: it is kept when the new one was already offered, replaced
  * when it was not).
  */
-function languagesAfter(before: PracticeSettings, locale: Locale | undefined, languages: Locale[] | undefined): Locale[] {
+function languagesAfter(
+  before: PracticeSettings,
+  locale: Locale | undefined,
+  languages: Locale[] | undefined,
+): Locale[] {
   if (languages) return languages;
   if (locale === undefined || locale === before.locale) return before.languages;
   const others = before.languages.includes(locale) ? before.languages : before.languages.slice(1);
@@ -68,7 +73,10 @@ export function changePractice(
   input: Partial<Record<keyof PracticeSettings, string>>,
 ): PracticeChange {
   const { languages: languagesText, ...changes } = input;
-  for (const [name, value] of Object.entries(changes) as [Exclude<keyof PracticeSettings, 'languages'>, string | undefined][]) {
+  for (const [name, value] of Object.entries(changes) as [
+    Exclude<keyof PracticeSettings, 'languages'>,
+    string | undefined,
+  ][]) {
     const problem = value === undefined ? undefined : checkInitAnswer(name, value);
     if (problem) throw invalid(problem, name);
   }
@@ -85,9 +93,9 @@ export function changePractice(
   }
   return ctx.store.tx(() => {
     const before = showPractice(ctx);
-    const given = Object.fromEntries(
-      Object.entries(changes).filter(([, value]) => value !== undefined),
-    ) as Partial<Omit<PracticeSettings, 'languages'>>;
+    const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as Partial<
+      Omit<PracticeSettings, 'languages'>
+    >;
     const offered = languagesAfter(before, given.locale, languages);
     const after: PracticeSettings = {
       ...before,

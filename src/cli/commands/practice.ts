@@ -95,7 +95,10 @@ export function registerPractice(program: Command): void {
       .option('--name <practice>', 'practice name')
       .option('--timezone <zone>', 'IANA time zone, e.g. Europe/Berlin: bookings keep their instant, hours stay local')
       .option('--notify <email>', 'address that receives booking notices')
-      .option('--locale <locale>', `the practice's own language (its notices, the feed, the desk): ${LOCALES.join(', ')}`)
+      .option(
+        '--locale <locale>',
+        `the practice's own language (its notices, the feed, the desk): ${LOCALES.join(', ')}`,
+      )
       .option(
         '--languages <list>',
         "the languages customers are served in, the practice's own first, e.g. de,fr (each customer gets theirs)",

@@ -54,7 +54,10 @@ const DURATION = { min: 1, max: DURATION_MAX_MINUTES };
 const BUFFER = { min: 0, max: BUFFER_MAX_MINUTES };
 
 /** The buffers given as options (only those given). */
-function buffersOf(options: Pick<ReasonOptions, 'bufferBefore' | 'bufferAfter'>): { bufferBeforeMinutes?: number; bufferAfterMinutes?: number } {
+function buffersOf(options: Pick<ReasonOptions, 'bufferBefore' | 'bufferAfter'>): {
+  bufferBeforeMinutes?: number;
+  bufferAfterMinutes?: number;
+} {
   return {
     ...(options.bufferBefore === undefined
       ? {}
@@ -95,19 +98,26 @@ export function registerReason(program: Command): void {
       'time kept free after each appointment: 10, 10m or 1h, 0 to 4h (default 0); may lie outside the opening hours',
     )
     .option('--json', 'print {"id": …}')
-    .action(async (scheduleText: string, name: string, options: Omit<ReasonOptions, 'description'> & { description?: string }, command: Command) => {
-      const ids = [...new Set(scheduleIds(scheduleText, 'schedule-id'))];
-      const durationMinutes = minutes(options.duration!, '--duration', DURATION);
-      const buffers = buffersOf(options);
-      const newId = await withContext(command, (ctx) =>
-        addReason(ctx, ids, { name, durationMinutes, description: options.description, ...buffers }),
-      );
-      if (options.json) printJson({ id: newId });
-      else
-        print(
-          `Added reason ${newId} "${name.trim()}" (${durationMinutes} min${bufferText(buffers.bufferBeforeMinutes ?? 0, buffers.bufferAfterMinutes ?? 0)}) to ${schedulesText(ids)}.`,
+    .action(
+      async (
+        scheduleText: string,
+        name: string,
+        options: Omit<ReasonOptions, 'description'> & { description?: string },
+        command: Command,
+      ) => {
+        const ids = [...new Set(scheduleIds(scheduleText, 'schedule-id'))];
+        const durationMinutes = minutes(options.duration!, '--duration', DURATION);
+        const buffers = buffersOf(options);
+        const newId = await withContext(command, (ctx) =>
+          addReason(ctx, ids, { name, durationMinutes, description: options.description, ...buffers }),
         );
-    });
+        if (options.json) printJson({ id: newId });
+        else
+          print(
+            `Added reason ${newId} "${name.trim()}" (${durationMinutes} min${bufferText(buffers.bufferBeforeMinutes ?? 0, buffers.bufferAfterMinutes ?? 0)}) to ${schedulesText(ids)}.`,
+          );
+      },
+    );
   reason
     .command('list')
     .description('list the reasons a schedule offers (SCHEDULES: every schedule that offers each)')
