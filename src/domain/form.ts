@@ -1,4 +1,5 @@
 /** The booking form: the kinds of field, a field's definition, and the fields a new installation starts with. Pure. */
+import type { LocalTexts } from './languages.ts';
 import type { Locale } from './locales.ts';
 
 export const FORM_TYPES = ['textbox', 'textarea', 'checkbox', 'select'] as const;
@@ -39,3 +40,31 @@ export const DEFAULT_LABELS: Record<Locale, Record<(typeof DEFAULT_FIELDS)[numbe
   es: { first_name: 'Nombre', last_name: 'Apellidos', email: 'Correo electrónico', phone: 'Teléfono' },
   nl: { first_name: 'Voornaam', last_name: 'Achternaam', email: 'E-mail', phone: 'Telefoon' },
 };
+
+/**
+ * Returns a field's label as given for `locale` (`field set --label fr=…`), else, for a default field whose label the
+ * practice kept as `init` wrote it in its own language `own`, the default label in `locale`; undefined when neither
+ * (the practice's own label is then shown: `planner doctor` names it).
+ */
+export function givenLabel(
+  field: Pick<FieldDefinition, 'key' | 'label'> & { labels: LocalTexts },
+  locale: Locale,
+  own: Locale,
+): string | undefined {
+  if (locale === own) return field.label;
+  const given = field.labels[locale];
+  if (given !== undefined) return given;
+  const defaults = DEFAULT_LABELS[own] as Record<string, string>;
+  return defaults[field.key] === field.label
+    ? (DEFAULT_LABELS[locale] as Record<string, string>)[field.key]
+    : undefined;
+}
+
+/** Returns a field's label in `locale` (`givenLabel`), else the practice's own. */
+export function labelIn(
+  field: Pick<FieldDefinition, 'key' | 'label'> & { labels: LocalTexts },
+  locale: Locale,
+  own: Locale,
+): string {
+  return givenLabel(field, locale, own) ?? field.label;
+}

@@ -117,7 +117,7 @@ function postedChoice(
   if (!offer) return refuse(visit, visit.words.refusal.gone, 409);
   const weeks = weeksOf(offer, form.get('weeks') ?? undefined);
   if (weeks === undefined) return refuse(visit, visit.words.refusal.gone, 409);
-  const fields = fieldsOf(visit.door.ctx);
+  const fields = fieldsOf(visit.door.ctx, visit.language.shown);
   const local = form.get('slot') ?? `${form.get('day') ?? ''} ${form.get('time') ?? ''}:00`;
   const values = typedIn(fields, form);
   return { form, ticket, pageForm, offer, weeks, fields, values, local, day: local.slice(0, 10) };
@@ -229,6 +229,7 @@ export async function confirm(visit: PageVisit, event: H3Event): Promise<Respons
     slot,
     submission,
     client,
+    locale: visit.language.asked,
   };
   const outcome = posted.weeks > 1 ? bookSeries(booker, order, posted.weeks) : book(booker, order);
   return bookedAnswer(visit, posted, checked, outcome);

@@ -3,12 +3,14 @@
  * as its route is), the settings, words, offers and view every step reads, how a page of it is answered (its
  * headers, the frames it allows, the page's own time), and the offers' free days from the days cache.
  */
-import type { H3Event } from 'h3';
+import { getQuery, type H3Event } from 'h3';
 import { type Offer, offersOf, type PageBooker } from '../app/pages/page-booking.ts';
 import { parsePlainInt } from '../domain/checks.ts';
+import { isLocale, preferredLanguage } from '../domain/languages.ts';
+import type { Locale } from '../domain/locales.ts';
 import { type BookView, daysPage, notOfferedPage, refusedPage } from '../portal/book-pages.ts';
 import { BOOK_WORDS, type BookWords } from '../portal/book-words.ts';
-import { failedPage, notFoundPage, type Page, pageOfWeeks } from '../portal/kit.ts';
+import { carryLanguage, failedPage, type LanguageLinks, notFoundPage, type Page, pageOfWeeks } from '../portal/kit.ts';
 import type { Settings } from '../store/settings.ts';
 import type { DoorOptions } from './door-options.ts';
 import { isCanonicalPath } from './handle.ts';
@@ -39,6 +41,26 @@ export interface PageVisit {
   view: BookView;
   offers: Offer[];
   words: BookWords;
+  language: VisitLanguage;
+}
+
+/**
+ * The language of a request to a customer's page, among the practice's offered ones: `shown`; `asked`, when the
+ * customer chose it (`?lang=`, carried from page to page in `chosen`) or their browser's Accept-Language asked
+ * for it (undefined: the practice's own, by default).
+ */
+export interface VisitLanguage {
+  shown: Locale;
+  asked?: Locale;
+  chosen?: Locale;
+}
+
+/** Returns the language of a request (`VisitLanguage`) among `offered`, the practice's own first. */
+export function visitLanguage(event: H3Event, offered: readonly Locale[]): VisitLanguage {
+  const lang = getQuery(event).lang;
+  const chosen = isLocale(lang) && offered.includes(lang) ? lang : undefined;
+  const asked = chosen ?? preferredLanguage(event.req.headers.get('accept-language'), offered);
+  return { shown: asked ?? offered[0]!, ...(asked ? { asked } : {}), ...(chosen ? { chosen } : {}) };
 }
 
 /** A route's answer to a request to the page while it is on. */
@@ -92,23 +114,48 @@ export function openPage(door: BookingDoor, event: H3Event, route: PageRoute): R
   if (shut) return shut;
   const settings = read as OpenSettings;
   const page = settings.bookingPage;
-  const words = BOOK_WORDS[settings.locale];
+  const language = visitLanguage(event, settings.languages);
+  const words = BOOK_WORDS[language.shown];
   // "Any practitioner" is named in the page's words.
-  const offers = offersOf(door.ctx, page).map((offer) =>
+  const offers = offersOf(door.ctx, page, language.shown).map((offer) =>
     offer.anyOf ? { ...offer, scheduleName: words.anyPractitioner } : offer,
   );
   const view: BookView = {
-    practice: { ...settings, practiceName: settings.practiceName! },
+    practice: { ...settings, locale: language.shown, practiceName: settings.practiceName! },
     privacyUrl: page.privacyUrl,
     manyOffers: offers.length > 1,
     brand: { colour: page.colour, logoSrc: page.logo ? `/book/logo?v=${page.logo}` : null },
+    languages: switcherOf(settings.languages, language.shown, event),
   };
-  return route({ door, settings, view, offers, words }, event);
+  return route({ door, settings, view, offers, words, language }, event);
 }
 
-/** Answers `shown`, a page of the visit's page. */
+/**
+ * Returns the language switcher of a request (none while one language is offered): each offered language's link to
+ * this page in it (`?lang=`), a GET page's own query kept; a POST's answer links to the page's start.
+ */
+export function switcherOf(offered: readonly Locale[], shown: Locale, event: H3Event): LanguageLinks | undefined {
+  if (offered.length < 2) return undefined;
+  const get = event.req.method === 'GET';
+  const path = get ? event.url.pathname : '/book/';
+  const query = new URLSearchParams(get ? event.url.search : '');
+  return {
+    shown,
+    links: offered.map((locale) => {
+      query.set('lang', locale);
+      return { locale, href: `${path}?${query.toString()}` };
+    }),
+  };
+}
+
+/**
+ * Answers `shown`, a page of the visit's page; a language the customer chose goes with every link and form of it
+ * (`carryLanguage`), so the next step speaks it too.
+ */
 export function show(visit: PageVisit, shown: Page, extra?: Record<string, string>): Response {
-  return answer(shown, visit.settings, extra);
+  const { chosen } = visit.language;
+  const page = chosen ? { ...shown, html: carryLanguage(shown.html, chosen) } : shown;
+  return answer(page, visit.settings, extra);
 }
 
 /** The page of a refusal: `text`, and `status`. */

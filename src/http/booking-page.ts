@@ -124,7 +124,7 @@ function weeks(visit: PageVisit, event: H3Event): Response {
 function details(visit: PageVisit, event: H3Event): Response {
   const chosen = chosenTime(visit, getQuery(event));
   if (chosen instanceof Response) return chosen;
-  const fields = fieldsOf(visit.door.ctx);
+  const fields = fieldsOf(visit.door.ctx, visit.language.shown);
   const fresh = { fields, entry: { values: null, errors: {} }, ticket: ticketFor(visit) };
   return show(visit, detailsPage({ view: visit.view, ...chosen, ...fresh }));
 }

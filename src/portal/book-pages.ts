@@ -21,6 +21,7 @@ import {
   definitions,
   framedPage,
   hidden,
+  type LanguageLinks,
   layout,
   notice,
   type Page,
@@ -39,6 +40,8 @@ export interface BookView {
   manyOffers: boolean;
   /** The practice's colour and logo (`booking-page enable --colour --logo`), if set. */
   brand?: Brand;
+  /** The switcher's links, where the practice offers more than one language. */
+  languages?: LanguageLinks;
 }
 
 export type { Offer } from '../app/pages/page-booking.ts';
@@ -76,8 +79,9 @@ const query = (parts: Record<string, string | number>) =>
 
 /** A page of the booking page: the tab names the step and the practice ("Choose a time · Praxis Sonne"). */
 function page(view: BookView, title: string, body: string, status = 200): Page {
-  const { practice, brand } = view;
-  return framedPage({ practice, heading: title, body, status, tab: `${title} · ${practice.practiceName}`, brand });
+  const { practice, brand, languages } = view;
+  const tab = `${title} · ${practice.practiceName}`;
+  return framedPage({ practice, heading: title, body, status, tab, brand, languages });
 }
 
 /**

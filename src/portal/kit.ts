@@ -8,8 +8,9 @@
  */
 import { createHash } from 'node:crypto';
 import { escapeHtml } from '../domain/html.ts';
+import { LANGUAGE_NAMES, type Locale } from '../domain/locales.ts';
 import type { Settings } from '../store/settings.ts';
-import { PAGE_WORDS } from './words.ts';
+import { PAGE_WORDS, type PageWords } from './words.ts';
 
 /** The one style sheet. Colours: text #1a1a1a on white (17:1), links #1a56b0 (7:1), buttons white on #1f5fbf (6:1). */
 const CSS = `*{box-sizing:border-box}html{-webkit-text-size-adjust:100%;text-size-adjust:100%}
@@ -49,7 +50,9 @@ table.weeks{width:100%;table-layout:fixed;border-collapse:separate;border-spacin
 table.weeks th{font-weight:400;font-size:16px;color:#3d3d3d;padding:0}table.weeks td{padding:0;text-align:center;vertical-align:top}
 table.weeks a,table.weeks .off{display:flex;flex-direction:column;justify-content:center;min-height:52px;border-radius:8px;font-weight:700;line-height:1.2}
 table.weeks a{border:2px solid #1f5fbf;background:#fff;text-decoration:none}table.weeks a.first{background:#1f5fbf;color:#fff}
-table.weeks .off{color:#54585f;font-weight:400}table.weeks .month{display:block;font-size:16px;font-weight:400}.legend{font-size:16px;color:#3d3d3d;margin:-8px 0 16px}.logo{display:block;max-width:100%;max-height:72px;margin:8px 0 0}.links{margin:0 0 16px;padding-left:20px}ul.offers{list-style:none;padding:0;margin:0 0 16px}.links li{margin:0 0 8px}`;
+table.weeks .off{color:#54585f;font-weight:400}table.weeks .month{display:block;font-size:16px;font-weight:400}.legend{font-size:16px;color:#3d3d3d;margin:-8px 0 16px}.logo{display:block;max-width:100%;max-height:72px;margin:8px 0 0}.links{margin:0 0 16px;padding-left:20px}ul.offers{list-style:none;padding:0;margin:0 0 16px}.links li{margin:0 0 8px}
+ul.languages{display:flex;flex-wrap:wrap;justify-content:flex-end;gap:0 16px;list-style:none;padding:0;margin:0;font-size:16px}
+ul.languages a,ul.languages span{display:inline-block;padding:6px 0;min-height:24px}ul.languages span{font-weight:700}`;
 
 /** The Content-Security-Policy source of the style sheet (no other style and no script may run). */
 export const STYLE_HASH = `'sha256-${createHash('sha256').update(CSS).digest('base64')}'`;
@@ -115,12 +118,14 @@ export interface LayoutOptions {
   title: string;
   body: string;
   brand?: Brand;
+  /** The languages the page is offered in, with links to it in each (none: one language). */
+  languages?: LanguageLinks;
   /** A door's own second style sheet (the desk's: its CSP hash is in that door's headers). */
   sheet?: string;
 }
 
 /** The document of a page: the one style sheet (and the practice's colour), the logo, `body`, the practice's footer. */
-export function layout({ practice, title, body, brand = {}, sheet }: LayoutOptions): string {
+export function layout({ practice, title, body, brand = {}, sheet, languages }: LayoutOptions): string {
   const words = PAGE_WORDS[practice.locale];
   const own =
     (brand.colour ? `<style>${brandStyle(brand.colour).css}</style>` : '') + (sheet ? `<style>${sheet}</style>` : '');
@@ -130,7 +135,7 @@ export function layout({ practice, title, body, brand = {}, sheet }: LayoutOptio
     `<!doctype html><html lang="${words.lang}"><head><meta charset="utf-8">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer">` +
     `<meta name="robots" content="noindex, nofollow"><title>${escapeHtml(title)}</title><style>${CSS}</style>${own}</head>` +
-    `<body><main>${logo}${body}</main>${footer(practice)}</body></html>`
+    `<body><main>${languages ? languageNav(words, languages) : ''}${logo}${body}</main>${footer(practice)}</body></html>`
   );
 }
 
@@ -146,6 +151,7 @@ export interface FramedOptions {
   brand?: Brand;
   /** A door's own second style sheet (LayoutOptions.sheet). */
   sheet?: string;
+  languages?: LanguageLinks;
 }
 
 /** Returns the page `options` describe, in the layout (every door's page but the error pages: no practice line). */
@@ -157,9 +163,41 @@ export function framedPage({
   tab = heading,
   brand,
   sheet,
+  languages,
 }: FramedOptions): Page {
   const head = `<h1>${escapeHtml(heading)}</h1><p class="practice">${escapeHtml(practice.practiceName)}</p>`;
-  return { status, html: layout({ practice, title: tab, body: head + body, brand, sheet }) };
+  return { status, html: layout({ practice, title: tab, body: head + body, brand, sheet, languages }) };
+}
+
+/** The languages a customer's page is offered in: the one `shown`, and a link to the page in each. */
+export interface LanguageLinks {
+  shown: Locale;
+  links: { locale: Locale; href: string }[];
+}
+
+/**
+ * The language switcher: plain links (no script), each language by its own name and in its own `lang`, the one shown
+ * marked and not a link.
+ */
+function languageNav(words: PageWords, languages: LanguageLinks): string {
+  const item = ({ locale, href }: { locale: Locale; href: string }) =>
+    locale === languages.shown
+      ? `<li><span lang="${locale}" aria-current="true">${escapeHtml(LANGUAGE_NAMES[locale])}</span></li>`
+      : `<li><a href="${escapeHtml(href)}" lang="${locale}" hreflang="${locale}">${escapeHtml(LANGUAGE_NAMES[locale])}</a></li>`;
+  return `<nav aria-label="${escapeHtml(words.language)}"><ul class="languages">${languages.links.map(item).join('')}</ul></nav>`;
+}
+
+/**
+ * Returns a booking page's HTML with the language the customer chose carried by each of its own links and forms (a
+ * link's and a POST's `?lang=`, a GET form's hidden field), so that every next step speaks it: one place, rather
+ * than in each of the pages' links. Links that name a language already (the switcher's) keep theirs.
+ */
+export function carryLanguage(html: string, lang: Locale): string {
+  return html
+    .replace(/ (href|action|formaction)="(\/book\/[^"#]*)"/g, (whole, attribute: string, url: string) =>
+      url.includes('lang=') ? whole : ` ${attribute}="${url}${url.includes('?') ? '&amp;' : '?'}lang=${lang}"`,
+    )
+    .replace(/<form method="get"[^>]*>/g, (form) => `${form}<input type="hidden" name="lang" value="${lang}">`);
 }
 
 /** A note above a page's content: a change done (read out politely), or an error (read out at once). */

@@ -93,6 +93,8 @@ export const PAGE_WORDS = {
     tooManyTitle: 'Please wait',
     tooMany: (seconds: number) =>
       `Too many invalid links were opened from your connection. Please try again in ${seconds} seconds.`,
+    /** The language switcher's name (a list of links, each language in its own words). */
+    language: 'Language',
   },
   de: {
     lang: 'de',
@@ -186,6 +188,8 @@ export const PAGE_WORDS = {
     tooManyTitle: 'Bitte warten',
     tooMany: (seconds: number) =>
       `Von Ihrer Verbindung wurden zu viele ungültige Links geöffnet. Bitte versuchen Sie es in ${seconds} Sekunden noch einmal.`,
+    /** The language switcher's name (a list of links, each language in its own words). */
+    language: 'Sprache',
   },
   fr: {
     lang: 'fr',
@@ -280,6 +284,8 @@ export const PAGE_WORDS = {
     tooManyTitle: 'Veuillez patienter',
     tooMany: (seconds: number) =>
       `Trop de liens non valides ont été ouverts depuis votre connexion. Veuillez réessayer dans ${seconds} secondes.`,
+    /** The language switcher's name (a list of links, each language in its own words). */
+    language: 'Langue',
   },
   it: {
     lang: 'it',
@@ -376,6 +382,8 @@ export const PAGE_WORDS = {
     tooManyTitle: 'Attenda, per favore',
     tooMany: (seconds: number) =>
       `Dalla sua connessione sono stati aperti troppi link non validi. Riprovi tra ${seconds} secondi.`,
+    /** The language switcher's name (a list of links, each language in its own words). */
+    language: 'Lingua',
   },
   es: {
     lang: 'es',
@@ -469,6 +477,8 @@ export const PAGE_WORDS = {
     tooManyTitle: 'Espere, por favor',
     tooMany: (seconds: number) =>
       `Se han abierto demasiados enlaces no válidos desde su conexión. Inténtelo de nuevo dentro de ${seconds} segundos.`,
+    /** The language switcher's name (a list of links, each language in its own words). */
+    language: 'Idioma',
   },
   nl: {
     lang: 'nl',
@@ -562,6 +572,8 @@ export const PAGE_WORDS = {
     tooManyTitle: 'Even geduld',
     tooMany: (seconds: number) =>
       `Vanaf uw verbinding zijn te veel ongeldige links geopend. Probeer het over ${seconds} seconden opnieuw.`,
+    /** The language switcher's name (a list of links, each language in its own words). */
+    language: 'Taal',
   },
 } as const;
 

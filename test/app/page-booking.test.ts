@@ -60,7 +60,7 @@ function practice(limits: { perHour?: string; perEmail?: string } = {}) {
   enablePortal(ctx, { url: 'https://booking.example' });
   const page = enableBookingPage(ctx, limits);
   const booker = createPageBooker(ctx, { nowMs: () => nowMs, formMinSeconds: 3 });
-  const offers = offersOf(ctx, page);
+  const offers = offersOf(ctx, page, 'en');
   const offer = (scheduleId: number, reasonId: number) =>
     offers.find((one) => one.scheduleId === scheduleId && one.reasonId === reasonId)!;
   let forms = 0;
@@ -110,7 +110,11 @@ describe('what the booking page offers', () => {
       4,
     ]);
     expect(weeksOf(offer(weber, checkUp), '2')).toBeUndefined();
-    const { submission, errors } = submissionOf(fieldsOf(ctx), { first_name: 'Ada', last_name: '', email: 'nope' });
+    const { submission, errors } = submissionOf(fieldsOf(ctx, 'en'), {
+      first_name: 'Ada',
+      last_name: '',
+      email: 'nope',
+    });
     expect(submission).toEqual({ first_name: 'Ada', email: 'nope' });
     expect(Object.keys(errors).sort()).toEqual(['email', 'last_name']);
   });

@@ -18,6 +18,9 @@
 import type { FreeSlot } from '../../domain/availability.ts';
 import { isSlotText } from '../../domain/dates.ts';
 import type { FieldDefinition } from '../../domain/form.ts';
+import { labelIn } from '../../domain/form.ts';
+import { textIn } from '../../domain/languages.ts';
+import type { Locale } from '../../domain/locales.ts';
 import { occurrenceSlots } from '../../domain/series.ts';
 import { checkSubmission } from '../../domain/submission.ts';
 import { listFields } from '../../store/fields.ts';
@@ -118,17 +121,22 @@ export interface PageOrder {
   slot: FreeSlot;
   submission: Record<string, unknown>;
   client: string;
+  /** The customer's language, when they chose one or their browser asked for an offered one (else the practice's). */
+  locale?: Locale;
 }
 
-/** What the page offers: each bookable reason of its schedules, in order; "any practitioner" first where shared. */
-export function offersOf(ctx: AppContext, page: BookingPageSettings): Offer[] {
+/**
+ * What the page offers: each bookable reason of its schedules, in order, named in `locale` (the practice's own text
+ * where none is given for it); "any practitioner" first where shared.
+ */
+export function offersOf(ctx: AppContext, page: BookingPageSettings, locale: Locale): Offer[] {
   const single = pageOffers(ctx, page).flatMap(({ schedule, reasons }) =>
     reasons.map((reason) => ({
       scheduleId: schedule.id,
       scheduleName: schedule.name,
       reasonId: reason.id,
-      reasonName: reason.name,
-      description: reason.description,
+      reasonName: textIn(reason.name, reason.names, locale),
+      description: textIn(reason.description, reason.descriptions, locale),
       minutes: reason.durationMinutes,
       seriesMax: reason.seriesMax,
     })),
@@ -169,9 +177,10 @@ export function freeSlot(ctx: AppContext, offer: Offer, local: string): FreeSlot
   return slotsOf(ctx, offer, local.slice(0, 10)).find((slot) => slot.local === local);
 }
 
-/** The booking form's fields. */
-export function fieldsOf(ctx: AppContext): FieldDefinition[] {
-  return listFields(ctx.store);
+/** The booking form's fields, labelled in `locale` (`labelIn`: the practice's own label where none is given). */
+export function fieldsOf(ctx: AppContext, locale: Locale): FieldDefinition[] {
+  const own = ctx.settings().locale;
+  return listFields(ctx.store).map((field) => ({ ...field, label: labelIn(field, locale, own) }));
 }
 
 /** The submission as POST /bookings takes it (a checkbox: a boolean), and each field's problem (the API's rules). */
@@ -350,8 +359,8 @@ export function book(booker: PageBooker, order: PageOrder): PageBooking {
     fingerprint: fingerprintOf(JSON.stringify(made)),
     make: () =>
       (among
-        ? createAnyBooking(ctx, { ...made, among }, 'page', 'customer')
-        : createBooking(ctx, made, 'page', 'customer')
+        ? createAnyBooking(ctx, { ...made, among }, 'page', 'customer', { locale: order.locale })
+        : createBooking(ctx, made, 'page', 'customer', { locale: order.locale })
       ).reference,
     refused: (error) =>
       error instanceof SlotNotFree || error instanceof NoPractitionerFree ? { booked: false, why: 'taken' } : undefined,
@@ -393,8 +402,9 @@ export function bookSeries(booker: PageBooker, order: PageOrder, weeks: number):
     fingerprint: fingerprintOf(JSON.stringify({ ...made, weeks })),
     // The answer kept for the form: the first date's reference (its confirmation shows every date).
     make: () =>
-      createSeries(booker.ctx, { ...made, intervalDays: 7, count: weeks, skipTaken: false }, 'page', 'customer')
-        .bookings[0]!.reference,
+      createSeries(booker.ctx, { ...made, intervalDays: 7, count: weeks, skipTaken: false }, 'page', 'customer', {
+        locale: order.locale,
+      }).bookings[0]!.reference,
     refused: (error) => {
       if (!(error instanceof SeriesNotFree)) return undefined;
       const taken = new Set(error.dates.map((date) => date.slot));
