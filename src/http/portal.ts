@@ -8,6 +8,7 @@
  */
 import { getQuery, getRouterParam, type H3Event } from 'h3';
 import {
+  chooseLanguage,
   customerCancel,
   customerCancelSeries,
   customerMove,
@@ -20,6 +21,7 @@ import {
 } from '../app/pages/portal.ts';
 import { parsePlainInt } from '../domain/checks.ts';
 import { formatLocal, isDay, isSlotText } from '../domain/dates.ts';
+import { isLocale } from '../domain/languages.ts';
 import { manageUrlOf } from '../domain/manage-url.ts';
 import { failedPage, notFoundPage, type Page, pageOfDays, tooManyPage } from '../portal/kit.ts';
 import {
@@ -95,7 +97,13 @@ function openLink(door: PortalDoor, event: H3Event, route: LinkRoute): Response 
   if (!settings.portal || !isCanonicalPath(event)) return pageAnswer(notFoundPage(settings));
   const token = getRouterParam(event, 'token') ?? '';
   const managed = openManaged(door.ctx, token);
-  if (managed) return route(door, { managed, token, base: manageUrlOf('', token) }, event);
+  if (managed) {
+    const base = manageUrlOf('', token);
+    // A language picked on the page (its switcher's links): kept for the customer, then the page again without it.
+    const lang = getQuery(event).lang;
+    if (event.req.method === 'GET' && isLocale(lang) && chooseLanguage(door.ctx, managed, lang)) return seeOther(base);
+    return route(door, { managed, token, base }, event);
+  }
   const throttled = door.guard.unknown(door.clientAddress(event));
   if (!throttled) return pageAnswer(notFoundPage(settings));
   const page = tooManyPage(settings, throttled.resetSeconds);

@@ -17,6 +17,7 @@ import {
   definitions,
   framedPage,
   hidden,
+  type LanguageLinks,
   notice as noteOf,
   type Page,
   telHref,
@@ -37,7 +38,18 @@ export interface ManageView {
 
 /** A page of `view`: its heading, the practice under it, `body`; the tab says the heading. */
 function page(view: ManageView, heading: string, body: string, status = 200): Page {
-  return framedPage({ practice: view.managed.settings, heading, body, status });
+  const { settings } = view.managed;
+  return framedPage({ practice: settings, heading, body, status, languages: switcher(view) });
+}
+
+/**
+ * The language switcher, where the practice offers more than one: each language's link keeps it for the customer
+ * (their mails and pages from then on) and shows the booking in it.
+ */
+function switcher({ managed, base }: ManageView): LanguageLinks | undefined {
+  const { languages, locale } = managed.settings;
+  if (languages.length < 2) return undefined;
+  return { shown: locale, links: languages.map((one) => ({ locale: one, href: `${base}?lang=${one}` })) };
 }
 
 function wordsOf(managed: Managed): PageWords {

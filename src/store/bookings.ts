@@ -419,3 +419,10 @@ export function setAttendance(store: Store, id: number, attendance: Attendance |
 export function setStaffNote(store: Store, id: number, note: string): void {
   store.sql('UPDATE bookings SET staff_note = ? WHERE id = ?').run(note, id);
 }
+
+/** Keeps `locale` as the language of the customer of bookings `ids` (their mails and pages from now on). */
+export function setBookingLocale(store: Store, ids: readonly number[], locale: Locale): void {
+  store
+    .sql('UPDATE bookings SET locale = ? WHERE id IN (SELECT value FROM json_each(?))')
+    .run(locale, JSON.stringify(ids));
+}

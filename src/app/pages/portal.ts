@@ -11,8 +11,9 @@ import { isNote, LINE_BREAK } from '../../domain/checks.ts';
 import { isSlotText } from '../../domain/dates.ts';
 import { changeDeadline, deadlineState } from '../../domain/deadline.ts';
 import { durationIn } from '../../domain/durations.ts';
+import type { Locale } from '../../domain/locales.ts';
 import { AppError, invalid, valueOrInvalid } from '../../errors.ts';
-import { type Booking, findBooking } from '../../store/bookings.ts';
+import { type Booking, findBooking, setBookingLocale } from '../../store/bookings.ts';
 import { bookingOfManageToken } from '../../store/manage-links.ts';
 import { findReason } from '../../store/reasons.ts';
 import { findSchedule, listSchedules } from '../../store/schedules.ts';
@@ -93,6 +94,18 @@ export function portalStatus(ctx: AppContext): PortalStatus {
     : { enabled: false, url: null, cancelUntilHours: null, reschedule: null };
 }
 
+/**
+ * Keeps `locale` (one of the offered languages) as the language of the customer of the link's booking, for it and the
+ * other dates of its series: their mails, reminders and pages speak it from now on. Returns false when the practice
+ * does not offer it (nothing changed).
+ */
+export function chooseLanguage(ctx: AppContext, managed: Managed, locale: Locale): boolean {
+  if (!ctx.settings().languages.includes(locale)) return false;
+  const ids = managed.series ? managed.series.dates.map((date) => date.id) : [managed.booking.id];
+  setBookingLocale(ctx.store, ids, locale);
+  return true;
+}
+
 /** Where a booking stands for its customer: changes are possible only while `open`. */
 export type ManagedState = 'open' | 'past-deadline' | 'started' | 'cancelled';
 
@@ -137,7 +150,10 @@ export function openManaged(ctx: AppContext, token: string): Managed | undefined
   const booking = id === undefined ? undefined : findBooking(ctx.store, id);
   const now = unixSeconds(ctx.now());
   if (!booking || now > booking.endAt + LINK_LIFETIME_SECONDS) return undefined;
-  const configured = requireConfigured(ctx) as ConfiguredSettings & { portal: PortalSettings };
+  // The pages speak the customer's language: the booking's (each of a series' dates has it), else the practice's.
+  const configured = { ...requireConfigured(ctx), locale: booking.locale ?? settings.locale } as ConfiguredSettings & {
+    portal: PortalSettings;
+  };
   const deadline = changeDeadline(booking.startAt, settings.portal.cancelUntilHours);
   const state = stateOf(booking, settings.portal.cancelUntilHours, now);
   const reason = findReason(ctx.store, booking.reasonId);
