@@ -16,6 +16,7 @@ import { reminderDeadlineWarning } from '../messages/reminders.ts';
 import { bookingLogoProblem } from '../pages/booking-page.ts';
 import { pageRules } from '../pages/portal.ts';
 import { isConfigured, requireConfigured } from '../practice/configured.ts';
+import { missingTexts } from '../practice/local-texts.ts';
 import { loadArgon2 } from '../practice/token.ts';
 import {
   bookingPageVerdict,
@@ -262,7 +263,36 @@ function pageChecks(ctx: AppContext): Check[] {
       }[book.why],
     },
     ...(logo ? [{ name: 'logo', status: 'warn' as const, detail: logo }] : []),
+    languageCheck(ctx),
   ];
+}
+
+/** How many of the missing texts `planner doctor` names; the rest it counts. */
+const MISSING_SHOWN = 5;
+
+/**
+ * The languages customers are served in, and each customer-facing text of the practice without a version in one of
+ * them (customers there see the practice's own text): a warning naming them, with the command that gives each.
+ */
+function languageCheck(ctx: AppContext): Check {
+  const { languages } = requireConfigured(ctx);
+  const missing = missingTexts(ctx);
+  const offered = `customers in ${languages.join(', ')} (${languages[0]}: the practice's own)`;
+  if (missing.length === 0)
+    return {
+      name: 'languages',
+      status: 'ok',
+      detail: languages.length > 1 ? `${offered}: every label, reason and description in each` : offered,
+    };
+  const named = missing
+    .slice(0, MISSING_SHOWN)
+    .map((one) => `${one.locale}: ${one.of}'s ${one.what} "${one.own}" (${one.fix})`);
+  const more = missing.length > MISSING_SHOWN ? `; and ${missing.length - MISSING_SHOWN} more` : '';
+  return {
+    name: 'languages',
+    status: 'warn',
+    detail: `${offered}; ${missing.length} text(s) shown in the practice's own language instead: ${named.join('; ')}${more}`,
+  };
 }
 
 /**

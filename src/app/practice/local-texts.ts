@@ -2,8 +2,12 @@
  * The practice's texts in other languages than its own (a field's label, a reason's name and description), as
  * `field set --label fr=…` and `reason set --name fr=…` change them, and what `planner doctor` says is missing.
  */
+import { givenLabel } from '../../domain/form.ts';
 import type { LocalTexts } from '../../domain/languages.ts';
 import type { Locale } from '../../domain/locales.ts';
+import { listFields } from '../../store/fields.ts';
+import { listAllReasons } from '../../store/reasons.ts';
+import type { AppContext } from '../context.ts';
 
 /**
  * Returns `before` with the texts of `given` in their languages ('' removes one), each checked by `check` as the
@@ -20,4 +24,57 @@ export function mergedTexts(
     else after[locale] = check(text, locale);
   }
   return after;
+}
+
+/** A customer-facing text of the practice without a version in an offered language: customers there see its own. */
+export interface MissingText {
+  locale: Locale;
+  /** `field insurance` or `reason 2`. */
+  of: string;
+  /** What is missing: a field's label, a reason's name or description. */
+  what: 'label' | 'name' | 'description';
+  /** The practice's own text, shown instead. */
+  own: string;
+  /** The command that gives it. */
+  fix: string;
+}
+
+/**
+ * Returns every customer-facing text of the practice (each form field's label, each reason's name and description)
+ * that has no version in one of the offered languages beyond its own: the booking page, the mails and the
+ * self-service page show the practice's own text there. A default field whose label the practice kept has its
+ * default label in every language (`givenLabel`). Three queries, whatever the number of fields and reasons.
+ */
+export function missingTexts(ctx: AppContext): MissingText[] {
+  const { locale: own, languages } = ctx.settings();
+  const others = languages.filter((one) => one !== own);
+  if (others.length === 0) return [];
+  const fields = listFields(ctx.store);
+  const reasons = listAllReasons(ctx.store);
+  return others.flatMap((locale) => [
+    ...fields
+      .filter((field) => givenLabel(field, locale, own) === undefined)
+      .map((field) => ({
+        locale,
+        of: `field ${field.key}`,
+        what: 'label' as const,
+        own: field.label,
+        fix: `planner field set ${field.key} --label ${locale}="…"`,
+      })),
+    ...reasons.flatMap((reason) => {
+      const missing = (what: 'name' | 'description', own: string): MissingText => ({
+        locale,
+        of: `reason ${reason.id}`,
+        what,
+        own,
+        fix: `planner reason set ${reason.id} --${what} ${locale}="…"`,
+      });
+      return [
+        ...(reason.names[locale] === undefined ? [missing('name', reason.name)] : []),
+        ...(reason.description.trim() !== '' && reason.descriptions[locale] === undefined
+          ? [missing('description', reason.description)]
+          : []),
+      ];
+    }),
+  ]);
 }
