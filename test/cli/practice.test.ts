@@ -76,6 +76,7 @@ describe('planner init and practice: the settings from init can be changed (issu
       practiceName: 'Physio Nord',
       timeZone: 'Europe/Berlin',
       locale: 'de',
+      languages: ['de'],
       notifyEmail: 'desk@nord.example',
       address: 'Hafenstraße 3, 20459 Hamburg',
       phone: '+49 40 123456',
@@ -153,7 +154,7 @@ describe('planner init and practice: the settings from init can be changed (issu
 
     // A new language: the form's labels (perhaps the practice's own words) stay, and it says how to change them.
     expect(await cliOk(db, 'practice', 'set', '--locale', 'de')).toMatch(
-      /^Mails, the page and the feed now speak de; the form's labels keep their words/m,
+      /^Notices, the feed, the desk and the pages now speak de, as do the mails of customers who asked for no other language \(the others keep theirs\); the form's labels keep their words/m,
     );
     expect((await cliJson(db, 'field', 'list'))[0].label).toBe('First name');
 
@@ -188,7 +189,7 @@ describe('planner init and practice: the settings from init can be changed (issu
     const bare = await cli(db, 'practice', 'set');
     expect(bare.code).toBe(1);
     expect(bare.stderr).toBe(
-      'planner: nothing to change: give at least one of --name, --timezone, --notify, --locale, --address, --phone, --website\n',
+      'planner: nothing to change: give at least one of --name, --timezone, --notify, --locale, --languages, --address, --phone, --website\n',
     );
   });
 

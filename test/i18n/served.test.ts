@@ -37,7 +37,7 @@ describe('a practice in French, Italian, Spanish or Dutch (issue 41, item 15)', 
     const locales: Locale[] = ['fr', 'it', 'es', 'nl'];
     for (const [at, locale] of locales.entries()) {
       if (locale !== 'fr') {
-        expect(await cliOk(s.db, 'practice', 'set', '--locale', locale)).toContain(`now speak ${locale};`);
+        expect(await cliOk(s.db, 'practice', 'set', '--locale', locale)).toContain(`now speak ${locale},`);
       }
       const { mail, reference } = await bookAndMail(s, s.days[at]!);
       const subject = WORDS[locale].confirmationSubject({ practiceName: 'Test Practice' } as never, '…');

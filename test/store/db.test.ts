@@ -170,12 +170,13 @@ describe('openStore', () => {
     raw.close();
     const store = openStore(file);
     try {
-      // Every setting kept; the columns of later migrations at their defaults (19: the desk, off).
+      // Every setting kept; the columns of later migrations at their defaults (19: the desk, off; 20: one language).
       expect(store.db.prepare('SELECT * FROM settings').get()).toEqual({
         ...before,
         desk_url: null,
         desk_idle_minutes: 60,
         desk_max_minutes: 720,
+        languages: '',
       });
       for (const locale of ['fr', 'it', 'es', 'nl', 'en', 'de'])
         store.db.prepare('UPDATE settings SET locale = ?').run(locale);

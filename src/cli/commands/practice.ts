@@ -117,7 +117,7 @@ export function registerPractice(program: Command): void {
     }
     if (after.locale !== before.locale) {
       lines.push(
-        `The practice's notices, the feed and the desk now speak ${after.locale}, as do customers who asked for no offered language; the form's labels keep their words (they may be your own): planner field set <key> --label … changes one.`,
+        `Notices, the feed, the desk and the pages now speak ${after.locale}, as do the mails of customers who asked for no other language (the others keep theirs); the form's labels keep their words (they may be your own): planner field set <key> --label … changes one.`,
       );
     }
     if (after.languages.join(',') !== before.languages.join(',') && after.languages.length > 1) {
