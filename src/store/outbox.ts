@@ -107,7 +107,8 @@ export function enqueue(
 
 /** A due message with what the worker needs to know of its booking (none for a message without one). */
 export interface DueMessage extends OutboxEntry {
-  booking: { startAt: number; cancelled: boolean } | null;
+  /** `seriesId`: the series of a date of one (its confirmation and a cancellation speak of every date). */
+  booking: { startAt: number; cancelled: boolean; seriesId: number | null } | null;
 }
 
 /**
@@ -118,20 +119,25 @@ export interface DueMessage extends OutboxEntry {
 export function dueMessages(store: Store, nowAt: number, limit: number): DueMessage[] {
   const rows = store
     .sql(
-      `SELECT ${O_COLUMNS}, b.start_at AS booking_start_at, b.status AS booking_status
+      `SELECT ${O_COLUMNS}, b.start_at AS booking_start_at, b.status AS booking_status, b.series_id AS series_id
        FROM outbox o LEFT JOIN bookings b ON b.id = o.booking_id
        WHERE ${dueCondition('o')} ORDER BY o.id LIMIT ?`,
     )
     .all(nowAt, nowAt, limit) as unknown as (OutboxRow & {
     booking_start_at: number | null;
     booking_status: string | null;
+    series_id: number | null;
   })[];
   return rows.map((row) => ({
     ...toEntry(row),
     booking:
       row.booking_start_at === null
         ? null
-        : { startAt: row.booking_start_at, cancelled: row.booking_status === 'cancelled' },
+        : {
+            startAt: row.booking_start_at,
+            cancelled: row.booking_status === 'cancelled',
+            seriesId: row.series_id,
+          },
   }));
 }
 
