@@ -145,7 +145,10 @@ export function withManageLink<T extends { kind: OutboxKind; text: string; html:
   url: string | undefined,
 ): T {
   if (!message.text.includes('\u0000') && !message.html.includes('\u0000')) return message;
-  if (!LINKED_KINDS.includes(message.kind)) return { ...message, text: plain(message.text), html: plain(message.html) };
+  // A cancellation carries a link only as a date of a series whose other dates can still be changed (`series`).
+  const unlinked = message.kind === 'cancellation' && action.kind !== 'series';
+  if (!LINKED_KINDS.includes(message.kind) || unlinked)
+    return { ...message, text: plain(message.text), html: plain(message.html) };
   const linked = action.kind === 'link' || action.kind === 'series';
   const said = manageWords(view, linked && url === undefined ? { kind: 'off' } : action);
   const link = said?.button !== undefined ? url : undefined;
