@@ -111,8 +111,8 @@ function bookingLine(managed: Managed): string {
 
 /**
  * The dates of the booking's series (a course booked as one), by start, each with its status and, while it can still
- * be changed, its own deadline and its own "move" and "cancel" (the steps of that date's page); every other date a
- * link to its page. The booking the page is about is marked (`aria-current`). Nothing for a booking made alone.
+ * be changed, its own deadline and (but for the page's own date, whose buttons are above) its own "move" and "cancel"
+ * (the steps of that date's page); every other date a link to its page. The booking the page is about is marked (`aria-current`). Nothing for a booking made alone.
  */
 function seriesDates({ managed, base, home = base }: ManageView): string {
   const { series, booking, settings } = managed;
@@ -131,11 +131,13 @@ function seriesDates({ managed, base, home = base }: ManageView): string {
         ? `<strong>${escapeHtml(when)}</strong> (${escapeHtml(words.thisDate)})`
         : `<a href="${escapeHtml(path)}">${escapeHtml(when)}</a>`;
       const state = `${escapeHtml(statusWords(words, date.state))}${date.open ? `. ${escapeHtml(words.dateUntil(short(date.deadline)))}` : ''}`;
+      // The page's own date has its buttons above the list; every other open date its own here.
+      const offered = date.open && !current;
       const move =
-        date.open && managed.settings.portal.reschedule
+        offered && managed.settings.portal.reschedule
           ? `<a class="button secondary" href="${escapeHtml(path)}/reschedule" aria-label="${escapeHtml(`${words.moveDate}: ${when}`)}">${escapeHtml(words.moveDate)}</a>`
           : '';
-      const cancel = date.open
+      const cancel = offered
         ? `<a class="button secondary" href="${escapeHtml(path)}/cancel" aria-label="${escapeHtml(`${words.cancelDate}: ${when}`)}">${escapeHtml(words.cancelDate)}</a>`
         : '';
       const actions = move || cancel ? `<div class="pair">${move}${cancel}</div>` : '';
