@@ -4,3 +4,8 @@
 export function manageUrlOf(base: string, token: string): string {
   return `${base}/manage/${token}`;
 }
+
+/** The address of another date of a series on the page of the link at `home` (`<home>/date/<reference>`). */
+export function dateUrlOf(home: string, reference: string): string {
+  return `${home}/date/${encodeURIComponent(reference)}`;
+}

@@ -70,7 +70,7 @@ function feedRoutes({ get, every }: DoorRouter, options: DoorOptions): void {
   every('/feed/**', feed('unknownPath'), '/feed/');
 }
 
-/** The customer's self-service page: a booking opened by its link's token, its cancel and its move. */
+/** The customer's self-service page: a booking opened by its link's token (or another date of its series), its cancel and its move. */
 function selfServiceRoutes({ get, post, every }: DoorRouter, options: DoorOptions): void {
   const manage = lazyDoor(() => import('./portal.ts').then(({ createPortalDoor }) => createPortalDoor(options)));
   get('/manage/:token', manage('overview'));
@@ -78,6 +78,12 @@ function selfServiceRoutes({ get, post, every }: DoorRouter, options: DoorOption
   post('/manage/:token/cancel', manage('cancel'));
   get('/manage/:token/reschedule', manage('moveStep'));
   post('/manage/:token/reschedule', manage('move'));
+  // Another date of the link's series: the same page and steps, per date.
+  get('/manage/:token/date/:reference', manage('overview'));
+  get('/manage/:token/date/:reference/cancel', manage('cancelStep'));
+  post('/manage/:token/date/:reference/cancel', manage('cancel'));
+  get('/manage/:token/date/:reference/reschedule', manage('moveStep'));
+  post('/manage/:token/date/:reference/reschedule', manage('move'));
   every('/manage/**', manage('unknownPath'));
 }
 

@@ -3,8 +3,10 @@
  * `/api` gates. HTML only, no script; every answer (also the 404 and 429) carries the same security headers
  * (page-answer.ts). Forms are POST with a CSRF token bound to the link, the booking and its sequence (so a form sent
  * twice, or from an old tab, changes nothing), and with a same-origin check (form-guard.ts). Unknown links are
- * throttled per address (door-guard.ts). Each route opens its link's booking (`openLink`), reads its input (the
- * query, or the posted form through `readChangeForm`), calls one use case of app/pages/portal.ts, and answers one page.
+ * throttled per address (door-guard.ts). Each route opens its link's booking (`openLink`), or under
+ * `/manage/<token>/date/<reference>` another date of the same series (each date's page and steps are the same
+ * routes under that path, and its form tokens are bound to that date), reads its input (the query, or the posted form
+ * through `readChangeForm`), calls one use case of app/pages/portal.ts, and answers one page.
  */
 import { getQuery, getRouterParam, type H3Event } from 'h3';
 import {
@@ -22,7 +24,7 @@ import {
 import { parsePlainInt } from '../domain/checks.ts';
 import { formatLocal, isDay, isSlotText } from '../domain/dates.ts';
 import { isLocale } from '../domain/languages.ts';
-import { manageUrlOf } from '../domain/manage-url.ts';
+import { dateUrlOf, manageUrlOf } from '../domain/manage-url.ts';
 import { failedPage, notFoundPage, type Page, pageOfDays, tooManyPage } from '../portal/kit.ts';
 import {
   cancelPage,
@@ -49,9 +51,14 @@ interface PortalDoor extends PortalDoorOptions {
   guard: ReturnType<typeof createDoorGuard>;
 }
 
-/** One request to a link: the booking it opened, the page's path (`base`) and the link's token. */
+/**
+ * One request to a link: the booking it opened, the page's path (`base`), the link's own path (`home`), the link's
+ * token, and the reference of the series' date the path names (`date/<reference>`; none for the link's own booking).
+ */
 interface LinkVisit extends ManageView {
   token: string;
+  home: string;
+  reference?: string;
 }
 
 /** A route's answer to a link that opened its booking. */
@@ -96,13 +103,15 @@ function openLink(door: PortalDoor, event: H3Event, route: LinkRoute): Response 
   const settings = door.ctx.settings();
   if (!settings.portal || !isCanonicalPath(event)) return pageAnswer(notFoundPage(settings));
   const token = getRouterParam(event, 'token') ?? '';
-  const managed = openManaged(door.ctx, token);
+  const reference = getRouterParam(event, 'reference');
+  const managed = openManaged(door.ctx, token, reference);
+  const home = manageUrlOf('', token);
   if (managed) {
-    const base = manageUrlOf('', token);
+    const base = reference === undefined ? home : dateUrlOf(home, managed.booking.reference);
     // A language picked on the page (its switcher's links): kept for the customer, then the page again without it.
     const lang = getQuery(event).lang;
     if (event.req.method === 'GET' && isLocale(lang) && chooseLanguage(door.ctx, managed, lang)) return seeOther(base);
-    return route(door, { managed, token, base }, event);
+    return route(door, { managed, token, reference, base, home }, event);
   }
   const throttled = door.guard.unknown(door.clientAddress(event));
   if (!throttled) return pageAnswer(notFoundPage(settings));
@@ -239,9 +248,9 @@ function changed(door: PortalDoor, visit: LinkVisit, done: 'cancelled' | 'cancel
   return seeOther(`${visit.base}?done=${done}`);
 }
 
-/** The link's booking as it stands now (re-read after a refusal: it may be refused because it changed). */
+/** The visit's booking as it stands now (re-read after a refusal: it may be refused because it changed). */
 function reopened(door: PortalDoor, visit: LinkVisit): LinkVisit {
-  return { ...visit, managed: openManaged(door.ctx, visit.token) ?? visit.managed };
+  return { ...visit, managed: openManaged(door.ctx, visit.token, visit.reference) ?? visit.managed };
 }
 
 /** The notice and the status of a refused change. */

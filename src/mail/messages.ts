@@ -21,8 +21,12 @@ export { MANAGE_MARK } from './layout.ts';
  */
 const NO_CALENDAR_FILE = '';
 
-/** The kinds of mail that carry the link to the page: never the practice's notice, nor a cancellation. */
-export const LINKED_KINDS: readonly OutboxKind[] = ['confirmation', 'update', 'reminder'];
+/**
+ * The kinds of mail that carry the link to the page: never the practice's notice; a cancellation only of a date of a
+ * series whose other dates stay booked (its builder writes the mark only then): the link opens its page, which lists
+ * them.
+ */
+export const LINKED_KINDS: readonly OutboxKind[] = ['confirmation', 'update', 'reminder', 'cancellation'];
 
 /**
  * What a customer mail's manage line says, decided when the mail is SENT (a mail is written with
@@ -33,10 +37,14 @@ export const LINKED_KINDS: readonly OutboxKind[] = ['confirmation', 'update', 'r
  * - `call`: the page is on but its deadline had passed already when the mail was written (a booking made or moved
  *   inside it): no link and no date (it would be before the booking), only whom to call;
  * - `off`: the page is off: the phone number, when there is one;
- * - `none`: nothing (the booking was cancelled meanwhile).
+ * - `none`: nothing (the booking was cancelled meanwhile);
+ * - `series`: a mail about a series (its confirmation, a date's cancellation) while a date of it can still be
+ *   changed: "each of these dates until N hours before it", the dates already past their deadline (`closed`, starts)
+ *   named, and the button (seriesActionAt).
  */
 export type ManageAction =
   | { kind: 'link'; until: number; move: boolean }
+  | { kind: 'series'; hours: number; move: boolean; closed: number[] }
   | { kind: 'closed'; until: number }
   | { kind: 'call' }
   | { kind: 'off' }
@@ -60,6 +68,26 @@ export function manageActionAt(
   if (deadlineState(booking.startAt, portal.cancelUntilHours, writtenAt) !== 'open') return { kind: 'call' };
   if (deadlineState(booking.startAt, portal.cancelUntilHours, now) !== 'open') return { kind: 'closed', until };
   return { kind: 'link', until, move: portal.reschedule };
+}
+
+/**
+ * Returns what the manage line of a mail about a series says when it is sent at `now`: `dates` are the series' dates
+ * as they stand then. While one booked date is before its deadline, the link (`series`), naming the booked dates
+ * already past theirs; else, for its confirmation, whom to call, and for a cancellation nothing (nothing of the series
+ * is left to change). The page off: its phone number, as any mail says.
+ */
+export function seriesActionAt(
+  portal: PortalSettings | null,
+  dates: readonly { startAt: number; status: string }[],
+  now: number,
+  kind: OutboxKind,
+): ManageAction {
+  if (!portal) return kind === 'cancellation' ? { kind: 'none' } : { kind: 'off' };
+  const booked = dates.filter((date) => date.status === 'booked' && date.startAt > now);
+  const open = booked.filter((date) => deadlineState(date.startAt, portal.cancelUntilHours, now) === 'open');
+  if (open.length === 0) return kind === 'cancellation' ? { kind: 'none' } : { kind: 'call' };
+  const closed = booked.filter((date) => !open.includes(date)).map((date) => date.startAt);
+  return { kind: 'series', hours: portal.cancelUntilHours, move: portal.reschedule, closed };
 }
 
 /** What the sender knows, at send time, to write a manage line: the installation's current settings. */
@@ -86,6 +114,11 @@ function manageWords(view: SendView, action: ManageAction): { sentence: string; 
         sentence: action.move ? words.changeUntil(when(action.until)) : words.cancelUntil(when(action.until)),
         button: words.manageButton,
       };
+    case 'series': {
+      const rule = action.move ? words.changeEachUntil(action.hours) : words.cancelEachUntil(action.hours);
+      const closed = action.closed.length ? ` ${words.seriesClosed(action.closed.map(when).join('; '))}` : '';
+      return { sentence: rule + closed, button: words.manageSeriesButton };
+    }
     case 'closed':
       return { sentence: words.tooLate(when(action.until), view.phone, view.practiceName) };
     case 'call':
@@ -112,8 +145,12 @@ export function withManageLink<T extends { kind: OutboxKind; text: string; html:
   url: string | undefined,
 ): T {
   if (!message.text.includes('\u0000') && !message.html.includes('\u0000')) return message;
-  if (!LINKED_KINDS.includes(message.kind)) return { ...message, text: plain(message.text), html: plain(message.html) };
-  const said = manageWords(view, action.kind === 'link' && url === undefined ? { kind: 'off' } : action);
+  // A cancellation carries a link only as a date of a series whose other dates can still be changed (`series`).
+  const unlinked = message.kind === 'cancellation' && action.kind !== 'series';
+  if (!LINKED_KINDS.includes(message.kind) || unlinked)
+    return { ...message, text: plain(message.text), html: plain(message.html) };
+  const linked = action.kind === 'link' || action.kind === 'series';
+  const said = manageWords(view, linked && url === undefined ? { kind: 'off' } : action);
   const link = said?.button !== undefined ? url : undefined;
   const text =
     said === undefined
@@ -259,8 +296,9 @@ function bookingNotice(facts: BookingFacts, minutes: number): OutgoingMessage {
 /**
  * Returns the messages a new series sends: ONE confirmation to the customer (when an e-mail was given)
  * with every date and each date's own calendar file (its booking's REQUEST, `bookingsIcs`), and one notice to the
- * practice. `all`: the occurrences' facts, by start. The manage line is the first occurrence's: its page shows the
- * whole series.
+ * practice. `all`: the occurrences' facts, by start. The manage line is written when it is sent (seriesActionAt):
+ * each date can be changed until the page's hours before it, and the link opens the first date's page, which lists
+ * every date with its own deadline and its own "move" and "cancel".
  */
 export function seriesMessages(all: readonly BookingFacts[], stamp: number): OutgoingMessage[] {
   const first = all[0]!;
@@ -336,10 +374,11 @@ function seriesNotice(all: readonly BookingFacts[], minutes: number): OutgoingMe
 export function seriesCancellationMessages(
   all: readonly { facts: BookingFacts; sequence: number }[],
   stamp: number,
-  change: { reason: string | null; bookAgainUrl?: string },
+  change: { reason: string | null; bookAgainUrl?: string; stillBooked?: readonly number[] },
 ): OutgoingMessage[] {
   const first = all[0]!.facts;
   if (!first.customerEmail) return [];
+  const others = change.stillBooked ?? [];
   const words = WORDS[first.locale];
   const subject = oneLine(words.seriesCancelledSubject(first, all.length));
   const rows: Row[] = [
@@ -351,13 +390,15 @@ export function seriesCancellationMessages(
     ),
     ...(change.reason ? [[words.cancelReason, change.reason] as Row] : []),
     [words.reference, all.map(({ facts }) => facts.reference).join(', ')],
+    ...stillBookedRows(first, others),
   ];
-  const content = customerContent(first, subject, [words.seriesCancelled(all.length)], rows, {
+  const intro = [words.seriesCancelled(all.length), ...(others.length ? [words.othersStayBooked(others.length)] : [])];
+  const content = customerContent(first, subject, intro, rows, {
     note: false,
-    manage: false,
+    manage: others.length > 0,
     after: [all.length === 1 ? words.cancelCalendar : words.seriesCancelCalendar(all.length)],
   });
-  if (change.bookAgainUrl)
+  if (change.bookAgainUrl && !others.length)
     content.action = { sentence: words.bookAgain, words: words.bookAgainButton, url: change.bookAgainUrl };
   return [
     {
@@ -404,6 +445,16 @@ export function seriesCancellationNotice(
   };
 }
 
+/** Returns the row of a series' dates still booked after a cancellation (none when there are none). */
+function stillBookedRows(facts: BookingFacts, starts: readonly number[]): Row[] {
+  const words = WORDS[facts.locale];
+  if (!starts.length) return [];
+  return dateRows(
+    words.stillBooked,
+    starts.map((start) => localWhen(start, facts.timeZone, words.dateLocale)),
+  );
+}
+
 /** Returns the row of a list of dates: one line each. */
 function dateRows(label: string, dates: readonly string[]): Row[] {
   return [[label, dates.join('\n')]];
@@ -432,6 +483,8 @@ export type BookingChange =
       reason: string | null;
       /** The booking page's address while it is on: the customer's mail offers a new booking there. */
       bookAgainUrl?: string;
+      /** A date of a series: the starts of its other dates still booked, which the mail lists (and links to). */
+      stillBooked?: readonly number[];
     }
   | { kind: 'update'; sequence: number; previousStartAt: number };
 
@@ -451,18 +504,20 @@ export function changeMessages(facts: BookingFacts, stamp: number, change: Booki
     ...(change.kind === 'cancellation' && change.reason ? [[words.cancelReason, change.reason] as Row] : []),
   ];
   const subject = oneLine(cancel ? words.cancelledSubject(facts, when) : words.movedSubject(facts, when));
+  const others = change.kind === 'cancellation' ? (change.stillBooked ?? []) : [];
   const content = customerContent(
     facts,
     subject,
-    [cancel ? words.cancelled : words.moved],
-    appointmentRows(facts, when, extra),
+    [cancel ? words.cancelled : words.moved, ...(others.length ? [words.othersStayBooked(others.length)] : [])],
+    [...appointmentRows(facts, when, extra), ...stillBookedRows(facts, others)],
     {
       note: !cancel,
-      manage: !cancel,
+      // A cancelled date of a series whose other dates stay booked: the link to its page, which lists them.
+      manage: !cancel || others.length > 0,
       after: [cancel ? words.cancelCalendar : words.movedCalendar],
     },
   );
-  if (change.kind === 'cancellation' && change.bookAgainUrl)
+  if (change.kind === 'cancellation' && change.bookAgainUrl && !others.length)
     content.action = { sentence: words.bookAgain, words: words.bookAgainButton, url: change.bookAgainUrl };
   return [
     {

@@ -32,6 +32,21 @@ export const WORDS = {
     seriesNoticeIntro: (count: number) => `A series of ${count} appointments was booked.`,
     seriesCancelledSubject: (f: BookingFacts, count: number) => `Cancelled: ${count} appointments at ${f.practiceName}`,
     seriesCancelled: (count: number) => `These ${count} appointments have been cancelled.`,
+    stillBooked: 'Still booked',
+    othersStayBooked: (count: number) =>
+      count === 1
+        ? 'The other date of your series stays booked.'
+        : `The other ${count} dates of your series stay booked.`,
+    changeEachUntil: (hours: number) =>
+      hours === 0
+        ? 'You can cancel or move each of these dates online until it begins.'
+        : `You can cancel or move each of these dates online until ${hours} ${hours === 1 ? 'hour' : 'hours'} before it.`,
+    cancelEachUntil: (hours: number) =>
+      hours === 0
+        ? 'You can cancel each of these dates online until it begins.'
+        : `You can cancel each of these dates online until ${hours} ${hours === 1 ? 'hour' : 'hours'} before it.`,
+    seriesClosed: (dates: string) => `These dates can no longer be changed online: ${dates}.`,
+    manageSeriesButton: 'Manage your appointments',
     schedule: 'Schedule',
     source: 'Booked via',
     sources: {
@@ -109,6 +124,21 @@ export const WORDS = {
     seriesNoticeIntro: (count: number) => `Eine Serie von ${count} Terminen wurde gebucht.`,
     seriesCancelledSubject: (f: BookingFacts, count: number) => `Abgesagt: ${count} Termine bei ${f.practiceName}`,
     seriesCancelled: (count: number) => `Diese ${count} Termine wurden abgesagt.`,
+    stillBooked: 'Weiterhin gebucht',
+    othersStayBooked: (count: number) =>
+      count === 1
+        ? 'Der andere Termin Ihrer Serie bleibt gebucht.'
+        : `Die anderen ${count} Termine Ihrer Serie bleiben gebucht.`,
+    changeEachUntil: (hours: number) =>
+      hours === 0
+        ? 'Sie können jeden dieser Termine bis zu seinem Beginn online absagen oder verlegen.'
+        : `Sie können jeden dieser Termine bis ${hours} ${hours === 1 ? 'Stunde' : 'Stunden'} vor seinem Beginn online absagen oder verlegen.`,
+    cancelEachUntil: (hours: number) =>
+      hours === 0
+        ? 'Sie können jeden dieser Termine bis zu seinem Beginn online absagen.'
+        : `Sie können jeden dieser Termine bis ${hours} ${hours === 1 ? 'Stunde' : 'Stunden'} vor seinem Beginn online absagen.`,
+    seriesClosed: (dates: string) => `Diese Termine können nicht mehr online geändert werden: ${dates}.`,
+    manageSeriesButton: 'Termine verwalten',
     schedule: 'Kalender',
     source: 'Gebucht über',
     sources: {
@@ -188,6 +218,21 @@ export const WORDS = {
     seriesNoticeIntro: (count: number) => `Une série de ${count} rendez-vous a été réservée.`,
     seriesCancelledSubject: (f: BookingFacts, count: number) => `Annulés : ${count} rendez-vous chez ${f.practiceName}`,
     seriesCancelled: (count: number) => `Ces ${count} rendez-vous ont été annulés.`,
+    stillBooked: 'Toujours réservés',
+    othersStayBooked: (count: number) =>
+      count === 1
+        ? 'L’autre date de votre série reste réservée.'
+        : `Les ${count} autres dates de votre série restent réservées.`,
+    changeEachUntil: (hours: number) =>
+      hours === 0
+        ? 'Vous pouvez annuler ou déplacer chacune de ces dates en ligne jusqu’à son début.'
+        : `Vous pouvez annuler ou déplacer chacune de ces dates en ligne jusqu’à ${hours} ${hours === 1 ? 'heure' : 'heures'} avant son début.`,
+    cancelEachUntil: (hours: number) =>
+      hours === 0
+        ? 'Vous pouvez annuler chacune de ces dates en ligne jusqu’à son début.'
+        : `Vous pouvez annuler chacune de ces dates en ligne jusqu’à ${hours} ${hours === 1 ? 'heure' : 'heures'} avant son début.`,
+    seriesClosed: (dates: string) => `Ces dates ne peuvent plus être modifiées en ligne : ${dates}.`,
+    manageSeriesButton: 'Gérer vos rendez-vous',
     schedule: 'Agenda',
     source: 'Réservé via',
     sources: {
@@ -270,6 +315,21 @@ export const WORDS = {
     seriesCancelledSubject: (f: BookingFacts, count: number) =>
       `Annullati: ${count} appuntamenti presso ${f.practiceName}`,
     seriesCancelled: (count: number) => `Questi ${count} appuntamenti sono stati annullati.`,
+    stillBooked: 'Ancora prenotati',
+    othersStayBooked: (count: number) =>
+      count === 1
+        ? 'L’altra data della sua serie resta prenotata.'
+        : `Le altre ${count} date della sua serie restano prenotate.`,
+    changeEachUntil: (hours: number) =>
+      hours === 0
+        ? 'Può annullare o spostare online ciascuna di queste date fino al suo inizio.'
+        : `Può annullare o spostare online ciascuna di queste date fino a ${hours} ${hours === 1 ? 'ora' : 'ore'} prima del suo inizio.`,
+    cancelEachUntil: (hours: number) =>
+      hours === 0
+        ? 'Può annullare online ciascuna di queste date fino al suo inizio.'
+        : `Può annullare online ciascuna di queste date fino a ${hours} ${hours === 1 ? 'ora' : 'ore'} prima del suo inizio.`,
+    seriesClosed: (dates: string) => `Queste date non possono più essere modificate online: ${dates}.`,
+    manageSeriesButton: 'Gestire gli appuntamenti',
     schedule: 'Agenda',
     source: 'Prenotato tramite',
     sources: {
@@ -354,6 +414,21 @@ export const WORDS = {
     seriesNoticeIntro: (count: number) => `Se ha reservado una serie de ${count} citas.`,
     seriesCancelledSubject: (f: BookingFacts, count: number) => `Canceladas: ${count} citas en ${f.practiceName}`,
     seriesCancelled: (count: number) => `Estas ${count} citas han sido canceladas.`,
+    stillBooked: 'Siguen reservadas',
+    othersStayBooked: (count: number) =>
+      count === 1
+        ? 'La otra fecha de su serie sigue reservada.'
+        : `Las otras ${count} fechas de su serie siguen reservadas.`,
+    changeEachUntil: (hours: number) =>
+      hours === 0
+        ? 'Puede cancelar o cambiar cada una de estas fechas en línea hasta que empiece.'
+        : `Puede cancelar o cambiar cada una de estas fechas en línea hasta ${hours} ${hours === 1 ? 'hora' : 'horas'} antes de que empiece.`,
+    cancelEachUntil: (hours: number) =>
+      hours === 0
+        ? 'Puede cancelar cada una de estas fechas en línea hasta que empiece.'
+        : `Puede cancelar cada una de estas fechas en línea hasta ${hours} ${hours === 1 ? 'hora' : 'horas'} antes de que empiece.`,
+    seriesClosed: (dates: string) => `Estas fechas ya no se pueden cambiar en línea: ${dates}.`,
+    manageSeriesButton: 'Gestionar sus citas',
     schedule: 'Agenda',
     source: 'Reservada a través de',
     sources: {
@@ -432,6 +507,21 @@ export const WORDS = {
     seriesNoticeIntro: (count: number) => `Er is een reeks van ${count} afspraken geboekt.`,
     seriesCancelledSubject: (f: BookingFacts, count: number) => `Geannuleerd: ${count} afspraken bij ${f.practiceName}`,
     seriesCancelled: (count: number) => `Deze ${count} afspraken zijn geannuleerd.`,
+    stillBooked: 'Nog geboekt',
+    othersStayBooked: (count: number) =>
+      count === 1
+        ? 'De andere datum van uw reeks blijft geboekt.'
+        : `De andere ${count} data van uw reeks blijven geboekt.`,
+    changeEachUntil: (hours: number) =>
+      hours === 0
+        ? 'U kunt elk van deze data online annuleren of verplaatsen tot de afspraak begint.'
+        : `U kunt elk van deze data online annuleren of verplaatsen tot ${hours} uur voor de afspraak.`,
+    cancelEachUntil: (hours: number) =>
+      hours === 0
+        ? 'U kunt elk van deze data online annuleren tot de afspraak begint.'
+        : `U kunt elk van deze data online annuleren tot ${hours} uur voor de afspraak.`,
+    seriesClosed: (dates: string) => `Deze data kunnen niet meer online worden gewijzigd: ${dates}.`,
+    manageSeriesButton: 'Afspraken beheren',
     schedule: 'Agenda',
     source: 'Geboekt via',
     sources: {

@@ -7,8 +7,16 @@ import type { Store } from '../store/db.ts';
 import { createManageToken } from '../store/manage-links.ts';
 import { claim, type DueMessage, dueMessages, markDropped, markFailed, markRetry, markSent } from '../store/outbox.ts';
 import { truncateWal } from '../store/personal-data.ts';
+import { seriesOccurrences } from '../store/series.ts';
 import type { Settings } from '../store/settings.ts';
-import { LINKED_KINDS, MANAGE_MARK, manageActionAt, withManageLink } from './messages.ts';
+import {
+  LINKED_KINDS,
+  MANAGE_MARK,
+  type ManageAction,
+  manageActionAt,
+  seriesActionAt,
+  withManageLink,
+} from './messages.ts';
 import { createMailer, describeFailure, type Mailer, smtpCodeOf } from './sender.ts';
 
 /** A sender holds a message this long; if it dies meanwhile, another may send it. */
@@ -55,6 +63,19 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
     return mailer.mailer;
   };
 
+  /**
+   * What the manage line of `entry` says at `now`: for a series' confirmation and a cancellation of one of its dates,
+   * the series' dates as they stand now decide (one read of the series, only for those mails); else its booking.
+   */
+  function actionOf(entry: DueMessage, now: number): ManageAction {
+    const seriesId = entry.booking?.seriesId ?? null;
+    const ofSeries = entry.kind === 'confirmation' || entry.kind === 'cancellation';
+    if (ofSeries && seriesId !== null && entry.text.includes(MANAGE_MARK))
+      return seriesActionAt(settings.portal, seriesOccurrences(store, seriesId), now, entry.kind);
+    if (entry.kind === 'cancellation') return { kind: 'none' };
+    return manageActionAt(settings.portal, entry.booking, now, Math.floor(Date.parse(entry.createdAt) / 1000));
+  }
+
   /** A message of an erased booking was recorded but the WAL could not be emptied then. */
   let walDirty = false;
 
@@ -66,14 +87,9 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
       // the link with its deadline while a change is still possible, else the phone number (without a date when the
       // deadline had passed already when the mail was written).
       // The link is made now, for this mail only: its token exists in clear only here and in the mail.
-      const action = manageActionAt(
-        settings.portal,
-        entry.booking,
-        Math.floor(nowMs() / 1000),
-        Math.floor(Date.parse(entry.createdAt) / 1000),
-      );
+      const action = actionOf(entry, Math.floor(nowMs() / 1000));
       const link =
-        action.kind === 'link' &&
+        (action.kind === 'link' || action.kind === 'series') &&
         settings.portal &&
         entry.bookingId !== null &&
         LINKED_KINDS.includes(entry.kind) &&

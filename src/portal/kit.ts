@@ -35,6 +35,8 @@ ul.choices span.current{display:block;width:100%;min-height:48px;padding:8px 4px
 h2.group{font-size:19px;margin:16px 0 8px}
 details.card{padding:12px}summary{cursor:pointer;font-size:16px}details[open] summary{margin-bottom:12px}
 .pager{display:grid;grid-template-columns:1fr 1fr;gap:8px;margin:0 0 12px}.pager .button{margin:0;padding:10px 4px}.pager .later{grid-column:2}
+ol.dates{list-style:none;padding:0;margin:0}ol.dates li{padding:12px 0;border-top:1px solid #c9ccd1}ol.dates li:first-child{border-top:0;padding-top:0}ol.dates p{margin:0 0 8px}ol.dates p:last-child{margin:0}
+.pair{display:grid;grid-template-columns:1fr 1fr;gap:8px}.pair .button{margin:0;padding:10px 4px}
 footer{max-width:36rem;margin:0 auto;padding:0 16px 24px}footer p{margin:0;padding-top:12px;border-top:1px solid #c9ccd1;color:#3d3d3d}
 .sr{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
 .trap{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}

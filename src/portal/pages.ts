@@ -4,11 +4,12 @@
  * and every text goes through `escapeHtml`.
  */
 
-import type { Managed, Refusal } from '../app/pages/portal.ts';
+import type { Managed, Refusal, SeriesDate } from '../app/pages/portal.ts';
 import type { FreeSlot } from '../domain/availability.ts';
 import { NOTE_MAX_LENGTH } from '../domain/checks.ts';
 import { formatLocal } from '../domain/dates.ts';
 import { escapeHtml } from '../domain/html.ts';
+import { dateUrlOf } from '../domain/manage-url.ts';
 import { localWhen } from '../mail/translations.ts';
 import {
   type DayPages,
@@ -30,10 +31,15 @@ export type Notice =
   | { kind: 'done'; what: 'cancelled' | 'cancelled-series' | 'moved' }
   | { kind: 'refused'; why: Refusal | 'forbidden' };
 
-/** What every self-service page is about: the booking a link opened, and the link's path (`/manage/<token>`). */
+/**
+ * What every self-service page is about: the booking a link opened and its page's path (`base`: `/manage/<token>`,
+ * or for another date of the link's series `/manage/<token>/date/<reference>`); `home`, the link's own path (default
+ * `base`), under which every date of a series has its page.
+ */
 export interface ManageView {
   managed: Managed;
   base: string;
+  home?: string;
 }
 
 /** A page of `view`: its heading, the practice under it, `body`; the tab says the heading. */
@@ -83,12 +89,20 @@ function bookingFacts(managed: Managed): string {
     [words.when, localWhen(booking.startAt, settings.timeZone, words.dateLocale)],
     ...(settings.address ? [[words.where, settings.address] as [string, string]] : []),
     [words.reference, booking.reference],
-    [words.status, booking.status === 'cancelled' ? words.cancelledStatus : words.booked],
+    [
+      words.status,
+      statusWords(words, managed.series?.dates.find((date) => date.id === booking.id)?.state ?? booking.status),
+    ],
     ...(booking.status === 'cancelled' && booking.cancelReason
       ? [[words.cancelReason, booking.cancelReason] as [string, string]]
       : []),
   ];
   return definitions(rows);
+}
+
+/** A booking's or a series date's status in words: a date of a series that is over is past, not booked. */
+function statusWords(words: PageWords, state: SeriesDate['state']): string {
+  return state === 'cancelled' ? words.cancelledStatus : state === 'past' ? words.pastStatus : words.booked;
 }
 
 /** The booking's card as the overview and the cancel step show it. */
@@ -108,23 +122,46 @@ function bookingLine(managed: Managed): string {
 }
 
 /**
- * The dates of the booking's series (a course booked as one), by start, each with its status; the booking the page is
- * about marked (`aria-current`). Nothing for a booking made alone.
+ * The dates of the booking's series (a course booked as one), by start, each with its status and, while it can still
+ * be changed, its own deadline and (but for the page's own date, whose buttons are above) its own "move" and "cancel"
+ * (the steps of that date's page); every other date a link to its page. The booking the page is about is marked (`aria-current`). Nothing for a booking made alone.
  */
-function seriesDates(managed: Managed): string {
+function seriesDates({ managed, base, home = base }: ManageView): string {
   const { series, booking, settings } = managed;
   if (!series) return '';
   const words = wordsOf(managed);
+  const short = (unix: number) => {
+    const local = formatLocal(new Date(unix * 1000), settings.timeZone);
+    return `${dayWords(local.slice(0, 10), words.dateLocale)}, ${local.slice(11, 16)}`;
+  };
   const items = series.dates
     .map((date) => {
-      const local = formatLocal(new Date(date.startAt * 1000), settings.timeZone);
-      const text = `${dayWords(local.slice(0, 10), words.dateLocale)}, ${local.slice(11, 16)}: ${date.status === 'cancelled' ? words.cancelledStatus : words.booked}`;
-      return date.id === booking.id
-        ? `<li aria-current="true"><strong>${escapeHtml(text)}</strong> (${escapeHtml(words.thisDate)})</li>`
-        : `<li>${escapeHtml(text)}</li>`;
+      const when = short(date.startAt);
+      const path = date.id === series.linkedId ? home : dateUrlOf(home, date.reference);
+      const current = date.id === booking.id;
+      const title = current
+        ? `<strong>${escapeHtml(when)}</strong> (${escapeHtml(words.thisDate)})`
+        : `<a href="${escapeHtml(path)}">${escapeHtml(when)}</a>`;
+      const state = `${escapeHtml(statusWords(words, date.state))}${date.open ? `. ${escapeHtml(words.dateUntil(short(date.deadline)))}` : ''}`;
+      // The page's own date has its buttons above the list; every other open date its own here.
+      const offered = date.open && !current;
+      const move =
+        offered && managed.settings.portal.reschedule
+          ? `<a class="button secondary" href="${escapeHtml(path)}/reschedule" aria-label="${escapeHtml(`${words.moveDate}: ${when}`)}">${escapeHtml(words.moveDate)}</a>`
+          : '';
+      const cancel = offered
+        ? `<a class="button secondary" href="${escapeHtml(path)}/cancel" aria-label="${escapeHtml(`${words.cancelDate}: ${when}`)}">${escapeHtml(words.cancelDate)}</a>`
+        : '';
+      const actions = move || cancel ? `<div class="pair">${move}${cancel}</div>` : '';
+      return `<li${current ? ' aria-current="true"' : ''}><p>${title}<br>${state}</p>${actions}</li>`;
     })
     .join('');
-  return `<section class="card" aria-labelledby="series-dates"><h2 id="series-dates">${escapeHtml(words.seriesTitle(series.dates.length))}</h2><ol class="links">${items}</ol></section>`;
+  return `<section class="card" aria-labelledby="series-dates"><h2 id="series-dates">${escapeHtml(words.seriesTitle(series.dates.length))}</h2><ol class="dates">${items}</ol></section>`;
+}
+
+/** Whether another date of the booking's series can still be changed (the page of a cancelled date says so). */
+function othersOpen(managed: Managed): boolean {
+  return managed.series?.dates.some((date) => date.open && date.id !== managed.booking.id) ?? false;
 }
 
 /** How to reach the practice when the page can no longer change the booking: its phone, else a reply to the mail. */
@@ -164,6 +201,8 @@ function stateAndActions({ managed, base }: ManageView): { state: string; action
     return { state: words.pastDeadline(deadline), actions: reachPractice(managed) };
   if (managed.state !== 'open') {
     const state = managed.state === 'started' ? words.started : words.cancelled;
+    // A date of a series: the others stay booked, and each is changed from the list below.
+    if (othersOpen(managed)) return { state: `${state} ${words.othersStayBooked}`, actions: '' };
     return { state, actions: managed.state === 'cancelled' ? wayBack(managed) : '' };
   }
   const change = managed.mayMove
@@ -183,7 +222,7 @@ export function overviewPage(options: ManageView & { notice?: Notice; status?: n
   const { managed, notice, status } = options;
   const words = wordsOf(managed);
   const { state, actions } = stateAndActions(options);
-  const body = `${noticeHtml(words, notice)}${bookingCard(managed)}<p>${escapeHtml(state)}</p>${actions}${seriesDates(managed)}`;
+  const body = `${noticeHtml(words, notice)}${bookingCard(managed)}<p>${escapeHtml(state)}</p>${actions}${seriesDates(options)}`;
   return page(options, words.title, body, status);
 }
 
@@ -210,7 +249,7 @@ export function cancelPage(
   const words = wordsOf(managed);
   const scope = scopeChoice(words, managed.series?.laterBooked ?? 0, later);
   const body =
-    `${noticeHtml(words, notice)}${bookingCard(managed)}${seriesDates(managed)}` +
+    `${noticeHtml(words, notice)}${bookingCard(managed)}${seriesDates(options)}` +
     `<form method="post" action="${escapeHtml(base)}/cancel">${hidden(form)}${scope}` +
     `<label for="reason">${escapeHtml(words.reasonLabel)}</label>` +
     `<textarea id="reason" name="reason" maxlength="${NOTE_MAX_LENGTH}" rows="3"></textarea>` +

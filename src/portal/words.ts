@@ -60,6 +60,11 @@ export const PAGE_WORDS = {
     earlierDays: 'Earlier days',
     moreDaysLabel: 'More days',
     seriesTitle: (count: number) => `Your series: ${count} dates`,
+    pastStatus: 'Past',
+    moveDate: 'Move',
+    cancelDate: 'Cancel',
+    dateUntil: (when: string) => `Can be changed here until ${when}`,
+    othersStayBooked: 'The other dates of your series stay booked; each can be changed in the list below.',
     thisDate: 'this appointment',
     cancelThisDate: 'Cancel this date only',
     cancelWithLater: (later: number) =>
@@ -151,6 +156,11 @@ export const PAGE_WORDS = {
     earlierDays: 'Frühere Tage',
     moreDaysLabel: 'Weitere Tage',
     seriesTitle: (count: number) => `Ihre Terminserie: ${count} Termine`,
+    pastStatus: 'Vorbei',
+    moveDate: 'Verlegen',
+    cancelDate: 'Absagen',
+    dateUntil: (when: string) => `Hier änderbar bis ${when}`,
+    othersStayBooked: 'Die anderen Termine Ihrer Serie bleiben gebucht; jeden können Sie in der Liste unten ändern.',
     thisDate: 'dieser Termin',
     cancelThisDate: 'Nur diesen Termin absagen',
     cancelWithLater: (later: number) =>
@@ -248,6 +258,12 @@ export const PAGE_WORDS = {
     earlierDays: 'Jours précédents',
     moreDaysLabel: 'Autres jours',
     seriesTitle: (count: number) => `Votre série : ${count} rendez-vous`,
+    pastStatus: 'Passé',
+    moveDate: 'Déplacer',
+    cancelDate: 'Annuler',
+    dateUntil: (when: string) => `Modifiable ici jusqu’au ${when}`,
+    othersStayBooked:
+      'Les autres dates de votre série restent réservées ; chacune peut être modifiée dans la liste ci-dessous.',
     thisDate: 'ce rendez-vous',
     cancelThisDate: 'Annuler seulement ce rendez-vous',
     cancelWithLater: (later: number) =>
@@ -344,6 +360,12 @@ export const PAGE_WORDS = {
     earlierDays: 'Giorni precedenti',
     moreDaysLabel: 'Altri giorni',
     seriesTitle: (count: number) => `La sua serie: ${count} appuntamenti`,
+    pastStatus: 'Passato',
+    moveDate: 'Spostare',
+    cancelDate: 'Annullare',
+    dateUntil: (when: string) => `Modificabile qui fino a ${when}`,
+    othersStayBooked:
+      'Le altre date della sua serie restano prenotate; può modificarle una per una nell’elenco qui sotto.',
     thisDate: 'questo appuntamento',
     cancelThisDate: 'Annullare solo questo appuntamento',
     cancelWithLater: (later: number) =>
@@ -441,6 +463,11 @@ export const PAGE_WORDS = {
     earlierDays: 'Días anteriores',
     moreDaysLabel: 'Más días',
     seriesTitle: (count: number) => `Su serie: ${count} citas`,
+    pastStatus: 'Pasada',
+    moveDate: 'Cambiar',
+    cancelDate: 'Cancelar',
+    dateUntil: (when: string) => `Se puede cambiar aquí hasta el ${when}`,
+    othersStayBooked: 'Las demás fechas de su serie siguen reservadas; puede cambiar cada una en la lista de abajo.',
     thisDate: 'esta cita',
     cancelThisDate: 'Cancelar solo esta cita',
     cancelWithLater: (later: number) =>
@@ -535,6 +562,11 @@ export const PAGE_WORDS = {
     earlierDays: 'Eerdere dagen',
     moreDaysLabel: 'Meer dagen',
     seriesTitle: (count: number) => `Uw reeks: ${count} afspraken`,
+    pastStatus: 'Voorbij',
+    moveDate: 'Verplaatsen',
+    cancelDate: 'Annuleren',
+    dateUntil: (when: string) => `Hier te wijzigen tot ${when}`,
+    othersStayBooked: 'De andere data van uw reeks blijven geboekt; elk ervan kunt u in de lijst hieronder wijzigen.',
     thisDate: 'deze afspraak',
     cancelThisDate: 'Alleen deze afspraak annuleren',
     cancelWithLater: (later: number) =>

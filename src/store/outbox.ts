@@ -108,8 +108,11 @@ export function enqueue(
 
 /** A due message with what the worker needs to know of its booking (none for a message without one). */
 export interface DueMessage extends OutboxEntry {
-  /** Its booking as it stands: its start, whether it is cancelled, its customer's language (null: the practice's). */
-  booking: { startAt: number; cancelled: boolean; locale: Locale | null } | null;
+  /**
+   * Its booking as it stands: its start, whether it is cancelled, its customer's language (null: the practice's), and
+   * `seriesId`, the series of a date of one (its confirmation and a cancellation speak of every date).
+   */
+  booking: { startAt: number; cancelled: boolean; locale: Locale | null; seriesId: number | null } | null;
 }
 
 /**
@@ -120,7 +123,8 @@ export interface DueMessage extends OutboxEntry {
 export function dueMessages(store: Store, nowAt: number, limit: number): DueMessage[] {
   const rows = store
     .sql(
-      `SELECT ${O_COLUMNS}, b.start_at AS booking_start_at, b.status AS booking_status, b.locale AS booking_locale
+      `SELECT ${O_COLUMNS}, b.start_at AS booking_start_at, b.status AS booking_status, b.locale AS booking_locale,
+              b.series_id AS series_id
        FROM outbox o LEFT JOIN bookings b ON b.id = o.booking_id
        WHERE ${dueCondition('o')} ORDER BY o.id LIMIT ?`,
     )
@@ -128,6 +132,7 @@ export function dueMessages(store: Store, nowAt: number, limit: number): DueMess
     booking_start_at: number | null;
     booking_status: string | null;
     booking_locale: Locale | null;
+    series_id: number | null;
   })[];
   return rows.map((row) => ({
     ...toEntry(row),
@@ -138,6 +143,7 @@ export function dueMessages(store: Store, nowAt: number, limit: number): DueMess
             startAt: row.booking_start_at,
             cancelled: row.booking_status === 'cancelled',
             locale: row.booking_locale,
+            seriesId: row.series_id,
           },
   }));
 }

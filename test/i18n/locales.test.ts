@@ -171,6 +171,25 @@ function managed(locale: Locale, state: Managed['state'], mayMove = true): Manag
   } as unknown as Managed;
 }
 
+/** A cancelled date of a series of three: one date past, this one cancelled, one still open (issue 47). */
+function ofSeries(locale: Locale): Managed {
+  const cancelled = managed(locale, 'cancelled');
+  const date = (n: number, state: 'booked' | 'cancelled' | 'past') => ({
+    id: n,
+    reference: `REF${n}`,
+    startAt: cancelled.booking.startAt + (n - 2) * 7 * 86_400,
+    endAt: cancelled.booking.endAt + (n - 2) * 7 * 86_400,
+    status: state === 'cancelled' ? 'cancelled' : 'booked',
+    sequence: 0,
+    state,
+    open: state === 'booked',
+    deadline: cancelled.deadline + (n - 2) * 7 * 86_400,
+  });
+  const booking = { ...cancelled.booking, id: 2 };
+  const dates = [date(1, 'past'), date(2, 'cancelled'), date(3, 'booked')] as NonNullable<Managed['series']>['dates'];
+  return { ...cancelled, booking, series: { reference: 'S', intervalDays: 7, dates, laterBooked: 1, linkedId: 1 } };
+}
+
 const REFUSALS: (Refusal | 'forbidden')[] = [
   'past-deadline',
   'started',
@@ -200,6 +219,7 @@ function selfServicePages(locale: Locale): [string, string][] {
       overviewPage({ managed: managed(locale, 'cancelled'), base, notice: { kind: 'done', what: 'cancelled' } }).html,
     ],
     ['overview, moved', overviewPage({ managed: open, base, notice: { kind: 'done', what: 'moved' } }).html],
+    ['overview, a cancelled date of a series', overviewPage({ managed: ofSeries(locale), base }).html],
     ...REFUSALS.map((why): [string, string] => [
       `overview, refused ${why}`,
       overviewPage({ managed: open, base, notice: { kind: 'refused', why }, status: 409 }).html,

@@ -77,6 +77,14 @@ export function everyMail(locale: Locale): NamedMail[] {
     endAt: facts.endAt + n * 7 * 86_400,
   });
   const [seriesConfirmation, seriesNotice] = seriesMessages([week(2), week(3), week(4)], STAMP);
+  // As the sender writes a series' manage line (seriesActionAt): the rule for each date, one date past its deadline.
+  const ofSeries = sent({ kind: 'series', hours: 24, move: true, closed: [week(2).startAt] });
+  const [dateCancellation] = changeMessages(week(3), STAMP, {
+    kind: 'cancellation',
+    sequence: 1,
+    reason: null,
+    stillBooked: [week(2).startAt, week(4).startAt],
+  });
   const [seriesCancellation] = seriesCancellationMessages(
     [week(3), week(4)].map((one) => ({ facts: one, sequence: 1 })),
     STAMP,
@@ -111,7 +119,8 @@ export function everyMail(locale: Locale): NamedMail[] {
     ['reminder, call', sent({ kind: 'call' })(reminder), true],
     ['reminder, no phone', withManageLink(reminder, { ...view, phone: '' }, { kind: 'call' }, undefined), true],
     ['exported confirmation', keptMessage(confirmation!, locale), true],
-    ['series confirmation', link(seriesConfirmation), true],
+    ['series confirmation', ofSeries(seriesConfirmation), true],
+    ['a date of a series cancelled', ofSeries(dateCancellation), true],
     ['series cancellation', link(seriesCancellation), true],
     ['series notice', seriesNotice!, false],
     ['notice', notice!, false],

@@ -131,7 +131,11 @@ it('6 weekly dates: one confirmation and one notice with every date, a calendar 
   const cancellation = smtp.messages[2]!;
   expect(to(cancellation)).toBe('ada@example.com');
   for (const day of dates.slice(2)) expect(cancellation.text).toContain(written(day, '08:00'));
-  for (const day of dates.slice(0, 2)) expect(cancellation.text).not.toContain(written(day, '08:00'));
+  // The two earlier dates stay booked: listed as such after the cancelled ones (issue 47).
+  const [cancelledPart, stillPart] = cancellation.text!.split('Still booked:');
+  for (const day of dates.slice(0, 2)) expect(cancelledPart).not.toContain(written(day, '08:00'));
+  for (const day of dates.slice(0, 2)) expect(stillPart).toContain(written(day, '08:00'));
+  expect(cancellation.text).toContain('The other 2 dates of your series stay booked.');
   expect(calendarOf(cancellation)).toEqual(
     references.slice(2).map((reference, n) => ({
       method: 'CANCEL',

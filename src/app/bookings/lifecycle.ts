@@ -142,16 +142,24 @@ export function cancelBooking(
   return changeBooking(ctx, 'the booking could not be cancelled', idOrReference, options, (found, now) => {
     if (found.status === 'cancelled') throw invalid(`booking ${found.reference} is already cancelled`);
     const { cancelled, facts } = cancelOne(ctx, settings, found, reason, options, now);
+    const stillBooked =
+      found.seriesId === null ? [] : stillBookedOf(listSeriesBookings(ctx.store, found.seriesId), now);
     tellChange(
       ctx,
       cancelled,
       facts,
-      { kind: 'cancellation', sequence: cancelled.sequence, reason, ...bookAgain(settings) },
+      { kind: 'cancellation', sequence: cancelled.sequence, reason, ...bookAgain(settings), stillBooked },
       options,
       now,
     );
     return cancelled;
   });
+}
+
+/** The starts of a series' dates still booked and ahead at `now`: the cancellation of one of them lists them. */
+function stillBookedOf(dates: readonly Booking[], now: Date): number[] {
+  const at = unixSeconds(now);
+  return dates.filter((date) => date.status === 'booked' && date.startAt > at).map((date) => date.startAt);
 }
 
 /** While the booking page is on, the customer's cancellation offers a new booking there. */
@@ -222,7 +230,8 @@ export function cancelSeries(
       dropBookingReminders(ctx, booking.id, 'cancelled');
     }
     const ids = new Set(later.map((booking) => booking.id));
-    const cancelledNow = listSeriesBookings(ctx.store, found.seriesId).filter((one) => ids.has(one.id));
+    const after = listSeriesBookings(ctx.store, found.seriesId);
+    const cancelledNow = after.filter((one) => ids.has(one.id));
     const reasonOf = findReason(ctx.store, found.reasonId);
     const fields = listFields(ctx.store);
     const done = cancelledNow.map((cancelled) => {
@@ -232,7 +241,11 @@ export function cancelSeries(
     const all = done.map(({ cancelled, facts }) => ({ facts, sequence: cancelled.sequence }));
     const first = done[0]!.cancelled.id;
     if (options.notify)
-      for (const message of seriesCancellationMessages(all, stamp, { reason, ...bookAgain(settings) }))
+      for (const message of seriesCancellationMessages(all, stamp, {
+        reason,
+        ...bookAgain(settings),
+        stillBooked: stillBookedOf(after, now),
+      }))
         enqueue(ctx.store, first, message, stamp, at);
     if (options.actor === 'customer')
       enqueue(

@@ -124,10 +124,11 @@ export interface Managed {
    */
   movable: boolean;
   /**
-   * The booking's series, when it is one date of a course: every date by start, with its status. The page shows
-   * them, and offers to cancel this date and the later ones still booked (`laterBooked` of them) at one go.
+   * The booking's series, when it is one date of a course: every date by start, with where it stands. The page shows
+   * them, each with its own page (the link's own booking at the link's path, `linkedId`; every other date under
+   * `date/<reference>`), and offers to cancel this date and the later ones still booked (`laterBooked`) at one go.
    */
-  series?: { reference: string; intervalDays: number; dates: Occurrence[]; laterBooked: number };
+  series?: { reference: string; intervalDays: number; dates: SeriesDate[]; laterBooked: number; linkedId: number };
   /**
    * Where several practitioners offer the booking's reason: each schedule that does, the booking's own first, so the
    * customer may move to another; empty where only its own schedule offers it (a move keeps it).
@@ -135,32 +136,51 @@ export interface Managed {
   practitioners: { id: number; name: string }[];
 }
 
+/**
+ * A date of a series as its page lists it: `past` once it has ended (not "booked"), and `open` while the customer may
+ * still change it (booked, before its own deadline, `deadline`).
+ */
+export interface SeriesDate extends Occurrence {
+  state: 'booked' | 'cancelled' | 'past';
+  open: boolean;
+  deadline: number;
+}
+
 function stateOf(booking: Booking, cancelUntilHours: number, now: number): ManagedState {
   return booking.status === 'cancelled' ? 'cancelled' : deadlineState(booking.startAt, cancelUntilHours, now);
 }
 
 /**
- * Returns the booking a link's token opens, or undefined when the page is off, the token is malformed or unknown,
- * or the link has expired (30 days after the appointment's end): the page answers all of these alike.
+ * Returns the booking a link's token opens, or, with `reference`, another date of the same series (the link of any
+ * date of a series opens every date of it). Undefined when the page is off, the token is malformed or unknown, the
+ * reference names no other date of the link's series, or the link has expired: 30 days after the appointment's end,
+ * for a series after its last date's end. The page answers all of these alike.
  */
-export function openManaged(ctx: AppContext, token: string): Managed | undefined {
+export function openManaged(ctx: AppContext, token: string, reference?: string): Managed | undefined {
   const settings = ctx.settings();
   if (!settings.portal || settings.configuredAt === null) return undefined;
   const id = bookingOfManageToken(ctx.store, token);
-  const booking = id === undefined ? undefined : findBooking(ctx.store, id);
+  const linked = id === undefined ? undefined : findBooking(ctx.store, id);
+  if (!linked) return undefined;
+  const series = seriesOfBooking(ctx, linked);
   const now = unixSeconds(ctx.now());
-  if (!booking || now > booking.endAt + LINK_LIFETIME_SECONDS) return undefined;
+  const lastEnd = Math.max(linked.endAt, ...(series?.dates.map((date) => date.endAt) ?? []));
+  if (now > lastEnd + LINK_LIFETIME_SECONDS) return undefined;
+  const other = reference === undefined ? undefined : series?.dates.find((date) => date.reference === reference);
+  if (reference !== undefined && (!other || other.id === linked.id)) return undefined;
+  const booking = other ? findBooking(ctx.store, other.id) : linked;
+  if (!booking) return undefined;
   // The pages speak the customer's language: the booking's (each of a series' dates has it), else the practice's.
   const configured = { ...requireConfigured(ctx), locale: booking.locale ?? settings.locale } as ConfiguredSettings & {
     portal: PortalSettings;
   };
-  const deadline = changeDeadline(booking.startAt, settings.portal.cancelUntilHours);
-  const state = stateOf(booking, settings.portal.cancelUntilHours, now);
+  const hours = settings.portal.cancelUntilHours;
+  const deadline = changeDeadline(booking.startAt, hours);
+  const state = stateOf(booking, hours, now);
   const reason = findReason(ctx.store, booking.reasonId);
   const movable =
     findSchedule(ctx.store, booking.scheduleId) !== undefined &&
     reason?.scheduleIds.includes(booking.scheduleId) === true;
-  const series = seriesOfBooking(ctx, booking);
   const offering = movable && reason!.scheduleIds.length > 1 ? listSchedules(ctx.store) : [];
   const practitioners = offering
     .filter((schedule) => reason!.scheduleIds.includes(schedule.id))
@@ -179,7 +199,8 @@ export function openManaged(ctx: AppContext, token: string): Managed | undefined
           series: {
             reference: series.reference,
             intervalDays: series.intervalDays,
-            dates: series.dates,
+            dates: series.dates.map((date) => seriesDate(date, hours, now)),
+            linkedId: linked.id,
             laterBooked: series.dates.filter(
               (one) => one.id !== booking.id && one.status === 'booked' && one.startAt >= booking.startAt,
             ).length,
@@ -187,6 +208,13 @@ export function openManaged(ctx: AppContext, token: string): Managed | undefined
         }
       : {}),
   };
+}
+
+/** A date of a series as the page lists it at `now`, under the page's deadline (`hours` before each start). */
+function seriesDate(date: Occurrence, hours: number, now: number): SeriesDate {
+  const state = date.status === 'cancelled' ? 'cancelled' : date.endAt <= now ? 'past' : 'booked';
+  const open = state === 'booked' && deadlineState(date.startAt, hours, now) === 'open';
+  return { ...date, state, open, deadline: changeDeadline(date.startAt, hours) };
 }
 
 /** Why the page did not make a change. */
