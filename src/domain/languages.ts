@@ -25,8 +25,8 @@ const ENTRIES_MAX = 32;
 /**
  * Returns the offered language an `Accept-Language` header (RFC 9110 §12.5.4) prefers: its entries by weight
  * (`q`, 1 when absent; 0 means "not this"), earlier first among equals; a tag matches by its primary subtag
- * (`fr-CH` is `fr`), `*` is the practice's own. Undefined when nothing offered is asked for. Reads at most
- * 1 KiB and 32 entries.
+ * (`fr-CH` is `fr`). Undefined when nothing offered is asked for: `*` (what Node's fetch sends by default) asks for
+ * none in particular. Reads at most 1 KiB and 32 entries.
  */
 export function preferredLanguage(header: string | null | undefined, offered: readonly Locale[]): Locale | undefined {
   if (!header) return undefined;
@@ -38,7 +38,7 @@ export function preferredLanguage(header: string | null | undefined, offered: re
     const q = qParam === undefined ? 1 : Number(qParam.slice(2));
     if (!Number.isFinite(q) || q <= 0 || q > 1) continue;
     const primary = tag.trim().toLowerCase().split('-')[0];
-    const locale = primary === '*' ? offered[0] : offered.find((one) => one === primary);
+    const locale = offered.find((one) => one === primary);
     if (locale !== undefined && (best === undefined || q > best.q)) best = { locale, q };
   }
   return best?.locale;

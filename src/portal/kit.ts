@@ -196,8 +196,8 @@ function languageNav(words: PageWords, languages: LanguageLinks): string {
  */
 export function carryLanguage(html: string, lang: Locale): string {
   return html
-    .replace(/ (href|action|formaction)="(\/book\/[^"#]*)"/g, (whole, attribute: string, url: string) =>
-      url.includes('lang=') ? whole : ` ${attribute}="${url}${url.includes('?') ? '&amp;' : '?'}lang=${lang}"`,
+    .replace(/ (href|action|formaction)="(\/book\/[^"]*)"/g, (whole, attribute: string, url: string) =>
+      url.includes('lang=') ? whole : ` ${attribute}="${url}${url.includes('?') ? '&#38;' : '?'}lang=${lang}"`,
     )
     .replace(/<form method="get"[^>]*>/g, (form) => `${form}<input type="hidden" name="lang" value="${lang}">`);
 }

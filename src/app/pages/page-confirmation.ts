@@ -61,7 +61,7 @@ function calendarLinks(
   facts: BookingFacts,
   manageUrl: string | undefined,
 ): PageConfirmation['calendar'] {
-  const title = `${booking.reasonName} · ${settings.practiceName ?? ''}`;
+  const title = `${facts.reasonName} · ${settings.practiceName ?? ''}`; // in the customer's language
   const details = eventDetails(facts, manageUrl);
   const location = eventLocation(facts);
   const google = `https://calendar.google.com/calendar/render?${new URLSearchParams({ action: 'TEMPLATE', text: title, dates: `${compactUtc(booking.startAt)}/${compactUtc(booking.endAt)}`, details, location })}`;
@@ -125,7 +125,7 @@ export function confirmation(
   return {
     booking,
     local: localSlot(booking.startAt, settings.timeZone!),
-    offer: offerOfBooking(booking, facts.reasonDescription),
+    offer: offerOfBooking({ ...booking, reasonName: facts.reasonName }, facts.reasonDescription),
     email: emailOf(booking.submission),
     ...(series ? { series } : {}),
     calendar: calendarLinks(settings, booking, facts, link?.manageUrl),

@@ -11,6 +11,7 @@ import { isNote, LINE_BREAK } from '../../domain/checks.ts';
 import { isSlotText } from '../../domain/dates.ts';
 import { changeDeadline, deadlineState } from '../../domain/deadline.ts';
 import { durationIn } from '../../domain/durations.ts';
+import { textIn } from '../../domain/languages.ts';
 import type { Locale } from '../../domain/locales.ts';
 import { AppError, invalid, valueOrInvalid } from '../../errors.ts';
 import { type Booking, findBooking, setBookingLocale } from '../../store/bookings.ts';
@@ -168,12 +169,13 @@ export function openManaged(ctx: AppContext, token: string, reference?: string):
   if (now > lastEnd + LINK_LIFETIME_SECONDS) return undefined;
   const other = reference === undefined ? undefined : series?.dates.find((date) => date.reference === reference);
   if (reference !== undefined && (!other || other.id === linked.id)) return undefined;
-  const booking = other ? findBooking(ctx.store, other.id) : linked;
-  if (!booking) return undefined;
-  // The pages speak the customer's language: the booking's (each of a series' dates has it), else the practice's.
-  const configured = { ...requireConfigured(ctx), locale: booking.locale ?? settings.locale } as ConfiguredSettings & {
-    portal: PortalSettings;
-  };
+  const found = other ? findBooking(ctx.store, other.id) : linked;
+  if (!found) return undefined;
+  // The pages speak the customer's language: the booking's (each of a series' dates has it), else the practice's;
+  // its reason named in it where the practice gave that name.
+  const locale = found.locale ?? settings.locale;
+  const booking = { ...found, reasonName: textIn(found.reasonName, found.reasonNames, locale) };
+  const configured = { ...requireConfigured(ctx), locale } as ConfiguredSettings & { portal: PortalSettings };
   const hours = settings.portal.cancelUntilHours;
   const deadline = changeDeadline(booking.startAt, hours);
   const state = stateOf(booking, hours, now);
