@@ -17,7 +17,10 @@ import { mailTransportVerdict } from './health.ts';
 
 /** What `planner status` shows. Never contains the token. */
 export interface Status
-  extends Pick<Settings, 'practiceName' | 'timeZone' | 'locale' | 'notifyEmail' | 'address' | 'phone' | 'website'> {
+  extends Pick<
+    Settings,
+    'practiceName' | 'timeZone' | 'locale' | 'languages' | 'notifyEmail' | 'address' | 'phone' | 'website'
+  > {
   database: string;
   schemaVersion: number;
   configured: boolean;
@@ -58,6 +61,7 @@ export function getStatus(ctx: AppContext): Status {
     practiceName: settings.practiceName,
     timeZone: settings.timeZone,
     locale: settings.locale,
+    languages: settings.languages,
     notifyEmail: settings.notifyEmail,
     address: settings.address,
     phone: settings.phone,

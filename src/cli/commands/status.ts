@@ -133,7 +133,7 @@ function statusLines(status: Status, replication: string, nowMs: number): string
   return [
     `database     ${status.database} (schema ${status.schemaVersion})`,
     status.configured
-      ? `practice     ${status.practiceName} · ${status.timeZone} · locale ${status.locale} · notices to ${status.notifyEmail}`
+      ? `practice     ${status.practiceName} · ${status.timeZone} · locale ${status.locale}${status.languages.length > 1 ? ` (customers also in ${status.languages.slice(1).join(', ')})` : ''} · notices to ${status.notifyEmail}`
       : 'practice     not configured: run `planner init`',
     ...(status.configured ? [`contact      ${contactLine(status)}`] : []),
     `api          ${api.enabled ? 'enabled' : 'disabled'} · token ${token} · limit ${api.rateLimitPerMinute}/min`,
