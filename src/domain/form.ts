@@ -43,8 +43,8 @@ export const DEFAULT_LABELS: Record<Locale, Record<(typeof DEFAULT_FIELDS)[numbe
 
 /**
  * Returns a field's label as given for `locale` (`field set --label fr=…`), else, for a default field whose label the
- * practice kept as `init` wrote it in its own language `own`, the default label in `locale`; undefined when neither
- * (the practice's own label is then shown: `planner doctor` names it).
+ * practice kept as `init` wrote it (in any language: `own` may have changed since), the default label in `locale`;
+ * undefined when neither (the practice's own label is then shown: `planner doctor` names it). In `own`, its label.
  */
 export function givenLabel(
   field: Pick<FieldDefinition, 'key' | 'label'> & { labels: LocalTexts },
@@ -54,10 +54,9 @@ export function givenLabel(
   if (locale === own) return field.label;
   const given = field.labels[locale];
   if (given !== undefined) return given;
-  const defaults = DEFAULT_LABELS[own] as Record<string, string>;
-  return defaults[field.key] === field.label
-    ? (DEFAULT_LABELS[locale] as Record<string, string>)[field.key]
-    : undefined;
+  const defaults = Object.values(DEFAULT_LABELS) as Record<string, string>[];
+  const kept = defaults.some((labels) => labels[field.key] === field.label);
+  return kept ? (DEFAULT_LABELS[locale] as Record<string, string>)[field.key] : undefined;
 }
 
 /** Returns a field's label in `locale` (`givenLabel`), else the practice's own. */

@@ -6,11 +6,16 @@
  * their mails, calendar file and self-service page speak it while the practice's notice stays German; the API
  * takes Accept-Language on POST /bookings.
  */
+import { execFile } from 'node:child_process';
 import { DatabaseSync } from 'node:sqlite';
+import { promisify } from 'node:util';
 import type { ParsedMail } from 'mailparser';
 import { describe, expect, it } from 'vitest';
 import { get, hiddenFields, links, type PageSetup, pageSetup, post, unescapeHtml } from '../booking-page/flow.ts';
-import { api, cli, cliJson, cliOk } from '../helpers.ts';
+import { commandsOf, newcomerEnv, readmeBlock } from '../docs/readme.ts';
+import { api, bookableDb, cli, cliJson, cliOk, ROOT, tempDb } from '../helpers.ts';
+
+const run = promisify(execFile);
 
 /** The practice's own texts that customers see: the labels, the reason's name and its description. */
 const OWN = [
@@ -267,3 +272,30 @@ describe('customers in their own language (issue 47)', { timeout: 240_000 }, () 
 function unfolded(ics: string): string {
   return ics.replace(/\r?\n[ \t]/g, '');
 }
+
+describe('README: customers in their own language', () => {
+  it('the block runs as written: French offered, the texts given, doctor content', { timeout: 120_000 }, async () => {
+    const db = tempDb();
+    await bookableDb(db);
+    await cliOk(db, 'field', 'add', 'insurance', '--label', 'Versicherungsnummer');
+    await cliOk(db, 'practice', 'set', '--locale', 'de');
+    const lines = commandsOf(readmeBlock('Customers in their own language', 'sh'));
+    expect(lines).toHaveLength(4);
+    const env = newcomerEnv({ PLANNER_DB: db });
+    const outputs: string[] = [];
+    for (const line of lines) {
+      // doctor exits 1 on this test's other findings (no mail set): its languages line is what the block is for.
+      const result = await run('sh', ['-c', line], { cwd: ROOT, env }).catch(
+        (error: { code: number; stdout: string; stderr: string }) => {
+          if (!line.includes('doctor')) throw new Error(`README line failed: ${line}\n${error.stderr}`);
+          return error;
+        },
+      );
+      outputs.push(result.stdout);
+    }
+    expect(outputs[0]).toContain('customers also in fr');
+    expect(outputs[3]).toMatch(
+      /languages +customers in de, fr \(de: the practice's own\): every label, reason and description in each/,
+    );
+  });
+});
