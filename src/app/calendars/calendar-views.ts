@@ -67,6 +67,8 @@ export interface ConflictView {
   calendarId: number;
   /** Local `YYYY-MM-DD HH:MM` in the installation's zone. */
   start: string;
+  customerName: string;
+  reasonName: string;
 }
 
 const iso = (at: number | null) => (at === null ? null : new Date(at * 1000).toISOString());
@@ -77,6 +79,8 @@ function conflictViews(conflicts: readonly BusyConflict[], zone: string): Confli
     scheduleId: c.scheduleId,
     calendarId: c.calendarId,
     start: formatLocal(new Date(c.startAt * 1000), zone),
+    customerName: c.customerName,
+    reasonName: c.reasonName,
   }));
 }
 
