@@ -418,7 +418,19 @@ export type BookingChange =
       /** The booking page's address while it is on: the customer's mail offers a new booking there. */
       bookAgainUrl?: string;
     }
-  | { kind: 'update'; sequence: number; previousStartAt: number };
+  | {
+      kind: 'update';
+      sequence: number;
+      previousStartAt: number;
+      /** The practitioner before a move to another one (the facts name the new one); absent: the same. */
+      previousScheduleName?: string;
+    };
+
+/** The sentence that names the practitioner before and after a move to another one (none for the same one). */
+function practitionerLines(facts: BookingFacts, change: BookingChange): string[] {
+  if (change.kind !== 'update' || change.previousScheduleName === undefined) return [];
+  return [WORDS[facts.locale].practitionerChanged(change.previousScheduleName, facts.scheduleName)];
+}
 
 /**
  * Returns the customer's message for a change: a cancellation (with an .ics METHOD:CANCEL) or a move (with the
@@ -439,7 +451,7 @@ export function changeMessages(facts: BookingFacts, stamp: number, change: Booki
   const content = customerContent(
     facts,
     subject,
-    [cancel ? words.cancelled : words.moved],
+    [cancel ? words.cancelled : words.moved, ...practitionerLines(facts, change)],
     appointmentRows(facts, when, extra),
     {
       note: !cancel,
@@ -489,7 +501,14 @@ export function customerChangeNotice(facts: BookingFacts, change: BookingChange)
     kind: 'notice',
     recipient: facts.notifyEmail,
     subject,
-    ...render(noticeContent(facts, subject, [cancel ? words.customerCancelled : words.customerMoved], rows)),
+    ...render(
+      noticeContent(
+        facts,
+        subject,
+        [cancel ? words.customerCancelled : words.customerMoved, ...practitionerLines(facts, change)],
+        rows,
+      ),
+    ),
     ics: NO_CALENDAR_FILE,
     ...(facts.customerEmail ? { replyTo: facts.customerEmail } : {}),
   };
