@@ -121,7 +121,10 @@ describe('planner calendar with a real CalDAV server (Radicale)', () => {
       `${booked.body.booking_details_id}  ${day} 14:00  Ada L, Check-up  schedule 1  calendar 1`,
     );
     expect(await cliOk(db, 'status')).toContain(
-      `1 upcoming booking(s) overlap a busy time: ${booked.body.booking_details_id}`,
+      `1 upcoming booking(s) overlap a busy time: ${booked.body.booking_details_id} (Ada L, Check-up)`,
+    );
+    expect((await cli(db, 'doctor')).stdout).toContain(
+      `1 upcoming booking(s) overlap a busy time: ${booked.body.booking_details_id} (Ada L, Check-up)`,
     );
 
     // Radicale stopped: one line, exit 1; status and doctor say so; the busy time of 14:00 still blocks.

@@ -135,6 +135,11 @@ export function calendarConflicts(ctx: AppContext, calendarId?: number): Conflic
   return conflictViews(busyConflicts(ctx.store, unixSeconds(ctx.now()), calendarId), zone);
 }
 
+/** Returns a conflict as the one-line lists name it: `K7Q2… (Ada Lovelace, Consultation)`. */
+export function conflictLabel(conflict: ConflictView): string {
+  return `${conflict.reference} (${conflict.customerName || 'no name given'}, ${conflict.reasonName})`;
+}
+
 /** The conflicts of `calendars` together, each booking once (in the order they come): what the lists print. */
 export function everyConflict(calendars: readonly { conflicts: readonly ConflictView[] }[]): ConflictView[] {
   return [

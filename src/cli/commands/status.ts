@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { editsLine } from '../../app/calendars/calendar-edits.ts';
-import { everyConflict } from '../../app/calendars/calendar-views.ts';
+import { conflictLabel, everyConflict } from '../../app/calendars/calendar-views.ts';
 import { STUCK_AFTER_SECONDS } from '../../app/calendars/policy.ts';
 import {
   bookingPageVerdict,
@@ -60,7 +60,7 @@ function calendarLines(list: Status['calendars'], zone: string | null, nowMs: nu
       : '';
     return `${index === 0 ? 'calendars   ' : '            '} ${calendar.id} ${calendar.label} (schedule ${calendar.scheduleId}, ${calendar.kind}) · ${state}${writing}${edited}`;
   });
-  const conflicts = everyConflict(list).map((conflict) => conflict.reference);
+  const conflicts = everyConflict(list).map(conflictLabel);
   if (conflicts.length > 0) {
     lines.push(
       `             ${conflicts.length} upcoming booking(s) overlap a busy time: ${conflicts.join(', ')} (planner calendar list; move or cancel them)`,
