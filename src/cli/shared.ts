@@ -113,12 +113,19 @@ export function outputWidth(): number {
 const MIN_COLUMN = 5;
 
 /**
- * Narrows the `shrink` columns of `widths` (the widest first, each to no less than its header) until the table,
- * with two spaces between columns, fits `limit`. Columns not named keep their width: ids, times, the phone.
+ * Narrows the `shrink` columns of `widths` (the widest first, each to no less than its floor: its header, 5
+ * characters, or what `floors` gives) until the table, with two spaces between columns, fits `limit`. Columns not
+ * named keep their width: ids, times, the phone.
  */
-function fitWidths(widths: number[], header: string[], shrink: readonly number[], limit: number): void {
+function fitWidths(
+  widths: number[],
+  header: string[],
+  shrink: readonly number[],
+  limit: number,
+  floors: ReadonlyMap<number, number>,
+): void {
   let excess = widths.reduce((sum, width) => sum + width, 2 * (widths.length - 1)) - limit;
-  const floor = (column: number) => Math.max(header[column]!.length, MIN_COLUMN);
+  const floor = (column: number) => Math.max(header[column]!.length, MIN_COLUMN, floors.get(column) ?? 0);
   while (excess > 0) {
     const candidates = shrink
       .filter((column) => widths[column]! > floor(column))
@@ -143,16 +150,23 @@ function cut(cell: string, width: number): string {
         .join('')}…`;
 }
 
+/** A column whose cells have a shorter form that must stay whole (a customer's initial and whole surname). */
+export interface ShortForms {
+  column: number;
+  /** One per row: shown when the cell itself does not fit; the column is never narrower than the widest. */
+  cells: string[];
+}
+
 /**
  * Writes rows as a table with a header line, columns padded to their widest cell. With `shrink` (the free-text
  * columns: names, e-mails), a table wider than the terminal is narrowed to fit it, those columns cut with `…`,
- * the widest first; into a pipe or a file, nothing is cut.
+ * the widest first, and a `short` column shows its short forms, never cut; into a pipe or a file, nothing is cut.
  */
 export function printTable(
   header: string[],
   rows: (string | number)[][],
   empty = '(none)',
-  options: { shrink?: readonly number[] } = {},
+  options: { shrink?: readonly number[]; short?: ShortForms } = {},
 ): void {
   if (rows.length === 0) {
     print(empty);
@@ -160,12 +174,20 @@ export function printTable(
   }
   // Escaped before measuring: a control character in stored text takes the width of its escape (`\x1b`).
   const cells = [header, ...rows.map((row) => row.map((cell) => visible(String(cell))))];
+  const shortCells = options.short ? ['', ...options.short.cells.map(visible)] : [];
   const widths = header.map((_, column) => Math.max(...cells.map((row) => row[column]!.length)));
-  if (options.shrink) fitWidths(widths, header, options.shrink, outputWidth());
+  const floors = new Map<number, number>();
+  if (options.short) floors.set(options.short.column, Math.max(...shortCells.map((cell) => cell.length)));
+  if (options.shrink) fitWidths(widths, header, options.shrink, outputWidth(), floors);
+  const shown = (cell: string, column: number, row: number) => {
+    const width = widths[column]!;
+    if (cell.length <= width || column !== options.short?.column || row === 0) return cut(cell, width);
+    return cut(shortCells[row]!, width);
+  };
   print(
-    ...cells.map((row) =>
+    ...cells.map((row, rowIndex) =>
       row
-        .map((cell, column) => cut(cell, widths[column]!).padEnd(widths[column]!))
+        .map((cell, column) => shown(cell, column, rowIndex).padEnd(widths[column]!))
         .join('  ')
         .trimEnd(),
     ),

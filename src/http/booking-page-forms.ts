@@ -268,7 +268,7 @@ function limitAnswer(
 ): Response {
   const { words, settings } = visit;
   if (limited.why === 'per-email')
-    return show(visit, form({ text: words.refusal.perEmail(limited.held), otherPerson: true }, 409));
+    return show(visit, form({ text: words.refusal.perEmail(limited.held, limited.limit), otherPerson: true }, 409));
   const minutes = Math.ceil(limited.retryAfterSeconds / 60);
   const page = form({ text: words.refusal.perHour(minutes), otherPerson: false }, 429);
   const policy = {
@@ -326,6 +326,7 @@ function done(visit: PageVisit, reference: string, replayed: boolean): Response 
     calendar: { ...shown.calendar, ics: icsLink(secret, reference, shown.manageToken) },
     ...(shown.manageUrl ? { manageUrl: shown.manageUrl } : {}),
     ...(series ? { series } : {}),
+    ...(shown.atLimit ? { atLimit: shown.atLimit } : {}),
     replayed,
   };
   return show(visit, donePage({ view: visit.view, booked }));

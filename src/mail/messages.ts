@@ -486,7 +486,19 @@ export type BookingChange =
       /** A date of a series: the starts of its other dates still booked, which the mail lists (and links to). */
       stillBooked?: readonly number[];
     }
-  | { kind: 'update'; sequence: number; previousStartAt: number };
+  | {
+      kind: 'update';
+      sequence: number;
+      previousStartAt: number;
+      /** The practitioner before a move to another one (the facts name the new one); absent: the same. */
+      previousScheduleName?: string;
+    };
+
+/** The sentence that names the practitioner before and after a move to another one (none for the same one). */
+function practitionerLines(facts: BookingFacts, change: BookingChange): string[] {
+  if (change.kind !== 'update' || change.previousScheduleName === undefined) return [];
+  return [WORDS[facts.locale].practitionerChanged(change.previousScheduleName, facts.scheduleName)];
+}
 
 /**
  * Returns the customer's message for a change: a cancellation (with an .ics METHOD:CANCEL) or a move (with the
@@ -508,7 +520,11 @@ export function changeMessages(facts: BookingFacts, stamp: number, change: Booki
   const content = customerContent(
     facts,
     subject,
-    [cancel ? words.cancelled : words.moved, ...(others.length ? [words.othersStayBooked(others.length)] : [])],
+    [
+      cancel ? words.cancelled : words.moved,
+      ...practitionerLines(facts, change),
+      ...(others.length ? [words.othersStayBooked(others.length)] : []),
+    ],
     [...appointmentRows(facts, when, extra), ...stillBookedRows(facts, others)],
     {
       note: !cancel,
@@ -560,7 +576,14 @@ export function customerChangeNotice(facts: BookingFacts, change: BookingChange)
     kind: 'notice',
     recipient: facts.notifyEmail,
     subject,
-    ...render(noticeContent(facts, subject, [cancel ? words.customerCancelled : words.customerMoved], rows)),
+    ...render(
+      noticeContent(
+        facts,
+        subject,
+        [cancel ? words.customerCancelled : words.customerMoved, ...practitionerLines(facts, change)],
+        rows,
+      ),
+    ),
     ics: NO_CALENDAR_FILE,
     ...(facts.customerEmail ? { replyTo: facts.customerEmail } : {}),
   };

@@ -89,6 +89,8 @@ export const WORDS = {
       `Moved by the customer: ${f.reasonName}, now ${when} (${f.customerName || f.customerEmail || f.reference})`,
     customerCancelled: 'The customer cancelled this appointment on the self-service page.',
     customerMoved: 'The customer moved this appointment on the self-service page.',
+    practitionerChanged: (before: string, after: string) =>
+      `This appointment is now with ${after} instead of ${before}.`,
     feedCancelled: 'Cancelled:',
     feedReference: 'Reference',
     bookAgain: 'You can book a new appointment online.',
@@ -183,6 +185,7 @@ export const WORDS = {
       `Vom Kunden verlegt: ${f.reasonName}, jetzt ${when} (${f.customerName || f.customerEmail || f.reference})`,
     customerCancelled: 'Der Kunde hat diesen Termin auf der Terminseite abgesagt.',
     customerMoved: 'Der Kunde hat diesen Termin auf der Terminseite verlegt.',
+    practitionerChanged: (before: string, after: string) => `Dieser Termin ist jetzt bei ${after} statt bei ${before}.`,
     feedCancelled: 'Abgesagt:',
     feedReference: 'Buchungsnummer',
     bookAgain: 'Einen neuen Termin können Sie online buchen.',
@@ -279,6 +282,8 @@ export const WORDS = {
       `Déplacé par le client : ${f.reasonName}, désormais ${when} (${f.customerName || f.customerEmail || f.reference})`,
     customerCancelled: 'Le client a annulé ce rendez-vous en ligne, depuis la page de son rendez-vous.',
     customerMoved: 'Le client a déplacé ce rendez-vous en ligne, depuis la page de son rendez-vous.',
+    practitionerChanged: (before: string, after: string) =>
+      `Ce rendez-vous est désormais avec ${after} au lieu de ${before}.`,
     feedCancelled: 'Annulé :',
     feedReference: 'Référence',
     bookAgain: 'Vous pouvez prendre un nouveau rendez-vous en ligne.',
@@ -378,6 +383,8 @@ export const WORDS = {
       `Spostato dal cliente: ${f.reasonName}, ora ${when} (${f.customerName || f.customerEmail || f.reference})`,
     customerCancelled: 'Il cliente ha annullato questo appuntamento online, dalla pagina del proprio appuntamento.',
     customerMoved: 'Il cliente ha spostato questo appuntamento online, dalla pagina del proprio appuntamento.',
+    practitionerChanged: (before: string, after: string) =>
+      `Questo appuntamento è ora con ${after} invece che con ${before}.`,
     feedCancelled: 'Annullato:',
     feedReference: 'Codice di prenotazione',
     bookAgain: 'Può prenotare un nuovo appuntamento online.',
@@ -472,6 +479,8 @@ export const WORDS = {
       `Cambiada por el cliente: ${f.reasonName}, ahora ${when} (${f.customerName || f.customerEmail || f.reference})`,
     customerCancelled: 'El cliente ha cancelado esta cita en línea, desde la página de su cita.',
     customerMoved: 'El cliente ha cambiado esta cita en línea, desde la página de su cita.',
+    practitionerChanged: (before: string, after: string) =>
+      `Esta cita es ahora con ${after} en lugar de con ${before}.`,
     feedCancelled: 'Cancelada:',
     feedReference: 'Referencia',
     bookAgain: 'Puede reservar una nueva cita en línea.',
@@ -565,6 +574,8 @@ export const WORDS = {
       `Verplaatst door de klant: ${f.reasonName}, nu ${when} (${f.customerName || f.customerEmail || f.reference})`,
     customerCancelled: 'De klant heeft deze afspraak op de afspraakpagina geannuleerd.',
     customerMoved: 'De klant heeft deze afspraak op de afspraakpagina verplaatst.',
+    practitionerChanged: (before: string, after: string) =>
+      `Deze afspraak is nu bij ${after} in plaats van bij ${before}.`,
     feedCancelled: 'Geannuleerd:',
     feedReference: 'Boekingsnummer',
     bookAgain: 'U kunt online een nieuwe afspraak maken.',

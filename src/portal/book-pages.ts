@@ -359,6 +359,15 @@ export interface BookedView {
   replayed: boolean;
   /** A series: every date, by start, its status and, booked, its own calendar file's link. */
   series?: { local: string; status: 'booked' | 'cancelled'; ics?: string }[];
+  /** The address now holds the page's share of future bookings: how many, and the share (no "book another"). */
+  atLimit?: { held: number; limit: number };
+}
+
+/** The way to book again: a link, or, for an address at the page's limit, why it cannot (the page would refuse it). */
+function bookAgain(words: BookWords, booked: BookedView): string {
+  if (booked.atLimit)
+    return `<p class="hint">${escapeHtml(words.refusal.perEmailReached(booked.atLimit.held, booked.atLimit.limit))}</p>`;
+  return `<p><a href="/book/">${escapeHtml(words.bookAnother)}</a></p>`;
 }
 
 /** The practice's phone as a line that calls it ('' without one). */
@@ -387,7 +396,7 @@ export function donePage({ view, booked }: { view: BookView; booked: BookedView 
     `<li><a href="${escapeHtml(booked.calendar.ics)}" download="appointment.ics">${escapeHtml(words.icsFile)}</a></li></ul>`;
   const body =
     `${doneNotice(words, booked)}` +
-    `<div class="card">${definitions(rows)}${phoneLine(words, practice)}</div>${calendar}${manageBlock(words, booked)}<p><a href="/book/">${escapeHtml(words.bookAnother)}</a></p>`;
+    `<div class="card">${definitions(rows)}${phoneLine(words, practice)}</div>${calendar}${manageBlock(words, booked)}${bookAgain(words, booked)}`;
   return page(view, words.doneTitle, body);
 }
 
@@ -574,6 +583,6 @@ function seriesDonePage(view: BookView, booked: BookedView, series: NonNullable<
     `${doneNotice(words, booked)}` +
     `<div class="card">${definitions(rows)}${phoneLine(words, practice)}</div>` +
     `<h2>${escapeHtml(words.datesTitle(series.length))}</h2><ol class="links">${dates}</ol>` +
-    `${seriesFiles(words, series)}${manageBlock(words, booked)}<p><a href="/book/">${escapeHtml(words.bookAnother)}</a></p>`;
+    `${seriesFiles(words, series)}${manageBlock(words, booked)}${bookAgain(words, booked)}`;
   return page(view, words.doneSeriesTitle, body);
 }

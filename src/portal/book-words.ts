@@ -74,8 +74,10 @@ export const BOOK_WORDS = {
       unreadable: 'This form could not be read. Please start again.',
       perHour: (minutes: number) =>
         `Too many bookings were made from your connection. Please try again in ${minutes} minutes, or contact the practice.`,
-      perEmail: (count: number) =>
-        `This e-mail address already has ${count} upcoming ${count === 1 ? 'appointment' : 'appointments'}, the most that can be booked here. Please contact the practice.`,
+      perEmail: (count: number, max: number) =>
+        `This e-mail address already has ${count} upcoming ${count === 1 ? 'appointment' : 'appointments'}; at most ${max} can be booked here for one address. Please contact the practice.`,
+      perEmailReached: (count: number, max: number) =>
+        `This e-mail address now has ${count} upcoming ${count === 1 ? 'appointment' : 'appointments'}; at most ${max} can be booked here for one address, so no more can be booked with it here. To book another, please contact the practice.`,
       otherPerson: 'To book for another person, enter their own e-mail address; what you typed is kept.',
       callPractice: 'To book by phone, call the practice:',
     },
@@ -197,8 +199,10 @@ export const BOOK_WORDS = {
       unreadable: 'Dieses Formular konnte nicht gelesen werden. Bitte beginnen Sie neu.',
       perHour: (minutes: number) =>
         `Von Ihrer Verbindung wurden zu viele Termine gebucht. Bitte versuchen Sie es in ${minutes} Minuten noch einmal oder wenden Sie sich an die Praxis.`,
-      perEmail: (count: number) =>
-        `Für diese E-Mail-Adresse ${count === 1 ? 'ist schon 1 Termin' : `sind schon ${count} Termine`} gebucht, mehr sind hier nicht möglich. Bitte wenden Sie sich an die Praxis.`,
+      perEmail: (count: number, max: number) =>
+        `Für diese E-Mail-Adresse ${count === 1 ? 'ist schon 1 Termin' : `sind schon ${count} Termine`} gebucht; hier sind höchstens ${max} je Adresse möglich. Bitte wenden Sie sich an die Praxis.`,
+      perEmailReached: (count: number, max: number) =>
+        `Für diese E-Mail-Adresse ${count === 1 ? 'ist jetzt 1 Termin' : `sind jetzt ${count} Termine`} gebucht; hier sind höchstens ${max} je Adresse möglich, weitere können mit ihr hier nicht gebucht werden. Für einen weiteren Termin wenden Sie sich bitte an die Praxis.`,
       otherPerson:
         'Um für eine andere Person zu buchen, geben Sie deren eigene E-Mail-Adresse ein; Ihre Angaben bleiben erhalten.',
       callPractice: 'Telefonisch buchen Sie unter:',
@@ -321,8 +325,10 @@ export const BOOK_WORDS = {
       unreadable: 'Ce formulaire n’a pas pu être lu. Veuillez recommencer.',
       perHour: (minutes: number) =>
         `Trop de réservations ont été faites depuis votre connexion. Veuillez réessayer dans ${minutes} minutes, ou contacter le cabinet.`,
-      perEmail: (count: number) =>
-        `Cette adresse e-mail a déjà ${count === 1 ? '1 rendez-vous à venir' : `${count} rendez-vous à venir`}, le maximum possible ici. Veuillez contacter le cabinet.`,
+      perEmail: (count: number, max: number) =>
+        `Cette adresse e-mail a déjà ${count === 1 ? '1 rendez-vous à venir' : `${count} rendez-vous à venir`} ; ${max} au plus peuvent être réservés ici par adresse. Veuillez contacter le cabinet.`,
+      perEmailReached: (count: number, max: number) =>
+        `Cette adresse e-mail a maintenant ${count === 1 ? '1 rendez-vous à venir' : `${count} rendez-vous à venir`} ; ${max} au plus peuvent être réservés ici par adresse, elle ne permet donc plus d’en réserver ici. Pour un autre rendez-vous, veuillez contacter le cabinet.`,
       otherPerson:
         'Pour réserver pour une autre personne, saisissez sa propre adresse e-mail ; ce que vous avez saisi est conservé.',
       callPractice: 'Pour réserver par téléphone, appelez le cabinet :',
@@ -443,8 +449,10 @@ export const BOOK_WORDS = {
       unreadable: 'Non è stato possibile leggere questo modulo. Ricominci da capo.',
       perHour: (minutes: number) =>
         `Dalla sua connessione sono state effettuate troppe prenotazioni. Riprovi tra ${minutes} minuti oppure contatti lo studio.`,
-      perEmail: (count: number) =>
-        `Questo indirizzo e-mail ha già ${count === 1 ? '1 appuntamento' : `${count} appuntamenti`} in programma, il massimo prenotabile qui. La preghiamo di contattare lo studio.`,
+      perEmail: (count: number, max: number) =>
+        `Questo indirizzo e-mail ha già ${count === 1 ? '1 appuntamento' : `${count} appuntamenti`} in programma; qui se ne possono prenotare al massimo ${max} per indirizzo. La preghiamo di contattare lo studio.`,
+      perEmailReached: (count: number, max: number) =>
+        `Questo indirizzo e-mail ha ora ${count === 1 ? '1 appuntamento' : `${count} appuntamenti`} in programma; qui se ne possono prenotare al massimo ${max} per indirizzo, quindi con esso non se ne possono prenotare altri qui. Per un altro appuntamento, la preghiamo di contattare lo studio.`,
       otherPerson:
         'Per prenotare per un’altra persona, inserisca l’indirizzo e-mail di quella persona; quanto ha inserito resta salvato.',
       callPractice: 'Per prenotare per telefono, chiami lo studio:',
@@ -565,8 +573,10 @@ export const BOOK_WORDS = {
       unreadable: 'No se ha podido leer este formulario. Vuelva a empezar.',
       perHour: (minutes: number) =>
         `Se han hecho demasiadas reservas desde su conexión. Inténtelo de nuevo dentro de ${minutes} minutos o póngase en contacto con la consulta.`,
-      perEmail: (count: number) =>
-        `Esta dirección de correo ya tiene ${count === 1 ? '1 cita pendiente' : `${count} citas pendientes`}, el máximo que se puede reservar aquí. Póngase en contacto con la consulta.`,
+      perEmail: (count: number, max: number) =>
+        `Esta dirección de correo ya tiene ${count === 1 ? '1 cita pendiente' : `${count} citas pendientes`}; aquí se pueden reservar como máximo ${max} por dirección. Póngase en contacto con la consulta.`,
+      perEmailReached: (count: number, max: number) =>
+        `Esta dirección de correo tiene ahora ${count === 1 ? '1 cita pendiente' : `${count} citas pendientes`}; aquí se pueden reservar como máximo ${max} por dirección, así que con ella no se pueden reservar más aquí. Para otra cita, póngase en contacto con la consulta.`,
       otherPerson:
         'Para reservar para otra persona, introduzca la dirección de correo electrónico de esa persona; lo que ha escrito se conserva.',
       callPractice: 'Para reservar por teléfono, llame a la consulta:',
@@ -685,8 +695,10 @@ export const BOOK_WORDS = {
       unreadable: 'Dit formulier kon niet worden gelezen. Begin opnieuw.',
       perHour: (minutes: number) =>
         `Vanaf uw verbinding zijn te veel afspraken geboekt. Probeer het over ${minutes} minuten opnieuw of neem contact op met de praktijk.`,
-      perEmail: (count: number) =>
-        `Dit e-mailadres heeft al ${count === 1 ? '1 komende afspraak' : `${count} komende afspraken`}, het maximum dat hier kan worden geboekt. Neem contact op met de praktijk.`,
+      perEmail: (count: number, max: number) =>
+        `Dit e-mailadres heeft al ${count === 1 ? '1 komende afspraak' : `${count} komende afspraken`}; hier kunnen per adres hoogstens ${max} worden geboekt. Neem contact op met de praktijk.`,
+      perEmailReached: (count: number, max: number) =>
+        `Dit e-mailadres heeft nu ${count === 1 ? '1 komende afspraak' : `${count} komende afspraken`}; hier kunnen per adres hoogstens ${max} worden geboekt, dus er kunnen er hier geen meer mee worden geboekt. Neem voor een andere afspraak contact op met de praktijk.`,
       otherPerson:
         'Om voor iemand anders te boeken, vult u diens eigen e-mailadres in; wat u hebt ingevuld, blijft bewaard.',
       callPractice: 'Om telefonisch te boeken, belt u de praktijk:',

@@ -9,6 +9,7 @@
  */
 import { type BusySpan, byBusyOrder, LONGEST_BLOCK_SECONDS } from '../domain/blocking.ts';
 import { SECONDS_PER_DAY } from '../domain/days.ts';
+import { submittedCustomer } from '../domain/submission.ts';
 import type { Store } from './db.ts';
 
 /** The longest piece a busy time is kept as; pieces begin at whole multiples of it (UTC midnights). */
@@ -229,6 +230,9 @@ export interface BusyConflict {
   startAt: number;
   endAt: number;
   calendarId: number;
+  /** The customer's first and last name, as submitted. */
+  customerName: string;
+  reasonName: string;
 }
 
 /**
@@ -242,14 +246,21 @@ export function busyConflicts(store: Store, now: number, calendarId?: number): B
   const which = calendarId === undefined ? 't.end_at > ?' : 't.calendar_id = ? AND t.end_at > ?';
   const rows = store
     .sql(
-      `SELECT b.id AS bookingId, b.reference AS reference, b.schedule_id AS scheduleId, b.start_at AS startAt, b.end_at AS endAt, min(t.calendar_id) AS calendarId
+      `SELECT b.id AS bookingId, b.reference AS reference, b.schedule_id AS scheduleId, b.start_at AS startAt, b.end_at AS endAt, min(t.calendar_id) AS calendarId,
+              b.submission AS submission, (SELECT r.name FROM reasons r WHERE r.id = b.reason_id) AS reasonName
        FROM busy_times t CROSS JOIN calendars c ON c.id = t.calendar_id AND c.generation = t.generation CROSS JOIN bookings b
          ON b.schedule_id = t.schedule_id AND b.keeps_from > t.start_at - ${LONGEST_BLOCK_SECONDS} AND b.keeps_from < t.end_at AND b.end_at + b.buffer_after > t.start_at
        WHERE ${which} AND b.status = 'booked' AND b.end_at > ?
        GROUP BY b.id ORDER BY b.start_at, b.id`,
     )
-    .all(...(calendarId === undefined ? [now, now] : [calendarId, now, now]));
-  return rows as unknown as BusyConflict[];
+    .all(...(calendarId === undefined ? [now, now] : [calendarId, now, now])) as unknown as (Omit<
+    BusyConflict,
+    'customerName'
+  > & { submission: string })[];
+  return rows.map(({ submission, ...row }) => ({
+    ...row,
+    customerName: submittedCustomer(JSON.parse(submission) as Record<string, unknown>).customerName,
+  }));
 }
 
 /** Deletes every busy time of `calendarId` (the triggers log each, so the cache of free days forgets their days). */

@@ -1,4 +1,5 @@
 import { accessSync, chmodSync, closeSync, constants, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { dirname } from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { pathToFileURL } from 'node:url';
@@ -66,7 +67,7 @@ export type GroupOutcome<T> = { ok: true; value: T } | { ok: false; error: unkno
  * treated as no installation (nothing is written into it).
  */
 export function openStore(file: string, options: { mustExist?: boolean; readOnly?: boolean } = {}): Store {
-  if (!existsSync(file)) {
+  if (!databaseExists(file)) {
     if (options.mustExist || options.readOnly) {
       throw new AppError(
         'not_configured',
@@ -91,6 +92,37 @@ export function openStore(file: string, options: { mustExist?: boolean; readOnly
     throw error;
   }
   return store;
+}
+
+/** Returns the name of the user this process runs as, with its uid: `nobody (uid 65534)`. */
+function currentUser(): string {
+  const uid = process.getuid?.();
+  try {
+    return `${userInfo().username}${uid === undefined ? '' : ` (uid ${uid})`}`;
+  } catch {
+    return `uid ${uid}`; // no entry in the user database (a container's numeric user)
+  }
+}
+
+/**
+ * Returns whether the database `file` exists, or throws `storage` when this user may not read it or may not reach
+ * it through its folders: one practice's file among several, each its own user's (README: "Hosting many practices"),
+ * is then "permission denied", never "no installation" (which `existsSync` would make of a folder closed to us).
+ */
+export function databaseExists(file: string): boolean {
+  try {
+    accessSync(file, constants.R_OK);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return false;
+    if (code !== 'EACCES' && code !== 'EPERM') throw error;
+    const user = currentUser();
+    throw new AppError(
+      'storage',
+      `permission denied: ${user} may not read ${file}${existsSync(file) ? '' : ' (a folder on its way is closed to this user)'}: run planner as the user who owns it (e.g. sudo -u <owner> planner …), or give ${user.split(' ')[0]} read access`,
+    );
+  }
 }
 
 /** Creates a new database file, 0600 from its first byte, in folders made 0700. */

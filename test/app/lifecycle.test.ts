@@ -112,17 +112,18 @@ describe('cancel and move (src/app/bookings/lifecycle.ts): the CLI changes booki
     // `planner status` counts it among the bookings, not among the upcoming ones.
     expect((await cliJson(db, 'status')).counts).toMatchObject({ bookings: 2, upcoming: 1 });
 
-    // The list shows the status; a cancelled booking cannot be cancelled or moved again.
-    const list = await cliJson(db, 'bookings', 'list', '--from', day);
+    // The list shows the status (cancelled ones when asked for); a cancelled booking cannot be cancelled or moved again.
+    const list = await cliJson(db, 'bookings', 'list', '--from', day, '--status', 'all');
     expect(list.map((b: any) => [b.id, b.status])).toEqual(
       expect.arrayContaining([
         [created.body.booking_id, 'booked'],
         [other.body.booking_id, 'cancelled'],
       ]),
     );
-    const table = await cli(db, 'bookings', 'list', '--from', day);
+    const table = await cli(db, 'bookings', 'list', '--from', day, '--status', 'all');
     expect(table.stdout).toMatch(/STATUS/);
     expect(table.stdout).toMatch(/cancelled/);
+    expect((await cliOk(db, 'bookings', 'list', '--from', day)).match(/cancelled/)).toBeNull();
     expect((await cli(db, 'bookings', 'cancel', String(other.body.booking_id))).stderr).toBe(
       `planner: booking ${other.body.booking_details_id} is already cancelled\n`,
     );

@@ -6,16 +6,19 @@
  * same when the limit is reached between the review and the booking.
  */
 import { describe, expect, it } from 'vitest';
+import { cliOk } from '../helpers.ts';
 import { expectThrottled } from '../http/throttled.ts';
 import {
   get,
   hiddenFields,
+  links,
   MARIA,
   type PageSetup,
   pageSetup,
   post,
   times,
   toReview,
+  unescapeHtml,
   wholeDay,
   written,
 } from './flow.ts';
@@ -97,6 +100,54 @@ describe('the booking page’s limits, when the details are sent', () => {
     expectThrottled(fresh.headers, 'bookings-per-hour', 1, 3600);
     expect(fresh.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expectKept(fresh.html, jonas);
+    expect(written(s.db)).toEqual(before);
+    await s.server.stop();
+  });
+
+  it('a series that takes an address past its share: the true numbers on the done page, no "book another", and on the next form', async () => {
+    // At most 3 per address (the default); a series of 5 is one booking and counts 5 dates once made.
+    const s = await pageSetup({ more: (db) => cliOk(db, 'reason', 'set', '1', '--series', '5').then(() => {}) });
+    const days = await get(`${s.base}/book/`);
+    const dayPage = await get(`${s.base}${wholeDay(days.html)}`);
+    const choice = hiddenFields(dayPage.html, '/book/weeks');
+    // The details form of the `pick`-th time: of the series of 5 (`0`) or of that date only (`1`).
+    const detailsOf = async (pick: number, which: 0 | 1) => {
+      const weeks = await get(
+        `${s.base}/book/weeks?${new URLSearchParams({ ...choice, time: times(dayPage.html)[pick]!, weeks: '5' })}`,
+      );
+      return get(`${s.base}${links(weeks.html, '/book/details?')[which]!}`);
+    };
+    /** Sends the details form `details` for `typed`, then its review: the done page. */
+    const book = async (details: { html: string }, typed: Record<string, string>) => {
+      const review = await post(`${s.base}/book/review`, {
+        ...hiddenFields(details.html, '/book/review'),
+        ...typed,
+        homepage: '',
+      });
+      expect(review.status, review.html).toBe(200);
+      return post(`${s.base}/book/confirm`, hiddenFields(review.html, '/book/confirm'));
+    };
+    // Below the share, the done page offers another booking.
+    const one = await book(await detailsOf(0, 1), { ...MARIA, 'f.email': 'single@example.com' });
+    expect(one.status, one.html).toBe(200);
+    expect(one.html).toContain('<p><a href="/book/">Book another appointment</a></p>');
+    const done = await book(await detailsOf(1, 0), MARIA);
+    expect(done.status, done.html).toBe(200);
+    expect(done.html).toContain('<h1>Your appointments are booked</h1>');
+    // The address could book nothing more here: the page says why, with the true numbers, and links to no new booking.
+    expect(unescapeHtml(done.html)).toContain(
+      'This e-mail address now has 5 upcoming appointments; at most 3 can be booked here for one address, so no more can be booked with it here.',
+    );
+    expect(done.html).not.toContain('Book another appointment');
+    expect(done.html).not.toContain('href="/book/"');
+    // The next form under that address: refused with the same numbers, not "5, the maximum".
+    const before = written(s.db);
+    const next = hiddenFields((await detailsOf(3, 1)).html, '/book/review');
+    const refused = await post(`${s.base}/book/review`, { ...next, ...MARIA, homepage: '' });
+    expect(refused.status).toBe(409);
+    expect(unescapeHtml(refused.html)).toContain(
+      'This e-mail address already has 5 upcoming appointments; at most 3 can be booked here for one address. Please contact the practice.',
+    );
     expect(written(s.db)).toEqual(before);
     await s.server.stop();
   });

@@ -102,7 +102,7 @@ describe('planner calendar with a real CalDAV server (Radicale)', () => {
     await cliOk(db, 'calendar', 'sync', '1');
     expect(await slots(server.url, token, day)).toContain(`${day} 13:00:00`);
 
-    // A booking at 14:00, then an event over it: planner leaves the booking, and names it.
+    // A booking at 14:00, then an event over it: planner leaves the booking, and names it, its customer and reason.
     const booked = await api(server.url, '/api/bookings', token, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -117,9 +117,14 @@ describe('planner calendar with a real CalDAV server (Radicale)', () => {
     await radicale.put('meeting.ics', event('meeting-1', `${day} 14:00:00`, 30, 'STATUS:TENTATIVE'));
     const conflict = await cliOk(db, 'calendar', 'sync');
     expect(conflict).toContain('1 upcoming booking(s) overlap a busy time');
-    expect(conflict).toContain(`${booked.body.booking_details_id}  ${day} 14:00  schedule 1  calendar 1`);
+    expect(conflict).toContain(
+      `${booked.body.booking_details_id}  ${day} 14:00  Ada L, Check-up  schedule 1  calendar 1`,
+    );
     expect(await cliOk(db, 'status')).toContain(
-      `1 upcoming booking(s) overlap a busy time: ${booked.body.booking_details_id}`,
+      `1 upcoming booking(s) overlap a busy time: ${booked.body.booking_details_id} (Ada L, Check-up)`,
+    );
+    expect((await cli(db, 'doctor')).stdout).toContain(
+      `1 upcoming booking(s) overlap a busy time: ${booked.body.booking_details_id} (Ada L, Check-up)`,
     );
 
     // Radicale stopped: one line, exit 1; status and doctor say so; the busy time of 14:00 still blocks.

@@ -120,7 +120,9 @@ describe('a practice of three with a shared reason', () => {
     expect(first.start).toMatch(new RegExp(`^${day}T\\d{2}:00:00Z$`));
     // Now schedules 1 and 2 have 30 minutes, 3 none: schedule 3; then 1 (30 = 30, lower id than 2).
     expect(await cliOk(db, 'bookings', 'add', 'any', '2', `${day} 10:00`, ...customer(3))).toMatch(
-      new RegExp(`^Booked \\d+ \\([2-9A-Z]{16}\\) with Dr\\. Lang \\(schedule 3\\) for ${day} 10:00 Europe/Berlin\\.`),
+      new RegExp(
+        `^Booked \\d+ \\([2-9A-Z]{16}\\) with Dr\\. Lang \\(schedule 3\\) for ${day} 10:00 Europe/Berlin: Shared check-up \\(reason 2\\), Ada L3\\.`,
+      ),
     );
     expect((await cliJson(db, 'bookings', 'add', 'any', '2', `${day} 10:00`, ...customer(4))).schedule.id).toBe(1);
     const shown = await cliJson(db, 'bookings', 'show', first.reference);

@@ -270,14 +270,15 @@ describe('bookings list', () => {
   const references = async (...args: string[]) =>
     (await cliJson(db, 'bookings', 'list', '--from', '2100-01-01', ...args)).map((b: any) => b.reference);
 
-  it('--to (inclusive, local days) and --status', async () => {
+  it('--to (inclusive, local days) and --status (booked unless told: cancelled or all)', async () => {
     expect(await references('--to', '2100-03-01')).toEqual(['LISTAAAAAAAAAAA1', 'LISTBBBBBBBBBBB2']);
     // 2100-03-02 09:00Z is 10:00 in Berlin; --to 2100-03-02 takes the whole local day.
-    expect(await references('--to', '2100-03-02')).toEqual([
+    expect(await references('--to', '2100-03-02', '--status', 'all')).toEqual([
       'LISTAAAAAAAAAAA1',
       'LISTBBBBBBBBBBB2',
       'LISTCCCCCCCCCCC3',
     ]);
+    expect(await references('--to', '2100-03-02')).toEqual(['LISTAAAAAAAAAAA1', 'LISTBBBBBBBBBBB2']);
     expect(await references('--status', 'cancelled')).toEqual(['LISTCCCCCCCCCCC3']);
     expect(await references('--status', 'booked', '--to', '2100-03-02')).toEqual([
       'LISTAAAAAAAAAAA1',
@@ -298,7 +299,7 @@ describe('bookings list', () => {
     ['nobody', []],
     ['%', []], // no wildcard
   ])('--search %j', async (text, expected) => {
-    expect(await references('--search', text)).toEqual(expected);
+    expect(await references('--search', text, '--status', 'all')).toEqual(expected);
   });
 
   it('--search with the other filters', async () => {
@@ -319,25 +320,34 @@ describe('bookings list', () => {
     expect(table).not.toContain('…');
   });
 
-  it('fits a terminal 120 columns wide: the free text and the reference cut with …, never the phone', async () => {
-    const screen = await onTerminal(db, 120, 'bookings', 'list', '--from', '2100-01-01');
+  it('fits a terminal 120 columns wide: the free text and the reference cut with …, never the phone or a surname', async () => {
+    const screen = await onTerminal(db, 120, 'bookings', 'list', '--from', '2100-01-01', '--search', 'example.com');
     const lines = screen.trimEnd().split('\n');
-    expect(lines).toHaveLength(5);
+    expect(lines).toHaveLength(3); // Lovelace and Turing; Hopper's booking is cancelled
     for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(120);
     expect(lines[0]).toMatch(
       /^ID +REFERENCE +STATUS +START \(Europe\/Berlin\) +MIN +SCHEDULE +REASON +CUSTOMER +EMAIL +PHONE +SOURCE$/,
     );
-    for (const row of rows) if (row.phone) expect(screen).toContain(row.phone);
-    expect(lines[1]).toMatch(/^1 +LISTAAAA[^ ]*… +booked +2100-03-01 09:00 +30 +Dr\. [^ ]*…/);
-    expect(lines[1]).toMatch(/Jürgen[^…]*… +j\.mu[^ ]*… +\+49 30 123 45 67 +api$/);
+    expect(lines[1]).toMatch(/^2 +LISTBBBB[^ ]*… +booked +2100-03-01 10:00 +30 +Dr\. [^ ]*… +Vorsorge[^ ]*… +/);
+    expect(lines[2]).toMatch(/ Alan Turing +alan@[^ ]* +030 7654321 +api$/);
+    // A surname longer than the terminal allows stays whole all the same (the terminal wraps the line): the desk
+    // finds its customer by the surname, and the e-mail is cut first.
+    const long = await onTerminal(db, 120, 'bookings', 'list', '--from', '2100-01-01', '--search', 'jürgen');
+    expect(long).toContain(' J. Müller-Lüdenscheidt von und zu Hohenstein  j.mu');
+    expect(long).not.toContain('j.mueller@praxis-kunden.example');
     // A wide terminal shows it all.
-    const wide = await onTerminal(db, 300, 'bookings', 'list', '--from', '2100-01-01');
+    const wide = await onTerminal(db, 300, 'bookings', 'list', '--from', '2100-01-01', '--status', 'all');
     expect(wide).not.toContain('…');
   });
 
   it('in 80 columns keeps every phone whole and cuts the reference, which --search finds by the part shown', async () => {
-    const screen = await onTerminal(db, 80, 'bookings', 'list', '--from', '2100-01-01');
+    const screen = await onTerminal(db, 80, 'bookings', 'list', '--from', '2100-01-01', '--status', 'all');
     for (const row of rows) if (row.phone) expect(screen).toContain(row.phone);
+    // Every surname whole (after the first name's initial where the whole name is too long); the e-mails cut first.
+    for (const name of ['J. Müller-Lüdenscheidt von und zu Hohenstein', 'Ada Lovelace', 'Grace Hopper', 'Alan Turing'])
+      expect(screen).toContain(`  ${name}  `);
+    expect(screen).not.toContain('j.mueller@praxis-kunden.example');
+    expect(screen).toMatch(/ j\.mu[^ ]*… /);
     const shown = /^1 +(LIST[A-Z0-9]*…) /m.exec(screen)?.[1];
     expect(shown).toMatch(/^LISTAAAA[A-Z0-9]*…$/);
     expect(shown!.length).toBeLessThan('LISTAAAAAAAAAAA1'.length);
@@ -348,8 +358,8 @@ describe('bookings list', () => {
   });
 
   it.each<[string[], string]>([
-    [['--status', 'open'], 'planner: --status must be booked or cancelled (got "open")'],
-    [['--to', '2100-02-30'], 'planner: --to "2100-02-30" is not a calendar day YYYY-MM-DD'],
+    [['--status', 'open'], 'planner: --status must be booked, cancelled or all (got "open")'],
+    [['--to', '2100-02-30'], 'planner: --to "2100-02-30" is not a calendar day YYYY-MM-DD (or today)'],
     [['--to', '2099-12-31'], 'planner: --to 2099-12-31 is before the first day, 2100-01-01'],
     [['--search', '  '], 'planner: --search needs some text: part of a name, an e-mail, a phone number or a reference'],
   ])('refuses %j in one line', async (args, line) => {

@@ -88,7 +88,10 @@ describe('error lines name the option as typed and the value', () => {
       ['field', 'set', 'insurance', '--default', 'none'],
       'planner: --default "none" does not fit the field: give one of the options (public, private)',
     ],
-    [['bookings', 'list', '--from', '2100-13-01'], 'planner: --from "2100-13-01" is not a calendar day YYYY-MM-DD'],
+    [
+      ['bookings', 'list', '--from', '2100-13-01'],
+      'planner: --from "2100-13-01" is not a calendar day YYYY-MM-DD (or today)',
+    ],
     [['schedule', 'add', 'X', '--capacity', '0'], 'planner: --capacity must be a whole number from 1 to 1000 (got 0)'],
     [['api', 'limit', '0'], 'planner: requests-per-minute must be a whole number from 1 to 1000000000 (got 0)'],
     [['serve', '--port', '70000'], 'planner: --port must be from 0 to 65535 (got 70000)'],

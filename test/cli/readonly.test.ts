@@ -5,6 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { promisify } from 'node:util';
@@ -158,4 +159,62 @@ describe('opening a database writes nothing a command does not write', () => {
       ),
     );
   });
+});
+
+/**
+ * Runs the CLI as another user than the file's owner: as root (the tests' usual user, whom no file mode stops from
+ * reading) as `nobody` through setpriv, with no capability left; as anyone else, as that user, whom mode 000 stops.
+ */
+function asOtherUser(db: string) {
+  const [command, prefix] = isRoot
+    ? ['setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', process.execPath]]
+    : [process.execPath, []];
+  return (...args: string[]): Promise<CliResult> =>
+    new Promise((resolve) =>
+      execFile(
+        command,
+        [...prefix, BIN, ...args, '--db', db],
+        { cwd: ROOT, env: { ...process.env, PLANNER_DB: '' } },
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      ),
+    );
+}
+
+describe('hosting many practices: a file this user may not read', () => {
+  // The user the refused commands run as, as planner names it.
+  const user = isRoot ? 'nobody (uid 65534)' : `${userInfo().username} (uid ${process.getuid?.()})`;
+  const name = user.split(' ')[0];
+
+  it.each([
+    ['the file is mode 000', 0o755, ''],
+    ['its folder is closed (mode 000)', 0o000, ' (a folder on its way is closed to this user)'],
+  ])(
+    '%s: "permission denied", naming the file and the user, for every command and serve; nothing changed',
+    async (_, folderMode, why) => {
+      const dir = tempDir();
+      const db = join(dir, 'planner.db');
+      await initDb(db);
+      const before = readFileSync(db);
+      chmodSync(dir, folderMode);
+      if (folderMode === 0o755) chmodSync(db, 0o000);
+      onCleanup(() => chmodSync(dir, 0o700));
+      const other = asOtherUser(db);
+      const line = `planner: permission denied: ${user} may not read ${db}${why}: run planner as the user who owns it (e.g. sudo -u <owner> planner …), or give ${name} read access\n`;
+      for (const args of [
+        ['status'],
+        ['status', '--json'],
+        ['schedule', 'list'],
+        ['schedule', 'add', 'Dr. X'],
+        ['doctor'],
+        ['serve', '--port', '0'],
+      ]) {
+        const result = await other(...args);
+        expect({ args, ...result }).toEqual({ args, code: 1, stdout: '', stderr: line });
+      }
+      chmodSync(dir, 0o700);
+      chmodSync(db, 0o600);
+      expect(readFileSync(db).equals(before)).toBe(true);
+      expect(existsSync(`${db}-wal`) || existsSync(`${db}-shm`)).toBe(false);
+    },
+  );
 });

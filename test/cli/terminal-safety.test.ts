@@ -95,7 +95,7 @@ describe('every command that prints stored text keeps the terminal safe (real CL
 
   const commands: string[][] = [
     ['bookings', 'show', 'TERM2345TERM2345'],
-    ['bookings', 'list', '--from', '2030-01-01'],
+    ['bookings', 'list', '--from', '2030-01-01', '--status', 'all'], // its booking is cancelled
     ['schedule', 'list'],
     ['reason', 'list', '1'],
     ['closure', 'list', '1'],

@@ -59,9 +59,36 @@ describe('moving to another practitioner where the reason is shared (real server
     const rothSlots = (await api(s.server.url, `/api/slots?schedule=2&reason=1&day=${day}`, s.token)).body.data;
     expect(rothSlots).not.toContain(`${day} 10:30:00`);
     expect(await slotsOf(s, s.days[1]!)).toContain(first);
-    // The customer's update names the new practitioner (each arrival awaited, no polling).
+    // The customer's update and the practice's notice name the practitioner before and after (each arrival
+    // awaited, no polling).
+    const flat = (text: string | false | undefined) => (text || '').replace(/\s+/g, ' ');
+    const arrived = async (is: (mail: { subject?: string }) => boolean) => {
+      for (let count = s.smtp.messages.length + 1; !s.smtp.messages.some(is); count++) await s.smtp.received(count);
+      return s.smtp.messages.filter(is);
+    };
     const isUpdate = (mail: { subject?: string }) => mail.subject?.startsWith('Changed:') === true;
-    for (let count = s.smtp.messages.length + 1; !s.smtp.messages.some(isUpdate); count++) await s.smtp.received(count);
-    expect(s.smtp.messages.find(isUpdate)!.text).toContain('Dr. Roth');
+    const isNotice = (mail: { subject?: string }) => mail.subject?.startsWith('Moved by the customer:') === true;
+    const [update] = await arrived(isUpdate);
+    const [notice] = await arrived(isNotice);
+    for (const mail of [update!, notice!]) {
+      expect(flat(mail.text)).toContain('This appointment is now with Dr. Roth instead of Dr. Weber.');
+      expect(flat(mail.html)).toContain('This appointment is now with Dr. Roth instead of Dr. Weber.');
+    }
+    // The admin moves it back to Dr. Weber: named the other way round; then a move that keeps the practitioner
+    // names no change of practitioner.
+    await cliOk(s.db, 'bookings', 'move', booked.booking_details_id, `${day} 09:00`, '--schedule', '1');
+    const back = async (count: number) => {
+      let updates = s.smtp.messages.filter(isUpdate);
+      while (updates.length < count) {
+        await s.smtp.received(s.smtp.messages.length + 1);
+        updates = s.smtp.messages.filter(isUpdate);
+      }
+      return updates[count - 1]!;
+    };
+    expect(flat((await back(2)).text)).toContain('This appointment is now with Dr. Weber instead of Dr. Roth.');
+    await cliOk(s.db, 'bookings', 'move', booked.booking_details_id, `${day} 09:30`);
+    const same = await back(3);
+    expect(flat(same.text)).toContain('Dr. Weber');
+    expect(flat(same.text)).not.toContain('instead of');
   });
 });

@@ -1,6 +1,6 @@
 import { isIdText } from '../../domain/checks.ts';
 import { isDay, localDay } from '../../domain/dates.ts';
-import { dayNumber, dayText } from '../../domain/days.ts';
+import { dayNumber, dayText, isoWeekday } from '../../domain/days.ts';
 import { callingCodeOf } from '../../domain/phone.ts';
 import { localToUnix } from '../../domain/zone.ts';
 import { AppError, invalid, notFound } from '../../errors.ts';
@@ -17,34 +17,64 @@ import { type CreatedSeries, createSeries, type SeriesOrder } from './series.ts'
 /** What `planner bookings list` filters by (options as typed). */
 export interface BookingListFilter {
   scheduleId?: number;
-  /** First local day `YYYY-MM-DD` (default: today in the installation's zone). */
+  /** First local day `YYYY-MM-DD` or `today` (default: today in the installation's zone). */
   fromDay?: string;
-  /** Last local day, inclusive. */
+  /** Last local day, inclusive, `YYYY-MM-DD` or `today`. */
   toDay?: string;
-  /** `booked` or `cancelled`. */
+  /** `today` (that one day) or `week` (Monday to Sunday of this week); instead of fromDay and toDay. */
+  period?: 'today' | 'week';
+  /** `booked` (the default), `cancelled` or `all`. */
   status?: string;
   /** Part of a name, e-mail, phone or reference, in any case. */
   search?: string;
 }
 
+/** The `--status` values of `bookings list`: the first is the default (cancelled bookings hidden). */
+export const LIST_STATUSES = ['booked', 'cancelled', 'all'] as const;
+
 /** Longest `--search` text (a name is at most 200 characters). */
 const SEARCH_MAX_LENGTH = 200;
+
+/** Returns `day` as a calendar day (`today` is today in the installation's zone), or refuses it naming `option`. */
+function listDay(day: string, option: '--from' | '--to', today: string): string {
+  if (day === 'today') return today;
+  if (!isDay(day)) throw invalid(`${option} "${day}" is not a calendar day YYYY-MM-DD (or today)`, option.slice(2));
+  return day;
+}
+
+/**
+ * Returns the local days `[first, last]` the filter asks for: `today`; `week`, Monday to Sunday of the week holding
+ * today (ISO 8601, as most of Europe's calendars show it); or `--from` (default today) to `--to` (default open).
+ */
+function listDays(filter: BookingListFilter, today: string): { fromDay: string; toDay?: string } {
+  if (filter.period !== undefined) {
+    const given = filter.fromDay !== undefined ? '--from' : filter.toDay !== undefined ? '--to' : undefined;
+    if (given) throw invalid(`--${filter.period} names the days itself: leave out ${given}`, given.slice(2));
+    if (filter.period === 'today') return { fromDay: today, toDay: today };
+    const monday = dayNumber(today) - (isoWeekday(dayNumber(today)) - 1);
+    return { fromDay: dayText(monday), toDay: dayText(monday + 6) };
+  }
+  const fromDay = filter.fromDay === undefined ? today : listDay(filter.fromDay, '--from', today);
+  const toDay = filter.toDay === undefined ? undefined : listDay(filter.toDay, '--to', today);
+  if (toDay !== undefined && toDay < fromDay) {
+    throw invalid(
+      `--to ${toDay} is before the first day, ${fromDay}${filter.fromDay === undefined ? ' (today; give --from for earlier days)' : ''}`,
+      'to',
+    );
+  }
+  return { fromDay, toDay };
+}
 
 /** Returns the bookings the filter names, by start: one query (store/bookings.ts), whatever the filters. */
 export function listBookingsFrom(ctx: AppContext, filter: BookingListFilter): Booking[] {
   const settings = requireConfigured(ctx);
-  const fromDay = filter.fromDay ?? localDay(ctx.now(), settings.timeZone);
-  if (!isDay(fromDay)) throw invalid(`--from "${fromDay}" is not a calendar day YYYY-MM-DD`, 'from');
-  if (filter.toDay !== undefined && !isDay(filter.toDay))
-    throw invalid(`--to "${filter.toDay}" is not a calendar day YYYY-MM-DD`, 'to');
-  if (filter.toDay !== undefined && filter.toDay < fromDay) {
+  const { fromDay, toDay } = listDays(filter, localDay(ctx.now(), settings.timeZone));
+  const status = filter.status ?? LIST_STATUSES[0];
+  if (!(LIST_STATUSES as readonly string[]).includes(status)) {
     throw invalid(
-      `--to ${filter.toDay} is before the first day, ${fromDay}${filter.fromDay === undefined ? ' (today; give --from for earlier days)' : ''}`,
-      'to',
+      `--status must be ${LIST_STATUSES.join(', ').replace(/, (?=[^,]*$)/, ' or ')} (got "${status}")`,
+      'status',
     );
-  }
-  if (filter.status !== undefined && filter.status !== 'booked' && filter.status !== 'cancelled') {
-    throw invalid(`--status must be booked or cancelled (got "${filter.status}")`, 'status');
   }
   // A reference the list cut (`LISTAAAA…`) is found by the part shown, also when copied with its `…`.
   const search = filter.search?.trim().replace(/^…|…$/g, '').trim();
@@ -55,10 +85,9 @@ export function listBookingsFrom(ctx: AppContext, filter: BookingListFilter): Bo
   if (filter.scheduleId !== undefined) getSchedule(ctx, filter.scheduleId);
   return listBookings(ctx.store, {
     fromAt: localToUnix(fromDay, 0, settings.timeZone),
-    toAt:
-      filter.toDay === undefined ? undefined : localToUnix(dayText(dayNumber(filter.toDay) + 1), 0, settings.timeZone),
+    toAt: toDay === undefined ? undefined : localToUnix(dayText(dayNumber(toDay) + 1), 0, settings.timeZone),
     scheduleId: filter.scheduleId,
-    status: filter.status as BookingStatus | undefined,
+    status: status === 'all' ? undefined : (status as BookingStatus),
     search,
     callingCode: callingCodeOf(settings.timeZone, settings.phone),
   });

@@ -324,7 +324,12 @@ export function moveBooking(
       ctx,
       moved,
       facts,
-      { kind: 'update', sequence: moved.sequence, previousStartAt: found.startAt },
+      {
+        kind: 'update',
+        sequence: moved.sequence,
+        previousStartAt: found.startAt,
+        ...(moved.scheduleId === found.scheduleId ? {} : { previousScheduleName: found.scheduleName }),
+      },
       options,
       now,
     );

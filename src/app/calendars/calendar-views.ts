@@ -67,6 +67,8 @@ export interface ConflictView {
   calendarId: number;
   /** Local `YYYY-MM-DD HH:MM` in the installation's zone. */
   start: string;
+  customerName: string;
+  reasonName: string;
 }
 
 const iso = (at: number | null) => (at === null ? null : new Date(at * 1000).toISOString());
@@ -77,6 +79,8 @@ function conflictViews(conflicts: readonly BusyConflict[], zone: string): Confli
     scheduleId: c.scheduleId,
     calendarId: c.calendarId,
     start: formatLocal(new Date(c.startAt * 1000), zone),
+    customerName: c.customerName,
+    reasonName: c.reasonName,
   }));
 }
 
@@ -129,6 +133,11 @@ export function viewOf(
 export function calendarConflicts(ctx: AppContext, calendarId?: number): ConflictView[] {
   const zone = requireConfigured(ctx).timeZone;
   return conflictViews(busyConflicts(ctx.store, unixSeconds(ctx.now()), calendarId), zone);
+}
+
+/** Returns a conflict as the one-line lists name it: `K7Q2… (Ada Lovelace, Consultation)`. */
+export function conflictLabel(conflict: ConflictView): string {
+  return `${conflict.reference} (${conflict.customerName || 'no name given'}, ${conflict.reasonName})`;
 }
 
 /** The conflicts of `calendars` together, each booking once (in the order they come): what the lists print. */

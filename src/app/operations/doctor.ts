@@ -9,7 +9,7 @@ import { migrations } from '../../store/migrations.ts';
 import { outboxCounts } from '../../store/outbox.ts';
 import { webhookHealth } from '../../store/webhooks.ts';
 import { editsLine } from '../calendars/calendar-edits.ts';
-import { calendars, everyConflict } from '../calendars/calendar-views.ts';
+import { calendars, conflictLabel, everyConflict } from '../calendars/calendar-views.ts';
 import { STUCK_AFTER_SECONDS } from '../calendars/policy.ts';
 import { type AppContext, unixSeconds } from '../context.ts';
 import { reminderDeadlineWarning } from '../messages/reminders.ts';
@@ -409,7 +409,7 @@ function calendarChecks(ctx: AppContext): Check[] {
       });
     }
   }
-  const conflicts = everyConflict(list).map((conflict) => conflict.reference);
+  const conflicts = everyConflict(list).map(conflictLabel);
   if (conflicts.length > 0) {
     checks.push({
       name: 'calendar conflicts',

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { invalid } from '../../errors.ts';
 import { BASE_SECONDS, type RetrySettings } from '../../queue/retry-policy.ts';
-import { openStore, type Store } from '../../store/db.ts';
+import { databaseExists, openStore, type Store } from '../../store/db.ts';
 import { type StoreWatch, watchStore } from '../../store/settings-watch.ts';
 import { type AppContext, createContext } from '../context.ts';
 import { FORM_MIN_SECONDS } from '../pages/booking-page.ts';
@@ -131,6 +131,14 @@ export async function openRuntime(file: string, options: RuntimeOptions = {}): P
 }
 
 /** Opens the database at `file` for one command: a context that reads the settings row on each call. */
+/**
+ * Returns whether the database `file` exists; throws a one-line "permission denied" naming the file and the user when
+ * this user may not read it (store/db.ts `databaseExists`).
+ */
+export function installationExists(file: string): boolean {
+  return databaseExists(file);
+}
+
 export function openContext(file: string, options: { mustExist: boolean; readOnly?: boolean }): AppContext {
   return createContext(openStore(file, options));
 }

@@ -82,7 +82,7 @@ export type PageRefusal =
   | { why: 'trap' } // the honeypot was filled in
   | { why: 'early' } // sent sooner than the shortest time a person takes
   | { why: 'per-hour'; limit: number; retryAfterSeconds: number } // too many bookings from this address in an hour
-  | { why: 'per-email'; held: number } // the address holds its share of future bookings
+  | { why: 'per-email'; held: number; limit: number } // the address holds its share (limit) of future bookings
   | { why: 'taken' }; // the time was taken meanwhile (the one answer to it: SlotNotFree)
 
 /** A limit that refuses what was typed: told on the form, with what was typed. */
@@ -272,7 +272,7 @@ export function limitProblem(
   if (hour) return hour;
   const email = emailOf(submission);
   const held = email ? futureBookingsOf(booker.ctx, email) : 0;
-  return held >= page.perEmail ? { why: 'per-email', held } : undefined;
+  return held >= page.perEmail ? { why: 'per-email', held, limit: page.perEmail } : undefined;
 }
 
 /**
@@ -317,7 +317,7 @@ function bookOnce<R extends PageSeriesBooking>(
     if (answer) return answer;
     throw error;
   }
-  if ('held' in outcome) return { booked: false, why: 'per-email', held: outcome.held };
+  if ('held' in outcome) return { booked: false, why: 'per-email', held: outcome.held, limit: order.page.perEmail };
   if (!outcome.replayed) countBooking(booker, order.client, mine);
   const { reference } = JSON.parse(outcome.body) as { reference: string };
   return { booked: true, reference, replayed: outcome.replayed };

@@ -17,6 +17,7 @@ import { bookingFacts } from '../bookings/booking-facts.ts';
 import { seriesOfBooking } from '../bookings/series.ts';
 import { type AppContext, unixSeconds } from '../context.ts';
 import { requireConfigured } from '../practice/configured.ts';
+import { futureBookingsOf } from './booking-page.ts';
 import { emailOf, type Offer } from './page-booking.ts';
 
 /** What the confirmation shows of a booking. */
@@ -37,6 +38,19 @@ export interface PageConfirmation {
   manageToken?: string;
   /** Google's and Outlook's "add to calendar" links. */
   calendar: { google: string; outlook: string };
+  /**
+   * When the address now holds the page's share of future bookings (a series counts each date): how many, and the
+   * share; the page then offers no other booking, which it would refuse.
+   */
+  atLimit?: { held: number; limit: number };
+}
+
+/** The address's future bookings and the page's share, when it holds that share or more (`PageConfirmation.atLimit`). */
+function limitReached(ctx: AppContext, settings: Settings, email: string): PageConfirmation['atLimit'] {
+  const limit = settings.bookingPage?.perEmail;
+  if (limit === undefined || !email) return undefined;
+  const held = futureBookingsOf(ctx, email);
+  return held >= limit ? { held, limit } : undefined;
 }
 
 /** What the mails of `booking` are written from, as it stands (its reason's description: '' once removed). */
@@ -122,11 +136,14 @@ export function confirmation(
     status: date.status,
     reference: date.reference,
   }));
+  const email = emailOf(booking.submission);
+  const atLimit = limitReached(ctx, settings, email);
   return {
     booking,
     local: localSlot(booking.startAt, settings.timeZone!),
     offer: offerOfBooking({ ...booking, reasonName: facts.reasonName }, facts.reasonDescription),
-    email: emailOf(booking.submission),
+    email,
+    ...(atLimit ? { atLimit } : {}),
     ...(series ? { series } : {}),
     calendar: calendarLinks(settings, booking, facts, link?.manageUrl),
     ...(link ?? {}),

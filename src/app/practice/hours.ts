@@ -14,7 +14,7 @@ import {
   replaceHours,
   type WeeklyHours,
 } from '../../store/hours.ts';
-import { listSchedules } from '../../store/schedules.ts';
+import { listSchedules, type Schedule } from '../../store/schedules.ts';
 import { type AppContext, unixSeconds } from '../context.ts';
 import { requireConfigured } from './configured.ts';
 import { getSchedule } from './schedules.ts';
@@ -94,14 +94,14 @@ export function setHours(
   scheduleId: number,
   days: string,
   ranges: string,
-): { week: WeeklyHours; stranded: StrandedBooking[] } {
+): { schedule: Schedule; week: WeeklyHours; stranded: StrandedBooking[] } {
   requireConfigured(ctx);
   const weekdays = valueOrInvalid(parseDays(days));
   const parsed: MinuteRange[] = valueOrInvalid(parseRanges(ranges));
   return ctx.store.tx(() => {
-    getSchedule(ctx, scheduleId);
+    const schedule = getSchedule(ctx, scheduleId);
     replaceHours(ctx.store, scheduleId, weekdays, parsed);
-    return { week: readWeeklyHours(ctx.store, scheduleId), stranded: strandedOf(ctx, [scheduleId]) };
+    return { schedule, week: readWeeklyHours(ctx.store, scheduleId), stranded: strandedOf(ctx, [scheduleId]) };
   });
 }
 

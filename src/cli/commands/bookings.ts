@@ -4,12 +4,14 @@ import { addAnyBooking, addBooking, addSeries, listBookingsFrom, requireBooking 
 import type { CreatedBooking } from '../../app/bookings/create-booking.ts';
 import { cancelBooking, cancelSeries, moveBooking } from '../../app/bookings/lifecycle.ts';
 import { type CreatedSeries, type NotFreeDate, SeriesNotFree, seriesOfBooking } from '../../app/bookings/series.ts';
+import type { AppContext } from '../../app/context.ts';
 import { bookingReminders } from '../../app/messages/reminders.ts';
 import { requireConfigured } from '../../app/practice/configured.ts';
 import { formatLocal, isSlotText } from '../../domain/dates.ts';
 import { utcText } from '../../domain/days.ts';
 import { repeatDays, SERIES_COUNT } from '../../domain/series.ts';
 import { AppError, invalid } from '../../errors.ts';
+import type { Booking } from '../../store/bookings.ts';
 import { bookingJson, id, print, printJson, printTable, readContext, whole, withContext } from '../shared.ts';
 import { explainingRefusal, reasonText } from './slots.ts';
 
@@ -61,28 +63,27 @@ function seriesOptions(options: {
 }
 
 /**
- * Prints one booking made by `bookings add`: as JSON (id, reference, customer, UTC start, and the practitioner chosen
- * for `add any`), or the line that says when, and with whom when it was chosen.
+ * Prints one booking made by `bookings add` (with a schedule id or `any`): as JSON (id, reference, customer, UTC start,
+ * the practitioner, the reason), or the line that says with whom, when, what and for whom, read back from the booking.
  */
-function printBooked(
-  created: CreatedBooking,
-  zone: string,
-  json: boolean,
-  chosen?: { id: number; name: string },
-): void {
+function printBooked(ctx: AppContext, created: CreatedBooking, zone: string, json: boolean): void {
+  const booking = requireBooking(ctx, String(created.bookingId));
+  const schedule = { id: booking.scheduleId, name: booking.scheduleName };
+  const reason = { id: booking.reasonId, name: booking.reasonName };
   if (json) {
     printJson({
       id: created.bookingId,
       reference: created.reference,
       customerId: created.customerId,
+      customerName: booking.customerName,
       start: utcText(created.startAt),
-      ...(chosen ? { schedule: chosen } : {}),
+      schedule,
+      reason,
     });
     return;
   }
-  const who = chosen ? ` with ${chosen.name} (schedule ${chosen.id})` : '';
   print(
-    `Booked ${created.bookingId} (${created.reference})${who} for ${formatLocal(new Date(created.startAt * 1000), zone)} ${zone}. Its e-mails are in the outbox.`,
+    `Booked ${created.bookingId} (${created.reference}) with ${schedule.name} (schedule ${schedule.id}) for ${formatLocal(new Date(created.startAt * 1000), zone)} ${zone}: ${reason.name} (reason ${reason.id}), ${booking.customerName || booking.customerEmail || 'no name given'}. Its e-mails are in the outbox.`,
   );
 }
 
@@ -161,11 +162,66 @@ async function addAny(
   const slot = slotArgument(slotText);
   await withContext(command, (ctx) => {
     const created = explainingRefusal(ctx, () => addAnyBooking(ctx, { reasonId, slot, values: options.field }));
-    printBooked(created, requireConfigured(ctx).timeZone, options.json === true, {
-      id: created.scheduleId,
-      name: created.scheduleName,
-    });
+    printBooked(ctx, created, requireConfigured(ctx).timeZone, options.json === true);
   });
+}
+
+/** The options of `bookings list`, as typed. */
+interface ListOptions {
+  schedule?: string;
+  from?: string;
+  to?: string;
+  today?: boolean;
+  week?: boolean;
+  status?: string;
+  search?: string;
+  json?: boolean;
+}
+
+/** Returns a customer's short form in a narrow table: the first name's initial and the whole surname (`A. Lovelace`). */
+function initialAndSurname(booking: Booking): string {
+  const initial = Array.from(booking.customerFirstName.trim())[0];
+  const surname = booking.customerLastName.trim();
+  if (surname === '') return booking.customerName;
+  return initial === undefined ? surname : `${initial}. ${surname}`;
+}
+
+/**
+ * Prints `bookings list` as a table. A narrow terminal cuts the reference, schedule, reason and e-mail first; the
+ * customer keeps the whole surname (`A. Lovelace`), never cut; the phone is never cut (the desk dials it).
+ */
+function printBookingTable(list: Booking[], zone: string, filtered: boolean): void {
+  printTable(
+    [
+      'ID',
+      'REFERENCE',
+      'STATUS',
+      `START (${zone})`,
+      'MIN',
+      'SCHEDULE',
+      'REASON',
+      'CUSTOMER',
+      'EMAIL',
+      'PHONE',
+      'SOURCE',
+    ],
+    list.map((b) => [
+      b.id,
+      b.reference,
+      b.status,
+      formatLocal(new Date(b.startAt * 1000), zone),
+      (b.endAt - b.startAt) / 60,
+      b.scheduleName,
+      b.reasonName,
+      b.customerName,
+      b.customerEmail ?? '',
+      b.customerPhone,
+      b.source,
+    ]),
+    filtered ? 'No bookings match.' : 'No bookings from that day on (cancelled ones: --status all).',
+    // A cut reference is still found by the part shown: `--search`.
+    { shrink: [1, 5, 6, 7, 8], short: { column: 7, cells: list.map(initialAndSurname) } },
+  );
 }
 
 export function registerBookings(program: Command): void {
@@ -173,69 +229,44 @@ export function registerBookings(program: Command): void {
   group
     .command('list')
     .description(
-      'list bookings from a day on (default: today, in the practice time zone); on a terminal the table fits its width',
+      'list bookings from a day on (default: today, in the practice time zone); cancelled ones only with --status; on a terminal the table fits its width',
     )
     .option('--schedule <id>', 'only this schedule')
-    .option('--from <day>', 'first local day, YYYY-MM-DD (default today)')
-    .option('--to <day>', 'last local day, YYYY-MM-DD (inclusive)')
-    .option('--status <status>', 'only booked or only cancelled ones')
+    .option('--from <day>', 'first local day, YYYY-MM-DD or today (default today)')
+    .option('--to <day>', 'last local day, YYYY-MM-DD or today (inclusive)')
+    .option('--today', 'only today (the practice time zone)')
+    .option('--week', 'only this week: Monday to Sunday of the week holding today (the practice time zone)')
+    .option(
+      '--status <status>',
+      'booked (default), cancelled or all: cancelled bookings are left out unless asked for (in --json too)',
+    )
     .option('--search <text>', 'part of a name, an e-mail, a phone number or a reference, in any case')
     .option('--json', 'print JSON')
-    .action(
-      async (
-        options: { schedule?: string; from?: string; to?: string; status?: string; search?: string; json?: boolean },
-        command: Command,
-      ) => {
-        const scheduleId = options.schedule === undefined ? undefined : id(options.schedule, '--schedule');
-        await readContext(command, (ctx) => {
-          const zone = requireConfigured(ctx).timeZone;
-          const list = listBookingsFrom(ctx, {
-            scheduleId,
-            fromDay: options.from,
-            toDay: options.to,
-            status: options.status,
-            search: options.search,
-          });
-          if (options.json) {
-            printJson(list.map((item) => bookingJson(item, zone)));
-            return;
-          }
-          const filtered = options.search !== undefined || options.status !== undefined || options.to !== undefined;
-          printTable(
-            [
-              'ID',
-              'REFERENCE',
-              'STATUS',
-              `START (${zone})`,
-              'MIN',
-              'SCHEDULE',
-              'REASON',
-              'CUSTOMER',
-              'EMAIL',
-              'PHONE',
-              'SOURCE',
-            ],
-            list.map((b) => [
-              b.id,
-              b.reference,
-              b.status,
-              formatLocal(new Date(b.startAt * 1000), zone),
-              (b.endAt - b.startAt) / 60,
-              b.scheduleName,
-              b.reasonName,
-              b.customerName,
-              b.customerEmail ?? '',
-              b.customerPhone,
-              b.source,
-            ]),
-            filtered ? 'No bookings match.' : 'No bookings from that day on.',
-            // The reference, schedule, reason, customer and e-mail; never the phone, which the desk dials (a cut
-            // reference is still found by the part shown: `--search`).
-            { shrink: [1, 5, 6, 7, 8] },
-          );
+    .action(async (options: ListOptions, command: Command) => {
+      const scheduleId = options.schedule === undefined ? undefined : id(options.schedule, '--schedule');
+      if (options.today && options.week) throw invalid('give --today or --week, not both');
+      const period = options.today ? 'today' : options.week ? 'week' : undefined;
+      await readContext(command, (ctx) => {
+        const zone = requireConfigured(ctx).timeZone;
+        const list = listBookingsFrom(ctx, {
+          scheduleId,
+          fromDay: options.from,
+          toDay: options.to,
+          period,
+          status: options.status,
+          search: options.search,
         });
-      },
-    );
+        if (options.json) printJson(list.map((item) => bookingJson(item, zone)));
+        else {
+          const { search, status, to, today, week } = options;
+          printBookingTable(
+            list,
+            zone,
+            [search, status, to, today, week].some((given) => given !== undefined),
+          );
+        }
+      });
+    });
   group
     .command('add')
     .description(
@@ -283,7 +314,7 @@ export function registerBookings(program: Command): void {
           const created = explainingRefusal(ctx, () =>
             addBooking(ctx, { scheduleId, reasonId, slot, values: options.field }),
           );
-          printBooked(created, zone, options.json === true);
+          printBooked(ctx, created, zone, options.json === true);
         });
       },
     );

@@ -36,7 +36,7 @@ function printConflicts(conflicts: readonly ConflictView[]): void {
     `${conflicts.length} upcoming booking(s) overlap a busy time of the practitioner's calendar (planner leaves them as they are; move or cancel them: planner bookings move <reference> <new-slot>, planner bookings cancel <reference>):`,
     ...conflicts.map(
       (conflict) =>
-        `  ${conflict.reference}  ${conflict.start}  schedule ${conflict.scheduleId}  calendar ${conflict.calendarId}`,
+        `  ${conflict.reference}  ${conflict.start}  ${conflict.customerName || 'no name given'}, ${conflict.reasonName}  schedule ${conflict.scheduleId}  calendar ${conflict.calendarId}`,
     ),
   );
 }

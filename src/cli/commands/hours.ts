@@ -71,12 +71,13 @@ export function registerHours(program: Command): void {
       async (scheduleText: string, days: string, ranges: string, options: { json?: boolean }, command: Command) => {
         const scheduleId = id(scheduleText, 'schedule-id');
         await withContext(command, (ctx) => {
-          const { week, stranded } = setHours(ctx, scheduleId, days, ranges);
+          const { schedule, week, stranded } = setHours(ctx, scheduleId, days, ranges);
           const zone = requireConfigured(ctx).timeZone;
           if (options.json) {
             printJson({ ...weekObject(week), stranded: stranded.map((item) => strandedJson(item, zone)) });
             return;
           }
+          print(`Weekly hours of ${schedule.name} (schedule ${schedule.id}):`);
           printWeek(week);
           printStranded(stranded, zone);
         });

@@ -1,7 +1,7 @@
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { editsLine } from '../../app/calendars/calendar-edits.ts';
-import { everyConflict } from '../../app/calendars/calendar-views.ts';
+import { conflictLabel, everyConflict } from '../../app/calendars/calendar-views.ts';
 import { STUCK_AFTER_SECONDS } from '../../app/calendars/policy.ts';
 import {
   bookingPageVerdict,
@@ -12,6 +12,7 @@ import {
   webhookVerdict,
 } from '../../app/operations/health.ts';
 import { readReplication, replicationSummary } from '../../app/operations/replication.ts';
+import { installationExists } from '../../app/operations/runtime.ts';
 import { getStatus, type Status } from '../../app/operations/status.ts';
 import { pageRules } from '../../app/pages/portal.ts';
 import { localWithZone } from '../../domain/dates.ts';
@@ -59,7 +60,7 @@ function calendarLines(list: Status['calendars'], zone: string | null, nowMs: nu
       : '';
     return `${index === 0 ? 'calendars   ' : '            '} ${calendar.id} ${calendar.label} (schedule ${calendar.scheduleId}, ${calendar.kind}) · ${state}${writing}${edited}`;
   });
-  const conflicts = everyConflict(list).map((conflict) => conflict.reference);
+  const conflicts = everyConflict(list).map(conflictLabel);
   if (conflicts.length > 0) {
     lines.push(
       `             ${conflicts.length} upcoming booking(s) overlap a busy time: ${conflicts.join(', ')} (planner calendar list; move or cancel them)`,
@@ -161,10 +162,12 @@ export function registerStatus(program: Command): void {
       // Looking must not create nor write: a mistyped --db would otherwise leave a new file behind, and an empty
       // file would get the schema written into it.
       // Not set up (no file, an empty one, or one before `init`) is a failure a script must see: exit 1.
-      if (!existsSync(file) || statSync(file).size === 0) {
-        const missing = `no installation at ${file}${existsSync(file) ? ' (the file is empty)' : ''}: start with planner init (or pass --db <file>)`;
+      // A file this user may not read is "permission denied" (naming the file and the user), never "no installation".
+      const exists = installationExists(file);
+      if (!exists || statSync(file).size === 0) {
+        const missing = `no installation at ${file}${exists ? ' (the file is empty)' : ''}: start with planner init (or pass --db <file>)`;
         if (!options.json) throw new AppError('not_configured', missing);
-        printJson({ database: file, exists: existsSync(file), configured: false });
+        printJson({ database: file, exists, configured: false });
         process.exitCode = 1;
         return;
       }
