@@ -8,7 +8,7 @@ import { type Offer, offersOf, type PageBooker } from '../app/pages/page-booking
 import { parsePlainInt } from '../domain/checks.ts';
 import { type BookView, daysPage, notOfferedPage, refusedPage } from '../portal/book-pages.ts';
 import { BOOK_WORDS, type BookWords } from '../portal/book-words.ts';
-import { failedPage, notFoundPage, type Page, pageOfWeeks } from '../portal/kit.ts';
+import { brandOf, failedPage, notFoundPage, type Page, pageOfWeeks } from '../portal/kit.ts';
 import type { Settings } from '../store/settings.ts';
 import type { DoorOptions } from './door-options.ts';
 import { isCanonicalPath } from './handle.ts';
@@ -101,7 +101,7 @@ export function openPage(door: BookingDoor, event: H3Event, route: PageRoute): R
     practice: { ...settings, practiceName: settings.practiceName! },
     privacyUrl: page.privacyUrl,
     manyOffers: offers.length > 1,
-    brand: { colour: page.colour, logoSrc: page.logo ? `/book/logo?v=${page.logo}` : null },
+    brand: brandOf(page),
   };
   return route({ door, settings, view, offers, words }, event);
 }

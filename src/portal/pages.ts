@@ -11,6 +11,7 @@ import { formatLocal } from '../domain/dates.ts';
 import { escapeHtml } from '../domain/html.ts';
 import { localWhen } from '../mail/translations.ts';
 import {
+  brandOf,
   type DayPages,
   dayPager,
   dayWords,
@@ -35,9 +36,10 @@ export interface ManageView {
   base: string;
 }
 
-/** A page of `view`: its heading, the practice under it, `body`; the tab says the heading. */
+/** A page of `view`: its heading, the practice under it, `body`, in the practice's look; the tab says the heading. */
 function page(view: ManageView, heading: string, body: string, status = 200): Page {
-  return framedPage({ practice: view.managed.settings, heading, body, status });
+  const { settings } = view.managed;
+  return framedPage({ practice: settings, heading, body, status, brand: brandOf(settings.bookingPage) });
 }
 
 function wordsOf(managed: Managed): PageWords {
