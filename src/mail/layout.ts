@@ -3,7 +3,7 @@
  * clients show alike: a table layout with inline styles only, no external resource, at most 600 px wide and
  * fluid below, text of 14 px and more, long words wrapped instead of widening the page, and one clear button for
  * the self-service page. Every text is escaped here, and every control character of it turned into U+FFFD, so the
- * brand and manage marks (below) are the only NULs in a message. Pure.
+ * manage mark (below) is the only NUL in a message. Pure.
  */
 import { escapeHtml } from '../domain/html.ts';
 import { typeset, typesetHtml } from '../domain/typography.ts';
@@ -13,8 +13,9 @@ import { typeset, typesetHtml } from '../domain/typography.ts';
  * buttons: written by the builders, filled in when the mail is SENT (`withBrand`), so that a mail written before the
  * practice changed its logo or colour goes out with the current ones, as the booking page shows them then.
  */
-export const BRAND_MARK = '\u0000brand\u0000';
-const ACCENT_MARK = '\u0000accent\u0000';
+export const BRAND_MARK = '<!--planner-brand-->';
+/** Markup, not text: every text of a mail is escaped (`<` as `&#60;`), so no value anyone typed can forge either mark. */
+const ACCENT_MARK = '<!--planner-accent-->';
 
 /**
  * Where a customer mail's manage line goes (the sentence about what is still possible, and the button). What it
@@ -176,7 +177,6 @@ function logoBox(width: number | undefined, height: number | undefined): string 
  * planner's own look for what `brand` lacks. A mail with no mark (a notice, a mail kept from before) is unchanged.
  */
 export function withBrand(htmlPart: string, brand: MailBrand = {}): string {
-  if (!htmlPart.includes('\u0000')) return htmlPart;
   const band = brand.colour
     ? `<tr><td style="padding:0;height:6px;font-size:6px;line-height:6px;background:${brand.colour};border-radius:8px 8px 0 0">&#160;</td></tr>`
     : '';
