@@ -74,6 +74,12 @@ describe('typesetHtml', () => {
     );
   });
 
+  it('a select’s option: its text is spaced, its value (what the form sends) is not', () => {
+    expect(typesetHtml('fr', '<option value="Privée !">Privée !</option>')).toBe(
+      `<option value="Privée !">Privée${NARROW}!</option>`,
+    );
+  });
+
   it('keeps the zone with its time in every language, and spaces only French', () => {
     expect(typesetHtml('de', '<p>Wann: 10:00 MEZ!</p>')).toBe(`<p>Wann: 10:00${WORD}MEZ!</p>`);
     expect(typesetHtml('en', '<p>When: 10:00 CET!</p>')).toBe(`<p>When: 10:00${WORD}CET!</p>`);
