@@ -27,6 +27,7 @@ const FRENCH_MARK = /([^\s:;!?\u00a0\u202f(]| )([:;!?])(?=$|[\s)\]»"'’”.,!?
 
 /** Returns `text` (plain text, no markup) with French no-break spaces before `:` `;` `!` `?`; links untouched. */
 export function frenchSpaces(text: string): string {
+  if (!/[:;!?]/.test(text)) return text; // most runs of a page: a name, a number
   let out = '';
   let from = 0;
   for (const link of text.matchAll(URL)) {
@@ -48,7 +49,7 @@ const TIME_ZONE = /(\b\d{1,2}:\d{2}) (?=(?:[A-Z]{2,5})(?:[+\u2212-]\d{1,2}(?::\d
 
 /** Returns `text` (plain text) with a no-break space between each time and its zone. */
 export function keepZones(text: string): string {
-  return text.replace(TIME_ZONE, `$1${WORD}`);
+  return text.includes(':') ? text.replace(TIME_ZONE, `$1${WORD}`) : text;
 }
 
 /** Returns plain text (a subject, a mail's text part) as `lang` writes it: French spaces for `fr`, else as it is. */
