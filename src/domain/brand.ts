@@ -31,6 +31,14 @@ export function contrastRatio(a: string, b: string): number {
   return (light + 0.05) / (dark + 0.05);
 }
 
+/**
+ * `colour` when white text reads on it (MIN_CONTRAST), as `--colour` keeps it; else undefined, for planner's own
+ * (a mail's buttons and band take the practice's colour through this, the same rule as the booking page's).
+ */
+export function readableColour(colour: string | null | undefined): string | undefined {
+  return colour && isColour(colour) && contrastRatio(colour, '#ffffff') >= MIN_CONTRAST ? colour : undefined;
+}
+
 /** Whether `text` is a colour as `--colour` takes it: `#` and six hexadecimal digits. */
 export function isColour(text: string): boolean {
   return /^#[0-9a-fA-F]{6}$/.test(text);

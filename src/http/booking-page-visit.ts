@@ -10,7 +10,15 @@ import { isLocale, preferredLanguage } from '../domain/languages.ts';
 import type { Locale } from '../domain/locales.ts';
 import { type BookView, daysPage, notOfferedPage, refusedPage } from '../portal/book-pages.ts';
 import { BOOK_WORDS, type BookWords } from '../portal/book-words.ts';
-import { carryLanguage, failedPage, type LanguageLinks, notFoundPage, type Page, pageOfWeeks } from '../portal/kit.ts';
+import {
+  brandOf,
+  carryLanguage,
+  failedPage,
+  type LanguageLinks,
+  notFoundPage,
+  type Page,
+  pageOfWeeks,
+} from '../portal/kit.ts';
 import type { Settings } from '../store/settings.ts';
 import type { DoorOptions } from './door-options.ts';
 import { isCanonicalPath } from './handle.ts';
@@ -124,7 +132,7 @@ export function openPage(door: BookingDoor, event: H3Event, route: PageRoute): R
     practice: { ...settings, locale: language.shown, practiceName: settings.practiceName! },
     privacyUrl: page.privacyUrl,
     manyOffers: offers.length > 1,
-    brand: { colour: page.colour, logoSrc: page.logo ? `/book/logo?v=${page.logo}` : null },
+    brand: brandOf(page),
     languages: switcherOf(settings.languages, language.shown, event),
   };
   return route({ door, settings, view, offers, words, language }, event);

@@ -41,8 +41,27 @@ export function pageAnswer(
   return new Response(page.html, {
     status: page.status,
     statusText: STATUS_CODES[page.status],
-    headers: { ...base, 'x-planner-page': page.status === 404 ? 'not-found' : 'page', ...headers },
+    headers: {
+      ...withColour(base, page.colour),
+      'x-planner-page': page.status === 404 ? 'not-found' : 'page',
+      ...headers,
+    },
   });
+}
+
+/** `base` whose style sources also allow the style sheet of the practice's colour a page is drawn in. */
+function withColour(
+  base: Readonly<Record<string, string>>,
+  colour: string | undefined,
+): Readonly<Record<string, string>> {
+  const policy = base['content-security-policy'];
+  if (!colour || !policy) return base;
+  const { hash } = brandStyle(colour);
+  if (policy.includes(hash)) return base; // the booking page's headers name it already (pageHeaders)
+  return {
+    ...base,
+    'content-security-policy': policy.replace(`style-src ${STYLE_HASH}`, `style-src ${STYLE_HASH} ${hash}`),
+  };
 }
 
 /** Returns a 303 to `location`, the answer to a form that changed something. */

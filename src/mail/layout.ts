@@ -6,6 +6,16 @@
  * manage mark (below) is the only NUL in a message. Pure.
  */
 import { escapeHtml } from '../domain/html.ts';
+import { typeset, typesetHtml } from '../domain/typography.ts';
+
+/**
+ * Where a customer mail's look goes (the practice's colour as a band on top, its logo), and the colour of its
+ * buttons: written by the builders, filled in when the mail is SENT (`withBrand`), so that a mail written before the
+ * practice changed its logo or colour goes out with the current ones, as the booking page shows them then.
+ */
+export const BRAND_MARK = '<!--planner-brand-->';
+/** Markup, not text: every text of a mail is escaped (`<` as `&#60;`), so no value anyone typed can forge either mark. */
+const ACCENT_MARK = '<!--planner-accent-->';
 
 /**
  * Where a customer mail's manage line goes (the sentence about what is still possible, and the button). What it
@@ -31,6 +41,8 @@ export interface MailContent {
   note?: { label: string; text: string };
   /** Whether the manage mark goes after the rows. */
   manage: boolean;
+  /** Whether the practice's look goes on it (the brand mark): a customer's mail; the practice's notices stay plain. */
+  brand?: boolean;
   /** A link in the manage line's place, as a sentence and a button (a cancellation's "Book a new appointment"). */
   action?: { sentence: string; words: string; url: string };
   /** Paragraphs after the manage line (the calendar file). */
@@ -87,9 +99,13 @@ function paragraph(text: string, style = ''): string {
 }
 
 /** Returns the HTML of the manage line: the sentence and, when there is a link, the button (escaped here). */
-export function manageHtml(sentence: string, button: { words: string; url: string } | undefined): string {
+export function manageHtml(
+  sentence: string,
+  button: { words: string; url: string } | undefined,
+  accent: string = ACCENT,
+): string {
   const link = button
-    ? `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:4px 0 8px"><tr><td style="background:${ACCENT};border-radius:6px">` +
+    ? `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:4px 0 8px"><tr><td style="background:${accent};border-radius:6px">` +
       `<a href="${html(button.url)}" style="display:inline-block;padding:12px 22px;${FONT};font-size:16px;font-weight:bold;line-height:20px;color:#ffffff;text-decoration:none;border-radius:6px">${html(button.words)}</a>` +
       `</td></tr></table>`
     : '';
@@ -119,6 +135,7 @@ export function htmlMail(content: MailContent): string {
     `<body style="margin:0;padding:0;background:#f3f4f6">` +
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background:#f3f4f6"><tr><td align="center" style="padding:16px 8px">` +
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="max-width:600px;background:#ffffff;border-radius:8px;${FONT};font-size:16px;line-height:24px;color:${TEXT};text-align:left">` +
+    (content.brand ? BRAND_MARK : '') +
     `<tr><td style="padding:20px 24px;border-bottom:1px solid #e5e7eb;font-size:20px;line-height:28px;font-weight:bold;${WRAP}">${html(content.heading)}</td></tr>` +
     `<tr><td style="padding:20px 24px 8px">` +
     content.intro.map((line) => paragraph(line)).join('') +
@@ -126,14 +143,61 @@ export function htmlMail(content: MailContent): string {
     note +
     (content.manage ? MANAGE_MARK : '') +
     (content.action
-      ? manageHtml(plain(content.action.sentence), {
-          words: plain(content.action.words),
-          url: plain(content.action.url),
-        })
+      ? manageHtml(
+          plain(content.action.sentence),
+          { words: plain(content.action.words), url: plain(content.action.url) },
+          content.brand ? ACCENT_MARK : ACCENT,
+        )
       : '') +
     content.after.map((line) => paragraph(line, `;font-size:14px;line-height:20px;color:${MUTED}`)).join('') +
     `</td></tr>` +
     footer +
     `</table></td></tr></table></body></html>`
   );
+}
+
+/** The practice's look in a mail, when it is sent: its colour (checked for white text on it), its logo as an inline part. */
+export interface MailBrand {
+  colour?: string;
+  /** The logo's Content-ID (the mail's HTML shows `cid:<cid>`) and the size in pixels it declares, if readable. */
+  logo?: { cid: string; width?: number; height?: number };
+}
+
+/** The logo's size in a mail: at most 72 px high, as on the pages, and as wide as the card's text (552 px). */
+function logoBox(width: number | undefined, height: number | undefined): string {
+  if (!width || !height) return 'height="72" style="display:block;border:0;height:72px;width:auto;max-width:100%"';
+  const scale = Math.min(1, 72 / height, 552 / width);
+  const [w, h] = [Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale))];
+  return `width="${w}" height="${h}" style="display:block;border:0;width:${w}px;height:${h}px;max-width:100%"`;
+}
+
+/**
+ * Returns a mail's HTML with the practice's look where the builders marked it: a band of its colour on top and its
+ * logo above the practice's name (an inline part, `cid:`; never an address to fetch), and its buttons in its colour;
+ * planner's own look for what `brand` lacks. A mail with no mark (a notice, a mail kept from before) is unchanged.
+ */
+export function withBrand(htmlPart: string, brand: MailBrand = {}): string {
+  const band = brand.colour
+    ? `<tr><td style="padding:0;height:6px;font-size:6px;line-height:6px;background:${brand.colour};border-radius:8px 8px 0 0">&#160;</td></tr>`
+    : '';
+  const logo = brand.logo
+    ? `<tr><td style="padding:20px 24px 0"><img src="cid:${html(brand.logo.cid)}" alt="" ${logoBox(brand.logo.width, brand.logo.height)}></td></tr>`
+    : '';
+  return htmlPart.replaceAll(BRAND_MARK, band + logo).replaceAll(ACCENT_MARK, brand.colour ?? ACCENT);
+}
+
+/**
+ * Returns a message as its language writes it, taken from its HTML's `lang` (the builders write every mail's
+ * language there): French no-break spaces in the subject, the text part and the HTML; in the HTML, each time kept
+ * with its zone on one line. Applied when the mail is sent, after its manage line, so every word of it is typeset.
+ */
+export function typesetMail<T extends { subject: string; text: string; html: string }>(message: T): T {
+  const lang = /^<!doctype html><html lang="([a-z]{2})"/.exec(message.html)?.[1];
+  if (!lang) return message;
+  return {
+    ...message,
+    subject: typeset(lang, message.subject),
+    text: typeset(lang, message.text),
+    html: typesetHtml(lang, message.html),
+  };
 }

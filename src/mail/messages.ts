@@ -8,7 +8,7 @@ import type { OutboxKind, OutgoingMessage } from '../store/outbox.ts';
 import type { Locale, PortalSettings } from '../store/settings.ts';
 import { bookingIcs, bookingsIcs, eventLocation } from './calendar.ts';
 import { type BookingFacts, forPractice } from './facts.ts';
-import { htmlMail, MANAGE_MARK, type MailContent, manageHtml, plain, type Row, textMail } from './layout.ts';
+import { htmlMail, MANAGE_MARK, type MailContent, manageHtml, plain, type Row, textMail, withBrand } from './layout.ts';
 import { localWhen, WORDS } from './translations.ts';
 
 export { MANAGE_MARK } from './layout.ts';
@@ -96,6 +96,8 @@ export interface SendView {
   timeZone: string;
   practiceName: string;
   phone: string;
+  /** The button's colour: the practice's (withBrand), else planner's. */
+  accent?: string;
 }
 
 /** Returns `text` with its last occurrence of `mark` replaced by `by` (the builders write the link's line last). */
@@ -159,7 +161,11 @@ export function withManageLink<T extends { kind: OutboxKind; text: string; html:
   const html =
     said === undefined
       ? ''
-      : manageHtml(plain(said.sentence), link === undefined ? undefined : { words: plain(said.button!), url: link });
+      : manageHtml(
+          plain(said.sentence),
+          link === undefined ? undefined : { words: plain(said.button!), url: link },
+          view.accent,
+        );
   return {
     ...message,
     text: plain(replaceLast(message.text, `${MANAGE_MARK}\n`, text)),
@@ -179,7 +185,7 @@ export function keptMessage<T extends { text: string; html: string }>(message: T
     text: plain(replaceLast(message.text, MANAGE_MARK, note)),
     html: plain(
       replaceLast(
-        replaceLast(message.html, `<p>${MANAGE_MARK}</p>`, MANAGE_MARK),
+        replaceLast(withBrand(message.html), `<p>${MANAGE_MARK}</p>`, MANAGE_MARK),
         MANAGE_MARK,
         manageHtml(note, undefined),
       ),
@@ -224,6 +230,7 @@ function customerContent(
     note:
       options.note && facts.reasonDescription.trim() ? { label: words.note, text: facts.reasonDescription } : undefined,
     manage: options.manage,
+    brand: true,
     after: options.after,
     footer: [facts.practiceName, facts.address, facts.phone ? `${words.phone}: ${facts.phone}` : ''].filter(Boolean),
   };

@@ -9,13 +9,30 @@ export interface Mailer {
   /** Sends a message; resolves with the server's answer (`250 …`), rejects with the SMTP error. */
   send(
     from: string,
-    message: Pick<OutgoingMessage, 'recipient' | 'subject' | 'text' | 'html' | 'replyTo'> & { ics?: string },
+    message: Pick<OutgoingMessage, 'recipient' | 'subject' | 'text' | 'html' | 'replyTo'> & {
+      ics?: string;
+      images?: InlineImage[];
+    },
     messageId?: string,
   ): Promise<string>;
   /** Resolves when the SMTP server accepts a connection (and the login); rejects with its error. */
   verify(): Promise<void>;
   close(): void;
 }
+
+/** An image the mail's HTML shows as `cid:<cid>` (the practice's logo): a part of the message, never fetched. */
+export interface InlineImage {
+  cid: string;
+  type: string;
+  bytes: Uint8Array;
+}
+
+/** The file name of an inline image's part, by its type (some mail apps show it when they list the parts). */
+const IMAGE_FILES: Record<string, string> = {
+  'image/png': 'logo.png',
+  'image/jpeg': 'logo.jpg',
+  'image/webp': 'logo.webp',
+};
 
 /**
  * The query parameter of a mail URL that lets the SMTP password travel without TLS (`planner mail set
@@ -147,11 +164,21 @@ export function createMailer(url: string): Mailer {
               ],
             }
           : {}),
-        attachments: files.map((file, n) => ({
-          filename: files.length === 1 ? 'appointment.ics' : `appointment-${n + 1}.ics`,
-          content: file.text,
-          contentType: `text/calendar; charset=utf-8; method=${file.method}`,
-        })),
+        attachments: [
+          ...files.map((file, n) => ({
+            filename: files.length === 1 ? 'appointment.ics' : `appointment-${n + 1}.ics`,
+            content: file.text,
+            contentType: `text/calendar; charset=utf-8; method=${file.method}`,
+          })),
+          // An inline part with a Content-ID (nodemailer's `cid`): the HTML shows it by `cid:`, no remote image.
+          ...(message.images ?? []).map((image) => ({
+            filename: IMAGE_FILES[image.type] ?? 'logo',
+            content: Buffer.from(image.bytes),
+            contentType: image.type,
+            contentDisposition: 'inline' as const,
+            cid: image.cid,
+          })),
+        ],
       });
       return String(info.response);
     },

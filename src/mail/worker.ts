@@ -1,14 +1,18 @@
+import { readableColour } from '../domain/brand.ts';
 import { addressOf } from '../domain/checks.ts';
+import { imageSize } from '../domain/image-size.ts';
 import { manageUrlOf } from '../domain/manage-url.ts';
 import { reminderTooLate } from '../domain/reminders.ts';
 import { startOutboxLoop } from '../queue/outbox-loop.ts';
 import type { AttemptOutcome, RetrySettings } from '../queue/retry-policy.ts';
+import { type Logo, readLogo } from '../store/booking-logo.ts';
 import type { Store } from '../store/db.ts';
 import { createManageToken } from '../store/manage-links.ts';
 import { claim, type DueMessage, dueMessages, markDropped, markFailed, markRetry, markSent } from '../store/outbox.ts';
 import { truncateWal } from '../store/personal-data.ts';
 import { seriesOccurrences } from '../store/series.ts';
 import type { Settings } from '../store/settings.ts';
+import { type MailBrand, typesetMail, withBrand } from './layout.ts';
 import {
   LINKED_KINDS,
   MANAGE_MARK,
@@ -17,7 +21,7 @@ import {
   seriesActionAt,
   withManageLink,
 } from './messages.ts';
-import { createMailer, describeFailure, type Mailer, smtpCodeOf } from './sender.ts';
+import { createMailer, describeFailure, type InlineImage, type Mailer, smtpCodeOf } from './sender.ts';
 
 /** A sender holds a message this long; if it dies meanwhile, another may send it. */
 const LEASE_SECONDS = 120;
@@ -79,10 +83,30 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   /** A message of an erased booking was recorded but the WAL could not be emptied then. */
   let walDirty = false;
 
+  /** The logo as last read, by its version: read again only when the practice changes it. */
+  let logo: { version: string; logo: Logo | undefined } | undefined;
+
+  /** The practice's look for the mails of this pass: the booking page's colour and logo, read from the store now. */
+  function lookNow(domain: string): { brand: MailBrand; image?: InlineImage } {
+    const page = settings.bookingPage;
+    const colour = readableColour(page?.colour);
+    if (!page?.logo) return { brand: { colour } };
+    if (logo?.version !== page.logo) logo = { version: page.logo, logo: readLogo(store) };
+    const kept = logo.logo;
+    if (!kept) return { brand: { colour } };
+    const cid = `logo-${kept.version.slice(0, 16)}@${domain}`;
+    const size = imageSize(kept.bytes);
+    return {
+      brand: { colour, logo: { cid, width: size?.width, height: size?.height } },
+      image: { cid, type: kept.type, bytes: kept.bytes },
+    };
+  }
+
   async function attempt(entry: DueMessage): Promise<AttemptOutcome> {
     const from = settings.mailFrom ?? settings.notifyEmail ?? '';
     const domain = addressOf(from).split('@')[1] || 'planner.invalid';
     try {
+      const look = lookNow(domain);
       // What the manage line says is decided now, under the page's current rules and the booking's current start:
       // the link with its deadline while a change is still possible, else the phone number (without a date when the
       // deadline had passed already when the mail was written).
@@ -102,10 +126,16 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
         timeZone: settings.timeZone ?? 'UTC',
         practiceName: settings.practiceName ?? '',
         phone: settings.phone,
+        accent: look.brand.colour,
       };
-      const message = withManageLink(entry, view, action, link);
+      // The practice's look as it is now (a logo changed since the mail was written goes out new), then its
+      // manage line, then every word typeset as the mail's language writes it.
+      const html = withBrand(entry.html, look.brand);
+      const message = typesetMail(withManageLink({ ...entry, html }, view, action, link));
+      const images = look.image && html.includes(`cid:${look.image.cid}`) ? [look.image] : [];
+      const outgoing = images.length > 0 ? { ...message, images } : message;
       // A stable Message-ID per message: a receiver can drop the copy of a retry it had already taken.
-      await mailerFor(settings.mailUrl).send(from, message, `<outbox-${entry.id}-${entry.retryFrom}@${domain}>`);
+      await mailerFor(settings.mailUrl).send(from, outgoing, `<outbox-${entry.id}-${entry.retryFrom}@${domain}>`);
       return { delivered: true };
     } catch (error) {
       return { delivered: false, reason: describeFailure(error), smtpCode: smtpCodeOf(error) };

@@ -76,7 +76,11 @@ function selectHtml(words: BookWords, field: FieldDefinition, parts: FieldParts)
   const { id, name, value, attributes, label, error } = parts;
   const options = [
     `<option value="">${escapeHtml(words.choose)}</option>`,
-    ...field.options.map((option) => `<option${option === value ? ' selected' : ''}>${escapeHtml(option)}</option>`),
+    // The value said apart from the text shown: the page's typography may space the text (French `!`), never the answer.
+    ...field.options.map(
+      (option) =>
+        `<option value="${escapeHtml(option)}"${option === value ? ' selected' : ''}>${escapeHtml(option)}</option>`,
+    ),
   ];
   return `<div class="field">${label}<select id="${id}" name="${name}"${attributes}>${options.join('')}</select>${error}</div>`;
 }

@@ -9,7 +9,8 @@
 import { createHash } from 'node:crypto';
 import { escapeHtml } from '../domain/html.ts';
 import { LANGUAGE_NAMES, type Locale } from '../domain/locales.ts';
-import type { Settings } from '../store/settings.ts';
+import { typesetHtml } from '../domain/typography.ts';
+import type { BookingPageSettings, Settings } from '../store/settings.ts';
 import { PAGE_WORDS, type PageWords } from './words.ts';
 
 /** The one style sheet. Colours: text #1a1a1a on white (17:1), links #1a56b0 (7:1), buttons white on #1f5fbf (6:1). */
@@ -63,6 +64,8 @@ export const STYLE_HASH = `'sha256-${createHash('sha256').update(CSS).digest('ba
 export interface Page {
   status: number;
   html: string;
+  /** The practice's colour the page is drawn in: its style sheet's hash goes into the page's CSP (page-answer.ts). */
+  colour?: string;
 }
 
 /** What every page tells of the practice: how to reach it ('' when not given). */
@@ -93,6 +96,14 @@ function footer(practice: Practice): string {
 export interface Brand {
   colour?: string | null;
   logoSrc?: string | null;
+}
+
+/**
+ * The practice's look on every page a customer sees (the booking page and the self-service page), as
+ * `booking-page enable --colour --logo` sets it; planner's own while the booking page is off (which serves the logo).
+ */
+export function brandOf(page: Pick<BookingPageSettings, 'colour' | 'logo'> | null): Brand {
+  return { colour: page?.colour ?? null, logoSrc: page?.logo ? `/book/logo?v=${page.logo}` : null };
 }
 
 const brandStyles = new Map<string, { css: string; hash: string }>();
@@ -133,11 +144,13 @@ export function layout({ practice, title, body, brand = {}, sheet, languages }: 
     (brand.colour ? `<style>${brandStyle(brand.colour).css}</style>` : '') + (sheet ? `<style>${sheet}</style>` : '');
   // The logo stands for the practice's name, which the page writes next to it: an empty alt, read once.
   const logo = brand.logoSrc ? `<img class="logo" src="${escapeHtml(brand.logoSrc)}" alt="">` : '';
-  return (
+  // Typeset as the page's language writes (French spaces; a time kept with its zone): the one place every page passes.
+  return typesetHtml(
+    words.lang,
     `<!doctype html><html lang="${words.lang}"><head><meta charset="utf-8">` +
-    `<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer">` +
-    `<meta name="robots" content="noindex, nofollow"><title>${escapeHtml(title)}</title><style>${CSS}</style>${own}</head>` +
-    `<body><main>${languages ? languageNav(words, languages) : ''}${logo}${body}</main>${footer(practice)}</body></html>`
+      `<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer">` +
+      `<meta name="robots" content="noindex, nofollow"><title>${escapeHtml(title)}</title><style>${CSS}</style>${own}</head>` +
+      `<body><main>${languages ? languageNav(words, languages) : ''}${logo}${body}</main>${footer(practice)}</body></html>`,
   );
 }
 
@@ -168,7 +181,8 @@ export function framedPage({
   languages,
 }: FramedOptions): Page {
   const head = `<h1>${escapeHtml(heading)}</h1><p class="practice">${escapeHtml(practice.practiceName)}</p>`;
-  return { status, html: layout({ practice, title: tab, body: head + body, brand, sheet, languages }) };
+  const html = layout({ practice, title: tab, body: head + body, brand, sheet, languages });
+  return brand?.colour ? { status, html, colour: brand.colour } : { status, html };
 }
 
 /** The languages a customer's page is offered in: the one `shown`, and a link to the page in each. */

@@ -12,6 +12,7 @@ import { escapeHtml } from '../domain/html.ts';
 import { dateUrlOf } from '../domain/manage-url.ts';
 import { localWhen } from '../mail/translations.ts';
 import {
+  brandOf,
   type DayPages,
   dayPager,
   dayWords,
@@ -42,10 +43,11 @@ export interface ManageView {
   home?: string;
 }
 
-/** A page of `view`: its heading, the practice under it, `body`; the tab says the heading. */
+/** A page of `view`: its heading, the practice under it, `body`, in the practice's look; the tab says the heading. */
 function page(view: ManageView, heading: string, body: string, status = 200): Page {
   const { settings } = view.managed;
-  return framedPage({ practice: settings, heading, body, status, languages: switcher(view) });
+  const brand = brandOf(settings.bookingPage);
+  return framedPage({ practice: settings, heading, body, status, brand, languages: switcher(view) });
 }
 
 /**

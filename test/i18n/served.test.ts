@@ -6,6 +6,7 @@
 import type { ParsedMail } from 'mailparser';
 import { describe, expect, it } from 'vitest';
 import type { Locale } from '../../src/domain/locales.ts';
+import { typeset } from '../../src/domain/typography.ts';
 import { WORDS } from '../../src/mail/translations.ts';
 import { BOOK_WORDS } from '../../src/portal/book-words.ts';
 import { PAGE_WORDS } from '../../src/portal/words.ts';
@@ -40,7 +41,11 @@ describe('a practice in French, Italian, Spanish or Dutch (issue 41, item 15)', 
         expect(await cliOk(s.db, 'practice', 'set', '--locale', locale)).toContain(`now speak ${locale},`);
       }
       const { mail, reference } = await bookAndMail(s, s.days[at]!);
-      const subject = WORDS[locale].confirmationSubject({ practiceName: 'Test Practice' } as never, '…');
+      // As sent: typeset in its language (French: a no-break space before the colon).
+      const subject = typeset(
+        locale,
+        WORDS[locale].confirmationSubject({ practiceName: 'Test Practice' } as never, '…'),
+      );
       expect(mail.subject?.startsWith(subject.slice(0, -1)), mail.subject).toBe(true);
       expect(mail.text).toContain(`${WORDS[locale].greeting('Ada Lovelace')}\n\n${WORDS[locale].booked}\n`);
       expect(mail.html).toContain(`<html lang="${locale}">`);

@@ -1,6 +1,7 @@
 import { addressOf, isEmail } from '../../domain/checks.ts';
 import { formatLocal } from '../../domain/dates.ts';
 import { DROPPED_BY_CHANGE } from '../../domain/reminders.ts';
+import { typeset } from '../../domain/typography.ts';
 import { invalid } from '../../errors.ts';
 import { createMailer, describeFailure, maskUrl, PASSWORD_IN_CLEAR, parseMailUrl } from '../../mail/sender.ts';
 import { WORDS } from '../../mail/translations.ts';
@@ -92,8 +93,9 @@ export async function sendTestMail(ctx: AppContext, to: string): Promise<string>
     return await mailer.send(settings.mailFrom, {
       recipient: to,
       // In the installation's language, as every mail.
-      subject: WORDS[settings.locale].testSubject(settings.practiceName),
-      text: `${WORDS[settings.locale].testText(settings.practiceName, maskUrl(settings.mailUrl))}\n`,
+      // Typeset as the outbox's mails are (typesetMail): this one has no HTML to take its language from.
+      subject: typeset(settings.locale, WORDS[settings.locale].testSubject(settings.practiceName)),
+      text: `${typeset(settings.locale, WORDS[settings.locale].testText(settings.practiceName, maskUrl(settings.mailUrl)))}\n`,
       html: '',
     });
   } catch (error) {
