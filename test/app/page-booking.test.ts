@@ -187,12 +187,17 @@ describe('the abuse rules, in the order a form meets them', () => {
       'api',
     );
     expect(book(booker, order(offer(weber, checkUp), '2026-06-02 09:00:00', 'ada@example.com')).booked).toBe(true);
-    expect(limitProblem(booker, page, { email: 'ADA@example.com' }, '10.0.0.9')).toEqual({ why: 'per-email', held: 2 });
+    expect(limitProblem(booker, page, { email: 'ADA@example.com' }, '10.0.0.9')).toEqual({
+      why: 'per-email',
+      held: 2,
+      limit: 2,
+    });
     const before = snapshot(file);
     expect(book(booker, order(offer(weber, checkUp), '2026-06-02 09:30:00', 'ADA@example.com'))).toEqual({
       booked: false,
       why: 'per-email',
       held: 2,
+      limit: 2,
     });
     expect(snapshot(file)).toEqual(before);
   });

@@ -80,7 +80,8 @@ describe('closures and hours that strand booked customers', () => {
     ]);
     const text = await cliOk(db, 'hours', 'set', '1', 'mon-sun', '08:00-09:30');
     const lines = text.split('\n');
-    expect(lines.slice(0, 7)).toEqual([
+    expect(lines.slice(0, 8)).toEqual([
+      'Weekly hours of Dr. Weber (schedule 1):',
       'mon  08:00-09:30',
       'tue  08:00-09:30',
       'wed  08:00-09:30',
@@ -89,18 +90,18 @@ describe('closures and hours that strand booked customers', () => {
       'sat  08:00-09:30',
       'sun  08:00-09:30',
     ]);
-    expect(lines[7]).toBe(
+    expect(lines[8]).toBe(
       'Warning: 1 upcoming booking is outside the opening hours or on a closed day. It stays booked and the customer has not been told:',
     );
-    expect(lines[8]).toMatch(/^REFERENCE +START \(Europe\/Berlin\) +WHY +SCHEDULE +REASON +CUSTOMER +PHONE$/);
-    expect(lines[9]).toMatch(
+    expect(lines[9]).toMatch(/^REFERENCE +START \(Europe\/Berlin\) +WHY +SCHEDULE +REASON +CUSTOMER +PHONE$/);
+    expect(lines[10]).toMatch(
       new RegExp(`^${ref.bob} +${days[3]} 16:00 +outside hours +Dr\\. Weber \\(1\\) +Check-up \\(1\\) +Bob Tester$`),
     );
-    expect(lines[10]).toBe('Move it to a free time, or cancel it:');
-    expect(lines[11]).toBe(
+    expect(lines[11]).toBe('Move it to a free time, or cancel it:');
+    expect(lines[12]).toBe(
       `  planner slots 1 1, then planner bookings move ${ref.bob} "YYYY-MM-DD HH:MM"   or   planner bookings cancel ${ref.bob}`,
     );
-    expect(lines.slice(12)).toEqual(['']);
+    expect(lines.slice(13)).toEqual(['']);
     const open = await cliJson(db, 'hours', 'set', '1', 'mon-sun', '08:00-18:00');
     expect(open.stranded).toEqual([]);
   }, 60_000);
