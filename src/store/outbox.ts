@@ -201,6 +201,18 @@ export function dropReminders(store: Store, bookingId: number, reason: string): 
   return Number(result.changes);
 }
 
+/**
+ * Rewrites the reminders of `bookingId` not yet sent as `message` (their times kept): the booking's customer now
+ * reads another language. Returns how many.
+ */
+export function rewriteReminders(store: Store, bookingId: number, message: OutgoingMessage): number {
+  const body = JSON.stringify({ text: message.text, html: message.html, ics: message.ics });
+  const result = store
+    .sql(`UPDATE outbox SET subject = ?, body = ? WHERE booking_id = ? AND kind = 'reminder' AND status = 'pending'`)
+    .run(message.subject, body, bookingId);
+  return Number(result.changes);
+}
+
 /** A scheduled reminder: pending, never tried, due after now (a retry of any message is waiting, not scheduled). */
 const SCHEDULED = `o.status = 'pending' AND o.next_attempt_at > ? AND o.kind = 'reminder' AND o.attempts = 0`;
 

@@ -29,10 +29,11 @@ const OWN = [
 ];
 
 /** A German practice offering French too, with a field and a reason of its own words. */
-function practice(): Promise<PageSetup> {
+function practice(reminders = 'off'): Promise<PageSetup> {
   return pageSetup({
     locale: 'de',
     more: async (db) => {
+      await cliOk(db, 'reminders', 'set', reminders);
       await cliOk(db, 'practice', 'set', '--languages', 'de,fr');
       await cliOk(db, 'field', 'add', 'insurance', '--label', 'Versicherungsnummer');
       await cliOk(db, 'reason', 'set', '1', '--name', 'Physiotherapie', '--description', 'Handtuch mitbringen');
@@ -72,6 +73,19 @@ function mailTo(mails: ParsedMail[], to: string, subject: RegExp): ParsedMail {
   );
   expect(found, `a mail to ${to} with subject ${subject}`).toBeDefined();
   return found!;
+}
+
+/** The subjects of the reminders not yet sent. */
+function reminderSubjects(db: string): string[] {
+  const handle = new DatabaseSync(db, { readOnly: true });
+  try {
+    const rows = handle
+      .prepare("SELECT subject FROM outbox WHERE kind = 'reminder' AND status = 'pending' ORDER BY id")
+      .all() as { subject: string }[];
+    return rows.map((row) => row.subject);
+  } finally {
+    handle.close();
+  }
 }
 
 /** The language each booking's customer is served in, by reference (null: the practice's own). */
@@ -138,7 +152,7 @@ describe('customers in their own language (issue 47)', { timeout: 240_000 }, () 
   });
 
   it('the customer picks a language; every step keeps it, the booking keeps it, and so do its mails and its page', async () => {
-    const s = await practice();
+    const s = await practice('1h'); // the booking is tomorrow or later: its reminder is ahead
     await cliOk(
       s.db,
       'reason',
@@ -198,10 +212,13 @@ describe('customers in their own language (issue 47)', { timeout: 240_000 }, () 
     const page = await get(manage);
     expect(langOf(page.html)).toBe('fr');
     expect(unescapeHtml(page.html)).toContain('Kinésithérapie');
+    expect(reminderSubjects(s.db)).toEqual([expect.stringMatching(/^Rappel : votre rendez-vous chez Test Practice/)]);
     const switched = await get(`${manage}?lang=de`);
     expect(switched.status).toBe(303);
     expect(switched.headers.get('location')).toBe(new URL(manage).pathname);
     expect(localesOf(s.db)).toEqual({ [reference!]: 'de' });
+    // Its reminder, written with the booking, is written again in German (at its time).
+    expect(reminderSubjects(s.db)).toEqual([expect.stringMatching(/^Erinnerung: Ihr Termin bei Test Practice/)]);
     const german = await get(manage);
     expect(langOf(german.html)).toBe('de');
     expect(unescapeHtml(german.html)).toContain('Physiotherapie');

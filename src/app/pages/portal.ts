@@ -24,6 +24,7 @@ import { availableDays, availableSlots, SlotNotFree } from '../bookings/availabi
 import { cancelBooking, cancelSeries, moveBooking, TooLate } from '../bookings/lifecycle.ts';
 import { seriesOfBooking } from '../bookings/series.ts';
 import { type AppContext, unixSeconds } from '../context.ts';
+import { respeakReminders } from '../messages/reminders.ts';
 import { type ConfiguredSettings, requireConfigured } from '../practice/configured.ts';
 import { checkProxyList, trustProxies } from '../practice/proxies.ts';
 import { checkPublicUrl } from '../practice/public-url.ts';
@@ -103,7 +104,11 @@ export function portalStatus(ctx: AppContext): PortalStatus {
 export function chooseLanguage(ctx: AppContext, managed: Managed, locale: Locale): boolean {
   if (!ctx.settings().languages.includes(locale)) return false;
   const ids = managed.series ? managed.series.dates.map((date) => date.id) : [managed.booking.id];
-  setBookingLocale(ctx.store, ids, locale);
+  ctx.store.tx(() => {
+    setBookingLocale(ctx.store, ids, locale);
+    // The reminders not yet sent were written with the booking, in its language then: written again in this one.
+    respeakReminders(ctx, ids);
+  });
   return true;
 }
 
