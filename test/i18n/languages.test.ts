@@ -280,7 +280,7 @@ describe('customers in their own language (issue 47)', { timeout: 240_000 }, () 
     expect((await cliJson(s.db, 'practice', 'show')).languages).toEqual(['fr', 'de']);
     const field = await cli(s.db, 'field', 'set', 'insurance', '--label', 'fr=A', '--label', 'fr=B');
     expect(field.stderr).toBe('planner: --label fr=… is given twice: give each language once\n');
-    expect(await cliOk(s.db, 'field', 'set', 'insurance', '--label', 'it=Numero')).toContain('(it "Numero")');
+    expect(await cliOk(s.db, 'field', 'set', 'insurance', '--label', 'it=Numero')).toContain('it "Numero"');
     expect(await cliOk(s.db, 'field', 'set', 'insurance', '--label', 'it=')).not.toContain('Numero');
   });
 });
@@ -314,5 +314,24 @@ describe('README: customers in their own language', () => {
     expect(outputs[3]).toMatch(
       /languages +customers in de, fr \(de: the practice's own\): every label, reason and description in each/,
     );
+  });
+});
+
+describe('a new own language (issue 47)', () => {
+  it("the texts given in it become the texts; the old ones stay its customers'; its own texts are refused with a language", async () => {
+    const db = tempDb();
+    await bookableDb(db);
+    await cliOk(db, 'practice', 'set', '--languages', 'de,fr');
+    await cliOk(db, 'field', 'add', 'insurance', '--label', 'Versicherungsnummer', '--label', "fr=Numéro d'assurance");
+    await cliOk(db, 'reason', 'set', '1', '--name', 'Physiotherapie', '--name', 'fr=Kinésithérapie');
+    const own = await cli(db, 'field', 'set', 'insurance', '--label', 'de=Nummer');
+    expect(own.code).toBe(1);
+    expect(own.stderr).toBe('planner: de is the practice\'s own language: give its text without "de=" (Nummer)\n');
+    await cliOk(db, 'practice', 'set', '--languages', 'fr,de');
+    const insurance = (await cliJson(db, 'field', 'list')).find((field: { key: string }) => field.key === 'insurance');
+    expect([insurance.label, insurance.labels.de]).toEqual(["Numéro d'assurance", 'Versicherungsnummer']);
+    const reason = (await cliJson(db, 'reason', 'list', '1')).find((one: { id: number }) => one.id === 1);
+    expect([reason.name, reason.names.de, reason.names.fr]).toEqual(['Kinésithérapie', 'Physiotherapie', undefined]);
+    expect((await languageCheck(db)).detail).not.toContain('Versicherungsnummer');
   });
 });

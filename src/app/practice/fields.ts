@@ -156,7 +156,12 @@ export function addField(ctx: AppContext, key: string, values: FieldChanges): Fo
       setFieldLabels(
         ctx.store,
         key,
-        mergedTexts({}, values.labels, (text, locale) => checkLabel(text, `--label ${locale}=…`)),
+        mergedTexts(
+          {},
+          values.labels,
+          (text, locale) => checkLabel(text, `--label ${locale}=…`),
+          ctx.settings().locale,
+        ),
       );
     placeField(ctx, key, values.position);
     return getField(ctx, key);
@@ -187,7 +192,12 @@ export function changeField(ctx: AppContext, key: string, changes: FieldChanges)
       setFieldLabels(
         ctx.store,
         key,
-        mergedTexts(current.labels, labels, (text, locale) => checkLabel(text, `--label ${locale}=…`)),
+        mergedTexts(
+          current.labels,
+          labels,
+          (text, locale) => checkLabel(text, `--label ${locale}=…`),
+          ctx.settings().locale,
+        ),
       );
     placeField(ctx, key, changes.position);
     return getField(ctx, key);

@@ -5,21 +5,26 @@
 import { givenLabel } from '../../domain/form.ts';
 import type { LocalTexts } from '../../domain/languages.ts';
 import type { Locale } from '../../domain/locales.ts';
+import { invalid } from '../../errors.ts';
 import { listFields } from '../../store/fields.ts';
 import { listAllReasons } from '../../store/reasons.ts';
 import type { AppContext } from '../context.ts';
 
 /**
  * Returns `before` with the texts of `given` in their languages ('' removes one), each checked by `check` as the
- * practice's own text is (it returns the text trimmed, or throws naming the option and the language).
+ * practice's own text is (it returns the text trimmed, or throws naming the option and the language); a text in
+ * the practice's own language `own` is refused (it is the text itself, given without a language).
  */
 export function mergedTexts(
   before: LocalTexts,
   given: LocalTexts,
   check: (text: string, locale: Locale) => string,
+  own: Locale,
 ): LocalTexts {
   const after: LocalTexts = { ...before };
   for (const [locale, text] of Object.entries(given) as [Locale, string][]) {
+    if (locale === own)
+      throw invalid(`${locale} is the practice's own language: give its text without "${locale}=" (${text})`, 'text');
     if (text.trim() === '') delete after[locale];
     else after[locale] = check(text, locale);
   }
@@ -77,4 +82,29 @@ export function missingTexts(ctx: AppContext): MissingText[] {
       ];
     }),
   ]);
+}
+
+/**
+ * Makes `to` the practice's own language in its texts, from `from`: each label, reason name and description given
+ * in `to` becomes the text itself (one without stays as it is), and the text it was is kept as `from`'s, so that
+ * customers served in `from` keep theirs. One statement per table (SQLite reads every SET from the row as it was).
+ */
+export function swapOwnLanguage(ctx: AppContext, from: Locale, to: Locale): void {
+  const [old, own] = [`$.${from}`, `$.${to}`];
+  ctx.store
+    .sql(
+      `UPDATE form_fields
+       SET label = coalesce(json_extract(labels, ?2), label), labels = json_set(json_remove(labels, ?2), ?1, label)`,
+    )
+    .run(old, own);
+  for (const [text, texts] of [
+    ['name', 'names'],
+    ['description', 'descriptions'],
+  ])
+    ctx.store
+      .sql(
+        `UPDATE reasons SET ${text} = coalesce(json_extract(${texts}, ?2), ${text}),
+           ${texts} = json_set(json_remove(${texts}, ?2), ?1, ${text})`,
+      )
+      .run(old, own);
 }

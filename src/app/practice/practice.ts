@@ -12,6 +12,7 @@ import { type Locale, type PracticeSettings, setPractice } from '../../store/set
 import { type AppContext, unixSeconds } from '../context.ts';
 import { requireConfigured } from './configured.ts';
 import { checkInitAnswer } from './init.ts';
+import { swapOwnLanguage } from './local-texts.ts';
 
 export type { PracticeSettings };
 
@@ -107,6 +108,8 @@ export function changePractice(
       languages: offered,
     };
     setPractice(ctx.store, after);
+    // A new own language: the texts given in it become the texts, the ones they replace the old language's.
+    if (after.locale !== before.locale) swapOwnLanguage(ctx, before.locale, after.locale);
     const shiftedBookings = after.timeZone === before.timeZone ? 0 : countShifted(ctx, before.timeZone, after.timeZone);
     return { before, after, shiftedBookings };
   });

@@ -143,12 +143,13 @@ export function changeReason(
       writeReasonOrder(ctx.store, moveTo(ids, id, checkWhole(changes.position, '--position', 1, 1_000_000)));
     }
     if (changes.seriesMax !== undefined) setReasonSeriesMax(ctx.store, id, changes.seriesMax);
+    const ownLocale = ctx.settings().locale;
     if (names || descriptions)
       setReasonTexts(
         ctx.store,
         id,
-        mergedTexts(current.names, names ?? {}, (text, locale) => checkName(text, `--name ${locale}=…`)),
-        mergedTexts(current.descriptions, descriptions ?? {}, checkDescription),
+        mergedTexts(current.names, names ?? {}, (text, locale) => checkName(text, `--name ${locale}=…`), ownLocale),
+        mergedTexts(current.descriptions, descriptions ?? {}, checkDescription, ownLocale),
       );
     return getReason(ctx, id);
   });
