@@ -57,6 +57,14 @@ export function customerLanguage(
   return preferredLanguage(asked.acceptLanguage, offered) ?? offered[0]!;
 }
 
+/**
+ * Returns the language a booking's customer is served in: the one kept with it (`stored`) while the practice still
+ * offers it, else the practice's own (the first offered).
+ */
+export function servedIn(offered: readonly Locale[], stored: Locale | null | undefined): Locale {
+  return stored && offered.includes(stored) ? stored : offered[0]!;
+}
+
 /** Returns `own` (the practice's text) in `locale`: its text given for that language, else the practice's own. */
 export function textIn(own: string, texts: LocalTexts, locale: Locale): string {
   return texts[locale] ?? own;

@@ -59,6 +59,8 @@ interface LinkVisit extends ManageView {
   token: string;
   home: string;
   reference?: string;
+  /** The reader's Accept-Language: the page's language where the booking keeps none. */
+  acceptLanguage: string | null;
 }
 
 /** A route's answer to a link that opened its booking. */
@@ -104,14 +106,15 @@ function openLink(door: PortalDoor, event: H3Event, route: LinkRoute): Response 
   if (!settings.portal || !isCanonicalPath(event)) return pageAnswer(notFoundPage(settings));
   const token = getRouterParam(event, 'token') ?? '';
   const reference = getRouterParam(event, 'reference');
-  const managed = openManaged(door.ctx, token, reference);
+  const acceptLanguage = event.req.headers.get('accept-language');
+  const managed = openManaged(door.ctx, token, reference, acceptLanguage);
   const home = manageUrlOf('', token);
   if (managed) {
     const base = reference === undefined ? home : dateUrlOf(home, managed.booking.reference);
     // A language picked on the page (its switcher's links): kept for the customer, then the page again without it.
     const lang = getQuery(event).lang;
     if (event.req.method === 'GET' && isLocale(lang) && chooseLanguage(door.ctx, managed, lang)) return seeOther(base);
-    return route(door, { managed, token, reference, base, home }, event);
+    return route(door, { managed, token, reference, base, home, acceptLanguage }, event);
   }
   const throttled = door.guard.unknown(door.clientAddress(event));
   if (!throttled) return pageAnswer(notFoundPage(settings));
@@ -250,7 +253,8 @@ function changed(door: PortalDoor, visit: LinkVisit, done: 'cancelled' | 'cancel
 
 /** The visit's booking as it stands now (re-read after a refusal: it may be refused because it changed). */
 function reopened(door: PortalDoor, visit: LinkVisit): LinkVisit {
-  return { ...visit, managed: openManaged(door.ctx, visit.token, visit.reference) ?? visit.managed };
+  const again = openManaged(door.ctx, visit.token, visit.reference, visit.acceptLanguage);
+  return { ...visit, managed: again ?? visit.managed };
 }
 
 /** The notice and the status of a refused change. */

@@ -3,6 +3,7 @@ import { addressOf } from '../domain/checks.ts';
 import { imageSize } from '../domain/image-size.ts';
 import { manageUrlOf } from '../domain/manage-url.ts';
 import { reminderTooLate } from '../domain/reminders.ts';
+import { servedIn } from '../domain/languages.ts';
 import { startOutboxLoop } from '../queue/outbox-loop.ts';
 import type { AttemptOutcome, RetrySettings } from '../queue/retry-policy.ts';
 import { type Logo, readLogo } from '../store/booking-logo.ts';
@@ -120,9 +121,9 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
         entry.text.includes(MANAGE_MARK)
           ? manageUrlOf(settings.portal.url, createManageToken(store, entry.bookingId, new Date(nowMs()).toISOString()))
           : undefined;
-      // In the customer's language: the booking's, else the practice's.
+      // In the customer's language: the booking's while offered, else the practice's.
       const view = {
-        locale: entry.booking?.locale ?? settings.locale,
+        locale: servedIn(settings.languages, entry.booking?.locale),
         timeZone: settings.timeZone ?? 'UTC',
         practiceName: settings.practiceName ?? '',
         phone: settings.phone,

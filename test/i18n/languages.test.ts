@@ -259,6 +259,17 @@ describe('customers in their own language (issue 47)', { timeout: 240_000 }, () 
     expect(mailTo(s.smtp.messages, 'fr@example.com', /^Votre rendez-vous/).subject).toContain('Test Practice');
     expect(mailTo(s.smtp.messages, 'en@example.com', /^Ihr Termin/).subject).toContain('Test Practice');
     expect(s.smtp.messages.filter((mail) => /^Neue Buchung/.test(mail.subject ?? ''))).toHaveLength(3);
+    // A booking that keeps no language: its page speaks what the reader's browser asks for among the offered.
+    const link = /(https?:\/\/\S+\/manage\/[A-Za-z0-9_-]{43})/.exec(
+      mailTo(s.smtp.messages, 'none@example.com', /^Ihr Termin/).text!,
+    )![1]!;
+    expect(langOf((await get(link, { headers: { 'accept-language': 'fr' } })).html)).toBe('fr');
+    expect(langOf((await get(link, { headers: { 'accept-language': 'nl' } })).html)).toBe('de');
+    // French no longer offered: its customer is served in the practice's own language from then on.
+    await cliOk(s.db, 'practice', 'set', '--languages', 'de');
+    await cliOk(s.db, 'bookings', 'cancel', fr.body.booking_details_id);
+    const [cancelled] = await s.smtp.received(7).then((mails) => mails.slice(6));
+    expect(cancelled!.subject).toMatch(/^Abgesagt: Ihr Termin bei Test Practice/);
   });
 
   it('practice set --languages refuses what planner does not speak, a language twice, and --locale that disagrees', async () => {

@@ -3,7 +3,7 @@
  * (create-booking.ts) and for a change (lifecycle.ts): both read the booking back as the store holds it, so a mail
  * and an event say the same of it whichever way it came about.
  */
-import { textIn } from '../../domain/languages.ts';
+import { servedIn, textIn } from '../../domain/languages.ts';
 import { submittedFields } from '../../domain/submission.ts';
 import type { BookingFacts } from '../../mail/facts.ts';
 import type { Booking } from '../../store/bookings.ts';
@@ -23,7 +23,7 @@ export function bookingFacts(
   reason: Pick<Reason, 'description' | 'descriptions'> | undefined,
   fields: readonly FormField[],
 ): BookingFacts {
-  const locale = booking.locale ?? settings.locale;
+  const locale = servedIn(settings.languages, booking.locale);
   const reasonDescription = reason?.description ?? '';
   return {
     practiceName: settings.practiceName,

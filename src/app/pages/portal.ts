@@ -11,7 +11,7 @@ import { isNote, LINE_BREAK } from '../../domain/checks.ts';
 import { isSlotText } from '../../domain/dates.ts';
 import { changeDeadline, deadlineState } from '../../domain/deadline.ts';
 import { durationIn } from '../../domain/durations.ts';
-import { textIn } from '../../domain/languages.ts';
+import { customerLanguage, textIn } from '../../domain/languages.ts';
 import type { Locale } from '../../domain/locales.ts';
 import { AppError, invalid, valueOrInvalid } from '../../errors.ts';
 import { type Booking, findBooking, setBookingLocale } from '../../store/bookings.ts';
@@ -162,7 +162,12 @@ function stateOf(booking: Booking, cancelUntilHours: number, now: number): Manag
  * reference names no other date of the link's series, or the link has expired: 30 days after the appointment's end,
  * for a series after its last date's end. The page answers all of these alike.
  */
-export function openManaged(ctx: AppContext, token: string, reference?: string): Managed | undefined {
+export function openManaged(
+  ctx: AppContext,
+  token: string,
+  reference?: string,
+  acceptLanguage?: string | null,
+): Managed | undefined {
   const settings = ctx.settings();
   if (!settings.portal || settings.configuredAt === null) return undefined;
   const id = bookingOfManageToken(ctx.store, token);
@@ -176,9 +181,10 @@ export function openManaged(ctx: AppContext, token: string, reference?: string):
   if (reference !== undefined && (!other || other.id === linked.id)) return undefined;
   const found = other ? findBooking(ctx.store, other.id) : linked;
   if (!found) return undefined;
-  // The pages speak the customer's language: the booking's (each of a series' dates has it), else the practice's;
-  // its reason named in it where the practice gave that name.
-  const locale = found.locale ?? settings.locale;
+  // The pages speak the customer's language: the booking's while offered (each of a series' dates has it), else
+  // what the reader's browser asks for among the offered, else the practice's; the reason named in it where the
+  // practice gave that name.
+  const locale = customerLanguage(settings.languages, { chosen: found.locale, acceptLanguage });
   const booking = { ...found, reasonName: textIn(found.reasonName, found.reasonNames, locale) };
   const configured = { ...requireConfigured(ctx), locale } as ConfiguredSettings & { portal: PortalSettings };
   const hours = settings.portal.cancelUntilHours;
