@@ -1,9 +1,9 @@
 import { readableColour } from '../domain/brand.ts';
 import { addressOf } from '../domain/checks.ts';
 import { imageSize } from '../domain/image-size.ts';
+import { servedIn } from '../domain/languages.ts';
 import { manageUrlOf } from '../domain/manage-url.ts';
 import { reminderTooLate } from '../domain/reminders.ts';
-import { servedIn } from '../domain/languages.ts';
 import { startOutboxLoop } from '../queue/outbox-loop.ts';
 import type { AttemptOutcome, RetrySettings } from '../queue/retry-policy.ts';
 import { type Logo, readLogo } from '../store/booking-logo.ts';

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { get, pageSetup } from '../booking-page/flow.ts';
-import { api, bookableDb, cli, cliJson, cliOk, fieldArgs, tempDb } from '../helpers.ts';
+import { api, berlinDay, bookableDb, cli, cliJson, cliOk, fieldArgs, tempDb } from '../helpers.ts';
 import { startReceiver, verifySignature } from '../webhooks/receiver.ts';
 
 /** Every byte of the database file and its WAL, as Latin-1 text (to search for UTF-8 strings as bytes). */
@@ -310,5 +310,21 @@ describe('planner customer erase', () => {
       'planner: no customer with the e-mail address or booking reference "someone@example.com" (planner customer find <text> looks for one)\n',
     );
     await s.server.stop();
+  });
+});
+
+describe('erasing a customer with a series (issue 47)', () => {
+  it('each cancellation mail of its dates says nothing of dates staying booked: all of them go', async () => {
+    const db = tempDb();
+    await bookableDb(db);
+    await cliOk(db, 'mail', 'set', 'smtp://127.0.0.1:9', '--from', 'desk@practice.example'); // the mails wait
+    const first = `${berlinDay(2)} 08:00`;
+    await cliOk(db, 'bookings', 'add', '1', '1', first, '--repeat', '1w', '--count', '3', ...fieldArgs());
+    await cliOk(db, 'customer', 'erase', 'ada@example.com', '--yes');
+    const handle = new DatabaseSync(db, { readOnly: true });
+    const bodies = handle.prepare("SELECT body FROM outbox WHERE kind = 'cancellation'").all() as { body: string }[];
+    handle.close();
+    expect(bodies).toHaveLength(3);
+    for (const { body } of bodies) expect(body).not.toMatch(/stays? booked|Still booked/);
   });
 });

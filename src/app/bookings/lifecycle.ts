@@ -130,20 +130,25 @@ function tellChange(
 /**
  * Cancels a booking: it stays (status cancelled, with the reason) and its time is free again at once. In the same
  * transaction: the customer's cancellation mail with an .ics METHOD:CANCEL of the same UID (unless `notify` is
- * false), its pending reminders dropped, and the `booking.cancelled` webhook event.
+ * false), its pending reminders dropped, and the `booking.cancelled` webhook event. A date of a series: the mail
+ * says which of its other dates stay booked (none with `others: 'going'`).
  */
 export function cancelBooking(
   ctx: AppContext,
   idOrReference: string,
-  options: { reason?: string; notify: boolean } & ChangeBy,
+  options: { reason?: string; notify: boolean; others?: 'kept' | 'going' } & ChangeBy,
 ): Booking {
   const settings = requireConfigured(ctx);
   const reason = cancelReason(options.reason);
   return changeBooking(ctx, 'the booking could not be cancelled', idOrReference, options, (found, now) => {
     if (found.status === 'cancelled') throw invalid(`booking ${found.reference} is already cancelled`);
     const { cancelled, facts } = cancelOne(ctx, settings, found, reason, options, now);
+    // The other dates of its series still booked, which its mail lists, unless the caller cancels them too
+    // (`others: 'going'`: an erasure cancels every future date of the customer in the same transaction).
     const stillBooked =
-      found.seriesId === null ? [] : stillBookedOf(listSeriesBookings(ctx.store, found.seriesId), now);
+      found.seriesId === null || options.others === 'going'
+        ? []
+        : stillBookedOf(listSeriesBookings(ctx.store, found.seriesId), now);
     tellChange(
       ctx,
       cancelled,

@@ -64,7 +64,8 @@ export function eraseCustomer(ctx: AppContext, key: string, options: { notify: b
   const at = now.toISOString();
   const result = ctx.store.tx(() => {
     const future = futureReferencesOf(ctx.store, customerId, unixSeconds(now));
-    for (const reference of future) cancelBooking(ctx, reference, { notify: told, reason: '', actor: 'admin' });
+    for (const reference of future)
+      cancelBooking(ctx, reference, { notify: told, reason: '', actor: 'admin', others: 'going' });
     const ids = unerasedBookingsOf(ctx.store, customerId);
     const erased = eraseBookings(ctx.store, ids, at, at);
     eraseCustomersWithoutData(ctx.store, [customerId]);
