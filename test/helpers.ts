@@ -258,7 +258,8 @@ export const UNDO_MIGRATION_16 = 'DROP TABLE booking_logo; ';
 /** SQL that takes a current file back to what migration 19 left: migration 20's language columns out. */
 export const UNDO_MIGRATION_20 =
   'ALTER TABLE settings DROP COLUMN languages; ALTER TABLE bookings DROP COLUMN locale; ' +
-  'ALTER TABLE form_fields DROP COLUMN labels; ALTER TABLE reasons DROP COLUMN names; ' +
+  'ALTER TABLE form_fields DROP COLUMN labels; ALTER TABLE form_fields DROP COLUMN choices; ' +
+  'ALTER TABLE reasons DROP COLUMN names; ' +
   'ALTER TABLE reasons DROP COLUMN descriptions; ';
 
 /**

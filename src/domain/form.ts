@@ -1,5 +1,5 @@
 /** The booking form: the kinds of field, a field's definition, and the fields a new installation starts with. Pure. */
-import type { LocalTexts } from './languages.ts';
+import type { LocalChoices, LocalTexts } from './languages.ts';
 import type { Locale } from './locales.ts';
 
 export const FORM_TYPES = ['textbox', 'textarea', 'checkbox', 'select'] as const;
@@ -21,6 +21,8 @@ export interface FieldDefinition {
   defaultValue: string;
   /** Choices of a `select` field. */
   options: string[];
+  /** How each of `options` is shown to the customer, in their language (absent: as the option itself). */
+  choiceTexts?: string[];
 }
 
 /** The form fields `planner init` creates (text boxes, no default value). */
@@ -66,4 +68,16 @@ export function labelIn(
   own: Locale,
 ): string {
   return givenLabel(field, locale, own) ?? field.label;
+}
+
+/**
+ * Returns how a select field's choices are shown in `locale`: the texts given for it (`--options fr=…`) while there is
+ * one for each option, else undefined (the options themselves, the practice's words, are shown).
+ */
+export function choicesIn(
+  field: Pick<FieldDefinition, 'options'> & { choices: LocalChoices },
+  locale: Locale,
+): string[] | undefined {
+  const given = field.choices[locale];
+  return given && given.length === field.options.length ? given : undefined;
 }

@@ -70,6 +70,20 @@ export function textIn(own: string, texts: LocalTexts, locale: Locale): string {
   return texts[locale] ?? own;
 }
 
+/** A select field's choices as shown in other languages: locale to one text per option, in the options' order. */
+export type LocalChoices = Partial<Record<Locale, string[]>>;
+
+/** Reads a stored JSON object of choices per language ('{}' when none), keeping only the six languages' lists. */
+export function parseLocalChoices(json: string): LocalChoices {
+  const value = JSON.parse(json) as Record<string, unknown>;
+  const choices: LocalChoices = {};
+  for (const locale of LOCALES) {
+    const list = value[locale];
+    if (Array.isArray(list) && list.every((one) => typeof one === 'string')) choices[locale] = list;
+  }
+  return choices;
+}
+
 /** Reads a stored JSON object of texts per language ('{}' when none), keeping only the six languages' strings. */
 export function parseLocalTexts(json: string): LocalTexts {
   const value = JSON.parse(json) as Record<string, unknown>;

@@ -78,8 +78,8 @@ function selectHtml(words: BookWords, field: FieldDefinition, parts: FieldParts)
     `<option value="">${escapeHtml(words.choose)}</option>`,
     // The value said apart from the text shown: the page's typography may space the text (French `!`), never the answer.
     ...field.options.map(
-      (option) =>
-        `<option value="${escapeHtml(option)}"${option === value ? ' selected' : ''}>${escapeHtml(option)}</option>`,
+      (option, at) =>
+        `<option value="${escapeHtml(option)}"${option === value ? ' selected' : ''}>${escapeHtml(field.choiceTexts?.[at] ?? option)}</option>`,
     ),
   ];
   return `<div class="field">${label}<select id="${id}" name="${name}"${attributes}>${options.join('')}</select>${error}</div>`;
@@ -140,8 +140,18 @@ export function typedRows(
     .filter((field) => (values[field.key] ?? '') !== '')
     .map((field) => [
       field.label,
-      field.formType === 'checkbox' ? (values[field.key] === 'on' ? words.yes : words.no) : values[field.key]!,
+      field.formType === 'checkbox'
+        ? values[field.key] === 'on'
+          ? words.yes
+          : words.no
+        : shownValue(field, values[field.key]!),
     ]);
+}
+
+/** A value as the customer chose it: a select's choice in their language (`choiceTexts`), else as typed. */
+function shownValue(field: FieldDefinition, value: string): string {
+  const at = field.formType === 'select' ? field.options.indexOf(value) : -1;
+  return at >= 0 ? (field.choiceTexts?.[at] ?? value) : value;
 }
 
 /** What was typed, by field key, from a posted form (a checkbox: 'on' or absent). */

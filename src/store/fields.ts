@@ -1,5 +1,5 @@
 import type { FieldDefinition, FormType, InputType } from '../domain/form.ts';
-import { type LocalTexts, parseLocalTexts } from '../domain/languages.ts';
+import { type LocalChoices, type LocalTexts, parseLocalChoices, parseLocalTexts } from '../domain/languages.ts';
 import type { Store } from './db.ts';
 
 /** A field of the booking form (spec §2 FormField), in form order. */
@@ -7,6 +7,8 @@ export interface FormField extends FieldDefinition {
   position: number;
   /** Its label in other languages than the practice's own (`field set <key> --label fr=…`). */
   labels: LocalTexts;
+  /** A select's choices as shown in other languages (`--options fr=…`), each as long as `options`. */
+  choices: LocalChoices;
 }
 
 interface FieldRow {
@@ -19,6 +21,7 @@ interface FieldRow {
   options: string;
   position: number;
   labels: string;
+  choices: string;
 }
 
 function toField(row: FieldRow): FormField {
@@ -32,14 +35,15 @@ function toField(row: FieldRow): FormField {
     options: JSON.parse(row.options) as string[],
     position: row.position,
     labels: parseLocalTexts(row.labels),
+    choices: parseLocalChoices(row.choices),
   };
 }
 
-const COLUMNS = 'key, form_type, input_type, label, required, default_value, options, position, labels';
+const COLUMNS = 'key, form_type, input_type, label, required, default_value, options, position, labels, choices';
 
 /** Returns form_type, input_type, label, required, default_value, options as stored. */
 function columnValues(
-  field: Omit<FormField, 'key' | 'position' | 'labels'>,
+  field: Omit<FormField, 'key' | 'position' | 'labels' | 'choices'>,
 ): [string, string, string, number, string, string] {
   return [
     field.formType,
@@ -64,7 +68,7 @@ export function findField(store: Store, key: string): FormField | undefined {
 }
 
 /** Inserts a field at the end of the form. */
-export function insertField(store: Store, field: Omit<FormField, 'position' | 'labels'>): void {
+export function insertField(store: Store, field: Omit<FormField, 'position' | 'labels' | 'choices'>): void {
   store
     .sql(
       `INSERT INTO form_fields (key, form_type, input_type, label, required, default_value, options, position)
@@ -74,7 +78,7 @@ export function insertField(store: Store, field: Omit<FormField, 'position' | 'l
 }
 
 /** Writes the values of the field named `field.key` (its place is set by `writeFieldOrder`). */
-export function updateField(store: Store, field: Omit<FormField, 'position' | 'labels'>): void {
+export function updateField(store: Store, field: Omit<FormField, 'position' | 'labels' | 'choices'>): void {
   store
     .sql(
       `UPDATE form_fields SET form_type = ?, input_type = ?, label = ?, required = ?, default_value = ?, options = ?
@@ -83,9 +87,11 @@ export function updateField(store: Store, field: Omit<FormField, 'position' | 'l
     .run(...columnValues(field), field.key);
 }
 
-/** Writes a field's labels in other languages (`{}` for none). */
-export function setFieldLabels(store: Store, key: string, labels: LocalTexts): void {
-  store.sql('UPDATE form_fields SET labels = ? WHERE key = ?').run(JSON.stringify(labels), key);
+/** Writes a field's labels and a select's choices in other languages (`{}` for none). */
+export function setFieldTexts(store: Store, key: string, labels: LocalTexts, choices: LocalChoices): void {
+  store
+    .sql('UPDATE form_fields SET labels = ?, choices = ? WHERE key = ?')
+    .run(JSON.stringify(labels), JSON.stringify(choices), key);
 }
 
 /** Numbers the fields 1, 2, 3 … in the order of `keys`. Call inside a transaction. */

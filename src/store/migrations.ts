@@ -802,11 +802,13 @@ export const migrations: readonly string[] = [
   // 20: customers in their own language (issue 47). The languages the practice offers besides its own (`locale`),
   // comma-separated in the order `practice set --languages` gave them; the language each booking's customer chose
   // (NULL: the practice's own, as every booking made before spoke it); and the practice's texts per language: a
-  // field's label, a reason's name and description, each a JSON object from locale to text ('{}': none given).
+  // field's label, a reason's name and description, each a JSON object from locale to text ('{}': none given), and
+  // a select field's choices as shown (locale to a list as long as `options`, whose values are what is submitted).
   `
   ALTER TABLE settings ADD COLUMN languages TEXT NOT NULL DEFAULT '';
   ALTER TABLE bookings ADD COLUMN locale TEXT CHECK (locale IN ('en', 'de', 'fr', 'it', 'es', 'nl'));
   ALTER TABLE form_fields ADD COLUMN labels TEXT NOT NULL DEFAULT '{}';
+  ALTER TABLE form_fields ADD COLUMN choices TEXT NOT NULL DEFAULT '{}';
   ALTER TABLE reasons ADD COLUMN names TEXT NOT NULL DEFAULT '{}';
   ALTER TABLE reasons ADD COLUMN descriptions TEXT NOT NULL DEFAULT '{}';
   `,

@@ -17,13 +17,16 @@ import { api, bookableDb, cli, cliJson, cliOk, ROOT, tempDb } from '../helpers.t
 
 const run = promisify(execFile);
 
-/** The practice's own texts that customers see: the labels, the reason's name and its description. */
+/** The practice's own texts that customers see: the labels, a select's choices, the reason's name and description. */
 const OWN = [
   'Vorname',
   'Nachname',
   'E-Mail',
   'Telefon',
   'Versicherungsnummer',
+  'Versicherungsart',
+  'Gesetzlich',
+  'Privat',
   'Physiotherapie',
   'Handtuch mitbringen',
 ];
@@ -36,6 +39,18 @@ function practice(reminders = 'off'): Promise<PageSetup> {
       await cliOk(db, 'reminders', 'set', reminders);
       await cliOk(db, 'practice', 'set', '--languages', 'de,fr');
       await cliOk(db, 'field', 'add', 'insurance', '--label', 'Versicherungsnummer');
+      await cliOk(
+        db,
+        'field',
+        'add',
+        'kind',
+        '--label',
+        'Versicherungsart',
+        '--form',
+        'select',
+        '--options',
+        'Gesetzlich,Privat',
+      );
       await cliOk(db, 'reason', 'set', '1', '--name', 'Physiotherapie', '--description', 'Handtuch mitbringen');
     },
   });
@@ -62,6 +77,9 @@ async function walk(s: PageSetup, start: string, headers: Record<string, string>
   expect(details.status).toBe(200);
   return [first.html, times.html, details.html].map(unescapeHtml);
 }
+
+/** What a page shows: its text without tags (an option's value is what the form sends, not what it shows). */
+const textOf = (html: string) => html.replace(/<[^>]*>/g, ' ');
 
 /** The HTML's `lang`. */
 const langOf = (html: string) => /<html lang="([a-z]+)"/.exec(html)?.[1];
@@ -109,21 +127,34 @@ describe('customers in their own language (issue 47)', { timeout: 240_000 }, () 
     // Before: the own field, reason and description have no French; the default labels have theirs.
     const before = await languageCheck(s.db);
     expect(before.status).toBe('warn');
-    for (const text of ['"Versicherungsnummer"', '"Physiotherapie"', '"Handtuch mitbringen"'])
+    for (const text of ['"Versicherungsnummer"', '"Gesetzlich, Privat"', '"Physiotherapie"', '"Handtuch mitbringen"'])
       expect(before.detail).toContain(text);
+    expect(before.detail).toContain('planner field set kind --options fr="…,…"');
     expect(before.detail).toContain('planner field set insurance --label fr="…"');
     expect(before.detail).toContain('planner reason set 1 --name fr="…"');
     expect(before.detail).not.toContain('Vorname');
     const pages = await walk(s, '/book/', french);
     for (const html of pages) expect(langOf(html)).toBe('fr');
-    const shown = OWN.filter((text) => pages.some((html) => html.includes(text)));
+    const shown = OWN.filter((text) => pages.some((html) => textOf(html).includes(text)));
     // The check is not empty: the own texts without French are on the pages…
-    expect(shown).toEqual(['Versicherungsnummer', 'Physiotherapie', 'Handtuch mitbringen']);
+    expect(shown).toEqual([
+      'Versicherungsnummer',
+      'Versicherungsart',
+      'Gesetzlich',
+      'Privat',
+      'Physiotherapie',
+      'Handtuch mitbringen',
+    ]);
     // …and every text of the practice a French customer sees in German, doctor names.
-    for (const text of shown) expect(before.detail).toContain(`"${text}"`);
+    for (const text of shown) expect(before.detail).toContain(text);
     expect(pages[2]).toContain('Prénom'); // a default label the practice kept: in French by itself
 
     await cliOk(s.db, 'field', 'set', 'insurance', '--label', "fr=Numéro d'assurance");
+    await cliOk(s.db, 'field', 'set', 'kind', '--label', "fr=Type d'assurance", '--options', 'fr=Publique,Privée');
+    const short = await cli(s.db, 'field', 'set', 'kind', '--options', 'fr=Publique');
+    expect(short.stderr).toBe(
+      "planner: --options fr=… gives 1 choice(s) for the field's 2 (Gesetzlich, Privat): one for each, in that order\n",
+    );
     await cliOk(
       s.db,
       'reason',
@@ -141,9 +172,11 @@ describe('customers in their own language (issue 47)', { timeout: 240_000 }, () 
       detail: "customers in de, fr (de: the practice's own): every label, reason and description in each",
     });
     const now = await walk(s, '/book/', french);
-    expect(OWN.filter((text) => now.some((html) => html.includes(text)))).toEqual([]);
+    expect(OWN.filter((text) => now.some((html) => textOf(html).includes(text)))).toEqual([]);
     expect(now[0]).toContain('Kinésithérapie');
     expect(now[2]).toContain("Numéro d'assurance");
+    // The choices read in French; what is sent is the practice's own value.
+    expect(now[2]).toContain('<option value="Gesetzlich">Publique</option><option value="Privat">Privée</option>');
     // A German browser still gets the practice's own words.
     const german = await walk(s, '/book/', { 'accept-language': 'de-DE' });
     expect(langOf(german[2]!)).toBe('de');
@@ -306,9 +339,21 @@ describe('README: customers in their own language', () => {
     const db = tempDb();
     await bookableDb(db);
     await cliOk(db, 'field', 'add', 'insurance', '--label', 'Versicherungsnummer');
+    await cliOk(
+      db,
+      'field',
+      'add',
+      'kind',
+      '--label',
+      'Versicherungsart',
+      '--form',
+      'select',
+      '--options',
+      'Gesetzlich,Privat',
+    );
     await cliOk(db, 'practice', 'set', '--locale', 'de');
     const lines = commandsOf(readmeBlock('Customers in their own language', 'sh'));
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(5);
     const env = newcomerEnv({ PLANNER_DB: db });
     const outputs: string[] = [];
     for (const line of lines) {
@@ -322,7 +367,7 @@ describe('README: customers in their own language', () => {
       outputs.push(result.stdout);
     }
     expect(outputs[0]).toContain('customers also in fr');
-    expect(outputs[3]).toMatch(
+    expect(outputs[4]).toMatch(
       /languages +customers in de, fr \(de: the practice's own\): every label, reason and description in each/,
     );
   });

@@ -57,6 +57,7 @@ export function deskFields(ctx: AppContext, phoneLabel: string): FormField[] {
       inputType: 'tel',
       label: phoneLabel,
       labels: {},
+      choices: {},
       required: false,
       defaultValue: '',
       options: [],

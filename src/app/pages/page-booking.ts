@@ -18,7 +18,7 @@
 import type { FreeSlot } from '../../domain/availability.ts';
 import { isSlotText } from '../../domain/dates.ts';
 import type { FieldDefinition } from '../../domain/form.ts';
-import { labelIn } from '../../domain/form.ts';
+import { choicesIn, labelIn } from '../../domain/form.ts';
 import { textIn } from '../../domain/languages.ts';
 import type { Locale } from '../../domain/locales.ts';
 import { occurrenceSlots } from '../../domain/series.ts';
@@ -180,7 +180,10 @@ export function freeSlot(ctx: AppContext, offer: Offer, local: string): FreeSlot
 /** The booking form's fields, labelled in `locale` (`labelIn`: the practice's own label where none is given). */
 export function fieldsOf(ctx: AppContext, locale: Locale): FieldDefinition[] {
   const own = ctx.settings().locale;
-  return listFields(ctx.store).map((field) => ({ ...field, label: labelIn(field, locale, own) }));
+  return listFields(ctx.store).map((field) => {
+    const choiceTexts = choicesIn(field, locale);
+    return { ...field, label: labelIn(field, locale, own), ...(choiceTexts ? { choiceTexts } : {}) };
+  });
 }
 
 /** The submission as POST /bookings takes it (a checkbox: a boolean), and each field's problem (the API's rules). */

@@ -1,7 +1,8 @@
 import { fitsInputType, nameMessage, nameProblem } from '../../domain/checks.ts';
 import { FIELD_KEY, FORM_TYPES, type FormType, INPUT_TYPES, type InputType } from '../../domain/form.ts';
-import type { LocalTexts } from '../../domain/languages.ts';
+import type { LocalChoices, LocalTexts } from '../../domain/languages.ts';
 import { moveTo } from '../../domain/lists.ts';
+import type { Locale } from '../../domain/locales.ts';
 import { VALUE_MAX_LENGTH } from '../../domain/submission.ts';
 import { AppError, invalid, notFound } from '../../errors.ts';
 import {
@@ -10,7 +11,7 @@ import {
   findField,
   insertField,
   listFields,
-  setFieldLabels,
+  setFieldTexts,
   updateField,
   writeFieldOrder,
 } from '../../store/fields.ts';
@@ -26,6 +27,8 @@ export interface FieldChanges {
   label?: string;
   /** Its label in other languages (`--label fr=Prénom`); '' removes that language's. */
   labels?: LocalTexts;
+  /** A select's choices in other languages (`--options fr=Matin,Soir`); an empty list removes that language's. */
+  choices?: LocalChoices;
   inputType?: string;
   formType?: string;
   options?: string[];
@@ -47,7 +50,7 @@ function checkKey(key: string): string {
   return key;
 }
 
-type UncheckedField = Omit<FormField, 'formType' | 'inputType' | 'position' | 'labels'> & {
+type UncheckedField = Omit<FormField, 'formType' | 'inputType' | 'position' | 'labels' | 'choices'> & {
   formType: string;
   inputType: string;
 };
@@ -67,7 +70,7 @@ function checkLabel(text: string, option: string): string {
 }
 
 /** Returns the field with its values checked together (types, options, default), or throws `invalid`. */
-function checkField(field: UncheckedField): Omit<FormField, 'position' | 'labels'> {
+function checkField(field: UncheckedField): Omit<FormField, 'position' | 'labels' | 'choices'> {
   if (!(FORM_TYPES as readonly string[]).includes(field.formType)) {
     throw invalid(`--form must be one of ${FORM_TYPES.join(', ')} (got "${field.formType}")`, 'form');
   }
@@ -115,6 +118,36 @@ function checkField(field: UncheckedField): Omit<FormField, 'position' | 'labels
   };
 }
 
+/**
+ * Writes the texts in other languages that `given` holds for `field` (as stored now): its labels, and a select's
+ * choices (each list as long as its options, each choice one line; an empty list removes a language's).
+ */
+function writeTexts(ctx: AppContext, field: FormField, given: Pick<FieldChanges, 'labels' | 'choices'>): void {
+  if (!given.labels && !given.choices) return;
+  const own = ctx.settings().locale;
+  const labels = given.labels
+    ? mergedTexts(field.labels, given.labels, (text, locale) => checkLabel(text, `--label ${locale}=…`), own)
+    : field.labels;
+  const choices: LocalChoices = { ...field.choices };
+  for (const [locale, list] of Object.entries(given.choices ?? {}) as [Locale, string[]][]) {
+    const option = `--options ${locale}=…`;
+    if (locale === own)
+      throw invalid(`${locale} is the practice's own language: give its choices without "${locale}="`, 'options');
+    if (field.formType !== 'select') throw invalid(`${option} is only for fields with --form select`, 'options');
+    if (list.length === 0 || (list.length === 1 && list[0]!.trim() === '')) {
+      delete choices[locale];
+      continue;
+    }
+    if (list.length !== field.options.length)
+      throw invalid(
+        `${option} gives ${list.length} choice(s) for the field's ${field.options.length} (${field.options.join(', ')}): one for each, in that order`,
+        'options',
+      );
+    choices[locale] = list.map((text) => checkLabel(text, option));
+  }
+  setFieldTexts(ctx.store, field.key, labels, choices);
+}
+
 /** Moves the field `key` to `position` (1 = first) when one is given. */
 function placeField(ctx: AppContext, key: string, position: number | undefined): void {
   if (position === undefined) return;
@@ -152,17 +185,7 @@ export function addField(ctx: AppContext, key: string, values: FieldChanges): Fo
       defaultValue: values.defaultValue ?? '',
     });
     insertField(ctx.store, checked);
-    if (values.labels)
-      setFieldLabels(
-        ctx.store,
-        key,
-        mergedTexts(
-          {},
-          values.labels,
-          (text, locale) => checkLabel(text, `--label ${locale}=…`),
-          ctx.settings().locale,
-        ),
-      );
+    writeTexts(ctx, getField(ctx, key), values);
     placeField(ctx, key, values.position);
     return getField(ctx, key);
   });
@@ -179,7 +202,7 @@ export function changeField(ctx: AppContext, key: string, changes: FieldChanges)
   requireConfigured(ctx);
   return ctx.store.tx(() => {
     const current = getField(ctx, key);
-    const { labels, ...own } = changes;
+    const { labels, choices, ...own } = changes;
     const next = { ...current, ...own };
     if (key === EMAIL_FIELD && next.inputType !== 'email') {
       throw invalid(`the "${EMAIL_FIELD}" field identifies customers, so its input type stays email`, 'input');
@@ -188,17 +211,7 @@ export function changeField(ctx: AppContext, key: string, changes: FieldChanges)
     if (changes.formType !== undefined && changes.formType !== 'select' && changes.options === undefined)
       next.options = [];
     updateField(ctx.store, checkField(next));
-    if (labels)
-      setFieldLabels(
-        ctx.store,
-        key,
-        mergedTexts(
-          current.labels,
-          labels,
-          (text, locale) => checkLabel(text, `--label ${locale}=…`),
-          ctx.settings().locale,
-        ),
-      );
+    writeTexts(ctx, getField(ctx, key), { labels, choices });
     placeField(ctx, key, changes.position);
     return getField(ctx, key);
   });

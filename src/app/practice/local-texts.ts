@@ -2,7 +2,7 @@
  * The practice's texts in other languages than its own (a field's label, a reason's name and description), as
  * `field set --label fr=…` and `reason set --name fr=…` change them, and what `planner doctor` says is missing.
  */
-import { givenLabel } from '../../domain/form.ts';
+import { choicesIn, givenLabel } from '../../domain/form.ts';
 import type { LocalTexts } from '../../domain/languages.ts';
 import type { Locale } from '../../domain/locales.ts';
 import { invalid } from '../../errors.ts';
@@ -36,8 +36,8 @@ export interface MissingText {
   locale: Locale;
   /** `field insurance` or `reason 2`. */
   of: string;
-  /** What is missing: a field's label, a reason's name or description. */
-  what: 'label' | 'name' | 'description';
+  /** What is missing: a field's label or a select's choices, a reason's name or description. */
+  what: 'label' | 'choices' | 'name' | 'description';
   /** The practice's own text, shown instead. */
   own: string;
   /** The command that gives it. */
@@ -45,7 +45,8 @@ export interface MissingText {
 }
 
 /**
- * Returns every customer-facing text of the practice (each form field's label, each reason's name and description)
+ * Returns every customer-facing text of the practice (each form field's label and a select's choices, each reason's
+ * name and description)
  * that has no version in one of the offered languages beyond its own: the booking page, the mails and the
  * self-service page show the practice's own text there. A default field whose label the practice kept has its
  * default label in every language (`givenLabel`). Three queries, whatever the number of fields and reasons.
@@ -65,6 +66,15 @@ export function missingTexts(ctx: AppContext): MissingText[] {
         what: 'label' as const,
         own: field.label,
         fix: `planner field set ${field.key} --label ${locale}="…"`,
+      })),
+    ...fields
+      .filter((field) => field.formType === 'select' && choicesIn(field, locale) === undefined)
+      .map((field) => ({
+        locale,
+        of: `field ${field.key}`,
+        what: 'choices' as const,
+        own: field.options.join(', '),
+        fix: `planner field set ${field.key} --options ${locale}="${field.options.map(() => '…').join(',')}"`,
       })),
     ...reasons.flatMap((reason) => {
       const missing = (what: 'name' | 'description', own: string): MissingText => ({

@@ -18,7 +18,7 @@ interface FieldOptions {
   label?: string[];
   input?: string;
   form?: string;
-  options?: string;
+  options?: string[];
   required?: boolean;
   optional?: boolean;
   default?: string;
@@ -35,7 +35,12 @@ function fieldChanges(options: FieldOptions): FieldChanges {
   if (texts !== undefined) changes.labels = texts;
   if (options.input !== undefined) changes.inputType = options.input;
   if (options.form !== undefined) changes.formType = options.form;
-  if (options.options !== undefined) changes.options = options.options.split(',');
+  const choices = textsByLanguage(options.options, '--options');
+  if (choices.own !== undefined) changes.options = choices.own.split(',');
+  if (choices.texts !== undefined)
+    changes.choices = Object.fromEntries(
+      Object.entries(choices.texts).map(([locale, list]) => [locale, list === '' ? [] : list.split(',')]),
+    );
   if (options.required) changes.required = true;
   if (options.optional) changes.required = false;
   if (options.default !== undefined) changes.defaultValue = options.default;
@@ -51,7 +56,11 @@ function withFieldOptions(command: Command): Command {
   return command
     .option('--input <type>', 'text, email, tel, number or date')
     .option('--form <type>', 'textbox, textarea, checkbox or select')
-    .option('--options <a,b>', 'choices of a select field, comma-separated')
+    .option(
+      '--options <a,b>',
+      'choices of a select field, comma-separated; again as --options fr=<a,b> for how they read in a language',
+      collect,
+    )
     .option('--required', 'must be filled in a booking')
     .option('--default <value>', 'value shown pre-filled (GET /forms `value`)')
     .option('--position <n>', 'place in the form (1 = first)')
