@@ -6,7 +6,7 @@
 import { getQuery, type H3Event } from 'h3';
 import { type Offer, offersOf, type PageBooker } from '../app/pages/page-booking.ts';
 import { parsePlainInt } from '../domain/checks.ts';
-import { isLocale, preferredLanguage } from '../domain/languages.ts';
+import { customerLanguage, isLocale, preferredLanguage } from '../domain/languages.ts';
 import type { Locale } from '../domain/locales.ts';
 import { type BookView, daysPage, notOfferedPage, refusedPage } from '../portal/book-pages.ts';
 import { BOOK_WORDS, type BookWords } from '../portal/book-words.ts';
@@ -66,9 +66,14 @@ export interface VisitLanguage {
 /** Returns the language of a request (`VisitLanguage`) among `offered`, the practice's own first. */
 export function visitLanguage(event: H3Event, offered: readonly Locale[]): VisitLanguage {
   const lang = getQuery(event).lang;
+  const acceptLanguage = event.req.headers.get('accept-language');
   const chosen = isLocale(lang) && offered.includes(lang) ? lang : undefined;
-  const asked = chosen ?? preferredLanguage(event.req.headers.get('accept-language'), offered);
-  return { shown: asked ?? offered[0]!, ...(asked ? { asked } : {}), ...(chosen ? { chosen } : {}) };
+  const asked = chosen ?? preferredLanguage(acceptLanguage, offered);
+  return {
+    shown: customerLanguage(offered, { chosen, acceptLanguage }),
+    ...(asked ? { asked } : {}),
+    ...(chosen ? { chosen } : {}),
+  };
 }
 
 /** A route's answer to a request to the page while it is on. */

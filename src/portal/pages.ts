@@ -147,8 +147,10 @@ function seriesDates({ managed, base, home = base }: ManageView): string {
       const state = `${escapeHtml(statusWords(words, date.state))}${date.open ? `. ${escapeHtml(words.dateUntil(short(date.deadline)))}` : ''}`;
       // The page's own date has its buttons above the list; every other open date its own here.
       const offered = date.open && !current;
+      // A series' dates share their reason: where it can no longer be moved to (removed, or no longer offered by the
+      // practitioner), no date offers a move.
       const move =
-        offered && managed.settings.portal.reschedule
+        offered && managed.settings.portal.reschedule && managed.movable
           ? `<a class="button secondary" href="${escapeHtml(path)}/reschedule" aria-label="${escapeHtml(`${words.moveDate}: ${when}`)}">${escapeHtml(words.moveDate)}</a>`
           : '';
       const cancel = offered

@@ -13,7 +13,7 @@ import { startRuntime } from '../../src/app/operations/runtime.ts';
 import { enablePortal } from '../../src/app/pages/portal.ts';
 import { setHours } from '../../src/app/practice/hours.ts';
 import { initInstallation } from '../../src/app/practice/init.ts';
-import { addReason } from '../../src/app/practice/reasons.ts';
+import { addReason, removeReason } from '../../src/app/practice/reasons.ts';
 import { addSchedule } from '../../src/app/practice/schedules.ts';
 import { createHttpApp } from '../../src/http/app.ts';
 import { findBooking } from '../../src/store/bookings.ts';
@@ -80,6 +80,7 @@ async function installation() {
     token,
     aloneToken,
     statuses,
+    removeReason: () => removeReason(ctx, reason, true),
     setNow: (at: Date) => {
       now = at;
     },
@@ -123,6 +124,16 @@ describe('the dates of a series on the self-service page (in-process)', () => {
       expect([why, answer.status]).toEqual([why, 404]);
       expect([why, answer.html]).toEqual([why, unknown.html]);
     }
+  });
+
+  it('offers no date a move once the series’ reason can no longer be booked; each can still be cancelled', async () => {
+    const s = await installation();
+    const home = `/manage/${s.token}`;
+    s.removeReason();
+    const first = await s.get(home);
+    expect(first.html).not.toContain('/reschedule');
+    for (const booking of s.mine.slice(1))
+      expect(first.html).toContain(`href="${home}/date/${booking.reference}/cancel"`);
   });
 
   it('refuses a form of one date posted to another; cancels a date from its own page and keeps the others reachable', async () => {
