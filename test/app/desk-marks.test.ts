@@ -5,10 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createBooking } from '../../src/app/bookings/create-booking.ts';
+import { cancelBooking } from '../../src/app/bookings/lifecycle.ts';
+import { createSeries } from '../../src/app/bookings/series.ts';
 import { exportCustomer } from '../../src/app/customers/customers.ts';
 import { eraseCustomer } from '../../src/app/customers/erase.ts';
 import { deskPerson } from '../../src/app/desk/agenda.ts';
-import { deskBook, deskFields } from '../../src/app/desk/book.ts';
+import { deskBook, deskFields, resendConfirmation } from '../../src/app/desk/book.ts';
 import { markAttendance, noteBooking } from '../../src/app/desk/marks.ts';
 import { bookingEvents } from '../../src/store/booking-events.ts';
 import { findBooking } from '../../src/store/bookings.ts';
@@ -99,6 +101,39 @@ describe('the desk’s marks on a booking', () => {
         fields,
       ),
     ).toThrow(/required/);
+    store.close();
+  });
+
+  it("the confirmation again of a date of a series is the series', with its dates still booked", () => {
+    const { ctx, store } = practice({});
+    const rita = deskPerson(
+      ctx,
+      upsertStaff(store, { email: 'rita@praxis.example', name: 'Rita', role: 'reception', schedules: [] }, 'x'),
+    )!;
+    const submission = { first_name: 'Jana', last_name: 'Müller', email: 'jana@example.com' };
+    const made = createSeries(
+      ctx,
+      {
+        scheduleId: 1,
+        reasonId: 1,
+        slot: '2026-06-02 09:00:00',
+        submission,
+        intervalDays: 7,
+        count: 3,
+        skipTaken: false,
+      },
+      'api',
+    );
+    cancelBooking(ctx, made.bookings[1]!.reference, { notify: false });
+    const before = store.db.prepare('SELECT max(id) AS id FROM outbox').get() as { id: number };
+    resendConfirmation(ctx, rita, made.bookings[2]!.reference);
+    const sent = store.db
+      .prepare("SELECT booking_id, subject, body FROM outbox WHERE id > ? AND kind = 'confirmation'")
+      .all(before.id) as { booking_id: number; subject: string; body: string }[];
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.subject).toMatch(/^Your 2 appointments at /);
+    expect(sent[0]!.booking_id).toBe(made.bookings[0]!.bookingId);
+    expect(JSON.parse(sent[0]!.body).text).not.toContain('9 Jun'); // the cancelled date is not in it
     store.close();
   });
 });

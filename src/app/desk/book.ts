@@ -12,9 +12,9 @@
 import { isSlotText } from '../../domain/dates.ts';
 import type { Refusal } from '../../domain/refusal.ts';
 import { AppError, invalid, notFound } from '../../errors.ts';
-import { bookingMessages } from '../../mail/messages.ts';
+import { bookingMessages, seriesMessages } from '../../mail/messages.ts';
 import { insertBookingEvent } from '../../store/booking-events.ts';
-import type { Booking } from '../../store/bookings.ts';
+import { type Booking, listSeriesBookings } from '../../store/bookings.ts';
 import type { Closure } from '../../store/closures.ts';
 import { type FormField, listFields } from '../../store/fields.ts';
 import { enqueue } from '../../store/outbox.ts';
@@ -231,7 +231,10 @@ export function deskCancel(
     : [cancelBooking(ctx, booking.reference, by)];
 }
 
-/** Sends the customer of `reference` their confirmation again (as it stands now), recorded in its history. */
+/**
+ * Sends the customer of `reference` their confirmation again (as it stands now; a series' dates: the series'),
+ * recorded in its history.
+ */
 export function resendConfirmation(ctx: AppContext, person: DeskPerson, reference: string): void {
   const settings = requireConfigured(ctx);
   ctx.store.tx(() => {
@@ -239,10 +242,21 @@ export function resendConfirmation(ctx: AppContext, person: DeskPerson, referenc
     if (booking.status !== 'booked') throw new AppError('conflict', `booking ${reference} is cancelled`);
     if (!booking.customerEmail) throw new AppError('conflict', `booking ${reference} has no e-mail address`);
     const now = ctx.now();
-    const facts = bookingFacts(settings, booking, findReason(ctx.store, booking.reasonId), listFields(ctx.store));
     const stamp = unixSeconds(now);
-    for (const message of bookingMessages(facts, stamp))
-      if (message.kind === 'confirmation') enqueue(ctx.store, booking.id, message, stamp, now.toISOString());
+    const reason = findReason(ctx.store, booking.reasonId);
+    const fields = listFields(ctx.store);
+    // A date of a series: the series' confirmation again, with its dates still ahead and booked (the page of any of
+    // them changes each); a booking made alone, its own.
+    const dates =
+      booking.seriesId === null
+        ? [booking]
+        : listSeriesBookings(ctx.store, booking.seriesId).filter(
+            (one) => one.status === 'booked' && (one.startAt > stamp || one.id === booking.id),
+          );
+    const all = dates.map((one) => bookingFacts(settings, one, reason, fields));
+    const messages = booking.seriesId === null ? bookingMessages(all[0]!, stamp) : seriesMessages(all, stamp);
+    for (const message of messages)
+      if (message.kind === 'confirmation') enqueue(ctx.store, dates[0]!.id, message, stamp, now.toISOString());
     insertBookingEvent(ctx.store, booking.id, {
       at: now.toISOString(),
       kind: 'confirmation_sent',
