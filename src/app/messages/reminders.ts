@@ -16,18 +16,8 @@ import {
 import { invalid } from '../../errors.ts';
 import type { BookingFacts } from '../../mail/facts.ts';
 import { reminderMessage } from '../../mail/messages.ts';
-import { findBooking } from '../../store/bookings.ts';
-import { listFields } from '../../store/fields.ts';
-import {
-  countScheduledReminders,
-  dropReminders,
-  enqueue,
-  messagesOfBooking,
-  rewriteReminders,
-} from '../../store/outbox.ts';
-import { findReason } from '../../store/reasons.ts';
+import { countScheduledReminders, dropReminders, enqueue, messagesOfBooking } from '../../store/outbox.ts';
 import { setReminderOffsets } from '../../store/settings.ts';
-import { bookingFacts } from '../bookings/booking-facts.ts';
 import { type AppContext, unixSeconds } from '../context.ts';
 import { requireConfigured } from '../practice/configured.ts';
 
@@ -56,24 +46,6 @@ export function scheduleReminders(
 /** Drops the pending reminders of a booking that was cancelled or moved; returns how many. Inside its transaction. */
 export function dropBookingReminders(ctx: AppContext, bookingId: number, why: 'cancelled' | 'moved'): number {
   return dropReminders(ctx.store, bookingId, DROPPED[why]);
-}
-
-/**
- * Writes the reminders of bookings `ids` not yet sent again, as the bookings stand (their customer's language, their
- * reason's words), at their times. Call inside the transaction that changed them; one booking of a series at a time
- * (at most its 52 dates).
- */
-export function respeakReminders(ctx: AppContext, ids: readonly number[]): void {
-  const settings = requireConfigured(ctx);
-  const fields = listFields(ctx.store);
-  const stamp = unixSeconds(ctx.now());
-  for (const id of ids) {
-    const booking = findBooking(ctx.store, id);
-    if (!booking || booking.status !== 'booked') continue;
-    const facts = bookingFacts(settings, booking, findReason(ctx.store, booking.reasonId), fields);
-    const message = reminderMessage(facts, stamp, booking.sequence);
-    if (message) rewriteReminders(ctx.store, id, message);
-  }
 }
 
 /** What `planner reminders show` prints. */

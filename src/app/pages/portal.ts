@@ -14,17 +14,17 @@ import { durationIn } from '../../domain/durations.ts';
 import { customerLanguage, textIn } from '../../domain/languages.ts';
 import type { Locale } from '../../domain/locales.ts';
 import { AppError, invalid, valueOrInvalid } from '../../errors.ts';
-import { type Booking, findBooking, setBookingLocale } from '../../store/bookings.ts';
+import { type Booking, findBooking } from '../../store/bookings.ts';
 import { bookingOfManageToken } from '../../store/manage-links.ts';
 import { findReason } from '../../store/reasons.ts';
 import { findSchedule, listSchedules } from '../../store/schedules.ts';
 import type { Occurrence } from '../../store/series.ts';
 import { type PortalSettings, setPortal } from '../../store/settings.ts';
 import { availableDays, availableSlots, SlotNotFree } from '../bookings/availability.ts';
+import { keepLanguage } from '../bookings/language.ts';
 import { cancelBooking, cancelSeries, moveBooking, TooLate } from '../bookings/lifecycle.ts';
 import { seriesOfBooking } from '../bookings/series.ts';
 import { type AppContext, unixSeconds } from '../context.ts';
-import { respeakReminders } from '../messages/reminders.ts';
 import { type ConfiguredSettings, requireConfigured } from '../practice/configured.ts';
 import { checkProxyList, trustProxies } from '../practice/proxies.ts';
 import { checkPublicUrl } from '../practice/public-url.ts';
@@ -103,12 +103,7 @@ export function portalStatus(ctx: AppContext): PortalStatus {
  */
 export function chooseLanguage(ctx: AppContext, managed: Managed, locale: Locale): boolean {
   if (!ctx.settings().languages.includes(locale)) return false;
-  const ids = managed.series ? managed.series.dates.map((date) => date.id) : [managed.booking.id];
-  ctx.store.tx(() => {
-    setBookingLocale(ctx.store, ids, locale);
-    // The reminders not yet sent were written with the booking, in its language then: written again in this one.
-    respeakReminders(ctx, ids);
-  });
+  keepLanguage(ctx, managed.series ? managed.series.dates.map((date) => date.id) : [managed.booking.id], locale);
   return true;
 }
 
