@@ -1,6 +1,7 @@
 /**
- * The practice's texts in other languages than its own (a field's label, a reason's name and description), as
- * `field set --label fr=…` and `reason set --name fr=…` change them, and what `planner doctor` says is missing.
+ * The practice's texts in other languages than its own (a field's label and a select's choices, a reason's name and
+ * description), as `field set --label fr=… --options fr=…` and `reason set --name fr=…` change them; what `planner
+ * doctor` says is missing; and the texts' swap when the practice takes another language as its own.
  */
 import { choicesIn, givenLabel } from '../../domain/form.ts';
 import type { LocalTexts } from '../../domain/languages.ts';
@@ -46,10 +47,9 @@ export interface MissingText {
 
 /**
  * Returns every customer-facing text of the practice (each form field's label and a select's choices, each reason's
- * name and description)
- * that has no version in one of the offered languages beyond its own: the booking page, the mails and the
- * self-service page show the practice's own text there. A default field whose label the practice kept has its
- * default label in every language (`givenLabel`). Three queries, whatever the number of fields and reasons.
+ * name and description) that has no version in one of the offered languages beyond its own: the booking page, the
+ * mails and the self-service page show the practice's own text there. A default field whose label the practice kept
+ * has its default label in every language (`givenLabel`). Two queries, whatever the number of fields and reasons.
  */
 export function missingTexts(ctx: AppContext): MissingText[] {
   const { locale: own, languages } = ctx.settings();
