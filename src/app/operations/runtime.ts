@@ -130,7 +130,6 @@ export async function openRuntime(file: string, options: RuntimeOptions = {}): P
   }
 }
 
-/** Opens the database at `file` for one command: a context that reads the settings row on each call. */
 /**
  * Returns whether the database `file` exists; throws a one-line "permission denied" naming the file and the user when
  * this user may not read it (store/db.ts `databaseExists`).
@@ -139,6 +138,7 @@ export function installationExists(file: string): boolean {
   return databaseExists(file);
 }
 
+/** Opens the database at `file` for one command: a context that reads the settings row on each call. */
 export function openContext(file: string, options: { mustExist: boolean; readOnly?: boolean }): AppContext {
   return createContext(openStore(file, options));
 }
