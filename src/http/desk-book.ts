@@ -25,6 +25,8 @@ import { deskCustomer, deskCustomers } from '../app/desk/customers.ts';
 import { submissionOf } from '../app/pages/page-booking.ts';
 import { parsePlainInt } from '../domain/checks.ts';
 import { formatLocal, isDay, isSlotText, localDay } from '../domain/dates.ts';
+import { isLocale, servedIn } from '../domain/languages.ts';
+import type { Locale } from '../domain/locales.ts';
 import { SERIES_COUNT } from '../domain/series.ts';
 import { AppError } from '../errors.ts';
 import { type Entry, typedFields, typedIn, typedRows } from '../portal/book-form.ts';
@@ -219,6 +221,29 @@ function fieldsOf(door: DeskDoor, visit: Visit): FormField[] {
   return deskFields(door.ctx, deskWords(visit.settings.locale).phone);
 }
 
+/**
+ * The customer's language as the form offers it (none while the practice offers one): the one `chosen`, else the
+ * customer's latest booking's (`for`), else the practice's own.
+ */
+function languageOf(door: DeskDoor, visit: Visit, choice: Choice, chosen: Locale | undefined) {
+  const { languages } = visit.settings;
+  if (languages.length < 2) return undefined;
+  const from = choice.carry.for ? deskBooking(door.ctx, visit.person, choice.carry.for) : undefined;
+  return { offered: languages, chosen: chosen ?? servedIn(languages, from?.locale) };
+}
+
+/** The language a posted form names, when the practice offers it and it is not its own (else none: its own). */
+function postedLanguage(visit: Visit, form: URLSearchParams): Locale | undefined {
+  const text = form.get('language');
+  const { languages } = visit.settings;
+  return isLocale(text) && languages.includes(text) && text !== languages[0] ? text : undefined;
+}
+
+/** `{ [name]: value }`, or nothing for an undefined value (the pages' options are exact: no `undefined` in them). */
+function optional<K extends string, V>(name: K, value: V | undefined): { [P in K]?: V } {
+  return value === undefined ? {} : ({ [name]: value } as { [P in K]?: V });
+}
+
 /** The form filled from the customer's latest booking (`for`), or fresh (each field's default). */
 function entryFor(door: DeskDoor, visit: Visit, fields: FormField[], forRef: string | undefined): Entry {
   const from = forRef ? deskBooking(door.ctx, visit.person, forRef) : undefined;
@@ -255,7 +280,15 @@ function detailsPage(
   door: DeskDoor,
   visit: Visit,
   choice: Choice,
-  state: { entry: Entry; fields: FormField[]; note?: TimeNote; confirmation: boolean; weeks: number; status?: number },
+  state: {
+    entry: Entry;
+    fields: FormField[];
+    note?: TimeNote;
+    confirmation: boolean;
+    weeks: number;
+    status?: number;
+    language?: Locale;
+  },
 ) {
   const series =
     choice.schedule !== 'any' && !state.note?.warn ? { max: SERIES_COUNT.max, weeks: state.weeks } : undefined;
@@ -266,6 +299,7 @@ function detailsPage(
     fields: state.fields,
     entry: state.entry,
     confirmation: state.confirmation,
+    ...optional('language', languageOf(door, visit, choice, state.language)),
     ...(series ? { series } : {}),
     ...(state.note ? { note: state.note } : {}),
     ...(state.status ? { status: state.status } : {}),
@@ -285,7 +319,7 @@ function postedBooking(door: DeskDoor, visit: Visit, form: URLSearchParams) {
   const { submission, errors } = submissionOf(fields, typed);
   if (phoneProblem(submission) && !errors[PHONE_FIELD])
     errors[PHONE_FIELD] = deskWords(visit.settings.locale).phoneRequired;
-  return { fields, typed, confirmation, weeks, submission, errors };
+  return { fields, typed, confirmation, weeks, submission, errors, language: postedLanguage(visit, form) };
 }
 
 /**
@@ -299,7 +333,7 @@ export async function bookPost(door: DeskDoor, event: H3Event, visit: Visit): Pr
   if (form instanceof Response) return form;
   const choice = choiceOf((name) => form.get(name) ?? '');
   if (!choice) return answer(notFound(visit.settings));
-  const { fields, typed, confirmation, weeks, submission, errors } = postedBooking(door, visit, form);
+  const { fields, typed, confirmation, weeks, submission, errors, language } = postedBooking(door, visit, form);
   const bookWords = BOOK_WORDS[visit.settings.locale];
   const shownErrors = Object.fromEntries(
     Object.entries(errors).map(([key, error]) => [key, fieldError(bookWords, error)]),
@@ -314,6 +348,7 @@ export async function bookPost(door: DeskDoor, event: H3Event, visit: Visit): Pr
         confirmation,
         weeks,
         status,
+        ...optional('language', language),
       }),
     );
   const step = form.get('step');
@@ -329,6 +364,7 @@ export async function bookPost(door: DeskDoor, event: H3Event, visit: Visit): Pr
         rows: typedRows(bookWords, fields, typed),
         typed: typedFields(fields, typed),
         confirmation,
+        ...optional('language', language),
         weeks: note?.warn || choice.schedule === 'any' ? 1 : weeks,
         ...(note ? { note } : {}),
         ...(error ? { error } : {}),
@@ -351,6 +387,7 @@ export async function bookPost(door: DeskDoor, event: H3Event, visit: Visit): Pr
         outsideHours: outside,
         ...(weeks > 1 && !outside && choice.schedule !== 'any' ? { weeks } : {}),
         ...customerPicked(door, visit, choice),
+        ...optional('locale', language),
       },
       fields,
     );

@@ -8,6 +8,7 @@
 import type { DeskCustomer, DeskCustomerView } from '../app/desk/customers.ts';
 import type { FieldDefinition } from '../domain/form.ts';
 import { escapeHtml } from '../domain/html.ts';
+import { LANGUAGE_NAMES, type Locale } from '../domain/locales.ts';
 import type { Booking } from '../store/bookings.ts';
 import { type Entry, fieldsHtml } from './book-form.ts';
 import { BOOK_WORDS } from './book-words.ts';
@@ -253,6 +254,8 @@ export function bookDetailsPage(options: {
   fields: FieldDefinition[];
   entry: Entry;
   confirmation: boolean;
+  /** The customer's language, where the practice offers several: those offered, and the one chosen. */
+  language?: { offered: Locale[]; chosen: Locale };
   /** The series' choice (a named practitioner within the rules), with the weeks chosen. */
   series?: { max: number; weeks: number };
   note?: TimeNote;
@@ -282,9 +285,21 @@ export function bookDetailsPage(options: {
     fieldsHtml(bookWords, options.fields, options.entry) +
     `<p class="hint">${escapeHtml(words.noEmailHint)}</p>` +
     tick('confirm', words.sendConfirmation, { checked: options.confirmation }) +
+    languageChoice(words, options.language) +
     series +
     `<button class="button" type="submit">${escapeHtml(words.review)}</button></form>`;
   return deskPage(signed.practice, words.detailsTitle, body, options.status);
+}
+
+/** The choice of the customer's language, each by its own name (none while the practice offers one). */
+function languageChoice(words: DeskWords, language: { offered: Locale[]; chosen: Locale } | undefined): string {
+  if (!language || language.offered.length < 2) return '';
+  const option = (locale: Locale) =>
+    `<option value="${locale}" lang="${locale}"${locale === language.chosen ? ' selected' : ''}>${escapeHtml(LANGUAGE_NAMES[locale])}</option>`;
+  return (
+    `<div class="field"><label for="f-language">${escapeHtml(words.customerLanguage)}</label>` +
+    `<select id="f-language" name="language">${language.offered.map(option).join('')}</select></div>`
+  );
 }
 
 /** A checkbox `name` of the desk's forms (`on` when ticked) with its label. */
@@ -314,6 +329,8 @@ export function bookReviewPage(options: {
   rows: [string, string][];
   typed: Record<string, string>;
   confirmation: boolean;
+  /** The customer's language, where one other than the practice's own was chosen. */
+  language?: Locale;
   weeks: number;
   note?: TimeNote;
   error?: string;
@@ -326,6 +343,7 @@ export function bookReviewPage(options: {
     ...carryFields(options.carry),
     ...options.typed,
     ...(options.confirmation ? { confirm: 'on' } : {}),
+    ...(options.language ? { language: options.language } : {}),
     weeks: String(options.weeks),
   };
   const outside = options.note?.warn ? outsideTick(words) : '';
@@ -335,6 +353,7 @@ export function bookReviewPage(options: {
       words.sendConfirmation,
       options.confirmation ? BOOK_WORDS[signed.practice.locale].yes : BOOK_WORDS[signed.practice.locale].no,
     ] as [string, string],
+    ...(options.language ? [[words.customerLanguage, LANGUAGE_NAMES[options.language]] as [string, string]] : []),
     ...(options.weeks > 1 ? [[words.weeks, words.weeksMany(options.weeks)] as [string, string]] : []),
   ];
   const body =

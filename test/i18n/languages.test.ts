@@ -13,7 +13,7 @@ import type { ParsedMail } from 'mailparser';
 import { describe, expect, it } from 'vitest';
 import { get, hiddenFields, links, type PageSetup, pageSetup, post, unescapeHtml } from '../booking-page/flow.ts';
 import { commandsOf, newcomerEnv, readmeBlock } from '../docs/readme.ts';
-import { api, bookableDb, cli, cliJson, cliOk, ROOT, tempDb } from '../helpers.ts';
+import { api, berlinDay, bookableDb, cli, cliJson, cliOk, fieldArgs, ROOT, tempDb } from '../helpers.ts';
 
 const run = promisify(execFile);
 
@@ -389,5 +389,26 @@ describe('a new own language (issue 47)', () => {
     const reason = (await cliJson(db, 'reason', 'list', '1')).find((one: { id: number }) => one.id === 1);
     expect([reason.name, reason.names.de, reason.names.fr]).toEqual(['Kinésithérapie', 'Physiotherapie', undefined]);
     expect((await languageCheck(db)).detail).not.toContain('Versicherungsnummer');
+  });
+});
+
+describe('bookings add --language (issue 47)', () => {
+  it('keeps an offered language for the customer the admin books; refuses another in one line, writing nothing', async () => {
+    const db = tempDb();
+    await bookableDb(db);
+    await cliOk(db, 'practice', 'set', '--languages', 'de,fr');
+    const slot = `${berlinDay(2)} 09:00`;
+    const refused = await cli(db, 'bookings', 'add', '1', '1', slot, ...fieldArgs(), '--language', 'es');
+    expect([refused.code, refused.stderr]).toEqual([
+      1,
+      'planner: --language es: the practice serves its customers in de, fr (planner practice set --languages)\n',
+    ]);
+    expect(localesOf(db)).toEqual({});
+    const made = await cliJson(db, 'bookings', 'add', '1', '1', slot, ...fieldArgs(), '--language', 'fr');
+    const any = await cliJson(db, 'bookings', 'add', 'any', '1', `${berlinDay(2)} 10:00`, ...fieldArgs());
+    expect(localesOf(db)).toEqual({ [made.reference]: 'fr', [any.reference]: null });
+    // Its confirmation waits in the outbox in French.
+    const queue = JSON.stringify(await cliJson(db, 'mail', 'queue'));
+    expect(queue).toContain('Votre rendez-vous');
   });
 });

@@ -12,6 +12,7 @@ import { requireConfigured } from '../practice/configured.ts';
 import { getSchedule } from '../practice/schedules.ts';
 import { type AnyBooking, createAnyBooking } from './any-practitioner.ts';
 import { type CreatedBooking, createBooking } from './create-booking.ts';
+import { customerLocale } from './language.ts';
 import { type CreatedSeries, createSeries, type SeriesOrder } from './series.ts';
 
 /** What `planner bookings list` filters by (options as typed). */
@@ -141,13 +142,16 @@ function asAdmin<T>(ctx: AppContext, pairs: string[], book: (submission: Record<
  */
 export function addBooking(
   ctx: AppContext,
-  order: { scheduleId: number; reasonId: number; slot: string; values: string[] },
+  order: { scheduleId: number; reasonId: number; slot: string; values: string[]; language?: string },
 ): CreatedBooking {
+  const locale = customerLocale(ctx, order.language);
   return asAdmin(ctx, order.values, (submission) =>
     createBooking(
       ctx,
       { scheduleId: order.scheduleId, reasonId: order.reasonId, slot: order.slot, submission },
       'admin',
+      'admin',
+      { locale },
     ),
   );
 }
@@ -155,9 +159,12 @@ export function addBooking(
 /** Books a series (`bookings add --repeat … --count …`) from the admin's pairs, as `addBooking` books one time. */
 export function addSeries(
   ctx: AppContext,
-  order: Omit<SeriesOrder, 'submission'> & { values: string[] },
+  order: Omit<SeriesOrder, 'submission'> & { values: string[]; language?: string },
 ): CreatedSeries {
-  return asAdmin(ctx, order.values, (submission) => createSeries(ctx, { ...order, submission }, 'admin'));
+  const locale = customerLocale(ctx, order.language);
+  return asAdmin(ctx, order.values, (submission) =>
+    createSeries(ctx, { ...order, submission }, 'admin', 'admin', { locale }),
+  );
 }
 
 /**
@@ -166,10 +173,11 @@ export function addSeries(
  */
 export function addAnyBooking(
   ctx: AppContext,
-  order: { reasonId: number; slot: string; values: string[] },
+  order: { reasonId: number; slot: string; values: string[]; language?: string },
 ): AnyBooking {
+  const locale = customerLocale(ctx, order.language);
   return asAdmin(ctx, order.values, (submission) =>
-    createAnyBooking(ctx, { reasonId: order.reasonId, slot: order.slot, submission }, 'admin'),
+    createAnyBooking(ctx, { reasonId: order.reasonId, slot: order.slot, submission }, 'admin', 'admin', { locale }),
   );
 }
 

@@ -2,7 +2,9 @@
  * The language a booking's customer chose (the self-service page's switcher): kept with the booking and its series'
  * other dates, and spoken by the reminders already written for them.
  */
+import { isLocale } from '../../domain/languages.ts';
 import type { Locale } from '../../domain/locales.ts';
+import { invalid } from '../../errors.ts';
 import { reminderMessage } from '../../mail/messages.ts';
 import { findBooking, setBookingLocale } from '../../store/bookings.ts';
 import { listFields } from '../../store/fields.ts';
@@ -31,4 +33,18 @@ export function keepLanguage(ctx: AppContext, ids: readonly number[], locale: Lo
       if (message) rewriteReminders(ctx.store, id, message);
     }
   });
+}
+
+/**
+ * Returns the language `text` names for a customer booked by the admin or the desk (`--language fr`), when the
+ * practice offers it; undefined for none given (the practice's own). Else throws naming the offered ones.
+ */
+export function customerLocale(ctx: AppContext, text: string | undefined, option = '--language'): Locale | undefined {
+  if (text === undefined) return undefined;
+  const { languages } = requireConfigured(ctx);
+  if (isLocale(text) && languages.includes(text)) return text;
+  throw invalid(
+    `${option} ${text}: the practice serves its customers in ${languages.join(', ')} (planner practice set --languages)`,
+    'language',
+  );
 }

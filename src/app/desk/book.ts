@@ -10,6 +10,7 @@
  */
 
 import { isSlotText } from '../../domain/dates.ts';
+import type { Locale } from '../../domain/locales.ts';
 import type { Refusal } from '../../domain/refusal.ts';
 import { AppError, invalid, notFound } from '../../errors.ts';
 import { bookingMessages, seriesMessages } from '../../mail/messages.ts';
@@ -140,6 +141,8 @@ export interface DeskOrder {
   weeks?: number;
   /** The customer picked (their record), which a booking without an e-mail address joins. */
   customerId?: number;
+  /** The customer's language, one the practice offers besides its own (absent: the practice's own). */
+  locale?: Locale;
 }
 
 /**
@@ -161,6 +164,7 @@ export function deskBook(
     fields,
     confirmation: order.confirmation,
     ...(order.customerId === undefined ? {} : { customerId: order.customerId }),
+    ...(order.locale === undefined ? {} : { locale: order.locale }),
   };
   const { reasonId, slot, submission } = order;
   if (order.schedule === 'any') {

@@ -156,12 +156,13 @@ async function addAny(
   command: Command,
   reasonText: string,
   slotText: string,
-  options: { field: string[]; json?: boolean },
+  options: { field: string[]; language?: string; json?: boolean },
 ): Promise<void> {
   const reasonId = id(reasonText, 'reason-id');
   const slot = slotArgument(slotText);
   await withContext(command, (ctx) => {
-    const created = explainingRefusal(ctx, () => addAnyBooking(ctx, { reasonId, slot, values: options.field }));
+    const order = { reasonId, slot, values: options.field, language: options.language };
+    const created = explainingRefusal(ctx, () => addAnyBooking(ctx, order));
     printBooked(ctx, created, requireConfigured(ctx).timeZone, options.json === true);
   });
 }
@@ -282,13 +283,24 @@ export function registerBookings(program: Command): void {
       '--skip-taken',
       'a series: book the free dates and list the others, whatever keeps them (taken, closed, beyond the look-ahead); default: all or nothing',
     )
+    .option(
+      '--language <lang>',
+      "the customer's language, one the practice offers (practice set --languages): their mails and page (default: the practice's own)",
+    )
     .option('--json', 'print JSON')
     .action(
       async (
         scheduleText: string,
         reasonText: string,
         slotText: string,
-        options: { field: string[]; repeat?: string; count?: string; skipTaken?: boolean; json?: boolean },
+        options: {
+          field: string[];
+          repeat?: string;
+          count?: string;
+          skipTaken?: boolean;
+          language?: string;
+          json?: boolean;
+        },
         command: Command,
       ) => {
         if (scheduleText === 'any') {
@@ -306,13 +318,20 @@ export function registerBookings(program: Command): void {
           const zone = requireConfigured(ctx).timeZone;
           if (series) {
             const made = explainingSeriesRefusal(() =>
-              addSeries(ctx, { scheduleId, reasonId, slot, ...series, values: options.field }),
+              addSeries(ctx, {
+                scheduleId,
+                reasonId,
+                slot,
+                ...series,
+                values: options.field,
+                language: options.language,
+              }),
             );
             printSeries(made, zone, options.json === true);
             return;
           }
           const created = explainingRefusal(ctx, () =>
-            addBooking(ctx, { scheduleId, reasonId, slot, values: options.field }),
+            addBooking(ctx, { scheduleId, reasonId, slot, values: options.field, language: options.language }),
           );
           printBooked(ctx, created, zone, options.json === true);
         });
