@@ -232,11 +232,10 @@ function languageOf(door: DeskDoor, visit: Visit, choice: Choice, chosen: Locale
   return { offered: languages, chosen: chosen ?? servedIn(languages, from?.locale) };
 }
 
-/** The language a posted form names, when the practice offers it and it is not its own (else none: its own). */
+/** The language a posted form names, when the practice offers it (else none: the form did not ask). */
 function postedLanguage(visit: Visit, form: URLSearchParams): Locale | undefined {
   const text = form.get('language');
-  const { languages } = visit.settings;
-  return isLocale(text) && languages.includes(text) && text !== languages[0] ? text : undefined;
+  return isLocale(text) && visit.settings.languages.includes(text) ? text : undefined;
 }
 
 /** `{ [name]: value }`, or nothing for an undefined value (the pages' options are exact: no `undefined` in them). */
@@ -387,7 +386,8 @@ export async function bookPost(door: DeskDoor, event: H3Event, visit: Visit): Pr
         outsideHours: outside,
         ...(weeks > 1 && !outside && choice.schedule !== 'any' ? { weeks } : {}),
         ...customerPicked(door, visit, choice),
-        ...optional('locale', language),
+        // The practice's own is kept as none: such a customer follows the practice's language, as every other.
+        ...optional('locale', language === visit.settings.languages[0] ? undefined : language),
       },
       fields,
     );

@@ -329,7 +329,7 @@ export function bookReviewPage(options: {
   rows: [string, string][];
   typed: Record<string, string>;
   confirmation: boolean;
-  /** The customer's language, where one other than the practice's own was chosen. */
+  /** The customer's language, where the form asked for it. */
   language?: Locale;
   weeks: number;
   note?: TimeNote;

@@ -37,10 +37,13 @@ describe('the desk books a caller in their language', { timeout: 120_000 }, () =
     expect(review).toContain('<input type="hidden" name="language" value="fr">');
     const done = await postForm(`${server.url}/desk/book`, { ...base, step: 'confirm' }, cookie);
     expect(done.status).toBe(303);
+    // The practice's own language picked: kept as none, so the customer follows the practice's, as every other.
+    const own = { ...base, slot: `${berlinDay(2)} 10:00:00`, 'f.email': 'jo@example.com', language: 'en' };
+    expect((await postForm(`${server.url}/desk/book`, { ...own, step: 'confirm' }, cookie)).status).toBe(303);
     const handle = new DatabaseSync(db, { readOnly: true });
-    const row = handle.prepare('SELECT locale FROM bookings').get() as { locale: string };
+    const rows = handle.prepare('SELECT locale FROM bookings ORDER BY id').all() as { locale: string | null }[];
     handle.close();
-    expect(row.locale).toBe('fr');
+    expect(rows.map((row) => row.locale)).toEqual(['fr', null]);
     expect(JSON.stringify(await cliJson(db, 'mail', 'queue'))).toContain('Votre rendez-vous');
     await server.stop();
   });
