@@ -6,7 +6,7 @@
 import { getQuery, type H3Event } from 'h3';
 import { type Offer, offersOf, type PageBooker } from '../app/pages/page-booking.ts';
 import { parsePlainInt } from '../domain/checks.ts';
-import { customerLanguage, isLocale, preferredLanguage } from '../domain/languages.ts';
+import { isLocale, preferredLanguage } from '../domain/languages.ts';
 import type { Locale } from '../domain/locales.ts';
 import { type BookView, daysPage, notOfferedPage, refusedPage } from '../portal/book-pages.ts';
 import { BOOK_WORDS, type BookWords } from '../portal/book-words.ts';
@@ -69,8 +69,9 @@ export function visitLanguage(event: H3Event, offered: readonly Locale[]): Visit
   const acceptLanguage = event.req.headers.get('accept-language');
   const chosen = isLocale(lang) && offered.includes(lang) ? lang : undefined;
   const asked = chosen ?? preferredLanguage(acceptLanguage, offered);
+  // customerLanguage's rule, with what it found kept: the pick, else the browser's, else the practice's own.
   return {
-    shown: customerLanguage(offered, { chosen, acceptLanguage }),
+    shown: asked ?? offered[0]!,
     ...(asked ? { asked } : {}),
     ...(chosen ? { chosen } : {}),
   };

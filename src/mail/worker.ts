@@ -85,18 +85,21 @@ export function startOutboxWorker(options: OutboxWorkerOptions): OutboxWorker {
   let walDirty = false;
 
   /** The logo as last read, by its version: read again only when the practice changes it. */
-  let logo: { version: string; logo: Logo | undefined } | undefined;
+  let logo: { version: string; logo: Logo | undefined; size: ReturnType<typeof imageSize> } | undefined;
 
   /** The practice's look for the mails of this pass: the booking page's colour and logo, read from the store now. */
   function lookNow(domain: string): { brand: MailBrand; image?: InlineImage } {
     const page = settings.bookingPage;
     const colour = readableColour(page?.colour);
     if (!page?.logo) return { brand: { colour } };
-    if (logo?.version !== page.logo) logo = { version: page.logo, logo: readLogo(store) };
+    if (logo?.version !== page.logo) {
+      const read = readLogo(store);
+      logo = { version: page.logo, logo: read, size: read && imageSize(read.bytes) };
+    }
     const kept = logo.logo;
     if (!kept) return { brand: { colour } };
     const cid = `logo-${kept.version.slice(0, 16)}@${domain}`;
-    const size = imageSize(kept.bytes);
+    const { size } = logo;
     return {
       brand: { colour, logo: { cid, width: size?.width, height: size?.height } },
       image: { cid, type: kept.type, bytes: kept.bytes },
