@@ -217,7 +217,11 @@ function registerList(calendar: Command): void {
           c.url,
           local(c.lastSuccess),
           c.busy,
-          c.state === 'ok' ? 'ok' : `failing since ${local(c.failingSince)}: ${c.lastError}`,
+          c.reconnect
+            ? `RECONNECT: ${c.reconnect.why}; reconnect: ${c.reconnect.command}`
+            : c.state === 'ok'
+              ? 'ok'
+              : `failing since ${local(c.failingSince)}: ${c.lastError}`,
           !c.writing
             ? 'no'
             : `${c.details === 'minimal' ? 'yes (minimal details)' : 'yes'}, ${

@@ -1,0 +1,105 @@
+/**
+ * A practitioner's Google or Microsoft calendar as the rest of the calendars code sees it: the account a calendar row
+ * stands for (its API address, its secret renewed in the file as the provider renews it), the one loud state of an
+ * account whose consent is gone (`reconnect`: marked by the read or write that found it, mailed once, shown by
+ * `calendar list`, `status` and `doctor` with the command that mends it), and that command's end: the new secret
+ * checked by a read, then every write that waited made due at once.
+ */
+import type { ProviderAccount, ProviderName, ProviderSecret } from '../../calendar/provider.ts';
+import { calendarReconnectAlert } from '../../mail/calendar-alert.ts';
+import {
+  type CalendarKind,
+  type CalendarRow,
+  markAlerted,
+  markReconnect,
+  markWriteAlerted,
+  renewSecret,
+} from '../../store/calendars.ts';
+import { enqueue } from '../../store/outbox.ts';
+import { findSchedule } from '../../store/schedules.ts';
+import { type AppContext, unixSeconds } from '../context.ts';
+import { requireConfigured } from '../practice/configured.ts';
+
+/** Whether `kind` is a provider's calendar, reached through its API. */
+export function isProvider(kind: CalendarKind | undefined): kind is ProviderName {
+  return kind === 'google' || kind === 'microsoft';
+}
+
+const GOOGLE_CALENDARS = 'https://www.googleapis.com/calendar/v3/calendars/';
+const MICROSOFT_DEFAULT = 'https://graph.microsoft.com/v1.0/me/calendar';
+const MICROSOFT_CALENDARS = 'https://graph.microsoft.com/v1.0/me/calendars/';
+
+/** The API address a provider's calendar is kept under (its `url`): what `calendar list` shows. */
+export function providerUrl(provider: ProviderName, calendarId: string): string {
+  if (provider === 'google') return `${GOOGLE_CALENDARS}${encodeURIComponent(calendarId)}`;
+  return calendarId === '' ? MICROSOFT_DEFAULT : `${MICROSOFT_CALENDARS}${encodeURIComponent(calendarId)}`;
+}
+
+/** The calendar's id in its provider, from its `url` (providerUrl). */
+function calendarIdOf(url: string): string {
+  for (const base of [GOOGLE_CALENDARS, MICROSOFT_CALENDARS])
+    if (url.startsWith(base)) return decodeURIComponent(url.slice(base.length));
+  return '';
+}
+
+/**
+ * The account of a provider's calendar row: a secret the provider renews is stored at once, in its own transaction
+ * (a refresh token used once is not used again, so it must outlive whatever the caller does next).
+ */
+export function accountOf(ctx: AppContext, calendar: Pick<CalendarRow, 'id' | 'kind' | 'url' | 'password'>) {
+  const provider = calendar.kind as ProviderName;
+  const account: ProviderAccount = {
+    provider,
+    calendarId: calendarIdOf(calendar.url),
+    secret: JSON.parse(calendar.password ?? '{}') as ProviderSecret,
+    saveSecret: (next) => {
+      account.secret = next;
+      ctx.store.tx(() => renewSecret(ctx.store, calendar.id, JSON.stringify(next)));
+    },
+  };
+  return account;
+}
+
+/** An account not stored yet (`calendar connect`): a renewed secret is kept in memory until the row is written. */
+export function newAccount(provider: ProviderName, calendarId: string, secret: ProviderSecret): ProviderAccount {
+  const account: ProviderAccount = {
+    provider,
+    calendarId,
+    secret,
+    saveSecret: (next) => {
+      account.secret = next;
+    },
+  };
+  return account;
+}
+
+/** The command that reconnects calendar `calendar`: what `status`, `doctor`, the list and the mail say to run. */
+export function reconnectCommand(calendar: Pick<CalendarRow, 'id' | 'password'>): string {
+  const secret = JSON.parse(calendar.password ?? '{}') as Partial<ProviderSecret>;
+  return secret.type === 'google-service-account'
+    ? `planner calendar reconnect ${calendar.id} --key-file <new-key.json>`
+    : `planner calendar reconnect ${calendar.id}`;
+}
+
+/**
+ * Records that `calendar`'s account needs reconnecting, with the line that said so, and mails the practice once, at
+ * once: it does not heal by waiting. The hour-of-failing mails of its reads and writes are counted as sent, so that
+ * the practice hears of it once; after the reconnect the calendar starts afresh.
+ */
+export function noteReconnect(ctx: AppContext, calendar: CalendarRow, line: string): void {
+  const settings = requireConfigured(ctx);
+  ctx.store.tx(() => {
+    if (!markReconnect(ctx.store, calendar.id, line)) return;
+    markAlerted(ctx.store, calendar.id);
+    markWriteAlerted(ctx.store, calendar.id, true);
+    if (!settings.notifyEmail) return;
+    const message = calendarReconnectAlert({
+      settings,
+      label: calendar.label,
+      scheduleName: findSchedule(ctx.store, calendar.scheduleId)?.name ?? String(calendar.scheduleId),
+      error: line,
+      command: reconnectCommand(calendar),
+    });
+    enqueue(ctx.store, null, message, unixSeconds(ctx.now()), ctx.now().toISOString());
+  });
+}
