@@ -92,9 +92,11 @@ export const PAGE_WORDS = {
     },
     notFoundTitle: 'Link not valid',
     connectedTitle: 'Calendar connected',
-    connected: 'Google has given planner access to the calendar. Go back to the terminal: the command goes on by itself. You can close this page.',
+    connected:
+      'Google has given planner access to the calendar. Go back to the terminal: the command goes on by itself. You can close this page.',
     notConnectedTitle: 'Calendar not connected',
-    notConnected: 'Google did not give planner access to the calendar. Go back to the terminal and run the command again.',
+    notConnected:
+      'Google did not give planner access to the calendar. Go back to the terminal and run the command again.',
     notFound:
       'This link is not valid. It may be incomplete, or it may have expired. Please use the link in your most recent e-mail from the practice.',
     failedTitle: 'Something went wrong',
@@ -195,9 +197,11 @@ export const PAGE_WORDS = {
     },
     notFoundTitle: 'Link ungültig',
     connectedTitle: 'Kalender verbunden',
-    connected: 'Google hat planner Zugriff auf den Kalender gegeben. Kehren Sie zum Terminal zurück: der Befehl läuft von selbst weiter. Diese Seite können Sie schließen.',
+    connected:
+      'Google hat planner Zugriff auf den Kalender gegeben. Kehren Sie zum Terminal zurück: der Befehl läuft von selbst weiter. Diese Seite können Sie schließen.',
     notConnectedTitle: 'Kalender nicht verbunden',
-    notConnected: 'Google hat planner keinen Zugriff auf den Kalender gegeben. Kehren Sie zum Terminal zurück und führen Sie den Befehl erneut aus.',
+    notConnected:
+      'Google hat planner keinen Zugriff auf den Kalender gegeben. Kehren Sie zum Terminal zurück und führen Sie den Befehl erneut aus.',
     notFound:
       'Dieser Link ist ungültig. Vielleicht ist er unvollständig oder abgelaufen. Bitte verwenden Sie den Link aus Ihrer neuesten E-Mail der Praxis.',
     failedTitle: 'Etwas ist schiefgegangen',
@@ -301,7 +305,8 @@ export const PAGE_WORDS = {
     },
     notFoundTitle: 'Lien non valide',
     connectedTitle: 'Agenda connecté',
-    connected: 'Google a donné à planner l’accès à l’agenda. Revenez au terminal : la commande continue d’elle-même. Vous pouvez fermer cette page.',
+    connected:
+      'Google a donné à planner l’accès à l’agenda. Revenez au terminal : la commande continue d’elle-même. Vous pouvez fermer cette page.',
     notConnectedTitle: 'Agenda non connecté',
     notConnected: 'Google n’a pas donné à planner l’accès à l’agenda. Revenez au terminal et relancez la commande.',
     notFound:
@@ -410,9 +415,11 @@ export const PAGE_WORDS = {
     },
     notFoundTitle: 'Link non valido',
     connectedTitle: 'Calendario collegato',
-    connected: 'Google ha dato a planner l’accesso al calendario. Torni al terminale: il comando prosegue da solo. Può chiudere questa pagina.',
+    connected:
+      'Google ha dato a planner l’accesso al calendario. Torni al terminale: il comando prosegue da solo. Può chiudere questa pagina.',
     notConnectedTitle: 'Calendario non collegato',
-    notConnected: 'Google non ha dato a planner l’accesso al calendario. Torni al terminale ed esegua di nuovo il comando.',
+    notConnected:
+      'Google non ha dato a planner l’accesso al calendario. Torni al terminale ed esegua di nuovo il comando.',
     notFound:
       'Questo link non è valido. Potrebbe essere incompleto o scaduto. Usi il link dell’e-mail più recente dello studio.',
     failedTitle: 'Si è verificato un errore',
@@ -514,9 +521,11 @@ export const PAGE_WORDS = {
     },
     notFoundTitle: 'Enlace no válido',
     connectedTitle: 'Calendario conectado',
-    connected: 'Google ha dado a planner acceso al calendario. Vuelva a la terminal: el comando continúa por sí solo. Puede cerrar esta página.',
+    connected:
+      'Google ha dado a planner acceso al calendario. Vuelva a la terminal: el comando continúa por sí solo. Puede cerrar esta página.',
     notConnectedTitle: 'Calendario no conectado',
-    notConnected: 'Google no ha dado a planner acceso al calendario. Vuelva a la terminal y ejecute el comando de nuevo.',
+    notConnected:
+      'Google no ha dado a planner acceso al calendario. Vuelva a la terminal y ejecute el comando de nuevo.',
     notFound:
       'Este enlace no es válido. Puede que esté incompleto o que haya caducado. Utilice el enlace del correo más reciente de la consulta.',
     failedTitle: 'Algo ha salido mal',
@@ -618,9 +627,11 @@ export const PAGE_WORDS = {
     },
     notFoundTitle: 'Link ongeldig',
     connectedTitle: 'Agenda verbonden',
-    connected: 'Google heeft planner toegang tot de agenda gegeven. Ga terug naar de terminal: de opdracht gaat vanzelf verder. U kunt deze pagina sluiten.',
+    connected:
+      'Google heeft planner toegang tot de agenda gegeven. Ga terug naar de terminal: de opdracht gaat vanzelf verder. U kunt deze pagina sluiten.',
     notConnectedTitle: 'Agenda niet verbonden',
-    notConnected: 'Google heeft planner geen toegang tot de agenda gegeven. Ga terug naar de terminal en voer de opdracht opnieuw uit.',
+    notConnected:
+      'Google heeft planner geen toegang tot de agenda gegeven. Ga terug naar de terminal en voer de opdracht opnieuw uit.',
     notFound:
       'Deze link is ongeldig. Misschien is hij onvolledig of verlopen. Gebruik de link uit uw meest recente e-mail van de praktijk.',
     failedTitle: 'Er ging iets mis',
