@@ -71,8 +71,20 @@ export interface SyncOptions {
 /** Returns the one line of a failed fetch, read or write, never with a secret of `calendar` in it. */
 export function failureLine(error: unknown, calendar: { url: string; password: string | null }): string {
   let line = String((error as Error)?.message ?? error).split('\n', 1)[0]!;
-  for (const secret of [calendar.url, calendar.password]) if (secret) line = line.split(secret).join('…');
+  for (const secret of [calendar.url, calendar.password, ...secretParts(calendar.password)])
+    if (secret) line = line.split(secret).join('…');
   return line;
+}
+
+/** The secrets inside a provider's account (calendar/provider.ts ProviderSecret, JSON): a key, a token, a secret. */
+function secretParts(password: string | null): string[] {
+  if (!password?.startsWith('{')) return [];
+  try {
+    const { privateKey, refreshToken, clientSecret } = JSON.parse(password) as Record<string, unknown>;
+    return [privateKey, refreshToken, clientSecret].filter((part): part is string => typeof part === 'string');
+  } catch {
+    return [];
+  }
 }
 
 /**
