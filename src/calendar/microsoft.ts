@@ -450,6 +450,8 @@ export function microsoftClient(account: ProviderAccount): ProviderClient {
   const apiHost = new URL(api).host;
   const calendar =
     account.calendarId === '' ? `${api}/v1.0/me/calendar` : `${api}/v1.0/me/calendars/${segment(account.calendarId)}`;
+  // The default calendar's view is documented as /me/calendarView (and its delta as /me/calendarView/delta).
+  const view = account.calendarId === '' ? `${api}/v1.0/me` : calendar;
   const who = () => secret.account ?? "this calendar's account";
 
   /** A new access token: the refresh token renewed and saved first. */
@@ -707,7 +709,7 @@ export function microsoftClient(account: ProviderAccount): ProviderClient {
     before: ReadState | undefined,
   ): Promise<ProviderRead> => {
     const select = '$select=id,start,end,isAllDay,isCancelled,showAs,transactionId,iCalUId';
-    let url = `${calendar}/calendarView?startDateTime=${graphDateTime(window.from)}Z&endDateTime=${graphDateTime(window.to)}Z&$top=200&${select}`;
+    let url = `${view}/calendarView?startDateTime=${graphDateTime(window.from)}Z&endDateTime=${graphDateTime(window.to)}Z&$top=200&${select}`;
     const events: Record<string, HeldEvent> = {};
     for (let page = 0; ; page++) {
       if (page >= MAX_PAGES)
@@ -750,7 +752,7 @@ export function microsoftClient(account: ProviderAccount): ProviderClient {
     const events: Record<string, HeldEvent> = {};
     const result = await followDelta(
       call,
-      `${calendar}/calendarView/delta?startDateTime=${graphDateTime(from)}Z&endDateTime=${graphDateTime(to)}Z`,
+      `${view}/calendarView/delta?startDateTime=${graphDateTime(from)}Z&endDateTime=${graphDateTime(to)}Z`,
       events,
       true,
     );
