@@ -154,6 +154,7 @@ const LOGIN_ADVICE: Record<string, string> = {
   '7000218':
     'the app registration does not allow public client flows: allow public client flows in the app registration (Authentication, "Allow public client flows": Yes)',
   '700016': 'the app registration is not known in this tenant: check the client id and the tenant',
+  '90002': 'the tenant is not known: check the tenant (common, organizations, consumers or the tenant id)',
   '65001': "the account has not consented to planner's access to its calendars",
   interaction_required: 'the account must sign in again (a policy such as multi-factor authentication asks for it)',
   consent_required: "the account has not consented to planner's access to its calendars",

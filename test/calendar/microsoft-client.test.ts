@@ -431,4 +431,31 @@ describe('reads', () => {
     expect(busyOf(afresh.texts)).toHaveLength(2);
     expect(fake.requests.at(-1)!.query.startDateTime).toBe('2030-03-01T00:00:00Z');
   });
+
+  it('a window past the one the delta link covers: a full read of the new window', async () => {
+    const { client } = connect();
+    const first = await client.read(undefined, WINDOW);
+    expect(first.state).toMatchObject({ from: WINDOW.from, to: at('2030-04-08T00:00:00Z') });
+    const inside = await client.read(first.state, { from: at('2030-03-02T00:00:00Z'), to: at('2030-04-05T00:00:00Z') });
+    expect(inside.unchanged).toBe(true);
+    const later = { from: at('2030-03-10T00:00:00Z'), to: at('2030-04-10T00:00:00Z') };
+    const moved = await client.read(inside.state, later);
+    expect(moved.unchanged).toBe(false);
+    expect(fake.requests.at(-1)!.query).toMatchObject({
+      startDateTime: '2030-03-10T00:00:00Z',
+      endDateTime: '2030-04-17T00:00:00Z',
+    });
+  });
+
+  it('bounded: more than 50 pages is one line, not a part of the calendar', async () => {
+    const { client, name } = connect();
+    for (let index = 0; index < 50 * 200 + 1; index++) {
+      const start = new Date(Date.UTC(2030, 2, 1) + index * 60_000).toISOString().slice(0, 19);
+      const end = new Date(Date.UTC(2030, 2, 1) + (index + 1) * 60_000).toISOString().slice(0, 19);
+      fake.addEvent(name, { start: utc(start), end: utc(end) });
+    }
+    await expect(client.read(undefined, WINDOW)).rejects.toThrow(
+      /^127\.0\.0\.1:\d+ gave more than 50 pages: planner reads at most that many$/,
+    );
+  });
 });
