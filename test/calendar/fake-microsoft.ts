@@ -179,6 +179,10 @@ export async function fakeMicrosoft() {
   const pages = new Map<string, { items: unknown[]; size: number; last: Record<string, unknown>; base: string }>();
   const revoked = new Set<string>();
   const expiredSignIns = new Set<string>();
+  /** Accounts whose access tokens Graph refuses (401) though the sign-in renews them; whose calendar it denies (403). */
+  const refusedTokens = new Set<string>();
+  const denied = new Set<string>();
+  let redirects: string[] = [];
   const holds: { prefix: string; arrive: () => void; released: Promise<void> }[] = [];
   let seq = 0;
   let throttles = { left: 0, seconds: 0 };
@@ -320,6 +324,18 @@ export async function fakeMicrosoft() {
     /** Every access token expires (Graph answers 401 to them). */
     expireAccessTokens() {
       accessTokens.clear();
+    },
+    /** Graph answers 401 to every access token of `account`, new ones too (a token for another audience). */
+    refuseAccessTokens(account: string) {
+      refusedTokens.add(account);
+    },
+    /** Graph answers 403 ErrorAccessDenied for `account`'s calendar (consent without Calendars.ReadWrite). */
+    denyAccess(account: string) {
+      denied.add(account);
+    },
+    /** The next Graph request is answered 302 to `location`. */
+    redirectNext(location: string) {
+      redirects.push(location);
     },
     /** The next `count` Graph requests are answered 429 with Retry-After `seconds`. */
     throttle(count: number, seconds: number) {
@@ -640,6 +656,8 @@ export async function fakeMicrosoft() {
     body: Record<string, unknown>,
     base: string,
   ): { status: number; body: string; stored?: boolean; headers?: Record<string, string> } => {
+    const location = redirects.shift();
+    if (location) return { status: 302, body: '', headers: { location } };
     if (throttles.left > 0) {
       throttles.left--;
       return {
@@ -654,6 +672,13 @@ export async function fakeMicrosoft() {
       return {
         status: 401,
         body: graphError('InvalidAuthenticationToken', 'Access token has expired or is not yet valid.'),
+      };
+    if (refusedTokens.has(name))
+      return { status: 401, body: graphError('InvalidAuthenticationToken', 'Invalid audience.') };
+    if (denied.has(name))
+      return {
+        status: 403,
+        body: graphError('ErrorAccessDenied', 'Access is denied. Check credentials and try again.'),
       };
     const account = accountOf(name);
     const item = /^\/v1\.0\/me\/events\/([^/]+)$/.exec(path);

@@ -191,6 +191,34 @@ describe('tokens', () => {
   });
 });
 
+describe('refusals', () => {
+  it('Graph refuses a fresh token (401), or the calendar (403 ErrorAccessDenied): ProviderAuthError', async () => {
+    const refused = connect();
+    fake.refuseAccessTokens(refused.name);
+    const error = await refused.client.put(booking('REFUSEDA34567890'), undefined).catch((caught: Error) => caught);
+    expect(error).toBeInstanceOf(ProviderAuthError);
+    expect((error as Error).message).toMatch(
+      new RegExp(
+        `^Microsoft Graph refused planner's access to the calendar of ${refused.name} \\(HTTP 401 InvalidAuthenticationToken\\): connect the calendar again`,
+      ),
+    );
+    const denied = connect();
+    fake.denyAccess(denied.name);
+    const read = await denied.client.read(undefined, WINDOW).catch((caught: Error) => caught);
+    expect(read).toBeInstanceOf(ProviderAuthError);
+    expect((read as Error).message).toMatch(/\(HTTP 403 ErrorAccessDenied\)/);
+  });
+
+  it('a redirect is not followed: one line', async () => {
+    const { client, name } = connect();
+    fake.redirectNext('https://elsewhere.example/v1.0/me/calendar/events');
+    const error = await client.put(booking('REDIRECT34567890'), undefined).catch((caught: Error) => caught);
+    expect((error as CalendarWriteError).answered).toBe(true);
+    expect((error as Error).message).toMatch(/redirected planner \(HTTP 302\): planner follows no redirect/);
+    expect(fake.events(name)).toEqual([]);
+  });
+});
+
 describe('writes', () => {
   it('put creates one event as planner writes it: transactionId, the extended property, UTC times, no attendees', async () => {
     const { client, name } = connect();
