@@ -129,7 +129,6 @@ interface DeltaToken {
   from: number;
   to: number;
   seq: number;
-  known: Set<string>;
 }
 
 /** One request as it came. */
@@ -155,6 +154,12 @@ function instant(time: Time): number {
 function utc(time: Time, allDay: boolean): Time {
   if (allDay) return { dateTime: `${time.dateTime.slice(0, 10)}T00:00:00.0000000`, timeZone: 'UTC' };
   return { dateTime: `${new Date(instant(time) * 1000).toISOString().slice(0, 19)}.0000000`, timeZone: 'UTC' };
+}
+
+/** Whether two extended property ids are one: `String {guid} Name X`, the GUID in any case, the Name exactly. */
+function sameId(a: string, b: string): boolean {
+  const guidless = (value: string) => value.replace(/\{[0-9a-f-]+\}/i, (guid) => guid.toLowerCase());
+  return guidless(a) === guidless(b);
 }
 
 /** Graph's error body. */
@@ -530,17 +535,15 @@ export async function fakeMicrosoft() {
           status: 410,
           body: graphError('SyncStateNotFound', 'The sync state generation is not found. Resync required.'),
         };
-      token = { ...known, known: new Set(known.known), seq };
+      // As "event: delta" documents: changed events in the range as they are; under @removed (reason deleted) those
+      // deleted since, and those outside the range added, changed or deleted since.
+      token = { ...known, seq };
       items = [];
-      for (const event of account.events.values()) {
-        if (event.seq <= known.seq) continue;
-        if (inView(event, known.from, known.to)) {
-          items.push(eventJson(event));
-          token.known.add(event.id);
-        } else if (token.known.delete(event.id)) items.push({ id: event.id, '@removed': { reason: 'deleted' } });
-      }
-      for (const [goneId, at] of account.gone)
-        if (at > known.seq && token.known.delete(goneId)) items.push({ id: goneId, '@removed': { reason: 'deleted' } });
+      const removed = (goneId: string) => ({ id: goneId, '@removed': { reason: 'deleted' } });
+      for (const event of account.events.values())
+        if (event.seq > known.seq)
+          items.push(inView(event, known.from, known.to) ? eventJson(event) : removed(event.id));
+      for (const [goneId, at] of account.gone) if (at > known.seq) items.push(removed(goneId));
     } else {
       const from = Date.parse(query.get('startDateTime') ?? '') / 1000;
       const to = Date.parse(query.get('endDateTime') ?? '') / 1000;
@@ -556,7 +559,6 @@ export async function fakeMicrosoft() {
         from,
         to,
         seq,
-        known: new Set(inside.map((e) => e.id)),
       };
       items = inside.map((event) => eventJson(event));
     }
@@ -595,7 +597,8 @@ export async function fakeMicrosoft() {
     const items = [...account.events.values()]
       .filter((event) =>
         event.singleValueExtendedProperties.some(
-          (property) => property.id.toLowerCase() === propertyId!.toLowerCase() && property.value === value,
+          // As documented: the id's Name is matched case-sensitively (its GUID is a GUID), the value case-insensitively.
+          (property) => sameId(property.id, propertyId!) && property.value.toLowerCase() === value!.toLowerCase(),
         ),
       )
       .map((event) => eventJson(event, select));

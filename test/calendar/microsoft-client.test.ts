@@ -389,14 +389,16 @@ describe('reads', () => {
     fake.addEvent(name, { start: utc('2030-03-20T10:00:00'), end: utc('2030-03-20T11:00:00') });
     fake.editEvent(name, ids[0]!, { start: utc('2030-03-02T05:00:00'), end: utc('2030-03-02T05:30:00') });
     fake.deleteEvent(name, ids[1]!);
+    fake.editEvent(name, ids[2]!, { start: utc('2030-06-01T09:00:00'), end: utc('2030-06-01T10:00:00') }); // out: @removed
     const next = await client.read(same.state, WINDOW);
     if (next.unchanged) throw new Error('changed');
-    expect(next.texts).toHaveLength(250);
+    expect(next.texts).toHaveLength(249);
     const busy = busyOf(next.texts);
     expect(busy).toContainEqual(['2030-03-20T10:00:00.000Z', '2030-03-20T11:00:00.000Z']);
     expect(busy).toContainEqual(['2030-03-02T05:00:00.000Z', '2030-03-02T05:30:00.000Z']);
     expect(busy).not.toContainEqual(['2030-03-01T06:00:00.000Z', '2030-03-01T07:00:00.000Z']);
     expect(busy).not.toContainEqual(['2030-03-01T08:00:00.000Z', '2030-03-01T09:00:00.000Z']);
+    expect(busy).not.toContainEqual(['2030-03-01T10:00:00.000Z', '2030-03-01T11:00:00.000Z']);
     const incremental = fake.requests.at(-1)!;
     expect(incremental.query.$deltatoken).toBeDefined();
   });
