@@ -532,13 +532,12 @@ export function microsoftClient(account: ProviderAccount): ProviderClient {
         renew = true; // the kept token was refused (revoked, or expired early): once more with a new one
         continue;
       }
-      if (accessRefused(answer))
+      if (accessRefused(answer)) {
+        const code = graphCode(answer);
         throw new ProviderAuthError(
-          `Microsoft Graph refused planner's access to the calendar of ${who()} (HTTP ${answer.status} ${graphCode(answer) ?? ''}): connect the calendar again (planner calendar reconnect), allowing planner to read and write calendars`.replace(
-            ' )',
-            ')',
-          ),
+          `Microsoft Graph refused planner's access to the calendar of ${who()} (HTTP ${answer.status}${code ? ` ${code}` : ''}): connect the calendar again (planner calendar reconnect), allowing planner to read and write calendars`,
         );
+      }
       const wait = throttled(answer, tries, call.deadlineMs);
       if (wait === undefined) return answer;
       if (wait === 'late')
