@@ -39,6 +39,8 @@ export interface MicrosoftDevice {
   tenant: string;
   /** Renewed on every use (saveSecret). */
   refreshToken: string;
+  /** The account that signed in (the id_token's `preferred_username`): named in messages, never used to sign in. */
+  account?: string;
 }
 
 /** What is stored of an account (in the calendar's `password` column, JSON): a secret, masked in every output. */
