@@ -182,6 +182,7 @@ export async function fakeMicrosoft() {
   const accessTokens = new Map<string, string>();
   const deltaTokens = new Map<string, DeltaToken>();
   const pages = new Map<string, { items: unknown[]; size: number; last: Record<string, unknown>; base: string }>();
+  /** Refresh tokens revoked (a sign-in made after the revocation is a new consent: its tokens are good). */
   const revoked = new Set<string>();
   const expiredSignIns = new Set<string>();
   /** Accounts whose access tokens Graph refuses (401) though the sign-in renews them; whose calendar it denies (403). */
@@ -318,9 +319,13 @@ export async function fakeMicrosoft() {
       refreshTokens.set(token, { account, clientId });
       return token;
     },
-    /** Revokes `account`'s sign-ins: its refresh tokens AADSTS50173, its access tokens 401. */
+    /**
+     * Revokes `account`'s sign-ins so far: their refresh tokens AADSTS50173, their access tokens 401. A sign-in after
+     * it is a new consent, whose tokens are good.
+     */
     revoke(account: string) {
-      revoked.add(account);
+      for (const [token, held] of refreshTokens) if (held.account === account) revoked.add(token);
+      for (const [token, name] of accessTokens) if (name === account) accessTokens.delete(token);
     },
     /** `account`'s refresh tokens expire from inactivity (AADSTS700082). */
     expireSignIn(account: string) {
@@ -470,7 +475,7 @@ export async function fakeMicrosoft() {
       const held = refreshTokens.get(token);
       if (!held || held.clientId !== clientId)
         return json(400, loginError('invalid_grant', 9002313, 'Invalid request. Request is malformed or invalid.'));
-      if (revoked.has(held.account))
+      if (revoked.has(token))
         return json(
           400,
           loginError(
@@ -671,7 +676,7 @@ export async function fakeMicrosoft() {
     }
     const bearer = /^Bearer (.+)$/.exec(String(headers.authorization ?? ''))?.[1];
     const name = bearer ? accessTokens.get(bearer) : undefined;
-    if (!name || revoked.has(name))
+    if (!name)
       return {
         status: 401,
         body: graphError('InvalidAuthenticationToken', 'Access token has expired or is not yet valid.'),

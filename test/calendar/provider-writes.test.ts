@@ -215,14 +215,10 @@ async function setup(provider: Provider) {
     return found.slice(0, count);
   };
   const book = async (slot: string, index: number) => {
-    const answer = await api(server.url, '/api/bookings', token, {
-      method: 'POST',
-      body: {
-        schedule: 1,
-        reason: 1,
-        slot,
-        submission: { first_name: `P${index}`, last_name: 'Test', email: `p${index}@example.com` },
-      },
+    const answer = await apiBook(server.url, token, slot, {
+      first_name: `P${index}`,
+      last_name: 'Test',
+      email: `p${index}@example.com`,
     });
     expect(answer.status).toBe(201);
     return answer.body.booking_details_id as string;
