@@ -278,6 +278,22 @@ interface Listed {
   syncToken: string;
 }
 
+/** One page of a list: its events (those with an id), and the token of the next page or of the next read. */
+function pageOf(gs: GoogleSession, api: Api, answer: OutboundAnswer) {
+  const body = jsonOf<{ items?: unknown; nextPageToken?: unknown; nextSyncToken?: unknown }>(gs, api.base, answer);
+  const items = (Array.isArray(body.items) ? (body.items as GoogleEvent[]) : []).filter(
+    (item): item is GoogleEvent & { id: string } => typeof item?.id === 'string',
+  );
+  const token = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+  return { items, nextPageToken: token(body.nextPageToken), nextSyncToken: token(body.nextSyncToken) };
+}
+
+const tooMany = (gs: GoogleSession, api: Api) =>
+  gs.fail(
+    `${api.host} holds more than ${GOOGLE_READ_BOUNDS.events} events in the window: planner reads at most that many`,
+    true,
+  );
+
 /**
  * Lists the events with `query` (a window, or a sync token) and follows its pages, within GOOGLE_READ_BOUNDS;
  * `gone` when Google no longer knows the sync token (410: a full read is needed).
@@ -292,21 +308,14 @@ async function list(gs: GoogleSession, api: Api, query: Record<string, string>):
     if (answer.status === 410 && query.syncToken) return 'gone';
     if (answer.status === 404) throw api.notShared(answer);
     if (answer.status !== 200) throw api.unexpected(gs, answer, "planner's list of events");
-    const body = jsonOf<{ items?: unknown; nextPageToken?: unknown; nextSyncToken?: unknown }>(gs, api.base, answer);
-    for (const item of Array.isArray(body.items) ? (body.items as GoogleEvent[]) : [])
-      if (typeof item?.id === 'string') items.push(item as GoogleEvent & { id: string });
-    if (items.length > GOOGLE_READ_BOUNDS.events)
-      throw gs.fail(
-        `${api.host} holds more than ${GOOGLE_READ_BOUNDS.events} events in the window: planner reads at most that many`,
-        true,
-      );
-    if (typeof body.nextPageToken === 'string' && body.nextPageToken !== '') {
-      pageToken = body.nextPageToken;
-      continue;
-    }
-    if (typeof body.nextSyncToken !== 'string' || body.nextSyncToken === '')
+    const listed = pageOf(gs, api, answer);
+    items.push(...listed.items);
+    if (items.length > GOOGLE_READ_BOUNDS.events) throw tooMany(gs, api);
+    pageToken = listed.nextPageToken;
+    if (pageToken) continue;
+    if (!listed.nextSyncToken)
       throw gs.fail(`${api.host} answered planner's list of events without a sync token`, true);
-    return { items, syncToken: body.nextSyncToken };
+    return { items, syncToken: listed.nextSyncToken };
   }
   throw gs.fail(
     `${api.host} answered more than ${GOOGLE_READ_BOUNDS.pages} pages of events: planner reads at most that many`,
@@ -346,11 +355,7 @@ async function readCalendar(
       const next: GoogleState = { ...known, syncToken: changes.syncToken, events: { ...known.events } };
       if (changes.items.length === 0) return { unchanged: true, state: { ...next } };
       apply(next.events, changes.items, next.from, next.to);
-      if (Object.keys(next.events).length > GOOGLE_READ_BOUNDS.events)
-        throw gs.fail(
-          `${api.host} holds more than ${GOOGLE_READ_BOUNDS.events} events in the window: planner reads at most that many`,
-          true,
-        );
+      if (Object.keys(next.events).length > GOOGLE_READ_BOUNDS.events) throw tooMany(gs, api);
       return { unchanged: false, texts: textsOf(next, window), state: { ...next } };
     }
   }
