@@ -117,6 +117,21 @@ function msOf(time: unknown): number {
   return Date.parse(dateTime ?? (date ? `${date}T00:00:00Z` : ''));
 }
 
+/**
+ * Throws unless every field of `fields` is one the fake sends (GOOGLE_FAKE_SURFACE.eventFieldsSent, their times'
+ * dateTimeFields): what the fake holds is what the schema test checked against Google's.
+ */
+function checkHeld(fields: Json): void {
+  for (const [name, value] of Object.entries(fields)) {
+    if (!(GOOGLE_FAKE_SURFACE.eventFieldsSent as readonly string[]).includes(name))
+      throw new Error(`fake-google holds no field ${name} (GOOGLE_FAKE_SURFACE.eventFieldsSent)`);
+    if (name === 'start' || name === 'end' || name === 'originalStartTime')
+      for (const part of Object.keys(value as Json))
+        if (!(GOOGLE_FAKE_SURFACE.dateTimeFields as readonly string[]).includes(part))
+          throw new Error(`fake-google holds no field ${name}.${part} (GOOGLE_FAKE_SURFACE.dateTimeFields)`);
+  }
+}
+
 /** Starts the fake on 127.0.0.1:0; `url` serves every host's paths. */
 export async function fakeGoogle() {
   const calendars = new Map<
@@ -149,6 +164,7 @@ export async function fakeGoogle() {
   };
   const stamp = () => new Date().toISOString();
   const store = (calendarId: string, event: FakeEvent) => {
+    checkHeld(event);
     event.etag = `"${(etags += 1000)}"`;
     event.updated = stamp();
     calendarOf(calendarId).events.set(event.id, { event, seq: ++seq });
@@ -387,7 +403,7 @@ export async function fakeGoogle() {
   const numbersOf = (token: string) => base64url(token).split(':').map(Number);
 
   /** events.list: a window or the changes since a sync token, in pages. */
-  function list(calendarId: string, query: URLSearchParams): [number, Json] {
+  function list(calendarId: string, account: string, query: URLSearchParams): [number, Json] {
     for (const name of query.keys())
       if (!(GOOGLE_FAKE_SURFACE.listParams as readonly string[]).includes(name))
         return [400, apiError(400, 'invalid', `Invalid parameter: ${name}`)];
@@ -417,22 +433,23 @@ export async function fakeGoogle() {
       .sort((a, b) => (a.id < b.id ? -1 : 1));
     const items = all.slice(offset, offset + maxResults);
     const more = offset + maxResults < all.length;
-    return [
-      200,
-      {
-        kind: 'calendar#events',
-        etag: `"p${snapshot}"`,
-        summary: calendarId,
-        updated: stamp(),
-        timeZone: 'Europe/Berlin',
-        accessRole: calendarOf(calendarId).acl.size ? 'writer' : 'owner',
-        defaultReminders: [],
-        items,
-        ...(more
-          ? { nextPageToken: pageTokenOf(offset + maxResults, snapshot) }
-          : { nextSyncToken: syncTokenOf(snapshot) }),
-      },
-    ];
+    const page: Json = {
+      kind: 'calendar#events',
+      etag: `"p${snapshot}"`,
+      summary: calendarId,
+      updated: stamp(),
+      timeZone: 'Europe/Berlin',
+      accessRole: calendarOf(calendarId).acl.get(account),
+      defaultReminders: [],
+      items,
+      ...(more
+        ? { nextPageToken: pageTokenOf(offset + maxResults, snapshot) }
+        : { nextSyncToken: syncTokenOf(snapshot) }),
+    };
+    for (const name of Object.keys(page))
+      if (!(GOOGLE_FAKE_SURFACE.eventsFields as readonly string[]).includes(name))
+        throw new Error(`fake-google sends no field ${name} in Events (GOOGLE_FAKE_SURFACE.eventsFields)`);
+    return [200, page];
   }
 
   /** The fields of an insert's, update's or patch's body; a field Google's Event does not take here: 400. */
@@ -446,6 +463,10 @@ export async function fakeGoogle() {
     for (const name of Object.keys(fields))
       if (!(GOOGLE_FAKE_SURFACE.eventFieldsAccepted as readonly string[]).includes(name))
         return [400, apiError(400, 'invalid', `Unknown field: ${name}`)];
+    for (const name of ['start', 'end', 'originalStartTime'])
+      for (const part of Object.keys((fields[name] ?? {}) as Json))
+        if (!(GOOGLE_FAKE_SURFACE.dateTimeFields as readonly string[]).includes(part))
+          return [400, apiError(400, 'invalid', `Unknown field: ${name}.${part}`)];
     return fields;
   }
 
@@ -472,7 +493,7 @@ export async function fakeGoogle() {
           return [400, apiError(400, 'invalid', `Invalid parameter: ${name}`)];
     const calendar = calendarOf(calendarId);
     if (eventId === undefined) {
-      if (method === 'GET') return list(calendarId, query);
+      if (method === 'GET') return list(calendarId, access.account, query);
       if (method !== 'POST') return [405];
       const fields = fieldsOf(body);
       if (Array.isArray(fields)) return fields;
