@@ -132,6 +132,35 @@ function checkHeld(fields: Json): void {
   }
 }
 
+/** The calendar's zone: a time without its own zone is answered in it. */
+const CALENDAR_ZONE = 'Europe/Berlin';
+
+/** `dateTime` as Google answers it: the instant in the time's zone (or the calendar's), with its offset. */
+function inZone(time: unknown): unknown {
+  const { dateTime, timeZone } = (time ?? {}) as { dateTime?: string; timeZone?: string };
+  const ms = Date.parse(dateTime ?? '');
+  if (Number.isNaN(ms)) return time;
+  const zone = timeZone ?? CALENDAR_ZONE;
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'longOffset',
+    })
+      .formatToParts(ms)
+      .map((part) => [part.type, part.value]),
+  );
+  const offset = parts.timeZoneName === 'GMT' ? '+00:00' : String(parts.timeZoneName).slice(3);
+  const local = `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`;
+  return { ...(time as Json), dateTime: local };
+}
+
 /** Starts the fake on 127.0.0.1:0; `url` serves every host's paths. */
 export async function fakeGoogle() {
   const calendars = new Map<
@@ -165,6 +194,7 @@ export async function fakeGoogle() {
   const stamp = () => new Date().toISOString();
   const store = (calendarId: string, event: FakeEvent) => {
     checkHeld(event);
+    for (const name of ['start', 'end', 'originalStartTime']) if (event[name]) event[name] = inZone(event[name]);
     event.etag = `"${(etags += 1000)}"`;
     event.updated = stamp();
     calendarOf(calendarId).events.set(event.id, { event, seq: ++seq });
@@ -275,8 +305,11 @@ export async function fakeGoogle() {
     expireSyncTokens() {
       syncEpoch++;
     },
-    /** Holds the next request whose path starts with `pathPrefix` until `release()`; `arrived` resolves when it comes. */
-    hold(pathPrefix: string) {
+    /**
+     * Holds the next request whose path starts with `pathPrefix` (and whose method is `method`, when given) until
+     * `release()`, before it is answered; `arrived` resolves when it comes.
+     */
+    hold(pathPrefix: string, method?: string) {
       let arrive = () => {};
       let release = () => {};
       const arrived = new Promise<void>((resolve) => {
@@ -285,7 +318,7 @@ export async function fakeGoogle() {
       const released = new Promise<void>((resolve) => {
         release = resolve;
       });
-      holds.set(pathPrefix, { arrive, released });
+      holds.set(`${method ?? ''} ${pathPrefix}`, { arrive, released });
       return { arrived, release };
     },
     /** An event made in the Google Calendar app (a private appointment); returns it. */
@@ -438,7 +471,7 @@ export async function fakeGoogle() {
       etag: `"p${snapshot}"`,
       summary: calendarId,
       updated: stamp(),
-      timeZone: 'Europe/Berlin',
+      timeZone: CALENDAR_ZONE,
       accessRole: calendarOf(calendarId).acl.get(account),
       defaultReminders: [],
       items,
@@ -573,9 +606,10 @@ export async function fakeGoogle() {
         query: Object.fromEntries(query),
         headers: request.headers,
       });
-      for (const [prefix, held] of holds) {
-        if (!url.pathname.startsWith(prefix)) continue;
-        holds.delete(prefix);
+      for (const [key, held] of holds) {
+        const [method, prefix = ''] = key.split(' ');
+        if ((method && method !== request.method) || !url.pathname.startsWith(prefix)) continue;
+        holds.delete(key);
         held.arrive();
         await held.released;
         break;

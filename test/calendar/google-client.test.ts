@@ -132,6 +132,14 @@ describe('tokens', () => {
     expect(error.message).not.toContain((secret as { privateKeyId: string }).privateKeyId);
   });
 
+  test('a deleted key: ProviderAuthError', async () => {
+    const { client, email, keyFile } = serviceCalendar();
+    fake.deleteKey(email, JSON.parse(keyFile).private_key_id);
+    const error = await failureOf(client.read(undefined, WINDOW));
+    expect(error).toBeInstanceOf(ProviderAuthError);
+    expect(error.message).toMatch(/^Google refused planner's key for .* \(invalid_grant\): the key was deleted/);
+  });
+
   test('a calendar not shared, or shared without "Make changes to events": ProviderAuthError', async () => {
     const unshared = serviceCalendar('none');
     const error = await failureOf(unshared.client.put(booking(), undefined));
@@ -163,8 +171,8 @@ describe('put and remove', () => {
       summary: event.summary,
       description: event.description,
       location: 'Room 2',
-      start: { dateTime: '2026-03-02T09:00:00Z', timeZone: ZONE },
-      end: { dateTime: '2026-03-02T10:00:00Z', timeZone: ZONE },
+      start: { dateTime: '2026-03-02T10:00:00+01:00', timeZone: ZONE }, // Google answers in the zone
+      end: { dateTime: '2026-03-02T11:00:00+01:00', timeZone: ZONE },
       status: 'confirmed',
       transparency: 'opaque',
     });
@@ -201,7 +209,7 @@ describe('put and remove', () => {
     expect(written.overwritten).toBe(true);
     const { planner } = busyOf([written.found!]);
     expect(planner).toEqual([expect.objectContaining({ reference: event.reference, startAt: AT + HOUR })]);
-    expect(fake.events(calendarId)[0]!.start).toEqual({ dateTime: '2026-03-02T09:00:00Z', timeZone: ZONE });
+    expect(fake.events(calendarId)[0]!.start).toEqual({ dateTime: '2026-03-02T10:00:00+01:00', timeZone: ZONE });
   });
 
   test('a create that meets an event deleted earlier (kept cancelled, 409): made confirmed again, nothing found', async () => {
@@ -232,9 +240,31 @@ describe('put and remove', () => {
       expect.objectContaining({ reference: event.reference, startAt: AT + DAY, endAt: AT + DAY + 1.5 * HOUR }),
     ]);
     const [held] = fake.events(calendarId);
-    expect(held).toMatchObject({ end: { dateTime: '2026-03-02T11:00:00Z' }, etag: written.ref.etag });
+    expect(held).toMatchObject({ end: { dateTime: '2026-03-02T12:00:00+01:00' }, etag: written.ref.etag });
     const ifMatch = fake.requests.filter((r) => r.method === 'PUT').map((r) => r.headers['if-match']);
     expect(ifMatch.slice(-2)).toEqual([unchanged.ref.etag, expect.any(String)]);
+  });
+
+  test('an event changed in the app between planner reading and writing it (409, then 412): read again', async () => {
+    const { client, calendarId } = serviceCalendar();
+    const event = booking();
+    const id = googleEventId(event.reference);
+    await client.put(event, undefined);
+    const held = fake.hold(`/calendar/v3/calendars/${encodeURIComponent(calendarId)}/events/${id}`, 'PUT');
+    const writing = client.put(event, undefined);
+    await held.arrived;
+    fake.editEvent(calendarId, id, { summary: 'Moved by the practitioner', location: 'Room 9' });
+    held.release();
+    const written = await writing;
+    expect(written.overwritten).toBe(true);
+    expect(busyOf([written.found!]).planner).toEqual([expect.objectContaining({ reference: event.reference })]);
+    expect(fake.events(calendarId)).toEqual([expect.objectContaining({ summary: event.summary, location: 'Room 2' })]);
+    const puts = fake.requests.filter((r) => r.method === 'PUT' && r.path.endsWith(id)).slice(-2);
+    expect(puts.map((r) => r.headers['if-match'])).toEqual([
+      expect.any(String),
+      written.found ? expect.any(String) : '',
+    ]);
+    expect(puts[0]!.headers['if-match']).not.toBe(puts[1]!.headers['if-match']);
   });
 
   test('a change of an event that is not there (404): made again, overwritten, nothing found', async () => {
@@ -256,6 +286,17 @@ describe('put and remove', () => {
     expect(fake.events(calendarId)).toHaveLength(0);
     const deletes = fake.requests.filter((r) => r.method === 'DELETE').slice(-3);
     expect(deletes.map((r) => r.path.split('/').at(-1))).toEqual([ref.id, ref.id, expect.stringMatching(/^planner/)]);
+  });
+
+  test('checkWritable deletes its test event after an insert whose answer was lost, and fails as that', async () => {
+    const { client, calendarId } = serviceCalendar();
+    fake.dropAfterWrite = true;
+    const error = await failureOf(client.checkWritable(new Date(AT * 1000), ZONE));
+    fake.dropAfterWrite = false;
+    expect(error).toBeInstanceOf(CalendarWriteError);
+    expect((error as CalendarWriteError).answered).toBe(false);
+    expect((error as CalendarWriteError).leftCheckEvent).toBe(false);
+    expect(fake.events(calendarId)).toHaveLength(0);
   });
 
   test('checkWritable writes a free event of its own and deletes it', async () => {
