@@ -47,14 +47,18 @@ export function openGoogleSession(limits: OutboundLimits, fail: Failing): Google
 
 /** The `reason` of a Calendar API error body (`error.errors[0].reason`), or the token endpoint's `error` code. */
 export function reasonOf(answer: OutboundAnswer): string | undefined {
+  let reason: unknown;
   try {
     const body = JSON.parse(answer.body) as { error?: unknown };
-    if (typeof body.error === 'string') return body.error;
-    const first = (body.error as { errors?: { reason?: unknown }[] } | undefined)?.errors?.[0]?.reason;
-    return typeof first === 'string' ? first : undefined;
+    reason =
+      typeof body.error === 'string'
+        ? body.error
+        : (body.error as { errors?: { reason?: unknown }[] } | undefined)?.errors?.[0]?.reason;
   } catch {
     return undefined;
   }
+  // A code, as Google's are: anything else (a line break, a long text) never reaches a line.
+  return typeof reason === 'string' && /^[A-Za-z0-9_.-]{1,64}$/.test(reason) ? reason : undefined;
 }
 
 const RATE_REASONS = new Set(['rateLimitExceeded', 'userRateLimitExceeded']);

@@ -125,6 +125,9 @@ function apiOf(account: ProviderAccount) {
       answer = await call(gs, method, url, { ...all, authorization: `Bearer ${token}` }, text);
       if (answer.status !== 401) break;
     }
+    // Google's usage limits of a calendar (403 quotaExceeded) last hours: not waited out here, and not a refusal.
+    if (answer!.status === 403 && reasonOf(answer!) === 'quotaExceeded')
+      throw gs.fail(`${host} is limiting planner's requests (HTTP 403 quotaExceeded); it is tried again later`, true);
     if (answer!.status === 401 || answer!.status === 403) throw notShared(answer!);
     return answer!;
   };

@@ -179,6 +179,7 @@ export async function fakeGoogle() {
   let etags = 3181161784712000;
   let syncEpoch = 0;
   let limitedLeft = 0;
+  let limitReason = 'rateLimitExceeded';
 
   /** `down`: every request answers 503 (an outage). */
   const state = { down: false };
@@ -297,9 +298,16 @@ export async function fakeGoogle() {
       if (role === 'none') acl.delete(account);
       else acl.set(account, role);
     },
-    /** The next `n` API requests answer 403 rateLimitExceeded. */
-    rateLimit(n: number) {
+    /**
+     * The next `n` API requests answer 403 with `reason` (Google's: rateLimitExceeded, userRateLimitExceeded, or
+     * quotaExceeded for the calendar's usage limits).
+     */
+    rateLimit(
+      n: number,
+      reason: 'rateLimitExceeded' | 'userRateLimitExceeded' | 'quotaExceeded' = 'rateLimitExceeded',
+    ) {
       limitedLeft = n;
+      limitReason = reason;
     },
     /** Every sync token given so far is no longer valid: 410 fullSyncRequired. */
     expireSyncTokens() {
@@ -585,7 +593,7 @@ export async function fakeGoogle() {
     if (!match) return { status: 404, json: apiError(404, 'notFound', 'Not Found') };
     if (limitedLeft > 0) {
       limitedLeft--;
-      return { status: 403, json: apiError(403, 'rateLimitExceeded', 'Rate Limit Exceeded', 'usageLimits') };
+      return { status: 403, json: apiError(403, limitReason, 'Rate Limit Exceeded', 'usageLimits') };
     }
     const calendarId = decodeURIComponent(match[1]!);
     const eventId = match[2] === undefined ? undefined : decodeURIComponent(match[2]);

@@ -327,6 +327,18 @@ describe('rate limits', () => {
     );
   }, 15_000);
 
+  test("the calendar's usage limits (403 quotaExceeded): a line at once, not a refusal", async () => {
+    const { client } = serviceCalendar();
+    await client.put(booking(), undefined);
+    fake.rateLimit(1, 'quotaExceeded');
+    const error = await failureOf(client.put(booking(), undefined));
+    expect(error).toBeInstanceOf(CalendarWriteError);
+    expect(error).not.toBeInstanceOf(ProviderAuthError);
+    expect(error.message).toBe(
+      `${new URL(fake.url).host} is limiting planner's requests (HTTP 403 quotaExceeded); it is tried again later`,
+    );
+  });
+
   test('an outage (503) fails a read as a CalendarFetchError line after the back-off', async () => {
     const { client } = serviceCalendar();
     fake.state.down = true;
