@@ -227,6 +227,11 @@ export async function fakeGoogle() {
     assertions: [] as { header: Json; claims: Json }[],
     /** An insert or update is stored, then its connection destroyed without an answer. */
     dropAfterWrite: false,
+    /**
+     * The most events on one page of events.list, whatever maxResults asks (Google: a page may hold fewer than
+     * maxResults, or none, while more match).
+     */
+    maxPageSize: 2500,
     /** The account the consent page (`/o/oauth2/v2/auth`) consents as. */
     consentAs: 'practitioner@example.com',
 
@@ -451,8 +456,9 @@ export async function fakeGoogle() {
     const syncToken = query.get('syncToken');
     if (syncToken !== null && (query.has('timeMin') || query.has('timeMax')))
       return [400, apiError(400, 'invalid', 'Sync token cannot be combined with timeMin or timeMax.')];
-    const maxResults = Math.min(Number(query.get('maxResults') ?? 250), 2500);
-    if (!Number.isInteger(maxResults) || maxResults < 1) return [400, apiError(400, 'invalid', 'Invalid maxResults.')];
+    const asked = Number(query.get('maxResults') ?? 250);
+    if (!Number.isInteger(asked) || asked < 1) return [400, apiError(400, 'invalid', 'Invalid maxResults.')];
+    const maxResults = Math.min(asked, 2500, fake.maxPageSize);
     let since = -1;
     if (syncToken !== null) {
       const [epoch, at] = numbersOf(syncToken);

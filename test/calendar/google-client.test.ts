@@ -469,6 +469,21 @@ describe('read', () => {
     );
     expect(lists.map((r) => r.query.pageToken !== undefined)).toEqual([false, true]);
   });
+  test('more than 20 pages: a CalendarFetchError line', async () => {
+    const { client, calendarId } = serviceCalendar();
+    for (let i = 0; i < 21; i++)
+      fake.addEvent(calendarId, {
+        start: { dateTime: new Date((AT + i * HOUR) * 1000).toISOString() },
+        end: { dateTime: new Date((AT + i * HOUR + 60) * 1000).toISOString() },
+      });
+    fake.maxPageSize = 1;
+    const error = await failureOf(client.read(undefined, WINDOW));
+    fake.maxPageSize = 2500;
+    expect(error).toBeInstanceOf(CalendarFetchError);
+    expect(error.message).toBe(
+      `${new URL(fake.url).host} answered more than 20 pages of events: planner reads at most that many`,
+    );
+  });
 });
 
 describe('an account that consented through the web flow', () => {
