@@ -530,7 +530,9 @@ export async function fakeGoogle() {
     const access = accessTokens.get(bearer);
     if (!access || access.until < Date.now() || revoked.has(access.account))
       return [401, apiError(401, 'authError', 'Invalid Credentials')];
-    const role = calendars.get(calendarId)?.acl.get(access.account);
+    // `primary` is the signed-in account's own calendar, whose id is the account's address; its owner may write it.
+    if (calendarId === 'primary') calendarId = access.account;
+    const role = calendarId === access.account ? 'writer' : calendars.get(calendarId)?.acl.get(access.account);
     if (!role) return [404, apiError(404, 'notFound', 'Not Found')];
     if (method !== 'GET' && role !== 'writer')
       return [403, apiError(403, 'requiredAccessLevel', 'You need to have writer access to this calendar.')];

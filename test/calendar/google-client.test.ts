@@ -513,10 +513,10 @@ describe('an account that consented through the web flow', () => {
       redirectUri,
     });
     expect(secret).toMatchObject({ type: 'google-oauth', clientId, clientSecret, refreshToken: expect.any(String) });
-    fake.share('primary', 'dr.berg@example.com', 'writer');
+    // `primary` is the account's own calendar: its id is the account's address.
     const client = googleClient({ provider: 'google', calendarId: 'primary', secret, saveSecret: () => {} });
     await client.put(booking(), undefined);
-    expect(fake.events('primary')).toHaveLength(1);
+    expect(fake.events('dr.berg@example.com')).toHaveLength(1);
 
     const used = await failureOf(
       exchangeGoogleCode({ clientId, clientSecret, code: location.searchParams.get('code')!, redirectUri }),

@@ -101,8 +101,10 @@ describe('README: Google Calendar', () => {
     );
     expect(back.status).toBe(200);
     expect(await back.text()).toContain('Calendar connected');
-    expect(await command.exited).toBe(0);
-    expect(command.output()).toContain('added to schedule 1');
+    expect({ code: await command.exited, output: command.output() }).toMatchObject({
+      code: 0,
+      output: expect.stringContaining('added to schedule 1'),
+    });
     // The same answer again opens nothing: it was the one flow's, and it is taken.
     const again = await fetch(`${redirectUri}?state=${encodeURIComponent(consent.searchParams.get('state')!)}&code=x`);
     expect(again.status).toBe(404);
