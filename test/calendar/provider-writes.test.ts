@@ -41,6 +41,10 @@ interface Provider {
   references(): string[];
   /** What `status` says to run. */
   reconnectCommand: RegExp;
+  /** Moves planner's event of `reference` to [start, end) (ISO instants, UTC), as the calendar app would. */
+  moveInApp(reference: string, start: string, end: string): void;
+  /** The account's secrets so far (a key's private part, refresh tokens): never to be printed or logged. */
+  secrets(): string[];
 }
 
 /** Runs the CLI, its output watched as it prints (a sign-in prints its code, then waits). */
@@ -63,9 +67,12 @@ async function google(): Promise<Provider> {
   const fake = await fakeGoogle();
   const dir = tempDir();
   let account = 'planner@planner-test.iam.gserviceaccount.com';
+  const keys: string[] = [];
   const keyFile = () => {
     const file = join(dir, `${account.split('@')[0]}.json`);
-    writeFileSync(file, fake.serviceAccountKey(account));
+    const key = fake.serviceAccountKey(account);
+    keys.push((JSON.parse(key) as { private_key: string }).private_key.split('\n')[1]!);
+    writeFileSync(file, key);
     fake.share(CALENDAR, account, 'writer');
     return file;
   };
@@ -106,6 +113,12 @@ async function google(): Promise<Provider> {
         .map((id) => Buffer.from(id.slice('planner'.length), 'hex').toString('utf8').toUpperCase())
         .sort(),
     reconnectCommand: /reconnect: planner calendar reconnect 1 --key-file <new-key\.json>/,
+    secrets: () => keys,
+    moveInApp: (reference, start, end) =>
+      fake.editEvent(CALENDAR, `planner${Buffer.from(reference.toLowerCase()).toString('hex')}`, {
+        start: { dateTime: start },
+        end: { dateTime: end },
+      }),
   };
 }
 
@@ -151,7 +164,28 @@ async function microsoft(): Promise<Provider> {
         .map((id) => id.slice('planner-'.length).toUpperCase())
         .sort(),
     reconnectCommand: /reconnect: planner calendar reconnect 1(?! --key-file)/,
+    secrets: () => fake.refreshTokensUsed,
+    moveInApp: (reference, start, end) => {
+      const event = fake
+        .events(CALENDAR)
+        .find((one) => one.transactionId?.toUpperCase() === `PLANNER-${reference.toUpperCase()}`);
+      fake.editEvent(CALENDAR, event!.id, {
+        start: { dateTime: `${start.slice(0, 19)}.0000000`, timeZone: 'UTC' },
+        end: { dateTime: `${end.slice(0, 19)}.0000000`, timeZone: 'UTC' },
+      });
+    },
   };
+}
+
+/** Berlin's offset from UTC in hours at the local time `local` (`YYYY-MM-DD HH:MM:SS`): 1 in winter, 2 in summer. */
+function berlinOffsetHours(local: string): number {
+  const guess = new Date(`${local.replace(' ', 'T')}Z`);
+  const shown = new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'Europe/Berlin',
+    hour: '2-digit',
+    hourCycle: 'h23',
+  }).format(guess);
+  return (Number(shown) - guess.getUTCHours() + 24) % 24;
 }
 
 /** Waits (bounded: 20 s) until `check` holds for the calendar's references, and returns them. */
@@ -249,6 +283,26 @@ describe.each([
     await s.server.stop();
   }, 120_000);
 
+  it('an event moved in the calendar app is noticed and shown; repair writes planner’s time back over it', async () => {
+    const provider = await make();
+    const s = await setup(provider);
+    const [slot] = await s.slots(1);
+    const reference = await s.book(slot!, 0);
+    expect(await eventually(provider, (list) => list.length === 1)).toEqual([reference]);
+    // Two hours later the same day (the slot is Berlin's local time; a slot at 08:00 or later stays within the day).
+    const startAt = Date.parse(`${slot!.replace(' ', 'T')}Z`) - 3_600_000 * berlinOffsetHours(slot!) + 7_200_000;
+    provider.moveInApp(reference, new Date(startAt).toISOString(), new Date(startAt + 1_800_000).toISOString());
+    expect(await cliWith(s.db, { env: provider.env }, 'calendar', 'sync', '1')).toMatchObject({ code: 0 });
+    const list = (await cliWith(s.db, { env: provider.env }, 'calendar', 'list')).stdout;
+    const shown = `${slot!.slice(0, 11)}${String(Number(slot!.slice(11, 13)) + 2).padStart(2, '0')}${slot!.slice(13, 16)}`;
+    expect(list).toMatch(new RegExp(`${reference}\\s+booked .+ moved to ${shown}`));
+    const repaired = await cliWith(s.db, { env: provider.env }, 'calendar', 'repair', '1');
+    expect(repaired).toMatchObject({ code: 0, stdout: expect.stringContaining('1 event(s) written') });
+    expect((await cliWith(s.db, { env: provider.env }, 'calendar', 'list')).stdout).not.toContain('moved to');
+    expect(provider.references()).toEqual([reference]);
+    await s.server.stop();
+  }, 120_000);
+
   it('a revoked sign-in: bookings still succeed, status says reconnect, one mail; after the reconnect exactly the upcoming bookings', async () => {
     const provider = await make();
     const s = await setup(provider);
@@ -275,6 +329,13 @@ describe.each([
 
     const reconnected = await provider.reconnect(s.db, 1);
     expect(reconnected).toMatchObject({ code: 0 });
+    const shown = [
+      await status(),
+      doctor.stdout,
+      reconnected.stdout + reconnected.stderr,
+      (await cliWith(s.db, { env: provider.env }, 'calendar', 'list')).stdout,
+      (await cliWith(s.db, { env: provider.env }, 'calendar', 'list', '--json')).stdout,
+    ];
     const wanted = await upcoming(s.db);
     expect(wanted).toEqual([before[1]!, ...after].sort());
     expect(await eventually(provider, (list) => list.join() === wanted.join())).toEqual(wanted);
@@ -282,6 +343,10 @@ describe.each([
     // Still one mail about it.
     expect((await notices(s.db)).filter((subject) => /needs reconnecting/.test(subject))).toHaveLength(1);
     await s.server.stop();
+    // The account's secrets were in use all along, and shown nowhere: not in the outputs, not in the server's log.
+    expect(provider.secrets().length).toBeGreaterThan(0);
+    for (const secret of provider.secrets())
+      for (const text of [...shown, s.server.output()]) expect(text).not.toContain(secret);
   }, 120_000);
 
   it('planner serve killed with SIGKILL during 50 bookings: after the restart, exactly one event for each booking', async () => {
