@@ -128,7 +128,19 @@ function apiOf(account: ProviderAccount) {
     // Google's usage limits of a calendar (403 quotaExceeded) last hours: not waited out here, and not a refusal.
     if (answer!.status === 403 && reasonOf(answer!) === 'quotaExceeded')
       throw gs.fail(`${host} is limiting planner's requests (HTTP 403 quotaExceeded); it is tried again later`, true);
-    if (answer!.status === 401 || answer!.status === 403) throw notShared(answer!);
+    if (answer!.status === 401) throw notShared(answer!);
+    if (answer!.status === 403) {
+      const reason = reasonOf(answer!);
+      // A refusal of the calendar's sharing needs a reconnect; the API turned off in the project, or another limit,
+      // does not: a reconnect would not mend it, and it is no reason to tell the practice so.
+      if (reason === undefined || ACCESS_REASONS.has(reason)) throw notShared(answer!);
+      if (reason === 'accessNotConfigured')
+        throw gs.fail(
+          `${host} refused planner's request (HTTP 403 accessNotConfigured): the Google Calendar API is not enabled in the key's project; enable it (Google Cloud console, APIs & Services → Library); it is tried again later`,
+          true,
+        );
+      throw gs.fail(`${host} refused planner's request (HTTP 403 ${reason}); it is tried again later`, true);
+    }
     return answer!;
   };
 
@@ -140,6 +152,14 @@ function apiOf(account: ProviderAccount) {
 
   return { base, host, request, notShared, unexpected };
 }
+
+/** Google's reasons of a 403 that refuse the calendar to the account (its sharing, its access level). */
+const ACCESS_REASONS = new Set([
+  'forbidden',
+  'requiredAccessLevel',
+  'insufficientPermissions',
+  'forbiddenForNonOrganizer',
+]);
 
 const ok = (answer: OutboundAnswer) => answer.status >= 200 && answer.status < 300;
 const eventPath = (id: string) => `/${encodeURIComponent(id)}`;

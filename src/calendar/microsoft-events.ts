@@ -4,6 +4,7 @@
  * span, all-day, cancelled, free, its UID), and that turned into one VCALENDAR text for calendar/busy.ts. No titles,
  * places or attendees are kept of the practitioner's own appointments: only what decides what blocks.
  */
+import { createHash } from 'node:crypto';
 import { Temporal } from 'temporal-polyfill';
 import { checkEventUid, eventUid } from '../domain/event-uid.ts';
 import { ianaZoneOf } from './busy.ts';
@@ -110,8 +111,11 @@ function uidOf(item: GraphEvent, start: number): string {
   if (check) return checkEventUid(check[1]!);
   const booking = /^planner-([0-9a-z]{16})$/i.exec(transaction);
   if (booking) return eventUid(booking[1]!.toUpperCase());
-  // An occurrence of a series has the series' iCalUId: its start keeps each one an event of its own.
-  return `${item.iCalUId || item.id}-${stamp(start)}`;
+  // An occurrence of a series has the series' iCalUId: its start keeps each one an event of its own. What an answer
+  // gives is not trusted: no control character reaches the text, and a long one is its hash (the read's state keeps it).
+  const given = String(item.iCalUId || item.id).replace(/\p{Cc}/gu, '');
+  const uid = given.length > 255 ? createHash('sha256').update(given).digest('hex') : given;
+  return `${uid}-${stamp(start)}`;
 }
 
 /**

@@ -50,6 +50,7 @@ import {
   type ProviderRead,
   type ProviderState,
   type ProviderWritten,
+  plainCode,
   providerBase,
 } from './provider.ts';
 import { CalendarWriteError, CHECK_SUMMARY } from './write.ts';
@@ -139,7 +140,7 @@ function jsonOf(answer: OutboundAnswer): Record<string, unknown> {
 /** The identity platform's error of a token answer: `error`, and its AADSTS code. */
 function loginErrorOf(answer: OutboundAnswer): { error: string; code: string | undefined; shown: string } {
   const json = jsonOf(answer);
-  const error = typeof json.error === 'string' ? json.error : `HTTP ${answer.status}`;
+  const error = plainCode(json.error) ?? `HTTP ${answer.status}`;
   const codes = Array.isArray(json.error_codes) ? json.error_codes : [];
   const described = /AADSTS(\d+)/.exec(typeof json.error_description === 'string' ? json.error_description : '');
   const code = described?.[1] ?? (codes[0] !== undefined ? String(codes[0]) : undefined);
@@ -346,7 +347,7 @@ function remember(key: string, entry: TokenEntry): void {
 /** A Graph answer's error code (`error.code`), if it has one. */
 function graphCode(answer: OutboundAnswer): string | undefined {
   const error = jsonOf(answer).error as { code?: unknown } | undefined;
-  return typeof error?.code === 'string' ? error.code : undefined;
+  return plainCode(error?.code);
 }
 
 /** Retry-After in seconds (a number or an HTTP date); undefined when absent. */

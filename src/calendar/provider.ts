@@ -141,6 +141,14 @@ export class ProviderAuthError extends CalendarWriteError {
   }
 }
 
+/**
+ * A provider's error code as planner may show it (in a line, a mail, the file): a plain code of at most 64 characters
+ * (`invalid_grant`, `rateLimitExceeded`, `ErrorAccessDenied`); anything else an answer puts there is not shown.
+ */
+export function plainCode(value: unknown): string | undefined {
+  return typeof value === 'string' && /^[A-Za-z0-9_.-]{1,64}$/.test(value) ? value : undefined;
+}
+
 /** The hosts a provider is reached at, fixed; a test's base address (PLANNER_TEST_<PROVIDER>_BASE) stands for all. */
 export const PROVIDER_HOSTS = {
   google: {

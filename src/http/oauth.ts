@@ -11,7 +11,7 @@ import { messagePage, notFoundPage, tooManyPage } from '../portal/kit.ts';
 import { PAGE_WORDS } from '../portal/words.ts';
 import { createDoorGuard } from './door-guard.ts';
 import type { DoorOptions } from './door-options.ts';
-import { tooManyRequests } from './errors.ts';
+import { type RatePolicy, tooManyRequests } from './errors.ts';
 import { PAGE_HEADERS, pageAnswer } from './page-answer.ts';
 
 export function createOAuthDoor(options: Pick<DoorOptions, 'ctx' | 'nowMs' | 'clientAddress'>) {
@@ -27,14 +27,19 @@ export function createOAuthDoor(options: Pick<DoorOptions, 'ctx' | 'nowMs' | 'cl
       website: settings.website,
     };
   };
-  const unknown = (event: H3Event): Response => {
-    const throttled = guard.unknown(options.clientAddress(event));
-    if (!throttled) return pageAnswer(notFoundPage(practice()));
+  const tooMany = (throttled: RatePolicy): Response => {
     const page = tooManyPage(practice(), throttled.resetSeconds);
     return tooManyRequests(throttled, { content: page.html, headers: { ...PAGE_HEADERS, 'x-planner-page': 'page' } });
   };
+  const unknown = (event: H3Event): Response => {
+    const throttled = guard.unknown(options.clientAddress(event));
+    return throttled ? tooMany(throttled) : pageAnswer(notFoundPage(practice()));
+  };
   return {
     google(event: H3Event): Response {
+      // A throttled address is answered before anything is looked up or written.
+      const refused = guard.refusal(options.clientAddress(event));
+      if (refused) return tooMany(refused);
       const query = event.url.searchParams;
       const state = query.get('state') ?? '';
       const code = query.get('code');

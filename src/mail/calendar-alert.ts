@@ -21,6 +21,8 @@ export interface CalendarAlertFacts {
   recovered: boolean;
   /** The mail is about writing bookings into the calendar: how many wait to be written. */
   writing?: { waiting: number };
+  /** A Google or Microsoft calendar: no user or password to fix (its sign-in is `calendar reconnect`'s). */
+  provider?: boolean;
 }
 
 export const WORDS = {
@@ -322,7 +324,7 @@ export function calendarAlert(facts: CalendarAlertFacts): OutgoingMessage {
       : [
           words.writeFailing(facts.label, facts.scheduleName, since, writing.waiting),
           words.writeHolds,
-          words.writeFix(facts.calendarId),
+          facts.provider ? words.fix(facts.calendarId) : words.writeFix(facts.calendarId),
         ]
     : facts.recovered
       ? [words.recovered(facts.label, facts.scheduleName, since)]

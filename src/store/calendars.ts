@@ -179,11 +179,15 @@ export function markTried(store: Store, id: number, at: number): void {
   store.sql('UPDATE calendars SET tried_at = ? WHERE id = ?').run(at, id);
 }
 
-/** Records a successful sync at `at`: not failing any more, the fetch's new state. */
+/**
+ * Records a successful sync at `at`: not failing any more, the fetch's new state; no reconnect needed, unless the
+ * calendar's writes found it and still fail (a calendar shared to read but not to write reads well: its writes say).
+ */
 export function markSynced(store: Store, id: number, at: number, fetchState: string): void {
   store
     .sql(
-      'UPDATE calendars SET synced_at = ?, tried_at = ?, fetch_state = ?, failing_since = NULL, last_error = NULL, alerted = 0, reconnect = NULL WHERE id = ?',
+      `UPDATE calendars SET synced_at = ?, tried_at = ?, fetch_state = ?, failing_since = NULL, last_error = NULL, alerted = 0,
+         reconnect = CASE WHEN write_bookings = 1 AND write_last_ok = 0 THEN reconnect ELSE NULL END WHERE id = ?`,
     )
     .run(at, at, fetchState, id);
 }
@@ -233,10 +237,15 @@ export function markWriteOutcome(store: Store, id: number, ok: boolean): void {
 
 /**
  * Records that the account of calendar `id` needs reconnecting, and why (the first line found: later failures keep
- * it); returns whether it did not before (the practice is mailed then, once).
+ * it), while it still holds `secret` (the one that failed); returns whether it did not before (the practice is
+ * mailed then, once).
  */
-export function markReconnect(store: Store, id: number, why: string): boolean {
-  return store.sql('UPDATE calendars SET reconnect = ? WHERE id = ? AND reconnect IS NULL').run(why, id).changes > 0;
+export function markReconnect(store: Store, id: number, why: string, secret: string): boolean {
+  return (
+    store
+      .sql('UPDATE calendars SET reconnect = ? WHERE id = ? AND reconnect IS NULL AND password = ?')
+      .run(why, id, secret).changes > 0
+  );
 }
 
 /**
@@ -253,9 +262,14 @@ export function reconnected(store: Store, id: number, secret: string, account: s
   store.sql("UPDATE calendar_writes SET next_attempt_at = 0 WHERE calendar_id = ? AND status = 'pending'").run(id);
 }
 
-/** Stores a secret the provider renewed (Microsoft's refresh token) of calendar `id`. */
-export function renewSecret(store: Store, id: number, secret: string): void {
-  store.sql('UPDATE calendars SET password = ? WHERE id = ?').run(secret, id);
+/**
+ * Stores a secret the provider renewed (Microsoft's refresh token) of calendar `id`, over `previous` only (the one it
+ * was renewed from: a reconnect meanwhile stays); returns whether it did.
+ */
+export function renewSecret(store: Store, id: number, secret: string, previous: string): boolean {
+  return (
+    store.sql('UPDATE calendars SET password = ? WHERE id = ? AND password = ?').run(secret, id, previous).changes > 0
+  );
 }
 
 /** Deletes a calendar (its busy times first: busy-times.ts `deleteBusy`). */

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBooking } from '../../src/app/bookings/create-booking.ts';
 import { cancelBooking, moveBooking } from '../../src/app/bookings/lifecycle.ts';
 import { calendars } from '../../src/app/calendars/calendar-views.ts';
-import { deliverWrites } from '../../src/app/calendars/calendar-writes.ts';
-import { connectCalendar, reconnectCalendar } from '../../src/app/calendars/calendars.ts';
+import { alertWriteFailures, deliverWrites } from '../../src/app/calendars/calendar-writes.ts';
+import { connectCalendar, reconnectCalendar, syncCalendars } from '../../src/app/calendars/calendars.ts';
 import type { AppContext } from '../../src/app/context.ts';
 import { readServiceAccountKey } from '../../src/calendar/google.ts';
 import type { ProviderSecret } from '../../src/calendar/provider.ts';
@@ -180,4 +180,57 @@ describe.each([
     expect((await cliWith(file, {}, 'status')).stdout).not.toContain('RECONNECT');
     store.close();
   }, 60_000);
+});
+
+describe('one mail about a sign-in that is gone, whatever else happens (issue 48)', () => {
+  const notices = (store: ReturnType<typeof practice>['store']) =>
+    unsentMessages(store)
+      .filter((message) => message.bookingId === null)
+      .map((message) => message.subject);
+
+  it('a calendar only read: its reconnect mail, and no mail that it "receives bookings again"', async () => {
+    const account = googleAccount();
+    const clock = { now: new Date('2026-12-07T07:00:00Z') };
+    const { ctx, store } = practice({ clock });
+    await connectCalendar(
+      ctx,
+      1,
+      { provider: 'google', calendarId: CALENDAR, secret: account.signIn() },
+      { accountName: CALENDAR, label: 'Anna' },
+    );
+    account.die();
+    for (const hour of [8, 9, 10]) {
+      clock.now = new Date(`2026-12-07T${String(hour).padStart(2, '0')}:00:00Z`);
+      expect((await syncCalendars(ctx, 1))[0]).toMatchObject({
+        ok: false,
+        error: expect.stringMatching(/invalid_grant/),
+      });
+      alertWriteFailures(ctx);
+    }
+    expect(notices(store)).toEqual(['Calendar "Anna" needs reconnecting: planner may no longer use it']);
+    store.close();
+  });
+
+  it('a calendar shared to read but not to write: reconnect stays while its reads succeed, and one mail', async () => {
+    const account = googleAccount();
+    const clock = { now: new Date('2026-12-07T07:00:00Z') };
+    const { ctx, store } = practice({ clock });
+    await connectCalendar(
+      ctx,
+      1,
+      { provider: 'google', calendarId: CALENDAR, secret: account.signIn() },
+      { writeBookings: true, accountName: CALENDAR, label: 'Anna' },
+    );
+    google.share(CALENDAR, 'planner@planner-test.iam.gserviceaccount.com', 'reader');
+    book(ctx, '2026-12-08 09:00', 'Ada');
+    for (const hour of [8, 10, 12]) {
+      clock.now = new Date(`2026-12-07T${String(hour).padStart(2, '0')}:00:00Z`);
+      expect((await deliverWrites(ctx, 1)).written).toBe(0);
+      expect((await syncCalendars(ctx, 1))[0]).toMatchObject({ error: null });
+      alertWriteFailures(ctx);
+      expect(calendars(ctx)[0]!.reconnect).not.toBeNull();
+    }
+    expect(notices(store)).toEqual(['Calendar "Anna" needs reconnecting: planner may no longer use it']);
+    store.close();
+  });
 });

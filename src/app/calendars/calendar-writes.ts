@@ -163,8 +163,9 @@ async function writeThroughProvider(
 ): Promise<WriteResult> {
   const { openProvider, ProviderAuthError } = await import('../../calendar/provider.ts');
   const ref = write.written ? { id: write.written.href, etag: write.written.etag } : undefined;
+  const account = accountOf(ctx, calendar);
   try {
-    const client = await openProvider(accountOf(ctx, calendar));
+    const client = await openProvider(account);
     if (!wanted) {
       await client.remove(booking.reference, ref);
       return null;
@@ -173,7 +174,8 @@ async function writeThroughProvider(
     const put = await client.put(practitionerProviderEvent(event, settings.locale, location, settings.timeZone), ref);
     return { href: put.ref.id, etag: put.ref.etag, overwritten: put.overwritten, found: put.found };
   } catch (error) {
-    if (error instanceof ProviderAuthError) noteReconnect(ctx, calendar, failureLine(error, calendar));
+    if (error instanceof ProviderAuthError)
+      noteReconnect(ctx, calendar, failureLine(error, calendar), account.stored());
     throw error;
   }
 }
@@ -244,6 +246,8 @@ export function alertWriteFailures(ctx: AppContext): void {
   const counts = writeCounts(ctx.store);
   const now = unixSeconds(ctx.now());
   for (const calendar of listCalendars(ctx.store)) {
+    // An account to reconnect has had its one mail (providers.ts noteReconnect); its writes wait for the reconnect.
+    if (calendar.reconnect !== null) continue;
     const mine = counts.get(calendar.id);
     const failingSince = mine?.retryingSince ?? null;
     // Catching up (the last write succeeded after the last that failed) is not failing: no mail that it fails.
@@ -262,6 +266,7 @@ export function alertWriteFailures(ctx: AppContext): void {
           error: mine?.lastError ?? '',
           recovered: !failing,
           writing: { waiting: mine?.waiting ?? 0 },
+          provider: isProvider(calendar.kind),
         });
         enqueue(ctx.store, null, message, now, ctx.now().toISOString());
       }

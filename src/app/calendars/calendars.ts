@@ -59,7 +59,15 @@ import {
   viewOf,
 } from './calendar-views.ts';
 import { ALERT_AFTER_SECONDS } from './policy.ts';
-import { accountOf, isProvider, newAccount, noteReconnect, providerUrl, reconnectCommand } from './providers.ts';
+import {
+  accountOf,
+  isProvider,
+  newAccount,
+  noteReconnect,
+  providerUrl,
+  reconnectCommand,
+  type StoredAccount,
+} from './providers.ts';
 
 /** What a sync may be given instead of the defaults: the limits (tests make the time-out short). */
 export interface SyncOptions {
@@ -165,7 +173,7 @@ async function readCalendar(
 }
 
 /** The account of `calendar` when it is a provider's (its reads and writes go through the provider's API). */
-function accountIfProvider(ctx: AppContext, calendar: CalendarRow): ProviderAccount | undefined {
+function accountIfProvider(ctx: AppContext, calendar: CalendarRow): StoredAccount | undefined {
   return isProvider(calendar.kind) ? accountOf(ctx, calendar) : undefined;
 }
 
@@ -308,10 +316,7 @@ export async function addCalendar(
   requireConfigured(ctx);
   const schedule = scheduleOf(ctx, scheduleId);
   const url = checkCalendarUrl(urlText, input.allowInsecure);
-  const everyMinutes = input.everyMinutes ?? SYNC_EVERY_DEFAULT_MINUTES;
-  if (!Number.isInteger(everyMinutes) || everyMinutes < 1 || everyMinutes > SYNC_EVERY_MAX_MINUTES) {
-    throw invalid(`--every must be from 1 to ${SYNC_EVERY_MAX_MINUTES} minutes (got ${everyMinutes})`);
-  }
+  const everyMinutes = checkEvery(input.everyMinutes);
   const label = (input.label ?? new URL(url).hostname).trim();
   const problem = nameProblem(label);
   if (problem) throw invalid(nameMessage('--name', problem));
@@ -514,9 +519,7 @@ function checkChange(calendar: CalendarRow, change: CalendarSettingsChange): str
   const label = change.label?.trim();
   const problem = label === undefined ? undefined : nameProblem(label);
   if (problem) throw invalid(nameMessage('--name', problem));
-  const every = change.everyMinutes;
-  if (every !== undefined && (!Number.isInteger(every) || every < 1 || every > SYNC_EVERY_MAX_MINUTES))
-    throw invalid(`--every must be from 1 to ${SYNC_EVERY_MAX_MINUTES} minutes (got ${every})`);
+  if (change.everyMinutes !== undefined) checkEvery(change.everyMinutes);
   if (change.removeWritten && change.writeBookings !== false)
     throw invalid('--remove-written goes with --write-bookings off');
   if (isProvider(calendar.kind) && (change.user !== undefined || change.password !== undefined))
@@ -611,15 +614,21 @@ export interface SyncOutcome {
 
 /**
  * Records a failed sync of `calendar` (failing since its first failure, with the line) and mails the practice once it
- * has failed for ALERT_AFTER_SECONDS.
+ * has failed for ALERT_AFTER_SECONDS (not when `mail` is false: an account to reconnect has its own mail).
  */
-function recordFailure(ctx: AppContext, calendar: CalendarRow, scheduleName: string, line: string): void {
+function recordFailure(
+  ctx: AppContext,
+  calendar: CalendarRow,
+  scheduleName: string,
+  line: string,
+  options: { mail: boolean },
+): void {
   const settings = requireConfigured(ctx);
   const now = unixSeconds(ctx.now());
   ctx.store.tx(() => {
     markFailing(ctx.store, calendar.id, now, line);
     const since = calendar.failingSince ?? now;
-    if (!calendar.alerted && now - since >= ALERT_AFTER_SECONDS && settings.notifyEmail) {
+    if (options.mail && !calendar.alerted && now - since >= ALERT_AFTER_SECONDS && settings.notifyEmail) {
       const message = calendarAlert({
         settings,
         label: calendar.label,
@@ -649,14 +658,15 @@ export async function syncCalendar(
   const settings = requireConfigured(ctx);
   markTried(ctx.store, calendar.id, unixSeconds(ctx.now()));
   let read;
+  const account = accountIfProvider(ctx, calendar);
   try {
-    read = await readCalendar(ctx, calendar, schedule, options, accountIfProvider(ctx, calendar));
+    read = await readCalendar(ctx, calendar, schedule, options, account);
   } catch (error) {
     const line = failureLine(error, calendar);
-    // An account whose consent is gone is mailed once, at once (noteReconnect): not again after an hour.
+    // An account whose consent is gone is mailed once, at once (noteReconnect), and not again after an hour.
     const reconnect = (error as { reconnect?: boolean }).reconnect === true;
-    if (reconnect) noteReconnect(ctx, calendar, line);
-    recordFailure(ctx, reconnect ? { ...calendar, alerted: true } : calendar, schedule.name, line);
+    if (reconnect && account) noteReconnect(ctx, calendar, line, account.stored());
+    recordFailure(ctx, calendar, schedule.name, line, { mail: !reconnect && calendar.reconnect === null });
     return outcomeOf(ctx, calendar, options, { error: line });
   }
   const changes = read.busy && (await changesTo(ctx, calendar.id, read.busy));

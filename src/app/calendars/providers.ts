@@ -10,7 +10,6 @@ import { calendarReconnectAlert } from '../../mail/calendar-alert.ts';
 import {
   type CalendarKind,
   type CalendarRow,
-  markAlerted,
   markReconnect,
   markWriteAlerted,
   renewSecret,
@@ -42,20 +41,30 @@ function calendarIdOf(url: string): string {
   return '';
 }
 
+/** A stored account, and the secret as the file holds it now (by this process's knowledge). */
+export type StoredAccount = ProviderAccount & { stored(): string };
+
 /**
  * The account of a provider's calendar row: a secret the provider renews is stored at once, in its own transaction
- * (a refresh token used once is not used again, so it must outlive whatever the caller does next).
+ * (a refresh token used once is not used again, so it must outlive whatever the caller does next), and only over the
+ * secret it was renewed from: a reconnect committed meanwhile (another process) is never written over by the old
+ * sign-in's renewal.
  */
-export function accountOf(ctx: AppContext, calendar: Pick<CalendarRow, 'id' | 'kind' | 'url' | 'password'>) {
-  const provider = calendar.kind as ProviderName;
-  const account: ProviderAccount = {
-    provider,
+export function accountOf(
+  ctx: AppContext,
+  calendar: Pick<CalendarRow, 'id' | 'kind' | 'url' | 'password'>,
+): StoredAccount {
+  let stored = calendar.password ?? '{}';
+  const account: StoredAccount = {
+    provider: calendar.kind as ProviderName,
     calendarId: calendarIdOf(calendar.url),
-    secret: JSON.parse(calendar.password ?? '{}') as ProviderSecret,
+    secret: JSON.parse(stored) as ProviderSecret,
     saveSecret: (next) => {
       account.secret = next;
-      ctx.store.tx(() => renewSecret(ctx.store, calendar.id, JSON.stringify(next)));
+      const text = JSON.stringify(next);
+      if (ctx.store.tx(() => renewSecret(ctx.store, calendar.id, text, stored))) stored = text;
     },
+    stored: () => stored,
   };
   return account;
 }
@@ -83,15 +92,15 @@ export function reconnectCommand(calendar: Pick<CalendarRow, 'id' | 'password'>)
 
 /**
  * Records that `calendar`'s account needs reconnecting, with the line that said so, and mails the practice once, at
- * once: it does not heal by waiting. The hour-of-failing mails of its reads and writes are counted as sent, so that
- * the practice hears of it once; after the reconnect the calendar starts afresh.
+ * once: it does not heal by waiting. Only while the file still holds the secret the failing request used (`secret`):
+ * a reconnect committed meanwhile is not undone by a request that began before it. The hour-of-failing mail of its
+ * writes is counted as sent (the read's is skipped by its caller), so that the practice hears of it once.
  */
-export function noteReconnect(ctx: AppContext, calendar: CalendarRow, line: string): void {
+export function noteReconnect(ctx: AppContext, calendar: CalendarRow, line: string, secret: string): void {
   const settings = requireConfigured(ctx);
   ctx.store.tx(() => {
-    if (!markReconnect(ctx.store, calendar.id, line)) return;
-    markAlerted(ctx.store, calendar.id);
-    markWriteAlerted(ctx.store, calendar.id, true);
+    if (!markReconnect(ctx.store, calendar.id, line, secret)) return;
+    if (calendar.writeBookings) markWriteAlerted(ctx.store, calendar.id, true);
     if (!settings.notifyEmail) return;
     const message = calendarReconnectAlert({
       settings,

@@ -47,7 +47,7 @@ function calendarLines(list: Status['calendars'], zone: string | null, nowMs: nu
       stale: () =>
         `STALE: last synced ${local(calendar.lastSuccess)}: is planner serve running? (planner calendar sync ${calendar.id} syncs now) · ${calendar.busy} busy time(s) in the window`,
       failing: () =>
-        `FAILING since ${local(calendar.failingSince)}: ${calendar.lastError} · its last busy times still block; fix the address or password, then planner calendar sync ${calendar.id}`,
+        `FAILING since ${local(calendar.failingSince)}: ${calendar.lastError} · its last busy times still block; ${calendar.kind === 'google' || calendar.kind === 'microsoft' ? 'planner tries again at every sync' : 'fix the address or password'}, then planner calendar sync ${calendar.id}`,
     }[calendarVerdict(calendar, nowMs).why]();
     const write = calendarWriteVerdict(calendar);
     const writing = !write
