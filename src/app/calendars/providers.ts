@@ -6,10 +6,12 @@
  * checked by a read, then every write that waited made due at once.
  */
 import type { ProviderAccount, ProviderName, ProviderSecret } from '../../calendar/provider.ts';
+import { invalid, notFound } from '../../errors.ts';
 import { calendarReconnectAlert } from '../../mail/calendar-alert.ts';
 import {
   type CalendarKind,
   type CalendarRow,
+  findCalendar,
   markReconnect,
   markWriteAlerted,
   renewSecret,
@@ -80,6 +82,27 @@ export function newAccount(provider: ProviderName, calendarId: string, secret: P
     },
   };
   return account;
+}
+
+/**
+ * What `calendar reconnect` needs of calendar `id`: its label, whether it receives bookings, and how it signed in (the
+ * stored secret: the same client and flow sign in again). Throws `notFound` or `invalid` (not a provider's calendar).
+ */
+export function providerCalendar(
+  ctx: AppContext,
+  id: number,
+): { label: string; writeBookings: boolean; secret: ProviderSecret } {
+  const calendar = findCalendar(ctx.store, id);
+  if (!calendar) throw notFound(`calendar ${id} does not exist (planner calendar list shows them)`);
+  if (!isProvider(calendar.kind))
+    throw invalid(
+      `calendar ${id} is not a Google or Microsoft one: planner calendar set ${id} --user <name> gives it a new login`,
+    );
+  return {
+    label: calendar.label,
+    writeBookings: calendar.writeBookings,
+    secret: JSON.parse(calendar.password ?? '{}') as ProviderSecret,
+  };
 }
 
 /** The command that reconnects calendar `calendar`: what `status`, `doctor`, the list and the mail say to run. */

@@ -14,7 +14,6 @@ import type { Command } from 'commander';
 import type { ProviderName, ProviderSecret } from '../../calendar/provider.ts';
 import { SYNC_EVERY_DEFAULT_MINUTES, SYNC_EVERY_MAX_MINUTES } from '../../domain/checks.ts';
 import { invalid } from '../../errors.ts';
-import { findCalendar } from '../../store/calendars.ts';
 import { id, print, printJson, readContext, secretInput, whole, withContext } from '../shared.ts';
 
 interface ConnectOptions {
@@ -247,10 +246,8 @@ export function registerConnect(calendar: Command): void {
       const details = options.details === undefined ? undefined : checkDetails(options.details);
       if (details && !options.writeBookings) throw invalid('--details goes with --write-bookings');
       // The schedule is checked before a sign-in is asked for.
-      await readContext(command, (ctx) => {
-        if (!ctx.store.sql('SELECT 1 FROM schedules WHERE id = ? AND removed_at IS NULL').get(scheduleId))
-          throw invalid(`schedule ${scheduleId} does not exist (planner schedule list shows them)`);
-      });
+      const { scheduleOf } = await import('../../app/calendars/calendar-views.ts');
+      await readContext(command, (ctx) => scheduleOf(ctx, scheduleId));
       const signedIn = await signIn(command, provider, options);
       const added = await withContext(command, (ctx) =>
         connectCalendar(
@@ -305,13 +302,9 @@ export function registerReconnect(calendar: Command): void {
     .option('--json', 'print JSON (the sign-in’s lines go to standard error)')
     .action(async (text: string, options: ConnectOptions, command: Command) => {
       const calendarId = id(text);
-      const calendar = await readContext(command, (ctx) => findCalendar(ctx.store, calendarId));
-      if (!calendar) throw invalid(`calendar ${calendarId} does not exist (planner calendar list shows them)`);
-      if (calendar.kind !== 'google' && calendar.kind !== 'microsoft')
-        throw invalid(
-          `calendar ${calendarId} is not a Google or Microsoft one: planner calendar set ${calendarId} --user <name> gives it a new login`,
-        );
-      const stored = JSON.parse(calendar.password ?? '{}') as ProviderSecret;
+      const { providerCalendar } = await import('../../app/calendars/providers.ts');
+      const calendar = await readContext(command, (ctx) => providerCalendar(ctx, calendarId));
+      const stored = calendar.secret;
       let secret: ProviderSecret;
       let accountName: string | null = null;
       if (stored.type === 'google-service-account') {
