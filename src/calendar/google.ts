@@ -8,7 +8,6 @@
  * in the read's state so that the texts busy.ts reads can be made again from it.
  */
 import { randomBytes } from 'node:crypto';
-import { localWithZone } from '../domain/dates.ts';
 import type { OutboundAnswer } from '../outbound/request.ts';
 import { CalendarFetchError } from './fetch.ts';
 import { accessToken } from './google-auth.ts';
@@ -44,7 +43,7 @@ import {
   type ProviderWritten,
   providerBase,
 } from './provider.ts';
-import { CalendarWriteError, CHECK_SUMMARY } from './write.ts';
+import { CalendarWriteError, CHECK_SUMMARY, testWrite } from './write.ts';
 
 export { exchangeGoogleCode, googleConsentUrl, readServiceAccountKey } from './google-auth.ts';
 export { googleEventId, referenceOfEventId } from './google-events.ts';
@@ -262,28 +261,16 @@ async function removeEvent(api: Api, id: string): Promise<void> {
 async function checkWritable(api: Api, at: Date, zone: string): Promise<void> {
   const hex = randomBytes(8).toString('hex');
   const id = checkEventId(hex);
-  let refused: CalendarWriteError | undefined;
-  try {
-    const gs = openGoogleSession(GOOGLE_WRITE_LIMITS, writeFailing);
-    const answer = await api.request(gs, 'POST', QUIET, {}, checkBody(id, CHECK_SUMMARY, at, zone));
-    if (answer.status === 404) throw api.notShared(answer);
-    if (!ok(answer)) throw api.unexpected(gs, answer, 'planner creating its test event');
-  } catch (error) {
-    if (!(error instanceof CalendarWriteError)) throw error;
-    if (error.answered) throw error; // refused: nothing was stored
-    refused = error;
-  }
-  try {
-    await removeEvent(api, id);
-  } catch (error) {
-    if (!(error instanceof CalendarWriteError)) throw error;
-    const why = refused ? `${refused.message}, and` : 'it wrote its test event, but';
-    throw new CalendarWriteError(
-      `${why} could not delete it (${error.message}): the event "${CHECK_SUMMARY}" at ${localWithZone(at, zone)} may be left in the calendar; delete it in Google Calendar`,
-      { answered: true, leftCheckEvent: true },
-    );
-  }
-  if (refused) throw refused;
+  await testWrite(
+    async () => {
+      const gs = openGoogleSession(GOOGLE_WRITE_LIMITS, writeFailing);
+      const answer = await api.request(gs, 'POST', QUIET, {}, checkBody(id, CHECK_SUMMARY, at, zone));
+      if (answer.status === 404) throw api.notShared(answer);
+      if (!ok(answer)) throw api.unexpected(gs, answer, 'planner creating its test event');
+    },
+    () => removeEvent(api, id),
+    { at, zone, app: 'Google Calendar' },
+  );
 }
 
 /** The stored state of an earlier read, when it is one this code wrote (else a full read). */

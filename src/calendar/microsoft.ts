@@ -18,7 +18,6 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { setTimeout as sleepFor } from 'node:timers/promises';
-import { localWithZone } from '../domain/dates.ts';
 import {
   failureLine,
   type OutboundAnswer,
@@ -53,7 +52,7 @@ import {
   plainCode,
   providerBase,
 } from './provider.ts';
-import { CalendarWriteError, CHECK_SUMMARY } from './write.ts';
+import { CalendarWriteError, CHECK_SUMMARY, testWrite } from './write.ts';
 
 /** What planner asks the account for: its calendars, and a refresh token (offline_access). */
 export const MICROSOFT_SCOPE = 'offline_access openid profile https://graph.microsoft.com/Calendars.ReadWrite';
@@ -647,30 +646,21 @@ export function microsoftClient(account: ProviderAccount): ProviderClient {
       singleValueExtendedProperties: [{ id: PLANNER_PROPERTY_ID, value: `check-${id}` }],
     };
     let created: string | undefined;
-    let refusedWrite: CalendarWriteError | undefined;
-    try {
-      const call = open('write');
-      const answer = await graph(call, 'POST', `${calendar}/events`, writeHeaders, body);
-      if (!ok(answer)) throw refused(call, answer, 'create its test event');
-      const item = jsonOf(answer) as GraphEvent;
-      if (typeof item.id === 'string') created = item.id;
-    } catch (error) {
-      if (!(error instanceof CalendarWriteError) || error.answered) throw error; // refused: nothing was stored
-      refusedWrite = error;
-    }
-    try {
-      const call = open('write');
-      const ids = created ? [created] : await findByProperty(call, `check-${id}`);
-      for (const found of ids) await deleteById(call, found);
-    } catch (error) {
-      if (!(error instanceof CalendarWriteError) || error instanceof ProviderAuthError) throw error;
-      const why = refusedWrite ? `${refusedWrite.message}, and` : 'it wrote its test event, but';
-      throw new CalendarWriteError(
-        `${why} could not delete it (${error.message}): the event "${CHECK_SUMMARY}" at ${localWithZone(at, zone)} may be left in the calendar; delete it in Outlook`,
-        { answered: true, leftCheckEvent: true },
-      );
-    }
-    if (refusedWrite) throw refusedWrite;
+    await testWrite(
+      async () => {
+        const call = open('write');
+        const answer = await graph(call, 'POST', `${calendar}/events`, writeHeaders, body);
+        if (!ok(answer)) throw refused(call, answer, 'create its test event');
+        const item = jsonOf(answer) as GraphEvent;
+        if (typeof item.id === 'string') created = item.id;
+      },
+      async () => {
+        const call = open('write');
+        const ids = created ? [created] : await findByProperty(call, `check-${id}`);
+        for (const found of ids) await deleteById(call, found);
+      },
+      { at, zone, app: 'Outlook' },
+    );
   };
 
   /**

@@ -42,6 +42,7 @@ import {
   markFailing,
   markSynced,
   markTried,
+  type NewCalendar,
   reconnected,
   updateCalendar,
 } from '../../store/calendars.ts';
@@ -344,27 +345,36 @@ export async function addCalendar(
   } catch (error) {
     throw invalid(`the calendar could not be read, nothing was added: ${failureLine(error, secrets)}`);
   }
-  const now = unixSeconds(ctx.now());
   if (input.writeBookings)
     await requireWritable(ctx, { ...secrets, user: input.user ?? null, allowInsecure: input.allowInsecure }, read.kind);
+  return storeAdded(ctx, {
+    scheduleId,
+    label,
+    kind: read.kind,
+    url,
+    user: input.user ?? null,
+    password: input.password ?? null,
+    everyMinutes,
+    allowInsecure: input.allowInsecure,
+    fetchState: JSON.stringify(read.state),
+    createdAt: ctx.now().toISOString(),
+    syncedAt: unixSeconds(ctx.now()),
+    writeBookings: input.writeBookings === true,
+    details: input.details ?? NEW_CALENDAR_DETAILS,
+    busy: read.busy ?? [],
+  });
+}
+
+/**
+ * Stores a calendar just read (`add`, `connect`) with the busy times of that read, in one transaction, its upcoming
+ * bookings queued to be written when it receives them; returns it as shown.
+ */
+function storeAdded(ctx: AppContext, calendar: NewCalendar & { busy: BusySpan[] }): CalendarView {
+  const { busy, ...row } = calendar;
   const id = ctx.store.tx(() => {
-    const added = insertCalendar(ctx.store, {
-      scheduleId,
-      label,
-      kind: read.kind,
-      url,
-      user: input.user ?? null,
-      password: input.password ?? null,
-      everyMinutes,
-      allowInsecure: input.allowInsecure,
-      fetchState: JSON.stringify(read.state),
-      createdAt: ctx.now().toISOString(),
-      syncedAt: now,
-      writeBookings: input.writeBookings === true,
-      details: input.details ?? NEW_CALENDAR_DETAILS,
-    });
-    applyBusyChanges(ctx.store, { id: added, scheduleId, generation: 0 }, { remove: [], add: read.busy ?? [] });
-    if (input.writeBookings) queueUpcoming(ctx.store, added, now, ctx.now().toISOString());
+    const added = insertCalendar(ctx.store, row);
+    applyBusyChanges(ctx.store, { id: added, scheduleId: row.scheduleId, generation: 0 }, { remove: [], add: busy });
+    if (row.writeBookings) queueUpcoming(ctx.store, added, row.syncedAt!, ctx.now().toISOString());
     return added;
   });
   return viewOf(ctx, findCalendar(ctx.store, id)!, calendarConflicts(ctx, id));
@@ -430,28 +440,22 @@ export async function connectCalendar(
     throw invalid(`the calendar could not be read, nothing was added: ${failureLine(error, readable)}`);
   }
   if (input.writeBookings) await requireWritable(ctx, readable, target.provider, account);
-  const now = unixSeconds(ctx.now());
-  const id = ctx.store.tx(() => {
-    const added = insertCalendar(ctx.store, {
-      scheduleId,
-      label,
-      kind: target.provider,
-      url,
-      user: input.accountName,
-      password: JSON.stringify(account.secret),
-      everyMinutes,
-      allowInsecure: false,
-      fetchState: JSON.stringify(read.state),
-      createdAt: ctx.now().toISOString(),
-      syncedAt: now,
-      writeBookings: input.writeBookings === true,
-      details: input.details ?? NEW_CALENDAR_DETAILS,
-    });
-    applyBusyChanges(ctx.store, { id: added, scheduleId, generation: 0 }, { remove: [], add: read.busy ?? [] });
-    if (input.writeBookings) queueUpcoming(ctx.store, added, now, ctx.now().toISOString());
-    return added;
+  return storeAdded(ctx, {
+    scheduleId,
+    label,
+    kind: target.provider,
+    url,
+    user: input.accountName,
+    password: JSON.stringify(account.secret),
+    everyMinutes,
+    allowInsecure: false,
+    fetchState: JSON.stringify(read.state),
+    createdAt: ctx.now().toISOString(),
+    syncedAt: unixSeconds(ctx.now()),
+    writeBookings: input.writeBookings === true,
+    details: input.details ?? NEW_CALENDAR_DETAILS,
+    busy: read.busy ?? [],
   });
-  return viewOf(ctx, findCalendar(ctx.store, id)!, calendarConflicts(ctx, id));
 }
 
 /**
