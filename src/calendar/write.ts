@@ -172,21 +172,41 @@ export async function checkWritable(target: OutboundTarget, at: Date, zone: stri
     'END:VCALENDAR',
     '',
   ].join('\r\n');
+  await testWrite(
+    () => putEvent(target, href, ics, undefined).then(() => {}),
+    () => deleteEvent(target, href),
+    { at, zone, app: 'the calendar app', name },
+  );
+}
+
+/**
+ * The test write of every calendar planner writes into (CalDAV here, the providers' in google.ts and microsoft.ts):
+ * `create` an event of planner's own, then `remove` it, on every path (after a create that got no answer too: the
+ * server may have stored it). Throws CalendarWriteError with the one line why not; when the event may be left in the
+ * calendar (its removal failed), the line names it (its time and, where it has one, `name`) and says to delete it
+ * in `app`. A sign-in that is gone (a provider's, `reconnect`) is thrown as it is.
+ */
+export async function testWrite(
+  create: () => Promise<void>,
+  remove: () => Promise<void>,
+  where: { at: Date; zone: string; app: string; name?: string },
+): Promise<void> {
   let refused: CalendarWriteError | undefined;
   try {
-    await putEvent(target, href, ics, undefined);
+    await create();
   } catch (error) {
     if (!(error instanceof CalendarWriteError)) throw error;
     if (error.answered) throw error; // refused: nothing was stored
     refused = error;
   }
   try {
-    await deleteEvent(target, href);
+    await remove();
   } catch (error) {
-    if (!(error instanceof CalendarWriteError)) throw error;
+    if (!(error instanceof CalendarWriteError) || 'reconnect' in error) throw error;
     const why = refused ? `${refused.message}, and` : 'it wrote its test event, but';
+    const event = `the event "${CHECK_SUMMARY}" at ${localWithZone(where.at, where.zone)}${where.name ? ` (${where.name})` : ''}`;
     throw new CalendarWriteError(
-      `${why} could not delete it (${error.message}): the event "${CHECK_SUMMARY}" at ${localWithZone(at, zone)} (${name}) may be left in the calendar; delete it in the calendar app`,
+      `${why} could not delete it (${error.message}): ${event} may be left in the calendar; delete it in ${where.app}`,
       { answered: true, leftCheckEvent: true },
     );
   }

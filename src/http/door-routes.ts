@@ -140,6 +140,13 @@ function deskRoutes({ get, post, every }: DoorRouter, options: DoorOptions): voi
   every('/desk/**', desk('unknownPath'), '/desk/');
 }
 
+/** Where Google's OAuth web flow sends the practitioner's browser back (a Google calendar's consent). */
+function oauthRoutes({ get, every }: DoorRouter, options: DoorOptions): void {
+  const oauth = lazyDoor(() => import('./oauth.ts').then(({ createOAuthDoor }) => createOAuthDoor(options)));
+  get('/oauth/google', oauth('google'));
+  every('/oauth/**', oauth('unknownPath'), '/oauth/');
+}
+
 /** Registers every door's routes on `app`: a door is a function of routes. */
 export function registerDoorRoutes(app: H3, options: DoorOptions): void {
   const router = doorRouter(app);
@@ -147,4 +154,5 @@ export function registerDoorRoutes(app: H3, options: DoorOptions): void {
   selfServiceRoutes(router, options);
   bookingPageRoutes(router, options);
   deskRoutes(router, options);
+  oauthRoutes(router, options);
 }

@@ -21,10 +21,18 @@ export interface CalendarAlertFacts {
   recovered: boolean;
   /** The mail is about writing bookings into the calendar: how many wait to be written. */
   writing?: { waiting: number };
+  /** A Google or Microsoft calendar: no user or password to fix (its sign-in is `calendar reconnect`'s). */
+  provider?: boolean;
 }
 
 export const WORDS = {
   en: {
+    reconnectSubject: (label: string) => `Calendar "${label}" needs reconnecting: planner may no longer use it`,
+    reconnect: (label: string, schedule: string) =>
+      `Google or Microsoft no longer lets planner use the calendar "${label}" (schedule ${schedule}): its access was revoked, expired or unshared.`,
+    reconnectHolds:
+      'Bookings still succeed and are kept; they are written into the calendar, each once, as soon as it is reconnected. The busy times read last keep blocking booking times until then.',
+    reconnectFix: (command: string) => `To reconnect: ${command}`,
     failingSubject: (label: string) => `Calendar "${label}" cannot be read: new events in it do not block times`,
     failing: (label: string, schedule: string, since: string) =>
       `Since ${since}, planner has not been able to read the calendar "${label}" (schedule ${schedule}).`,
@@ -56,6 +64,13 @@ export const WORDS = {
       `A booking is changed in planner, not in the calendar app (planner bookings move <reference> <new time>, or planner bookings cancel <reference>). To write planner's times back into the calendar, run planner calendar repair ${id}.`,
   },
   de: {
+    reconnectSubject: (label: string) =>
+      `Kalender „${label}“ muss neu verbunden werden: planner darf ihn nicht mehr nutzen`,
+    reconnect: (label: string, schedule: string) =>
+      `Google oder Microsoft lässt planner den Kalender „${label}“ (Terminplan ${schedule}) nicht mehr nutzen: der Zugriff wurde widerrufen, ist abgelaufen oder die Freigabe wurde entfernt.`,
+    reconnectHolds:
+      'Buchungen gelingen weiterhin und bleiben erhalten; sie werden in den Kalender geschrieben, jede einmal, sobald er neu verbunden ist. Bis dahin sperren die zuletzt gelesenen belegten Zeiten weiter.',
+    reconnectFix: (command: string) => `Neu verbinden: ${command}`,
     failingSubject: (label: string) => `Kalender „${label}“ nicht lesbar: neue Termine darin sperren keine Zeiten`,
     failing: (label: string, schedule: string, since: string) =>
       `Seit ${since} kann planner den Kalender „${label}“ (Terminplan ${schedule}) nicht lesen.`,
@@ -87,6 +102,12 @@ export const WORDS = {
       `Eine Buchung ändern Sie in planner, nicht in der Kalender-App (planner bookings move <Referenz> <neue Zeit> oder planner bookings cancel <Referenz>). Um die Zeiten von planner wieder in den Kalender zu schreiben, führen Sie planner calendar repair ${id} aus.`,
   },
   fr: {
+    reconnectSubject: (label: string) => `Agenda « ${label} » à reconnecter : planner ne peut plus l’utiliser`,
+    reconnect: (label: string, schedule: string) =>
+      `Google ou Microsoft ne permet plus à planner d’utiliser l’agenda « ${label} » (planning ${schedule}) : son accès a été révoqué, a expiré ou n’est plus partagé.`,
+    reconnectHolds:
+      'Les réservations réussissent toujours et sont conservées ; elles seront écrites dans l’agenda, chacune une fois, dès qu’il sera reconnecté. D’ici là, les périodes occupées lues en dernier bloquent toujours les créneaux.',
+    reconnectFix: (command: string) => `Pour le reconnecter : ${command}`,
     failingSubject: (label: string) =>
       `Agenda « ${label} » illisible : ses nouveaux événements ne bloquent aucun créneau`,
     failing: (label: string, schedule: string, since: string) =>
@@ -121,6 +142,12 @@ export const WORDS = {
       `Une réservation se modifie dans planner, pas dans l’application d’agenda (planner bookings move <référence> <nouvel horaire>, ou planner bookings cancel <référence>). Pour réécrire les horaires de planner dans l’agenda, lancez planner calendar repair ${id}.`,
   },
   it: {
+    reconnectSubject: (label: string) => `Calendario «${label}» da ricollegare: planner non può più usarlo`,
+    reconnect: (label: string, schedule: string) =>
+      `Google o Microsoft non permette più a planner di usare il calendario «${label}» (agenda ${schedule}): l’accesso è stato revocato, è scaduto o non è più condiviso.`,
+    reconnectHolds:
+      'Le prenotazioni riescono comunque e vengono conservate; saranno scritte nel calendario, ciascuna una volta, appena sarà ricollegato. Fino ad allora gli orari occupati letti per ultimi continuano a bloccare.',
+    reconnectFix: (command: string) => `Per ricollegarlo: ${command}`,
     failingSubject: (label: string) => `Calendario «${label}» non leggibile: i nuovi eventi non bloccano gli orari`,
     failing: (label: string, schedule: string, since: string) =>
       `Dal ${since} planner non riesce a leggere il calendario «${label}» (agenda ${schedule}).`,
@@ -152,6 +179,13 @@ export const WORDS = {
       `Una prenotazione si modifica in planner, non nell’app del calendario (planner bookings move <riferimento> <nuovo orario>, oppure planner bookings cancel <riferimento>). Per riscrivere nel calendario gli orari di planner, esegua planner calendar repair ${id}.`,
   },
   es: {
+    reconnectSubject: (label: string) =>
+      `Hay que volver a conectar el calendario «${label}»: planner ya no puede usarlo`,
+    reconnect: (label: string, schedule: string) =>
+      `Google o Microsoft ya no permite a planner usar el calendario «${label}» (agenda ${schedule}): su acceso se revocó, caducó o dejó de compartirse.`,
+    reconnectHolds:
+      'Las reservas siguen funcionando y se conservan; se escribirán en el calendario, cada una una vez, en cuanto se vuelva a conectar. Hasta entonces, las horas ocupadas leídas por última vez siguen bloqueando.',
+    reconnectFix: (command: string) => `Para volver a conectarlo: ${command}`,
     failingSubject: (label: string) =>
       `No se puede leer el calendario «${label}»: sus nuevos eventos no bloquean horas`,
     failing: (label: string, schedule: string, since: string) =>
@@ -186,6 +220,12 @@ export const WORDS = {
       `Una reserva se cambia en planner, no en la aplicación de calendario (planner bookings move <referencia> <nueva hora>, o planner bookings cancel <referencia>). Para volver a escribir las horas de planner en el calendario, ejecute planner calendar repair ${id}.`,
   },
   nl: {
+    reconnectSubject: (label: string) => `Agenda ‘${label}’ opnieuw verbinden: planner mag hem niet meer gebruiken`,
+    reconnect: (label: string, schedule: string) =>
+      `Google of Microsoft laat planner de agenda ‘${label}’ (planning ${schedule}) niet meer gebruiken: de toegang is ingetrokken, verlopen of niet meer gedeeld.`,
+    reconnectHolds:
+      'Boekingen lukken nog steeds en blijven bewaard; ze worden in de agenda geschreven, elk één keer, zodra hij opnieuw verbonden is. Tot dan blokkeren de laatst gelezen bezette tijden.',
+    reconnectFix: (command: string) => `Opnieuw verbinden: ${command}`,
     failingSubject: (label: string) => `Agenda ‘${label}’ niet leesbaar: nieuwe afspraken daarin blokkeren geen tijden`,
     failing: (label: string, schedule: string, since: string) =>
       `Sinds ${since} kan planner de agenda ‘${label}’ (planning ${schedule}) niet lezen.`,
@@ -284,7 +324,7 @@ export function calendarAlert(facts: CalendarAlertFacts): OutgoingMessage {
       : [
           words.writeFailing(facts.label, facts.scheduleName, since, writing.waiting),
           words.writeHolds,
-          words.writeFix(facts.calendarId),
+          facts.provider ? words.fix(facts.calendarId) : words.writeFix(facts.calendarId),
         ]
     : facts.recovered
       ? [words.recovered(facts.label, facts.scheduleName, since)]
@@ -295,6 +335,38 @@ export function calendarAlert(facts: CalendarAlertFacts): OutgoingMessage {
     heading: settings.practiceName ?? '',
     intro,
     rows: facts.recovered ? [] : [[words.error, facts.error]],
+    manage: false,
+    after: [],
+    footer: [],
+  };
+  return practiceNotice(settings, subject, content);
+}
+
+/** What the practice's mail about a calendar whose account needs reconnecting is written from. */
+export interface CalendarReconnectFacts {
+  settings: Pick<Settings, 'practiceName' | 'timeZone' | 'locale' | 'notifyEmail'>;
+  label: string;
+  scheduleName: string;
+  /** Why (the line the provider's answer gave, without secrets). */
+  error: string;
+  /** The command that reconnects it. */
+  command: string;
+}
+
+/**
+ * Returns the practice's mail, sent once, that a Google or Microsoft calendar's access is gone (revoked, expired,
+ * unshared): it does not heal by waiting, so it is sent at once, not after an hour of failing.
+ */
+export function calendarReconnectAlert(facts: CalendarReconnectFacts): OutgoingMessage {
+  const { settings } = facts;
+  const words = WORDS[settings.locale];
+  const subject = words.reconnectSubject(facts.label);
+  const content: MailContent = {
+    lang: settings.locale,
+    title: subject,
+    heading: settings.practiceName ?? '',
+    intro: [words.reconnect(facts.label, facts.scheduleName), words.reconnectHolds, words.reconnectFix(facts.command)],
+    rows: [[words.error, facts.error]],
     manage: false,
     after: [],
     footer: [],

@@ -1,4 +1,5 @@
 /** The calendar file (.ics, RFC 5545) attached to the booking e-mails. Pure. */
+import type { ProviderEvent } from '../calendar/provider.ts';
 import { eventUid } from '../domain/event-uid.ts';
 import type { FeedRow } from '../store/feed-rows.ts';
 import type { Locale } from '../store/settings.ts';
@@ -225,7 +226,8 @@ export function feedIcs(name: string, events: readonly FeedEvent[], locale: Loca
  * and every form answer as the description, the practice's address as the location; busy while booked, free once
  * cancelled (TRANSP).
  */
-function practitionerEvent(event: FeedEvent, words: (typeof WORDS)[Locale], location: string): string[] {
+/** The title and text of a booking's event in the practitioner's calendar (the feed's, a CalDAV or provider's event). */
+function practitionerText(event: FeedEvent, words: (typeof WORDS)[Locale]): { summary: string; description: string } {
   const who = event.customerName || event.email || event.reference;
   const details = [
     `${words.feedReference}: ${event.reference}`,
@@ -233,6 +235,14 @@ function practitionerEvent(event: FeedEvent, words: (typeof WORDS)[Locale], loca
       ({ label, value }) => `${label}: ${typeof value === 'boolean' ? (value ? words.yes : words.no) : value}`,
     ),
   ];
+  return {
+    summary: `${event.cancelled ? `${words.feedCancelled} ` : ''}${event.reasonName} – ${who}`,
+    description: details.join('\n'),
+  };
+}
+
+function practitionerEvent(event: FeedEvent, words: (typeof WORDS)[Locale], location: string): string[] {
+  const { summary, description } = practitionerText(event, words);
   return [
     'BEGIN:VEVENT',
     `UID:${eventUid(event.reference)}`,
@@ -241,14 +251,31 @@ function practitionerEvent(event: FeedEvent, words: (typeof WORDS)[Locale], loca
     `DTSTART:${icsTime(event.startAt)}`,
     `DTEND:${icsTime(event.endAt)}`,
     `SEQUENCE:${event.sequence}`,
-    `SUMMARY:${icsText(`${event.cancelled ? `${words.feedCancelled} ` : ''}${event.reasonName} – ${who}`)}`,
-    `DESCRIPTION:${icsText(details.join('\n'))}`,
+    `SUMMARY:${icsText(summary)}`,
+    `DESCRIPTION:${icsText(description)}`,
     ...(location ? [`LOCATION:${icsText(location)}`] : []),
     event.cancelled ? 'STATUS:CANCELLED' : 'STATUS:CONFIRMED',
     // A cancelled appointment is free time: not every app reads STATUS, and one that does not shows the time busy.
     event.cancelled ? 'TRANSP:TRANSPARENT' : 'TRANSP:OPAQUE',
     'END:VEVENT',
   ];
+}
+
+/** The event planner writes into a Google or Microsoft calendar for a booking: the same title and text as over CalDAV. */
+export function practitionerProviderEvent(
+  event: FeedEvent,
+  locale: Locale,
+  location: string,
+  zone: string,
+): ProviderEvent {
+  return {
+    reference: event.reference,
+    ...practitionerText(event, WORDS[locale]),
+    location,
+    startAt: event.startAt,
+    endAt: event.endAt,
+    zone,
+  };
 }
 
 /**

@@ -451,7 +451,7 @@ export function weekGrid(days: readonly string[], options: WeekGridOptions): str
 }
 
 /** A page of one heading and one sentence, with its status. */
-function messagePage(practice: Practice, status: number, title: string, text: string): Page {
+export function messagePage(practice: Practice, status: number, title: string, text: string): Page {
   return { status, html: layout({ practice, title, body: `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>` }) };
 }
 

@@ -91,6 +91,12 @@ export const PAGE_WORDS = {
       forbidden: 'This form could not be accepted. Please open the link from your e-mail again and try once more.',
     },
     notFoundTitle: 'Link not valid',
+    connectedTitle: 'Calendar connected',
+    connected:
+      'Google has given planner access to the calendar. Go back to the terminal: the command goes on by itself. You can close this page.',
+    notConnectedTitle: 'Calendar not connected',
+    notConnected:
+      'Google did not give planner access to the calendar. Go back to the terminal and run the command again.',
     notFound:
       'This link is not valid. It may be incomplete, or it may have expired. Please use the link in your most recent e-mail from the practice.',
     failedTitle: 'Something went wrong',
@@ -190,6 +196,12 @@ export const PAGE_WORDS = {
         'Dieses Formular konnte nicht angenommen werden. Bitte öffnen Sie den Link aus Ihrer E-Mail erneut und versuchen Sie es noch einmal.',
     },
     notFoundTitle: 'Link ungültig',
+    connectedTitle: 'Kalender verbunden',
+    connected:
+      'Google hat planner Zugriff auf den Kalender gegeben. Kehren Sie zum Terminal zurück: der Befehl läuft von selbst weiter. Diese Seite können Sie schließen.',
+    notConnectedTitle: 'Kalender nicht verbunden',
+    notConnected:
+      'Google hat planner keinen Zugriff auf den Kalender gegeben. Kehren Sie zum Terminal zurück und führen Sie den Befehl erneut aus.',
     notFound:
       'Dieser Link ist ungültig. Vielleicht ist er unvollständig oder abgelaufen. Bitte verwenden Sie den Link aus Ihrer neuesten E-Mail der Praxis.',
     failedTitle: 'Etwas ist schiefgegangen',
@@ -292,6 +304,11 @@ export const PAGE_WORDS = {
       forbidden: 'Ce formulaire n’a pas pu être accepté. Veuillez rouvrir le lien de votre e-mail et réessayer.',
     },
     notFoundTitle: 'Lien non valide',
+    connectedTitle: 'Agenda connecté',
+    connected:
+      'Google a donné à planner l’accès à l’agenda. Revenez au terminal : la commande continue d’elle-même. Vous pouvez fermer cette page.',
+    notConnectedTitle: 'Agenda non connecté',
+    notConnected: 'Google n’a pas donné à planner l’accès à l’agenda. Revenez au terminal et relancez la commande.',
     notFound:
       'Ce lien n’est pas valide. Il est peut-être incomplet ou a expiré. Veuillez utiliser le lien de votre e-mail le plus récent du cabinet.',
     failedTitle: 'Une erreur s’est produite',
@@ -397,6 +414,12 @@ export const PAGE_WORDS = {
       forbidden: 'Non è stato possibile accettare questo modulo. Riapra il link della sua e-mail e riprovi.',
     },
     notFoundTitle: 'Link non valido',
+    connectedTitle: 'Calendario collegato',
+    connected:
+      'Google ha dato a planner l’accesso al calendario. Torni al terminale: il comando prosegue da solo. Può chiudere questa pagina.',
+    notConnectedTitle: 'Calendario non collegato',
+    notConnected:
+      'Google non ha dato a planner l’accesso al calendario. Torni al terminale ed esegua di nuovo il comando.',
     notFound:
       'Questo link non è valido. Potrebbe essere incompleto o scaduto. Usi il link dell’e-mail più recente dello studio.',
     failedTitle: 'Si è verificato un errore',
@@ -497,6 +520,12 @@ export const PAGE_WORDS = {
       forbidden: 'No se ha podido aceptar este formulario. Vuelva a abrir el enlace de su correo e inténtelo de nuevo.',
     },
     notFoundTitle: 'Enlace no válido',
+    connectedTitle: 'Calendario conectado',
+    connected:
+      'Google ha dado a planner acceso al calendario. Vuelva a la terminal: el comando continúa por sí solo. Puede cerrar esta página.',
+    notConnectedTitle: 'Calendario no conectado',
+    notConnected:
+      'Google no ha dado a planner acceso al calendario. Vuelva a la terminal y ejecute el comando de nuevo.',
     notFound:
       'Este enlace no es válido. Puede que esté incompleto o que haya caducado. Utilice el enlace del correo más reciente de la consulta.',
     failedTitle: 'Algo ha salido mal',
@@ -597,6 +626,12 @@ export const PAGE_WORDS = {
         'Dit formulier kon niet worden aangenomen. Open de link uit uw e-mail opnieuw en probeer het nog eens.',
     },
     notFoundTitle: 'Link ongeldig',
+    connectedTitle: 'Agenda verbonden',
+    connected:
+      'Google heeft planner toegang tot de agenda gegeven. Ga terug naar de terminal: de opdracht gaat vanzelf verder. U kunt deze pagina sluiten.',
+    notConnectedTitle: 'Agenda niet verbonden',
+    notConnected:
+      'Google heeft planner geen toegang tot de agenda gegeven. Ga terug naar de terminal en voer de opdracht opnieuw uit.',
     notFound:
       'Deze link is ongeldig. Misschien is hij onvolledig of verlopen. Gebruik de link uit uw meest recente e-mail van de praktijk.',
     failedTitle: 'Er ging iets mis',

@@ -5,7 +5,8 @@
  */
 import type { Store } from './db.ts';
 
-export type CalendarKind = 'ics' | 'caldav';
+/** An iCalendar address, a CalDAV collection, or a provider's calendar through its API (calendar/provider.ts). */
+export type CalendarKind = 'ics' | 'caldav' | 'google' | 'microsoft';
 
 /** A calendar as the sync reads it, secrets included. */
 export interface CalendarRow {
@@ -37,6 +38,8 @@ export interface CalendarRow {
   details: CalendarDetails;
   /** Whether the last write into it succeeded; null before the first. */
   writeLastOk: boolean | null;
+  /** Why its account needs reconnecting (a token revoked or expired, the calendar unshared); null: it does not. */
+  reconnect: string | null;
 }
 
 /** `full`: every answer of the form; `minimal`: the reason, the customer's first name and the reference. */
@@ -64,6 +67,7 @@ interface Row {
   write_alerted: number;
   details: CalendarDetails;
   write_last_ok: number | null;
+  reconnect: string | null;
 }
 
 function toCalendar(row: Row): CalendarRow {
@@ -89,11 +93,12 @@ function toCalendar(row: Row): CalendarRow {
     writeAlerted: row.write_alerted === 1,
     details: row.details,
     writeLastOk: row.write_last_ok === null ? null : row.write_last_ok === 1,
+    reconnect: row.reconnect,
   };
 }
 
 const COLUMNS = `id, schedule_id, label, kind, url, user_name, password, every_minutes, allow_insecure, fetch_state, created_at,
-  synced_at, tried_at, failing_since, last_error, alerted, generation, write_bookings, write_alerted, details, write_last_ok`;
+  synced_at, tried_at, failing_since, last_error, alerted, generation, write_bookings, write_alerted, details, write_last_ok, reconnect`;
 
 /** Returns every calendar, by id. */
 export function listCalendars(store: Store): CalendarRow[] {
@@ -174,11 +179,15 @@ export function markTried(store: Store, id: number, at: number): void {
   store.sql('UPDATE calendars SET tried_at = ? WHERE id = ?').run(at, id);
 }
 
-/** Records a successful sync at `at`: not failing any more, the fetch's new state. */
+/**
+ * Records a successful sync at `at`: not failing any more, the fetch's new state; no reconnect needed, unless the
+ * calendar's writes found it and still fail (a calendar shared to read but not to write reads well: its writes say).
+ */
 export function markSynced(store: Store, id: number, at: number, fetchState: string): void {
   store
     .sql(
-      'UPDATE calendars SET synced_at = ?, tried_at = ?, fetch_state = ?, failing_since = NULL, last_error = NULL, alerted = 0 WHERE id = ?',
+      `UPDATE calendars SET synced_at = ?, tried_at = ?, fetch_state = ?, failing_since = NULL, last_error = NULL, alerted = 0,
+         reconnect = CASE WHEN write_bookings = 1 AND write_last_ok = 0 THEN reconnect ELSE NULL END WHERE id = ?`,
     )
     .run(at, at, fetchState, id);
 }
@@ -220,9 +229,47 @@ export function markWriteAlerted(store: Store, id: number, alerted: boolean): vo
   store.sql('UPDATE calendars SET write_alerted = ? WHERE id = ?').run(alerted ? 1 : 0, id);
 }
 
-/** Records whether the last write into the calendar succeeded. */
+/** Records whether the last write into the calendar succeeded (one that did: its account is not waiting for a reconnect). */
 export function markWriteOutcome(store: Store, id: number, ok: boolean): void {
-  store.sql('UPDATE calendars SET write_last_ok = ? WHERE id = ?').run(ok ? 1 : 0, id);
+  if (ok) store.sql('UPDATE calendars SET write_last_ok = 1, reconnect = NULL WHERE id = ?').run(id);
+  else store.sql('UPDATE calendars SET write_last_ok = 0 WHERE id = ?').run(id);
+}
+
+/**
+ * Records that the account of calendar `id` needs reconnecting, and why (the first line found: later failures keep
+ * it), while it still holds `secret` (the one that failed); returns whether it did not before (the practice is
+ * mailed then, once).
+ */
+export function markReconnect(store: Store, id: number, why: string, secret: string): boolean {
+  return (
+    store
+      .sql('UPDATE calendars SET reconnect = ? WHERE id = ? AND reconnect IS NULL AND password = ?')
+      .run(why, id, secret).changes > 0
+  );
+}
+
+/**
+ * A reconnected account: its new secret (and account name), no longer waiting for a reconnect (the admin who ran the
+ * command needs no mail that it reads again: the mail that its writes are written again still comes), due to be read
+ * at once, and every write that waits for it due at once too.
+ */
+export function reconnected(store: Store, id: number, secret: string, account: string | null): void {
+  store
+    .sql(
+      'UPDATE calendars SET password = ?, user_name = coalesce(?, user_name), reconnect = NULL, alerted = 0, tried_at = NULL WHERE id = ?',
+    )
+    .run(secret, account, id);
+  store.sql("UPDATE calendar_writes SET next_attempt_at = 0 WHERE calendar_id = ? AND status = 'pending'").run(id);
+}
+
+/**
+ * Stores a secret the provider renewed (Microsoft's refresh token) of calendar `id`, over `previous` only (the one it
+ * was renewed from: a reconnect meanwhile stays); returns whether it did.
+ */
+export function renewSecret(store: Store, id: number, secret: string, previous: string): boolean {
+  return (
+    store.sql('UPDATE calendars SET password = ? WHERE id = ? AND password = ?').run(secret, id, previous).changes > 0
+  );
 }
 
 /** Deletes a calendar (its busy times first: busy-times.ts `deleteBusy`). */

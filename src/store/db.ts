@@ -347,6 +347,7 @@ function migrate(store: Store): void {
     });
   } finally {
     store.db.exec('PRAGMA foreign_keys = ON');
+    store.db.exec('PRAGMA legacy_alter_table = OFF'); // migration 21 turns it on for one rename; a failed one too
   }
   // A file from before `secure_delete` (migration 12) may hold deleted rows in its free pages: rewritten
   // once, so that an erase leaves nothing behind. Another process reading the file makes it wait for the next start.

@@ -812,4 +812,62 @@ export const migrations: readonly string[] = [
   ALTER TABLE reasons ADD COLUMN names TEXT NOT NULL DEFAULT '{}';
   ALTER TABLE reasons ADD COLUMN descriptions TEXT NOT NULL DEFAULT '{}';
   `,
+  // 21: the practitioner's Google or Microsoft calendar (issue 48), read and written through the provider's API.
+  // SQLite cannot change a CHECK in place: `calendars` is made again with the two kinds, as it was (its trigger
+  // too). For these kinds `url` is the calendar's API address and `password` the account's secret as JSON (a key
+  // file's key, or a refresh token: calendar/provider.ts ProviderSecret), masked as a password is; `user_name` names
+  // the account. `reconnect`: why the account's consent is gone (a token revoked or expired, the calendar unshared),
+  // NULL while it is not; set by the read or write that found it, cleared by `calendar reconnect`. And
+  // `calendar_consents`: the Google OAuth web flows under way, each until its code came back to planner's public
+  // address (`/oauth/google`), by the SHA-256 of the `state` planner gave Google; the command that started it reads
+  // the code and deletes the row.
+  `
+  CREATE TABLE calendars_21 (
+    id             INTEGER PRIMARY KEY,
+    schedule_id    INTEGER NOT NULL REFERENCES schedules (id),
+    label          TEXT NOT NULL,
+    kind           TEXT NOT NULL CHECK (kind IN ('ics', 'caldav', 'google', 'microsoft')),
+    url            TEXT NOT NULL, -- a secret (Google's secret address): masked in every output
+    user_name      TEXT,
+    password       TEXT,          -- a secret: sent to the calendar's server, so kept as given
+    every_minutes  INTEGER NOT NULL CHECK (every_minutes BETWEEN 1 AND 1440), -- SYNC_EVERY_MAX_MINUTES
+    allow_insecure INTEGER NOT NULL DEFAULT 0 CHECK (allow_insecure IN (0, 1)),
+    fetch_state    TEXT NOT NULL DEFAULT '{}', -- what the last read remembers (JSON)
+    created_at     TEXT NOT NULL,
+    synced_at      INTEGER, -- the last successful sync (Unix seconds)
+    tried_at       INTEGER, -- the last attempt, successful or not
+    failing_since  INTEGER, -- the first failed attempt since the last success; NULL: not failing
+    last_error     TEXT,
+    alerted        INTEGER NOT NULL DEFAULT 0 CHECK (alerted IN (0, 1)), -- the practice was mailed that it is failing
+    generation     INTEGER NOT NULL DEFAULT 0, -- the busy times that count: those of this generation
+    write_bookings INTEGER NOT NULL DEFAULT 0 CHECK (write_bookings IN (0, 1)),
+    write_alerted  INTEGER NOT NULL DEFAULT 0 CHECK (write_alerted IN (0, 1)),
+    details        TEXT NOT NULL DEFAULT 'full' CHECK (details IN ('full', 'minimal')),
+    write_last_ok  INTEGER CHECK (write_last_ok IN (0, 1)),
+    reconnect      TEXT -- why the account needs reconnecting; NULL: it does not
+  ) STRICT;
+  INSERT INTO calendars_21 (id, schedule_id, label, kind, url, user_name, password, every_minutes, allow_insecure,
+    fetch_state, created_at, synced_at, tried_at, failing_since, last_error, alerted, generation, write_bookings,
+    write_alerted, details, write_last_ok)
+    SELECT id, schedule_id, label, kind, url, user_name, password, every_minutes, allow_insecure, fetch_state,
+      created_at, synced_at, tried_at, failing_since, last_error, alerted, generation, write_bookings, write_alerted,
+      details, write_last_ok FROM calendars ORDER BY id;
+  DROP TABLE calendars;
+  -- The triggers of busy_times and bookings name calendars: a rename that checks them (the default) refuses while no
+  -- calendars table exists; the legacy rename leaves them as they are, naming the table it becomes.
+  PRAGMA legacy_alter_table = ON;
+  ALTER TABLE calendars_21 RENAME TO calendars;
+  PRAGMA legacy_alter_table = OFF;
+  CREATE TRIGGER busy_changes_on_switch AFTER UPDATE OF generation ON calendars BEGIN
+    INSERT INTO booking_changes (schedule_id, from_at, to_at)
+      SELECT new.schedule_id, min(start_at), max(end_at) FROM busy_times
+      WHERE calendar_id = new.id AND generation IN (old.generation, new.generation) HAVING count(*) > 0;
+  END;
+  CREATE TABLE calendar_consents (
+    state_hash   TEXT PRIMARY KEY,
+    created_at   INTEGER NOT NULL, -- Unix seconds; a consent not back within CONSENT_SECONDS is no longer taken
+    code         TEXT,             -- a secret: the authorization code Google sent back (used once, at once)
+    error        TEXT              -- Google's error instead (access_denied: the user said no)
+  ) STRICT;
+  `,
 ];

@@ -86,7 +86,15 @@ describe('calendarVerdict', () => {
     ['every 60 min, read 179 min ago', 'ok', minutesAgo(179), 60, { health: 'ok', why: 'ok' }],
     ['every 60 min, read 181 min ago', 'ok', minutesAgo(181), 60, { health: 'warn', why: 'stale' }],
   ])('%s', (_name, state, lastSuccess, everyMinutes, verdict) => {
-    expect(calendarVerdict({ state, lastSuccess, everyMinutes }, NOW)).toEqual(verdict);
+    expect(calendarVerdict({ state, lastSuccess, everyMinutes, reconnect: null }, NOW)).toEqual(verdict);
+  });
+  it('an account to reconnect outweighs everything: it does not heal by waiting', () => {
+    const reconnect = { why: 'invalid_grant', command: 'planner calendar reconnect 1' };
+    for (const state of ['ok', 'failing'] as const)
+      expect(calendarVerdict({ state, lastSuccess: minutesAgo(1), everyMinutes: 5, reconnect }, NOW)).toEqual({
+        health: 'fail',
+        why: 'reconnect',
+      });
   });
 });
 

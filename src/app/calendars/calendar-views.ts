@@ -15,6 +15,7 @@ import { type AppContext, unixSeconds } from '../context.ts';
 import { requireConfigured } from '../practice/configured.ts';
 import { type EditView, editView } from './calendar-edits.ts';
 import { STUCK_AFTER_SECONDS } from './policy.ts';
+import { reconnectCommand } from './providers.ts';
 
 /**
  * The instants a schedule's calendars must cover: a day before now to a day after the look-ahead's last day (a sync
@@ -44,6 +45,11 @@ export interface CalendarView
   details: CalendarDetails;
   /** Planner's events its last read showed moved or removed in a calendar app (app/calendars/calendar-edits.ts). */
   edits: EditView[];
+  /**
+   * A Google or Microsoft calendar whose account's consent is gone (revoked, expired, unshared): why, and the command
+   * that reconnects it; null when it needs none.
+   */
+  reconnect: { why: string; command: string } | null;
 }
 
 /**
@@ -126,6 +132,7 @@ export function viewOf(
         : null,
     details: calendar.details,
     edits: edits.filter((edit) => edit.calendarId === calendar.id).map((edit) => editView(edit, zone)),
+    reconnect: calendar.reconnect === null ? null : { why: calendar.reconnect, command: reconnectCommand(calendar) },
   };
 }
 

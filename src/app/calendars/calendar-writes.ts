@@ -12,7 +12,7 @@
 import { CalendarWriteError, deleteEvent, eventHref, putEvent } from '../../calendar/write.ts';
 import { submittedFields, submittedText } from '../../domain/submission.ts';
 import { invalid, notFound } from '../../errors.ts';
-import { type FeedEvent, practitionerEventIcs } from '../../mail/calendar.ts';
+import { type FeedEvent, practitionerEventIcs, practitionerProviderEvent } from '../../mail/calendar.ts';
 import { calendarAlert } from '../../mail/calendar-alert.ts';
 import { type LanedQueue, startLanedLoop } from '../../queue/outbox-loop.ts';
 import type { Pump } from '../../queue/pump.ts';
@@ -51,6 +51,7 @@ import { isConfigured, requireConfigured } from '../practice/configured.ts';
 import { type EditView, editView, localSpan, overwriteLine, overwrittenLine } from './calendar-edits.ts';
 import { failureLine, type SyncOptions, syncCalendar } from './calendars.ts';
 import { ALERT_AFTER_SECONDS, ALERT_CHECK_MS, LANE_PAUSE_SECONDS, NEVER, WRITE_LANES, WRITE_RETRY } from './policy.ts';
+import { accountOf, isProvider, noteReconnect } from './providers.ts';
 
 /** A worker holds a write this long (a write takes at most 20 s: calendar/write.ts); if it dies, another takes it. */
 const LEASE_SECONDS = 120;
@@ -83,25 +84,16 @@ async function reconcile(
   log: (line: string) => void,
 ): Promise<void> {
   const booking = feedBookingById(ctx.store, write.bookingId);
-  const target = {
-    url: calendar.url,
-    user: calendar.user ?? undefined,
-    password: calendar.password ?? undefined,
-    allowInsecure: calendar.allowInsecure,
-  };
-  const href = write.written?.href ?? (booking ? eventHref(calendar.url, booking.reference) : undefined);
-  if (!booking || !href) return; // no such booking (a file edited by hand): nothing to write
+  if (!booking) return; // no such booking (a file edited by hand): nothing to write
   const wanted =
     calendar.writeBookings && booking.scheduleId === calendar.scheduleId && !booking.cancelled && !booking.erased;
-  if (!wanted) {
-    await deleteEvent(target, href);
+  const written = isProvider(calendar.kind)
+    ? await writeThroughProvider(ctx, calendar, write, booking, wanted)
+    : await writeOverCalDav(ctx, calendar, write, booking, wanted);
+  if (!written) {
     ctx.store.tx(() => forgetEvent(ctx.store, calendar.id, booking.id));
     return;
   }
-  const settings = requireConfigured(ctx);
-  const location = settings.address ? `${settings.practiceName}, ${settings.address}` : '';
-  const ics = practitionerEventIcs(eventOf(ctx, calendar, booking), settings.locale, location);
-  const written = await putEvent(target, href, ics, write.written ? write.written.etag : undefined);
   ctx.store.tx(() => {
     // A calendar removed while its event was written (`calendar remove --keep-written`) has nothing to record into.
     if (findCalendar(ctx.store, calendar.id))
@@ -109,15 +101,82 @@ async function reconcile(
         ctx.store,
         calendar.id,
         booking.id,
-        { href, etag: written.etag, sequence: booking.sequence },
+        { href: written.href, etag: written.etag, sequence: booking.sequence },
         ctx.now().getTime(),
       );
   });
   if (written.overwritten) {
     // Changed or removed in a calendar app (or there while planner had forgotten it: writing turned off and on):
     // what it showed, and what planner wrote over it.
-    const line = await overwriteLine(booking, written.found, write.written !== null, settings.timeZone);
+    const zone = requireConfigured(ctx).timeZone;
+    const line = await overwriteLine(booking, written.found, write.written !== null, zone);
     if (line) log(`planner: calendar ${calendar.id} (${calendar.label}): ${line}`);
+  }
+}
+
+/** What a write left in the calendar: where planner's event is and its version; null: no event (deleted). */
+type WriteResult = { href: string; etag: string | null; overwritten: boolean; found?: string } | null;
+
+/** The booking's event text and place, in the calendar's details. */
+function eventFacts(ctx: AppContext, calendar: CalendarRow, booking: FeedRow) {
+  const settings = requireConfigured(ctx);
+  const location = settings.address ? `${settings.practiceName}, ${settings.address}` : '';
+  return { settings, event: eventOf(ctx, calendar, booking), location };
+}
+
+/** A CalDAV calendar's write: a PUT of the booking's resource, or its DELETE (calendar/write.ts). */
+async function writeOverCalDav(
+  ctx: AppContext,
+  calendar: CalendarRow,
+  write: DueWrite,
+  booking: FeedRow,
+  wanted: boolean,
+): Promise<WriteResult> {
+  const target = {
+    url: calendar.url,
+    user: calendar.user ?? undefined,
+    password: calendar.password ?? undefined,
+    allowInsecure: calendar.allowInsecure,
+  };
+  const href = write.written?.href ?? eventHref(calendar.url, booking.reference);
+  if (!wanted) {
+    await deleteEvent(target, href);
+    return null;
+  }
+  const { settings, event, location } = eventFacts(ctx, calendar, booking);
+  const ics = practitionerEventIcs(event, settings.locale, location);
+  const put = await putEvent(target, href, ics, write.written ? write.written.etag : undefined);
+  return { href, etag: put.etag, overwritten: put.overwritten, found: put.found };
+}
+
+/**
+ * A Google or Microsoft calendar's write, through its API (calendar/provider.ts): the event planner recorded (its id
+ * and ETag) written over, or made (a create retried finds the one it made); or removed. An account whose consent is
+ * gone is marked for reconnecting (and mailed once) before the failure goes back to the queue, which keeps the write.
+ */
+async function writeThroughProvider(
+  ctx: AppContext,
+  calendar: CalendarRow,
+  write: DueWrite,
+  booking: FeedRow,
+  wanted: boolean,
+): Promise<WriteResult> {
+  const { openProvider, ProviderAuthError } = await import('../../calendar/provider.ts');
+  const ref = write.written ? { id: write.written.href, etag: write.written.etag } : undefined;
+  const account = accountOf(ctx, calendar);
+  try {
+    const client = await openProvider(account);
+    if (!wanted) {
+      await client.remove(booking.reference, ref);
+      return null;
+    }
+    const { settings, event, location } = eventFacts(ctx, calendar, booking);
+    const put = await client.put(practitionerProviderEvent(event, settings.locale, location, settings.timeZone), ref);
+    return { href: put.ref.id, etag: put.ref.etag, overwritten: put.overwritten, found: put.found };
+  } catch (error) {
+    if (error instanceof ProviderAuthError)
+      noteReconnect(ctx, calendar, failureLine(error, calendar), account.stored());
+    throw error;
   }
 }
 
@@ -187,6 +246,8 @@ export function alertWriteFailures(ctx: AppContext): void {
   const counts = writeCounts(ctx.store);
   const now = unixSeconds(ctx.now());
   for (const calendar of listCalendars(ctx.store)) {
+    // An account to reconnect has had its one mail (providers.ts noteReconnect); its writes wait for the reconnect.
+    if (calendar.reconnect !== null) continue;
     const mine = counts.get(calendar.id);
     const failingSince = mine?.retryingSince ?? null;
     // Catching up (the last write succeeded after the last that failed) is not failing: no mail that it fails.
@@ -205,6 +266,7 @@ export function alertWriteFailures(ctx: AppContext): void {
           error: mine?.lastError ?? '',
           recovered: !failing,
           writing: { waiting: mine?.waiting ?? 0 },
+          provider: isProvider(calendar.kind),
         });
         enqueue(ctx.store, null, message, now, ctx.now().toISOString());
       }

@@ -7,6 +7,7 @@
  */
 import type { PlannerEvent } from '../../calendar/busy.ts';
 import { type FetchLimits, type FetchState, fetchCalendar } from '../../calendar/fetch.ts';
+import type { ProviderAccount, ProviderName, ProviderSecret, ProviderState } from '../../calendar/provider.ts';
 import { checkCalendarUrl } from '../../calendar/url.ts';
 import { nameMessage, nameProblem, SYNC_EVERY_DEFAULT_MINUTES, SYNC_EVERY_MAX_MINUTES } from '../../domain/checks.ts';
 import { SECONDS_PER_DAY } from '../../domain/days.ts';
@@ -41,6 +42,8 @@ import {
   markFailing,
   markSynced,
   markTried,
+  type NewCalendar,
+  reconnected,
   updateCalendar,
 } from '../../store/calendars.ts';
 import { enqueue } from '../../store/outbox.ts';
@@ -57,6 +60,15 @@ import {
   viewOf,
 } from './calendar-views.ts';
 import { ALERT_AFTER_SECONDS } from './policy.ts';
+import {
+  accountOf,
+  isProvider,
+  newAccount,
+  noteReconnect,
+  providerUrl,
+  reconnectCommand,
+  type StoredAccount,
+} from './providers.ts';
 
 /** What a sync may be given instead of the defaults: the limits (tests make the time-out short). */
 export interface SyncOptions {
@@ -68,8 +80,20 @@ export interface SyncOptions {
 /** Returns the one line of a failed fetch, read or write, never with a secret of `calendar` in it. */
 export function failureLine(error: unknown, calendar: { url: string; password: string | null }): string {
   let line = String((error as Error)?.message ?? error).split('\n', 1)[0]!;
-  for (const secret of [calendar.url, calendar.password]) if (secret) line = line.split(secret).join('…');
+  for (const secret of [calendar.url, calendar.password, ...secretParts(calendar.password)])
+    if (secret) line = line.split(secret).join('…');
   return line;
+}
+
+/** The secrets inside a provider's account (calendar/provider.ts ProviderSecret, JSON): a key, a token, a secret. */
+function secretParts(password: string | null): string[] {
+  if (!password?.startsWith('{')) return [];
+  try {
+    const { privateKey, refreshToken, clientSecret } = JSON.parse(password) as Record<string, unknown>;
+    return [privateKey, refreshToken, clientSecret].filter((part): part is string => typeof part === 'string');
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -81,38 +105,59 @@ export function failureLine(error: unknown, calendar: { url: string; password: s
 interface SyncState extends FetchState {
   readTo?: number;
   zone?: string;
+  /** A provider's calendar: what its last read remembers (calendar/provider.ts). */
+  provider?: ProviderState;
 }
 
 /** How far past the window a sync reads: a calendar that never changes is read whole once a day. */
 const READ_AHEAD_SECONDS = SECONDS_PER_DAY;
 
-/** Fetches and reads a calendar: its busy times cut into pieces, or `unchanged`. Throws with one line. */
+/** What a read needs of a calendar: where it is and how to log in, and what its last read remembers. */
+interface Readable {
+  url: string;
+  user: string | null;
+  password: string | null;
+  allowInsecure: boolean;
+  /** undefined: not known yet (an address being added: the server is asked). */
+  kind: CalendarKind | undefined;
+  fetchState: string;
+}
+
+/**
+ * Fetches and reads a calendar: its busy times cut into pieces, or `unchanged`. Throws with one line. A provider's
+ * calendar (`account`) is read through its API, as iCalendar texts the same reader reads.
+ */
 async function readCalendar(
   ctx: AppContext,
-  calendar: {
-    url: string;
-    user: string | null;
-    password: string | null;
-    allowInsecure: boolean;
-    kind: CalendarKind | undefined;
-    fetchState: string;
-  },
+  calendar: Readable,
   schedule: Schedule,
   options: SyncOptions,
+  account?: ProviderAccount,
 ) {
   const zone = requireConfigured(ctx).timeZone;
   const window = busyWindow(schedule, unixSeconds(ctx.now()));
-  const source = {
-    url: calendar.url,
-    user: calendar.user ?? undefined,
-    password: calendar.password ?? undefined,
-    allowInsecure: calendar.allowInsecure,
-  };
   const { readTo, zone: readIn, ...last } = JSON.parse(calendar.fetchState) as SyncState;
-  const conditional = readTo !== undefined && window.to <= readTo && readIn === zone ? last : {};
+  const sameWindow = readTo !== undefined && window.to <= readTo && readIn === zone;
   const read = { from: window.from, to: window.to + READ_AHEAD_SECONDS };
   const fetchedAtMs = ctx.now().getTime();
-  const fetched = await fetchCalendar(source, calendar.kind, conditional, read, options.limits);
+  let fetched:
+    | { kind: CalendarKind; unchanged: true; state: object }
+    | { kind: CalendarKind; unchanged: false; texts: string[]; state: object };
+  if (account) {
+    const { openProvider } = await import('../../calendar/provider.ts');
+    const client = await openProvider(account);
+    const provided = await client.read(sameWindow ? (last as SyncState).provider : undefined, read);
+    fetched = { kind: account.provider, ...provided, state: { provider: provided.state } };
+  } else {
+    const source = {
+      url: calendar.url,
+      user: calendar.user ?? undefined,
+      password: calendar.password ?? undefined,
+      allowInsecure: calendar.allowInsecure,
+    };
+    const kind = calendar.kind === 'ics' || calendar.kind === 'caldav' ? calendar.kind : undefined;
+    fetched = await fetchCalendar(source, kind, sameWindow ? last : {}, read, options.limits);
+  }
   if (fetched.unchanged)
     return { kind: fetched.kind, state: { ...fetched.state, readTo, zone } as SyncState, busy: undefined };
   // The reader (ical.js) is loaded at the first read: a server without calendars never holds it.
@@ -126,6 +171,11 @@ async function readCalendar(
     /** Planner's own events as the calendar holds them, over `read`, fetched from `fetchedAtMs` on. */
     planner: { events: planner, ...read, fetchedAtMs },
   };
+}
+
+/** The account of `calendar` when it is a provider's (its reads and writes go through the provider's API). */
+function accountIfProvider(ctx: AppContext, calendar: CalendarRow): StoredAccount | undefined {
+  return isProvider(calendar.kind) ? accountOf(ctx, calendar) : undefined;
 }
 
 /** Gives the event loop a turn. */
@@ -204,12 +254,29 @@ export function checkDetails(details: string): CalendarDetails {
   return details;
 }
 
-/** Throws `invalid` unless planner may write into `calendar` (a CalDAV collection that takes a test event). */
+/**
+ * Throws `invalid` unless planner may write into `calendar` (a CalDAV collection, or a provider's calendar through
+ * `account`, that takes a test event).
+ */
 async function requireWritable(
   ctx: AppContext,
   calendar: { url: string; user: string | null; password: string | null; allowInsecure: boolean },
   kind: CalendarKind,
+  account?: ProviderAccount,
 ): Promise<void> {
+  if (account) {
+    const { openProvider } = await import('../../calendar/provider.ts');
+    const { CalendarWriteError } = await import('../../calendar/write.ts');
+    try {
+      await (await openProvider(account)).checkWritable(ctx.now(), requireConfigured(ctx).timeZone);
+    } catch (error) {
+      const left = error instanceof CalendarWriteError && error.leftCheckEvent;
+      throw invalid(
+        `planner may not write into that calendar, ${left ? 'nothing was added' : 'nothing was changed'}: ${failureLine(error, calendar)}`,
+      );
+    }
+    return;
+  }
   if (kind !== 'caldav') {
     throw invalid(
       "that is an iCalendar (.ics) address, which planner can read but not write: give the calendar's CalDAV address (Nextcloud, Fastmail, iCloud, Radicale, Baïkal) for --write-bookings, or leave it out",
@@ -250,10 +317,7 @@ export async function addCalendar(
   requireConfigured(ctx);
   const schedule = scheduleOf(ctx, scheduleId);
   const url = checkCalendarUrl(urlText, input.allowInsecure);
-  const everyMinutes = input.everyMinutes ?? SYNC_EVERY_DEFAULT_MINUTES;
-  if (!Number.isInteger(everyMinutes) || everyMinutes < 1 || everyMinutes > SYNC_EVERY_MAX_MINUTES) {
-    throw invalid(`--every must be from 1 to ${SYNC_EVERY_MAX_MINUTES} minutes (got ${everyMinutes})`);
-  }
+  const everyMinutes = checkEvery(input.everyMinutes);
   const label = (input.label ?? new URL(url).hostname).trim();
   const problem = nameProblem(label);
   if (problem) throw invalid(nameMessage('--name', problem));
@@ -281,30 +345,150 @@ export async function addCalendar(
   } catch (error) {
     throw invalid(`the calendar could not be read, nothing was added: ${failureLine(error, secrets)}`);
   }
-  const now = unixSeconds(ctx.now());
   if (input.writeBookings)
     await requireWritable(ctx, { ...secrets, user: input.user ?? null, allowInsecure: input.allowInsecure }, read.kind);
+  return storeAdded(ctx, {
+    scheduleId,
+    label,
+    kind: read.kind,
+    url,
+    user: input.user ?? null,
+    password: input.password ?? null,
+    everyMinutes,
+    allowInsecure: input.allowInsecure,
+    fetchState: JSON.stringify(read.state),
+    createdAt: ctx.now().toISOString(),
+    syncedAt: unixSeconds(ctx.now()),
+    writeBookings: input.writeBookings === true,
+    details: input.details ?? NEW_CALENDAR_DETAILS,
+    busy: read.busy ?? [],
+  });
+}
+
+/**
+ * Stores a calendar just read (`add`, `connect`) with the busy times of that read, in one transaction, its upcoming
+ * bookings queued to be written when it receives them; returns it as shown.
+ */
+function storeAdded(ctx: AppContext, calendar: NewCalendar & { busy: BusySpan[] }): CalendarView {
+  const { busy, ...row } = calendar;
   const id = ctx.store.tx(() => {
-    const added = insertCalendar(ctx.store, {
-      scheduleId,
-      label,
-      kind: read.kind,
-      url,
-      user: input.user ?? null,
-      password: input.password ?? null,
-      everyMinutes,
-      allowInsecure: input.allowInsecure,
-      fetchState: JSON.stringify(read.state),
-      createdAt: ctx.now().toISOString(),
-      syncedAt: now,
-      writeBookings: input.writeBookings === true,
-      details: input.details ?? NEW_CALENDAR_DETAILS,
-    });
-    applyBusyChanges(ctx.store, { id: added, scheduleId, generation: 0 }, { remove: [], add: read.busy ?? [] });
-    if (input.writeBookings) queueUpcoming(ctx.store, added, now, ctx.now().toISOString());
+    const added = insertCalendar(ctx.store, row);
+    applyBusyChanges(ctx.store, { id: added, scheduleId: row.scheduleId, generation: 0 }, { remove: [], add: busy });
+    if (row.writeBookings) queueUpcoming(ctx.store, added, row.syncedAt!, ctx.now().toISOString());
     return added;
   });
   return viewOf(ctx, findCalendar(ctx.store, id)!, calendarConflicts(ctx, id));
+}
+
+/** What `planner calendar connect` was given besides the account. */
+export interface ConnectInput {
+  label?: string;
+  everyMinutes?: number;
+  writeBookings?: boolean;
+  details?: CalendarDetails;
+  /** Who the account is (the calendar's or the signed-in address): what lists show beside it. */
+  accountName: string;
+}
+
+/** Throws `invalid` unless `everyMinutes` is an interval a sync may have; returns it (default: the default). */
+function checkEvery(everyMinutes: number | undefined): number {
+  const every = everyMinutes ?? SYNC_EVERY_DEFAULT_MINUTES;
+  if (!Number.isInteger(every) || every < 1 || every > SYNC_EVERY_MAX_MINUTES) {
+    throw invalid(`--every must be from 1 to ${SYNC_EVERY_MAX_MINUTES} minutes (got ${every})`);
+  }
+  return every;
+}
+
+/**
+ * Adds a Google or Microsoft calendar (`calendarId` of `provider`, reached with `secret`) to a schedule after one
+ * successful read (and, to receive bookings, a test write); when either fails, throws its one line and writes
+ * nothing. A secret the provider renewed meanwhile is what is stored.
+ */
+export async function connectCalendar(
+  ctx: AppContext,
+  scheduleId: number,
+  target: { provider: ProviderName; calendarId: string; secret: ProviderSecret },
+  input: ConnectInput,
+  options: SyncOptions = {},
+): Promise<CalendarView> {
+  requireConfigured(ctx);
+  const schedule = scheduleOf(ctx, scheduleId);
+  const everyMinutes = checkEvery(input.everyMinutes);
+  const url = providerUrl(target.provider, target.calendarId);
+  const label = (input.label ?? input.accountName).trim();
+  const problem = nameProblem(label);
+  if (problem) throw invalid(nameMessage('--name', problem));
+  const same = listCalendars(ctx.store).find((calendar) => calendar.scheduleId === scheduleId && calendar.url === url);
+  if (same)
+    throw new AppError(
+      'conflict',
+      `calendar ${same.id} already reads this calendar for schedule ${scheduleId} (planner calendar list; ${reconnectCommand(same)} gives it a new sign-in)`,
+    );
+  const account = newAccount(target.provider, target.calendarId, target.secret);
+  const readable = {
+    url,
+    user: input.accountName,
+    password: null,
+    allowInsecure: false,
+    kind: target.provider,
+    fetchState: '{}',
+  };
+  let read;
+  try {
+    read = await readCalendar(ctx, readable, schedule, options, account);
+  } catch (error) {
+    throw invalid(`the calendar could not be read, nothing was added: ${failureLine(error, readable)}`);
+  }
+  if (input.writeBookings) await requireWritable(ctx, readable, target.provider, account);
+  return storeAdded(ctx, {
+    scheduleId,
+    label,
+    kind: target.provider,
+    url,
+    user: input.accountName,
+    password: JSON.stringify(account.secret),
+    everyMinutes,
+    allowInsecure: false,
+    fetchState: JSON.stringify(read.state),
+    createdAt: ctx.now().toISOString(),
+    syncedAt: unixSeconds(ctx.now()),
+    writeBookings: input.writeBookings === true,
+    details: input.details ?? NEW_CALENDAR_DETAILS,
+    busy: read.busy ?? [],
+  });
+}
+
+/**
+ * Gives calendar `id` (a Google or Microsoft one) a new sign-in: checked by a read (and a test write when it receives
+ * bookings) before anything changes; then it no longer waits for a reconnect, its busy times are read now, and every
+ * write that waited is due at once (`deliverWrites` and the server's worker write them, each once: the events' ids
+ * and transaction ids are planner's own, so nothing written before the token died is written twice).
+ */
+export async function reconnectCalendar(
+  ctx: AppContext,
+  id: number,
+  secret: ProviderSecret,
+  accountName: string | null,
+  options: SyncOptions = {},
+): Promise<SyncOutcome> {
+  requireConfigured(ctx);
+  const calendar = findCalendar(ctx.store, id) ?? calendarNotFound(id);
+  if (!isProvider(calendar.kind))
+    throw invalid(
+      `calendar ${id} is ${calendar.kind === 'caldav' ? 'a CalDAV calendar' : 'an iCalendar address'}, not a Google or Microsoft one: planner calendar set ${id} --user <name> gives it a new login`,
+    );
+  const account = newAccount(calendar.kind, accountOf(ctx, calendar).calendarId, secret);
+  const schedule = scheduleOf(ctx, calendar.scheduleId);
+  try {
+    await readCalendar(ctx, { ...calendar, fetchState: '{}' }, schedule, options, account);
+  } catch (error) {
+    throw invalid(
+      `the calendar could not be read with that sign-in, nothing was changed: ${failureLine(error, calendar)}`,
+    );
+  }
+  if (calendar.writeBookings) await requireWritable(ctx, calendar, calendar.kind, account);
+  ctx.store.tx(() => reconnected(ctx.store, id, JSON.stringify(account.secret), accountName));
+  return syncCalendar(ctx, findCalendar(ctx.store, id)!, options);
 }
 
 /** What `planner calendar set` changes; what is not given stays. */
@@ -339,11 +523,13 @@ function checkChange(calendar: CalendarRow, change: CalendarSettingsChange): str
   const label = change.label?.trim();
   const problem = label === undefined ? undefined : nameProblem(label);
   if (problem) throw invalid(nameMessage('--name', problem));
-  const every = change.everyMinutes;
-  if (every !== undefined && (!Number.isInteger(every) || every < 1 || every > SYNC_EVERY_MAX_MINUTES))
-    throw invalid(`--every must be from 1 to ${SYNC_EVERY_MAX_MINUTES} minutes (got ${every})`);
+  if (change.everyMinutes !== undefined) checkEvery(change.everyMinutes);
   if (change.removeWritten && change.writeBookings !== false)
     throw invalid('--remove-written goes with --write-bookings off');
+  if (isProvider(calendar.kind) && (change.user !== undefined || change.password !== undefined))
+    throw invalid(
+      `calendar ${calendar.id} is reached through ${calendar.kind === 'google' ? 'Google' : 'Microsoft'}'s sign-in, not a user and password: ${reconnectCommand(calendar)} gives it a new one`,
+    );
   if (change.password !== undefined && !(change.user ?? calendar.user))
     throw invalid('a password needs a user name: give --user <name>');
   if (change.user !== undefined && change.password === undefined) {
@@ -384,7 +570,7 @@ export async function setCalendar(
   }
   const turnOn = change.writeBookings === true && !calendar.writeBookings;
   const turnOff = change.writeBookings === false && calendar.writeBookings;
-  if (turnOn) await requireWritable(ctx, next, calendar.kind);
+  if (turnOn) await requireWritable(ctx, next, calendar.kind, accountIfProvider(ctx, calendar));
   const nowAt = unixSeconds(ctx.now());
   const at = ctx.now().toISOString();
   const newDetails = change.details !== undefined && change.details !== calendar.details;
@@ -432,15 +618,21 @@ export interface SyncOutcome {
 
 /**
  * Records a failed sync of `calendar` (failing since its first failure, with the line) and mails the practice once it
- * has failed for ALERT_AFTER_SECONDS.
+ * has failed for ALERT_AFTER_SECONDS (not when `mail` is false: an account to reconnect has its own mail).
  */
-function recordFailure(ctx: AppContext, calendar: CalendarRow, scheduleName: string, line: string): void {
+function recordFailure(
+  ctx: AppContext,
+  calendar: CalendarRow,
+  scheduleName: string,
+  line: string,
+  options: { mail: boolean },
+): void {
   const settings = requireConfigured(ctx);
   const now = unixSeconds(ctx.now());
   ctx.store.tx(() => {
     markFailing(ctx.store, calendar.id, now, line);
     const since = calendar.failingSince ?? now;
-    if (!calendar.alerted && now - since >= ALERT_AFTER_SECONDS && settings.notifyEmail) {
+    if (options.mail && !calendar.alerted && now - since >= ALERT_AFTER_SECONDS && settings.notifyEmail) {
       const message = calendarAlert({
         settings,
         label: calendar.label,
@@ -470,11 +662,15 @@ export async function syncCalendar(
   const settings = requireConfigured(ctx);
   markTried(ctx.store, calendar.id, unixSeconds(ctx.now()));
   let read;
+  const account = accountIfProvider(ctx, calendar);
   try {
-    read = await readCalendar(ctx, calendar, schedule, options);
+    read = await readCalendar(ctx, calendar, schedule, options, account);
   } catch (error) {
     const line = failureLine(error, calendar);
-    recordFailure(ctx, calendar, schedule.name, line);
+    // An account whose consent is gone is mailed once, at once (noteReconnect), and not again after an hour.
+    const reconnect = (error as { reconnect?: boolean }).reconnect === true;
+    if (reconnect && account) noteReconnect(ctx, calendar, line, account.stored());
+    recordFailure(ctx, calendar, schedule.name, line, { mail: !reconnect && calendar.reconnect === null });
     return outcomeOf(ctx, calendar, options, { error: line });
   }
   const changes = read.busy && (await changesTo(ctx, calendar.id, read.busy));

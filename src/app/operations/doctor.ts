@@ -379,9 +379,12 @@ function calendarChecks(ctx: AppContext): Check[] {
   const local = (iso: string | null) => (iso === null ? 'never' : localWithZone(iso, zone));
   for (const calendar of list) {
     const name = `calendar ${calendar.id}`;
+    // A Google or Microsoft calendar has no user and password to fix: its sign-in is `reconnect`'s.
+    const provider = calendar.kind === 'google' || calendar.kind === 'microsoft';
     const read = calendarVerdict(calendar, now);
     const detail = {
-      failing: `${calendar.label}: failing since ${local(calendar.failingSince)}: ${calendar.lastError}; its last busy times still block, new events are not seen. Fix the address or password (planner calendar set ${calendar.id} --user <name> --password-stdin), or the server, then planner calendar sync ${calendar.id}`,
+      reconnect: `${calendar.label}: ${calendar.reconnect?.why}; reconnect: ${calendar.reconnect?.command}. Until then bookings are kept and wait to be written, and its last busy times still block`,
+      failing: `${calendar.label}: failing since ${local(calendar.failingSince)}: ${calendar.lastError}; its last busy times still block, new events are not seen. ${provider ? 'Planner tries again at every sync' : `Fix the address or password (planner calendar set ${calendar.id} --user <name> --password-stdin), or the server`}, then planner calendar sync ${calendar.id}`,
       stale: `${calendar.label}: last synced ${local(calendar.lastSuccess)}: is planner serve running? (planner calendar sync ${calendar.id} syncs now)`,
       ok: `${calendar.label} (${calendar.kind}, ${calendar.url}): synced ${local(calendar.lastSuccess)}, ${calendar.busy} busy time(s) in the window`,
     }[read.why];
@@ -389,7 +392,7 @@ function calendarChecks(ctx: AppContext): Check[] {
     const write = calendarWriteVerdict(calendar);
     const writing = calendar.writing;
     if (write && writing) {
-      const failing = `${writing.waiting} booking change(s) not written since ${local(writing.failingSince)}: ${writing.lastError}; planner retries them, and the practitioner's calendar lacks them until then (check the server, or the password: planner calendar set ${calendar.id} --user <name> --password-stdin)`;
+      const failing = `${writing.waiting} booking change(s) not written since ${local(writing.failingSince)}: ${writing.lastError}; planner retries them, and the practitioner's calendar lacks them until then (${calendar.reconnect ? `reconnect: ${calendar.reconnect.command}` : provider ? 'planner calendar list shows why' : `check the server, or the password: planner calendar set ${calendar.id} --user <name> --password-stdin`})`;
       checks.push({
         name: `${name} writes`,
         status: write.health,

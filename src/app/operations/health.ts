@@ -57,9 +57,11 @@ export const STALE_AFTER_MS = 3_600_000;
  * serve syncs it); else ok.
  */
 export function calendarVerdict(
-  calendar: Pick<CalendarView, 'state' | 'lastSuccess' | 'everyMinutes'>,
+  calendar: Pick<CalendarView, 'state' | 'lastSuccess' | 'everyMinutes' | 'reconnect'>,
   nowMs: number,
-): Verdict<'failing' | 'stale' | 'ok'> {
+): Verdict<'reconnect' | 'failing' | 'stale' | 'ok'> {
+  // Said first and loudest: it does not heal by waiting.
+  if (calendar.reconnect) return { health: 'fail', why: 'reconnect' };
   if (calendar.state === 'failing') return { health: 'fail', why: 'failing' };
   const synced = calendar.lastSuccess ? Date.parse(calendar.lastSuccess) : 0;
   if (nowMs - synced > Math.max(3 * calendar.everyMinutes * 60_000, STALE_AFTER_MS))

@@ -22,6 +22,7 @@ import {
   whole,
   withContext,
 } from '../shared.ts';
+import { registerConnect, registerReconnect } from './calendar-connect.ts';
 
 /** What the lists say when there is no calendar. */
 const NO_CALENDARS = 'No calendars. Add one: planner calendar add <schedule-id> <url>';
@@ -83,7 +84,7 @@ interface SetOptions {
  * Writes what waits for calendar `calendarId` now and says how it went (the server's worker does the rest), with a
  * line for each event it wrote over that was not as planner had written it (changed or removed in an app).
  */
-async function writeNow(
+export async function writeNow(
   command: Command,
   calendarId: number,
   what: 'written' | 'deleted',
@@ -103,8 +104,12 @@ async function writeNow(
 export function registerCalendar(program: Command): void {
   const calendar = program
     .command('calendar')
-    .description('the practitioner’s own calendars (iCalendar address or CalDAV): their busy times block booking');
+    .description(
+      'the practitioner’s own calendars (iCalendar address, CalDAV, Google or Microsoft): their busy times block booking',
+    );
   registerAdd(calendar);
+  registerConnect(calendar);
+  registerReconnect(calendar);
   registerList(calendar);
   registerSync(calendar);
   registerBusy(calendar);
@@ -217,7 +222,11 @@ function registerList(calendar: Command): void {
           c.url,
           local(c.lastSuccess),
           c.busy,
-          c.state === 'ok' ? 'ok' : `failing since ${local(c.failingSince)}: ${c.lastError}`,
+          c.reconnect
+            ? `RECONNECT: ${c.reconnect.why}; reconnect: ${c.reconnect.command}`
+            : c.state === 'ok'
+              ? 'ok'
+              : `failing since ${local(c.failingSince)}: ${c.lastError}`,
           !c.writing
             ? 'no'
             : `${c.details === 'minimal' ? 'yes (minimal details)' : 'yes'}, ${

@@ -41,11 +41,13 @@ function calendarLines(list: Status['calendars'], zone: string | null, nowMs: nu
   const local = (iso: string | null) => (iso ? localWithZone(iso, zone ?? 'UTC') : 'never');
   const lines = list.map((calendar, index) => {
     const state = {
+      reconnect: () =>
+        `RECONNECT: ${calendar.reconnect!.why} · reconnect: ${calendar.reconnect!.command} · bookings are kept and written into it after that; its last busy times still block`,
       ok: () => `ok · synced ${local(calendar.lastSuccess)} · ${calendar.busy} busy time(s) in the window`,
       stale: () =>
         `STALE: last synced ${local(calendar.lastSuccess)}: is planner serve running? (planner calendar sync ${calendar.id} syncs now) · ${calendar.busy} busy time(s) in the window`,
       failing: () =>
-        `FAILING since ${local(calendar.failingSince)}: ${calendar.lastError} · its last busy times still block; fix the address or password, then planner calendar sync ${calendar.id}`,
+        `FAILING since ${local(calendar.failingSince)}: ${calendar.lastError} · its last busy times still block; ${calendar.kind === 'google' || calendar.kind === 'microsoft' ? 'planner tries again at every sync' : 'fix the address or password'}, then planner calendar sync ${calendar.id}`,
     }[calendarVerdict(calendar, nowMs).why]();
     const write = calendarWriteVerdict(calendar);
     const writing = !write
@@ -54,7 +56,7 @@ function calendarLines(list: Status['calendars'], zone: string | null, nowMs: nu
         ? ` · receives every booking; catching up: ${calendar.writing!.waiting} left`
         : write.health === 'ok'
           ? ` · receives every booking, ${calendar.writing!.waiting} waiting`
-          : ` · ${write.why === 'stuck' ? `WRITES STUCK for over ${STUCK_AFTER_SECONDS / 3600} hours` : 'WRITES FAILING'} since ${local(calendar.writing!.failingSince)}: ${calendar.writing!.waiting} booking change(s) not in the calendar: ${calendar.writing!.lastError} (planner retries them)`;
+          : ` · ${write.why === 'stuck' ? `WRITES STUCK for over ${STUCK_AFTER_SECONDS / 3600} hours` : 'WRITES FAILING'} since ${local(calendar.writing!.failingSince)}: ${calendar.writing!.waiting} booking change(s) not in the calendar: ${calendar.writing!.lastError} (${calendar.reconnect ? `written after ${calendar.reconnect.command}` : 'planner retries them'})`;
     const edited = calendarEditsVerdict(calendar)
       ? ` · ${editsLine(calendar.edits)} (planner calendar repair ${calendar.id} writes planner's times back)`
       : '';
