@@ -425,10 +425,11 @@ export async function connectCalendar(
       `calendar ${same.id} already reads this calendar for schedule ${scheduleId} (planner calendar list; ${reconnectCommand(same)} gives it a new sign-in)`,
     );
   const account = newAccount(target.provider, target.calendarId, target.secret);
+  // The new secret is masked in any line a failure gives (failureLine), as a stored one is.
   const readable = {
     url,
     user: input.accountName,
-    password: null,
+    password: JSON.stringify(target.secret),
     allowInsecure: false,
     kind: target.provider,
     fetchState: '{}',
@@ -479,14 +480,16 @@ export async function reconnectCalendar(
     );
   const account = newAccount(calendar.kind, accountOf(ctx, calendar).calendarId, secret);
   const schedule = scheduleOf(ctx, calendar.scheduleId);
+  // Both the stored secret and the new one are masked in any line a failure gives.
+  const masked = { url: calendar.url, password: JSON.stringify(secret) };
   try {
     await readCalendar(ctx, { ...calendar, fetchState: '{}' }, schedule, options, account);
   } catch (error) {
     throw invalid(
-      `the calendar could not be read with that sign-in, nothing was changed: ${failureLine(error, calendar)}`,
+      `the calendar could not be read with that sign-in, nothing was changed: ${failureLine(failureLine(error, calendar), masked)}`,
     );
   }
-  if (calendar.writeBookings) await requireWritable(ctx, calendar, calendar.kind, account);
+  if (calendar.writeBookings) await requireWritable(ctx, { ...calendar, ...masked }, calendar.kind, account);
   ctx.store.tx(() => reconnected(ctx.store, id, JSON.stringify(account.secret), accountName));
   return syncCalendar(ctx, findCalendar(ctx.store, id)!, options);
 }

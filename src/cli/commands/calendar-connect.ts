@@ -71,16 +71,13 @@ async function redirectBaseOf(command: Command, given: string | undefined): Prom
     throw invalid(
       "Google's consent comes back to planner's public HTTPS address, and none is set: give --redirect-base https://<planner's address>, or turn the front desk on first (planner desk enable --url …)",
     );
-  const url = (() => {
-    try {
-      return new URL(base);
-    } catch {
-      return undefined;
-    }
-  })();
-  if (!url || (url.protocol !== 'https:' && !process.env.PLANNER_TEST_GOOGLE_BASE))
-    throw invalid(`--redirect-base must be an https:// address (got "${base}")`);
-  return base.replace(/\/+$/, '');
+  // The one rule of every public address (https, plain http only for a loopback address), in this option's name.
+  const { checkPublicUrl } = await import('../../app/practice/public-url.ts');
+  try {
+    return checkPublicUrl(base);
+  } catch (error) {
+    throw invalid((error as Error).message.replaceAll('--url', '--redirect-base'));
+  }
 }
 
 /**
