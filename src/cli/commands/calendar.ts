@@ -25,7 +25,8 @@ import {
 import { registerConnect, registerReconnect } from './calendar-connect.ts';
 
 /** What the lists say when there is no calendar. */
-const NO_CALENDARS = 'No calendars. Add one: planner calendar add <schedule-id> <url>';
+const NO_CALENDARS =
+  'No calendars. Add one: planner calendar add <schedule-id> <url>, or planner calendar connect <schedule-id> google|microsoft';
 
 /** The longest span `calendar busy --days` lists. */
 const BUSY_DAYS_MAX = 400;

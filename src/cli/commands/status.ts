@@ -37,7 +37,8 @@ function webhookLines(hooks: Status['webhooks']): string[] {
  * bookings with how its writes stand; then the bookings busy times overlap.
  */
 function calendarLines(list: Status['calendars'], zone: string | null, nowMs: number): string[] {
-  if (list.length === 0) return ['calendars    none (planner calendar add)'];
+  if (list.length === 0)
+    return ['calendars    none (planner calendar add, or calendar connect for Google and Microsoft)'];
   const local = (iso: string | null) => (iso ? localWithZone(iso, zone ?? 'UTC') : 'never');
   const lines = list.map((calendar, index) => {
     const state = {
