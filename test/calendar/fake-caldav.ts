@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { onCleanup } from '../helpers.ts';
+import { heldRequest } from './fake-server.ts';
 
 /**
  * Starts the server; `url` is its collection, ending in `/`. `etag` makes the n-th ETag (default `"n"`); its text is
@@ -28,14 +29,7 @@ export async function fakeCalDav(options: { etag?: (n: number) => string } = {})
      * when it comes.
      */
     hold(path: string) {
-      let arrive = () => {};
-      let release = () => {};
-      const arrived = new Promise<void>((resolve) => {
-        arrive = resolve;
-      });
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
+      const { arrived, arrive, released, release } = heldRequest();
       holds.set(path, { arrive, released });
       return { arrived, release };
     },

@@ -13,10 +13,8 @@
  * `recurringEventId`), attendees, reminders, calendars' own resources. Closed after the test file.
  */
 import { generateKeyPairSync, type KeyObject, randomBytes, verify } from 'node:crypto';
-import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { onCleanup } from '../helpers.ts';
+import { heldRequest, listenLocal } from './fake-server.ts';
 
 /** What the fake sends and accepts, by the names of Google's reference (checked by fake-google-schema.test.ts). */
 export const GOOGLE_FAKE_SURFACE = {
@@ -323,14 +321,7 @@ export async function fakeGoogle() {
      * `release()`, before it is answered; `arrived` resolves when it comes.
      */
     hold(pathPrefix: string, method?: string) {
-      let arrive = () => {};
-      let release = () => {};
-      const arrived = new Promise<void>((resolve) => {
-        arrive = resolve;
-      });
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
+      const { arrived, arrive, released, release } = heldRequest();
       holds.set(`${method ?? ''} ${pathPrefix}`, { arrive, released });
       return { arrived, release };
     },
@@ -642,13 +633,7 @@ export async function fakeGoogle() {
       response.end(JSON.stringify(json));
     });
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  onCleanup(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake.url = await listenLocal(server);
   return fake;
 }
 

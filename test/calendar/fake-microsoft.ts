@@ -21,11 +21,9 @@
  * One port for both hosts (login's and Graph's paths). Closed after the test file.
  */
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Temporal } from 'temporal-polyfill';
-import { onCleanup } from '../helpers.ts';
+import { heldRequest, listenLocal } from './fake-server.ts';
 
 /**
  * Every property of Graph's event the fake sends or accepts, and the nested types it uses: the schema check
@@ -357,14 +355,7 @@ export async function fakeMicrosoft() {
     },
     /** Holds the next request whose path begins with `prefix` until `release()`; `arrived` when it came. */
     hold(prefix: string) {
-      let arrive = () => {};
-      let release = () => {};
-      const arrived = new Promise<void>((resolve) => {
-        arrive = resolve;
-      });
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
+      const { arrived, arrive, released, release } = heldRequest();
       holds.push({ prefix, arrive, released });
       return { arrived, release };
     },
@@ -777,13 +768,7 @@ export async function fakeMicrosoft() {
         .end(answer.body);
     });
   });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  onCleanup(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake.url = await listenLocal(server);
   return fake;
 }
 
