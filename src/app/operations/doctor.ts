@@ -11,6 +11,7 @@ import { webhookHealth } from '../../store/webhooks.ts';
 import { editsLine } from '../calendars/calendar-edits.ts';
 import { calendars, conflictLabel, everyConflict } from '../calendars/calendar-views.ts';
 import { STUCK_AFTER_SECONDS } from '../calendars/policy.ts';
+import { isProvider } from '../calendars/providers.ts';
 import { type AppContext, unixSeconds } from '../context.ts';
 import { reminderDeadlineWarning } from '../messages/reminders.ts';
 import { bookingLogoProblem } from '../pages/booking-page.ts';
@@ -380,7 +381,7 @@ function calendarChecks(ctx: AppContext): Check[] {
   for (const calendar of list) {
     const name = `calendar ${calendar.id}`;
     // A Google or Microsoft calendar has no user and password to fix: its sign-in is `reconnect`'s.
-    const provider = calendar.kind === 'google' || calendar.kind === 'microsoft';
+    const provider = isProvider(calendar.kind);
     const read = calendarVerdict(calendar, now);
     const detail = {
       reconnect: `${calendar.label}: ${calendar.reconnect?.why}; reconnect: ${calendar.reconnect?.command}. Until then bookings are kept and wait to be written, and its last busy times still block`,

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { editsLine } from '../../app/calendars/calendar-edits.ts';
 import { conflictLabel, everyConflict } from '../../app/calendars/calendar-views.ts';
 import { STUCK_AFTER_SECONDS } from '../../app/calendars/policy.ts';
+import { isProvider } from '../../app/calendars/providers.ts';
 import {
   bookingPageVerdict,
   calendarEditsVerdict,
@@ -48,7 +49,7 @@ function calendarLines(list: Status['calendars'], zone: string | null, nowMs: nu
       stale: () =>
         `STALE: last synced ${local(calendar.lastSuccess)}: is planner serve running? (planner calendar sync ${calendar.id} syncs now) · ${calendar.busy} busy time(s) in the window`,
       failing: () =>
-        `FAILING since ${local(calendar.failingSince)}: ${calendar.lastError} · its last busy times still block; ${calendar.kind === 'google' || calendar.kind === 'microsoft' ? 'planner tries again at every sync' : 'fix the address or password'}, then planner calendar sync ${calendar.id}`,
+        `FAILING since ${local(calendar.failingSince)}: ${calendar.lastError} · its last busy times still block; ${isProvider(calendar.kind) ? 'planner tries again at every sync' : 'fix the address or password'}, then planner calendar sync ${calendar.id}`,
     }[calendarVerdict(calendar, nowMs).why]();
     const write = calendarWriteVerdict(calendar);
     const writing = !write
