@@ -65,6 +65,7 @@ import {
   isProvider,
   newAccount,
   noteReconnect,
+  providerRow,
   providerUrl,
   reconnectCommand,
   type StoredAccount,
@@ -473,11 +474,7 @@ export async function reconnectCalendar(
   options: SyncOptions = {},
 ): Promise<SyncOutcome> {
   requireConfigured(ctx);
-  const calendar = findCalendar(ctx.store, id) ?? calendarNotFound(id);
-  if (!isProvider(calendar.kind))
-    throw invalid(
-      `calendar ${id} is ${calendar.kind === 'caldav' ? 'a CalDAV calendar' : 'an iCalendar address'}, not a Google or Microsoft one: planner calendar set ${id} --user <name> gives it a new login`,
-    );
+  const calendar = providerRow(ctx, id);
   const account = newAccount(calendar.kind, accountOf(ctx, calendar).calendarId, secret);
   const schedule = scheduleOf(ctx, calendar.scheduleId);
   // Both the stored secret and the new one are masked in any line a failure gives.

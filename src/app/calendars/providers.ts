@@ -85,6 +85,20 @@ export function newAccount(provider: ProviderName, calendarId: string, secret: P
 }
 
 /**
+ * Calendar `id`, a Google or Microsoft one; throws `notFound`, or `invalid` naming what it is instead and how such a
+ * calendar gets a new login.
+ */
+export function providerRow(ctx: AppContext, id: number): CalendarRow & { kind: ProviderName } {
+  const calendar = findCalendar(ctx.store, id);
+  if (!calendar) throw notFound(`calendar ${id} does not exist (planner calendar list shows them)`);
+  if (!isProvider(calendar.kind))
+    throw invalid(
+      `calendar ${id} is ${calendar.kind === 'caldav' ? 'a CalDAV calendar' : 'an iCalendar address'}, not a Google or Microsoft one: planner calendar set ${id} --user <name> gives it a new login`,
+    );
+  return calendar as CalendarRow & { kind: ProviderName };
+}
+
+/**
  * What `calendar reconnect` needs of calendar `id`: its label, whether it receives bookings, and how it signed in (the
  * stored secret: the same client and flow sign in again). Throws `notFound` or `invalid` (not a provider's calendar).
  */
@@ -92,12 +106,7 @@ export function providerCalendar(
   ctx: AppContext,
   id: number,
 ): { label: string; writeBookings: boolean; secret: ProviderSecret } {
-  const calendar = findCalendar(ctx.store, id);
-  if (!calendar) throw notFound(`calendar ${id} does not exist (planner calendar list shows them)`);
-  if (!isProvider(calendar.kind))
-    throw invalid(
-      `calendar ${id} is not a Google or Microsoft one: planner calendar set ${id} --user <name> gives it a new login`,
-    );
+  const calendar = providerRow(ctx, id);
   return {
     label: calendar.label,
     writeBookings: calendar.writeBookings,
