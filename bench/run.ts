@@ -18,6 +18,7 @@ import { days } from './scenarios/days.ts';
 import { desk } from './scenarios/desk.ts';
 import { executable } from './scenarios/executable.ts';
 import { feed } from './scenarios/feed.ts';
+import { firstRequest } from './scenarios/first-request.ts';
 import { growth } from './scenarios/growth.ts';
 import { memory } from './scenarios/memory.ts';
 import { practices } from './scenarios/practices.ts';
@@ -43,6 +44,7 @@ const auth = { authorization: `Bearer ${key}` };
 
 // 7. Start-up, before anything else loads the machine; then the default server, on which 1. to 6. run.
 await startup({ db, results });
+await firstRequest({ db, key, results, generated });
 const server = await startServer(db);
 const api = `${server.url}/api`;
 const run: BenchRun = {

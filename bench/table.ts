@@ -331,6 +331,19 @@ export function benchTable(results: Record<string, any>): string {
         '',
         '',
       ]),
+    ...(r.firstRequest
+      ? (['plain', 'compileCache'] as const).map((name) => {
+          const start = r.firstRequest[name];
+          return [
+            `12b. A practice's first GET /slots after start (${r.firstRequest.command}${name === 'compileCache' ? ', with the compile cache of Node' : ''})`,
+            `serving after ${Math.round(start.readyMs)} ms; the first answer ${Math.round(start.firstWallMs)} ms from the start (its own time ${f1(start.firstServerMs)} ms); a warm one ${f1(start.warmWallMs)} ms (${f2(start.warmServerMs)} ms)`,
+            '',
+            '',
+            '',
+            '',
+          ];
+        })
+      : []),
     [
       '7. Start-up',
       `planner --version ${Math.round(r.startup.versionMs)} ms, planner status ${Math.round(r.startup.statusMs)} ms`,
