@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { openRuntime } from '../../app/operations/runtime.ts';
 import { openDoors } from '../../app/operations/status.ts';
+import { warmForRequests } from '../../app/operations/warm.ts';
 import { isConfigured } from '../../app/practice/configured.ts';
 import { loadArgon2 } from '../../app/practice/token.ts';
 import { invalid } from '../../errors.ts';
@@ -40,6 +41,8 @@ export async function serve(command: Command, options: ServeOptions): Promise<vo
   const log = (line: string) => process.stderr.write(`${visible(line)}\n`);
   const runtime = await openRuntime(dbPath(command), { log, workers: true });
   try {
+    // What a first request would do once, done before "serving" on made-up input (app/operations/warm.ts).
+    warmForRequests(runtime.ctx);
     let server;
     try {
       server = await startServer(runtime, {
