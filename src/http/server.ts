@@ -1,5 +1,5 @@
 import { createServer, type Server, STATUS_CODES } from 'node:http';
-import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
+import { connect, createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { toNodeHandler } from 'h3/node';
 import type { Runtime } from '../app/operations/runtime.ts';
 import { AppError } from '../errors.ts';
@@ -55,10 +55,12 @@ function answerClientError(failure: NodeJS.ErrnoException, socket: Socket): void
  */
 export async function startServer(runtime: Runtime, options: ServerOptions): Promise<RunningServer> {
   const timeoutMs = (options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT) * 1000;
+  let warming = true;
+  const accessLog = options.accessLog;
   const app = createHttpApp({
     runtime,
     afterBooking: options.afterBooking,
-    accessLog: options.accessLog,
+    accessLog: accessLog && ((entry) => warming || accessLog(entry)),
     bodyTimeoutMs: timeoutMs,
   });
   const server: Server = createServer(
@@ -75,6 +77,8 @@ export async function startServer(runtime: Runtime, options: ServerOptions): Pro
   // node:http hands CONNECT (a proxy tunnel) to this event instead of the app, and without a listener it closes
   // the connection unanswered. Nothing here is a proxy: the JSON 404 every unknown request gets.
   server.on('connect', (_request: unknown, socket: Socket) => answerOnSocket(socket, HTTP_ERRORS.notFound));
+  await warmPath(server);
+  warming = false;
   await listen(server, options.host, options.port);
   const port = (server.address() as { port: number }).port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
@@ -90,6 +94,31 @@ export async function startServer(runtime: Runtime, options: ServerOptions): Pro
 }
 
 /** Listens on `host:port`, or throws the one-line error that names `--port` (a port in use) or the cause. */
+/**
+ * Sends one request through the whole HTTP path before the server takes any (issue 49): a socket, node's parser,
+ * h3 and an answer written back, which a first request otherwise pays for once (about 15 ms of a process's CPU;
+ * fifty practices started together paid it at once). On a port of its own on 127.0.0.1 that lives for this request
+ * only, to a path that is no route: a JSON 404, before any gate, so no address counts a failure and nothing is read.
+ * Not in the access log (`warming`). A warm-up that fails is no reason not to serve: it is skipped.
+ */
+async function warmPath(server: Server): Promise<void> {
+  try {
+    await listen(server, '127.0.0.1', 0);
+    const { port } = server.address() as { port: number };
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.setTimeout(2_000, () => socket.destroy(new Error('no answer')));
+      socket.on('error', reject).on('close', () => resolve());
+      socket.resume(); // the answer is read and dropped; the server ends the connection after it
+      socket.end('GET /.warm-up HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n');
+    });
+  } catch {
+    // as if it had not been tried
+  } finally {
+    await new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
+  }
+}
+
 async function listen(server: Server | NetServer, host: string, port: number): Promise<void> {
   try {
     await new Promise<void>((resolve, reject) => {
