@@ -1,6 +1,8 @@
 import { H3, type H3Event, type HTTPError, type Middleware } from 'h3';
 import { createDaysCache, type DaysCache } from '../app/bookings/days-cache.ts';
 import type { Runtime } from '../app/operations/runtime.ts';
+import { tokenHash } from '../app/practice/token.ts';
+import { upgradeTokenHash } from '../store/settings.ts';
 import { createClientAddress } from './client-address.ts';
 import { atFirstUse, isDoorRoute, registerDoorRoutes } from './door-routes.ts';
 import { answerForHttpError, errorResponse, HTTP_ERRORS } from './errors.ts';
@@ -134,7 +136,16 @@ export function createHttpApp(options: HttpOptions): H3 {
   );
   // One rule for the client's address at every door that counts per address (trusted proxies only).
   const clientAddress = createClientAddress(() => watch.refresh());
-  const gates = createGates({ settings: () => watch.refresh(), nowMs, clientAddress });
+  // An older installation's argon2id hash is replaced by the token's SHA-256 the first time the token is seen
+  // (app/practice/token.ts says why); a file that cannot be written now is upgraded by a later start.
+  const upgradeToken = (from: string, token: string) => {
+    try {
+      upgradeTokenHash(ctx.store, from, tokenHash(token));
+    } catch (error) {
+      log(`planner: the token's hash stays in its older form for now: ${(error as Error).message}`);
+    }
+  };
+  const gates = createGates({ settings: () => watch.refresh(), nowMs, clientAddress, upgradeToken });
   app.use(loggedRoute(dispatch(gates, openApiText), options.accessLog ? logAnswer : undefined));
   const afterBooking = options.afterBooking ?? (() => {});
   const bodyTimeoutMs = options.bodyTimeoutMs ?? 10_000;

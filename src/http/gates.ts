@@ -19,9 +19,11 @@ export function createGates(options: {
   settings: () => Settings;
   nowMs: () => number;
   clientAddress: (event: H3Event) => string;
+  /** Stores the token's hash in its present form when argon2 has just verified an older one (token-gate.ts). */
+  upgradeToken?: (from: string, token: string) => void;
 }) {
   const { nowMs } = options;
-  const gate = createTokenGate();
+  const gate = createTokenGate({ upgraded: options.upgradeToken });
   const limiter = createRateLimiter();
   const guard = createDoorGuard('failed-token', nowMs);
 

@@ -1,12 +1,6 @@
 import { hash as digestOf, timingSafeEqual } from 'node:crypto';
-import { loadArgon2 } from '../app/practice/token.ts';
+import { storedDigest, tokenMatches } from '../app/practice/token.ts';
 import { looksLikeToken } from '../domain/token.ts';
-
-/** Verifies with argon2, loading the native addon on first use. */
-async function verifyArgon2(hash: string, token: string): Promise<boolean> {
-  const { verify } = await loadArgon2();
-  return verify(hash, token);
-}
 
 /** Tokens refused by argon2 that are remembered (per hash), so a client that keeps sending one costs no argon2. */
 const REFUSED_REMEMBERED = 1000;
@@ -15,21 +9,28 @@ const REFUSED_REMEMBERED = 1000;
 export type Verdict = boolean | 'replaced';
 
 /**
- * Checks bearer tokens against the stored argon2id hash without running argon2 on every request:
- * the first successful verify remembers the token's SHA-256 digest for that hash; later requests compare
- * digests in constant time. A hash has exactly one token, so once it is known any other token is refused
- * without argon2. When the hash changes (token rotated), the old digest is kept to recognise the replaced token
- * (a client not updated yet is not guessing); tokens argon2 refused are remembered too.
+ * Checks bearer tokens against the stored hash (app/practice/token.ts) without hashing more than one SHA-256 a
+ * request. A `sha256:` hash is compared at once, in constant time. An argon2id hash from an older installation costs
+ * one argon2 run, the first time its token is seen: the gate then remembers the token's digest for that hash, and
+ * `upgraded` is called to store the new form (a rotation meanwhile wins). A hash has exactly one token, so once it is
+ * known any other token is refused without argon2. When the hash changes (token rotated), the old digest is kept to
+ * recognise the replaced token (a client not updated yet is not guessing); tokens argon2 refused are remembered too.
  */
-export function createTokenGate(verifyHash: (hash: string, token: string) => Promise<boolean> = verifyArgon2) {
+export function createTokenGate(
+  options: {
+    verifyHash?: (hash: string, token: string) => Promise<boolean>;
+    upgraded?: (hash: string, token: string) => void;
+  } = {},
+) {
+  const { verifyHash = tokenMatches, upgraded } = options;
   let known: { hash: string; digest: Buffer } | undefined;
   let previous: { hash: string; digest: Buffer } | undefined;
   let refused: { hash: string; digests: Set<string> } = { hash: '', digests: new Set() };
   return {
     /**
-     * Says whether `authorization` carries the token whose argon2id hash is `hash`: at once when the answer is
-     * known, as a promise when argon2 must run (the first time a token is seen). `mayVerify` is asked just
-     * before argon2 would run; when it says no, the token counts as not valid.
+     * Says whether `authorization` carries the token whose hash is `hash`: at once when the answer is known, as a
+     * promise when argon2 must run (an older installation's hash, the first time a token is seen). `mayVerify` is
+     * asked just before argon2 would run; when it says no, the token counts as not valid.
      */
     check(
       authorization: string | null,
@@ -41,8 +42,17 @@ export function createTokenGate(verifyHash: (hash: string, token: string) => Pro
       const token = match?.[1];
       if (token === undefined || !looksLikeToken(token)) return false; // cheap rejects first
       const digest = digestOf('sha256', token, 'buffer') as Buffer; // one-shot SHA-256: no Hash object per request
-      if (known?.hash === hash) return timingSafeEqual(known.digest, digest);
-      if (known) [previous, known] = [known, undefined]; // the hash changed: its token was replaced
+      if (known?.hash !== hash) {
+        if (known) [previous, known] = [known, undefined]; // the hash changed: its token was replaced
+        const stored = storedDigest(hash);
+        if (stored) known = { hash, digest: stored };
+      }
+      if (known) {
+        if (timingSafeEqual(known.digest, digest)) return true;
+        return previous !== undefined && previous.hash !== hash && timingSafeEqual(previous.digest, digest)
+          ? 'replaced'
+          : false;
+      }
       if (previous && previous.hash !== hash && timingSafeEqual(previous.digest, digest)) return 'replaced';
       if (refused.hash !== hash) refused = { hash, digests: new Set() };
       const key = digest.toString('base64');
@@ -51,8 +61,10 @@ export function createTokenGate(verifyHash: (hash: string, token: string) => Pro
         .then(() => verifyHash(hash, token))
         .then(
           (ok) => {
-            if (ok) known = { hash, digest };
-            else if (refused.hash === hash) {
+            if (ok) {
+              known = { hash, digest };
+              upgraded?.(hash, token);
+            } else if (refused.hash === hash) {
               if (refused.digests.size >= REFUSED_REMEMBERED) refused.digests.clear();
               refused.digests.add(key);
             }

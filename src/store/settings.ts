@@ -222,6 +222,14 @@ export function setTokenHash(store: Store, hash: string, at: string): void {
   store.sql('UPDATE settings SET token_hash = ?, token_created_at = ? WHERE id = 1').run(hash, at);
 }
 
+/**
+ * Replaces an older form of the token's hash with `to` when the stored hash is still `from` (a rotation in between
+ * wins); the token and its creation time stay. Returns true when it was replaced.
+ */
+export function upgradeTokenHash(store: Store, from: string, to: string): boolean {
+  return store.sql('UPDATE settings SET token_hash = ? WHERE id = 1 AND token_hash = ?').run(to, from).changes === 1;
+}
+
 /** Sets the requests per minute per token. */
 export function setRateLimit(store: Store, perMinute: number): void {
   store.sql('UPDATE settings SET rate_limit = ? WHERE id = 1').run(perMinute);

@@ -1,24 +1,51 @@
 import { hash, verify } from '@node-rs/argon2';
 import { describe, expect, it } from 'vitest';
-import { ARGON2_OPTIONS, generateToken } from '../../src/app/practice/token.ts';
+import { ARGON2_OPTIONS, generateToken, tokenHash } from '../../src/app/practice/token.ts';
 import { looksLikeToken } from '../../src/domain/token.ts';
 import { createRateLimiter } from '../../src/http/rate-limit.ts';
 import { createTokenGate } from '../../src/http/token-gate.ts';
 
 describe('token gate', () => {
-  it('runs argon2 until the token is known, then compares SHA-256 digests; a new hash needs a new verify', async () => {
+  it('compares a stored SHA-256 at once, in every request, and knows the replaced token after a rotation', () => {
+    const token = generateToken();
+    const verified: string[] = [];
+    const gate = createTokenGate({
+      verifyHash: async (h) => {
+        verified.push(h);
+        return false;
+      },
+    });
+    // Booleans at once (no promise): nothing slow runs, not even for the first request.
+    expect(gate.check(`Bearer ${generateToken()}`, tokenHash(token))).toBe(false);
+    expect(gate.check(`Bearer ${token}`, tokenHash(token))).toBe(true);
+    expect(gate.check(`Bearer ${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`, tokenHash(token))).toBe(false);
+    const next = generateToken();
+    expect(gate.check(`Bearer ${token}`, tokenHash(next))).toBe('replaced');
+    expect(gate.check(`Bearer ${next}`, tokenHash(next))).toBe(true);
+    expect(gate.check(`Bearer ${generateToken()}`, tokenHash(next))).toBe(false);
+    expect(verified).toEqual([]);
+    // A damaged SHA-256 form (not 32 bytes) matches nothing.
+    expect(gate.check(`Bearer ${token}`, `${tokenHash(token).slice(0, -2)}`)).not.toBe(true);
+  });
+
+  it('runs argon2 for an older hash until the token is known, then compares SHA-256 digests; upgrades it once', async () => {
     const token = generateToken();
     const stored = await hash(token, ARGON2_OPTIONS);
     let verifies = 0;
-    const gate = createTokenGate(async (h, t) => {
-      verifies++;
-      return verify(h, t);
+    const upgrades: [string, string][] = [];
+    const gate = createTokenGate({
+      verifyHash: async (h, t) => {
+        verifies++;
+        return verify(h, t);
+      },
+      upgraded: (h, t) => upgrades.push([h, t]),
     });
     // Before the real token has been seen, a well-formed wrong one costs one argon2 verify.
     expect(await gate.check(`Bearer ${generateToken()}`, stored)).toBe(false);
     expect(verifies).toBe(1);
     for (let i = 0; i < 50; i++) expect(await gate.check(`Bearer ${token}`, stored)).toBe(true);
     expect(verifies).toBe(2);
+    expect(upgrades).toEqual([[stored, token]]); // once, with the hash argon2 verified: the caller stores the new form
     // Once it has, a hash has exactly one token: any other digest is refused without argon2.
     expect(await gate.check(`Bearer ${generateToken()}`, stored)).toBe(false);
     expect(verifies).toBe(2);
@@ -33,11 +60,15 @@ describe('token gate', () => {
     const rotated = await hash(generateToken(), ARGON2_OPTIONS);
     expect(gate.check(`Bearer ${token}`, rotated)).toBe('replaced');
     expect(verifies).toBe(2);
+    // The upgrade stored: the same token against its SHA-256 form is valid at once.
+    expect(gate.check(`Bearer ${token}`, tokenHash(token))).toBe(true);
+    expect(verifies).toBe(2);
   });
 
   it('a damaged hash locks the API instead of crashing it', async () => {
     const gate = createTokenGate();
     expect(await gate.check(`Bearer ${generateToken()}`, 'not-a-phc-string')).toBe(false);
+    expect(await gate.check(`Bearer ${generateToken()}`, '$argon2id$v=19$m=19456,t=2,p=1$broken')).toBe(false);
   });
 
   it('tokens are pln_ and 64 characters from [A-Za-z0-9], and differ', () => {

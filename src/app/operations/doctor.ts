@@ -18,7 +18,7 @@ import { bookingLogoProblem } from '../pages/booking-page.ts';
 import { pageRules } from '../pages/portal.ts';
 import { isConfigured, requireConfigured } from '../practice/configured.ts';
 import { missingTexts } from '../practice/local-texts.ts';
-import { loadArgon2 } from '../practice/token.ts';
+import { tokenMatches } from '../practice/token.ts';
 import {
   bookingPageVerdict,
   calendarEditsVerdict,
@@ -478,7 +478,7 @@ async function liveCheck(url: string, token: string | undefined, tokenHash: stri
       status: 'fail',
       detail: 'give the token with --token or PLANNER_TOKEN to call the live API',
     };
-  if (!looksLikeToken(token) || !tokenHash || !(await (await loadArgon2()).verify(tokenHash, token))) {
+  if (!looksLikeToken(token) || !tokenHash || !(await tokenMatches(tokenHash, token))) {
     return {
       name: 'live',
       status: 'fail',
