@@ -18,7 +18,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { commandsOf, readmeBlock } from '../docs/readme.ts';
@@ -224,7 +224,7 @@ describe('deploy/*.service', () => {
     const url = (await server.waitFor(/serving (http:\/\/\S+)\/api/))[1]!;
     expect(procStatus(server.child.pid!).seccomp).toBe('2'); // python exec'd into planner: the filter is on it
 
-    // The token is checked with argon2 (the native addon), a booking is written with node:sqlite.
+    // argon2 (the native addon) is loaded as the server starts, a booking is written with node:sqlite.
     expect((await bookOne(url, token)).status).toBe(201);
     // SIGTERM, as systemctl stop sends it: a clean stop.
     const stopped = new Promise((resolve) => server.child.once('exit', (code) => resolve(code)));
@@ -301,9 +301,15 @@ describe('deploy/*.service', () => {
           .flatMap((word) => (word === '/usr/local/bin/planner' ? [process.execPath, BIN] : [word]));
         const server = confined('planner@.service', state, command, env);
         const url = (await server.waitFor(/serving (http:\/\/\S+)\/api/))[1]!;
-        return { name, db: env.PLANNER_DB!, token, server, url };
+        return { name, db: env.PLANNER_DB!, token, server, url, cache: env.NODE_COMPILE_CACHE! };
       }),
     );
+    for (const practice of practices) {
+      // Node's compile cache (issue 49) is the practice's own, in its state folder, written as it starts serving.
+      expect(practice.cache.startsWith(dirname(practice.db))).toBe(true);
+      const [version] = readdirSync(practice.cache);
+      expect(readdirSync(join(practice.cache, version!)).length, practice.name).toBeGreaterThan(20);
+    }
     expect(new Set(practices.map((practice) => practice.url)).size).toBe(2);
     for (const practice of practices) {
       expect(practice.url).toBe(`http://127.0.0.1:${new URL(practice.url).port}`);

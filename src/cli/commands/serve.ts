@@ -7,6 +7,7 @@ import { loadArgon2 } from '../../app/practice/token.ts';
 import { invalid } from '../../errors.ts';
 import type { AccessEntry } from '../../http/app.ts';
 import { openAccessLog } from '../access-log.ts';
+import { keepCompileCache } from '../compile-cache.ts';
 import { dbPath, print, whole } from '../shared.ts';
 import { visible } from '../terminal.ts';
 
@@ -56,6 +57,7 @@ export async function serve(command: Command, options: ServeOptions): Promise<vo
       await runtime.stop();
       throw error;
     }
+    keepCompileCache(); // what the warm-ups compiled, for the next start (compile-cache.ts)
     const settings = runtime.ctx.settings();
     const notice = !isConfigured(settings)
       ? ['planner: not configured yet: every call answers 503 until `planner init` runs']
