@@ -26,6 +26,26 @@ export function createTokenGate(
   let known: { hash: string; digest: Buffer } | undefined;
   let previous: { hash: string; digest: Buffer } | undefined;
   let refused: { hash: string; digests: Set<string> } = { hash: '', digests: new Set() };
+  /** Follows the stored hash: a new one makes the known token the previous one; a `sha256:` one is known at once. */
+  const follow = (hash: string) => {
+    if (known?.hash === hash) return;
+    if (known) [previous, known] = [known, undefined]; // the hash changed: its token was replaced
+    const stored = storedDigest(hash);
+    if (stored) known = { hash, digest: stored };
+  };
+  const wasReplaced = (hash: string, digest: Buffer) =>
+    previous !== undefined && previous.hash !== hash && timingSafeEqual(previous.digest, digest);
+  /** Keeps what argon2 said of a token: the hash's token (and stores the new form), or one more refused. */
+  const learn = (verified: boolean, hash: string, token: string, digest: Buffer, key: string) => {
+    if (verified) {
+      known = { hash, digest };
+      upgraded?.(hash, token);
+    } else if (refused.hash === hash) {
+      if (refused.digests.size >= REFUSED_REMEMBERED) refused.digests.clear();
+      refused.digests.add(key);
+    }
+    return verified;
+  };
   return {
     /**
      * Says whether `authorization` carries the token whose hash is `hash`: at once when the answer is known, as a
@@ -42,34 +62,16 @@ export function createTokenGate(
       const token = match?.[1];
       if (token === undefined || !looksLikeToken(token)) return false; // cheap rejects first
       const digest = digestOf('sha256', token, 'buffer') as Buffer; // one-shot SHA-256: no Hash object per request
-      if (known?.hash !== hash) {
-        if (known) [previous, known] = [known, undefined]; // the hash changed: its token was replaced
-        const stored = storedDigest(hash);
-        if (stored) known = { hash, digest: stored };
-      }
-      if (known) {
-        if (timingSafeEqual(known.digest, digest)) return true;
-        return previous !== undefined && previous.hash !== hash && timingSafeEqual(previous.digest, digest)
-          ? 'replaced'
-          : false;
-      }
-      if (previous && previous.hash !== hash && timingSafeEqual(previous.digest, digest)) return 'replaced';
+      follow(hash);
+      if (known) return timingSafeEqual(known.digest, digest) || (wasReplaced(hash, digest) && 'replaced');
+      if (wasReplaced(hash, digest)) return 'replaced';
       if (refused.hash !== hash) refused = { hash, digests: new Set() };
       const key = digest.toString('base64');
       if (refused.digests.has(key) || !mayVerify()) return false;
       return Promise.resolve()
         .then(() => verifyHash(hash, token))
         .then(
-          (ok) => {
-            if (ok) {
-              known = { hash, digest };
-              upgraded?.(hash, token);
-            } else if (refused.hash === hash) {
-              if (refused.digests.size >= REFUSED_REMEMBERED) refused.digests.clear();
-              refused.digests.add(key);
-            }
-            return ok;
-          },
+          (verified) => learn(verified, hash, token, digest, key),
           () => false, // a damaged hash in the file locks the API, it does not crash it
         );
     },
