@@ -7,7 +7,17 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -145,6 +155,59 @@ try {
   server.kill('SIGTERM');
   const [code] = await once(server, 'exit');
   check('SIGTERM exits 0', code === 0, String(code));
+  check('served without a compile cache', !/compile cache/i.test(out) && !existsSync(join(work, 'compile-cache')));
+
+  // Node's compile cache as the units give it (issue 49): written once the server is warm, used by the next start,
+  // and a damaged one not used. Node's own debug lines say which entries it accepted.
+  const cache = join(work, 'compile-cache');
+  const cachedStart = async () => {
+    const child = spawn(binary, ['serve', '--port', '0', '--db', db], {
+      env: { ...env, NODE_COMPILE_CACHE: cache, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' },
+      cwd: work,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let said = '';
+    const base = await new Promise<string>((done, fail) => {
+      const read = (chunk: Buffer) => {
+        said += chunk;
+        const match = /serving (http:\/\/\S+)\/api/.exec(said);
+        if (match) done(match[1]!);
+      };
+      child.stdout.on('data', read);
+      child.stderr.on('data', read);
+      child.once('exit', (exit) => fail(new Error(`serve exited with ${exit}: ${said}`)));
+    });
+    const entries = readdirSync(cache).flatMap((folder) => readdirSync(join(cache, folder)));
+    const answer = await fetch(`${base}/api/slots?schedule=1&reason=1&day=${day}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const body = await answer.text();
+    child.kill('SIGTERM');
+    const [exit] = await once(child, 'exit');
+    return { said, entries, status: answer.status, body, exit };
+  };
+  const filled = await cachedStart();
+  const expected = filled.body; // the day's free times, less the one booked above
+  check(
+    'compile cache: written by the first start, once warm',
+    filled.entries.length > 20 && filled.status === 200 && filled.exit === 0,
+    `${filled.entries.length} entries`,
+  );
+  const used = await cachedStart();
+  check(
+    'compile cache: in use by the next start',
+    /V8 code cache for CommonJS \S+\/chunks\/server\.cjs was accepted/.test(used.said) &&
+      used.status === 200 &&
+      used.body === expected &&
+      used.exit === 0,
+  );
+  for (const folder of readdirSync(cache))
+    for (const entry of readdirSync(join(cache, folder))) writeFileSync(join(cache, folder, entry), 'damaged');
+  const damaged = await cachedStart();
+  check(
+    'compile cache: a damaged one is not used, and the server serves',
+    !/was accepted/.test(damaged.said) && damaged.status === 200 && damaged.body === expected && damaged.exit === 0,
+  );
 
   // From the release tarball: Litestream beside the executable, found by it (issue 26). A configuration naming the
   // database, with nothing replicating yet, is reported as such: the executable ran the litestream beside it.
@@ -189,33 +252,55 @@ try {
     copyFileSync(backupFile, join(data, 'planner.db'));
     chownSync(data, 65534, 65534);
     chownSync(join(data, 'planner.db'), 65534, 65534);
-    const asNobody = (extra: Record<string, string>) =>
+    const asNobody = (extra: Record<string, string>, ...command: string[]) =>
       new Promise<{ code: number; stderr: string }>((done) =>
         execFile(
           '/usr/bin/setpriv',
-          [
-            '--reuid=65534',
-            '--regid=65534',
-            '--clear-groups',
-            installed,
-            'token',
-            'new',
-            '--json',
-            '--db',
-            join(data, 'planner.db'),
-          ],
+          ['--reuid=65534', '--regid=65534', '--clear-groups', installed, ...command, '--db', join(data, 'planner.db')],
           { env: { ...env, HOME: join(work, 'no-such-home'), ...extra }, cwd: data },
           (error, _out, stderr) => done({ code: error ? Number(error.code ?? 1) : 0, stderr }),
         ),
       );
-    const homeless = await asNobody({});
+    // Only serve needs the argon2 addon now (the desk's passwords; the API token is a SHA-256 since issue 49).
+    const homeless = await asNobody({}, 'serve', '--port', '0');
     check(
-      'no writable home: a clear error',
+      'no writable home: serve says so in one clear error',
       homeless.code === 1 && homeless.stderr.includes('PKG_NATIVE_CACHE_PATH'),
       homeless.stderr.trim(),
     );
-    const cached = await asNobody({ PKG_NATIVE_CACHE_PATH: join(data, '.native') });
-    check('PKG_NATIVE_CACHE_PATH set: the service user makes a token', cached.code === 0, cached.stderr.trim());
+    const service = spawn(
+      '/usr/bin/setpriv',
+      ['--reuid=65534', '--regid=65534', '--clear-groups', installed, 'serve', '--port', '0'],
+      {
+        env: {
+          ...env,
+          HOME: join(work, 'no-such-home'),
+          PLANNER_DB: join(data, 'planner.db'),
+          PKG_NATIVE_CACHE_PATH: join(data, '.native'),
+        },
+        cwd: data,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let serviceSaid = '';
+    const serving = await new Promise<boolean>((done) => {
+      const read = (chunk: Buffer) => {
+        serviceSaid += chunk;
+        if (serviceSaid.includes('serving http')) done(true);
+      };
+      service.stdout.on('data', read);
+      service.stderr.on('data', read);
+      service.once('exit', () => done(false));
+    });
+    if (service.exitCode === null) {
+      service.kill('SIGTERM');
+      await once(service, 'exit');
+    }
+    check(
+      'PKG_NATIVE_CACHE_PATH set: the service user serves',
+      serving && existsSync(join(data, '.native')),
+      serviceSaid.trim(),
+    );
   }
 } catch (error) {
   check('smoke run', false, (error as Error).message);
