@@ -7,7 +7,17 @@
  * platform's node binary>; the binary must match the target's Node version.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -39,6 +49,35 @@ if (!existsSync(`${extracted}.ok`)) {
   console.log(`Seeded pkg's cache with ${nodeBinary} as ${name}.`);
 }
 
+/**
+ * Returns `code` with every character beyond ASCII written as a `\u` escape (issue 49). V8 keeps a script's source in
+ * memory for as long as the process runs, and one character beyond Latin-1 makes it a string of two bytes a
+ * character: the server's chunk was held twice at 200 KB (a U+FFFC in a dependency's regular expression), pkg's
+ * bootstrap at 770 KB (a dash in a comment). An escape means the same in a string, a template, a regular expression
+ * (a pair of surrogates is one code point under the `u` flag, two units without it, as the character was), an
+ * identifier and a comment; only String.raw would see the escape itself, so one that holds such a character stops
+ * the build.
+ */
+function asciiOnly(code: string, file: string): string {
+  if (/String\.raw`[^`]*[^\x00-\x7f]/.test(code)) throw new Error(`${file}: String.raw holds a non-ASCII character`);
+  return code.replace(/[^\x00-\x7f]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * pkg's bootstrap, as this build feeds it to pkg: ASCII only (asciiOnly), and the worker threads' bootstrap (a string
+ * of 385 KB that pkg makes as it starts, for workers planner never starts) made only when a worker is.
+ */
+function leanBootstrap(code: string): string {
+  const eager = 'var workerBootstrap = require_worker_bootstrap_string();';
+  const use = 'var wrapper = workerBootstrap +';
+  if (!code.includes(eager) || !code.includes(use))
+    throw new Error("pkg's SEA bootstrap changed: look again at leanBootstrap in scripts/build-bin.ts");
+  return asciiOnly(
+    code.replace(eager, '').replace(use, 'var wrapper = require_worker_bootstrap_string() +'),
+    'sea-bootstrap.bundle.js',
+  );
+}
+
 // A package of its own for pkg's enhanced SEA pipeline: the bundle, and the addon it requires.
 const stage = join(root, 'dist/sea');
 rmSync(stage, { recursive: true, force: true });
@@ -50,6 +89,11 @@ for (const folder of ['chunks', 'shared'])
     recursive: true,
     filter: (path) => !path.endsWith('.mjs'),
   });
+for (const folder of ['chunks', 'shared'])
+  for (const name of readdirSync(join(stage, folder))) {
+    const file = join(stage, folder, name);
+    writeFileSync(file, asciiOnly(readFileSync(file, 'utf8'), file));
+  }
 writeFileSync(
   join(stage, 'package.json'),
   JSON.stringify({ name: 'planner', version: packageJson.version, bin: 'planner.cjs', pkg: { assets: [] } }, null, 2),
@@ -66,8 +110,18 @@ for (const addon of ['argon2', `argon2-${os === 'macos' ? 'darwin' : os}-${arch}
 // NODE_OPTIONS still adds to them (`execArgvExtension` stays "env"); `npm run smoke:bin` checks they are in force.
 const output = join(root, 'dist/planner');
 const requireCjs = createRequire(import.meta.url);
-const files = requireCjs('fs/promises') as { writeFile: (file: string, data: string) => Promise<void> };
+const files = requireCjs('fs/promises') as {
+  writeFile: (file: string, data: string) => Promise<void>;
+  copyFile: (from: string, to: string) => Promise<void>;
+};
 const writeFile = files.writeFile;
+const copyFile = files.copyFile;
+let bootstrapped = false;
+files.copyFile = async (from, to) => {
+  if (!from.endsWith('sea-bootstrap.bundle.js')) return copyFile(from, to);
+  bootstrapped = true;
+  return writeFile(to, leanBootstrap(readFileSync(from, 'utf8')));
+};
 let configured = false;
 files.writeFile = (file, data) => {
   if (!String(file).endsWith('sea-config.json')) return writeFile(file, data);
@@ -77,5 +131,7 @@ files.writeFile = (file, data) => {
 const { exec } = requireCjs('@yao-pkg/pkg') as { exec: (args: string[]) => Promise<void> };
 await exec(['--sea', '--targets', target, stage, '--output', output]);
 files.writeFile = writeFile;
+files.copyFile = copyFile;
+if (!bootstrapped) throw new Error("pkg copied no SEA bootstrap: the executable's bootstrap is not the lean one");
 if (!configured) throw new Error('pkg wrote no sea-config.json: the V8 flags are not in the executable');
 console.log(`Built ${output} (${target}).`);
