@@ -1,5 +1,6 @@
 import { transform } from 'esbuild';
 import { defineBuildConfig } from 'unbuild';
+import { asciiOnly, requireChunks } from './scripts/ascii.ts';
 
 /**
  * `npm run build` bundles the CLI (and the server, mail and prompts it loads) as CommonJS with every JavaScript
@@ -33,13 +34,17 @@ export default defineBuildConfig({
             property === 'url' ? "require('node:url').pathToFileURL(__filename).href" : null,
         },
         // Each chunk as ASCII (V8 keeps a source with any other character as two bytes a character: 3.8 MiB of the
-        // server's heap for the old single bundle) and without whitespace (names kept, so stack traces still read).
+        // server's heap for the old single bundle; esbuild leaves regular expressions, asciiOnly escapes the rest)
+        // and without whitespace (names kept, so stack traces still read). The CommonJS chunks load one another with
+        // `require` (requireChunks: an `import()` kept a second copy of each source).
         {
           name: 'ascii',
-          renderChunk: async (code) => ({
-            code: (await transform(code, { charset: 'ascii', minifyWhitespace: true, minifySyntax: true })).code,
-            map: null,
-          }),
+          renderChunk: async (code, chunk, output) => {
+            const small = (await transform(code, { charset: 'ascii', minifyWhitespace: true, minifySyntax: true }))
+              .code;
+            const ascii = asciiOnly(small, chunk.fileName);
+            return { code: output.format === 'cjs' ? requireChunks(ascii) : ascii, map: null };
+          },
         },
       ];
     },

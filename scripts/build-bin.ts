@@ -7,22 +7,13 @@
  * platform's node binary>; the binary must match the target's Node version.
  */
 import { execFileSync } from 'node:child_process';
-import {
-  chmodSync,
-  copyFileSync,
-  cpSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import packageJson from '../package.json' with { type: 'json' };
 import { EXECUTABLE_FLAGS } from '../src/http/heap.ts';
+import { asciiOnly } from './ascii.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const bundle = join(root, 'dist/planner.cjs');
@@ -47,20 +38,6 @@ if (!existsSync(`${extracted}.ok`)) {
   execFileSync('tar', ['czf', join(cache, `${name}.tar.gz`), '-C', cache, name]);
   writeFileSync(join(cache, `${name}.tar.gz.ok`), '');
   console.log(`Seeded pkg's cache with ${nodeBinary} as ${name}.`);
-}
-
-/**
- * Returns `code` with every character beyond ASCII written as a `\u` escape (issue 49). V8 keeps a script's source in
- * memory for as long as the process runs, and one character beyond Latin-1 makes it a string of two bytes a
- * character: the server's chunk was held twice at 200 KB (a U+FFFC in a dependency's regular expression), pkg's
- * bootstrap at 770 KB (a dash in a comment). An escape means the same in a string, a template, a regular expression
- * (a pair of surrogates is one code point under the `u` flag, two units without it, as the character was), an
- * identifier and a comment; only String.raw would see the escape itself, so one that holds such a character stops
- * the build.
- */
-function asciiOnly(code: string, file: string): string {
-  if (/String\.raw`[^`]*[^\x00-\x7f]/.test(code)) throw new Error(`${file}: String.raw holds a non-ASCII character`);
-  return code.replace(/[^\x00-\x7f]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**
@@ -89,11 +66,6 @@ for (const folder of ['chunks', 'shared'])
     recursive: true,
     filter: (path) => !path.endsWith('.mjs'),
   });
-for (const folder of ['chunks', 'shared'])
-  for (const name of readdirSync(join(stage, folder))) {
-    const file = join(stage, folder, name);
-    writeFileSync(file, asciiOnly(readFileSync(file, 'utf8'), file));
-  }
 writeFileSync(
   join(stage, 'package.json'),
   JSON.stringify({ name: 'planner', version: packageJson.version, bin: 'planner.cjs', pkg: { assets: [] } }, null, 2),
