@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { type BenchRun, BIN, median, ROOT, work } from '../harness.ts';
 
 /** One start of a server: from the spawn to "serving", its first GET /slots, and a second (warm) one. */
@@ -71,7 +72,8 @@ function medians(starts: Start[]): Start {
  * copy of the benchmark's file, started 7 times as a service starts it; each time GET /slots once right after
  * "serving" (wall time from the spawn to its answer, and its own time by Server-Timing), then once more warm. Taken
  * twice: as the server starts now, and with Node's module compile cache in a folder of its own (`NODE_COMPILE_CACHE`,
- * filled by the first start and read by the others), medians of each.
+ * filled by the first start and read by the others, as the units give it), medians of each; with `--before
+ * <executable>`, a third time with that one (before issue 49), in turn with the others.
  */
 export async function firstRequest(run: Pick<BenchRun, 'db' | 'key' | 'results' | 'generated'>): Promise<void> {
   const db = join(work, 'first-request.db');
@@ -84,14 +86,29 @@ export async function firstRequest(run: Pick<BenchRun, 'db' | 'key' | 'results' 
   const cache = mkdtempSync(join(work, 'compile-cache-'));
   const plain: Start[] = [];
   const cached: Start[] = [];
+  // Before issue 49 (`--before <executable>`): its own copy, whose token is an argon2id hash as that version stored it.
+  const older = process.argv.includes('--before') ? process.argv[process.argv.indexOf('--before') + 1] : undefined;
+  const olderDb = join(work, 'first-request-before.db');
+  if (older) {
+    copyFileSync(run.db, olderDb);
+    const { hash } = await import('@node-rs/argon2');
+    const handle = new DatabaseSync(olderDb);
+    handle
+      .prepare('UPDATE settings SET token_hash = ?')
+      .run(await hash(run.key, { memoryCost: 19456, timeCost: 2, parallelism: 1 }));
+    handle.close();
+  }
+  const before: Start[] = [];
   await once(command, db, run.key, days, { NODE_COMPILE_CACHE: cache }); // fills the cache
   for (let index = 0; index < 7; index++) {
     plain.push(await once(command, db, run.key, days, {}));
     cached.push(await once(command, db, run.key, days, { NODE_COMPILE_CACHE: cache }));
+    if (older) before.push(await once([resolve(older)], olderDb, run.key, days, {}));
   }
   rmSync(cache, { recursive: true, force: true });
   run.results.firstRequest = {
     command: existsSync(sea) ? 'dist/planner' : 'node bin/planner.js',
+    ...(older ? { before: medians(before) } : {}),
     plain: medians(plain),
     compileCache: medians(cached),
   };

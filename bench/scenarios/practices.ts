@@ -1,18 +1,21 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { copyFileSync, existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { generate } from '../generate.ts';
 import { anonymousMiB, type BenchRun, BIN, children, cli, median, ROOT, rssMiB, token, work } from '../harness.ts';
 
 /**
  * 12. 50 practices on one machine (issue 39), as a hoster runs them: 50 `planner serve`, each on its own copy of a
  * practice's file (two practitioners, 90 days booked ahead, a year of past bookings), the single executable when it is
- * built (else node), default flags, all their access logs read by one journal process. a) Their anonymous memory
- * idle, 5 s after the last started. b) Three runs of 20 s in which every practice takes, at once, a steady load of
- * GET /slots (a day of the look-ahead each time) and bookings (below): the p99 of GET /slots at each practice, the
- * CPU the servers, the journal and the load generator used, and the servers' largest anonymous memory (sampled every
- * second). From these: how many fit 4 GB.
+ * built (else node), default flags and Node's compile cache in a folder each as the units give it, all their access
+ * logs read by one journal process. a) Their anonymous memory idle, 5 s after the last started. b) Three runs of
+ * 20 s in which every practice takes, at once, a steady load of GET /slots (a day of the look-ahead each time) and
+ * bookings (below): the p99 of GET /slots at each practice, the CPU the servers, the journal and the load generator
+ * used, and the servers' largest anonymous memory (sampled every second). From these: how many fit 4 GB. c) Issue
+ * 49: the first of those runs again after all 50 restart with their caches (a reboot), and with `--before
+ * <executable>` once more with that executable (before issue 49), in the same run.
  */
 export async function practices(run: BenchRun): Promise<void> {
   const { now, results } = run;
@@ -40,19 +43,33 @@ export async function practices(run: BenchRun): Promise<void> {
     for (const match of said.matchAll(/serving (http:\/\/\S+)\/api \(database (\S+)\)/g))
       urls.set(match[2]!, match[1]!);
   });
-  const servers = files.map((file) => {
-    const child = spawn(command[0]!, [...command.slice(1), 'serve', '--port', '0', '--db', file], {
-      stdio: ['ignore', journal.stdin!, 'inherit'],
+  /**
+   * Starts `planner serve` (`using`) on each of `on` at once, each with Node's compile cache in a folder of its own
+   * as the units give it (issue 49; `caches` false: none), and resolves once all are serving.
+   */
+  const startAll = async (using: string[], on: string[], caches = true) => {
+    for (const file of on) urls.delete(file);
+    const started = on.map((file) => {
+      const child = spawn(using[0]!, [...using.slice(1), 'serve', '--port', '0', '--db', file], {
+        stdio: ['ignore', journal.stdin!, 'inherit'],
+        env: { ...process.env, ...(caches ? { NODE_COMPILE_CACHE: `${file}.compile-cache` } : {}) },
+      });
+      children.push(child);
+      return child;
     });
-    children.push(child);
-    return child;
-  });
-  for (const waited = performance.now(); urls.size < PRACTICES; ) {
-    if (performance.now() - waited > 60_000)
-      throw new Error(`section 12: ${urls.size} of ${PRACTICES} servers started`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  const bases = files.map((file) => `${urls.get(file)}/api`);
+    for (const waited = performance.now(); on.some((file) => !urls.has(file)); ) {
+      if (performance.now() - waited > 60_000)
+        throw new Error(`section 12: ${on.filter((file) => urls.has(file)).length} of ${on.length} servers started`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return { servers: started, bases: on.map((file) => `${urls.get(file)}/api`) };
+  };
+  const stopAll = async (running: ReturnType<typeof spawn>[]) => {
+    for (const child of running) child.kill('SIGTERM');
+    await Promise.all(running.map((child) => (child.exitCode === null ? once(child, 'exit') : undefined)));
+  };
+  // As after an upgrade: no compile cache yet.
+  let { servers, bases } = await startAll(command, files);
   await new Promise((resolve) => setTimeout(resolve, 5_000));
   const idle = servers.map((child) => anonymousMiB(child.pid!));
   const idleRss = servers.map((child) => rssMiB(child.pid!));
@@ -72,7 +89,7 @@ export async function practices(run: BenchRun): Promise<void> {
       }
     ).data;
     free.push(...slots);
-    if (free.length >= 10 + SECONDS + 5) break;
+    if (free.length >= 10 + SECONDS + 10) break;
   }
   /** CPU seconds (user and system) a process has used so far, from /proc. */
   const cpuOf = (pid: number) => {
@@ -148,10 +165,33 @@ export async function practices(run: BenchRun): Promise<void> {
   // once, as after a reboot), then again warm; then ten times the reads and a booking a second everywhere.
   const cold = await loadAll(2, 0.2, free.slice(0, 5));
   const busy = await loadAll(2, 0.2, free.slice(5, 10));
-  const peak = await loadAll(10, 1, free.slice(10));
+  const peak = await loadAll(10, 1, free.slice(10, 10 + SECONDS + 5));
   clearInterval(sampler);
-  for (const child of servers) child.kill('SIGTERM');
-  await Promise.all(servers.map((child) => (child.exitCode === null ? once(child, 'exit') : undefined)));
+  await stopAll(servers);
+  // As after a reboot: the same 50 start again, each reading the compile cache its first start wrote.
+  ({ servers, bases } = await startAll(command, files));
+  await new Promise((resolve) => setTimeout(resolve, 5_000));
+  const reboot = await loadAll(2, 0.2, free.slice(10 + SECONDS + 5));
+  await stopAll(servers);
+  // Before issue 49, in the same run (`npm run bench -- --before <executable>`: one built from an older commit): its
+  // own copies of the file, whose token is an argon2id hash as that version stored it.
+  let before: typeof cold | undefined;
+  const older = process.argv.includes('--before') ? process.argv[process.argv.indexOf('--before') + 1] : undefined;
+  if (older) {
+    const { hash } = await import('@node-rs/argon2');
+    const argon2id = await hash(practiceKey, { memoryCost: 19456, timeCost: 2, parallelism: 1 });
+    const olderFiles = files.map((file) => `${file}.before.db`);
+    for (const file of olderFiles) {
+      copyFileSync(practiceDb, file);
+      const handle = new DatabaseSync(file);
+      handle.prepare('UPDATE settings SET token_hash = ?').run(argon2id);
+      handle.close();
+    }
+    ({ servers, bases } = await startAll([resolve(older)], olderFiles, false));
+    await new Promise((done) => setTimeout(done, 5_000));
+    before = await loadAll(2, 0.2, free.slice(0, 5));
+    await stopAll(servers);
+  }
   journal.stdin!.end();
   const peakTotal = sum(peaks);
   // A 4 GB machine: 3,584 MiB for the practices, 512 MiB kept for the system, the proxy and the page cache.
@@ -169,6 +209,9 @@ export async function practices(run: BenchRun): Promise<void> {
     cold,
     busy,
     peak,
+    reboot,
+    before,
+    beforeCommand: older,
     fitIn4GB: Math.floor(3_584 / (peakTotal / PRACTICES)),
   };
 }
