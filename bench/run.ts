@@ -94,6 +94,8 @@ results.machine = {
 results.elapsedSeconds = (performance.now() - started) / 1000;
 results.ranAt = now.toISOString();
 
+// Kept before the table is made: a table that cannot be made still leaves the run's figures.
+writeFileSync(join(ROOT, 'bench/latest.json'), `${JSON.stringify(results, null, 2)}\n`);
 const table = benchTable(results);
 console.log(table);
 console.log(

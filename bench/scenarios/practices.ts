@@ -37,11 +37,14 @@ export async function practices(run: BenchRun): Promise<void> {
   });
   children.push(journal);
   const urls = new Map<string, string>();
-  let said = '';
+  let said = ''; // the line being written: each whole line is read once (a restart prints a new address)
   journal.stdout!.on('data', (chunk) => {
-    said += chunk;
-    for (const match of said.matchAll(/serving (http:\/\/\S+)\/api \(database (\S+)\)/g))
-      urls.set(match[2]!, match[1]!);
+    const lines = (said + chunk).split('\n');
+    said = lines.pop()!;
+    for (const line of lines) {
+      const match = /serving (http:\/\/\S+)\/api \(database (\S+)\)/.exec(line);
+      if (match) urls.set(match[2]!, match[1]!);
+    }
   });
   /**
    * Starts `planner serve` (`using`) on each of `on` at once, each with Node's compile cache in a folder of its own
