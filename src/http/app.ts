@@ -1,8 +1,7 @@
 import { H3, type H3Event, type HTTPError, type Middleware } from 'h3';
 import { createDaysCache, type DaysCache } from '../app/bookings/days-cache.ts';
 import type { Runtime } from '../app/operations/runtime.ts';
-import { tokenHash } from '../app/practice/token.ts';
-import { upgradeTokenHash } from '../store/settings.ts';
+import { upgradeToken } from '../app/practice/token.ts';
 import { createClientAddress } from './client-address.ts';
 import { atFirstUse, isDoorRoute, registerDoorRoutes } from './door-routes.ts';
 import { answerForHttpError, errorResponse, HTTP_ERRORS } from './errors.ts';
@@ -138,14 +137,14 @@ export function createHttpApp(options: HttpOptions): H3 {
   const clientAddress = createClientAddress(() => watch.refresh());
   // An older installation's argon2id hash is replaced by the token's SHA-256 the first time the token is seen
   // (app/practice/token.ts says why); a file that cannot be written now is upgraded by a later start.
-  const upgradeToken = (from: string, token: string) => {
+  const upgrade = (from: string, token: string) => {
     try {
-      upgradeTokenHash(ctx.store, from, tokenHash(token));
+      upgradeToken(ctx, from, token);
     } catch (error) {
       log(`planner: the token's hash stays in its older form for now: ${(error as Error).message}`);
     }
   };
-  const gates = createGates({ settings: () => watch.refresh(), nowMs, clientAddress, upgradeToken });
+  const gates = createGates({ settings: () => watch.refresh(), nowMs, clientAddress, upgradeToken: upgrade });
   app.use(loggedRoute(dispatch(gates, openApiText), options.accessLog ? logAnswer : undefined));
   const afterBooking = options.afterBooking ?? (() => {});
   const bodyTimeoutMs = options.bodyTimeoutMs ?? 10_000;

@@ -1,7 +1,7 @@
 import { hash as digestOf, randomInt, timingSafeEqual } from 'node:crypto';
 import { TOKEN_BODY_LENGTH, TOKEN_PREFIX } from '../../domain/token.ts';
 import { AppError } from '../../errors.ts';
-import { setTokenHash } from '../../store/settings.ts';
+import { setTokenHash, upgradeTokenHash } from '../../store/settings.ts';
 import type { AppContext } from '../context.ts';
 import { requireConfigured } from './configured.ts';
 
@@ -61,6 +61,14 @@ export async function tokenMatches(stored: string, token: string): Promise<boole
   if (digest) return timingSafeEqual(digest, digestOf('sha256', token, 'buffer') as Buffer);
   if (!stored.startsWith('$argon2')) return false;
   return (await loadArgon2()).verify(stored, token).catch(() => false); // another shape: no match
+}
+
+/**
+ * Stores `token`'s hash in its present form in place of `from`, an older form argon2 has just verified (the gate
+ * calls it once); a rotation in between wins. Returns true when it was replaced.
+ */
+export function upgradeToken(ctx: AppContext, from: string, token: string): boolean {
+  return upgradeTokenHash(ctx.store, from, tokenHash(token));
 }
 
 /**
