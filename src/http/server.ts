@@ -93,7 +93,6 @@ export async function startServer(runtime: Runtime, options: ServerOptions): Pro
   };
 }
 
-/** Listens on `host:port`, or throws the one-line error that names `--port` (a port in use) or the cause. */
 /**
  * Sends one request through the whole HTTP path before the server takes any (issue 49): a socket, node's parser,
  * h3 and an answer written back, which a first request otherwise pays for once (about 15 ms of a process's CPU;
@@ -119,6 +118,7 @@ async function warmPath(server: Server): Promise<void> {
   }
 }
 
+/** Listens on `host:port`, or throws the one-line error that names `--port` (a port in use) or the cause. */
 async function listen(server: Server | NetServer, host: string, port: number): Promise<void> {
   try {
     await new Promise<void>((resolve, reject) => {

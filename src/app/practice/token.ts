@@ -39,7 +39,7 @@ export function generateToken(): string {
  * function only below 112 bits of entropy; above, an approved one-way function. What argon2 cost instead was one
  * run of 19 MiB in every server's first request: fifty practices started together spent their first minute on it.
  * Installations from before keep an argon2id hash (`$argon2id$…`) until the server first sees the token, which then
- * stores this form in its place (`upgradeTokenHash`).
+ * stores this form in its place (`upgradeToken`).
  */
 export const TOKEN_HASH_PREFIX = 'sha256:';
 

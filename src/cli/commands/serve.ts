@@ -42,8 +42,13 @@ export async function serve(command: Command, options: ServeOptions): Promise<vo
   const log = (line: string) => process.stderr.write(`${visible(line)}\n`);
   const runtime = await openRuntime(dbPath(command), { log, workers: true });
   try {
-    // What a first request would do once, done before "serving" on made-up input (app/operations/warm.ts).
-    warmForRequests(runtime.ctx);
+    // What a first request would do once, done before "serving" on made-up input (app/operations/warm.ts); one
+    // that fails is no reason not to serve (the first request then pays it, as before).
+    try {
+      warmForRequests(runtime.ctx);
+    } catch {
+      // skipped
+    }
     let server;
     try {
       server = await startServer(runtime, {
