@@ -60,8 +60,11 @@ describe('the self-service page: another practitioner (Chromium, JavaScript off,
       await choose(page, 'Dr. Roth');
       expect(await page.locator('nav[aria-label="With"] [aria-current="true"]').innerText()).toBe('Dr. Roth');
       await look(page, 'en-move-practitioner-days');
-      const day = (await page.locator('ul.choices a[href*="day="]').first().getAttribute('href'))!;
-      await choose(page, (await page.locator('ul.choices a[href*="day="]').first().innerText()).trim());
+      // The second day offered: after today, so all four of its times are ahead whatever the hour the test runs (the
+      // first was today, whose 10:00 had passed after 10:00 in Berlin).
+      const offered = page.locator('ul.choices a[href*="day="]').nth(1);
+      const day = (await offered.getAttribute('href'))!;
+      await choose(page, (await offered.innerText()).trim());
       expect(page.url()).toContain(day.replace(/&amp;/g, '&'));
       expect((await page.locator('ul.times a, .times a').allInnerTexts()).map((t) => t.trim())).toEqual([
         '10:00',
