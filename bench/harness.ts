@@ -7,11 +7,12 @@
 
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import autocannon from 'autocannon';
+import { ARGON2_OPTIONS } from '../src/app/practice/token.ts';
 import { lookAhead } from '../src/domain/availability.ts';
 import { SECONDS_PER_DAY } from '../src/domain/days.ts';
 import { type generate, ZONE } from './generate.ts';
@@ -301,4 +302,25 @@ export interface BenchRun {
     daysUrl: string;
     slotsUrl: string;
   };
+}
+
+/** The executable `npm run bench -- --before <executable>` names (one built before issue 49), or undefined. */
+export function olderExecutable(): string | undefined {
+  const at = process.argv.indexOf('--before');
+  return at === -1 ? undefined : resolve(process.argv[at + 1]!);
+}
+
+/**
+ * Copies `from` to each of `to` as a file of before issue 49: its token `key` stored as the argon2id hash that version
+ * made (hashed once for all).
+ */
+export async function copyAsBefore(from: string, to: readonly string[], key: string): Promise<void> {
+  const { hash } = await import('@node-rs/argon2');
+  const argon2id = await hash(key, ARGON2_OPTIONS);
+  for (const file of to) {
+    copyFileSync(from, file);
+    const handle = new DatabaseSync(file);
+    handle.prepare('UPDATE settings SET token_hash = ?').run(argon2id);
+    handle.close();
+  }
 }

@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
-import { type BenchRun, BIN, median, ROOT, work } from '../harness.ts';
+import { join } from 'node:path';
+import { type BenchRun, BIN, copyAsBefore, median, olderExecutable, ROOT, work } from '../harness.ts';
 
 /** One start of a server: from the spawn to "serving", its first GET /slots, and a second (warm) one. */
 interface Start {
@@ -87,23 +86,15 @@ export async function firstRequest(run: Pick<BenchRun, 'db' | 'key' | 'results' 
   const plain: Start[] = [];
   const cached: Start[] = [];
   // Before issue 49 (`--before <executable>`): its own copy, whose token is an argon2id hash as that version stored it.
-  const older = process.argv.includes('--before') ? process.argv[process.argv.indexOf('--before') + 1] : undefined;
+  const older = olderExecutable();
   const olderDb = join(work, 'first-request-before.db');
-  if (older) {
-    copyFileSync(run.db, olderDb);
-    const { hash } = await import('@node-rs/argon2');
-    const handle = new DatabaseSync(olderDb);
-    handle
-      .prepare('UPDATE settings SET token_hash = ?')
-      .run(await hash(run.key, { memoryCost: 19456, timeCost: 2, parallelism: 1 }));
-    handle.close();
-  }
+  if (older) await copyAsBefore(run.db, [olderDb], run.key);
   const before: Start[] = [];
   await once(command, db, run.key, days, { NODE_COMPILE_CACHE: cache }); // fills the cache
   for (let index = 0; index < 7; index++) {
     plain.push(await once(command, db, run.key, days, {}));
     cached.push(await once(command, db, run.key, days, { NODE_COMPILE_CACHE: cache }));
-    if (older) before.push(await once([resolve(older)], olderDb, run.key, days, {}));
+    if (older) before.push(await once([older], olderDb, run.key, days, {}));
   }
   rmSync(cache, { recursive: true, force: true });
   run.results.firstRequest = {

@@ -1,10 +1,22 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { copyFileSync, existsSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import { join } from 'node:path';
 import { generate } from '../generate.ts';
-import { anonymousMiB, type BenchRun, BIN, children, cli, median, ROOT, rssMiB, token, work } from '../harness.ts';
+import {
+  anonymousMiB,
+  type BenchRun,
+  BIN,
+  children,
+  cli,
+  copyAsBefore,
+  median,
+  olderExecutable,
+  ROOT,
+  rssMiB,
+  token,
+  work,
+} from '../harness.ts';
 
 /**
  * 12. 50 practices on one machine (issue 39), as a hoster runs them: 50 `planner serve`, each on its own copy of a
@@ -179,18 +191,11 @@ export async function practices(run: BenchRun): Promise<void> {
   // Before issue 49, in the same run (`npm run bench -- --before <executable>`: one built from an older commit): its
   // own copies of the file, whose token is an argon2id hash as that version stored it.
   let before: typeof cold | undefined;
-  const older = process.argv.includes('--before') ? process.argv[process.argv.indexOf('--before') + 1] : undefined;
+  const older = olderExecutable();
   if (older) {
-    const { hash } = await import('@node-rs/argon2');
-    const argon2id = await hash(practiceKey, { memoryCost: 19456, timeCost: 2, parallelism: 1 });
     const olderFiles = files.map((file) => `${file}.before.db`);
-    for (const file of olderFiles) {
-      copyFileSync(practiceDb, file);
-      const handle = new DatabaseSync(file);
-      handle.prepare('UPDATE settings SET token_hash = ?').run(argon2id);
-      handle.close();
-    }
-    ({ servers, bases } = await startAll([resolve(older)], olderFiles, false));
+    await copyAsBefore(practiceDb, olderFiles, practiceKey);
+    ({ servers, bases } = await startAll([older], olderFiles, false));
     await new Promise((done) => setTimeout(done, 5_000));
     before = await loadAll(2, 0.2, free.slice(0, 5));
     await stopAll(servers);
