@@ -41,18 +41,23 @@ if (!existsSync(`${extracted}.ok`)) {
 }
 
 /**
- * pkg's bootstrap, as this build feeds it to pkg: ASCII only (asciiOnly), and the worker threads' bootstrap (a string
- * of 385 KB that pkg makes as it starts, for workers planner never starts) made only when a worker is.
+ * What the executable runs first: scripts/sea-main.cjs instead of pkg's bootstrap (it says why), ASCII only. It reads
+ * the archive and manifest pkg writes, so the build stops when pkg's bootstrap no longer reads them as it does.
  */
-function leanBootstrap(code: string): string {
-  const eager = 'var workerBootstrap = require_worker_bootstrap_string();';
-  const use = 'var wrapper = workerBootstrap +';
-  if (!code.includes(eager) || !code.includes(use))
-    throw new Error("pkg's SEA bootstrap changed: look again at leanBootstrap in scripts/build-bin.ts");
-  return asciiOnly(
-    code.replace(eager, '').replace(use, 'var wrapper = require_worker_bootstrap_string() +'),
-    'sea-bootstrap.bundle.js',
-  );
+function planStart(pkgBootstrap: string): string {
+  for (const expected of [
+    'JSON.parse(sea.getAsset("__pkg_manifest__", "utf8"))',
+    'Buffer.from(sea.getRawAsset("__pkg_archive__"))',
+    'var entry = this._manifest.offsets[p];',
+    'var off = entry[0];',
+    'var len = entry[1];',
+    'var meta = this._manifest.stats[p];',
+    'var SNAPSHOT_PREFIX = "/snapshot";',
+    'process.argv[1] = entrypoint2;',
+  ])
+    if (!pkgBootstrap.includes(expected))
+      throw new Error(`pkg's SEA bootstrap changed (no \`${expected}\`): look again at scripts/sea-main.cjs`);
+  return asciiOnly(readFileSync(join(root, 'scripts/sea-main.cjs'), 'utf8'), 'sea-main.cjs');
 }
 
 // A package of its own for pkg's enhanced SEA pipeline: the bundle, and the addon it requires.
@@ -92,7 +97,7 @@ let bootstrapped = false;
 files.copyFile = async (from, to) => {
   if (!from.endsWith('sea-bootstrap.bundle.js')) return copyFile(from, to);
   bootstrapped = true;
-  return writeFile(to, leanBootstrap(readFileSync(from, 'utf8')));
+  return writeFile(to, planStart(readFileSync(from, 'utf8')));
 };
 let configured = false;
 files.writeFile = (file, data) => {
@@ -104,6 +109,6 @@ const { exec } = requireCjs('@yao-pkg/pkg') as { exec: (args: string[]) => Promi
 await exec(['--sea', '--targets', target, stage, '--output', output]);
 files.writeFile = writeFile;
 files.copyFile = copyFile;
-if (!bootstrapped) throw new Error("pkg copied no SEA bootstrap: the executable's bootstrap is not the lean one");
+if (!bootstrapped) throw new Error("pkg copied no SEA bootstrap: the executable would start with pkg's, not planner's");
 if (!configured) throw new Error('pkg wrote no sea-config.json: the V8 flags are not in the executable');
 console.log(`Built ${output} (${target}).`);

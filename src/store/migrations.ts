@@ -870,4 +870,10 @@ export const migrations: readonly string[] = [
     error        TEXT              -- Google's error instead (access_denied: the user said no)
   ) STRICT;
   `,
+  // 22: the erase pass asks when a booking was last erased (store/personal-data.ts lastErasedAt), at every start and
+  // hourly; without an index that read every page of bookings (187 of a 2.8 MB file, 0.8 MiB of the idle server's
+  // page cache, issue 49). Only erased bookings are in it.
+  `
+  CREATE INDEX bookings_by_erasure ON bookings (erased_at) WHERE erased_at IS NOT NULL;
+  `,
 ];

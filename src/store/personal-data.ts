@@ -134,9 +134,16 @@ export function rewriteFile(store: Store, waitMs = 0): string | undefined {
   }
 }
 
-/** When a booking was last erased ('' for never): the server empties the WAL when this moved. */
+/**
+ * When a booking was last erased ('' for never): the server empties the WAL when this moved. The last entry of the
+ * index bookings_by_erasure (migration 22), not a read of the whole table.
+ */
 export function lastErasedAt(store: Store): string {
-  return (store.sql("SELECT coalesce(max(erased_at), '') AS at FROM bookings").get() as { at: string }).at;
+  return (
+    store.sql("SELECT coalesce(max(erased_at), '') AS at FROM bookings WHERE erased_at IS NOT NULL").get() as {
+      at: string;
+    }
+  ).at;
 }
 
 /**
