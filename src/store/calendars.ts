@@ -105,6 +105,11 @@ export function listCalendars(store: Store): CalendarRow[] {
   return (store.sql(`SELECT ${COLUMNS} FROM calendars ORDER BY id`).all() as unknown as Row[]).map(toCalendar);
 }
 
+/** Whether the installation has any calendar (the server loads its calendar workers only then). */
+export function hasCalendars(store: Store): boolean {
+  return store.sql('SELECT 1 FROM calendars LIMIT 1').get() !== undefined;
+}
+
 /** Returns the calendar with `id`. */
 export function findCalendar(store: Store, id: number): CalendarRow | undefined {
   const row = store.sql(`SELECT ${COLUMNS} FROM calendars WHERE id = ?`).get(id);

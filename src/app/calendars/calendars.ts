@@ -59,7 +59,7 @@ import {
   scheduleOf,
   viewOf,
 } from './calendar-views.ts';
-import { ALERT_AFTER_SECONDS } from './policy.ts';
+import { ALERT_AFTER_SECONDS, CALENDAR_POLL_MS } from './policy.ts';
 import {
   accountOf,
   isProvider,
@@ -758,9 +758,6 @@ export function removeCalendar(ctx: AppContext, id: number): CalendarView {
   });
   return view;
 }
-
-/** How often the server looks for calendars whose sync is due (one query; calendars added or removed count at once). */
-export const CALENDAR_POLL_MS = 5_000;
 
 /**
  * Syncs each calendar at its interval in the background of `planner serve`, one at a time. Logs a calendar that

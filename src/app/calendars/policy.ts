@@ -7,6 +7,11 @@
  */
 import { BASE_SECONDS, type RetrySettings } from '../../queue/retry-policy.ts';
 
+/**
+ * How often the server looks for calendars whose sync is due (one query; calendars added or removed count at once),
+ * and, until the installation has a calendar, whether it has one (app/operations/runtime.ts).
+ */
+export const CALENDAR_POLL_MS = 5_000;
 /** Calendar writes are never given up: a late one is still right. */
 export const NEVER = Number.POSITIVE_INFINITY;
 /** The retry policy of calendar writes: a 30 s base doubling up to an hour, never given up. */

@@ -1,8 +1,11 @@
 import { resolve } from 'node:path';
 import { invalid } from '../../errors.ts';
+import { type Pump, startPump } from '../../queue/pump.ts';
 import { BASE_SECONDS, type RetrySettings } from '../../queue/retry-policy.ts';
+import { hasCalendars } from '../../store/calendars.ts';
 import { databaseExists, openStore, type Store } from '../../store/db.ts';
 import { type StoreWatch, watchStore } from '../../store/settings-watch.ts';
+import { CALENDAR_POLL_MS } from '../calendars/policy.ts';
 import { type AppContext, createContext } from '../context.ts';
 import { FORM_MIN_SECONDS } from '../pages/booking-page.ts';
 
@@ -86,19 +89,23 @@ export async function startRuntime(store: Store, options: RuntimeOptions = {}): 
   const watch = watchStore(store);
   const ctx = createContext(store, options.now, watch.settings);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  let workers: { kick(): void; stop(): Promise<unknown> }[] = [];
+  let workers: Worker[] = [];
   if (options.workers) {
     // Loaded here so that the CLI's other commands start without the mail and webhook stacks.
     const { startOutboxWorker } = await import('../../mail/worker.ts');
     const { startWebhookWorker } = await import('../../webhooks/worker.ts');
     const nowMs = () => ctx.now().getTime();
-    const { startCalendarSync } = await import('../calendars/calendars.ts');
-    const { startCalendarWriter } = await import('../calendars/calendar-writes.ts');
     workers = [
       startOutboxWorker({ store, settings: watch.refresh, log, retry: environment.mailRetry, nowMs }),
       startWebhookWorker({ store, log, retry: environment.webhookRetry, nowMs }),
-      startCalendarSync(ctx, { log, refresh: watch.refresh }),
-      startCalendarWriter(ctx, { log, nowMs, retry: environment.calendarRetry }),
+      startWhenCalendars(ctx, log, async () => {
+        const { startCalendarSync } = await import('../calendars/calendars.ts');
+        const { startCalendarWriter } = await import('../calendars/calendar-writes.ts');
+        return [
+          startCalendarSync(ctx, { log, refresh: watch.refresh }),
+          startCalendarWriter(ctx, { log, nowMs, retry: environment.calendarRetry }),
+        ];
+      }),
     ];
     // The personal-data worker runs hourly and at start: a booking does not kick it.
     const { startRetention } = await import('../customers/erase.ts');
@@ -116,6 +123,39 @@ export async function startRuntime(store: Store, options: RuntimeOptions = {}): 
       await Promise.all(workers.map((worker) => worker.stop()));
     },
     close: () => store.close(),
+  };
+}
+
+interface Worker {
+  kick(): void;
+  stop(): Promise<unknown>;
+}
+
+/**
+ * The calendar workers, loaded and started once the installation has a calendar: at start, or at the first poll
+ * (every CALENDAR_POLL_MS, one query) after `planner calendar add` made one. A server without calendars never holds
+ * their code (the reader, its XML parser, the providers: 0.6 MiB of an idle server's 25, issue 49). Once started they
+ * run until the server stops, as before.
+ */
+function startWhenCalendars(ctx: AppContext, log: (line: string) => void, start: () => Promise<Worker[]>): Worker {
+  let started: Worker[] = [];
+  const gate: Pump = startPump(
+    async () => {
+      if (started.length > 0 || !hasCalendars(ctx.store)) return false;
+      started = await start();
+      void gate.stop(); // its last pass: nothing left to look for
+      return false;
+    },
+    { pollMs: CALENDAR_POLL_MS, log, what: 'calendars' },
+  );
+  return {
+    kick: () => {
+      for (const worker of started) worker.kick();
+    },
+    stop: async () => {
+      await gate.stop(); // a start in progress finishes first, and its workers are stopped below
+      await Promise.all(started.map((worker) => worker.stop()));
+    },
   };
 }
 

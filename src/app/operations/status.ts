@@ -4,7 +4,6 @@
  * src/cli/commands/status.ts's.
  */
 
-import { countFeeds } from '../../store/feeds.ts';
 import { type OutboxCounts, outboxCounts } from '../../store/outbox.ts';
 import type { BookingPageSettings, PortalSettings, Settings } from '../../store/settings.ts';
 import { type Counts, countRows } from '../../store/stats.ts';
@@ -87,29 +86,5 @@ export function getStatus(ctx: AppContext): Status {
     webhooks: webhookHealth(ctx.store).map(({ webhookId, ...health }) => ({ id: webhookId, ...health })),
     calendars: isConfigured(settings) ? calendars(ctx) : [],
     counts: countRows(ctx.store, unixSeconds(ctx.now())),
-  };
-}
-
-/**
- * The doors besides the API that are on, as `planner serve` names them at its start: the
- * self-service page's public address (null while off), whether the booking page is served there, how many
- * schedules have a feed (their addresses hold a secret planner does not keep: never shown), and the front desk's
- * public address (null while off: it has its own, which may differ from the page's).
- */
-export interface OpenDoors {
-  portalUrl: string | null;
-  bookingPage: boolean;
-  feeds: number;
-  deskUrl: string | null;
-}
-
-/** Returns the doors that are on besides the API. */
-export function openDoors(ctx: AppContext): OpenDoors {
-  const settings = ctx.settings();
-  return {
-    portalUrl: settings.portal?.url ?? null,
-    bookingPage: settings.portal !== null && settings.bookingPage !== null,
-    feeds: isConfigured(settings) ? countFeeds(ctx.store) : 0,
-    deskUrl: settings.desk?.url ?? null,
   };
 }

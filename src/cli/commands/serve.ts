@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
+import { openDoors } from '../../app/operations/doors.ts';
 import { openRuntime } from '../../app/operations/runtime.ts';
-import { openDoors } from '../../app/operations/status.ts';
 import { warmForRequests } from '../../app/operations/warm.ts';
 import { isConfigured } from '../../app/practice/configured.ts';
 import { loadArgon2 } from '../../app/practice/token.ts';
