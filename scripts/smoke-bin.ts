@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import packageJson from '../package.json' with { type: 'json' };
+import { ARGON2_OPTIONS } from '../src/app/practice/token.ts';
 import { EXECUTABLE_FLAGS } from '../src/http/heap.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -207,6 +208,23 @@ try {
   check(
     'compile cache: a damaged one is not used, and the server serves',
     !/was accepted/.test(damaged.said) && damaged.status === 200 && damaged.body === expected && damaged.exit === 0,
+  );
+
+  // The argon2 addon loads at its first use, no longer at start (issue 49): a token an older planner stored as
+  // argon2id is verified by it once, inside the executable, and kept as its SHA-256 from then on.
+  const { hash } = await import('@node-rs/argon2');
+  const file = new DatabaseSync(db);
+  const storedToken = () =>
+    (file.prepare('SELECT token_hash FROM settings').get() as { token_hash: string }).token_hash;
+  file.prepare('UPDATE settings SET token_hash = ?').run(await hash(token, ARGON2_OPTIONS));
+  const before = storedToken();
+  const legacy = await cachedStart();
+  const after = storedToken();
+  file.close();
+  check(
+    'argon2 loads at first use: a token stored as argon2id answers, and is kept as its SHA-256',
+    before.startsWith('$argon2id$') && legacy.status === 200 && legacy.body === expected && after.startsWith('sha256:'),
+    `${legacy.status}, ${after.slice(0, 7)}`,
   );
 
   // From the release tarball: Litestream beside the executable, found by it (issue 26). A configuration naming the

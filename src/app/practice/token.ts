@@ -1,4 +1,8 @@
 import { hash as digestOf, randomInt, timingSafeEqual } from 'node:crypto';
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { isSea } from 'node:sea';
 import { TOKEN_BODY_LENGTH, TOKEN_PREFIX } from '../../domain/token.ts';
 import { AppError } from '../../errors.ts';
 import { setTokenHash, upgradeTokenHash } from '../../store/settings.ts';
@@ -10,18 +14,42 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 /** argon2id at the OWASP recommendation (19 MiB, 2 passes, 1 lane). Default algorithm of @node-rs/argon2 is argon2id. */
 export const ARGON2_OPTIONS = { memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
+/** Why the argon2 module cannot load, in one line that says what to do. */
+function argon2Problem(why: string): AppError {
+  return new AppError(
+    'storage',
+    `cannot load the argon2 module (${why}); for the single executable, start it with PKG_NATIVE_CACHE_PATH set to a folder it can write (the systemd unit does)`,
+  );
+}
+
 /**
  * Returns the argon2 module, loaded on first use. The single executable unpacks this native addon to
- * ~/.cache/pkg, or to PKG_NATIVE_CACHE_PATH when that is set at start: a service without a writable home needs it.
+ * ~/.cache/pkg, or to PKG_NATIVE_CACHE_PATH when that is set at start (scripts/sea-main.cjs): a service without a
+ * writable home needs it.
  */
 export async function loadArgon2(): Promise<typeof import('@node-rs/argon2')> {
   try {
     return await import('@node-rs/argon2');
   } catch (error) {
-    throw new AppError(
-      'storage',
-      `cannot load the argon2 module (${(error as Error).message.split('.')[0]}); for the single executable, start it with PKG_NATIVE_CACHE_PATH set to a folder it can write (the systemd unit does)`,
-    );
+    throw argon2Problem((error as Error).message.split('.')[0]!);
+  }
+}
+
+/**
+ * What `planner serve` checks at start about argon2, which only staff passwords (the front desk's sign-in) and an
+ * API token stored before issue 49 need: loaded, the addon holds 3 MiB of an idle server's anonymous memory (issue
+ * 49), so it loads at its first use, once. What would keep it from loading then, the single executable's folder to
+ * unpack it to (PKG_NATIVE_CACHE_PATH, else ~/.cache, as scripts/sea-main.cjs picks it) not writable, stops the
+ * start instead, in the same words. Throws that error; does nothing outside the single executable.
+ */
+export function checkArgon2Folder(): void {
+  if (!isSea()) return;
+  const folder = join(process.env.PKG_NATIVE_CACHE_PATH || join(homedir(), '.cache'), 'pkg');
+  try {
+    mkdirSync(folder, { recursive: true });
+    accessSync(folder, constants.W_OK);
+  } catch (error) {
+    throw argon2Problem(`${folder} cannot be written: ${(error as NodeJS.ErrnoException).code}`);
   }
 }
 

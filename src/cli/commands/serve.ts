@@ -3,7 +3,7 @@ import { openDoors } from '../../app/operations/doors.ts';
 import { openRuntime } from '../../app/operations/runtime.ts';
 import { warmForRequests } from '../../app/operations/warm.ts';
 import { isConfigured } from '../../app/practice/configured.ts';
-import { loadArgon2 } from '../../app/practice/token.ts';
+import { checkArgon2Folder } from '../../app/practice/token.ts';
 import { invalid } from '../../errors.ts';
 import type { AccessEntry } from '../../http/app.ts';
 import { openAccessLog } from '../access-log.ts';
@@ -33,8 +33,8 @@ export async function serve(command: Command, options: ServeOptions): Promise<vo
   // Buffered, not a write per request (a write each cost 40 % of the throughput): cli/access-log.ts.
   const lines = format === 'off' ? undefined : openAccessLog(format as 'text' | 'json');
   const accessLog = lines && ((entry: AccessEntry) => lines.write(entry));
-  // Fail at start, not at the first request, when the argon2 addon cannot load (see loadArgon2).
-  await loadArgon2();
+  // Fail at start, not at the first sign-in, when the argon2 addon could not load there (checkArgon2Folder).
+  checkArgon2Folder();
   // Loaded here so that other commands start without the HTTP stack.
   const { startServer } = await import('../../http/server.ts');
   (await import('../../http/heap.ts')).tuneHeapForServer(); // before any load: src/http/heap.ts says why
