@@ -36,8 +36,7 @@ function bytes(file) {
 
 /** `base` as a file, with one of the extensions require() tries. */
 function asFile(base) {
-  for (const extension of ['', '.js', '.cjs', '.json', '.node'])
-    if (isFile(base + extension)) return base + extension;
+  for (const extension of ['', '.js', '.cjs', '.json', '.node']) if (isFile(base + extension)) return base + extension;
   return undefined;
 }
 

@@ -176,7 +176,8 @@ describe('planner calendar with a real CalDAV server (Radicale)', () => {
       expect(result).toMatchObject({ code: 0, stderr: '' });
     });
     await radicale.put('late.ics', event('late-1', `${day} 15:00:00`, 30));
-    // No command: the server's own sync, within its minute (and its 5 s look for due calendars), which it logs.
+    // No command: the server's own sync, within its minute (and its 5 s look for due calendars, the first of which
+    // starts the calendar workers: the server had none when it started), which it logs.
     await server.waitFor(/planner: calendar 1 \(127\.0\.0\.1\): 1 busy time\(s\) added, 0 removed/);
     const free = await slots(server.url, token, day);
     expect(free).not.toContain(`${day} 15:00:00`);
