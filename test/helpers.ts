@@ -255,6 +255,9 @@ export async function bookableDb(db: string, spec: PracticeSpec = {}): Promise<s
 /** What migration 16 made (the booking page's logo, issue 41): a file taken back before it lacks it. */
 export const UNDO_MIGRATION_16 = 'DROP TABLE booking_logo; ';
 
+/** SQL that takes a current file back to what migration 21 left: migration 22's index of erased bookings out. */
+export const UNDO_MIGRATION_22 = 'DROP INDEX bookings_by_erasure; ';
+
 /** SQL that takes a current file back to what migration 20 left: migration 21's consents and `reconnect` out. */
 export const UNDO_MIGRATION_21 = 'DROP TABLE calendar_consents; ALTER TABLE calendars DROP COLUMN reconnect; ';
 

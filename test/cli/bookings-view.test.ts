@@ -35,6 +35,7 @@ import {
   UNDO_MIGRATION_19,
   UNDO_MIGRATION_20,
   UNDO_MIGRATION_21,
+  UNDO_MIGRATION_22,
 } from '../helpers.ts';
 import { formFields } from '../portal/page.ts';
 import { practice } from '../practice.ts';
@@ -137,7 +138,8 @@ describe('bookings show: who made each change, and from when a move came', () =>
     // (and without what the migrations after 9 make again: the calendars' tables, the booking page's column and index,
     // the personal-data columns, triggers and audit log)
     raw.exec(
-      UNDO_MIGRATION_21 +
+      UNDO_MIGRATION_22 +
+        UNDO_MIGRATION_21 +
         UNDO_MIGRATION_20 +
         UNDO_MIGRATION_19 +
         UNDO_MIGRATION_18 +

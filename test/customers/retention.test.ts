@@ -22,6 +22,7 @@ import {
   UNDO_MIGRATION_19,
   UNDO_MIGRATION_20,
   UNDO_MIGRATION_21,
+  UNDO_MIGRATION_22,
 } from '../helpers.ts';
 
 const rawBytes = (db: string) =>
@@ -102,7 +103,7 @@ describe('a file from before secure_delete (schema 11)', () => {
     // The file as planner 11 left it: without migration 12, and a customer deleted without secure_delete.
     const { DatabaseSync } = await import('node:sqlite');
     const raw = new DatabaseSync(db);
-    raw.exec(`PRAGMA secure_delete = OFF; ${UNDO_MIGRATION_21}${UNDO_MIGRATION_20}${UNDO_MIGRATION_19}${UNDO_MIGRATION_18}${UNDO_MIGRATION_17}${UNDO_MIGRATION_16}${UNDO_MIGRATION_13}
+    raw.exec(`PRAGMA secure_delete = OFF; ${UNDO_MIGRATION_22}${UNDO_MIGRATION_21}${UNDO_MIGRATION_20}${UNDO_MIGRATION_19}${UNDO_MIGRATION_18}${UNDO_MIGRATION_17}${UNDO_MIGRATION_16}${UNDO_MIGRATION_13}
       DROP TABLE audit_log; DROP INDEX bookings_to_anonymise;
       ALTER TABLE bookings DROP COLUMN erased_at; ALTER TABLE settings DROP COLUMN retention_months; PRAGMA user_version = 11;
       INSERT INTO customers (email_key, email, created_at) VALUES ('old.deleted.person@example.com', 'old.deleted.person@example.com', 'now');
