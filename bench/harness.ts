@@ -312,7 +312,8 @@ export function olderExecutable(): string | undefined {
 
 /**
  * Copies `from` to each of `to` as a file of before issue 49: its token `key` stored as the argon2id hash that version
- * made (hashed once for all).
+ * made (hashed once for all), and its schema as that version left it (migration 22, the index of erased bookings,
+ * undone: an older planner refuses a newer file).
  */
 export async function copyAsBefore(from: string, to: readonly string[], key: string): Promise<void> {
   const { hash } = await import('@node-rs/argon2');
@@ -321,6 +322,7 @@ export async function copyAsBefore(from: string, to: readonly string[], key: str
     copyFileSync(from, file);
     const handle = new DatabaseSync(file);
     handle.prepare('UPDATE settings SET token_hash = ?').run(argon2id);
+    handle.exec('DROP INDEX bookings_by_erasure; PRAGMA user_version = 21');
     handle.close();
   }
 }
