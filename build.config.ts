@@ -16,10 +16,10 @@ export default defineBuildConfig({
   clean: true,
   failOnWarn: false,
   hooks: {
-    // unbuild keeps package.json `dependencies` external; the executable wants them inside. node:sqlite is a Node
-    // built-in that rollup's list of built-ins does not know yet (it warned "could not be resolved").
+    // unbuild keeps package.json `dependencies` external; the executable wants them inside. node:sqlite and node:sea
+    // are Node built-ins that rollup's list of built-ins does not know yet (it warned "could not be resolved").
     'build:before'(ctx) {
-      ctx.options.externals = ['@node-rs/argon2', 'node:sqlite'];
+      ctx.options.externals = ['@node-rs/argon2', 'node:sqlite', 'node:sea'];
       ctx.options.dependencies = [];
     },
     // Rollup writes `import.meta.url` in CommonJS as `require('u' + 'rl')…`, a require pkg cannot follow (it warned
