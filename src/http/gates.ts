@@ -43,20 +43,27 @@ export function createGates(options: {
     if (!isConfigured(settings)) return errorResponse(HTTP_ERRORS.notConfigured);
     if (!settings.apiEnabled) return errorResponse(HTTP_ERRORS.apiDisabled);
     // Guessing is throttled per address (door-guard.ts): after FAILED_ATTEMPTS_PER_MINUTE failures, 429 until the
-    // minute ends (a new token from there is still checked once every 5 s: the valid one gets through).
-    const address = options.clientAddress(event);
-    const refusal = guard.refusal(address);
+    // minute ends (a new token from there is still checked once every 5 s: the valid one gets through). The known
+    // token passes whatever its address did, so the address is looked at only for a token that is not known yet.
+    let address: string | undefined;
+    let refusal: ReturnType<typeof guard.refusal> | null = null;
+    const throttled = () => {
+      address ??= options.clientAddress(event);
+      if (refusal === null) refusal = guard.refusal(address);
+      return refusal;
+    };
     const decide = (verdict: Verdict) => {
       if (verdict === true) return admit(event, settings, next);
       if (verdict === 'replaced') return errorResponse(HTTP_ERRORS.unauthorized); // a client not updated yet: not a guess
-      if (refusal) return tooManyRequests(refusal);
-      guard.fail(address);
+      const refused = throttled();
+      if (refused) return tooManyRequests(refused);
+      guard.fail(address!);
       return errorResponse(HTTP_ERRORS.unauthorized);
     };
     const verdict = gate.check(
       event.req.headers.get('authorization'),
       settings.tokenHash,
-      () => refusal === undefined || guard.probe(address),
+      () => throttled() === undefined || guard.probe(address!),
     );
     return verdict instanceof Promise ? verdict.then(decide) : decide(verdict);
   };

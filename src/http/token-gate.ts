@@ -1,16 +1,22 @@
 import { hash as digestOf, timingSafeEqual } from 'node:crypto';
 import { storedDigest, tokenMatches } from '../app/practice/token.ts';
-import { looksLikeToken } from '../domain/token.ts';
+import { looksLikeToken, TOKEN_LENGTH } from '../domain/token.ts';
 
 /** Tokens refused by argon2 that are remembered (per hash), so a client that keeps sending one costs no argon2. */
 const REFUSED_REMEMBERED = 1000;
+
+/** One-shot SHA-256: no Hash object made. */
+const sha256 = (token: string) => digestOf('sha256', token, 'buffer') as Buffer;
 
 /** What the gate says of a token: valid, not valid, or the token that was valid until it was replaced. */
 export type Verdict = boolean | 'replaced';
 
 /**
  * Checks bearer tokens against the stored hash (app/practice/token.ts) without hashing more than one SHA-256 a
- * request. A `sha256:` hash is compared at once, in constant time. An argon2id hash from an older installation costs
+ * request, and none for the known token: once a request has shown the token whose digest the hash holds, the gate
+ * keeps its bytes (the request's own buffers held them anyway) and compares the next ones to them in constant time
+ * (a SHA-256 was 2 µs, 7 % of the server's time in GET /schedules: docs/performance.md, issue 49). A `sha256:` hash is
+ * compared at once, in constant time. An argon2id hash from an older installation costs
  * one argon2 run, the first time its token is seen: the gate then remembers the token's digest for that hash, and
  * `upgraded` is called to store the new form (a rotation meanwhile wins). A hash has exactly one token, so once it is
  * known any other token is refused without argon2. When the hash changes (token rotated), the old digest is kept to
@@ -20,16 +26,27 @@ export function createTokenGate(
   options: {
     verifyHash?: (hash: string, token: string) => Promise<boolean>;
     upgraded?: (hash: string, token: string) => void;
+    /** The token's SHA-256 (tests count the calls). */
+    digest?: (token: string) => Buffer;
   } = {},
 ) {
-  const { verifyHash = tokenMatches, upgraded } = options;
-  let known: { hash: string; digest: Buffer } | undefined;
+  const { verifyHash = tokenMatches, upgraded, digest: digestOfToken = sha256 } = options;
+  let known: { hash: string; digest: Buffer; bytes?: Buffer } | undefined;
   let previous: { hash: string; digest: Buffer } | undefined;
+  // Where a request's token is copied to be compared with the known one's bytes (no allocation per request).
+  const scratch = Buffer.alloc(TOKEN_LENGTH);
+  /** True when `token` (well-formed: TOKEN_LENGTH ASCII characters) is the known token, compared in constant time. */
+  const isKnownToken = (token: string) => {
+    if (!known?.bytes) return false;
+    scratch.write(token, 0, TOKEN_LENGTH, 'latin1');
+    return timingSafeEqual(scratch, known.bytes);
+  };
   let refused: { hash: string; digests: Set<string> } = { hash: '', digests: new Set() };
   /** Follows the stored hash: a new one makes the known token the previous one; a `sha256:` one is known at once. */
   const follow = (hash: string) => {
     if (known?.hash === hash) return;
-    if (known) [previous, known] = [known, undefined]; // the hash changed: its token was replaced
+    // The hash changed: its token was replaced. Its digest is kept to recognise it, its bytes are not.
+    if (known) [previous, known] = [{ hash: known.hash, digest: known.digest }, undefined];
     const stored = storedDigest(hash);
     if (stored) known = { hash, digest: stored };
   };
@@ -38,7 +55,7 @@ export function createTokenGate(
   /** Keeps what argon2 said of a token: the hash's token (and stores the new form), or one more refused. */
   const learn = (verified: boolean, hash: string, token: string, digest: Buffer, key: string) => {
     if (verified) {
-      known = { hash, digest };
+      known = { hash, digest, bytes: Buffer.from(token, 'latin1') };
       upgraded?.(hash, token);
     } else if (refused.hash === hash) {
       if (refused.digests.size >= REFUSED_REMEMBERED) refused.digests.clear();
@@ -61,9 +78,14 @@ export function createTokenGate(
       const match = /^Bearer +(\S+) *$/i.exec(authorization);
       const token = match?.[1];
       if (token === undefined || !looksLikeToken(token)) return false; // cheap rejects first
-      const digest = digestOf('sha256', token, 'buffer') as Buffer; // one-shot SHA-256: no Hash object per request
       follow(hash);
-      if (known) return timingSafeEqual(known.digest, digest) || (wasReplaced(hash, digest) && 'replaced');
+      if (isKnownToken(token)) return true;
+      const digest = digestOfToken(token);
+      if (known) {
+        if (!timingSafeEqual(known.digest, digest)) return wasReplaced(hash, digest) && 'replaced';
+        known.bytes = Buffer.from(token, 'latin1');
+        return true;
+      }
       if (wasReplaced(hash, digest)) return 'replaced';
       if (refused.hash !== hash) refused = { hash, digests: new Set() };
       const key = digest.toString('base64');

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { describe, expect, it } from 'vitest';
 import { ARGON2_OPTIONS, generateToken, tokenHash } from '../../src/app/practice/token.ts';
@@ -26,6 +27,32 @@ describe('token gate', () => {
     expect(verified).toEqual([]);
     // A damaged SHA-256 form (not 32 bytes) matches nothing.
     expect(gate.check(`Bearer ${token}`, `${tokenHash(token).slice(0, -2)}`)).not.toBe(true);
+  });
+
+  it('hashes the known token once: later requests compare its bytes; a rotation forgets them', () => {
+    const token = generateToken();
+    let digests = 0;
+    const gate = createTokenGate({
+      digest: (candidate) => {
+        digests++;
+        return createHash('sha256').update(candidate).digest();
+      },
+    });
+    expect(gate.check(`Bearer ${token}`, tokenHash(token))).toBe(true);
+    expect(digests).toBe(1);
+    for (let i = 0; i < 100; i++) expect(gate.check(`Bearer ${token}`, tokenHash(token))).toBe(true);
+    expect(digests).toBe(1);
+    // Another token of the same shape differs in its bytes, then in its digest: refused.
+    const other = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
+    expect(gate.check(`Bearer ${other}`, tokenHash(token))).toBe(false);
+    expect(digests).toBe(2);
+    // Rotated: the old token's bytes no longer admit it (replaced); the new token is hashed once, then known.
+    const next = generateToken();
+    expect(gate.check(`Bearer ${token}`, tokenHash(next))).toBe('replaced');
+    expect(gate.check(`Bearer ${next}`, tokenHash(next))).toBe(true);
+    expect(gate.check(`Bearer ${next}`, tokenHash(next))).toBe(true);
+    expect(gate.check(`Bearer ${token}`, tokenHash(next))).toBe('replaced');
+    expect(digests).toBe(5);
   });
 
   it('runs argon2 for an older hash until the token is known, then compares SHA-256 digests; upgrades it once', async () => {
