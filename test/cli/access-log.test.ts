@@ -66,6 +66,16 @@ describe('the access log on a pipe', () => {
     expect(lines.at(-1)).toBe('2026-11-25T08:00:00.000Z GET /api/slots/19999 200 0.42ms');
   });
 
+  it("a quiet server's last line reaches the reader while it runs, not only at the stop", async () => {
+    // One line: far from a batch or a buffer's worth, so only the periodic hand-on and write bring it out.
+    const writer = startWriter(1);
+    const { waitFor } = watchOutput(writer.child, 'access-log writer');
+    await writer.said('written');
+    await waitFor(/2026-11-25T08:00:00\.000Z GET \/api\/slots\/0 200 0\.42ms\n/);
+    expect(writer.stderr()).not.toContain('closed'); // it came before the stop was asked for
+    expect(await closedAfterWriting(writer)).toEqual([]);
+  });
+
   it('a reader that stops reading holds neither the writing nor the stop: lines past 16 MiB are dropped, said once', async () => {
     // About 27 MiB of lines into a pipe nobody reads (the kernel's pipe holds 64 KiB).
     const writer = startWriter(500_000);
