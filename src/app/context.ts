@@ -9,10 +9,21 @@ export interface AppContext {
   settings: () => Settings;
 }
 
+/** The system clock: the context's clock unless a test passes its own. */
+export const systemNow = (): Date => new Date();
+
+/**
+ * Returns `ctx`'s clock in milliseconds: `Date.now` itself on the system clock, without a Date made per call (the
+ * server asks it several times a request).
+ */
+export function clockMs(ctx: Pick<AppContext, 'now'>): () => number {
+  return ctx.now === systemNow ? Date.now : () => ctx.now().getTime();
+}
+
 /** Returns a context on `store`; by default it reads the system clock and the settings row on each call. */
 export function createContext(
   store: Store,
-  now: () => Date = () => new Date(),
+  now: () => Date = systemNow,
   settings: () => Settings = () => readSettings(store),
 ): AppContext {
   return { store, now, settings };

@@ -1,5 +1,6 @@
 import { H3, type H3Event, type HTTPError, type Middleware } from 'h3';
 import { createDaysCache, type DaysCache } from '../app/bookings/days-cache.ts';
+import { clockMs } from '../app/context.ts';
 import type { Runtime } from '../app/operations/runtime.ts';
 import { upgradeToken } from '../app/practice/token.ts';
 import { createClientAddress } from './client-address.ts';
@@ -78,11 +79,14 @@ function loggedRoute(route: Middleware, logAnswer: LogAnswer | undefined): Middl
     const startedAt = performance.now();
     event.context.startedAt = startedAt;
     const answer = route(event, next);
-    const logged = (value: unknown) => {
-      if (value instanceof Response) logAnswer(event, value.status, startedAt);
-      return value;
-    };
-    return answer instanceof Promise ? answer.then(logged) : logged(answer);
+    if (answer instanceof Promise)
+      return answer.then((value: unknown) => {
+        if (value instanceof Response) logAnswer(event, value.status, startedAt);
+        return value;
+      });
+    // Most answers are at hand: no closure made for them.
+    if (answer instanceof Response) logAnswer(event, answer.status, startedAt);
+    return answer;
   };
 }
 
@@ -123,7 +127,7 @@ function errorAnswer(log: (line: string) => void, logAnswer: LogAnswer) {
  */
 export function createHttpApp(options: HttpOptions): H3 {
   const { ctx, watch } = options.runtime;
-  const nowMs = () => ctx.now().getTime();
+  const nowMs = clockMs(ctx);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const logAnswer = accessLogger(options.accessLog, nowMs);
   // Unexpected errors are logged by errorAnswer, one line, without a stack in the answer.

@@ -6,7 +6,7 @@ import { hasCalendars } from '../../store/calendars.ts';
 import { databaseExists, openStore, type Store } from '../../store/db.ts';
 import { type StoreWatch, watchStore } from '../../store/settings-watch.ts';
 import { CALENDAR_POLL_MS } from '../calendars/policy.ts';
-import { type AppContext, createContext } from '../context.ts';
+import { type AppContext, clockMs, createContext } from '../context.ts';
 import { FORM_MIN_SECONDS } from '../pages/booking-page.ts';
 
 /** Returns the database path from `--db`, else `PLANNER_DB`, else `data/planner.db` (relative to the working directory). */
@@ -94,7 +94,7 @@ export async function startRuntime(store: Store, options: RuntimeOptions = {}): 
     // Loaded here so that the CLI's other commands start without the mail and webhook stacks.
     const { startOutboxWorker } = await import('../../mail/worker.ts');
     const { startWebhookWorker } = await import('../../webhooks/worker.ts');
-    const nowMs = () => ctx.now().getTime();
+    const nowMs = clockMs(ctx);
     workers = [
       startOutboxWorker({ store, settings: watch.refresh, log, retry: environment.mailRetry, nowMs }),
       startWebhookWorker({ store, log, retry: environment.webhookRetry, nowMs }),
