@@ -21,7 +21,7 @@ export function benchTable(results: Record<string, any>): string {
   const rows: string[][] = [
     [
       '1. GET /schedules',
-      `${Math.round(r.schedules.subject.rps)} req/s, p50 ${r.schedules.subject.p50} ms, p99 ${r.schedules.subject.p99} ms`,
+      `${Math.round(r.schedules.subject.rps)} req/s, p50 ${r.schedules.subject.p50} ms, p99 ${r.schedules.subject.p99} ms (median of 5 rounds, each beside the floor; the medians' ratio ${f2(r.schedules.ratioOfMedians)})`,
       `bare node:http ${Math.round(r.schedules.floor.rps)} req/s, p50 ${r.schedules.floor.p50} ms, p99 ${r.schedules.floor.p99} ms`,
       f2(r.schedules.ratio),
       r.schedules.target,
