@@ -15,12 +15,12 @@ export type Verdict = boolean | 'replaced';
  * Checks bearer tokens against the stored hash (app/practice/token.ts) without hashing more than one SHA-256 a
  * request, and none for the known token: once a request has shown the token whose digest the hash holds, the gate
  * keeps its bytes (the request's own buffers held them anyway) and compares the next ones to them in constant time
- * (a SHA-256 was 2 µs, 7 % of the server's time in GET /schedules: docs/performance.md, issue 49). A `sha256:` hash is
- * compared at once, in constant time. An argon2id hash from an older installation costs
- * one argon2 run, the first time its token is seen: the gate then remembers the token's digest for that hash, and
- * `upgraded` is called to store the new form (a rotation meanwhile wins). A hash has exactly one token, so once it is
- * known any other token is refused without argon2. When the hash changes (token rotated), the old digest is kept to
- * recognise the replaced token (a client not updated yet is not guessing); tokens argon2 refused are remembered too.
+ * (a SHA-256 was 2 µs, 7 % of the server's time in GET /schedules: docs/performance.md, issue 49). A `sha256:` hash
+ * is compared at once, in constant time. An argon2id hash from an older installation costs one argon2 run, the first
+ * time its token is seen: the gate then remembers the token's digest for that hash, and `upgraded` is called to
+ * store the new form (a rotation meanwhile wins). A hash has exactly one token, so once it is known any other token
+ * is refused without argon2. When the hash changes (token rotated), the old digest is kept to recognise the replaced
+ * token (a client not updated yet is not guessing), not its bytes; tokens argon2 refused are remembered too.
  */
 export function createTokenGate(
   options: {

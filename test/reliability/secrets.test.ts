@@ -144,7 +144,8 @@ describe('secrets', () => {
     });
     expect(await gate.check(`Bearer ${token}`, 'hash-1')).toBe(true);
     expect(argon2Runs).toBe(1);
-    // Wrong at the first, a middle and the last character: all compared as 32-byte SHA-256 digests.
+    // Wrong at the first, a middle and the last character: each compared in constant time, with the known token's
+    // bytes, then as a 32-byte SHA-256 digest.
     for (const wrong of [
       `pln_B${'A'.repeat(63)}`,
       `pln_${'A'.repeat(31)}B${'A'.repeat(32)}`,
