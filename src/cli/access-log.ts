@@ -1,8 +1,8 @@
 /**
  * `planner serve`'s access log on stdout, without a system call per request: lines are joined into batches of
  * BATCH_CHARS, each batch goes into a buffer (sonic-boom, pino's destination), written when it holds FLUSH_BYTES, at
- * least every FLUSH_MS (a line waits at most half of it to join the buffer, then half of it there), when the server stops
- * (SIGTERM, SIGINT: `close`) and, synchronously, when the process exits on its own. A `kill -9` loses at most the
+ * least every FLUSH_MS (a line waits at most half of it to join the buffer, then half of it there), when the server
+ * stops (SIGTERM, SIGINT: `close`) and, synchronously, when the process exits on its own. A `kill -9` loses at most the
  * last FLUSH_MS of lines (never data: the log is not where bookings are kept). A reader that does not keep up (a
  * stuck journal) never holds the server: past MAX_BUFFER_BYTES lines are dropped, said once on stderr; nor its stop
  * (STOP_RETRIES). A reader that goes away (EPIPE) ends the log, said once, not the process.

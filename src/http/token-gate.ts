@@ -1,12 +1,9 @@
-import { hash as digestOf, timingSafeEqual } from 'node:crypto';
-import { storedDigest, tokenMatches } from '../app/practice/token.ts';
+import { timingSafeEqual } from 'node:crypto';
+import { storedDigest, tokenDigest, tokenMatches } from '../app/practice/token.ts';
 import { looksLikeToken, TOKEN_LENGTH } from '../domain/token.ts';
 
 /** Tokens refused by argon2 that are remembered (per hash), so a client that keeps sending one costs no argon2. */
 const REFUSED_REMEMBERED = 1000;
-
-/** One-shot SHA-256: no Hash object made. */
-const sha256 = (token: string) => digestOf('sha256', token, 'buffer') as Buffer;
 
 /** What the gate says of a token: valid, not valid, or the token that was valid until it was replaced. */
 export type Verdict = boolean | 'replaced';
@@ -30,7 +27,7 @@ export function createTokenGate(
     digest?: (token: string) => Buffer;
   } = {},
 ) {
-  const { verifyHash = tokenMatches, upgraded, digest: digestOfToken = sha256 } = options;
+  const { verifyHash = tokenMatches, upgraded, digest: digestOfToken = tokenDigest } = options;
   let known: { hash: string; digest: Buffer; bytes?: Buffer } | undefined;
   let previous: { hash: string; digest: Buffer } | undefined;
   // Where a request's token is copied to be compared with the known one's bytes (no allocation per request).

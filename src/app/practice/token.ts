@@ -76,6 +76,11 @@ export function tokenHash(token: string): string {
   return TOKEN_HASH_PREFIX + digestOf('sha256', token, 'base64url');
 }
 
+/** Returns the SHA-256 digest of `token`, as a stored `sha256:` hash holds it (one-shot: no Hash object made). */
+export function tokenDigest(token: string): Buffer {
+  return digestOf('sha256', token, 'buffer') as Buffer;
+}
+
 /** Returns the digest a stored `sha256:` hash holds, or undefined for an argon2id hash (or a damaged one). */
 export function storedDigest(stored: string): Buffer | undefined {
   if (!stored.startsWith(TOKEN_HASH_PREFIX)) return undefined;
@@ -86,7 +91,7 @@ export function storedDigest(stored: string): Buffer | undefined {
 /** Says whether `token` is the one whose stored hash is `stored`: either form, in constant time for the new one. */
 export async function tokenMatches(stored: string, token: string): Promise<boolean> {
   const digest = storedDigest(stored);
-  if (digest) return timingSafeEqual(digest, digestOf('sha256', token, 'buffer') as Buffer);
+  if (digest) return timingSafeEqual(digest, tokenDigest(token));
   if (!stored.startsWith('$argon2')) return false;
   return (await loadArgon2()).verify(stored, token).catch(() => false); // another shape: no match
 }
