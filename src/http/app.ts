@@ -1,14 +1,17 @@
+import type { RequestListener } from 'node:http';
 import { H3, type H3Event, type HTTPError, type Middleware } from 'h3';
+import { toNodeHandler } from 'h3/node';
 import { createDaysCache, type DaysCache } from '../app/bookings/days-cache.ts';
 import { clockMs } from '../app/context.ts';
 import type { Runtime } from '../app/operations/runtime.ts';
 import { upgradeToken } from '../app/practice/token.ts';
+import { type LogAnswer, readsFirst } from './api-reads.ts';
 import { createClientAddress } from './client-address.ts';
 import { atFirstUse, isDoorRoute, registerDoorRoutes } from './door-routes.ts';
 import { answerForHttpError, errorResponse, HTTP_ERRORS } from './errors.ts';
 import { createGates } from './gates.ts';
 import { isCanonicalPath } from './handle.ts';
-import { loggedPath } from './logged-path.ts';
+import { failedLine, loggedPath } from './logged-path.ts';
 import { jsonText } from './respond.ts';
 import { registerRoutes } from './routes.ts';
 
@@ -53,17 +56,14 @@ function timeStamps(nowMs: () => number): () => string {
   };
 }
 
-/** Logs the answer to a request: its `status`, and the time since `startedAt` (`performance.now()`). */
-type LogAnswer = (event: H3Event, status: number, startedAt: number) => void;
-
 /** Returns the writer of access-log lines to `accessLog` (none: nothing is logged). */
 function accessLogger(accessLog: HttpOptions['accessLog'], nowMs: () => number): LogAnswer {
   const stamp = timeStamps(nowMs);
-  return (event, status, startedAt) =>
+  return (method, path, status, startedAt) =>
     accessLog?.({
       time: stamp(),
-      method: event.req.method,
-      path: loggedPath(event.url.pathname),
+      method,
+      path: loggedPath(path),
       status,
       ms: Math.round((performance.now() - startedAt) * 100) / 100,
     });
@@ -81,11 +81,11 @@ function loggedRoute(route: Middleware, logAnswer: LogAnswer | undefined): Middl
     const answer = route(event, next);
     if (answer instanceof Promise)
       return answer.then((value: unknown) => {
-        if (value instanceof Response) logAnswer(event, value.status, startedAt);
+        if (value instanceof Response) logAnswer(event.req.method, event.url.pathname, value.status, startedAt);
         return value;
       });
     // Most answers are at hand: no closure made for them.
-    if (answer instanceof Response) logAnswer(event, answer.status, startedAt);
+    if (answer instanceof Response) logAnswer(event.req.method, event.url.pathname, answer.status, startedAt);
     return answer;
   };
 }
@@ -110,22 +110,34 @@ function dispatch(gates: Middleware, openApiText: () => Promise<string>): Middle
 /** The app's answer to an error h3 raised (no route, or a handler that threw): logged when it is the server's. */
 function errorAnswer(log: (line: string) => void, logAnswer: LogAnswer) {
   return (failure: HTTPError, event: H3Event) => {
-    if (failure.status >= 500)
-      log(
-        `planner: ${event.req.method} ${loggedPath(event.url.pathname)} failed: ${String(failure.cause ?? failure.message)}`,
-      );
+    if (failure.status >= 500) log(failedLine(event.req.method, event.url.pathname, failure.cause ?? failure.message));
     const answer = errorResponse(answerForHttpError(failure.status, failure.statusText || failure.message));
-    logAnswer(event, answer.status, (event.context.startedAt as number | undefined) ?? performance.now());
+    const startedAt = (event.context.startedAt as number | undefined) ?? performance.now();
+    logAnswer(event.req.method, event.url.pathname, answer.status, startedAt);
     return answer;
   };
 }
 
+/** The h3 app of `planner serve`, and the server's request listener: the API's usual GET call first (api-reads.ts). */
+export interface HttpServing {
+  app: H3;
+  listener: RequestListener;
+}
+
 /**
- * Returns the h3 app of `planner serve`. Every `/api` call passes the spec's gates in order: not configured (503),
- * API disabled (503), token (401), rate limit (429); then its route, or 404. The HTML doors and the feed answer on
- * their own routes (door-routes.ts).
+ * Returns the h3 app of `planner serve` (tests call it in process).
  */
 export function createHttpApp(options: HttpOptions): H3 {
+  return createHttpServing(options).app;
+}
+
+/**
+ * Returns the h3 app of `planner serve` and its node:http listener. Every `/api` call passes the spec's gates in
+ * order: not configured (503), API disabled (503), token (401), rate limit (429); then its route, or 404. The HTML
+ * doors and the feed answer on their own routes (door-routes.ts). The listener answers the usual GET call of the
+ * API itself, through the same gates and routes (api-reads.ts), and hands everything else to the app.
+ */
+export function createHttpServing(options: HttpOptions): HttpServing {
   const { ctx, watch } = options.runtime;
   const nowMs = clockMs(ctx);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -165,6 +177,10 @@ export function createHttpApp(options: HttpOptions): H3 {
     daysCache,
     ...(options.runtime.environment ? { formMinSeconds: options.runtime.environment.formMinSeconds } : {}),
   });
-  registerRoutes(app, ctx, { log, afterBooking, generation: watch.generation, bodyTimeoutMs, daysCache });
-  return app;
+  const reads = registerRoutes(app, ctx, { log, afterBooking, generation: watch.generation, bodyTimeoutMs, daysCache });
+  const listener = readsFirst(
+    { reads, admitKnown: gates.admitKnown, log, ...(options.accessLog ? { logAnswer } : {}) },
+    toNodeHandler(app),
+  );
+  return { app, listener };
 }

@@ -122,13 +122,19 @@ export function tooManyRequests(
   policy: RatePolicy,
   body?: { content: string; headers: Record<string, string> },
 ): Response {
-  const headers = { ...rateLimitHeaders(policy, 0), 'retry-after': String(policy.resetSeconds) };
-  if (!body) return errorResponse(HTTP_ERRORS.tooManyRequests, headers);
+  const answer = tooManyAnswer(policy);
+  if (!body) return errorResponse(answer);
   return new Response(body.content, {
     status: 429,
     statusText: STATUS_CODES[429],
-    headers: { ...body.headers, ...headers },
+    headers: { ...body.headers, ...answer.headers },
   });
+}
+
+/** Returns the API's 429 for an exhausted `policy` as an answer (tooManyRequests says which headers it carries). */
+export function tooManyAnswer(policy: RatePolicy): ErrorAnswer {
+  const headers = { ...rateLimitHeaders(policy, 0), 'retry-after': String(policy.resetSeconds) };
+  return { ...HTTP_ERRORS.tooManyRequests, headers };
 }
 
 /** Returns `answer` as a plain-text Response (`<error>\n`), for a door that does not speak JSON (the feed). */

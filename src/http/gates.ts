@@ -7,13 +7,26 @@ import type { H3Event } from 'h3';
 import { isConfigured } from '../app/practice/configured.ts';
 import type { Settings } from '../store/settings.ts';
 import { createDoorGuard } from './door-guard.ts';
-import { errorResponse, HTTP_ERRORS, rateLimitHeaders, tooManyRequests } from './errors.ts';
+import {
+  type ErrorAnswer,
+  errorResponse,
+  HTTP_ERRORS,
+  rateLimitHeaders,
+  tooManyAnswer,
+  tooManyRequests,
+} from './errors.ts';
 import { createRateLimiter } from './rate-limit.ts';
+import type { ExtraHeaders } from './respond.ts';
 import { createTokenGate, type Verdict } from './token-gate.ts';
+
+/** A counted call of the known token: let through with its rate-limit headers, or refused with the 429. */
+export type Admission = { rateHeaders: ExtraHeaders } | { refusal: ErrorAnswer };
 
 /**
  * Returns the gate middleware: it answers a call that does not pass, or lets it through to `next` (with the
- * token's rate-limit headers in `event.context.rateHeaders`, which the routes put on every answer).
+ * token's rate-limit headers in `event.context.rateHeaders`, which the routes put on every answer). Its
+ * `admitKnown` passes the usual call without h3 (api-reads.ts): the installation configured, the API enabled and
+ * the token the known one, it counts the call; anything else it leaves to the middleware, having changed nothing.
  */
 export function createGates(options: {
   settings: () => Settings;
@@ -27,17 +40,24 @@ export function createGates(options: {
   const limiter = createRateLimiter();
   const guard = createDoorGuard('failed-token', nowMs);
 
-  /** Counts an authenticated call and lets it through with its rate-limit headers, or answers 429. */
-  const admit = (event: H3Event, settings: Settings, next: () => unknown) => {
+  /** Counts an authenticated call: its rate-limit headers, or the 429 when the token's budget is spent. */
+  const count = (settings: Settings): Admission => {
     const decision = limiter.take(settings.tokenHash!, settings.rateLimit, nowMs());
     const policy = { name: 'default', limit: decision.limit, resetSeconds: decision.resetSeconds };
-    if (!decision.allowed) return tooManyRequests(policy);
+    if (!decision.allowed) return { refusal: tooManyAnswer(policy) };
     // IETF draft-ietf-httpapi-ratelimit-headers: lets clients pace themselves before they hit the limit.
-    event.context.rateHeaders = rateLimitHeaders(policy, decision.remaining);
+    return { rateHeaders: rateLimitHeaders(policy, decision.remaining) };
+  };
+
+  /** Counts an authenticated call and lets it through with its rate-limit headers, or answers 429. */
+  const admit = (event: H3Event, settings: Settings, next: () => unknown) => {
+    const admission = count(settings);
+    if ('refusal' in admission) return errorResponse(admission.refusal);
+    event.context.rateHeaders = admission.rateHeaders;
     return next();
   };
 
-  return (event: H3Event, next: () => unknown) => {
+  const middleware = (event: H3Event, next: () => unknown) => {
     const settings = options.settings();
     // spec §7: both 503 cases affect every call; §5: then the token; §8: then the rate limit.
     if (!isConfigured(settings)) return errorResponse(HTTP_ERRORS.notConfigured);
@@ -67,4 +87,13 @@ export function createGates(options: {
     );
     return verdict instanceof Promise ? verdict.then(decide) : decide(verdict);
   };
+
+  return Object.assign(middleware, {
+    /** The known token's call counted (`authorization`: its header), or undefined: the middleware must decide. */
+    admitKnown(authorization: string | null): Admission | undefined {
+      const settings = options.settings();
+      if (!isConfigured(settings) || !settings.apiEnabled) return undefined;
+      return gate.knows(authorization, settings.tokenHash) ? count(settings) : undefined;
+    },
+  });
 }

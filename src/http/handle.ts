@@ -27,9 +27,14 @@ export function failure(answer: ErrorAnswer, headers?: ExtraHeaders): Reply {
   return { ...reply(answer.body, answer.status), ...(Object.keys(all).length > 0 ? { headers: all } : {}) };
 }
 
+/** A GET route of the API: its reply to the query (`search`: the URL's `?…` part, or empty). */
+export type ReadRoute = (search: string) => Reply;
+
 /** Returns the query parsed by `schema`; spec §7: on GET calls a missing or malformed parameter is 404, never 400. */
-export function query<S extends v.GenericSchema>(event: H3Event, schema: S): v.InferOutput<S> {
-  const result = v.safeParse(schema, getQuery(event));
+export function query<S extends v.GenericSchema>(search: string, schema: S): v.InferOutput<S> {
+  // h3's own query parser (repeated names become a list, which no schema takes), on the URL's search alone: the
+  // same for a call h3 routes and one that api-reads.ts answers.
+  const result = v.safeParse(schema, getQuery({ url: { search } } as H3Event));
   if (!result.success) throw notFound('bad query');
   return result.output;
 }
@@ -76,8 +81,18 @@ export function isCanonicalPath(event: H3Event): boolean {
 }
 
 /**
+ * Returns the headers a route's `answer` adds to the API's own: the gate's rate-limit headers, the reply's, and
+ * Server-Timing (W3C): the time since `started` (`performance.now()`), the call itself without HTTP; the
+ * benchmark reads it.
+ */
+export function replyHeaders(answer: Reply, rateHeaders: ExtraHeaders | undefined, started: number): ExtraHeaders {
+  return { ...rateHeaders, ...answer.headers, 'server-timing': `app;dur=${(performance.now() - started).toFixed(3)}` };
+}
+
+/**
  * Returns `handle(fn)`: an h3 handler that turns a route's reply (or the core's error) into the answer, with the
- * gate's rate-limit headers and Server-Timing. The cause of a storage error is logged, never answered.
+ * gate's rate-limit headers and Server-Timing. The cause of a storage error is logged, never answered. Its `read`
+ * runs a GET route the same way for api-reads.ts, which answers without h3.
  */
 export function createHandler(log: (line: string) => void) {
   const answerOf = (problem: unknown): Reply => {
@@ -85,15 +100,21 @@ export function createHandler(log: (line: string) => void) {
     if (problem instanceof AppError && problem.code === 'storage') log(`planner: ${problem.message}`);
     return failure(answer);
   };
-  return (fn: (event: H3Event) => Reply | Promise<Reply>) => (event: H3Event) => {
+  const read = (route: ReadRoute, search: string): Reply => {
+    try {
+      return route(search);
+    } catch (problem) {
+      return answerOf(problem);
+    }
+  };
+  const handle = (fn: (event: H3Event) => Reply | Promise<Reply>) => (event: H3Event) => {
     const started = performance.now();
-    // Server-Timing (W3C): the time the call itself took, without HTTP; the benchmark reads it.
     const send = (answer: Reply) =>
-      jsonText(answer.status, answer.text, {
-        ...(event.context.rateHeaders as ExtraHeaders | undefined),
-        ...answer.headers,
-        'server-timing': `app;dur=${(performance.now() - started).toFixed(3)}`,
-      });
+      jsonText(
+        answer.status,
+        answer.text,
+        replyHeaders(answer, event.context.rateHeaders as ExtraHeaders | undefined, started),
+      );
     try {
       if (!isCanonicalPath(event)) return send(failure(HTTP_ERRORS.notFound));
       const answer = fn(event);
@@ -104,4 +125,5 @@ export function createHandler(log: (line: string) => void) {
       return send(answerOf(problem));
     }
   };
+  return Object.assign(handle, { read });
 }

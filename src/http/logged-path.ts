@@ -51,3 +51,8 @@ function masked(path: string): string {
     .map((segment) => (SECRET_RUN.test(decoded(segment)) || SECRET_RUN.test(segment) ? '…' : segment))
     .join('/');
 }
+
+/** Returns the error line of a request that failed unexpectedly: its method, its path as logged, and the cause. */
+export function failedLine(method: string, path: string, cause: unknown): string {
+  return `planner: ${method} ${loggedPath(path)} failed: ${String(cause)}`;
+}

@@ -16,13 +16,18 @@ export function jsonText(status: number, text: string, headers?: ExtraHeaders): 
   return new FastResponse(text, {
     status,
     statusText: STATUS_CODES[status],
-    headers: {
-      'content-type': 'application/json',
-      'cache-control': 'no-store',
-      'content-length': String(Buffer.byteLength(text)),
-      ...headers,
-    },
+    headers: jsonHeaders(text, headers),
   }) as Response;
+}
+
+/** Returns the headers of a JSON answer whose body is `text`, with `headers` after the API's own. */
+export function jsonHeaders(text: string, headers?: ExtraHeaders): ExtraHeaders {
+  return {
+    'content-type': 'application/json',
+    'cache-control': 'no-store',
+    'content-length': String(Buffer.byteLength(text)),
+    ...headers,
+  };
 }
 
 /** Returns a JSON answer with `status`, the body and extra headers. */

@@ -55,7 +55,7 @@ import {
 } from '../schemas/series.ts';
 import { readJsonBody } from './body.ts';
 import { answerFor, errorAnswer, HTTP_ERRORS } from './errors.ts';
-import { createHandler, createReplyCache, failure, query, type Reply, reply } from './handle.ts';
+import { createHandler, createReplyCache, failure, query, type ReadRoute, type Reply, reply } from './handle.ts';
 
 /** A booking as the API answers it (spec §2 BookingResponse). */
 function bookingResponse(created: CreatedBooking): BookingResponse {
@@ -73,8 +73,79 @@ function notFreeDate(date: NotFreeDate): NonNullable<SeriesRefusal['dates']>[num
 }
 
 /**
+ * Returns the API's GET calls by path, each its reply to a query: the five of the spec (§4) and GET /slots/any
+ * beside them. Schedules, reasons and form fields come from `cached` (built once per data generation); free days
+ * from `daysCache`, which recomputes only the days a change touched.
+ */
+function readRoutes(ctx: AppContext, cached: ReturnType<typeof createReplyCache>, daysCache: DaysCache) {
+  return new Map<string, ReadRoute>([
+    [
+      '/api/schedules',
+      () =>
+        cached('schedules', () =>
+          reply<SchedulesResponse>({ data: bookableSchedules(ctx).map(({ id, name }) => ({ id, name })) }),
+        ),
+    ],
+    [
+      '/api/reasons',
+      (search) => {
+        const { schedule } = query(search, ReasonsQuery);
+        return cached(`reasons:${schedule}`, () =>
+          reply<ReasonsResponse>({
+            data: bookableReasons(ctx, schedule).map((reason) => ({
+              id: reason.id,
+              name: reason.name,
+              description: reason.description,
+              duration: reason.durationMinutes * 60, // spec §2: seconds
+            })),
+          }),
+        );
+      },
+    ],
+    [
+      '/api/days',
+      (search) => {
+        const { schedule, reason } = query(search, DaysQuery);
+        return reply<DaysResponse>({ data: daysCache.days(ctx, schedule, reason) });
+      },
+    ],
+    [
+      '/api/slots',
+      (search) => {
+        const { schedule, reason, day } = query(search, SlotsQuery);
+        return reply<SlotsResponse>({ data: availableSlots(ctx, schedule, reason, day).map((slot) => slot.local) });
+      },
+    ],
+    [
+      '/api/forms',
+      (search) => {
+        const { schedule, reason, slot } = query(search, FormsQuery);
+        requireFreeSlot(ctx, schedule, reason, slot);
+        return cached('forms', () => reply<FormsResponse>({ data: formsData(bookingFormFields(ctx)) }));
+      },
+    ],
+    // Any practitioner, beside the six (which stay as the spec says).
+    [
+      '/api/slots/any',
+      (search) => {
+        const { reason, day } = query(search, AnySlotsQuery);
+        return reply<AnySlotsResponse>({
+          data: anySlotsOfDay(ctx, reason, day).map((slot) => ({ slot: slot.local, schedules: slot.scheduleIds })),
+        });
+      },
+    ],
+  ]);
+}
+
+/** The API's GET calls (readRoutes) and the runner of one (handle.ts), for api-reads.ts. */
+export interface ApiReads {
+  routes: ReadonlyMap<string, ReadRoute>;
+  read: (route: ReadRoute, search: string) => Reply;
+}
+
+/**
  * Registers the six calls of the spec (§4) on `app`, three beside them (POST /series, GET /slots/any,
- * POST /bookings/any), and the 404 for any other path under /api.
+ * POST /bookings/any), and the 404 for any other path under /api. Returns the GET calls, for api-reads.ts.
  */
 export function registerRoutes(
   app: H3,
@@ -86,67 +157,17 @@ export function registerRoutes(
     bodyTimeoutMs: number;
     daysCache?: DaysCache;
   },
-): void {
+): ApiReads {
   const daysCache = hooks.daysCache ?? createDaysCache();
   // Concurrent bookings share one transaction and one fsync (src/app/bookings/commit-group.ts).
   const commit = createCommitGroup(ctx.store, 'the booking could not be saved');
-  const cached = createReplyCache(hooks.generation);
   const handle = createHandler(hooks.log);
   // RFC 9110 §9.3.2: HEAD answers as GET does, without the body (node:http leaves it out).
-  const get = (route: string, handler: ReturnType<typeof handle>) =>
-    app.on('GET', route, handler).on('HEAD', route, handler);
-
-  get(
-    '/api/schedules',
-    handle(() =>
-      cached('schedules', () =>
-        reply<SchedulesResponse>({ data: bookableSchedules(ctx).map(({ id, name }) => ({ id, name })) }),
-      ),
-    ),
-  );
-
-  get(
-    '/api/reasons',
-    handle((event) => {
-      const { schedule } = query(event, ReasonsQuery);
-      return cached(`reasons:${schedule}`, () =>
-        reply<ReasonsResponse>({
-          data: bookableReasons(ctx, schedule).map((reason) => ({
-            id: reason.id,
-            name: reason.name,
-            description: reason.description,
-            duration: reason.durationMinutes * 60, // spec §2: seconds
-          })),
-        }),
-      );
-    }),
-  );
-
-  get(
-    '/api/days',
-    handle((event) => {
-      const { schedule, reason } = query(event, DaysQuery);
-      // From the cache of free days, which recomputes only the days a change touched.
-      return reply<DaysResponse>({ data: daysCache.days(ctx, schedule, reason) });
-    }),
-  );
-
-  get(
-    '/api/slots',
-    handle((event) => {
-      const { schedule, reason, day } = query(event, SlotsQuery);
-      return reply<SlotsResponse>({ data: availableSlots(ctx, schedule, reason, day).map((slot) => slot.local) });
-    }),
-  );
-
-  get(
-    '/api/forms',
-    handle((event) => {
-      const { schedule, reason, slot } = query(event, FormsQuery);
-      requireFreeSlot(ctx, schedule, reason, slot);
-      return cached('forms', () => reply<FormsResponse>({ data: formsData(bookingFormFields(ctx)) }));
-    }),
-  );
+  const reads = readRoutes(ctx, createReplyCache(hooks.generation), daysCache);
+  for (const [path, route] of reads) {
+    const handler = handle((event) => route(event.url.search));
+    app.on('GET', path, handler).on('HEAD', path, handler);
+  }
 
   interface WriteSpec<T> {
     problemOf: (json: unknown) => { error: string; field?: string } | undefined;
@@ -263,17 +284,6 @@ export function registerRoutes(
     }),
   );
 
-  // Any practitioner, beside the six (which stay as the spec says).
-  get(
-    '/api/slots/any',
-    handle((event) => {
-      const { reason, day } = query(event, AnySlotsQuery);
-      return reply<AnySlotsResponse>({
-        data: anySlotsOfDay(ctx, reason, day).map((slot) => ({ slot: slot.local, schedules: slot.scheduleIds })),
-      });
-    }),
-  );
-
   app.post(
     '/api/bookings/any',
     write({
@@ -298,4 +308,5 @@ export function registerRoutes(
     '/api/**',
     handle(() => failure(HTTP_ERRORS.notFound)),
   );
+  return { routes: reads, read: handle.read };
 }

@@ -1,9 +1,8 @@
 import { createServer, type Server, STATUS_CODES } from 'node:http';
 import { connect, createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
-import { toNodeHandler } from 'h3/node';
 import type { Runtime } from '../app/operations/runtime.ts';
 import { AppError } from '../errors.ts';
-import { type AccessEntry, createHttpApp } from './app.ts';
+import { type AccessEntry, createHttpServing } from './app.ts';
 import { answerForClientError, type ErrorAnswer, HTTP_ERRORS } from './errors.ts';
 
 export interface RunningServer {
@@ -57,7 +56,7 @@ export async function startServer(runtime: Runtime, options: ServerOptions): Pro
   const timeoutMs = (options.requestTimeout ?? DEFAULT_REQUEST_TIMEOUT) * 1000;
   let warming = true;
   const accessLog = options.accessLog;
-  const app = createHttpApp({
+  const { listener } = createHttpServing({
     runtime,
     afterBooking: options.afterBooking,
     accessLog: accessLog && ((entry) => warming || accessLog(entry)),
@@ -71,7 +70,7 @@ export async function startServer(runtime: Runtime, options: ServerOptions): Pro
       connectionsCheckingInterval: 1_000,
       keepAliveTimeout: 5_000,
     },
-    toNodeHandler(app),
+    listener,
   );
   server.on('clientError', answerClientError);
   // node:http hands CONNECT (a proxy tunnel) to this event instead of the app, and without a listener it closes

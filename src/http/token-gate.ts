@@ -60,7 +60,24 @@ export function createTokenGate(
     }
     return verified;
   };
+  /** The token of `authorization` when it is well formed (a bearer token of the right length and alphabet). */
+  const tokenOf = (authorization: string | null) => {
+    if (authorization === null) return undefined;
+    const token = /^Bearer +(\S+) *$/i.exec(authorization)?.[1];
+    return token !== undefined && looksLikeToken(token) ? token : undefined; // cheap rejects first
+  };
   return {
+    /**
+     * True when `authorization` carries the known token of `hash` (its bytes kept: the answer needs no digest and no
+     * argon2); false says nothing more than "not at once": `check` then decides.
+     */
+    knows(authorization: string | null, hash: string | null): boolean {
+      if (hash === null) return false;
+      const token = tokenOf(authorization);
+      if (token === undefined) return false;
+      follow(hash);
+      return isKnownToken(token);
+    },
     /**
      * Says whether `authorization` carries the token whose hash is `hash`: at once when the answer is known, as a
      * promise when argon2 must run (an older installation's hash, the first time a token is seen). `mayVerify` is
@@ -71,10 +88,9 @@ export function createTokenGate(
       hash: string | null,
       mayVerify: () => boolean = () => true,
     ): Verdict | Promise<boolean> {
-      if (hash === null || authorization === null) return false;
-      const match = /^Bearer +(\S+) *$/i.exec(authorization);
-      const token = match?.[1];
-      if (token === undefined || !looksLikeToken(token)) return false; // cheap rejects first
+      if (hash === null) return false;
+      const token = tokenOf(authorization);
+      if (token === undefined) return false;
       follow(hash);
       if (isKnownToken(token)) return true;
       const digest = digestOfToken(token);
