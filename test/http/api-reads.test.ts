@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../src/app/context.ts';
 import { openContext, startRuntime } from '../../src/app/operations/runtime.ts';
 import { changeRateLimit, switchApi } from '../../src/app/practice/api.ts';
+import { rotateToken } from '../../src/app/practice/token.ts';
 import { type AccessEntry, createHttpServing, type HttpServing } from '../../src/http/app.ts';
 import { apiFixture, NOW } from './fixture.ts';
 
@@ -203,5 +204,20 @@ describe('the usual GET call, answered without h3', () => {
     expect(errors[0]).toBe(errors[1]);
     // The server goes on.
     expect((await send(`GET /api/reasons?schedule=1 HTTP/1.1\r\n${bearer()}`)).status).toBe(200);
+  });
+
+  it('forgets the token at once when it is replaced: the old one goes to h3 (401), the new one from its second call', async () => {
+    const old = f.token;
+    expect((await send(`GET /api/schedules HTTP/1.1\r\n${bearer()}`)).byH3).toBe(false);
+    const replaced = await rotateToken(other); // `planner token new`
+    const calls = [];
+    for (const token of [old, replaced, replaced, old])
+      calls.push(await send(`GET /api/schedules HTTP/1.1\r\nauthorization: Bearer ${token}`));
+    expect(calls.map((answer) => [answer.status, answer.byH3])).toEqual([
+      [401, true],
+      [200, true],
+      [200, false],
+      [401, true],
+    ]);
   });
 });
