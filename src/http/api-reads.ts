@@ -60,8 +60,8 @@ export function readsFirst(
   rest: RequestListener,
 ): RequestListener {
   const { reads, admitKnown, log, logAnswer } = options;
-  /** The usual call's route and query, its gates passed (the call counted); undefined: a request for h3. */
-  const take = (request: IncomingMessage) => {
+  /** The usual call's method, path, query, route and token header; undefined: a request for h3. */
+  const usualCall = (request: IncomingMessage) => {
     const method = request.method;
     const target = request.url;
     if ((method !== 'GET' && method !== 'HEAD') || target === undefined) return undefined;
@@ -71,34 +71,44 @@ export function readsFirst(
     const route = reads.routes.get(path);
     if (route === undefined || !PLAIN_QUERY.test(search.slice(1))) return undefined;
     const authorization = onlyHeader(request.rawHeaders, 'authorization');
-    const admission = authorization === undefined ? undefined : admitKnown(authorization);
-    return admission && { method, path, search, route, admission };
+    return authorization === undefined ? undefined : { method, path, search, route, authorization };
   };
-  /** Answers a call `take` let through: its route's reply, or the 429; returns the status. */
-  const answer = (response: ServerResponse, call: NonNullable<ReturnType<typeof take>>) => {
-    if ('refusal' in call.admission) return send(response, failure(call.admission.refusal));
+  type Call = NonNullable<ReturnType<typeof usualCall>>;
+  /** Answers a call the gates let through: its route's reply, or the 429; returns the status. */
+  const answer = (response: ServerResponse, call: Call, admission: Admission) => {
+    if ('refusal' in admission) return send(response, failure(admission.refusal));
     const started = performance.now();
     const reply = reads.read(call.route, call.search);
-    return send(response, reply, replyHeaders(reply, call.admission.rateHeaders, started));
+    return send(response, reply, replyHeaders(reply, admission.rateHeaders, started));
   };
-  return (request, response) => {
-    const startedAt = performance.now();
-    let call: ReturnType<typeof take>;
+  /** Answers a call that threw as h3's error handler does (app.ts): the error line, the JSON 500 and its entry. */
+  const failed = (response: ServerResponse, call: Call, error: unknown, startedAt: number) => {
     try {
-      call = take(request);
-    } catch {
-      call = undefined; // the settings could not be read: h3's gates read them again and answer what that gives
-    }
-    if (call === undefined) return rest(request, response);
-    let status = HTTP_ERRORS.internal.status;
-    try {
-      status = answer(response, call);
-    } catch (error) {
-      // As h3's error handler answers a route that threw something unexpected (app.ts): logged, a JSON 500.
       log(failedLine(call.method, call.path, error));
       if (response.headersSent) response.destroy();
       else send(response, failure(HTTP_ERRORS.internal));
+      logAnswer?.(call.method, call.path, HTTP_ERRORS.internal.status, startedAt);
+    } catch {
+      response.destroy(); // a log that throws too: this connection ends, the server goes on
     }
-    logAnswer?.(call.method, call.path, status, startedAt);
+  };
+  return (request, response) => {
+    const startedAt = performance.now();
+    const call = usualCall(request);
+    if (call === undefined) return rest(request, response);
+    let admission: Admission | undefined;
+    try {
+      // The settings are read first, as h3's gates read them first: a file that cannot be read fails either way.
+      admission = admitKnown(call.authorization);
+    } catch (error) {
+      return failed(response, call, error, startedAt);
+    }
+    if (admission === undefined) return rest(request, response);
+    try {
+      const status = answer(response, call, admission);
+      logAnswer?.(call.method, call.path, status, startedAt);
+    } catch (error) {
+      failed(response, call, error, startedAt);
+    }
   };
 }

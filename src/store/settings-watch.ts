@@ -23,21 +23,22 @@ const WAL_INDEX_HEADER_BYTES = 48;
  * last one seen says "no commit since", and a commit finished before that read is in it (the header is written
  * into the shared memory before COMMIT returns). Without a `-shm` (an in-memory database) it always says "may have".
  */
-function walIndexWatch(file: string): () => boolean {
+function walIndexWatch(file: string): { moved: () => boolean; forget: () => void } {
   let fd: number | undefined;
   try {
     fd = openSync(`${file}-shm`, 'r');
   } catch {
-    return () => true;
+    return { moved: () => true, forget: () => {} };
   }
   const last = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
   const now = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
   let known = false;
-  return () => {
+  const moved = () => {
+    if (fd === undefined) return true;
     try {
-      if (readSync(fd!, now, 0, WAL_INDEX_HEADER_BYTES, 0) !== WAL_INDEX_HEADER_BYTES) return true;
+      if (readSync(fd, now, 0, WAL_INDEX_HEADER_BYTES, 0) !== WAL_INDEX_HEADER_BYTES) return true;
     } catch {
-      closeSync(fd!);
+      closeSync(fd);
       fd = undefined;
       return true;
     }
@@ -46,6 +47,8 @@ function walIndexWatch(file: string): () => boolean {
     known = true;
     return true;
   };
+  // The header last seen is forgotten when what it announced could not be read: the next call says "may have" again.
+  return { moved, forget: () => (known = false) };
 }
 
 /**
@@ -62,8 +65,10 @@ function walIndexWatch(file: string): () => boolean {
  * a request was sent is still seen by that request.
  */
 export function watchStore(store: Store): StoreWatch {
-  // The header is first read at the first request, which therefore asks SQLite too.
-  const moved = walIndexWatch(store.file);
+  // The header is first read at the first request, which therefore asks SQLite too. A read of the settings that
+  // fails (a file another process is changing, a disk error) fails that request, and the next one asks again: it never
+  // leaves the server on the settings it had, as a header taken for seen would.
+  const header = walIndexWatch(store.file);
   let version = store.dataVersion();
   let generation = 0;
   let settings = readSettings(store);
@@ -71,18 +76,25 @@ export function watchStore(store: Store): StoreWatch {
   const forget = () => {
     asked = false;
   };
+  /** Reads the settings when another connection committed; a read that fails is tried again at the next call. */
+  const follow = () => {
+    try {
+      const now = store.dataVersion();
+      if (now === version) return;
+      settings = readSettings(store);
+      version = now;
+      generation++;
+    } catch (error) {
+      header.forget();
+      throw error;
+    }
+  };
   return {
     refresh() {
       if (asked) return settings;
+      if (header.moved()) follow(); // throws when the file cannot be read: the request fails, the next one asks again
       asked = true;
       queueMicrotask(forget);
-      if (!moved()) return settings;
-      const now = store.dataVersion();
-      if (now !== version) {
-        version = now;
-        generation++;
-        settings = readSettings(store);
-      }
       return settings;
     },
     settings: () => settings,

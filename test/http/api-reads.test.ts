@@ -44,6 +44,9 @@ async function raw(port: number, request: string): Promise<Raw> {
   };
 }
 
+/** What is left of the token's budget after `answer` (its RateLimit field). */
+const remaining = (answer: Raw) => Number(/r=(\d+)/.exec(new Map(answer.headers).get('ratelimit') ?? '')?.[1]);
+
 /** The headers that may differ between two answers to the same call, made a moment apart. */
 const MOMENTARY = new Set(['date', 'server-timing', 'ratelimit']);
 
@@ -119,7 +122,6 @@ describe('the usual GET call, answered without h3', () => {
     expect(steady(mine)).toEqual(steady(theirs));
     expect(mine.headers.map(([name]) => name).sort()).toEqual(theirs.headers.map(([name]) => name).sort());
     // The two calls counted one after the other against the one limit.
-    const remaining = (answer: Raw) => Number(/r=(\d+)/.exec(new Map(answer.headers).get('ratelimit')!)![1]);
     expect(remaining(mine) - remaining(theirs)).toBe(1);
     expect(new Map(mine.headers).get('server-timing')).toMatch(/^app;dur=\d+\.\d{3}$/);
     if (call.startsWith('HEAD')) expect(mine.body).toBe('');
@@ -128,30 +130,38 @@ describe('the usual GET call, answered without h3', () => {
 
   it('logs the usual call in the access log as h3 logs any other', async () => {
     logged.length = 0;
-    await send(`GET /api/reasons?schedule=1 HTTP/1.1\r\n${bearer()}`);
+    expect((await send(`GET /api/reasons?schedule=1 HTTP/1.1\r\n${bearer()}`)).byH3).toBe(false);
     expect(logged).toEqual([
       { time: expect.any(String), method: 'GET', path: '/api/reasons', status: 200, ms: expect.any(Number) },
     ]);
     expect(new Date(logged[0]!.time).toISOString()).toBe(logged[0]!.time);
   });
 
-  const unusual: [string, string, number][] = [
-    ['no token', 'GET /api/schedules HTTP/1.1', 401],
-    ['another token', `GET /api/schedules HTTP/1.1\r\nauthorization: Bearer ${'A'.repeat(43)}`, 401],
-    ['the token twice', 'GET /api/schedules HTTP/1.1\r\n{bearer}\r\n{bearer}', 401],
-    ['a trailing slash', 'GET /api/schedules/ HTTP/1.1\r\n{bearer}', 404],
-    ['a percent-encoded path', 'GET /api/%73chedules HTTP/1.1\r\n{bearer}', 404],
-    ['a dot segment', 'GET /api/../api/schedules HTTP/1.1\r\n{bearer}', 404],
-    ['the absolute form', 'GET http://127.0.0.1/api/schedules HTTP/1.1\r\n{bearer}', 200],
-    ['a query the URL parser rewrites', "GET /api/reasons?schedule=1&x='y' HTTP/1.1\r\n{bearer}", 200],
-    ['a POST', 'POST /api/schedules HTTP/1.1\r\n{bearer}\r\ncontent-length: 0', 404],
-    ['another path', 'GET /api/nothing HTTP/1.1\r\n{bearer}', 404],
-    ['the OpenAPI document', 'GET /api/openapi.json HTTP/1.1', 200],
+  /** The name, the request, h3's status, and whether h3 counts it against the limit (it passed the token). */
+  const unusual: [string, string, number, boolean][] = [
+    ['no token', 'GET /api/schedules HTTP/1.1', 401, false],
+    ['another token', `GET /api/schedules HTTP/1.1\r\nauthorization: Bearer ${'A'.repeat(43)}`, 401, false],
+    ['the token twice', 'GET /api/schedules HTTP/1.1\r\n{bearer}\r\n{bearer}', 401, false],
+    ['a trailing slash', 'GET /api/schedules/ HTTP/1.1\r\n{bearer}', 404, true],
+    ['a percent-encoded path', 'GET /api/%73chedules HTTP/1.1\r\n{bearer}', 404, true],
+    ['a dot segment', 'GET /api/../api/schedules HTTP/1.1\r\n{bearer}', 404, true],
+    ['the absolute form', 'GET http://127.0.0.1/api/schedules HTTP/1.1\r\n{bearer}', 200, true],
+    ['a query the URL parser rewrites', "GET /api/reasons?schedule=1&x='y' HTTP/1.1\r\n{bearer}", 200, true],
+    ['a POST', 'POST /api/schedules HTTP/1.1\r\n{bearer}\r\ncontent-length: 0', 404, true],
+    ['another path', 'GET /api/nothing HTTP/1.1\r\n{bearer}', 404, true],
+    ['the OpenAPI document', 'GET /api/openapi.json HTTP/1.1', 200, false],
   ];
-  it.each(unusual)('%s: h3 answers (%s)', async (_name, request, status) => {
-    const answer = await send(request.replaceAll('{bearer}', bearer()));
-    expect([answer.status, answer.byH3]).toEqual([status, true]);
-  });
+  it.each(unusual)(
+    '%s: h3 answers (%s), and the call is counted once or not at all',
+    async (_, request, status, counts) => {
+      const left = async () => remaining(await send(`GET /api/schedules HTTP/1.1\r\n${bearer()}`));
+      const before = await left();
+      const answer = await send(request.replaceAll('{bearer}', bearer()));
+      expect([answer.status, answer.byH3]).toEqual([status, true]);
+      // The usual call after it counted one; the request itself one when h3 counted it, never two.
+      expect(before - (await left())).toBe(counts ? 2 : 1);
+    },
+  );
 
   it('leaves a disabled API to h3 (503), and answers again once it is enabled', async () => {
     switchApi(other, false);
@@ -162,9 +172,8 @@ describe('the usual GET call, answered without h3', () => {
     expect([on.status, on.byH3]).toEqual([200, false]);
   });
 
-  it('answers the 429 of a spent budget as h3 does, and counts nothing it leaves to h3', async () => {
+  it('answers the 429 of a spent budget as h3 does', async () => {
     // The window so far has counted every call of this file: the limit is set to let two more through.
-    const remaining = (answer: Raw) => Number(/r=(\d+)/.exec(new Map(answer.headers).get('ratelimit')!)?.[1]);
     const counted = 300 - remaining(await send(`GET /api/schedules HTTP/1.1\r\n${bearer()}`)); // the fixture's 300
     changeRateLimit(other, counted + 2);
     const spent = [];
@@ -173,8 +182,6 @@ describe('the usual GET call, answered without h3', () => {
       [200, 1, false],
       [200, 0, false],
     ]);
-    // Requests h3 answers before the rate limit (no token, a disabled API) leave the budget as it is.
-    expect((await send('GET /api/schedules HTTP/1.1')).status).toBe(401);
     const mine = await send(`GET /api/days?schedule=1&reason=1 HTTP/1.1\r\n${bearer()}`);
     const theirs = await raw(viaH3.port, `GET /api/days?schedule=1&reason=1 HTTP/1.1\r\n${bearer()}`);
     expect([mine.status, mine.byH3, theirs.status]).toEqual([429, false, 429]);
@@ -204,6 +211,29 @@ describe('the usual GET call, answered without h3', () => {
     expect(errors[0]).toBe(errors[1]);
     // The server goes on.
     expect((await send(`GET /api/reasons?schedule=1 HTTP/1.1\r\n${bearer()}`)).status).toBe(200);
+  });
+
+  it('fails the usual call when the settings cannot be read, as h3 does, and reads them again at the next call', async () => {
+    const other = new DatabaseSync(f.file);
+    other.exec('ALTER TABLE settings RENAME TO settings_gone');
+    errors.length = 0;
+    const mine = [];
+    for (let i = 0; i < 2; i++) mine.push(await send(`GET /api/schedules HTTP/1.1\r\n${bearer()}`));
+    const theirs = await raw(viaH3.port, `GET /api/schedules HTTP/1.1\r\n${bearer()}`);
+    other.exec('ALTER TABLE settings_gone RENAME TO settings');
+    other.close();
+    // Each call fails: a read that failed is not taken for seen (the second would have had the old settings).
+    expect(mine.map((answer) => [answer.status, answer.body, answer.byH3])).toEqual([
+      [500, '{"error":"Internal Server Error"}', false],
+      [500, '{"error":"Internal Server Error"}', false],
+    ]);
+    expect([theirs.status, theirs.body]).toEqual([500, mine[0]!.body]);
+    const without = (answer: Raw) => answer.headers.filter(([name]) => name !== 'date').sort();
+    expect(without(mine[0]!)).toEqual(without(theirs));
+    expect(errors).toHaveLength(3);
+    expect(new Set(errors).size).toBe(1);
+    expect(errors[0]).toMatch(/^planner: GET \/api\/schedules failed: .*settings/);
+    expect((await send(`GET /api/schedules HTTP/1.1\r\n${bearer()}`)).status).toBe(200);
   });
 
   it('forgets the token at once when it is replaced: the old one goes to h3 (401), the new one from its second call', async () => {
