@@ -60,11 +60,16 @@ export function createTokenGate(
     }
     return verified;
   };
-  /** The token of `authorization` when it is well formed (a bearer token of the right length and alphabet). */
-  const tokenOf = (authorization: string | null) => {
-    if (authorization === null) return undefined;
+  /**
+   * The token of `authorization` when it is well formed (a bearer token of the right length and alphabet) and there
+   * is a `hash` to compare it with, which the gate then follows; undefined otherwise (cheap rejects first).
+   */
+  const tokenFor = (authorization: string | null, hash: string | null) => {
+    if (hash === null || authorization === null) return undefined;
     const token = /^Bearer +(\S+) *$/i.exec(authorization)?.[1];
-    return token !== undefined && looksLikeToken(token) ? token : undefined; // cheap rejects first
+    if (token === undefined || !looksLikeToken(token)) return undefined;
+    follow(hash);
+    return token;
   };
   return {
     /**
@@ -72,11 +77,8 @@ export function createTokenGate(
      * argon2); false says nothing more than "not at once": `check` then decides.
      */
     knows(authorization: string | null, hash: string | null): boolean {
-      if (hash === null) return false;
-      const token = tokenOf(authorization);
-      if (token === undefined) return false;
-      follow(hash);
-      return isKnownToken(token);
+      const token = tokenFor(authorization, hash);
+      return token !== undefined && isKnownToken(token);
     },
     /**
      * Says whether `authorization` carries the token whose hash is `hash`: at once when the answer is known, as a
@@ -88,10 +90,8 @@ export function createTokenGate(
       hash: string | null,
       mayVerify: () => boolean = () => true,
     ): Verdict | Promise<boolean> {
-      if (hash === null) return false;
-      const token = tokenOf(authorization);
-      if (token === undefined) return false;
-      follow(hash);
+      const token = tokenFor(authorization, hash);
+      if (token === undefined || hash === null) return false;
       if (isKnownToken(token)) return true;
       const digest = digestOfToken(token);
       if (known) {
